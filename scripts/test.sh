@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite, as a newcomer and CI run it: installs what the tests need when it is missing,
+# then runs every test. Usage: ./scripts/test.sh [extra cargo test arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages the tests use (Debian names). Installed only when a command is missing.
+need=()
+command -v cc >/dev/null || need+=(gcc)
+command -v kill >/dev/null || need+=(procps)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing test dependencies: ${need[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
+cargo test --locked "$@"

@@ -1,0 +1,58 @@
+//! The shared application state handed to every handler.
+
+use std::ops::Deref;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::config::Settings;
+use crate::config::runtime::RuntimeConfig;
+use crate::store::Store;
+
+/// Everything a request may need, built once at start.
+pub struct App {
+    /// Settings read from the environment at start.
+    pub settings: Settings,
+    /// The database.
+    pub store: Store,
+    /// Effective values of the runtime-overridable keys.
+    pub runtime: RuntimeConfig,
+    /// The body of `/api/config` and when it was built (cached 30 s, dropped on override writes).
+    pub config_cache: Mutex<Option<(Instant, Value)>>,
+    /// When the process started, for `/health`.
+    pub started_at: Instant,
+}
+
+impl App {
+    /// Builds the state from settings and an opened store.
+    pub fn new(settings: Settings, store: Store) -> Self {
+        let runtime = RuntimeConfig::new(store.clone(), settings.runtime_env.clone());
+        Self {
+            settings,
+            store,
+            runtime,
+            config_cache: Mutex::new(None),
+            started_at: Instant::now(),
+        }
+    }
+
+    /// Drops the cached `/api/config` body (after a runtime override changed).
+    pub fn invalidate_config(&self) {
+        if let Ok(mut cache) = self.config_cache.lock() {
+            *cache = None;
+        }
+    }
+}
+
+/// The axum state: a cheap clone of the shared `App`.
+#[derive(Clone)]
+pub struct AppState(pub Arc<App>);
+
+impl Deref for AppState {
+    type Target = App;
+
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}

@@ -1,0 +1,228 @@
+//! The documented list of every setting, so the README table and the code cannot drift apart
+//! (a test checks that the README names each one).
+
+use super::keys::KEYS;
+use super::profile::Profile;
+
+/// One documented environment variable: name, default, meaning.
+pub type Entry = (&'static str, &'static str, &'static str);
+
+/// Settings that are not runtime-overridable.
+pub const SETTINGS: &[Entry] = &[
+    (
+        "PROFILE",
+        "local-dev",
+        "`local-dev`, `hybrid` or `cloud`: changes the defaults marked (profile)",
+    ),
+    ("LISTEN_ADDR", "127.0.0.1:8080", "address the server binds"),
+    (
+        "DB_PATH",
+        "data/gateway.db",
+        "the embedded SQLite store (created with its folder)",
+    ),
+    (
+        "DATABASE_URL",
+        "(unset)",
+        "`postgres://…` selects PostgreSQL (not yet supported: start-up stops)",
+    ),
+    (
+        "AUTH_ENABLED",
+        "false (local-dev), true (hybrid, cloud)",
+        "false: callers without credentials act as the anonymous user",
+    ),
+    (
+        "ADMIN_API_KEY",
+        "(unset)",
+        "admin secret, sent as `X-Admin-Key` (secret)",
+    ),
+    (
+        "TRUSTED_AUTH_HEADER",
+        "X-Forwarded-User",
+        "identity header set by the single-sign-on proxy",
+    ),
+    (
+        "TRUSTED_PROXY_IPS",
+        "(none)",
+        "comma list of addresses and CIDR ranges whose identity header is believed",
+    ),
+    ("ADMIN_USERS", "(none)", "comma list of user names that are admins"),
+    (
+        "SSO_LOGOUT_URL",
+        "(unset)",
+        "logout address shown by `/api/me` as `sso_logout_url`",
+    ),
+    (
+        "SSO_LOGIN_URL",
+        "(unset)",
+        "where the UI gate sends callers without identity (else 401)",
+    ),
+    (
+        "BODY_LIMIT_BYTES",
+        "1048576",
+        "largest JSON request body; larger gets 413",
+    ),
+    ("AUDIO_LIMIT_BYTES", "16777216", "largest audio upload; larger gets 413"),
+    (
+        "HISTORY_MAX_MESSAGES",
+        "10",
+        "recent messages of a session loaded into a turn",
+    ),
+    (
+        "AUDIO_STREAM_DEFAULT",
+        "true",
+        "sentence-wise audio when a request does not set `audio_stream`",
+    ),
+    (
+        "DEFAULT_LANGUAGE",
+        "en",
+        "language when neither user nor request names one (de, en, fr, es, it, nl, pl, pt)",
+    ),
+    (
+        "MEMORY_EXTRACTION_ENABLED",
+        "true",
+        "extract durable facts from conversations in the background",
+    ),
+    (
+        "MEMORY_EXTRACTION_EVERY_N_TURNS",
+        "5",
+        "extraction runs after every N stored turns of a user",
+    ),
+    (
+        "MEMORY_EXTRACTION_MAX",
+        "50",
+        "memories per user at which extraction stops adding",
+    ),
+    (
+        "MEMORY_EXTRACTION_PROVIDER",
+        "(default LLM provider)",
+        "LLM provider asked for extraction: `local` or `cloud`",
+    ),
+    (
+        "STT_FALLBACK",
+        "(none)",
+        "comma list of STT providers tried after the chosen one",
+    ),
+    (
+        "LLM_FALLBACK",
+        "(none); hybrid: local",
+        "comma list of LLM providers tried after the chosen one",
+    ),
+    (
+        "TTS_FALLBACK",
+        "(none); cloud: espeak",
+        "comma list of TTS providers tried after the chosen one",
+    ),
+    (
+        "LOCAL_LLM_URL",
+        "http://127.0.0.1:11434/v1",
+        "OpenAI-compatible base URL of the local LLM server",
+    ),
+    (
+        "LOCAL_LLM_BACKEND",
+        "ollama",
+        "`ollama` or `llamacpp`: how the local server is managed",
+    ),
+    (
+        "CLOUD_LLM_URL",
+        "https://openrouter.ai/api/v1",
+        "OpenAI-compatible base URL of the cloud LLM",
+    ),
+    ("CLOUD_LLM_API_KEY", "(unset)", "API key of the cloud LLM (secret)"),
+    (
+        "WHISPER_MODEL_PATH",
+        "(unset)",
+        "model file of the in-process whisper STT",
+    ),
+    ("WHISPER_MODEL", "small", "whisper model size"),
+    ("WHISPER_COMPUTE_TYPE", "int8", "whisper quantisation"),
+    (
+        "OPENAI_STT_URL",
+        "http://127.0.0.1:8090/v1; cloud: https://api.openai.com/v1",
+        "base URL of the OpenAI-compatible transcription service",
+    ),
+    ("OPENAI_STT_API_KEY", "(unset)", "its API key (secret)"),
+    ("OPENAI_STT_MODEL", "whisper-1", "its model"),
+    ("PIPER_VOICE_DIR", "(unset)", "folder of Piper `.onnx` voices"),
+    (
+        "OPENAI_TTS_URL",
+        "http://127.0.0.1:8880/v1; cloud: https://api.openai.com/v1",
+        "base URL of the OpenAI-compatible speech service",
+    ),
+    ("OPENAI_TTS_API_KEY", "(unset)", "its API key (secret)"),
+    ("OPENAI_TTS_MODEL", "tts-1", "its model"),
+    (
+        "OPENAI_TTS_UNSUPPORTED_LANGUAGES",
+        "(none)",
+        "languages it cannot speak (e.g. `de,nl,pl` for Kokoro); those use the local voice",
+    ),
+    (
+        "SEARXNG_URL",
+        "(unset)",
+        "base URL of a SearXNG instance (JSON API enabled)",
+    ),
+    ("TAVILY_API_KEY", "(unset)", "Tavily search key (secret)"),
+    ("BRAVE_API_KEY", "(unset)", "Brave search key (secret)"),
+    (
+        "EMERGENCY_CONTACT_EMAIL",
+        "(unset)",
+        "recipient of every alarm, besides the user's own contacts",
+    ),
+    ("SMTP_HOST", "(unset)", "mail relay; without it no mail is sent"),
+    ("SMTP_PORT", "587 (starttls), 465 (tls), 25 (none)", "mail relay port"),
+    ("SMTP_USER", "(unset)", "mail relay login"),
+    ("SMTP_PASSWORD", "(unset)", "mail relay password (secret)"),
+    ("SMTP_FROM", "voice-gateway@localhost", "sender address of alarms"),
+    ("SMTP_SECURITY", "starttls", "`none`, `starttls` or `tls`"),
+    (
+        "GPUS",
+        "auto",
+        "`auto`, `none` or a comma list of device numbers for local engines",
+    ),
+    ("RUST_LOG", "info", "log filter (tracing `EnvFilter` syntax)"),
+];
+
+/// Every documented variable: the fixed settings, then the 16 runtime-overridable ones.
+pub fn all() -> Vec<(String, String, String)> {
+    let fixed = SETTINGS
+        .iter()
+        .map(|(n, d, m)| (n.to_string(), d.to_string(), m.to_string()));
+    let runtime = KEYS.iter().map(|k| {
+        let per_profile: Vec<String> = [Profile::LocalDev, Profile::Hybrid, Profile::Cloud]
+            .iter()
+            .filter_map(|p| p.default_for(&k.env_name()).map(|v| format!("{}: {v}", p.as_str())))
+            .collect();
+        let default = match k.key {
+            "system_prompt" => "(a short voice-assistant prompt)".to_string(),
+            _ if !per_profile.is_empty() => per_profile.join(", "),
+            _ => k.default.to_string(),
+        };
+        (
+            k.env_name(),
+            default,
+            format!("{} (runtime key `{}`)", k.meaning, k.key),
+        )
+    });
+    fixed.chain(runtime).collect()
+}
+
+/// The README's configuration table, generated from [`all`].
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Variable | Default | Meaning |\n|---|---|---|\n");
+    for (name, default, meaning) in all() {
+        out.push_str(&format!("| `{name}` | {default} | {meaning} |\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_readme_holds_the_generated_settings_table() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap_or_default();
+        let table = super::markdown_table();
+        assert!(
+            readme.contains(&table),
+            "README.md must contain this table verbatim:\n{table}"
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! The 16 settings an admin may override at runtime, with their types and validation.
+//!
+//! The override key of a setting is its environment name in lower case; the same validation applies to the
+//! environment value at start-up and to an override at runtime, so both give the same canonical string.
+
+use super::env::parse_bool;
+use crate::providers::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+
+/// What a runtime key holds, which decides how its value is validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One provider id of a stage.
+    Provider(&'static [&'static str]),
+    /// A model or voice name: printable, no spaces at the ends, at most 200 characters.
+    Name,
+    /// Free text (the system prompt), at most 8000 characters.
+    Text,
+    /// A sampling temperature from 0 to 2.
+    Temperature,
+    /// A non-negative count; 0 means unlimited.
+    Count,
+    /// true or false.
+    Bool,
+    /// Minutes from 0 (off) to 60.
+    Minutes,
+}
+
+/// One overridable setting.
+#[derive(Debug)]
+pub struct KeySpec {
+    /// The override key (lower case); the environment variable is its upper-case form.
+    pub key: &'static str,
+    /// Built-in default, used when neither the profile nor the environment sets it.
+    pub default: &'static str,
+    /// How values are validated.
+    pub kind: Kind,
+    /// One line for the README and `/openapi.json`.
+    pub meaning: &'static str,
+}
+
+const DEFAULT_SYSTEM_PROMPT: &str = "You are a friendly voice assistant. Answer briefly in plain spoken sentences, \
+without lists, tables or markdown, in the language of the user.";
+
+/// The overridable settings, in the order the admin panel shows them.
+pub const KEYS: [KeySpec; 16] = [
+    spec(
+        "default_stt_provider",
+        "openai",
+        Kind::Provider(STT_PROVIDERS),
+        "speech-to-text provider",
+    ),
+    spec(
+        "default_llm_provider",
+        "local",
+        Kind::Provider(LLM_PROVIDERS),
+        "language model provider",
+    ),
+    spec(
+        "default_tts_provider",
+        "espeak",
+        Kind::Provider(TTS_PROVIDERS),
+        "text-to-speech provider",
+    ),
+    spec(
+        "web_search_provider",
+        "searxng",
+        Kind::Provider(SEARCH_PROVIDERS),
+        "web search provider",
+    ),
+    spec(
+        "local_llm_model",
+        "smollm2",
+        Kind::Name,
+        "model of the local LLM server",
+    ),
+    spec(
+        "cloud_llm_model",
+        "openai/gpt-4o-mini",
+        Kind::Name,
+        "model of the cloud LLM service",
+    ),
+    spec(
+        "openai_tts_voice",
+        "alloy",
+        Kind::Name,
+        "default voice of the OpenAI-compatible TTS",
+    ),
+    spec("piper_voice", "en_US-joe-medium", Kind::Name, "default Piper voice"),
+    spec(
+        "system_prompt",
+        DEFAULT_SYSTEM_PROMPT,
+        Kind::Text,
+        "system prompt of every turn",
+    ),
+    spec(
+        "llm_temperature",
+        "0.7",
+        Kind::Temperature,
+        "sampling temperature, 0 to 2",
+    ),
+    spec(
+        "daily_request_limit",
+        "500",
+        Kind::Count,
+        "requests per user per day, 0 = unlimited",
+    ),
+    spec(
+        "web_search_enabled",
+        "true",
+        Kind::Bool,
+        "web search tool on by default for users",
+    ),
+    spec(
+        "web_search_daily_limit",
+        "50",
+        Kind::Count,
+        "web searches per user per day, 0 = unlimited",
+    ),
+    spec(
+        "tts_normalization_enabled",
+        "true",
+        Kind::Bool,
+        "speak numbers, dates and units as words",
+    ),
+    spec(
+        "stt_force_language",
+        "true",
+        Kind::Bool,
+        "transcribe in the target language instead of detecting it",
+    ),
+    spec(
+        "emergency_cooldown_minutes",
+        "5",
+        Kind::Minutes,
+        "minutes between two alarms of one user, 0 = off",
+    ),
+];
+
+const fn spec(key: &'static str, default: &'static str, kind: Kind, meaning: &'static str) -> KeySpec {
+    KeySpec {
+        key,
+        default,
+        kind,
+        meaning,
+    }
+}
+
+/// The spec of an override key, if it is one of the 16.
+pub fn find(key: &str) -> Option<&'static KeySpec> {
+    KEYS.iter().find(|k| k.key == key)
+}
+
+impl KeySpec {
+    /// The environment variable of this key.
+    pub fn env_name(&self) -> String {
+        self.key.to_ascii_uppercase()
+    }
+
+    /// Checks a value (a JSON scalar rendered as text) and returns its canonical form, or what is wrong.
+    pub fn validate(&self, raw: &str) -> Result<String, String> {
+        let v = raw.trim();
+        match self.kind {
+            Kind::Provider(ids) if ids.contains(&v) => Ok(v.to_string()),
+            Kind::Provider(ids) => Err(format!("{v:?} is not one of {}", ids.join(", "))),
+            Kind::Name if v.is_empty() || v.chars().count() > 200 || v.chars().any(char::is_control) => {
+                Err("expected a name of 1 to 200 printable characters".into())
+            }
+            Kind::Name => Ok(v.to_string()),
+            Kind::Text if raw.trim().is_empty() || raw.chars().count() > 8000 => {
+                Err("expected a text of 1 to 8000 characters".into())
+            }
+            Kind::Text => Ok(raw.trim().to_string()),
+            Kind::Temperature => match v.parse::<f64>() {
+                Ok(t) if (0.0..=2.0).contains(&t) => Ok(t.to_string()),
+                _ => Err(format!("{v:?} is not a number from 0 to 2")),
+            },
+            Kind::Count => match v.parse::<u32>() {
+                Ok(n) => Ok(n.to_string()),
+                Err(_) => Err(format!("{v:?} is not a non-negative whole number")),
+            },
+            Kind::Bool => parse_bool(v)
+                .map(|b| b.to_string())
+                .ok_or_else(|| format!("{v:?} is not true or false")),
+            Kind::Minutes => match v.parse::<u32>() {
+                Ok(n) if n <= 60 => Ok(n.to_string()),
+                _ => Err(format!("{v:?} is not a whole number of minutes from 0 to 60")),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn there_are_sixteen_distinct_keys_whose_defaults_are_valid() {
+        let mut names: Vec<_> = KEYS.iter().map(|k| k.key).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 16);
+        for k in &KEYS {
+            assert!(k.validate(k.default).is_ok(), "default of {} is invalid", k.key);
+        }
+    }
+
+    #[test]
+    fn values_are_checked_by_kind() {
+        let cases = [
+            ("default_llm_provider", "cloud", Some("cloud")),
+            ("default_llm_provider", "gpt", None),
+            ("llm_temperature", "1.5", Some("1.5")),
+            ("llm_temperature", "2.5", None),
+            ("daily_request_limit", "-1", None),
+            ("daily_request_limit", "20", Some("20")),
+            ("web_search_enabled", "off", Some("false")),
+            ("emergency_cooldown_minutes", "61", None),
+            ("emergency_cooldown_minutes", "0", Some("0")),
+            ("local_llm_model", " ", None),
+        ];
+        for (key, raw, want) in cases {
+            let got = find(key).unwrap().validate(raw).ok();
+            assert_eq!(got.as_deref(), want, "{key}={raw}");
+        }
+    }
+}

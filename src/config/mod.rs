@@ -1,0 +1,404 @@
+//! Settings from the environment, deployment profiles, and the runtime-overridable keys.
+//!
+//! Precedence of a setting at start-up: built-in default < profile < environment. Runtime overrides
+//! (see [`runtime`]) sit above the environment for the 16 keys of [`keys::KEYS`].
+
+pub mod catalog;
+pub mod env;
+pub mod keys;
+pub mod profile;
+pub mod runtime;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use ipnet::IpNet;
+use secrecy::SecretString;
+
+pub use env::ConfigError;
+use env::Source;
+pub use profile::Profile;
+
+/// The eight UI languages; every language setting and pref is one of these.
+pub const LANGUAGES: [&str; 8] = ["de", "en", "fr", "es", "it", "nl", "pl", "pt"];
+
+/// Everything read from the environment at start-up. Secrets are `SecretString`, so `Debug` redacts them.
+#[derive(Debug)]
+pub struct Settings {
+    /// `PROFILE`.
+    pub profile: Profile,
+    /// `LISTEN_ADDR`: the address the server binds.
+    pub listen_addr: SocketAddr,
+    /// `DB_PATH`: the embedded SQLite file.
+    pub db_path: PathBuf,
+    /// `DATABASE_URL`: a PostgreSQL store instead of SQLite (not yet supported by this build).
+    pub database_url: Option<SecretString>,
+    /// `AUTH_ENABLED`: false lets every caller act as the anonymous user.
+    pub auth_enabled: bool,
+    /// `ADMIN_API_KEY`: the admin secret accepted in `X-Admin-Key`.
+    pub admin_api_key: Option<SecretString>,
+    /// `TRUSTED_AUTH_HEADER`: identity header set by the single-sign-on proxy.
+    pub trusted_auth_header: String,
+    /// `TRUSTED_PROXY_IPS`: peers whose identity header is believed.
+    pub trusted_proxy_ips: Vec<IpNet>,
+    /// `ADMIN_USERS`: user names that are admins whatever their flag says.
+    pub admin_users: Vec<String>,
+    /// `SSO_LOGOUT_URL`, shown by `/api/me`.
+    pub sso_logout_url: Option<String>,
+    /// `SSO_LOGIN_URL`, where the UI gate sends callers without identity.
+    pub sso_login_url: Option<String>,
+    /// `BODY_LIMIT_BYTES`: largest JSON body.
+    pub body_limit_bytes: usize,
+    /// `AUDIO_LIMIT_BYTES`: largest audio upload.
+    pub audio_limit_bytes: usize,
+    /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
+    pub history_max_messages: u32,
+    /// `AUDIO_STREAM_DEFAULT`: sentence-wise audio when a request does not say.
+    pub audio_stream_default: bool,
+    /// `DEFAULT_LANGUAGE`: the language when neither the user nor the request names one.
+    pub default_language: String,
+    /// `MEMORY_EXTRACTION_*`.
+    pub memory: MemorySettings,
+    /// `STT_FALLBACK`, `LLM_FALLBACK`, `TTS_FALLBACK`: providers tried in order after the chosen one.
+    pub fallbacks: Fallbacks,
+    /// Addresses, models and keys of the providers.
+    pub providers: ProviderSettings,
+    /// `SMTP_*`: the mail relay of the help function.
+    pub smtp: SmtpSettings,
+    /// `EMERGENCY_CONTACT_EMAIL`: a recipient of every alarm.
+    pub emergency_contact_email: Option<String>,
+    /// `GPUS`: `auto`, `none` or a comma list of device numbers.
+    pub gpus: String,
+    /// Environment values of the 16 runtime keys, validated and canonical.
+    pub runtime_env: BTreeMap<&'static str, String>,
+}
+
+/// Automatic memory extraction.
+#[derive(Debug)]
+pub struct MemorySettings {
+    /// `MEMORY_EXTRACTION_ENABLED`.
+    pub enabled: bool,
+    /// `MEMORY_EXTRACTION_EVERY_N_TURNS`.
+    pub every_n_turns: u32,
+    /// `MEMORY_EXTRACTION_MAX`: memories per user the extraction stops at.
+    pub max: u32,
+    /// `MEMORY_EXTRACTION_PROVIDER`: LLM provider asked; empty = the default LLM provider.
+    pub provider: Option<String>,
+}
+
+/// Fallback chains per stage.
+#[derive(Debug)]
+pub struct Fallbacks {
+    /// `STT_FALLBACK`.
+    pub stt: Vec<String>,
+    /// `LLM_FALLBACK`.
+    pub llm: Vec<String>,
+    /// `TTS_FALLBACK`.
+    pub tts: Vec<String>,
+}
+
+/// Provider endpoints and credentials (see the provider table of the contract).
+#[derive(Debug)]
+pub struct ProviderSettings {
+    /// `LOCAL_LLM_URL`.
+    pub local_llm_url: String,
+    /// `LOCAL_LLM_BACKEND`: `ollama` or `llamacpp`.
+    pub local_llm_backend: String,
+    /// `CLOUD_LLM_URL`.
+    pub cloud_llm_url: String,
+    /// `CLOUD_LLM_API_KEY`.
+    pub cloud_llm_api_key: Option<SecretString>,
+    /// `WHISPER_MODEL_PATH`: model file of the in-process whisper engine.
+    pub whisper_model_path: Option<String>,
+    /// `WHISPER_MODEL`: model size (default small).
+    pub whisper_model: String,
+    /// `WHISPER_COMPUTE_TYPE`: quantisation (default int8).
+    pub whisper_compute_type: String,
+    /// `OPENAI_STT_URL`.
+    pub openai_stt_url: String,
+    /// `OPENAI_STT_API_KEY`.
+    pub openai_stt_api_key: Option<SecretString>,
+    /// `OPENAI_STT_MODEL`.
+    pub openai_stt_model: String,
+    /// `PIPER_VOICE_DIR`.
+    pub piper_voice_dir: Option<String>,
+    /// `OPENAI_TTS_URL`.
+    pub openai_tts_url: String,
+    /// `OPENAI_TTS_API_KEY`.
+    pub openai_tts_api_key: Option<SecretString>,
+    /// `OPENAI_TTS_MODEL`.
+    pub openai_tts_model: String,
+    /// Whether the OpenAI-compatible TTS was configured (`OPENAI_TTS_URL` set explicitly or a key given).
+    pub openai_tts_configured: bool,
+    /// `OPENAI_TTS_UNSUPPORTED_LANGUAGES`: languages the OpenAI-compatible TTS cannot speak.
+    pub openai_tts_unsupported_languages: Vec<String>,
+    /// `SEARXNG_URL`.
+    pub searxng_url: Option<String>,
+    /// `TAVILY_API_KEY`.
+    pub tavily_api_key: Option<SecretString>,
+    /// `BRAVE_API_KEY`.
+    pub brave_api_key: Option<SecretString>,
+}
+
+/// The SMTP relay.
+#[derive(Debug)]
+pub struct SmtpSettings {
+    /// `SMTP_HOST`; without it no mail is sent.
+    pub host: Option<String>,
+    /// `SMTP_PORT`.
+    pub port: u16,
+    /// `SMTP_USER`.
+    pub user: Option<String>,
+    /// `SMTP_PASSWORD`.
+    pub password: Option<SecretString>,
+    /// `SMTP_FROM`.
+    pub from: String,
+    /// `SMTP_SECURITY`: `none`, `starttls` or `tls`.
+    pub security: String,
+}
+
+impl Settings {
+    /// Reads the process environment (after loading `.env` when present).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let _ = dotenvy::dotenv();
+        Self::from_lookup(&|var| std::env::var(var).ok())
+    }
+
+    /// Reads settings through any lookup; tests pass a map.
+    pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let src = Source::new(lookup)?;
+        let secret = |var: &str| src.raw(var).map(SecretString::from);
+        let listen = src.string("LISTEN_ADDR", "127.0.0.1:8080");
+        let listen_addr = listen.parse().map_err(|_| {
+            ConfigError::new(
+                "LISTEN_ADDR",
+                format!("{listen:?} is not an address like 127.0.0.1:8080"),
+            )
+        })?;
+        let default_language = src.choice("DEFAULT_LANGUAGE", "en", &LANGUAGES)?;
+        let security = src.choice("SMTP_SECURITY", "starttls", &["none", "starttls", "tls"])?;
+        let smtp_port_default = match security.as_str() {
+            "tls" => 465,
+            "none" => 25,
+            _ => 587,
+        };
+        let settings = Self {
+            listen_addr,
+            db_path: PathBuf::from(src.string("DB_PATH", "data/gateway.db")),
+            database_url: database_url(&src)?,
+            auth_enabled: src.bool("AUTH_ENABLED", false)?,
+            admin_api_key: secret("ADMIN_API_KEY"),
+            trusted_auth_header: header_name(&src)?,
+            trusted_proxy_ips: proxy_ips(&src)?,
+            admin_users: src.list("ADMIN_USERS"),
+            sso_logout_url: src.raw("SSO_LOGOUT_URL"),
+            sso_login_url: src.raw("SSO_LOGIN_URL"),
+            body_limit_bytes: src.number("BODY_LIMIT_BYTES", 1024 * 1024)?,
+            audio_limit_bytes: src.number("AUDIO_LIMIT_BYTES", 16 * 1024 * 1024)?,
+            history_max_messages: src.ranged("HISTORY_MAX_MESSAGES", 10, 1000)?,
+            audio_stream_default: src.bool("AUDIO_STREAM_DEFAULT", true)?,
+            memory: MemorySettings {
+                enabled: src.bool("MEMORY_EXTRACTION_ENABLED", true)?,
+                every_n_turns: src.ranged("MEMORY_EXTRACTION_EVERY_N_TURNS", 5, 1000)?.max(1),
+                max: src.ranged("MEMORY_EXTRACTION_MAX", 50, 10_000)?,
+                provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::providers::LLM_PROVIDERS)?,
+            },
+            fallbacks: Fallbacks {
+                stt: chain(&src, "STT_FALLBACK", crate::providers::STT_PROVIDERS)?,
+                llm: chain(&src, "LLM_FALLBACK", crate::providers::LLM_PROVIDERS)?,
+                tts: chain(&src, "TTS_FALLBACK", crate::providers::TTS_PROVIDERS)?,
+            },
+            providers: ProviderSettings {
+                local_llm_url: src.string("LOCAL_LLM_URL", "http://127.0.0.1:11434/v1"),
+                local_llm_backend: src.choice("LOCAL_LLM_BACKEND", "ollama", &["ollama", "llamacpp"])?,
+                cloud_llm_url: src.string("CLOUD_LLM_URL", "https://openrouter.ai/api/v1"),
+                cloud_llm_api_key: secret("CLOUD_LLM_API_KEY"),
+                whisper_model_path: src.raw("WHISPER_MODEL_PATH"),
+                whisper_model: src.string("WHISPER_MODEL", "small"),
+                whisper_compute_type: src.string("WHISPER_COMPUTE_TYPE", "int8"),
+                openai_stt_url: src.string("OPENAI_STT_URL", "https://api.openai.com/v1"),
+                openai_stt_api_key: secret("OPENAI_STT_API_KEY"),
+                openai_stt_model: src.string("OPENAI_STT_MODEL", "whisper-1"),
+                piper_voice_dir: src.raw("PIPER_VOICE_DIR"),
+                openai_tts_url: src.string("OPENAI_TTS_URL", "https://api.openai.com/v1"),
+                openai_tts_api_key: secret("OPENAI_TTS_API_KEY"),
+                openai_tts_model: src.string("OPENAI_TTS_MODEL", "tts-1"),
+                openai_tts_configured: lookup("OPENAI_TTS_URL").is_some_and(|v| !v.trim().is_empty())
+                    || src.raw("OPENAI_TTS_API_KEY").is_some(),
+                openai_tts_unsupported_languages: languages(&src, "OPENAI_TTS_UNSUPPORTED_LANGUAGES")?,
+                searxng_url: src.raw("SEARXNG_URL"),
+                tavily_api_key: secret("TAVILY_API_KEY"),
+                brave_api_key: secret("BRAVE_API_KEY"),
+            },
+            smtp: SmtpSettings {
+                host: src.raw("SMTP_HOST"),
+                port: src.number("SMTP_PORT", smtp_port_default)?,
+                user: src.raw("SMTP_USER"),
+                password: secret("SMTP_PASSWORD"),
+                from: src.string("SMTP_FROM", "voice-gateway@localhost"),
+                security,
+            },
+            emergency_contact_email: src.raw("EMERGENCY_CONTACT_EMAIL"),
+            gpus: gpus(&src)?,
+            runtime_env: runtime_env(&src)?,
+            default_language,
+            profile: src.profile,
+        };
+        Ok(settings)
+    }
+
+    /// Whether a user name is listed in `ADMIN_USERS`.
+    pub fn is_listed_admin(&self, name: &str) -> bool {
+        self.admin_users.iter().any(|n| n == name)
+    }
+}
+
+fn database_url(src: &Source) -> Result<Option<SecretString>, ConfigError> {
+    match src.raw("DATABASE_URL") {
+        None => Ok(None),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => Ok(Some(url.into())),
+        Some(_) => Err(ConfigError::new("DATABASE_URL", "expected a postgres:// URL")),
+    }
+}
+
+fn header_name(src: &Source) -> Result<String, ConfigError> {
+    let name = src.string("TRUSTED_AUTH_HEADER", "X-Forwarded-User");
+    axum::http::HeaderName::from_bytes(name.as_bytes())
+        .map(|h| h.as_str().to_string())
+        .map_err(|_| ConfigError::new("TRUSTED_AUTH_HEADER", format!("{name:?} is not a valid header name")))
+}
+
+fn proxy_ips(src: &Source) -> Result<Vec<IpNet>, ConfigError> {
+    src.list("TRUSTED_PROXY_IPS")
+        .iter()
+        .map(|entry| {
+            entry
+                .parse::<IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| {
+                    ConfigError::new(
+                        "TRUSTED_PROXY_IPS",
+                        format!("{entry:?} is neither an IP address nor a CIDR range"),
+                    )
+                })
+        })
+        .collect()
+}
+
+fn chain(src: &Source, var: &str, ids: &[&str]) -> Result<Vec<String>, ConfigError> {
+    let list = src.list(var);
+    match list.iter().find(|p| !ids.contains(&p.as_str())) {
+        Some(bad) => Err(ConfigError::new(
+            var,
+            format!("{bad:?} is not one of {}", ids.join(", ")),
+        )),
+        None => Ok(list),
+    }
+}
+
+fn provider_or_none(src: &Source, var: &str, ids: &[&str]) -> Result<Option<String>, ConfigError> {
+    Ok(chain(src, var, ids)?.into_iter().next())
+}
+
+fn languages(src: &Source, var: &str) -> Result<Vec<String>, ConfigError> {
+    chain(src, var, &LANGUAGES)
+}
+
+fn gpus(src: &Source) -> Result<String, ConfigError> {
+    let value = src.string("GPUS", "auto");
+    let valid = value == "auto"
+        || value == "none"
+        || value
+            .split(',')
+            .all(|d| !d.trim().is_empty() && d.trim().chars().all(|c| c.is_ascii_digit()));
+    if valid {
+        Ok(value)
+    } else {
+        Err(ConfigError::new(
+            "GPUS",
+            format!("{value:?} is not auto, none or a comma list of device numbers"),
+        ))
+    }
+}
+
+fn runtime_env(src: &Source) -> Result<BTreeMap<&'static str, String>, ConfigError> {
+    keys::KEYS
+        .iter()
+        .map(|spec| {
+            let var = spec.env_name();
+            let raw = src.raw(&var).unwrap_or_else(|| spec.default.to_string());
+            spec.validate(&raw)
+                .map(|value| (spec.key, value))
+                .map_err(|problem| ConfigError::new(&var, problem))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use secrecy::ExposeSecret;
+    use std::collections::HashMap;
+
+    fn settings(pairs: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Settings::from_lookup(&|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn starts_with_no_settings_at_all() {
+        let s = settings(&[]).unwrap();
+        assert_eq!(s.listen_addr.to_string(), "127.0.0.1:8080");
+        assert_eq!(s.db_path, PathBuf::from("data/gateway.db"));
+        assert_eq!(s.profile, Profile::LocalDev);
+        assert!(!s.auth_enabled);
+        assert_eq!(s.history_max_messages, 10);
+        assert_eq!(s.runtime_env["emergency_cooldown_minutes"], "5");
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        let cases = [
+            ("DAILY_REQUEST_LIMIT", "lots"),
+            ("PROFILE", "staging"),
+            ("TRUSTED_PROXY_IPS", "10.0.0.0/33"),
+            ("AUTH_ENABLED", "maybe"),
+            ("LLM_FALLBACK", "local,gpt"),
+            ("EMERGENCY_COOLDOWN_MINUTES", "90"),
+            ("GPUS", "first"),
+            ("LISTEN_ADDR", "localhost"),
+        ];
+        for (var, value) in cases {
+            let err = settings(&[(var, value)]).unwrap_err();
+            assert_eq!(err.var, var);
+            assert!(err.to_string().contains(var), "{err}");
+        }
+    }
+
+    #[test]
+    fn profile_changes_defaults_and_environment_wins() {
+        let cloud = settings(&[("PROFILE", "cloud")]).unwrap();
+        assert!(cloud.auth_enabled);
+        assert_eq!(cloud.runtime_env["default_tts_provider"], "openai");
+        assert_eq!(cloud.fallbacks.tts, vec!["espeak"]);
+        let hybrid = settings(&[("PROFILE", "hybrid"), ("DEFAULT_LLM_PROVIDER", "local")]).unwrap();
+        assert_eq!(hybrid.runtime_env["default_llm_provider"], "local");
+        assert_eq!(hybrid.fallbacks.llm, vec!["local"]);
+    }
+
+    #[test]
+    fn proxies_accept_addresses_and_ranges() {
+        let s = settings(&[("TRUSTED_PROXY_IPS", "127.0.0.1, 10.0.0.0/8,::1")]).unwrap();
+        assert_eq!(s.trusted_proxy_ips.len(), 3);
+        assert!(s.trusted_proxy_ips[1].contains(&"10.2.3.4".parse::<std::net::IpAddr>().unwrap()));
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let s = settings(&[("ADMIN_API_KEY", "hunter2-secret"), ("SMTP_PASSWORD", "mail-secret")]).unwrap();
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("hunter2-secret") && !shown.contains("mail-secret"));
+        assert_eq!(s.admin_api_key.unwrap().expose_secret(), "hunter2-secret");
+    }
+}

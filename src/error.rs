@@ -1,0 +1,153 @@
+//! The one error type every handler returns, and the JSON extractor that turns bad bodies into it.
+//!
+//! Every REST error has the body fixed by the contract:
+//! `{"error": {"status": <int>, "code": "<short_snake_case>", "message": "<text>"}}`.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+/// Handlers return `Result<T>`; the error side becomes the contract's error body.
+pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+
+/// The failures a client can meet. Internal causes are logged once and never sent.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed (bad JSON syntax, a forbidden action such as deleting the anonymous user).
+    #[error("{message}")]
+    BadRequest {
+        /// Machine-readable reason.
+        code: &'static str,
+        /// What the client did wrong.
+        message: String,
+    },
+    /// No or invalid credentials.
+    #[error("authentication required")]
+    Unauthorized,
+    /// Authenticated, but not allowed.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The named thing does not exist (or is not the caller's to see).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// A field has a wrong type or value; the message names the field.
+    #[error("{0}")]
+    Validation(String),
+    /// The body is larger than the limit.
+    #[error("request body too large")]
+    PayloadTooLarge,
+    /// The daily quota is used up.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// A provider failed; the message names it.
+    #[error("{0}")]
+    Upstream(String),
+    /// The request conflicts with the current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// A bug or an unavailable store; the cause is logged, not sent.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// A 422 whose message starts with the offending field.
+    pub fn invalid(field: &str, problem: impl std::fmt::Display) -> Self {
+        Self::Validation(format!("{field}: {problem}"))
+    }
+
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            Self::BadRequest { code, .. } => (StatusCode::BAD_REQUEST, code),
+            Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            Self::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            Self::Validation(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
+            Self::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
+            Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),
+            Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            Self::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+/// Builds the contract's error body for any status; also used by fallbacks and middleware.
+pub fn error_response(status: StatusCode, code: &str, message: &str) -> Response {
+    let body = json!({"error": {"status": status.as_u16(), "code": code, "message": message}});
+    (status, Json(body)).into_response()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        if let Self::Internal(cause) = &self {
+            tracing::error!(%cause, "internal error");
+        }
+        error_response(status, code, &self.to_string())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(format!("store: {err}"))
+    }
+}
+
+/// `Json<T>` whose rejections (bad syntax, wrong types, missing content type, too large) use the contract body.
+pub struct AppJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for AppJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Self(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    let message = rejection.body_text();
+    match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        StatusCode::UNPROCESSABLE_ENTITY => ApiError::Validation(message),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::BadRequest {
+            code: "unsupported_media_type",
+            message: "expected a JSON body with Content-Type: application/json".into(),
+        },
+        _ => ApiError::BadRequest {
+            code: "malformed_json",
+            message,
+        },
+    }
+}
+
+/// An absent body (no `Content-Type`, or empty) is `None`; a present one must be valid JSON.
+impl<S, T> axum::extract::OptionalFromRequest<S> for AppJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Option<Self>, Self::Rejection> {
+        let headers = req.headers();
+        let empty = headers
+            .get(axum::http::header::CONTENT_LENGTH)
+            .is_some_and(|v| v == "0");
+        if empty || !headers.contains_key(axum::http::header::CONTENT_TYPE) {
+            return Ok(None);
+        }
+        <Self as FromRequest<S>>::from_request(req, state).await.map(Some)
+    }
+}

@@ -1,0 +1,61 @@
+//! voice-gateway: a self-hosted voice assistant gateway.
+//!
+//! # Layout
+//! - [`config`]: settings from the environment, profiles, the 16 runtime-overridable keys.
+//! - [`store`]: the SQLite database (migrations in `migrations/`), one file per group of tables.
+//! - [`auth`]: who is calling: tokens, cookie, personal link, trusted proxy header, admin key.
+//! - [`prefs`]: which user preferences exist and how they are validated.
+//! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
+//! - [`providers`]: STT, LLM, TTS and web-search providers.
+//! - [`error`]: the one error type and the contract's error body.
+//! - [`app`]: the shared state handed to handlers.
+//!
+//! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod prefs;
+pub mod providers;
+pub mod routes;
+pub mod store;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+pub use app::{App, AppState};
+pub use routes::router;
+
+/// How long running requests may take to finish after a shutdown signal.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Serves the gateway on `listener` until `shutdown` completes, then lets running requests finish
+/// for up to [`SHUTDOWN_GRACE`] before returning.
+pub async fn serve(
+    listener: TcpListener,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
+    let service = router(AppState(app)).into_make_service_with_connect_info::<SocketAddr>();
+    let server = axum::serve(listener, service).with_graceful_shutdown(async move {
+        shutdown.await;
+        let _ = signalled_tx.send(());
+    });
+    let mut server = std::pin::pin!(server.into_future());
+    tokio::select! {
+        result = &mut server => result,
+        Ok(()) = signalled_rx => match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
+            Ok(result) => result,
+            Err(_) => {
+                tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
+                Ok(())
+            }
+        },
+    }
+}

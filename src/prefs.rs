@@ -1,0 +1,300 @@
+//! User preferences: which keys exist, who may set them, and how their values are checked.
+//!
+//! A change is a JSON object of some keys; `null` removes a key (back to the default). Values are stored in
+//! canonical form (trimmed text, phone numbers without spaces, cooldown minutes as a string).
+
+use serde_json::{Map, Value};
+
+use crate::config::LANGUAGES;
+use crate::error::ApiError;
+use crate::providers::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+
+/// Who is writing prefs: users may not raise their own limits or change what the admin allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    /// The user, through `PUT /api/me/prefs`.
+    User,
+    /// An admin, through `PUT /api/admin/users/{id}/prefs`.
+    Admin,
+}
+
+/// Keys only an admin may set.
+pub const ADMIN_ONLY: &[&str] = &[
+    "allowed_languages",
+    "web_search_daily_limit",
+    "daily_request_limit",
+    "emergency_cooldown_minutes",
+];
+
+/// Route keys: a user's (or a session's) choice of providers, model, voice and language.
+pub const ROUTE_KEYS: &[&str] = &[
+    "stt_provider",
+    "llm_provider",
+    "tts_provider",
+    "llm_model",
+    "voice",
+    "language",
+];
+
+/// Text fields of the emergency profile and their longest accepted length.
+const PROFILE_TEXT: &[(&str, usize)] = &[
+    ("full_name", 200),
+    ("street", 200),
+    ("postal_code", 20),
+    ("city", 100),
+    ("medical_notes", 4000),
+];
+
+/// Checks a change of prefs and returns it in canonical form; the 422 message names the first bad field.
+pub fn validate(changes: &Map<String, Value>, writer: Writer) -> Result<Map<String, Value>, ApiError> {
+    let mut out = Map::new();
+    for (key, value) in changes {
+        if writer == Writer::User && ADMIN_ONLY.contains(&key.as_str()) {
+            return Err(ApiError::Forbidden(format!("{key} can only be set by an admin")));
+        }
+        let canonical = if value.is_null() {
+            Value::Null
+        } else {
+            check(key, value)?
+        };
+        out.insert(key.clone(), canonical);
+    }
+    Ok(out)
+}
+
+/// Checks session route overrides (the route keys only).
+pub fn validate_route(changes: &Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
+    let mut out = Map::new();
+    for (key, value) in changes {
+        if !ROUTE_KEYS.contains(&key.as_str()) {
+            return Err(ApiError::invalid(
+                key,
+                format!("unknown override; expected one of {}", ROUTE_KEYS.join(", ")),
+            ));
+        }
+        if !value.is_null() {
+            out.insert(key.clone(), check(key, value)?);
+        }
+    }
+    Ok(out)
+}
+
+fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
+    let bad = |problem: &str| ApiError::invalid(key, problem);
+    match key {
+        "allowed_languages" => {
+            let list = string_list(key, value, 8)?;
+            if list.is_empty() {
+                return Err(bad("at least one language is required"));
+            }
+            for lang in &list {
+                language(key, lang)?;
+            }
+            Ok(dedup(list))
+        }
+        "language" => Ok(Value::from(language(key, text(key, value, 8)?)?)),
+        "web_search_enabled" | "location_consent" => value
+            .as_bool()
+            .map(Value::from)
+            .ok_or_else(|| bad("expected true or false")),
+        "web_search_daily_limit" | "daily_request_limit" => match value.as_u64() {
+            Some(n) if n <= 1_000_000 => Ok(Value::from(n)),
+            _ => Err(bad("expected a whole number from 0 (unlimited) to 1000000")),
+        },
+        "emergency_cooldown_minutes" => cooldown(key, value),
+        "voice_gender" => match text(key, value, 10)?.as_str() {
+            g @ ("female" | "male" | "") => Ok(Value::from(g)),
+            _ => Err(bad("expected \"female\", \"male\" or \"\"")),
+        },
+        "stt_provider" => provider(key, value, STT_PROVIDERS),
+        "llm_provider" => provider(key, value, LLM_PROVIDERS),
+        "tts_provider" => provider(key, value, TTS_PROVIDERS),
+        "llm_model" | "voice" => Ok(Value::from(text(key, value, 200)?)),
+        "birth_date" => {
+            let date = text(key, value, 10)?;
+            if date.is_empty() || chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok() {
+                Ok(Value::from(date))
+            } else {
+                Err(bad("expected a date as YYYY-MM-DD"))
+            }
+        }
+        "phone_mobile" | "phone_landline" => Ok(Value::from(phone(key, &text(key, value, 32)?, true)?)),
+        "emergency_contacts" => {
+            let list = string_list(key, value, 10)?;
+            for address in &list {
+                if !is_email(address) {
+                    return Err(ApiError::invalid(key, format!("{address:?} is not an e-mail address")));
+                }
+            }
+            Ok(dedup(list))
+        }
+        "emergency_contact_phones" => {
+            let list = string_list(key, value, 10)?;
+            let canon: Result<Vec<String>, ApiError> = list.iter().map(|p| phone(key, p, false)).collect();
+            Ok(dedup(canon?))
+        }
+        _ => match PROFILE_TEXT.iter().find(|(name, _)| *name == key) {
+            Some((_, max)) => Ok(Value::from(text(key, value, *max)?)),
+            None => Err(bad("unknown preference")),
+        },
+    }
+}
+
+fn text(key: &str, value: &Value, max: usize) -> Result<String, ApiError> {
+    let s = value
+        .as_str()
+        .ok_or_else(|| ApiError::invalid(key, "expected a string"))?;
+    if s.chars().count() > max {
+        return Err(ApiError::invalid(key, format!("longer than {max} characters")));
+    }
+    if s.chars().any(|c| c.is_control() && c != '\n') {
+        return Err(ApiError::invalid(key, "contains control characters"));
+    }
+    Ok(s.trim().to_string())
+}
+
+fn string_list(key: &str, value: &Value, max: usize) -> Result<Vec<String>, ApiError> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| ApiError::invalid(key, "expected a list of strings"))?;
+    if items.len() > max {
+        return Err(ApiError::invalid(key, format!("at most {max} entries")));
+    }
+    items.iter().map(|v| text(key, v, 254)).collect()
+}
+
+fn dedup(mut list: Vec<String>) -> Value {
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|s| seen.insert(s.clone()));
+    Value::from(list)
+}
+
+fn language(key: &str, lang: impl AsRef<str>) -> Result<String, ApiError> {
+    let lang = lang.as_ref();
+    if LANGUAGES.contains(&lang) {
+        Ok(lang.to_string())
+    } else {
+        Err(ApiError::invalid(
+            key,
+            format!("{lang:?} is not one of {}", LANGUAGES.join(", ")),
+        ))
+    }
+}
+
+fn provider(key: &str, value: &Value, ids: &[&str]) -> Result<Value, ApiError> {
+    let id = text(key, value, 20)?;
+    if ids.contains(&id.as_str()) {
+        Ok(Value::from(id))
+    } else {
+        Err(ApiError::invalid(
+            key,
+            format!("{id:?} is not one of {}", ids.join(", ")),
+        ))
+    }
+}
+
+/// Empty = use the global setting; otherwise whole minutes 0 to 60 (a number is accepted too).
+fn cooldown(key: &str, value: &Value) -> Result<Value, ApiError> {
+    let raw = match value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    let valid = raw.is_empty() && value.is_string() || raw.parse::<u8>().is_ok_and(|m| m <= 60);
+    if valid {
+        Ok(Value::from(raw))
+    } else {
+        Err(ApiError::invalid(
+            key,
+            "expected \"\" (use the global setting) or whole minutes from 0 to 60",
+        ))
+    }
+}
+
+/// International format: `+` then 7 to 15 digits; spaces, dashes, dots and parentheses are dropped.
+fn phone(key: &str, raw: &str, empty_ok: bool) -> Result<String, ApiError> {
+    if raw.is_empty() && empty_ok {
+        return Ok(String::new());
+    }
+    let compact: String = raw
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')' | '/'))
+        .collect();
+    let digits = compact.strip_prefix('+').unwrap_or_default();
+    let valid =
+        (7..=15).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) && !digits.starts_with('0');
+    if valid {
+        Ok(compact)
+    } else {
+        Err(ApiError::invalid(
+            key,
+            format!("{raw:?} is not a phone number in international format (+4930123456)"),
+        ))
+    }
+}
+
+/// A plain check of an e-mail address: one `@`, a dotted domain, no spaces.
+pub fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && s.len() <= 254
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn one(key: &str, value: Value, writer: Writer) -> Result<Value, String> {
+        let mut map = Map::new();
+        map.insert(key.into(), value);
+        validate(&map, writer)
+            .map(|m| m[key].clone())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn values_are_canonical_or_refused_with_the_field_named() {
+        let ok = [
+            ("emergency_cooldown_minutes", json!("15"), json!("15")),
+            ("emergency_cooldown_minutes", json!(""), json!("")),
+            ("emergency_cooldown_minutes", json!(0), json!("0")),
+            ("phone_mobile", json!("+49 170 123-4567"), json!("+491701234567")),
+            ("allowed_languages", json!(["de", "de", "en"]), json!(["de", "en"])),
+            ("birth_date", json!("1950-02-28"), json!("1950-02-28")),
+            ("full_name", json!("  Erika Muster "), json!("Erika Muster")),
+        ];
+        for (key, input, want) in ok {
+            assert_eq!(one(key, input, Writer::Admin).unwrap(), want, "{key}");
+        }
+        let bad = [
+            ("emergency_cooldown_minutes", json!("61")),
+            ("emergency_cooldown_minutes", json!("soon")),
+            ("emergency_cooldown_minutes", json!(-1)),
+            ("birth_date", json!("1950-02-30")),
+            ("allowed_languages", json!([])),
+            ("allowed_languages", json!(["xx"])),
+            ("emergency_contacts", json!(["not-an-address"])),
+            ("emergency_contact_phones", json!(["0301234"])),
+            ("web_search_enabled", json!("yes")),
+            ("favourite_colour", json!("blue")),
+        ];
+        for (key, input) in bad {
+            let err = one(key, input, Writer::Admin).unwrap_err();
+            assert!(err.starts_with(key), "{err}");
+        }
+    }
+
+    #[test]
+    fn users_cannot_set_admin_only_keys() {
+        assert!(one("daily_request_limit", json!(1000), Writer::User).is_err());
+        assert!(one("language", json!("de"), Writer::User).is_ok());
+    }
+}

@@ -1,0 +1,202 @@
+//! Entry points of a person: the page gate at `/`, the personal link `/?k=…`, single-sign-on login
+//! (`/api/login`, `/api/admin/login`) and the discovery of the proxy's identity header.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, Request, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Map, Value, json};
+
+use crate::app::AppState;
+use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
+use crate::error::{ApiError, Result};
+
+/// Routes of the page gate and logins.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(index))
+        .route("/login", get(|| async { redirect("/api/login", None) }))
+        .route("/favicon.ico", get(favicon))
+        .route("/favicon.svg", get(favicon))
+        .route("/api/login", get(sso_login))
+        .route("/api/admin/login", get(admin_login))
+        .route("/api/admin/request-headers", get(request_headers))
+}
+
+const FAVICON: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#1f5f8b"/><rect x="25" y="12" width="14" height="26" rx="7" fill="#fff"/><path d="M18 30a14 14 0 0 0 28 0M32 44v8" stroke="#fff" stroke-width="4" fill="none"/></svg>"##;
+
+async fn favicon() -> impl IntoResponse {
+    (
+        [(CONTENT_TYPE, "image/svg+xml"), (CACHE_CONTROL, "max-age=86400")],
+        FAVICON,
+    )
+}
+
+/// A 303 to `to`, optionally storing a token in the cookie.
+fn redirect(to: &str, token: Option<&str>) -> Response {
+    let mut headers = HeaderMap::new();
+    if let Ok(location) = to.parse() {
+        headers.insert(LOCATION, location);
+    }
+    if let Some(set) = token.and_then(|t| cookie::set(t).parse().ok()) {
+        headers.insert(SET_COOKIE, set);
+    }
+    headers.insert(CACHE_CONTROL, "no-store".parse().expect("static header value"));
+    (StatusCode::SEE_OTHER, headers).into_response()
+}
+
+/// The address without the `k` parameter, so the token does not stay in the address bar or history.
+fn without_link_token(query: &str) -> String {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+    let kept: Vec<(String, String)> = pairs.into_iter().filter(|(k, _)| k != "k").collect();
+    match serde_urlencoded::to_string(kept) {
+        Ok(rest) if !rest.is_empty() => format!("/?{rest}"),
+        _ => "/".to_string(),
+    }
+}
+
+async fn index(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response> {
+    if let Some(link_token) = auth::query_param(query.as_deref(), "k") {
+        return match app.store.user_by_token_hash(&token::hash(&link_token)).await? {
+            Some(_) => Ok(redirect(
+                &without_link_token(query.as_deref().unwrap_or_default()),
+                Some(&link_token),
+            )),
+            None => Ok((
+                StatusCode::UNAUTHORIZED,
+                Html(page(
+                    "This personal link is not valid (any more). Ask for a new one.",
+                    true,
+                )),
+            )
+                .into_response()),
+        };
+    }
+    // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
+    match auth::identify(&app, &headers, None, Some(peer)).await {
+        Ok(caller) => {
+            let who = if caller.user.is_anonymous {
+                "guest".to_string()
+            } else {
+                caller.user.display_name.clone()
+            };
+            Ok(Html(page(&format!("Signed in as {}.", escape(&who)), false)).into_response())
+        }
+        Err(ApiError::Unauthorized) => match &app.settings.sso_login_url {
+            Some(url) => Ok(redirect(url, None)),
+            None => Ok((
+                StatusCode::UNAUTHORIZED,
+                Html(page("You have no personal access yet.", true)),
+            )
+                .into_response()),
+        },
+        Err(other) => Err(other),
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The gate page; with `login` a large button leads to `/login` (no automatic redirect).
+fn page(message: &str, login: bool) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let button = if login {
+        r#"<p><a class="big" href="/login">Sign in</a></p>"#
+    } else {
+        r#"<p>The API is described at <a href="/openapi.json">/openapi.json</a>.</p>"#
+    };
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>voice-gateway</title><link rel=\"icon\" href=\"/favicon.svg\">\
+         <style>body{{font:1.25rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
+         a.big{{display:inline-block;padding:1rem 2rem;font-size:1.5rem;background:#1f5f8b;color:#fff;border-radius:.5rem;text-decoration:none}}</style>\
+         </head><body><h1>voice-gateway <small>{version}</small></h1><p>{message}</p>{button}</body></html>"
+    )
+}
+
+/// Behind the proxy's login: the forwarded person gets a fresh token (beside those of their other devices).
+async fn sso_login(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Result<Response> {
+    let Some(external_id) = auth::trusted_identity(&app, &headers, Some(peer)) else {
+        return Err(ApiError::Unauthorized);
+    };
+    let user = app.store.user_for_external_id(&external_id).await?;
+    let fresh = token::generate();
+    app.store.add_token(&user.id, &token::hash(&fresh), "sso login").await?;
+    tracing::info!(user = %user.name, "single-sign-on login");
+    Ok(redirect("/", Some(&fresh)))
+}
+
+/// Behind the proxy's login: an SSO admin's token is rotated and stored in the cookie; others get 403.
+async fn admin_login(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Result<Response> {
+    let Some(external_id) = auth::trusted_identity(&app, &headers, Some(peer)) else {
+        return Err(ApiError::Forbidden(
+            "admin login requires the single-sign-on proxy".into(),
+        ));
+    };
+    let user = app.store.user_for_external_id(&external_id).await?;
+    if !auth::is_admin(&app, &user) {
+        return Err(ApiError::Forbidden("admin rights required".into()));
+    }
+    let fresh = token::generate();
+    app.store
+        .replace_tokens(&user.id, &token::hash(&fresh), "admin login")
+        .await?;
+    let admin = Admin {
+        actor: user.name.clone(),
+        user: Some(user.clone()),
+    };
+    crate::routes::admin_users::audit(&app, &admin, "admin.login", &user.id, json!({})).await?;
+    Ok(redirect("/", Some(&fresh)))
+}
+
+/// Headers whose values are secrets and are never echoed.
+const REDACTED: &[&str] = &["authorization", "cookie", ADMIN_KEY_HEADER, "proxy-authorization"];
+
+/// Shows what the proxy sends, to find the identity header: admin, or the admin key as `?key=` or header.
+async fn request_headers(State(app): State<AppState>, request: Request) -> Result<Json<Value>> {
+    let (mut parts, _body) = request.into_parts();
+    let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    match auth::query_param(parts.uri.query(), "key") {
+        Some(key) => auth::admin_by_key(&app, &key).map(drop)?,
+        None => Admin::from_request_parts(&mut parts, &app).await.map(drop)?,
+    }
+    let headers = &parts.headers;
+    let mut shown = Map::new();
+    for (name, value) in headers {
+        let text = if REDACTED.contains(&name.as_str()) {
+            "(redacted)".to_string()
+        } else {
+            String::from_utf8_lossy(value.as_bytes()).into_owned()
+        };
+        shown.insert(name.as_str().to_string(), Value::from(text));
+    }
+    let header = &app.settings.trusted_auth_header;
+    Ok(Json(json!({
+        "peer": peer.map(|ip| ip.to_string()),
+        "peer_is_trusted_proxy": peer.is_some_and(|ip| app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&ip))),
+        "trusted_auth_header": header,
+        "identity": auth::trusted_identity(&app, headers, parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0)),
+        "headers": shown,
+    })))
+}

@@ -1,0 +1,406 @@
+//! `GET /openapi.json`: the API description, generated from one table of endpoints.
+//!
+//! A test walks [`ENDPOINTS`] against the running router, so an endpoint described here but not served (or
+//! served under another path) fails the build.
+
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Map, Value, json};
+
+use crate::app::AppState;
+
+/// Who may call an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// No credentials needed.
+    Public,
+    /// Any authenticated user (everyone when AUTH_ENABLED is false).
+    User,
+    /// Admins: admin key, admin flag or ADMIN_USERS.
+    Admin,
+}
+
+/// One described endpoint: method, path, access, summary, request body schema (if any), success status.
+pub type Endpoint = (
+    &'static str,
+    &'static str,
+    Access,
+    &'static str,
+    Option<&'static str>,
+    u16,
+);
+
+use Access::{Admin, Public, User};
+
+/// Every endpoint the gateway serves.
+pub const ENDPOINTS: &[Endpoint] = &[
+    ("get", "/health", Public, "Liveness and database state", None, 200),
+    (
+        "get",
+        "/api/config",
+        Public,
+        "Effective non-secret configuration, available options and voice menu (cached 30 s)",
+        None,
+        200,
+    ),
+    ("get", "/openapi.json", Public, "This API description", None, 200),
+    (
+        "get",
+        "/",
+        Public,
+        "The web page; `?k=<token>` stores the personal link in the cookie and redirects without it",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/login",
+        Public,
+        "Starts the single-sign-on login (redirects to /api/login)",
+        None,
+        303,
+    ),
+    (
+        "get",
+        "/api/login",
+        Public,
+        "Behind the SSO proxy: issues a token in cookie va_token and redirects to /",
+        None,
+        303,
+    ),
+    (
+        "get",
+        "/api/me",
+        User,
+        "The caller with is_admin, prefs and sso_logout_url",
+        None,
+        200,
+    ),
+    ("get", "/api/me/prefs", User, "The caller's prefs", None, 200),
+    (
+        "put",
+        "/api/me/prefs",
+        User,
+        "Merges prefs (null removes a key); admin-only keys give 403",
+        Some("Prefs"),
+        200,
+    ),
+    ("get", "/api/me/memories", User, "The caller's memories", None, 200),
+    (
+        "post",
+        "/api/me/memories",
+        User,
+        "Adds a memory",
+        Some("MemoryText"),
+        201,
+    ),
+    (
+        "delete",
+        "/api/me/memories/{memory_id}",
+        User,
+        "Deletes one of the caller's memories",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/sessions",
+        User,
+        "The caller's sessions, most recent first",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/sessions",
+        User,
+        "Creates a session (optional title and route overrides)",
+        Some("SessionBody"),
+        201,
+    ),
+    (
+        "get",
+        "/api/sessions/{session_id}",
+        User,
+        "A session with its messages; another user's session gives 403",
+        None,
+        200,
+    ),
+    (
+        "put",
+        "/api/sessions/{session_id}",
+        User,
+        "Changes title or route overrides",
+        Some("SessionBody"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/sessions/{session_id}",
+        User,
+        "Deletes a session and its messages",
+        None,
+        200,
+    ),
+    ("get", "/api/devices", User, "The caller's devices", None, 200),
+    (
+        "post",
+        "/api/devices",
+        User,
+        "Registers a device",
+        Some("DeviceBody"),
+        201,
+    ),
+    (
+        "put",
+        "/api/devices/{device_id}",
+        User,
+        "Renames a device",
+        Some("DeviceName"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/devices/{device_id}",
+        User,
+        "Removes a device",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/users",
+        Admin,
+        "Users with is_admin, allowed_languages, web_search_enabled and profile",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/admin/users",
+        Admin,
+        "Creates a user; the answer holds the token once",
+        Some("NewUser"),
+        201,
+    ),
+    (
+        "put",
+        "/api/admin/users/{user_id}",
+        Admin,
+        "Sets the display name",
+        Some("DisplayName"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/admin/users/{user_id}",
+        Admin,
+        "Deletes a user and all of their data (400 for the anonymous user)",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/admin/users/{user_id}/token",
+        Admin,
+        "Issues a new token; the old ones stop working at once",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/users/{user_id}/memories",
+        Admin,
+        "A user's memories",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/admin/users/{user_id}/memories",
+        Admin,
+        "Presets memories (`text` or `texts`)",
+        Some("PresetMemories"),
+        201,
+    ),
+    (
+        "get",
+        "/api/admin/users/{user_id}/prefs",
+        Admin,
+        "A user's prefs",
+        None,
+        200,
+    ),
+    (
+        "put",
+        "/api/admin/users/{user_id}/prefs",
+        Admin,
+        "Merges a user's prefs, admin-only keys included",
+        Some("Prefs"),
+        200,
+    ),
+    (
+        "put",
+        "/api/admin/users/{user_id}/admin",
+        Admin,
+        "Sets the persistent admin flag",
+        Some("AdminFlag"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/admin/users/{user_id}/history",
+        Admin,
+        "Deletes a user's sessions and messages only",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/audit",
+        Admin,
+        "The newest 500 audit entries",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/request-headers",
+        Admin,
+        "Headers as the gateway sees them (also `?key=` or X-Admin-Key)",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/login",
+        Public,
+        "Behind the SSO proxy: rotates an admin's token into the cookie; others 403",
+        None,
+        303,
+    ),
+    (
+        "get",
+        "/api/admin/config",
+        Admin,
+        "All 16 runtime keys with override, environment and effective value",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/config/{key}",
+        Admin,
+        "One runtime key: {key, value, effective}",
+        None,
+        200,
+    ),
+    (
+        "put",
+        "/api/admin/config/{key}",
+        Admin,
+        "Sets an override (audit-logged); unknown key 404, invalid value 422",
+        Some("ConfigValue"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/admin/config/{key}",
+        Admin,
+        "Removes an override (audit-logged)",
+        None,
+        200,
+    ),
+];
+
+/// The route of the description.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/openapi.json", get(|| async { Json(document()) }))
+}
+
+fn schemas() -> Value {
+    let string = json!({"type": "string"});
+    json!({
+        "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object",
+            "required": ["status", "code", "message"],
+            "properties": {"status": {"type": "integer"}, "code": {"type": "string"}, "message": {"type": "string"}}}}},
+        "Prefs": {"type": "object", "description": "Any subset of: language, voice, voice_gender, stt_provider, llm_provider, \
+            tts_provider, llm_model, web_search_enabled, full_name, street, postal_code, city, phone_mobile, phone_landline, \
+            birth_date (YYYY-MM-DD), medical_notes, emergency_contacts (e-mail list), emergency_contact_phones (+ numbers), \
+            location_consent; admin only: allowed_languages, web_search_daily_limit, daily_request_limit, \
+            emergency_cooldown_minutes (\"\" or \"0\"..\"60\"). null removes a key.", "additionalProperties": true},
+        "MemoryText": {"type": "object", "required": ["text"], "properties": {"text": string}},
+        "PresetMemories": {"type": "object", "properties": {"text": string, "texts": {"type": "array", "items": string}}},
+        "SessionBody": {"type": "object", "properties": {"title": string, "overrides": {"type": "object",
+            "description": "stt_provider, llm_provider, tts_provider, llm_model, voice, language"}}},
+        "DeviceBody": {"type": "object", "required": ["name"], "properties": {"name": string,
+            "kind": {"enum": ["browser", "phone", "tablet", "speaker", "other"]}, "platform": string}},
+        "DeviceName": {"type": "object", "required": ["name"], "properties": {"name": string}},
+        "NewUser": {"type": "object", "required": ["name"], "properties": {"name": string, "display_name": string,
+            "is_admin": {"type": "boolean"}}},
+        "DisplayName": {"type": "object", "required": ["display_name"], "properties": {"display_name": string}},
+        "AdminFlag": {"type": "object", "required": ["is_admin"], "properties": {"is_admin": {"type": "boolean"}}},
+        "ConfigValue": {"type": "object", "required": ["value"], "properties": {"value": {"type": ["string", "number", "boolean"]}}},
+    })
+}
+
+fn operation(access: Access, summary: &str, body: Option<&str>, status: u16, path: &str) -> Value {
+    let error = json!({"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}});
+    let mut responses = Map::new();
+    responses.insert(status.to_string(), json!({"description": "success"}));
+    if access != Access::Public {
+        responses.insert("401".into(), error.clone());
+    }
+    if access == Access::Admin {
+        responses.insert("403".into(), error.clone());
+    }
+    if body.is_some() {
+        responses.insert("400".into(), error.clone());
+        responses.insert("422".into(), error.clone());
+    }
+    if path.contains('{') {
+        responses.insert("404".into(), error);
+    }
+    let mut op = json!({"summary": summary, "responses": responses});
+    op["security"] = match access {
+        Access::Public => json!([]),
+        Access::User => json!([{"bearer": []}, {"cookie": []}]),
+        Access::Admin => json!([{"adminKey": []}, {"bearer": []}, {"cookie": []}]),
+    };
+    if let Some(schema) = body {
+        op["requestBody"] = json!({"required": true, "content": {"application/json":
+            {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}});
+    }
+    let params: Vec<Value> = path
+        .split('/')
+        .filter_map(|seg| seg.strip_prefix('{')?.strip_suffix('}'))
+        .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+        .collect();
+    if !params.is_empty() {
+        op["parameters"] = Value::from(params);
+    }
+    op
+}
+
+/// The OpenAPI 3.1 document.
+pub fn document() -> Value {
+    let mut paths = Map::new();
+    for (method, path, access, summary, body, status) in ENDPOINTS {
+        let entry = paths.entry(path.to_string()).or_insert_with(|| json!({}));
+        entry[*method] = operation(*access, summary, *body, *status, path);
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "voice-gateway", "version": env!("CARGO_PKG_VERSION"),
+            "description": "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error."},
+        "paths": paths,
+        "components": {
+            "schemas": schemas(),
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "va_token"},
+                "adminKey": {"type": "apiKey", "in": "header", "name": "X-Admin-Key"},
+            },
+        },
+    })
+}

@@ -1,0 +1,50 @@
+//! Long-term memories of a user, independent of sessions.
+
+use serde::Serialize;
+
+use super::{Store, StoreError, new_id, now_ms};
+
+/// One remembered fact or preference.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct Memory {
+    /// Identifier.
+    pub id: String,
+    /// The fact, as the assistant should read it.
+    pub text: String,
+    /// Who created it: `user`, `admin` or `extraction`.
+    pub source: String,
+    /// Creation time, epoch milliseconds.
+    pub created_at: i64,
+}
+
+impl Store {
+    /// The user's memories, oldest first.
+    pub async fn memories(&self, user_id: &str) -> Result<Vec<Memory>, StoreError> {
+        let sql = "SELECT id, text, source, created_at FROM memories WHERE user_id = $1 ORDER BY id";
+        Ok(sqlx::query_as(sql).bind(user_id).fetch_all(&self.pool).await?)
+    }
+
+    /// Adds a memory.
+    pub async fn add_memory(&self, user_id: &str, text: &str, source: &str) -> Result<Memory, StoreError> {
+        let sql = "INSERT INTO memories (id, user_id, text, source, created_at) VALUES ($1, $2, $3, $4, $5) \
+                   RETURNING id, text, source, created_at";
+        Ok(sqlx::query_as(sql)
+            .bind(new_id())
+            .bind(user_id)
+            .bind(text)
+            .bind(source)
+            .bind(now_ms())
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    /// Deletes one of the user's memories; false when the user has no such memory.
+    pub async fn delete_memory(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM memories WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

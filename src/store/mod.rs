@@ -1,0 +1,104 @@
+//! The database: SQLite in WAL mode with migrations run at start, one file per group of tables.
+//!
+//! All SQL here is written so PostgreSQL accepts it too (`$n` placeholders, BIGINT epoch milliseconds,
+//! `ON CONFLICT … DO UPDATE`, `RETURNING`). Counters are incremented in SQL, never read-modify-write in Rust.
+
+pub mod audit;
+pub mod devices;
+pub mod memories;
+pub mod overrides;
+pub mod prefs;
+pub mod sessions;
+pub mod usage;
+pub mod users;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+/// Failures of the store that callers distinguish.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A unique constraint was hit (for example a user name that exists).
+    #[error("{0} already exists")]
+    Conflict(&'static str),
+    /// Anything else the database reported.
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    /// The database file or its folder could not be prepared.
+    #[error("cannot prepare database: {0}")]
+    Setup(String),
+}
+
+impl From<StoreError> for crate::error::ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Conflict(what) => Self::Conflict(format!("{what} already exists")),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+/// Maps a unique-constraint violation to `Conflict`, anything else to `Db`.
+pub(crate) fn conflict_as(what: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
+    move |err| match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what),
+        _ => StoreError::Db(err),
+    }
+}
+
+/// A handle to the database; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// The connection pool.
+    pub pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) the SQLite file and runs the migrations.
+    pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            tokio::fs::create_dir_all(dir)
+                .await
+                .map_err(|e| StoreError::Setup(format!("{}: {e}", dir.display())))?;
+        }
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Setup(format!("migrations: {e}")))?;
+        Ok(Self { pool })
+    }
+
+    /// Whether the database answers (used by `/health`).
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+}
+
+/// A new identifier: a UUIDv7, so identifiers sort by creation time.
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+/// Now, in milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// The counting day of quotas and costs: the server's local calendar day.
+pub fn today() -> String {
+    chrono::Local::now().format("%Y-%m-%d").to_string()
+}

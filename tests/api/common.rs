@@ -1,0 +1,152 @@
+//! spawn_app(): a real gateway on port 0 with a fresh SQLite file, and a typed HTTP client for it.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use reqwest::{Method, RequestBuilder, StatusCode};
+use serde_json::Value;
+use tokio::sync::oneshot;
+use voice_gateway::config::Settings;
+use voice_gateway::store::Store;
+use voice_gateway::{App, serve};
+
+/// The admin key every test app is started with.
+pub const ADMIN_KEY: &str = "test-admin-key-0123456789";
+
+/// A running gateway.
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub store: Store,
+    _dir: tempfile::TempDir,
+    _stop: oneshot::Sender<()>,
+}
+
+/// Starts a gateway with AUTH_ENABLED=true, an admin key, and the given extra settings.
+pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db_path = dir.path().join("gateway.db");
+    let mut env: HashMap<String, String> = HashMap::from([
+        ("AUTH_ENABLED".into(), "true".into()),
+        ("ADMIN_API_KEY".into(), ADMIN_KEY.into()),
+        ("DB_PATH".into(), db_path.display().to_string()),
+    ]);
+    for (k, v) in extra {
+        env.insert(k.to_string(), v.to_string());
+    }
+    let settings = Settings::from_lookup(&|k| env.get(k).cloned()).expect("settings");
+    let store = Store::open(&settings.db_path).await.expect("store");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = oneshot::channel::<()>();
+    let app = Arc::new(App::new(settings, store.clone()));
+    tokio::spawn(serve(listener, app, async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    TestApp {
+        addr,
+        client,
+        store,
+        _dir: dir,
+        _stop: stop,
+    }
+}
+
+/// Credentials a request is sent with.
+#[derive(Clone, Copy)]
+pub enum As<'a> {
+    Nobody,
+    Bearer(&'a str),
+    AdminKey,
+}
+
+/// A response: status, JSON body (Null when not JSON) and headers.
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Reply {
+    /// Asserts the contract's error body with this status and returns its code.
+    pub fn error(&self, status: u16) -> String {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.body);
+        let err = &self.body["error"];
+        assert_eq!(err["status"], status, "body: {}", self.body);
+        assert!(
+            err["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "body: {}",
+            self.body
+        );
+        err["code"].as_str().expect("error code").to_string()
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub fn request(&self, method: Method, path: &str, who: As) -> RequestBuilder {
+        let req = self.client.request(method, self.url(path));
+        match who {
+            As::Nobody => req,
+            As::Bearer(token) => req.bearer_auth(token),
+            As::AdminKey => req.header("X-Admin-Key", ADMIN_KEY),
+        }
+    }
+
+    pub async fn send(&self, req: RequestBuilder) -> Reply {
+        let resp = req.send().await.expect("request");
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let text = resp.text().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, body, headers }
+    }
+
+    pub async fn call(&self, method: Method, path: &str, who: As<'_>, body: Option<Value>) -> Reply {
+        let mut req = self.request(method, path, who);
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        self.send(req).await
+    }
+
+    pub async fn get(&self, path: &str, who: As<'_>) -> Reply {
+        self.call(Method::GET, path, who, None).await
+    }
+
+    /// Creates a user through the admin API and returns (id, token).
+    pub async fn create_user(&self, name: &str) -> (String, String) {
+        let r = self
+            .call(
+                Method::POST,
+                "/api/admin/users",
+                As::AdminKey,
+                Some(serde_json::json!({"name": name})),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        (
+            r.body["id"].as_str().unwrap().to_string(),
+            r.body["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// Number of rows of a table that belong to a user.
+    pub async fn rows_of(&self, table: &str, user_id: &str) -> i64 {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE user_id = $1");
+        let (n,): (i64,) = sqlx::query_as(&sql)
+            .bind(user_id)
+            .fetch_one(&self.store.pool)
+            .await
+            .unwrap();
+        n
+    }
+}

@@ -1,0 +1,11 @@
+//! Integration tests: each starts the real gateway on port 0 with a fresh SQLite file and talks HTTP to it.
+
+mod auth;
+mod binary;
+mod common;
+mod config;
+mod errors;
+mod me;
+mod openapi;
+mod sessions;
+mod users;

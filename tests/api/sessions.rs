@@ -1,0 +1,131 @@
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{As, spawn_app};
+
+#[tokio::test]
+async fn sessions_hold_overrides_and_messages() {
+    let app = spawn_app(&[]).await;
+    let (uid, token) = app.create_user("sam").await;
+    let created = app
+        .call(
+            Method::POST,
+            "/api/sessions",
+            As::Bearer(&token),
+            Some(json!({"title": "Garden", "overrides": {"llm_provider": "cloud", "language": "de"}})),
+        )
+        .await;
+    assert_eq!(created.status, 201);
+    let id = created.body["id"].as_str().unwrap().to_string();
+    assert_eq!(created.body.as_object().unwrap().len(), 1, "answer is just the id");
+    let bare = app.call(Method::POST, "/api/sessions", As::Bearer(&token), None).await;
+    assert_eq!(bare.status, 201);
+
+    app.store
+        .store_turn(&id, &uid, "When to plant tulips?", "In autumn.")
+        .await
+        .unwrap();
+    let shown = app.get(&format!("/api/sessions/{id}"), As::Bearer(&token)).await;
+    assert_eq!(
+        shown.body["overrides"],
+        json!({"llm_provider": "cloud", "language": "de"})
+    );
+    let roles: Vec<&str> = shown.body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant"]);
+    assert_eq!(shown.body["messages"][1]["text"], "In autumn.");
+
+    let list = app.get("/api/sessions", As::Bearer(&token)).await;
+    assert_eq!(list.body.as_array().unwrap().len(), 2);
+    assert_eq!(
+        list.body[0]["id"], id,
+        "the session with the newest message comes first"
+    );
+
+    let updated = app
+        .call(
+            Method::PUT,
+            &format!("/api/sessions/{id}"),
+            As::Bearer(&token),
+            Some(json!({"overrides": {"voice": "de"}})),
+        )
+        .await;
+    assert_eq!(updated.body["overrides"], json!({"voice": "de"}));
+    assert_eq!(updated.body["title"], "Garden");
+    let bad = app
+        .call(
+            Method::PUT,
+            &format!("/api/sessions/{id}"),
+            As::Bearer(&token),
+            Some(json!({"overrides": {"llm_provider": "gpt"}})),
+        )
+        .await;
+    bad.error(422);
+    app.call(
+        Method::POST,
+        "/api/sessions",
+        As::Bearer(&token),
+        Some(json!({"overrides": {"colour": "red"}})),
+    )
+    .await
+    .error(422);
+
+    let del = app
+        .call(Method::DELETE, &format!("/api/sessions/{id}"), As::Bearer(&token), None)
+        .await;
+    assert_eq!(del.body, json!({"deleted": id}));
+    app.get(&format!("/api/sessions/{id}"), As::Bearer(&token))
+        .await
+        .error(404);
+    assert_eq!(app.rows_of("messages", &uid).await, 0);
+}
+
+#[tokio::test]
+async fn another_users_session_gives_403_and_leaks_nothing() {
+    let app = spawn_app(&[]).await;
+    let (owner_id, owner) = app.create_user("tom").await;
+    let (_, intruder) = app.create_user("uwe").await;
+    let s = app
+        .call(
+            Method::POST,
+            "/api/sessions",
+            As::Bearer(&owner),
+            Some(json!({"title": "private diary"})),
+        )
+        .await;
+    let id = s.body["id"].as_str().unwrap().to_string();
+    app.store
+        .store_turn(&id, &owner_id, "secret question", "secret answer")
+        .await
+        .unwrap();
+    let path = format!("/api/sessions/{id}");
+    for method in [Method::GET, Method::DELETE] {
+        let r = app.call(method, &path, As::Bearer(&intruder), None).await;
+        r.error(403);
+        let text = r.body.to_string();
+        assert!(!text.contains("private diary") && !text.contains("secret"), "{text}");
+    }
+    app.call(
+        Method::PUT,
+        &path,
+        As::Bearer(&intruder),
+        Some(json!({"title": "mine"})),
+    )
+    .await
+    .error(403);
+    assert!(
+        app.get("/api/sessions", As::Bearer(&intruder))
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let still = app.get(&path, As::Bearer(&owner)).await;
+    assert_eq!(still.body["title"], "private diary");
+    assert_eq!(still.body["messages"].as_array().unwrap().len(), 2);
+}
