@@ -164,3 +164,23 @@ async fn health_reports_the_database() {
     assert_eq!(r.body["status"], "ok");
     assert_eq!(r.body["database"], "ok");
 }
+
+#[tokio::test]
+async fn config_and_overrides_written_elsewhere_are_served_from_a_30_second_cache() {
+    let app = spawn_app(&[]).await;
+    assert_eq!(
+        app.get("/api/config", As::Nobody).await.body["daily_request_limit"],
+        500
+    );
+    // Another gateway on the same database writes an override: this one keeps its cached view.
+    app.store
+        .set_override("daily_request_limit", "7", "other-gateway")
+        .await
+        .unwrap();
+    assert_eq!(
+        app.get("/api/config", As::Nobody).await.body["daily_request_limit"],
+        500
+    );
+    let key = app.get("/api/admin/config/daily_request_limit", As::AdminKey).await;
+    assert_eq!(key.body["effective"], "500");
+}

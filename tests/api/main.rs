@@ -8,4 +8,5 @@ mod errors;
 mod me;
 mod openapi;
 mod sessions;
+mod store;
 mod users;
