@@ -91,7 +91,12 @@ pub async fn identify(
         return Ok(found(user, Method::TrustedHeader));
     }
     if !app.settings.auth_enabled {
-        return Ok(found(app.store.ensure_anonymous().await?, Method::Anonymous));
+        // A read on the hot path; the insert happens once, on the first anonymous request.
+        let user = match app.store.user_by_id(crate::store::users::ANONYMOUS_ID).await? {
+            Some(user) => user,
+            None => app.store.ensure_anonymous().await?,
+        };
+        return Ok(found(user, Method::Anonymous));
     }
     reject("no credentials")
 }

@@ -45,8 +45,12 @@ pub async fn audit(app: &App, admin: &Admin, action: &str, target: &str, detail:
 
 /// A user as the admin list shows it: flags, the language and web-search settings, and the profile.
 async fn user_json(app: &App, user: &User) -> Result<Value> {
-    let prefs = app.store.prefs(&user.id).await?;
     let web_default = app.runtime.effective().await?.flag("web_search_enabled");
+    user_json_with(app, user, web_default).await
+}
+
+async fn user_json_with(app: &App, user: &User, web_default: bool) -> Result<Value> {
+    let prefs = app.store.prefs(&user.id).await?;
     Ok(json!({
         "id": user.id,
         "name": user.name,
@@ -67,9 +71,10 @@ async fn existing(app: &App, id: &str) -> Result<User> {
 }
 
 async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<Value>>> {
+    let web_default = app.runtime.effective().await?.flag("web_search_enabled");
     let mut out = Vec::new();
     for user in app.store.list_users().await? {
-        out.push(user_json(&app, &user).await?);
+        out.push(user_json_with(&app, &user, web_default).await?);
     }
     Ok(Json(out))
 }
