@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::config::Settings;
 use crate::config::runtime::RuntimeConfig;
-use crate::store::Store;
+use crate::store::{Store, StoreError};
+use crate::text::lexicon::{Lexicon, LexiconCache};
 
 /// Everything a request may need, built once at start.
 pub struct App {
@@ -22,6 +23,8 @@ pub struct App {
     pub config_cache: Mutex<Option<(Instant, Value)>>,
     /// When the process started, for `/health`.
     pub started_at: Instant,
+    /// Pronunciation lexicons per language (flushed after every lexicon write).
+    pub lexicons: LexiconCache,
 }
 
 impl App {
@@ -34,7 +37,17 @@ impl App {
             runtime,
             config_cache: Mutex::new(None),
             started_at: Instant::now(),
+            lexicons: LexiconCache::default(),
         }
+    }
+
+    /// The lexicon of a language: built-in defaults overlaid with stored entries, cached until the next write.
+    pub async fn lexicon(&self, lang: &str) -> Result<Arc<Lexicon>, StoreError> {
+        if let Some(lexicon) = self.lexicons.cached(lang) {
+            return Ok(lexicon);
+        }
+        let entries = self.store.lexicon_entries(lang).await?;
+        Ok(self.lexicons.remember(lang, Lexicon::with_entries(lang, entries)))
     }
 
     /// Drops the cached `/api/config` body (after a runtime override changed).

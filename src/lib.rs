@@ -7,6 +7,7 @@
 //! - [`prefs`]: which user preferences exist and how they are validated.
 //! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
 //! - [`providers`]: STT, LLM, TTS and web-search providers.
+//! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
 //!
@@ -20,6 +21,7 @@ pub mod prefs;
 pub mod providers;
 pub mod routes;
 pub mod store;
+pub mod text;
 
 use std::future::Future;
 use std::net::SocketAddr;

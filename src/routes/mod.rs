@@ -1,6 +1,7 @@
 //! HTTP routes, one module per resource, merged into one router.
 
 pub mod admin_config;
+pub mod admin_lexicon;
 pub mod admin_users;
 pub mod devices;
 pub mod health;
@@ -32,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .merge(devices::router())
         .merge(admin_users::router())
         .merge(admin_config::router())
+        .merge(admin_lexicon::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))

@@ -311,6 +311,30 @@ pub const ENDPOINTS: &[Endpoint] = &[
         None,
         200,
     ),
+    (
+        "get",
+        "/api/admin/lexicon/{lang}",
+        Admin,
+        "Pronunciation lexicon of a language: sections with builtin and custom entries",
+        None,
+        200,
+    ),
+    (
+        "put",
+        "/api/admin/lexicon/{lang}/{section}",
+        Admin,
+        "Adds or replaces an entry (section abbreviations, units or terms)",
+        Some("LexiconEntry"),
+        200,
+    ),
+    (
+        "delete",
+        "/api/admin/lexicon/{lang}/{section}",
+        Admin,
+        "Deletes a custom entry: `?key=<key>`; built-in entries come back",
+        None,
+        200,
+    ),
 ];
 
 /// The route of the description.
@@ -340,6 +364,8 @@ fn schemas() -> Value {
             "is_admin": {"type": "boolean"}}},
         "DisplayName": {"type": "object", "required": ["display_name"], "properties": {"display_name": string}},
         "AdminFlag": {"type": "object", "required": ["is_admin"], "properties": {"is_admin": {"type": "boolean"}}},
+        "LexiconEntry": {"type": "object", "required": ["key", "value"], "properties": {"key": {"type": "string", "maxLength": 64},
+            "value": {"type": "string", "maxLength": 256, "description": "units may give \"singular|plural\""}}},
         "ConfigValue": {"type": "object", "required": ["value"], "properties": {"value": {"type": ["string", "number", "boolean"]}}},
     })
 }

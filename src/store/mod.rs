@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod devices;
+pub mod lexicon;
 pub mod memories;
 pub mod overrides;
 pub mod prefs;

@@ -5,6 +5,7 @@ mod binary;
 mod common;
 mod config;
 mod errors;
+mod lexicon;
 mod me;
 mod openapi;
 mod sessions;
