@@ -5,3 +5,4 @@
 //! normalizer and streaming sentence splitter build on it.
 
 pub mod lexicon;
+pub mod split;

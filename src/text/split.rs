@@ -1,0 +1,391 @@
+//! The streaming sentence splitter: fed LLM tokens one by one, it emits each sentence as soon as it is
+//! certainly complete, so speech synthesis can start while the model is still writing.
+//!
+//! Rules (also in `docs/decisions.md`):
+//! - A sentence ends at `.`, `!` or `?` (with any closing quotes or brackets after it) followed by
+//!   whitespace, and at a line break. The decision waits until the next non-space character is known.
+//! - A `.` is no end when the next word starts lower-case, after a single letter (`z. B.`, initials), after a
+//!   lexicon abbreviation or a title (`Dr.`, `e.g.`), in an ellipsis (`...`, `…`), after a German number
+//!   (ordinals: `22. November`, `am 3. Mai`) or an English number followed by a month name.
+//! - `3.5`, URLs and `z.B.` never split, since no whitespace follows their dots.
+//! - Nothing splits inside quotes (`„…“`, `“…”`, `"…"`, `«…»`).
+//! - A sentence longer than `max_len` characters is cut at its last clause boundary (`,` `;` `:` or a dash),
+//!   else at its last space; the rest is flushed at the end of the stream.
+//!
+//! Example: tokens `["Es ist 22", ". November. Wi", "e geht's?"]` give `"Es ist 22. November."` and, at the
+//! end, `"Wie geht's?"`.
+
+use crate::text::lexicon::{Lexicon, Section};
+
+/// Default length at which a long sentence is cut at a clause boundary.
+pub const DEFAULT_MAX_LEN: usize = 200;
+
+const TITLES: &[&str] = &[
+    "Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Nr", "Hr", "Fr", "vs", "ca", "bzw", "usw", "etc",
+];
+const MONTHS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Sept",
+    "Oct",
+    "Nov",
+    "Dec",
+];
+const CLOSERS: &[char] = &['"', '\'', ')', ']', '”', '’', '»', '“'];
+
+/// Splits a stream of text into sentences.
+pub struct SentenceSplitter {
+    german: bool,
+    max_len: usize,
+    abbreviations: Vec<String>,
+    buf: String,
+    /// Byte offset up to which `buf` has been scanned.
+    scan: usize,
+    /// Characters of the current sentence up to `scan`.
+    chars: usize,
+    /// Open quotes up to `scan`.
+    quotes: Vec<char>,
+}
+
+/// What a `.`, `!` or `?` at some position turned out to be.
+enum Verdict {
+    End(usize),
+    NoEnd,
+    NeedMore,
+}
+
+impl SentenceSplitter {
+    /// A splitter for a language, cutting long sentences after `max_len` characters.
+    pub fn new(lang: &str, max_len: usize, lexicon: &Lexicon) -> Self {
+        let abbreviations = lexicon
+            .entries(Section::Abbreviations)
+            .filter_map(|(key, _, _)| key.strip_suffix('.'))
+            .map(|k| k.rsplit([' ', '.']).next().unwrap_or(k).to_string())
+            .collect();
+        Self {
+            german: lang == "de",
+            max_len: max_len.max(20),
+            abbreviations,
+            buf: String::new(),
+            scan: 0,
+            chars: 0,
+            quotes: Vec::new(),
+        }
+    }
+
+    /// Adds a token and returns the sentences it completed.
+    pub fn push(&mut self, token: &str) -> Vec<String> {
+        self.buf.push_str(token);
+        self.run(false)
+    }
+
+    /// Ends the stream: returns the remaining complete sentences and the rest.
+    pub fn finish(&mut self) -> Vec<String> {
+        let mut out = self.run(true);
+        let rest = std::mem::take(&mut self.buf);
+        self.reset_scan();
+        out.extend(nonblank(&rest));
+        out
+    }
+
+    fn reset_scan(&mut self) {
+        self.scan = 0;
+        self.chars = 0;
+    }
+
+    fn emit(&mut self, end: usize, out: &mut Vec<String>) {
+        let sentence: String = self.buf.drain(..end).collect();
+        out.extend(nonblank(&sentence));
+        self.reset_scan();
+    }
+
+    fn run(&mut self, at_end: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(c) = self.buf[self.scan..].chars().next() {
+            let at = self.scan;
+            match c {
+                '\n' => {
+                    self.emit(at + 1, &mut out);
+                    self.quotes.clear();
+                    continue;
+                }
+                '.' | '!' | '?' if self.quotes.is_empty() => match self.verdict(at, c, at_end) {
+                    Verdict::End(end) => {
+                        self.emit(end, &mut out);
+                        continue;
+                    }
+                    Verdict::NeedMore => return out,
+                    Verdict::NoEnd => {}
+                },
+                _ => {
+                    let before = self.quotes.clone();
+                    self.track_quote(c);
+                    // A closing quote right after . ! ? may end the sentence it closes.
+                    let closed = !before.is_empty() && self.quotes.is_empty();
+                    let punct = self.buf[..at]
+                        .chars()
+                        .next_back()
+                        .filter(|p| matches!(p, '.' | '!' | '?'));
+                    if let (true, Some(p)) = (closed, punct) {
+                        match self.verdict(at - p.len_utf8(), p, at_end) {
+                            Verdict::End(end) => {
+                                self.emit(end, &mut out);
+                                continue;
+                            }
+                            Verdict::NeedMore => {
+                                self.quotes = before;
+                                return out;
+                            }
+                            Verdict::NoEnd => {}
+                        }
+                    }
+                }
+            }
+            self.scan += c.len_utf8();
+            self.chars += 1;
+            if self.chars > self.max_len {
+                // Text without any space (a pathological token run) is cut hard, so scanning stays linear.
+                let cut = clause_cut(&self.buf[..self.scan]).unwrap_or(self.scan);
+                let rest_chars = self.buf[cut..self.scan].chars().count();
+                let scanned = self.scan - cut;
+                self.emit(cut, &mut out);
+                self.scan = scanned;
+                self.chars = rest_chars;
+            }
+        }
+        out
+    }
+
+    fn track_quote(&mut self, c: char) {
+        let open = self.quotes.last().copied();
+        match (c, open) {
+            ('„', _) | ('«', None) => self.quotes.push(c),
+            ('“', Some('„')) | ('”', Some('“')) | ('»', Some('«')) | ('"', Some('"')) => {
+                self.quotes.pop();
+            }
+            ('“' | '"', _) => self.quotes.push(c),
+            _ => {}
+        }
+    }
+
+    /// Decides whether the punctuation `c` at byte `at` ends a sentence.
+    fn verdict(&self, at: usize, c: char, at_end: bool) -> Verdict {
+        let after = &self.buf[at + c.len_utf8()..];
+        let closers = after.len() - after.trim_start_matches(CLOSERS).len();
+        let rest = &after[closers..];
+        let end = at + c.len_utf8() + closers;
+        let Some(first) = rest.chars().next() else {
+            return if at_end { Verdict::End(end) } else { Verdict::NeedMore };
+        };
+        if !first.is_whitespace() {
+            return Verdict::NoEnd;
+        }
+        let next_word = rest.trim_start();
+        let Some(next) = next_word.chars().next() else {
+            return if at_end { Verdict::End(end) } else { Verdict::NeedMore };
+        };
+        if c != '.' {
+            return Verdict::End(end);
+        }
+        let word = self.buf[..at].rsplit(char::is_whitespace).next().unwrap_or_default();
+        let word = word.trim_start_matches(['(', '"', '„', '“', '\'']);
+        if next.is_lowercase() || self.no_end_after(word) {
+            return Verdict::NoEnd;
+        }
+        if word.chars().all(|ch| ch.is_ascii_digit()) && !word.is_empty() {
+            let next_token: String = next_word.chars().take_while(|ch| ch.is_alphabetic()).collect();
+            if self.german {
+                return Verdict::NoEnd;
+            }
+            if next_token.len() == next_word.len() && !at_end {
+                return Verdict::NeedMore;
+            }
+            if MONTHS.contains(&next_token.as_str()) {
+                return Verdict::NoEnd;
+            }
+        }
+        Verdict::End(end)
+    }
+
+    fn no_end_after(&self, word: &str) -> bool {
+        let letters = word.chars().filter(|ch| ch.is_alphabetic()).count();
+        let last = word.rsplit('.').next().unwrap_or(word);
+        word.ends_with('.')
+            || word.ends_with('…')
+            || (letters == 1 && word.chars().count() == 1)
+            || TITLES.contains(&last)
+            || self.abbreviations.iter().any(|a| a == last || a == word)
+    }
+}
+
+/// The text before the last clause boundary (`, ` `; ` `: ` ` – ` ` - `), else before the last space.
+fn clause_cut(text: &str) -> Option<usize> {
+    let clause = [", ", "; ", ": ", " – ", " — ", " - "]
+        .iter()
+        .filter_map(|sep| text.rfind(sep).map(|i| i + sep.len()))
+        .max();
+    clause.or_else(|| text.rfind(' ').map(|i| i + 1)).filter(|&i| i > 0)
+}
+
+fn nonblank(s: &str) -> Option<String> {
+    let t = s.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(lang: &str, text: &str) -> Vec<String> {
+        let mut s = SentenceSplitter::new(lang, DEFAULT_MAX_LEN, &Lexicon::builtin(lang));
+        let mut out = s.push(text);
+        out.extend(s.finish());
+        out
+    }
+
+    fn split_chunked(lang: &str, text: &str, seed: u64) -> Vec<String> {
+        let mut s = SentenceSplitter::new(lang, DEFAULT_MAX_LEN, &Lexicon::builtin(lang));
+        let mut out = Vec::new();
+        let mut rng = seed;
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = 1 + (rng >> 60) as usize % 6;
+            let token: String = chars[i..(i + n).min(chars.len())].iter().collect();
+            out.extend(s.push(&token));
+            i += n;
+        }
+        out.extend(s.finish());
+        out
+    }
+
+    #[test]
+    fn sentences_end_where_a_listener_expects_and_nowhere_else() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            ("de", "Hallo. Wie geht es?", &["Hallo.", "Wie geht es?"]),
+            ("de", "Das ist z. B. gut. Ja!", &["Das ist z. B. gut.", "Ja!"]),
+            ("de", "Das ist z.B. gut. Ja!", &["Das ist z.B. gut.", "Ja!"]),
+            (
+                "de",
+                "Heute ist der 22. November. Schön.",
+                &["Heute ist der 22. November.", "Schön."],
+            ),
+            (
+                "de",
+                "Am 3. Mai kommt Dr. Weber. Gut.",
+                &["Am 3. Mai kommt Dr. Weber.", "Gut."],
+            ),
+            ("de", "Pi ist 3.14 etwa. Genau.", &["Pi ist 3.14 etwa.", "Genau."]),
+            (
+                "de",
+                "Er sagte: „Komm. Jetzt.“ Dann ging er.",
+                &["Er sagte: „Komm. Jetzt.“", "Dann ging er."],
+            ),
+            (
+                "de",
+                "Siehe https://example.org/a.b. Danach.",
+                &["Siehe https://example.org/a.b.", "Danach."],
+            ),
+            ("de", "Warte… Ich denke nach. Ok.", &["Warte… Ich denke nach.", "Ok."]),
+            (
+                "en",
+                "It costs $5.99 today. Buy it!",
+                &["It costs $5.99 today.", "Buy it!"],
+            ),
+            ("en", "Use e.g. salt. Then stir.", &["Use e.g. salt.", "Then stir."]),
+            (
+                "en",
+                "On 22. November we meet. Fine.",
+                &["On 22. November we meet.", "Fine."],
+            ),
+            (
+                "en",
+                "The answer is 42. Next question?",
+                &["The answer is 42.", "Next question?"],
+            ),
+            (
+                "en",
+                "He said \"Stop. Now.\" Then left.",
+                &["He said \"Stop. Now.\"", "Then left."],
+            ),
+            ("en", "- first item\n- second item", &["- first item", "- second item"]),
+            ("en", "(This is it.) Yes.", &["(This is it.)", "Yes."]),
+            ("en", "No end here", &["No end here"]),
+            ("en", "   ", &[]),
+        ];
+        for (lang, text, want) in cases {
+            assert_eq!(split(lang, text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_sentence_is_emitted_before_the_stream_ends() {
+        let mut s = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &Lexicon::builtin("en"));
+        assert!(s.push("Hello there.").is_empty(), "undecided until the next word shows");
+        assert_eq!(s.push(" Now"), ["Hello there."]);
+        assert_eq!(s.finish(), ["Now"]);
+    }
+
+    #[test]
+    fn a_long_sentence_is_cut_at_a_clause_boundary() {
+        let mut s = SentenceSplitter::new("en", 40, &Lexicon::builtin("en"));
+        let out = s.push("This is a long sentence without an end, which goes on and on and on");
+        assert_eq!(out, ["This is a long sentence without an end,"]);
+        assert_eq!(s.finish(), ["which goes on and on and on"]);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_and_chunking_never_changes_the_result() {
+        let alphabet: Vec<char> = "aZ 9.!?\n\"„“”«»()…,;:-é😀ß\u{301}\u{202e}".chars().collect();
+        let mut rng = 7u64;
+        for round in 0..300 {
+            let text: String = (0..(round % 97) * 3)
+                .map(|_| {
+                    rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    alphabet[(rng >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            for lang in ["de", "en"] {
+                assert_eq!(split_chunked(lang, &text, round as u64), split(lang, &text), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn token_by_token_gives_the_same_sentences_as_all_at_once() {
+        let texts = [
+            "Es ist 22. November 2026. Heute scheint z. B. die Sonne! Wirklich? Ja. „Gut. Sehr gut.“ Ende",
+            "Dr. Smith said: \"Call me.\" I did. It was 3.5 km away... Then (finally) home. e.g. this. OK",
+            "Eins, zwei, drei, vier, fünf, sechs, sieben, acht, neun, zehn, elf, zwölf, dreizehn, vierzehn, \
+             fünfzehn, sechzehn, siebzehn, achtzehn, neunzehn, zwanzig, einundzwanzig, zweiundzwanzig. Fertig.",
+            "- Punkt eins\n- Punkt zwei\n\nAbsatz. On 3. May it rains. Über 42. Under 7.",
+        ];
+        for text in texts {
+            for lang in ["de", "en"] {
+                let whole = split(lang, text);
+                for seed in 0..50 {
+                    assert_eq!(split_chunked(lang, text, seed), whole, "{lang} seed {seed}: {text}");
+                }
+            }
+        }
+    }
+}
