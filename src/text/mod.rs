@@ -7,13 +7,15 @@
 //!   `"Es ist 22. November."` as soon as `Wi` arrives, and `"Wie geht's?"` at the end.
 //! - [`numbers`]: German and English number words: `2026` → `zweitausendsechsundzwanzig`,
 //!   `21` → `twenty-one`, year `1999` → `nineteen ninety-nine`.
+//! - [`normalize`]: numbers, dates, times, money, percentages, ranges, phone numbers, units and terms as words:
+//!   de `"am 3. Mai um 14:30 Uhr, 3,50 €"` → `"am dritten Mai um vierzehn Uhr dreißig, drei Euro fünfzig"`.
 //! - [`lexicon`]: the pronunciation lexicon (sections abbreviations, units, terms per language), stored in the
 //!   database, edited by admins and cached until the next write: de `"km/h"` → `"Kilometer pro Stunde"`.
 //!
-//! Still to come (issue 3): the spoken-language adapter, the German and English normalizer (which reads numbers, dates, times, money and units with [`numbers`]), and the entry
-//! point that chains them per sentence.
+//! Still to come (issue 3): the spoken-language adapter, and the entry point that chains the steps per sentence.
 
 pub mod clean;
 pub mod lexicon;
+pub mod normalize;
 pub mod numbers;
 pub mod split;
