@@ -99,9 +99,15 @@ fn inline(line: &str) -> String {
             continue;
         }
         if starts_url(&chars[i..]) && (i == 0 || !chars[i - 1].is_alphanumeric()) {
-            while i < chars.len() && !chars[i].is_whitespace() {
-                i += 1;
+            let mut end = i;
+            while end < chars.len() && !chars[end].is_whitespace() {
+                end += 1;
             }
+            // Punctuation right after a URL belongs to the sentence, not to the address.
+            while end > i && matches!(chars[end - 1], '.' | ',' | '!' | '?' | ';' | ':' | ')') {
+                end -= 1;
+            }
+            i = end.max(i + 1);
             continue;
         }
         if c == '_' && is_word(chars.get(i.wrapping_sub(1))) && is_word(chars.get(i + 1)) {
@@ -162,9 +168,16 @@ fn is_unspoken(c: char) -> bool {
             | 0xE0000..=0xE007F) // tag characters
 }
 
-/// Collapses runs of whitespace to one space and trims.
+/// Collapses runs of whitespace to one space, drops spaces before punctuation (left where a citation or
+/// emoji was removed) and trims.
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for punct in [" .", " ,", " !", " ?", " ;", " :"] {
+        while out.contains(punct) {
+            out = out.replace(punct, &punct[1..]);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -182,7 +195,7 @@ mod tests {
                 "Siehe [die Seite](https://example.org/x) dazu.",
                 "Siehe die Seite dazu.",
             ),
-            ("Quelle [1] und [2][3] sowie [^4].", "Quelle und sowie ."),
+            ("Quelle [1] und [2][3] sowie [^4].", "Quelle und sowie."),
             (
                 "Mehr unter https://example.org/a?b=c und www.test.de heute",
                 "Mehr unter und heute",
