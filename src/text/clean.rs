@@ -149,8 +149,11 @@ fn link_ends(chars: &[char], start: usize) -> Option<(usize, usize)> {
 }
 
 fn starts_url(chars: &[char]) -> bool {
-    let head: String = chars.iter().take(8).collect::<String>().to_ascii_lowercase();
-    head.starts_with("http://") || head.starts_with("https://") || head.starts_with("www.")
+    // Called for every character: compare in place instead of building a string.
+    let starts = |prefix: &str| {
+        prefix.len() <= chars.len() && prefix.chars().zip(chars).all(|(p, c)| c.to_ascii_lowercase() == p)
+    };
+    matches!(chars.first(), Some('h' | 'H' | 'w' | 'W')) && (starts("http://") || starts("https://") || starts("www."))
 }
 
 /// Characters never spoken: markup symbols, emoji and their joiners, selectors and flags.

@@ -175,10 +175,8 @@ fn time(chars: &[char], i: usize, lang: Lang) -> Option<(String, usize)> {
 /// `22.11.2026`, `22.11.`, `2026-11-22`, `22. November` (de ordinal before a month).
 fn date(chars: &[char], i: usize, lang: Lang, before: &str) -> Option<(String, usize)> {
     let (a, after_a) = digits_at(chars, i);
-    let dative = lang == Lang::De
-        && DATIVE_BEFORE
-            .iter()
-            .any(|w| before.trim_end().ends_with(&format!(" {w}")) || before.trim_end() == *w);
+    let last_word = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or_default();
+    let dative = lang == Lang::De && DATIVE_BEFORE.contains(&last_word);
     let day_word = |day: u64| match lang {
         Lang::De => de_ordinal(day, dative),
         _ => en_ordinal(day),

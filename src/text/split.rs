@@ -57,6 +57,8 @@ pub struct SentenceSplitter {
     max_len: usize,
     abbreviations: Vec<String>,
     buf: String,
+    /// Byte offset where the current sentence starts (emitted text before it is dropped once per push).
+    start: usize,
     /// Byte offset up to which `buf` has been scanned.
     scan: usize,
     /// Characters of the current sentence up to `scan`.
@@ -85,6 +87,7 @@ impl SentenceSplitter {
             max_len: max_len.max(20),
             abbreviations,
             buf: String::new(),
+            start: 0,
             scan: 0,
             chars: 0,
             quotes: Vec::new(),
@@ -100,39 +103,46 @@ impl SentenceSplitter {
     /// Ends the stream: returns the remaining complete sentences and the rest.
     pub fn finish(&mut self) -> Vec<String> {
         let mut out = self.run(true);
-        let rest = std::mem::take(&mut self.buf);
-        self.reset_scan();
-        out.extend(nonblank(&rest));
+        out.extend(nonblank(&self.buf));
+        self.buf.clear();
+        self.scan = 0;
+        self.chars = 0;
         out
     }
 
-    fn reset_scan(&mut self) {
-        self.scan = 0;
-        self.chars = 0;
-    }
-
+    /// Emits `buf[start..end]`; the next sentence starts at `end`.
     fn emit(&mut self, end: usize, out: &mut Vec<String>) {
-        let sentence: String = self.buf.drain(..end).collect();
-        out.extend(nonblank(&sentence));
-        self.reset_scan();
+        out.extend(nonblank(&self.buf[self.start..end]));
+        self.start = end;
+        self.scan = end;
+        self.chars = 0;
     }
 
     fn run(&mut self, at_end: bool) -> Vec<String> {
         let mut out = Vec::new();
+        self.scan_sentences(at_end, &mut out);
+        // Drop emitted text once per call, not once per sentence, so a large input stays linear.
+        self.buf.drain(..self.start);
+        self.scan -= self.start;
+        self.start = 0;
+        out
+    }
+
+    fn scan_sentences(&mut self, at_end: bool, out: &mut Vec<String>) {
         while let Some(c) = self.buf[self.scan..].chars().next() {
             let at = self.scan;
             match c {
                 '\n' => {
-                    self.emit(at + 1, &mut out);
+                    self.emit(at + 1, out);
                     self.quotes.clear();
                     continue;
                 }
                 '.' | '!' | '?' if self.quotes.is_empty() => match self.verdict(at, c, at_end) {
                     Verdict::End(end) => {
-                        self.emit(end, &mut out);
+                        self.emit(end, out);
                         continue;
                     }
-                    Verdict::NeedMore => return out,
+                    Verdict::NeedMore => return,
                     Verdict::NoEnd => {}
                 },
                 _ => {
@@ -147,12 +157,12 @@ impl SentenceSplitter {
                     if let (true, Some(p)) = (closed, punct) {
                         match self.verdict(at - p.len_utf8(), p, at_end) {
                             Verdict::End(end) => {
-                                self.emit(end, &mut out);
+                                self.emit(end, out);
                                 continue;
                             }
                             Verdict::NeedMore => {
                                 self.quotes = before;
-                                return out;
+                                return;
                             }
                             Verdict::NoEnd => {}
                         }
@@ -163,15 +173,14 @@ impl SentenceSplitter {
             self.chars += 1;
             if self.chars > self.max_len {
                 // Text without any space (a pathological token run) is cut hard, so scanning stays linear.
-                let cut = clause_cut(&self.buf[..self.scan]).unwrap_or(self.scan);
-                let rest_chars = self.buf[cut..self.scan].chars().count();
-                let scanned = self.scan - cut;
-                self.emit(cut, &mut out);
+                let scanned = self.scan;
+                let cut = clause_cut(&self.buf[self.start..scanned]).map_or(scanned, |rel| self.start + rel);
+                let rest_chars = self.buf[cut..scanned].chars().count();
+                self.emit(cut, out);
                 self.scan = scanned;
                 self.chars = rest_chars;
             }
         }
-        out
     }
 
     fn track_quote(&mut self, c: char) {
