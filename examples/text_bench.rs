@@ -4,7 +4,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use voice_gateway::text::adapt::adapt;
+use voice_gateway::text::clean::clean;
 use voice_gateway::text::lexicon::Lexicon;
+use voice_gateway::text::normalize::normalize;
 use voice_gateway::text::pipeline::Pipeline;
 use voice_gateway::text::split::{DEFAULT_MAX_LEN, SentenceSplitter};
 
@@ -27,7 +30,25 @@ fn main() {
             sentences.len()
         );
     }
+    // Where the time goes: each step over the raw sentences of the German text.
     let lexicon = Lexicon::builtin("de");
+    let raw = {
+        let mut s = SentenceSplitter::new("de", DEFAULT_MAX_LEN, &lexicon);
+        let mut v = s.push(&text);
+        v.extend(s.finish());
+        v
+    };
+    let started = Instant::now();
+    let cleaned: Vec<String> = raw.iter().map(|s| clean(s)).collect();
+    let t_clean = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let adapted: Vec<String> = cleaned.iter().map(|s| adapt(s, "de", &lexicon)).collect();
+    let t_adapt = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let spoken: usize = adapted.iter().map(|s| normalize(s, "de", &lexicon).len()).sum();
+    let t_norm = started.elapsed().as_secs_f64();
+    println!("steps de: clean {t_clean:.3} s, adapt {t_adapt:.3} s, normalize {t_norm:.3} s ({spoken} bytes spoken)");
+
     let mut splitter = SentenceSplitter::new("de", DEFAULT_MAX_LEN, &lexicon);
     let chars: Vec<char> = text.chars().collect();
     let tokens: Vec<String> = chars.chunks(4).map(|c| c.iter().collect()).collect();

@@ -26,13 +26,17 @@ pub fn adapt(text: &str, lang: &str, lex: &Lexicon) -> String {
 /// Expands abbreviations, longest first, where they stand as words.
 fn abbreviations(line: &str, lex: &Lexicon) -> String {
     let mut keys: Vec<(&str, &str)> = lex.entries(Section::Abbreviations).map(|(k, v, _)| (k, v)).collect();
+    if !line.contains('.') && keys.iter().all(|(k, _)| k.contains('.')) {
+        return line.to_string();
+    }
     keys.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     'scan: while let Some(c) = rest.chars().next() {
         let at_word_start = out.chars().next_back().is_none_or(|p| !p.is_alphanumeric());
         if at_word_start {
-            for (key, value) in &keys {
+            let first = rest.as_bytes()[0];
+            for (key, value) in keys.iter().filter(|(k, _)| k.as_bytes().first() == Some(&first)) {
                 if let Some(after) = rest.strip_prefix(key)
                     && after.chars().next().is_none_or(|n| !n.is_alphanumeric())
                 {

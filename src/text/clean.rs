@@ -15,6 +15,9 @@ const MAX_PASSES: usize = 16;
 /// Returns the text a listener should hear.
 pub fn clean(text: &str) -> String {
     let mut current = pass(text);
+    if is_settled(&current) {
+        return current;
+    }
     for _ in 1..MAX_PASSES {
         let next = pass(&current);
         if next == current {
@@ -23,6 +26,27 @@ pub fn clean(text: &str) -> String {
         current = next;
     }
     current
+}
+
+/// True when a pass could not change `text`, so the confirming second pass can be skipped (most sentences).
+fn is_settled(text: &str) -> bool {
+    let ci = |needle: &[u8]| {
+        text.as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    if ci(b"http") || ci(b"www.") {
+        return false;
+    }
+    text.split('\n').all(|line| {
+        !line.is_empty()
+            && line == line.trim()
+            && !is_table_rule(line)
+            && block_prefix(line).len() == line.len()
+            && !line.contains("  ")
+            && ![" .", " ,", " !", " ?", " ;", " :"].iter().any(|p| line.contains(p))
+            && !line.chars().any(|c| (c.is_whitespace() && c != ' ') || is_unspoken(c))
+    })
 }
 
 fn pass(text: &str) -> String {
@@ -174,11 +198,18 @@ fn is_unspoken(c: char) -> bool {
 /// Collapses runs of whitespace to one space, drops spaces before punctuation (left where a citation or
 /// emoji was removed) and trims.
 fn collapse(s: &str) -> String {
-    let mut out = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    for punct in [" .", " ,", " !", " ?", " ;", " :"] {
-        while out.contains(punct) {
-            out = out.replace(punct, &punct[1..]);
+    let mut out = String::with_capacity(s.len());
+    let mut pending_space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
         }
+        if pending_space && !matches!(c, '.' | ',' | '!' | '?' | ';' | ':') {
+            out.push(' ');
+        }
+        pending_space = false;
+        out.push(c);
     }
     out
 }

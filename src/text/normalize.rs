@@ -56,6 +56,10 @@ pub fn normalize(text: &str, lang: &str, lex: &Lexicon) -> String {
         "en" => Lang::En,
         _ => Lang::Other,
     };
+    // Every number reading starts at a digit: text without one only needs its terms.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return terms(text, lex);
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + text.len() / 2);
     let mut i = 0;
