@@ -489,6 +489,16 @@ mod tests {
             ("-3 °C", "minus drei Grad Celsius"),
             ("20 m² Fläche", "zwanzig Quadratmeter Fläche"),
             ("WLAN geht", "W-LAN geht"),
+            ("Es ist 0 Grad", "Es ist null Grad"),
+            ("100 %", "hundert Prozent"),
+            ("2,5 kg", "zwei Komma fünf Kilogramm"),
+            ("1 kg", "ein Kilogramm"),
+            ("am 1. Januar", "am ersten Januar"),
+            ("5 min", "fünf Minuten"),
+            ("1 min", "eine Minute"),
+            ("3 kWh", "drei Kilowattstunden"),
+            ("um 12:00", "um zwölf Uhr"),
+            ("£5", "fünf Pfund"),
             ("MP3", "MP3"),
         ];
         for (input, want) in cases {
@@ -518,6 +528,14 @@ mod tests {
             ("1 km", "one kilometer"),
             ("10-20", "ten to twenty"),
             ("GitHub rocks", "Git Hub rocks"),
+            ("0.5 kg", "zero point five kilograms"),
+            ("100%", "one hundred percent"),
+            ("-10 °C", "minus ten degrees Celsius"),
+            ("the 3rd", "the third"),
+            ("12:00 pm", "twelve p m"),
+            ("1 h", "one hour"),
+            ("2 h", "two hours"),
+            ("at 14:30", "at fourteen thirty"),
         ];
         for (input, want) in cases {
             assert_eq!(normalize(input, "en", &lex), want, "{input}");
