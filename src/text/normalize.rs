@@ -180,9 +180,13 @@ fn time(chars: &[char], i: usize, lang: Lang) -> Option<(String, usize)> {
 fn date(chars: &[char], i: usize, lang: Lang, before: &str) -> Option<(String, usize)> {
     let (a, after_a) = digits_at(chars, i);
     let last_word = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or_default();
-    let dative = lang == Lang::De && DATIVE_BEFORE.contains(&last_word);
+    let ending = match last_word {
+        w if DATIVE_BEFORE.contains(&w) => "en",
+        "der" | "die" | "das" | "Der" | "Die" | "Das" | "des" | "dem" | "den" => "e",
+        _ => "er",
+    };
     let day_word = |day: u64| match lang {
-        Lang::De => de_ordinal(day, dative),
+        Lang::De => de_ordinal(day, ending),
         _ => en_ordinal(day),
     };
     // ISO: 2026-11-22
@@ -473,7 +477,7 @@ mod tests {
             ),
             (
                 "Heute ist der 22. November",
-                "Heute ist der zweiundzwanzigster November",
+                "Heute ist der zweiundzwanzigste November",
             ),
             ("am 3. Mai", "am dritten Mai"),
             ("2026-11-22", "zweiundzwanzigster November zweitausendsechsundzwanzig"),

@@ -125,9 +125,9 @@ pub fn de_cardinal(n: u64) -> String {
     words.join(" ")
 }
 
-/// A German ordinal: `dative` gives the `-en` ending (`am dritten Mai`), otherwise `-er`, the form a date
-/// is read in on its own (`dritter Mai`).
-pub fn de_ordinal(n: u64, dative: bool) -> String {
+/// A German ordinal with its ending: `"en"` after `am` (`am dritten Mai`), `"e"` after an article
+/// (`der dritte Mai`), `"er"` on its own (`dritter Mai`).
+pub fn de_ordinal(n: u64, ending: &str) -> String {
     let stem = match n {
         1 => "erst".to_string(),
         3 => "dritt".to_string(),
@@ -136,7 +136,7 @@ pub fn de_ordinal(n: u64, dative: bool) -> String {
         0..=19 => format!("{}t", de_cardinal(n)),
         _ => format!("{}st", de_cardinal(n)),
     };
-    format!("{stem}{}", if dative { "en" } else { "er" })
+    format!("{stem}{ending}")
 }
 
 /// Digits after a decimal separator, read one by one: `05` → `null fünf`.
@@ -276,17 +276,18 @@ mod tests {
     #[test]
     fn german_ordinals_take_the_ending_of_their_case() {
         let cases = [
-            (1, false, "erster"),
-            (3, true, "dritten"),
-            (7, false, "siebter"),
-            (8, true, "achten"),
-            (19, false, "neunzehnter"),
-            (22, false, "zweiundzwanzigster"),
-            (31, true, "einunddreißigsten"),
-            (100, false, "hundertster"),
+            (1, "er", "erster"),
+            (3, "en", "dritten"),
+            (7, "er", "siebter"),
+            (8, "en", "achten"),
+            (19, "er", "neunzehnter"),
+            (22, "er", "zweiundzwanzigster"),
+            (22, "e", "zweiundzwanzigste"),
+            (31, "en", "einunddreißigsten"),
+            (100, "er", "hundertster"),
         ];
-        for (n, dative, want) in cases {
-            assert_eq!(de_ordinal(n, dative), want, "{n}");
+        for (n, ending, want) in cases {
+            assert_eq!(de_ordinal(n, ending), want, "{n}");
         }
     }
 
