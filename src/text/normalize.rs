@@ -475,10 +475,7 @@ mod tests {
                 "am 22.11.2026",
                 "am zweiundzwanzigsten November zweitausendsechsundzwanzig",
             ),
-            (
-                "Heute ist der 22. November",
-                "Heute ist der zweiundzwanzigste November",
-            ),
+            ("Heute ist der 22. November", "Heute ist der zweiundzwanzigste November"),
             ("am 3. Mai", "am dritten Mai"),
             ("2026-11-22", "zweiundzwanzigster November zweitausendsechsundzwanzig"),
             (
