@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v cc >/dev/null || need+=(gcc)
 command -v kill >/dev/null || need+=(procps)
+command -v espeak-ng >/dev/null || need+=(espeak-ng)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

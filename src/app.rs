@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use crate::config::Settings;
 use crate::config::runtime::RuntimeConfig;
+use crate::metrics::Metrics;
+use crate::providers::Providers;
 use crate::store::{Store, StoreError};
 use crate::text::lexicon::{Lexicon, LexiconCache};
 
@@ -25,6 +27,10 @@ pub struct App {
     pub started_at: Instant,
     /// Pronunciation lexicons per language (flushed after every lexicon write).
     pub lexicons: LexiconCache,
+    /// The STT, LLM, TTS and web-search engines.
+    pub providers: Providers,
+    /// Counters for `/api/metrics`.
+    pub metrics: Metrics,
 }
 
 impl App {
@@ -32,6 +38,8 @@ impl App {
     pub fn new(settings: Settings, store: Store) -> Self {
         let runtime = RuntimeConfig::new(store.clone(), settings.runtime_env.clone());
         Self {
+            providers: Providers::from_settings(&settings),
+            metrics: Metrics::default(),
             settings,
             store,
             runtime,

@@ -6,7 +6,10 @@
 //! - [`auth`]: who is calling: tokens, cookie, personal link, trusted proxy header, admin key.
 //! - [`prefs`]: which user preferences exist and how they are validated.
 //! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
-//! - [`providers`]: STT, LLM, TTS and web-search providers.
+//! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol.
+//! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
+//!   TTS, storing, accounting, memory extraction.
+//! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
@@ -17,11 +20,13 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod metrics;
 pub mod prefs;
 pub mod providers;
 pub mod routes;
 pub mod store;
 pub mod text;
+pub mod turn;
 
 use std::future::Future;
 use std::net::SocketAddr;

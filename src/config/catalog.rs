@@ -63,6 +63,11 @@ pub const SETTINGS: &[Entry] = &[
     ),
     ("AUDIO_LIMIT_BYTES", "16777216", "largest audio upload; larger gets 413"),
     (
+        "PROVIDER_TIMEOUT_SECONDS",
+        "120",
+        "longest any provider call may take in all (connecting: at most 5 s)",
+    ),
+    (
         "HISTORY_MAX_MESSAGES",
         "10",
         "recent messages of a session loaded into a turn",
@@ -160,7 +165,17 @@ pub const SETTINGS: &[Entry] = &[
         "(unset)",
         "base URL of a SearXNG instance (JSON API enabled)",
     ),
+    (
+        "TAVILY_URL",
+        "https://api.tavily.com",
+        "address of the Tavily search API",
+    ),
     ("TAVILY_API_KEY", "(unset)", "Tavily search key (secret)"),
+    (
+        "BRAVE_URL",
+        "https://api.search.brave.com/res/v1",
+        "address of the Brave search API",
+    ),
     ("BRAVE_API_KEY", "(unset)", "Brave search key (secret)"),
     (
         "EMERGENCY_CONTACT_EMAIL",

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod env;
 pub mod keys;
 pub mod profile;
+pub mod route;
 pub mod runtime;
 
 use std::collections::BTreeMap;
@@ -52,6 +53,8 @@ pub struct Settings {
     pub body_limit_bytes: usize,
     /// `AUDIO_LIMIT_BYTES`: largest audio upload.
     pub audio_limit_bytes: usize,
+    /// `PROVIDER_TIMEOUT_SECONDS`: total time a provider call may take.
+    pub provider_timeout_secs: u64,
     /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
     pub history_max_messages: u32,
     /// `AUDIO_STREAM_DEFAULT`: sentence-wise audio when a request does not say.
@@ -135,6 +138,10 @@ pub struct ProviderSettings {
     pub openai_tts_unsupported_languages: Vec<String>,
     /// `SEARXNG_URL`.
     pub searxng_url: Option<String>,
+    /// `TAVILY_URL`.
+    pub tavily_url: String,
+    /// `BRAVE_URL`.
+    pub brave_url: String,
     /// `TAVILY_API_KEY`.
     pub tavily_api_key: Option<SecretString>,
     /// `BRAVE_API_KEY`.
@@ -196,6 +203,7 @@ impl Settings {
             sso_login_url: src.raw("SSO_LOGIN_URL"),
             body_limit_bytes: src.number("BODY_LIMIT_BYTES", 1024 * 1024)?,
             audio_limit_bytes: src.number("AUDIO_LIMIT_BYTES", 16 * 1024 * 1024)?,
+            provider_timeout_secs: src.ranged("PROVIDER_TIMEOUT_SECONDS", 120, 3600)?.max(1).into(),
             history_max_messages: src.ranged("HISTORY_MAX_MESSAGES", 10, 1000)?,
             audio_stream_default: src.bool("AUDIO_STREAM_DEFAULT", true)?,
             memory: MemorySettings {
@@ -228,6 +236,8 @@ impl Settings {
                     || src.raw("OPENAI_TTS_API_KEY").is_some(),
                 openai_tts_unsupported_languages: languages(&src, "OPENAI_TTS_UNSUPPORTED_LANGUAGES")?,
                 searxng_url: src.raw("SEARXNG_URL"),
+                tavily_url: src.string("TAVILY_URL", "https://api.tavily.com"),
+                brave_url: src.string("BRAVE_URL", "https://api.search.brave.com/res/v1"),
                 tavily_api_key: secret("TAVILY_API_KEY"),
                 brave_api_key: secret("BRAVE_API_KEY"),
             },

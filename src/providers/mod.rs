@@ -1,6 +1,20 @@
 //! Speech-to-text, language-model, text-to-speech and web-search providers.
 //!
-//! The ids below are the ones settings, prefs and runtime overrides may name (the contract's provider table).
+//! Each stage has a trait in its module (`llm`, `stt`, `tts`, `search`) and one file per engine. Every network
+//! engine speaks its servers' real protocol. [`Providers`] builds all engines from the settings once at start
+//! and hands them out by id; the turn walks a stage's fallback chain through it.
+
+pub mod audio;
+pub mod llm;
+pub mod search;
+pub mod stt;
+pub mod tts;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Settings;
 
 /// Speech-to-text providers.
 pub const STT_PROVIDERS: &[&str] = &["whisper", "openai"];
@@ -10,3 +24,126 @@ pub const LLM_PROVIDERS: &[&str] = &["local", "cloud"];
 pub const TTS_PROVIDERS: &[&str] = &["espeak", "piper", "openai"];
 /// Web-search providers.
 pub const SEARCH_PROVIDERS: &[&str] = &["searxng", "tavily", "brave"];
+
+/// How long connecting to any provider may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a provider call failed. The message is safe to show: it never holds a key or a request body.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    /// The provider lacks a setting it needs (an address, a key, a model file).
+    #[error("{0} is not configured")]
+    NotConfigured(String),
+    /// The call failed: unreachable, timed out, an error status, or an answer that breaks the protocol.
+    #[error("{provider} failed: {message}")]
+    Failed {
+        /// Provider id.
+        provider: String,
+        /// What went wrong, in a few words.
+        message: String,
+    },
+    /// The caller asked for something the provider cannot do (unknown voice, language it cannot speak).
+    #[error("{0}")]
+    Unusable(String),
+}
+
+impl ProviderError {
+    /// A failed call of `provider`.
+    pub fn failed(provider: &str, message: impl Into<String>) -> Self {
+        Self::Failed {
+            provider: provider.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// Maps a transport error without its URL (which may carry a key as a query parameter).
+    pub fn from_http(provider: &str, err: &reqwest::Error) -> Self {
+        let what = if err.is_timeout() {
+            "timed out"
+        } else if err.is_connect() {
+            "could not connect"
+        } else if err.is_decode() {
+            "sent an answer that could not be read"
+        } else if err.is_body() {
+            "broke off its answer"
+        } else {
+            "request failed"
+        };
+        Self::failed(provider, what)
+    }
+}
+
+/// Checks the status of a provider's answer; an error status becomes a `Failed` naming the provider, with the
+/// start of the body (providers put the reason there).
+pub async fn check_status(provider: &str, response: reqwest::Response) -> Result<reqwest::Response, ProviderError> {
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let body = response.text().await.unwrap_or_default();
+    let reason: String = body.chars().take(200).collect();
+    Err(ProviderError::failed(
+        provider,
+        format!("answered HTTP {}: {}", status.as_u16(), reason.trim()),
+    ))
+}
+
+/// The HTTP client shared by all network providers: one connection pool, a connect timeout, and a total
+/// timeout that each request may shorten.
+pub fn http_client(total: Duration) -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .timeout(total)
+        .user_agent(concat!("voice-gateway/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .expect("the HTTP client builds with static settings")
+}
+
+/// Every engine, built once from the settings.
+pub struct Providers {
+    /// Language models by id.
+    pub llm: HashMap<&'static str, Arc<dyn llm::Llm>>,
+    /// Speech-to-text engines by id.
+    pub stt: HashMap<&'static str, Arc<dyn stt::Stt>>,
+    /// Text-to-speech engines by id.
+    pub tts: HashMap<&'static str, Arc<dyn tts::Tts>>,
+    /// Web-search engines by id.
+    pub search: HashMap<&'static str, Arc<dyn search::Search>>,
+}
+
+impl Providers {
+    /// Builds the engines of every stage from the settings.
+    pub fn from_settings(settings: &Settings) -> Self {
+        let http = http_client(Duration::from_secs(settings.provider_timeout_secs));
+        let p = &settings.providers;
+        Self {
+            llm: llm::engines(p, &http),
+            stt: stt::engines(p, &http),
+            tts: tts::engines(p, &http),
+            search: search::engines(p, &http),
+        }
+    }
+}
+
+/// The provider to use first, then the stage's fallbacks in their order, each once.
+pub fn chain<'a>(first: &'a str, fallbacks: &'a [String]) -> Vec<&'a str> {
+    let mut order = vec![first];
+    for id in fallbacks {
+        if !order.contains(&id.as_str()) {
+            order.push(id);
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chain_starts_with_the_choice_and_skips_repeats() {
+        let fallbacks = vec!["cloud".to_string(), "local".to_string()];
+        assert_eq!(chain("local", &fallbacks), vec!["local", "cloud"]);
+        assert_eq!(chain("cloud", &[]), vec!["cloud"]);
+    }
+}

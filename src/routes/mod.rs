@@ -3,6 +3,7 @@
 pub mod admin_config;
 pub mod admin_lexicon;
 pub mod admin_users;
+pub mod chat;
 pub mod devices;
 pub mod health;
 pub mod login;
@@ -31,6 +32,7 @@ pub fn router(state: AppState) -> Router {
         .merge(me::router())
         .merge(sessions::router())
         .merge(devices::router())
+        .merge(chat::router(state.settings.audio_limit_bytes))
         .merge(admin_users::router())
         .merge(admin_config::router())
         .merge(admin_lexicon::router())

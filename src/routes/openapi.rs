@@ -85,6 +85,34 @@ pub const ENDPOINTS: &[Endpoint] = &[
         Some("Prefs"),
         200,
     ),
+    (
+        "post",
+        "/api/chat",
+        User,
+        "One turn: the answer as text, its semantic result (sentences, citations, language, providers, \
+         tts_fallback, notice) and the spoken answer (base64 WAV) unless text_only; `?debug` adds history_len \
+         and memories_len",
+        Some("ChatRequest"),
+        200,
+    ),
+    (
+        "post",
+        "/api/speak",
+        User,
+        "Speaks text (through the text pipeline); answers audio/wav, with X-TTS-Provider and X-TTS-Fallback",
+        Some("SpeakRequest"),
+        200,
+    ),
+    (
+        "post",
+        "/api/transcribe",
+        User,
+        "Transcribes audio sent as the body: audio/wav (16-bit PCM) or raw 16-bit mono PCM (audio/L16; \
+         rate=16000 or application/octet-stream with ?sample_rate=); ?language= and ?provider= choose; \
+         answers {text, language}",
+        None,
+        200,
+    ),
     ("get", "/api/me/memories", User, "The caller's memories", None, 200),
     (
         "post",
@@ -353,6 +381,11 @@ fn schemas() -> Value {
             birth_date (YYYY-MM-DD), medical_notes, emergency_contacts (e-mail list), emergency_contact_phones (+ numbers), \
             location_consent; admin only: allowed_languages, web_search_daily_limit, daily_request_limit, \
             emergency_cooldown_minutes (\"\" or \"0\"..\"60\"). null removes a key.", "additionalProperties": true},
+        "ChatRequest": {"type": "object", "required": ["text"], "properties": {"text": string, "session_id": string,
+            "provider": {"description": "LLM provider: local or cloud", "type": "string"}, "model": string, "voice": string,
+            "language": string, "stt_provider": string, "tts_provider": string, "text_only": {"type": "boolean"}}},
+        "SpeakRequest": {"type": "object", "required": ["text"], "properties": {"text": string, "voice": string,
+            "language": string, "provider": {"description": "TTS provider: espeak, piper or openai", "type": "string"}}},
         "MemoryText": {"type": "object", "required": ["text"], "properties": {"text": string}},
         "PresetMemories": {"type": "object", "properties": {"text": string, "texts": {"type": "array", "items": string}}},
         "SessionBody": {"type": "object", "properties": {"title": string, "overrides": {"type": "object",

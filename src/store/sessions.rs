@@ -182,3 +182,14 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// How many questions of a user are stored, over all sessions (the turn count of memory extraction).
+    pub async fn stored_turns(&self, user_id: &str) -> Result<i64, StoreError> {
+        let row: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND role = 'user'")
+            .bind(user_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.0)
+    }
+}

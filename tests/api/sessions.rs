@@ -21,6 +21,8 @@ async fn sessions_hold_overrides_and_messages() {
     let bare = app.call(Method::POST, "/api/sessions", As::Bearer(&token), None).await;
     assert_eq!(bare.status, 201);
 
+    // Times have millisecond resolution: let the clock move past the second session's creation.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     app.store
         .store_turn(&id, &uid, "When to plant tulips?", "In autumn.")
         .await

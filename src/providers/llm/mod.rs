@@ -1,0 +1,181 @@
+//! Language models: the chat types, the streamed answer, and the engines by id.
+//!
+//! Both engines (`local`, `cloud`) speak OpenAI-compatible chat completions; they differ in address, key and
+//! which model names make sense, so one implementation serves both.
+
+mod openai;
+pub mod sse;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::ProviderError;
+use crate::config::ProviderSettings;
+
+/// One message of a chat request.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ChatMessage {
+    /// `system`, `user`, `assistant` or `tool`.
+    pub role: String,
+    /// The text; absent on an assistant message that only calls tools.
+    pub content: Option<String>,
+    /// Tool calls of an assistant message.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// Which call a `tool` message answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+impl ChatMessage {
+    /// A plain message of a role.
+    pub fn new(role: &str, content: impl Into<String>) -> Self {
+        Self {
+            role: role.to_string(),
+            content: Some(content.into()),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+
+    /// The result of a tool call, sent back to the model.
+    pub fn tool_result(call_id: &str, content: impl Into<String>) -> Self {
+        Self {
+            tool_call_id: Some(call_id.to_string()),
+            ..Self::new("tool", content)
+        }
+    }
+
+    /// The assistant's turn that asked for tools (repeated in the follow-up request, as the protocol wants).
+    pub fn tool_calls(calls: Vec<ToolCall>) -> Self {
+        Self {
+            role: "assistant".into(),
+            content: None,
+            tool_calls: calls,
+            tool_call_id: None,
+        }
+    }
+}
+
+/// A function call the model asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The call's id, quoted back in the tool result.
+    pub id: String,
+    /// Function name.
+    pub name: String,
+    /// Arguments as the JSON text the model wrote.
+    pub arguments: String,
+}
+
+impl Serialize for ToolCall {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::json!({
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        })
+        .serialize(s)
+    }
+}
+
+/// A function the model may call.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// Function name.
+    pub name: &'static str,
+    /// What it does, for the model.
+    pub description: &'static str,
+    /// JSON schema of its arguments.
+    pub parameters: Value,
+}
+
+/// One request to a language model.
+#[derive(Debug, Clone)]
+pub struct ChatRequest {
+    /// Model name.
+    pub model: String,
+    /// The conversation, system message first.
+    pub messages: Vec<ChatMessage>,
+    /// Sampling temperature.
+    pub temperature: Option<f64>,
+    /// Functions offered; empty = none.
+    pub tools: Vec<Tool>,
+}
+
+/// What the provider reported about a finished answer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Usage {
+    /// Tokens of the request.
+    pub prompt_tokens: u64,
+    /// Tokens of the answer.
+    pub completion_tokens: u64,
+    /// Money charged, when the provider says (OpenRouter's `usage.cost`).
+    pub cost: Option<f64>,
+}
+
+/// A piece of a streamed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
+    /// Text as the model writes it.
+    Token(String),
+    /// The model wants these functions called; sent once, complete, when the answer ends.
+    ToolCalls(Vec<ToolCall>),
+    /// Token counts and cost, from the last chunk.
+    Usage(Usage),
+}
+
+/// The answer as it arrives. Dropping it stops reading and closes the connection.
+pub struct LlmStream {
+    rx: mpsc::Receiver<Result<Delta, ProviderError>>,
+}
+
+impl LlmStream {
+    /// A stream fed by a channel (engines spawn a reader that sends into it).
+    pub fn new(rx: mpsc::Receiver<Result<Delta, ProviderError>>) -> Self {
+        Self { rx }
+    }
+
+    /// The next piece; `None` when the answer is complete.
+    pub async fn next(&mut self) -> Option<Result<Delta, ProviderError>> {
+        self.rx.recv().await
+    }
+}
+
+/// A language model.
+#[async_trait]
+pub trait Llm: Send + Sync {
+    /// Starts an answer. Errors before the first byte of the answer are returned here; later ones arrive in
+    /// the stream.
+    async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError>;
+}
+
+/// The engines of this stage.
+pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Llm>> {
+    let local = openai::OpenAiChat::new("local", &p.local_llm_url, None, http.clone());
+    let cloud =
+        openai::OpenAiChat::new("cloud", &p.cloud_llm_url, p.cloud_llm_api_key.clone(), http.clone()).requiring_key();
+    HashMap::from([
+        ("local", Arc::new(local) as Arc<dyn Llm>),
+        ("cloud", Arc::new(cloud) as Arc<dyn Llm>),
+    ])
+}
+
+/// Collects a whole answer (text and usage) from a stream; for background work that needs no tokens.
+pub async fn collect(mut stream: LlmStream) -> Result<(String, Option<Usage>), ProviderError> {
+    let mut text = String::new();
+    let mut usage = None;
+    while let Some(delta) = stream.next().await {
+        match delta? {
+            Delta::Token(t) => text.push_str(&t),
+            Delta::Usage(u) => usage = Some(u),
+            Delta::ToolCalls(_) => {}
+        }
+    }
+    Ok((text, usage))
+}

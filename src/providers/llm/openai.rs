@@ -1,0 +1,275 @@
+//! OpenAI-compatible chat completions (`POST {base}/chat/completions`) with SSE streaming, tool calls and the
+//! usage chunk (`stream_options.include_usage`). Ollama, llama.cpp server, vLLM, OpenRouter and OpenAI all
+//! speak it. A server that ignores `stream` and answers one JSON document is read as well.
+
+use async_trait::async_trait;
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::sse::SseParser;
+use super::{ChatRequest, Delta, Llm, LlmStream, ToolCall, Usage};
+use crate::providers::{ProviderError, check_status};
+
+/// One OpenAI-compatible server.
+pub struct OpenAiChat {
+    id: &'static str,
+    url: String,
+    key: Option<SecretString>,
+    key_required: bool,
+    http: reqwest::Client,
+}
+
+impl OpenAiChat {
+    /// A server at `base` (ending in `/v1` or the like).
+    pub fn new(id: &'static str, base: &str, key: Option<SecretString>, http: reqwest::Client) -> Self {
+        Self {
+            id,
+            url: format!("{}/chat/completions", base.trim_end_matches('/')),
+            key,
+            key_required: false,
+            http,
+        }
+    }
+
+    /// Cloud services refuse calls without a key: fail at once (and fall back) instead of asking.
+    pub fn requiring_key(mut self) -> Self {
+        self.key_required = true;
+        self
+    }
+
+    fn body(&self, request: &ChatRequest) -> Value {
+        let mut body = json!({
+            "model": request.model,
+            "messages": request.messages,
+            "stream": true,
+            "stream_options": {"include_usage": true},
+        });
+        if let Some(t) = request.temperature {
+            body["temperature"] = json!(t);
+        }
+        if !request.tools.is_empty() {
+            let tools: Vec<Value> = request
+                .tools
+                .iter()
+                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+                .collect();
+            body["tools"] = Value::from(tools);
+            body["tool_choice"] = json!("auto");
+        }
+        body
+    }
+}
+
+#[async_trait]
+impl Llm for OpenAiChat {
+    #[tracing::instrument(skip_all, fields(provider = self.id, model = %request.model))]
+    async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError> {
+        if self.key_required && self.key.is_none() {
+            return Err(ProviderError::NotConfigured(format!("{} (no API key)", self.id)));
+        }
+        let mut call = self.http.post(&self.url).json(&self.body(&request));
+        if let Some(key) = &self.key {
+            call = call.bearer_auth(key.expose_secret());
+        }
+        let response = call.send().await.map_err(|e| ProviderError::from_http(self.id, &e))?;
+        let response = check_status(self.id, response).await?;
+        let (tx, rx) = mpsc::channel(64);
+        let id = self.id;
+        let is_json = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json"));
+        if is_json {
+            tokio::spawn(read_document(id, response, tx));
+        } else {
+            tokio::spawn(read_stream(id, response, tx));
+        }
+        Ok(LlmStream::new(rx))
+    }
+}
+
+type Sender = mpsc::Sender<Result<Delta, ProviderError>>;
+
+/// Reads SSE chunks until `[DONE]` or the end of the body, sending deltas as they come.
+async fn read_stream(id: &'static str, mut response: reqwest::Response, tx: Sender) {
+    let mut parser = SseParser::default();
+    let mut calls = CallBuilder::default();
+    let mut finished = false;
+    loop {
+        let (events, at_end) = match response.chunk().await {
+            Ok(Some(bytes)) => (parser.push(&bytes), false),
+            Ok(None) => (parser.finish(), true),
+            Err(e) => {
+                let _ = tx.send(Err(ProviderError::from_http(id, &e))).await;
+                return;
+            }
+        };
+        for data in events {
+            if data == "[DONE]" {
+                finish(&tx, &mut calls).await;
+                return;
+            }
+            let chunk: Value = match serde_json::from_str(&data) {
+                Ok(v) => v,
+                Err(_) => {
+                    let _ = tx
+                        .send(Err(ProviderError::failed(id, "sent a chunk that is not JSON")))
+                        .await;
+                    return;
+                }
+            };
+            finished |= chunk.pointer("/choices/0/finish_reason").is_some_and(Value::is_string);
+            if let Err(e) = chunk_deltas(id, &chunk, &mut calls, &tx).await {
+                let _ = tx.send(Err(e)).await;
+                return;
+            }
+        }
+        if at_end {
+            if finished {
+                finish(&tx, &mut calls).await;
+            } else {
+                // Neither `[DONE]` nor a finish reason: the connection was cut mid-answer. What arrived was
+                // delivered; the cut is an error.
+                let _ = tx
+                    .send(Err(ProviderError::failed(
+                        id,
+                        "stream ended before the answer was complete",
+                    )))
+                    .await;
+            }
+            return;
+        }
+    }
+}
+
+async fn chunk_deltas(id: &str, chunk: &Value, calls: &mut CallBuilder, tx: &Sender) -> Result<(), ProviderError> {
+    if let Some(err) = chunk.get("error") {
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("error in the stream");
+        return Err(ProviderError::failed(id, message.chars().take(200).collect::<String>()));
+    }
+    if let Some(choice) = chunk.pointer("/choices/0") {
+        let delta = &choice["delta"];
+        if let Some(text) = delta.get("content").and_then(Value::as_str)
+            && !text.is_empty()
+        {
+            send(tx, Delta::Token(text.to_string())).await;
+        }
+        if let Some(parts) = delta.get("tool_calls").and_then(Value::as_array) {
+            for part in parts {
+                calls.add(part);
+            }
+        }
+    }
+    if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+        send(tx, Delta::Usage(read_usage(usage))).await;
+    }
+    Ok(())
+}
+
+async fn finish(tx: &Sender, calls: &mut CallBuilder) {
+    let done = std::mem::take(calls).build();
+    if !done.is_empty() {
+        send(tx, Delta::ToolCalls(done)).await;
+    }
+}
+
+async fn send(tx: &Sender, delta: Delta) {
+    // A closed receiver means the caller stopped listening (interrupt); the reader ends with the next send.
+    let _ = tx.send(Ok(delta)).await;
+}
+
+/// Reads a non-streamed completion (`choices[0].message`).
+async fn read_document(id: &'static str, response: reqwest::Response, tx: Sender) {
+    let doc: Value = match response.json().await {
+        Ok(v) => v,
+        Err(e) => {
+            let _ = tx.send(Err(ProviderError::from_http(id, &e))).await;
+            return;
+        }
+    };
+    if let Some(err) = doc.get("error") {
+        let message = err.get("message").and_then(Value::as_str).unwrap_or("error");
+        let _ = tx.send(Err(ProviderError::failed(id, message.to_string()))).await;
+        return;
+    }
+    let message = &doc["choices"][0]["message"];
+    if let Some(text) = message.get("content").and_then(Value::as_str)
+        && !text.is_empty()
+    {
+        send(&tx, Delta::Token(text.to_string())).await;
+    }
+    let mut calls = CallBuilder::default();
+    for (index, call) in message["tool_calls"].as_array().into_iter().flatten().enumerate() {
+        let mut part = call.clone();
+        part["index"] = json!(index);
+        calls.add(&part);
+    }
+    finish(&tx, &mut calls).await;
+    if let Some(usage) = doc.get("usage").filter(|u| u.is_object()) {
+        send(&tx, Delta::Usage(read_usage(usage))).await;
+    }
+}
+
+fn read_usage(usage: &Value) -> Usage {
+    Usage {
+        prompt_tokens: usage["prompt_tokens"].as_u64().unwrap_or(0),
+        completion_tokens: usage["completion_tokens"].as_u64().unwrap_or(0),
+        cost: usage.get("cost").and_then(Value::as_f64),
+    }
+}
+
+/// Tool calls arrive in fragments keyed by `index`: the id and name once, the arguments in pieces.
+#[derive(Default)]
+struct CallBuilder {
+    calls: Vec<(u64, ToolCall)>,
+}
+
+impl CallBuilder {
+    fn add(&mut self, part: &Value) {
+        let index = part["index"].as_u64().unwrap_or(0);
+        let pos = match self.calls.iter().position(|(i, _)| *i == index) {
+            Some(pos) => pos,
+            None => {
+                let empty = ToolCall {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                };
+                self.calls.push((index, empty));
+                self.calls.len() - 1
+            }
+        };
+        let call = &mut self.calls[pos].1;
+        if let Some(id) = part["id"].as_str() {
+            call.id = id.to_string();
+        }
+        if let Some(name) = part["function"]["name"].as_str() {
+            call.name.push_str(name);
+        }
+        match &part["function"]["arguments"] {
+            Value::String(args) => call.arguments.push_str(args),
+            // Some servers send the arguments as an object instead of its JSON text.
+            Value::Object(_) => call.arguments = part["function"]["arguments"].to_string(),
+            _ => {}
+        }
+    }
+
+    fn build(self) -> Vec<ToolCall> {
+        self.calls
+            .into_iter()
+            .enumerate()
+            .filter(|(_, (_, call))| !call.name.is_empty())
+            .map(|(n, (_, mut call))| {
+                if call.id.is_empty() {
+                    call.id = format!("call_{n}");
+                }
+                call
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,63 @@
+//! Brave Search: `GET {base}/web/search?q=…&count=…` with the key in `X-Subscription-Token`, answering
+//! `{"web": {"results": [{"title", "url", "description"}]}}`.
+
+use async_trait::async_trait;
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::Value;
+
+use super::{MAX_RESULTS, Search, SearchResult};
+use crate::providers::{ProviderError, check_status};
+
+const ID: &str = "brave";
+
+/// The Brave Search API.
+pub struct Brave {
+    url: String,
+    key: Option<SecretString>,
+    http: reqwest::Client,
+}
+
+impl Brave {
+    /// The API at `base` (`BRAVE_URL`) with `BRAVE_API_KEY`.
+    pub fn new(base: &str, key: Option<SecretString>, http: reqwest::Client) -> Self {
+        Self {
+            url: format!("{}/web/search", base.trim_end_matches('/')),
+            key,
+            http,
+        }
+    }
+}
+
+#[async_trait]
+impl Search for Brave {
+    fn configured(&self) -> bool {
+        self.key.is_some()
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = ID))]
+    async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError> {
+        let key = self
+            .key
+            .as_ref()
+            .ok_or_else(|| ProviderError::NotConfigured("brave (no BRAVE_API_KEY)".into()))?;
+        let count = MAX_RESULTS.to_string();
+        let call = self
+            .http
+            .get(&self.url)
+            .header("X-Subscription-Token", key.expose_secret())
+            .header(reqwest::header::ACCEPT, "application/json")
+            .query(&[("q", query), ("count", count.as_str()), ("search_lang", language)]);
+        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body: Value = check_status(ID, response)
+            .await?
+            .json()
+            .await
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let results = body["web"]["results"].as_array().map(Vec::as_slice).unwrap_or_default();
+        Ok(results
+            .iter()
+            .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r["description"].as_str()))
+            .take(MAX_RESULTS)
+            .collect())
+    }
+}

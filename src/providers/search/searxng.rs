@@ -1,0 +1,61 @@
+//! SearXNG's JSON API: `GET {base}/search?q=…&format=json&language=…` (the instance must allow the `json`
+//! format in its settings), answering `{"results": [{"url", "title", "content"}]}`.
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use super::{MAX_RESULTS, Search, SearchResult};
+use crate::providers::{ProviderError, check_status};
+
+const ID: &str = "searxng";
+
+/// A SearXNG instance.
+pub struct Searxng {
+    url: Option<String>,
+    http: reqwest::Client,
+}
+
+impl Searxng {
+    /// The instance at `base` (`SEARXNG_URL`), if any.
+    pub fn new(base: Option<String>, http: reqwest::Client) -> Self {
+        Self {
+            url: base.map(|b| format!("{}/search", b.trim_end_matches('/'))),
+            http,
+        }
+    }
+}
+
+#[async_trait]
+impl Search for Searxng {
+    fn configured(&self) -> bool {
+        self.url.is_some()
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = ID))]
+    async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError> {
+        let url = self
+            .url
+            .as_ref()
+            .ok_or_else(|| ProviderError::NotConfigured("searxng (no SEARXNG_URL)".into()))?;
+        let call = self.http.get(url).query(&[
+            ("q", query),
+            ("format", "json"),
+            ("language", language),
+            ("safesearch", "1"),
+        ]);
+        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body: Value = check_status(ID, response)
+            .await?
+            .json()
+            .await
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let results = body["results"]
+            .as_array()
+            .ok_or_else(|| ProviderError::failed(ID, "answer has no results list"))?;
+        Ok(results
+            .iter()
+            .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r["content"].as_str()))
+            .take(MAX_RESULTS)
+            .collect())
+    }
+}

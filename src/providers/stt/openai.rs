@@ -1,0 +1,97 @@
+//! OpenAI-compatible transcription: `POST {base}/audio/transcriptions`, multipart with the audio as a WAV
+//! file. `verbose_json` is asked for because it carries the detected language (OpenAI, Groq, speaches and
+//! whisper.cpp server all return it); a plain `{"text"}` answer is read too.
+
+use async_trait::async_trait;
+use reqwest::multipart::{Form, Part};
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::Value;
+
+use super::{Stt, Transcript};
+use crate::providers::audio::Pcm;
+use crate::providers::{ProviderError, check_status};
+
+const ID: &str = "openai";
+
+/// An OpenAI-compatible transcription server.
+pub struct OpenAiStt {
+    url: String,
+    key: Option<SecretString>,
+    model: String,
+    http: reqwest::Client,
+}
+
+impl OpenAiStt {
+    /// A server at `base`.
+    pub fn new(base: &str, key: Option<SecretString>, model: &str, http: reqwest::Client) -> Self {
+        Self {
+            url: format!("{}/audio/transcriptions", base.trim_end_matches('/')),
+            key,
+            model: model.to_string(),
+            http,
+        }
+    }
+}
+
+#[async_trait]
+impl Stt for OpenAiStt {
+    #[tracing::instrument(skip_all, fields(provider = ID, seconds = audio.duration_secs()))]
+    async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError> {
+        let file = Part::bytes(audio.to_wav())
+            .file_name("audio.wav")
+            .mime_str("audio/wav")
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let mut form = Form::new()
+            .part("file", file)
+            .text("model", self.model.clone())
+            .text("response_format", "verbose_json");
+        if let Some(lang) = language {
+            form = form.text("language", lang.to_string());
+        }
+        let mut call = self.http.post(&self.url).multipart(form);
+        if let Some(key) = &self.key {
+            call = call.bearer_auth(key.expose_secret());
+        }
+        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body: Value = check_status(ID, response)
+            .await?
+            .json()
+            .await
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let text = body["text"]
+            .as_str()
+            .ok_or_else(|| ProviderError::failed(ID, "answer has no text field"))?;
+        Ok(Transcript {
+            text: text.trim().to_string(),
+            language: body["language"].as_str().and_then(iso_code),
+        })
+    }
+}
+
+/// Whisper servers report the language as a name ("german") or a code ("de"); the gateway works in codes.
+fn iso_code(reported: &str) -> Option<String> {
+    let lower = reported.trim().to_ascii_lowercase();
+    let code = match lower.as_str() {
+        "german" => "de",
+        "english" => "en",
+        "french" => "fr",
+        "spanish" => "es",
+        "italian" => "it",
+        "dutch" => "nl",
+        "polish" => "pl",
+        "portuguese" => "pt",
+        other if other.len() == 2 => other,
+        _ => return None,
+    };
+    Some(code.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn language_names_become_codes() {
+        assert_eq!(super::iso_code("german").as_deref(), Some("de"));
+        assert_eq!(super::iso_code("EN").as_deref(), Some("en"));
+        assert_eq!(super::iso_code("klingon"), None);
+    }
+}

@@ -1,0 +1,291 @@
+//! `POST /api/chat` (a turn), `POST /api/speak` (text to audio) and `POST /api/transcribe` (audio to text).
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::sessions::owned;
+use crate::app::AppState;
+use crate::auth::CurrentUser;
+use crate::config::route::RouteLayer;
+use crate::error::{ApiError, AppJson, Result};
+use crate::prefs::validate_route;
+use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::text::pipeline::Pipeline;
+use crate::turn::{self, TurnOutcome, TurnRequest, check_text, quota, route_for, speech};
+
+/// The routes; audio uploads may be up to `audio_limit` bytes.
+pub fn router(audio_limit: usize) -> Router<AppState> {
+    Router::new()
+        .route("/api/chat", post(chat))
+        .route("/api/speak", post(speak))
+        .route(
+            "/api/transcribe",
+            post(transcribe).layer(DefaultBodyLimit::max(audio_limit)),
+        )
+}
+
+/// Body of `POST /api/chat`.
+#[derive(Debug, Deserialize)]
+struct ChatBody {
+    text: String,
+    session_id: Option<String>,
+    /// The LLM provider (`llm_provider` is accepted too).
+    #[serde(alias = "llm_provider")]
+    provider: Option<String>,
+    model: Option<String>,
+    voice: Option<String>,
+    language: Option<String>,
+    stt_provider: Option<String>,
+    tts_provider: Option<String>,
+    #[serde(default)]
+    text_only: bool,
+}
+
+/// Query of `POST /api/chat`: `?debug` (or `debug=true`) adds `history_len` and `memories_len`.
+#[derive(Debug, Deserialize)]
+struct ChatQuery {
+    debug: Option<String>,
+}
+
+/// The request layer of route resolution, checked like a session's overrides (422 names the field).
+fn request_layer(pairs: [(&str, &Option<String>); 6]) -> Result<RouteLayer> {
+    let map: Map<String, Value> = pairs
+        .into_iter()
+        .filter_map(|(key, value)| value.as_ref().map(|v| (key.to_string(), Value::from(v.as_str()))))
+        .collect();
+    Ok(RouteLayer::from_map(&validate_route(&map)?))
+}
+
+#[tracing::instrument(skip_all, fields(user = %caller.user.name))]
+async fn chat(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    Query(query): Query<ChatQuery>,
+    AppJson(body): AppJson<ChatBody>,
+) -> Result<Json<Value>> {
+    check_text(&body.text)?;
+    let layer = request_layer([
+        ("llm_provider", &body.provider),
+        ("llm_model", &body.model),
+        ("voice", &body.voice),
+        ("language", &body.language),
+        ("stt_provider", &body.stt_provider),
+        ("tts_provider", &body.tts_provider),
+    ])?;
+    let session = match &body.session_id {
+        Some(id) => Some(owned(&app, &caller, id).await?),
+        None => None,
+    };
+    let request = TurnRequest {
+        text: body.text,
+        session,
+        layer,
+        text_only: body.text_only,
+    };
+    let outcome = turn::run(&app.0, &caller.user, request, None).await?;
+    let mut reply = chat_json(&outcome, body.session_id.as_deref());
+    if query.debug.is_some_and(|d| d != "false" && d != "0") {
+        reply["history_len"] = json!(outcome.history_len);
+        reply["memories_len"] = json!(outcome.memories_len);
+    }
+    Ok(Json(reply))
+}
+
+/// The contract's answer shape.
+fn chat_json(outcome: &TurnOutcome, session_id: Option<&str>) -> Value {
+    let audio = outcome
+        .audio
+        .as_ref()
+        .map(|s| base64::engine::general_purpose::STANDARD.encode(&s.audio));
+    json!({
+        "text": outcome.text,
+        "session_id": session_id,
+        "semantic": {
+            "text": outcome.text,
+            "sentences": outcome.sentences,
+            "citations": outcome.citations,
+            "language": outcome.route.language,
+            "llm": {"provider": outcome.llm.0, "model": outcome.llm.1},
+            "tts": outcome.tts_provider.as_ref().map(|p| json!({"provider": p, "voice": outcome.route.voice})),
+            "tts_fallback": outcome.tts_fallback,
+            "fallbacks": outcome.fallbacks,
+            "notice": outcome.notice,
+        },
+        "audio": audio,
+        "audio_format": outcome.audio.as_ref().map(|s| s.format),
+    })
+}
+
+/// Body of `POST /api/speak`.
+#[derive(Debug, Deserialize)]
+struct SpeakBody {
+    text: String,
+    voice: Option<String>,
+    language: Option<String>,
+    /// The TTS provider (`tts_provider` is accepted too).
+    #[serde(alias = "tts_provider")]
+    provider: Option<String>,
+}
+
+/// Speaks text through the text pipeline; answers the WAV itself. `X-TTS-Provider` names the engine and
+/// `X-TTS-Fallback: true` says the local voice stood in for one that cannot speak the language.
+#[tracing::instrument(skip_all, fields(user = %caller.user.name))]
+async fn speak(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    AppJson(body): AppJson<SpeakBody>,
+) -> Result<Response> {
+    let text = check_text(&body.text)?.to_string();
+    let none = None;
+    let layer = request_layer([
+        ("tts_provider", &body.provider),
+        ("voice", &body.voice),
+        ("language", &body.language),
+        ("llm_provider", &none),
+        ("llm_model", &none),
+        ("stt_provider", &none),
+    ])?;
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&caller.user.id).await?;
+    let request = TurnRequest {
+        layer,
+        ..TurnRequest::default()
+    };
+    let route = route_for(&app, &eff, &prefs, &request);
+    speech::check_voice(&app, &route)?;
+    quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
+    let lexicon = app.lexicon(&route.language).await?;
+    let spoken = Pipeline::new(&route.language, lexicon, eff.flag("tts_normalization_enabled"))
+        .split_all(&text)
+        .join(" ");
+    if spoken.trim().is_empty() {
+        return Err(ApiError::BadRequest {
+            code: "empty_text",
+            message: "nothing speakable in the text".into(),
+        });
+    }
+    let said = speech::synthesize(&app, &eff, &prefs, &route, &spoken).await?;
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("audio/wav"));
+    if let Ok(v) = HeaderValue::from_str(&said.provider) {
+        headers.insert("x-tts-provider", v);
+    }
+    headers.insert(
+        "x-tts-fallback",
+        HeaderValue::from_static(if said.language_fallback { "true" } else { "false" }),
+    );
+    Ok((StatusCode::OK, headers, said.speech.audio).into_response())
+}
+
+/// Query of `POST /api/transcribe`.
+#[derive(Debug, Deserialize)]
+struct TranscribeQuery {
+    language: Option<String>,
+    /// The STT provider.
+    provider: Option<String>,
+    /// Sample rate of raw PCM bodies (default 16000).
+    sample_rate: Option<u32>,
+}
+
+/// Transcribes a WAV (16-bit PCM) or raw 16-bit little-endian mono PCM (`audio/L16`,
+/// `application/octet-stream`).
+#[tracing::instrument(skip_all, fields(user = %caller.user.name))]
+async fn transcribe(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    Query(query): Query<TranscribeQuery>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>> {
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+        _ => ApiError::BadRequest {
+            code: "bad_body",
+            message: rejection.body_text(),
+        },
+    })?;
+    let audio = read_audio(&headers, &body, query.sample_rate)?;
+    let none = None;
+    let layer = request_layer([
+        ("stt_provider", &query.provider),
+        ("language", &query.language),
+        ("llm_provider", &none),
+        ("llm_model", &none),
+        ("voice", &none),
+        ("tts_provider", &none),
+    ])?;
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&caller.user.id).await?;
+    let request = TurnRequest {
+        layer,
+        ..TurnRequest::default()
+    };
+    let route = route_for(&app, &eff, &prefs, &request);
+    quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
+    let (transcript, fallbacks) = speech::transcribe(&app, &eff, &route, &audio).await?;
+    Ok(Json(json!({
+        "text": transcript.text,
+        "language": transcript.language.unwrap_or(route.language),
+        "provider_fallbacks": fallbacks,
+        "duration_seconds": audio.duration_secs(),
+    })))
+}
+
+/// The upload as mono PCM: by its content type, with a clear error for anything else.
+fn read_audio(headers: &HeaderMap, body: &[u8], sample_rate: Option<u32>) -> Result<Pcm> {
+    let content_type = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mime = content_type.split(';').next().unwrap_or("").trim();
+    if body.is_empty() {
+        return Err(ApiError::BadRequest {
+            code: "empty_audio",
+            message: "the audio is empty".into(),
+        });
+    }
+    let bad = |e: crate::providers::audio::AudioError| ApiError::invalid("audio", e);
+    let pcm = match mime {
+        "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/vnd.wave" => parse_wav(body).map_err(bad)?,
+        "audio/l16" | "audio/pcm" | "application/octet-stream" => {
+            let rate = rate_param(&content_type).or(sample_rate).unwrap_or(16_000);
+            if !(8_000..=96_000).contains(&rate) {
+                return Err(ApiError::invalid("sample_rate", "expected 8000 to 96000"));
+            }
+            Pcm::from_le_bytes(body, rate).map_err(bad)?
+        }
+        _ => {
+            return Err(ApiError::BadRequest {
+                code: "unsupported_media_type",
+                message: "send audio/wav (16-bit PCM) or raw 16-bit PCM as audio/L16 or application/octet-stream"
+                    .into(),
+            });
+        }
+    };
+    let pcm = to_mono(pcm);
+    if pcm.samples.is_empty() {
+        return Err(ApiError::BadRequest {
+            code: "empty_audio",
+            message: "the audio holds no samples".into(),
+        });
+    }
+    Ok(pcm)
+}
+
+/// `rate=` of an `audio/L16; rate=16000` content type.
+fn rate_param(content_type: &str) -> Option<u32> {
+    content_type
+        .split(';')
+        .skip(1)
+        .find_map(|p| p.trim().strip_prefix("rate=").and_then(|r| r.trim().parse().ok()))
+}

@@ -1,0 +1,200 @@
+//! The LLM part of a turn: the fallback chain, the tool-call rounds of web search, tokens into the text
+//! pipeline, and the cost the provider reports.
+
+use std::sync::Arc;
+
+use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
+use super::{Events, TurnEvent, emit, provider_error};
+use crate::app::App;
+use crate::config::route::Route;
+use crate::config::runtime::Effective;
+use crate::error::Result;
+use crate::providers::llm::{ChatMessage, ChatRequest, Delta, Llm};
+use crate::providers::{ProviderError, chain};
+use crate::store::users::User;
+use crate::text::pipeline::{Pipeline, SpokenStream};
+
+/// Requests per answer at most: a search round, maybe a second one, then the answer without tools.
+const MAX_ROUNDS: usize = 3;
+
+/// The written answer of the LLM stage.
+pub struct Answer {
+    /// The text as written.
+    pub text: String,
+    /// Its spoken sentences.
+    pub sentences: Vec<String>,
+    /// Addresses of the web results given to the model.
+    pub citations: Vec<String>,
+    /// Provider and model that answered.
+    pub llm: (String, String),
+    /// `llm:<id>` for every provider that failed before.
+    pub fallbacks: Vec<String>,
+}
+
+/// One provider's attempt at the answer.
+struct Attempt {
+    text: String,
+    spoken: SpokenStream,
+    sentences: Vec<String>,
+    citations: Vec<String>,
+    cost: Option<f64>,
+}
+
+impl Attempt {
+    fn token(&mut self, token: &str, events: &Events) {
+        self.text.push_str(token);
+        emit(events, TurnEvent::Token(token.to_string()));
+        for sentence in self.spoken.push(token) {
+            emit(events, TurnEvent::Sentence(sentence.clone()));
+            self.sentences.push(sentence);
+        }
+    }
+}
+
+/// The model a provider uses when the route names none.
+pub fn default_model(eff: &Effective, provider: &str) -> String {
+    match provider {
+        "cloud" => eff.get("cloud_llm_model").to_string(),
+        _ => eff.get("local_llm_model").to_string(),
+    }
+}
+
+/// What the LLM stage of a turn works with.
+pub struct Context<'a> {
+    /// The gateway.
+    pub app: &'a App,
+    /// Effective settings of this turn.
+    pub eff: &'a Effective,
+    /// Who asks.
+    pub user: &'a User,
+    /// Whether and where web search is offered.
+    pub web: &'a WebPlan,
+    /// The route.
+    pub route: &'a Route,
+}
+
+/// Asks the route's LLM, falling back along `LLM_FALLBACK` while no token has reached the user.
+pub async fn answer(
+    ctx: &Context<'_>,
+    messages: Vec<ChatMessage>,
+    pipeline: &Pipeline,
+    events: &Events,
+) -> Result<Answer> {
+    let Context {
+        app, eff, user, route, ..
+    } = *ctx;
+    let order = chain(&route.llm, &app.settings.fallbacks.llm);
+    let mut fallbacks = Vec::new();
+    let mut last_error = None;
+    for (n, id) in order.iter().enumerate() {
+        let Some(engine) = app.providers.llm.get(id) else {
+            continue;
+        };
+        let model = route
+            .llm_model
+            .clone()
+            .filter(|_| n == 0)
+            .unwrap_or_else(|| default_model(eff, id));
+        let mut attempt = Attempt {
+            text: String::new(),
+            spoken: pipeline.stream(),
+            sentences: Vec::new(),
+            citations: Vec::new(),
+            cost: None,
+        };
+        match converse(ctx, engine, &model, messages.clone(), &mut attempt, events).await {
+            Ok(()) => {
+                if let Some(cost) = attempt.cost
+                    && let Err(err) = app.store.add_cost(&user.id, "llm", cost).await
+                {
+                    tracing::error!(error = %err, "recording LLM cost failed");
+                }
+                for sentence in attempt.spoken.finish() {
+                    emit(events, TurnEvent::Sentence(sentence.clone()));
+                    attempt.sentences.push(sentence);
+                }
+                return Ok(Answer {
+                    text: attempt.text,
+                    sentences: attempt.sentences,
+                    citations: attempt.citations,
+                    llm: (id.to_string(), model),
+                    fallbacks,
+                });
+            }
+            Err(err) => {
+                app.metrics
+                    .incr("provider_errors_total", &[("stage", "llm"), ("provider", id)]);
+                tracing::warn!(provider = %id, error = %err, "LLM failed");
+                if !attempt.text.is_empty() {
+                    // The user already has part of this answer: another model's answer would not continue it.
+                    return Err(provider_error(err));
+                }
+                if n + 1 < order.len() {
+                    app.metrics.incr("fallback_total", &[("stage", "llm"), ("from", id)]);
+                }
+                fallbacks.push(format!("llm:{id}"));
+                last_error = Some(err);
+            }
+        }
+    }
+    Err(provider_error(last_error.unwrap_or_else(|| {
+        ProviderError::NotConfigured(format!("LLM provider {}", route.llm))
+    })))
+}
+
+/// One provider's conversation: answer, or call tools and ask again, up to `MAX_ROUNDS` requests.
+async fn converse(
+    ctx: &Context<'_>,
+    engine: &Arc<dyn Llm>,
+    model: &str,
+    mut messages: Vec<ChatMessage>,
+    attempt: &mut Attempt,
+    events: &Events,
+) -> Result<(), ProviderError> {
+    for round in 0..MAX_ROUNDS {
+        let tools = if ctx.web.engine.is_some() && round + 1 < MAX_ROUNDS {
+            vec![tool()]
+        } else {
+            Vec::new()
+        };
+        let request = ChatRequest {
+            model: model.to_string(),
+            messages: messages.clone(),
+            temperature: Some(ctx.eff.number("llm_temperature")),
+            tools,
+        };
+        let mut stream = engine.chat(request).await?;
+        let mut calls = Vec::new();
+        while let Some(delta) = stream.next().await {
+            match delta? {
+                Delta::Token(token) => attempt.token(&token, events),
+                Delta::ToolCalls(c) => calls = c,
+                Delta::Usage(usage) => {
+                    if let Some(cost) = usage.cost {
+                        *attempt.cost.get_or_insert(0.0) += cost;
+                    }
+                }
+            }
+        }
+        if calls.is_empty() {
+            return Ok(());
+        }
+        messages.push(ChatMessage::tool_calls(calls.clone()));
+        for call in calls {
+            let content = if call.name == TOOL_NAME {
+                let (content, results) =
+                    run_tool(ctx.app, ctx.web, &ctx.user.id, &call.arguments, &ctx.route.language).await;
+                for result in results {
+                    if !attempt.citations.contains(&result.url) {
+                        attempt.citations.push(result.url);
+                    }
+                }
+                content
+            } else {
+                format!("unknown tool {:?}", call.name)
+            };
+            messages.push(ChatMessage::tool_result(&call.id, content));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! Automatic memory extraction: every `MEMORY_EXTRACTION_EVERY_N_TURNS` stored turns a background task asks the
+//! LLM for durable facts about the user and keeps the new ones, up to `MEMORY_EXTRACTION_MAX`. It runs after
+//! the answer is out, and a failure is only logged.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::chat::default_model;
+use super::prompt::language_name;
+use crate::app::App;
+use crate::config::runtime::Effective;
+use crate::providers::llm::{ChatMessage, ChatRequest, collect};
+use crate::store::sessions::Session;
+use crate::store::users::User;
+
+/// Longest an extraction may run before it is given up.
+const TIMEOUT: Duration = Duration::from_secs(120);
+/// Longest fact kept, in characters.
+const MAX_FACT_CHARS: usize = 300;
+
+/// Starts an extraction in the background when this turn is the Nth.
+pub async fn maybe_extract(app: &Arc<App>, user: &User, session: &Session, eff: &Effective) {
+    let settings = &app.settings.memory;
+    if !settings.enabled || user.is_anonymous {
+        return;
+    }
+    let turns = match app.store.stored_turns(&user.id).await {
+        Ok(n) => n,
+        Err(err) => {
+            tracing::error!(error = %err, "counting turns for memory extraction failed");
+            return;
+        }
+    };
+    if turns == 0 || turns % i64::from(settings.every_n_turns) != 0 {
+        return;
+    }
+    let job = Job {
+        app: Arc::clone(app),
+        user: user.clone(),
+        session_id: session.id.clone(),
+        eff: eff.clone(),
+    };
+    tokio::spawn(async move {
+        let user = job.user.name.clone();
+        match tokio::time::timeout(TIMEOUT, job.run()).await {
+            Ok(Ok(added)) => tracing::info!(%user, added, "memory extraction done"),
+            Ok(Err(err)) => tracing::warn!(%user, error = %err, "memory extraction failed"),
+            Err(_) => tracing::warn!(%user, "memory extraction timed out"),
+        }
+    });
+}
+
+struct Job {
+    app: Arc<App>,
+    user: User,
+    session_id: String,
+    eff: Effective,
+}
+
+impl Job {
+    async fn run(self) -> Result<usize, String> {
+        let app = &self.app;
+        let max = app.settings.memory.max as usize;
+        let known = app.store.memories(&self.user.id).await.map_err(|e| e.to_string())?;
+        if known.len() >= max {
+            return Ok(0);
+        }
+        let window = app.settings.memory.every_n_turns.saturating_mul(2).max(2);
+        let recent = app
+            .store
+            .recent_messages(&self.session_id, window)
+            .await
+            .map_err(|e| e.to_string())?;
+        let provider = app
+            .settings
+            .memory
+            .provider
+            .clone()
+            .unwrap_or_else(|| self.eff.get("default_llm_provider").to_string());
+        let engine = app.providers.llm.get(provider.as_str()).ok_or("unknown LLM provider")?;
+        let language = app
+            .store
+            .prefs(&self.user.id)
+            .await
+            .ok()
+            .and_then(|p| p.get("language").and_then(|l| l.as_str()).map(String::from))
+            .unwrap_or_else(|| app.settings.default_language.clone());
+        let mut conversation = String::from("Known facts:\n");
+        for memory in &known {
+            conversation.push_str(&format!("- {}\n", memory.text));
+        }
+        conversation.push_str("\nConversation:\n");
+        for message in &recent {
+            let who = if message.role == "assistant" {
+                "Assistant"
+            } else {
+                "User"
+            };
+            conversation.push_str(&format!("{who}: {}\n", message.text));
+        }
+        let instruction = format!(
+            "You extract durable facts about the user from a conversation: names, family, preferences, health, \
+             routines, places. Only facts that will still be true next month, and only ones not already known. \
+             Write each as one short sentence in {}, about the user in the third person, on its own line starting \
+             with \"- \". If there is nothing new, answer NONE.",
+            language_name(&language)
+        );
+        let request = ChatRequest {
+            model: default_model(&self.eff, &provider),
+            messages: vec![
+                ChatMessage::new("system", instruction),
+                ChatMessage::new("user", conversation),
+            ],
+            temperature: Some(0.0),
+            tools: Vec::new(),
+        };
+        let stream = engine.chat(request).await.map_err(|e| e.to_string())?;
+        let (text, usage) = collect(stream).await.map_err(|e| e.to_string())?;
+        if let Some(cost) = usage.and_then(|u| u.cost) {
+            let _ = app.store.add_cost(&self.user.id, "llm", cost).await;
+        }
+        let mut seen: Vec<String> = known.iter().map(|m| m.text.to_lowercase()).collect();
+        let mut added = 0;
+        for fact in facts(&text) {
+            if known.len() + added >= max {
+                break;
+            }
+            if seen.contains(&fact.to_lowercase()) {
+                continue;
+            }
+            app.store
+                .add_memory(&self.user.id, &fact, "extraction")
+                .await
+                .map_err(|e| e.to_string())?;
+            seen.push(fact.to_lowercase());
+            added += 1;
+        }
+        Ok(added)
+    }
+}
+
+/// The facts of the model's answer: list lines (`- `, `* `, `1. `), without NONE and without overlong ones.
+fn facts(answer: &str) -> Vec<String> {
+    answer
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let item = line
+                .strip_prefix("- ")
+                .or_else(|| line.strip_prefix("* "))
+                .or_else(|| {
+                    line.split_once(". ")
+                        .filter(|(n, _)| n.parse::<u32>().is_ok())
+                        .map(|(_, rest)| rest)
+                })?;
+            let item = item.trim();
+            let valid = (3..=MAX_FACT_CHARS).contains(&item.chars().count()) && !item.eq_ignore_ascii_case("none");
+            valid.then(|| item.to_string())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn facts_are_read_from_list_lines() {
+        let answer =
+            "Here you go:\n- Anna lives in Hamburg.\n* She likes green tea.\n2. Her dog is called Bello.\nNONE\n- x";
+        assert_eq!(
+            super::facts(answer),
+            vec![
+                "Anna lives in Hamburg.",
+                "She likes green tea.",
+                "Her dog is called Bello."
+            ]
+        );
+        assert!(super::facts("NONE").is_empty());
+    }
+}

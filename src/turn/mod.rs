@@ -1,0 +1,219 @@
+//! One conversational turn: route, quota, history, memories, the LLM (with web search as a tool), the text
+//! pipeline, speech, storing the turn, cost accounting, and memory extraction in the background.
+//!
+//! REST handlers call [`run`] and wait for the outcome; streaming channels pass an event sender and receive
+//! tokens and spoken sentences while the answer is written.
+
+mod chat;
+mod memory;
+mod prompt;
+pub mod quota;
+pub mod search;
+pub mod speech;
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+
+use crate::app::App;
+use crate::config::route::{Route, RouteLayer, resolve};
+use crate::config::runtime::Effective;
+use crate::error::{ApiError, Result};
+use crate::providers::ProviderError;
+use crate::providers::tts::Speech;
+use crate::store::sessions::Session;
+use crate::store::users::User;
+use crate::text::pipeline::Pipeline;
+
+/// Longest question accepted, in characters (a spoken or typed turn is far shorter).
+pub const MAX_TEXT_CHARS: usize = 4000;
+
+/// What the caller asks for.
+#[derive(Debug, Clone, Default)]
+pub struct TurnRequest {
+    /// The user's words.
+    pub text: String,
+    /// The session to continue; `None` = stateless.
+    pub session: Option<Session>,
+    /// The request layer of route resolution.
+    pub layer: RouteLayer,
+    /// Answer as text only (the device speaks it itself).
+    pub text_only: bool,
+}
+
+/// What happens during a turn, for streaming channels.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnEvent {
+    /// A token of the answer as the LLM writes it.
+    Token(String),
+    /// A sentence of the answer, ready to be spoken (after the text pipeline).
+    Sentence(String),
+    /// A friendly system message (web search unavailable for a time-sensitive question).
+    Notice(String),
+}
+
+/// The finished turn.
+#[derive(Debug, Clone)]
+pub struct TurnOutcome {
+    /// The answer as the LLM wrote it.
+    pub text: String,
+    /// The answer's spoken sentences.
+    pub sentences: Vec<String>,
+    /// Source addresses of the web results the answer used.
+    pub citations: Vec<String>,
+    /// The route the turn took.
+    pub route: Route,
+    /// LLM provider and model that answered (after any fallback).
+    pub llm: (String, String),
+    /// Providers that failed before one answered, as `stage:provider`.
+    pub fallbacks: Vec<String>,
+    /// The notice shown for a time-sensitive question without web search.
+    pub notice: Option<String>,
+    /// The spoken answer, unless text only.
+    pub audio: Option<Speech>,
+    /// The TTS provider that spoke.
+    pub tts_provider: Option<String>,
+    /// The chosen cloud TTS could not speak the language, so the local voice spoke.
+    pub tts_fallback: bool,
+    /// History messages sent to the LLM.
+    pub history_len: usize,
+    /// Memories sent to the LLM.
+    pub memories_len: usize,
+}
+
+/// Optional event channel of a streaming caller.
+pub type Events = Option<mpsc::UnboundedSender<TurnEvent>>;
+
+fn emit(events: &Events, event: TurnEvent) {
+    if let Some(tx) = events {
+        let _ = tx.send(event);
+    }
+}
+
+/// A provider failure as the client sees it: a voice or language the engine cannot use is the caller's
+/// mistake (422); anything else is the provider's (502, naming it).
+pub fn provider_error(err: ProviderError) -> ApiError {
+    match err {
+        ProviderError::Unusable(message) => ApiError::Validation(message),
+        other => ApiError::Upstream(other.to_string()),
+    }
+}
+
+/// Checks the question: not empty, not oversized.
+pub fn check_text(text: &str) -> Result<&str> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::BadRequest {
+            code: "empty_text",
+            message: "text is empty: say or type something".into(),
+        });
+    }
+    if text.chars().count() > MAX_TEXT_CHARS {
+        return Err(ApiError::PayloadTooLarge);
+    }
+    Ok(text)
+}
+
+/// The user's route for this request: effective defaults < user prefs < session < request.
+pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request: &TurnRequest) -> Route {
+    let base = RouteLayer {
+        stt_provider: Some(eff.get("default_stt_provider").to_string()),
+        llm_provider: Some(eff.get("default_llm_provider").to_string()),
+        tts_provider: Some(eff.get("default_tts_provider").to_string()),
+        llm_model: None,
+        voice: None,
+        language: Some(app.settings.default_language.clone()),
+    };
+    let session = request
+        .session
+        .as_ref()
+        .map(|s| RouteLayer::from_map(&s.overrides_map()))
+        .unwrap_or_default();
+    let layers = [base, RouteLayer::from_map(prefs), session, request.layer.clone()];
+    resolve(&layers, &allowed_languages(prefs))
+}
+
+/// The languages an admin allows the user (empty = all).
+pub fn allowed_languages(prefs: &Map<String, Value>) -> Vec<String> {
+    prefs
+        .get("allowed_languages")
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(Value::as_str).map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// Runs one turn for `user`.
+#[tracing::instrument(skip_all, fields(user = %user.name, session = request.session.as_ref().map(|s| s.id.as_str())))]
+pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Events) -> Result<TurnOutcome> {
+    let question = check_text(&request.text)?.to_string();
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&user.id).await?;
+    let route = route_for(app, &eff, &prefs, &request);
+    if !request.text_only {
+        speech::check_voice(app, &route)?;
+    }
+    quota::charge_request(app, &user.id, &prefs, &eff).await?;
+
+    let history = match &request.session {
+        Some(s) => {
+            app.store
+                .recent_messages(&s.id, app.settings.history_max_messages)
+                .await?
+        }
+        None => Vec::new(),
+    };
+    let memories = if user.is_anonymous {
+        Vec::new()
+    } else {
+        app.store.memories(&user.id).await?
+    };
+    let mut messages = vec![prompt::system_message(&eff, user, &memories, &route.language)];
+    messages.extend(history.iter().map(|m| prompt::history_message(&m.role, &m.text)));
+    messages.push(prompt::user_message(&question));
+
+    let web = search::plan(app, &eff, &prefs, &user.id, &question, &route.language).await?;
+    if let Some(notice) = &web.notice {
+        emit(&events, TurnEvent::Notice(notice.clone()));
+    }
+    let lexicon = app.lexicon(&route.language).await?;
+    let pipeline = Pipeline::new(&route.language, lexicon, eff.flag("tts_normalization_enabled"));
+    let ctx = chat::Context {
+        app,
+        eff: &eff,
+        user,
+        web: &web,
+        route: &route,
+    };
+    let answer = chat::answer(&ctx, messages, &pipeline, &events).await?;
+
+    let mut outcome = TurnOutcome {
+        text: answer.text.trim().to_string(),
+        sentences: answer.sentences,
+        citations: answer.citations,
+        llm: answer.llm,
+        fallbacks: answer.fallbacks,
+        notice: web.notice,
+        audio: None,
+        tts_provider: None,
+        tts_fallback: false,
+        history_len: history.len(),
+        memories_len: memories.len(),
+        route,
+    };
+    if !request.text_only && !outcome.sentences.is_empty() {
+        let spoken = outcome.sentences.join(" ");
+        let said = speech::synthesize(app, &eff, &prefs, &outcome.route, &spoken).await?;
+        outcome.fallbacks.extend(said.fallbacks);
+        outcome.tts_provider = Some(said.provider);
+        outcome.tts_fallback = said.language_fallback;
+        outcome.audio = Some(said.speech);
+    }
+    if let Some(session) = &request.session {
+        app.store
+            .store_turn(&session.id, &user.id, &question, &outcome.text)
+            .await?;
+        memory::maybe_extract(app, user, session, &eff).await;
+    }
+    Ok(outcome)
+}

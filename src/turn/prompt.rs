@@ -1,0 +1,53 @@
+//! The messages sent to the LLM: one leading system message (system prompt, language, the user's name and
+//! memories), then the session's history, then the question.
+
+use crate::config::runtime::Effective;
+use crate::providers::llm::ChatMessage;
+use crate::store::memories::Memory;
+use crate::store::users::User;
+
+/// English name of a UI language, for the instruction to answer in it.
+pub fn language_name(code: &str) -> &'static str {
+    match code {
+        "de" => "German",
+        "fr" => "French",
+        "es" => "Spanish",
+        "it" => "Italian",
+        "nl" => "Dutch",
+        "pl" => "Polish",
+        "pt" => "Portuguese",
+        _ => "English",
+    }
+}
+
+/// The leading system message. The anonymous development user has no name or memories worth telling.
+pub fn system_message(eff: &Effective, user: &User, memories: &[Memory], language: &str) -> ChatMessage {
+    let mut text = eff.get("system_prompt").trim().to_string();
+    text.push_str(&format!(
+        "\nAnswer in {}. Your answer is read aloud: keep it short, no tables or code unless asked.\nToday is {}.",
+        language_name(language),
+        chrono::Local::now().format("%A, %Y-%m-%d")
+    ));
+    if !user.is_anonymous {
+        text.push_str(&format!("\nYou are talking with {}.", user.display_name));
+        if !memories.is_empty() {
+            text.push_str("\nWhat you know about them:");
+            for memory in memories {
+                text.push_str("\n- ");
+                text.push_str(&memory.text);
+            }
+        }
+    }
+    ChatMessage::new("system", text)
+}
+
+/// A stored message of the session.
+pub fn history_message(role: &str, text: &str) -> ChatMessage {
+    let role = if role == "assistant" { "assistant" } else { "user" };
+    ChatMessage::new(role, text)
+}
+
+/// The question.
+pub fn user_message(text: &str) -> ChatMessage {
+    ChatMessage::new("user", text)
+}

@@ -1,0 +1,234 @@
+//! Web search as a tool of the LLM: whether it is offered this turn, the tool itself, the budget, and the
+//! notice for a time-sensitive question that has to go without it.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::quota::limit;
+use crate::app::App;
+use crate::config::runtime::Effective;
+use crate::error::Result;
+use crate::providers::llm::Tool;
+use crate::providers::search::{Search, SearchResult};
+use crate::store::usage::Counter;
+
+/// Name of the tool offered to the LLM.
+pub const TOOL_NAME: &str = "web_search";
+
+/// The web-search decision of one turn.
+pub struct WebPlan {
+    /// The engine, when the tool is offered.
+    pub engine: Option<(String, Arc<dyn Search>)>,
+    /// The user's daily budget (0 = unlimited).
+    pub budget: u32,
+    /// Shown to the user when a time-sensitive question cannot be searched.
+    pub notice: Option<String>,
+}
+
+/// The tool definition sent to the LLM.
+pub fn tool() -> Tool {
+    Tool {
+        name: TOOL_NAME,
+        description: "Search the web for current information (news, weather, prices, opening hours, recent \
+                      events). Returns titles, addresses and excerpts of the best results.",
+        parameters: json!({
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "what to search for"}},
+            "required": ["query"],
+        }),
+    }
+}
+
+/// Decides whether this turn may search: the user's (or global) switch, a configured engine, and budget left.
+pub async fn plan(
+    app: &App,
+    eff: &Effective,
+    prefs: &Map<String, Value>,
+    user_id: &str,
+    question: &str,
+    language: &str,
+) -> Result<WebPlan> {
+    let enabled = prefs
+        .get("web_search_enabled")
+        .and_then(Value::as_bool)
+        .unwrap_or_else(|| eff.flag("web_search_enabled"));
+    let budget = limit(prefs, "web_search_daily_limit", eff);
+    let id = eff.get("web_search_provider").to_string();
+    let engine = app
+        .providers
+        .search
+        .get(id.as_str())
+        .filter(|e| e.configured())
+        .cloned();
+    let used_up = budget != 0 && app.store.count_today(Counter::WebSearches, user_id).await? >= i64::from(budget);
+    let offered = enabled && engine.is_some() && !used_up;
+    let notice = (!offered && is_time_sensitive(question)).then(|| notice(language, used_up && enabled).to_string());
+    Ok(WebPlan {
+        engine: if offered { engine.map(|e| (id, e)) } else { None },
+        budget,
+        notice,
+    })
+}
+
+/// Runs a search the LLM asked for. One result set counts once against the budget, atomically; when the
+/// budget ran out meanwhile the model is told so instead of getting results.
+pub async fn run_tool(
+    app: &App,
+    plan: &WebPlan,
+    user_id: &str,
+    arguments: &str,
+    language: &str,
+) -> (String, Vec<SearchResult>) {
+    let Some((id, engine)) = &plan.engine else {
+        return ("web search is not available".into(), Vec::new());
+    };
+    let query = serde_json::from_str::<Value>(arguments)
+        .ok()
+        .and_then(|v| v.get("query").and_then(Value::as_str).map(str::to_string))
+        .filter(|q| !q.trim().is_empty());
+    let Some(query) = query else {
+        return ("error: call web_search with {\"query\": \"...\"}".into(), Vec::new());
+    };
+    let results = match engine.search(&query, language).await {
+        Ok(results) => results,
+        Err(err) => {
+            tracing::warn!(provider = %id, error = %err, "web search failed");
+            app.metrics
+                .incr("provider_errors_total", &[("stage", "search"), ("provider", id)]);
+            return (format!("web search failed: {err}"), Vec::new());
+        }
+    };
+    match app.store.count_within(Counter::WebSearches, user_id, plan.budget).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return ("the daily web-search budget is used up".into(), Vec::new()),
+        Err(err) => tracing::error!(error = %err, "counting a web search failed"),
+    }
+    if let Err(err) = app.store.add_cost(user_id, "web_search", 0.0).await {
+        tracing::error!(error = %err, "recording web-search usage failed");
+    }
+    let listed: Vec<Value> = results
+        .iter()
+        .map(|r| json!({"title": r.title, "url": r.url, "content": r.snippet}))
+        .collect();
+    (json!({"query": query, "results": listed}).to_string(), results)
+}
+
+/// Words that make a question clearly about the present (several languages, lower case).
+const TIME_WORDS: &[&str] = &[
+    "heute",
+    "aktuell",
+    "gerade",
+    "jetzt",
+    "neueste",
+    "nachrichten",
+    "wetter",
+    "morgen",
+    "gestern",
+    "börse",
+    "today",
+    "tonight",
+    "current",
+    "currently",
+    "latest",
+    "right now",
+    "news",
+    "weather",
+    "tomorrow",
+    "yesterday",
+    "this week",
+    "stock price",
+    "score",
+    "aujourd'hui",
+    "actualité",
+    "météo",
+    "hoy",
+    "noticias",
+    "tiempo hace",
+    "oggi",
+    "notizie",
+    "meteo",
+    "vandaag",
+    "nieuws",
+    "weer",
+    "dzisiaj",
+    "wiadomości",
+    "pogoda",
+    "hoje",
+    "notícias",
+    "previsão",
+];
+
+/// Whether a question clearly asks about the present (weather, news, "today", "latest", …).
+pub fn is_time_sensitive(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    TIME_WORDS.iter().any(|w| contains_word(&lower, w))
+}
+
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// The notice in the user's language: the budget is used up, or web search is off.
+pub fn notice(language: &str, budget_used_up: bool) -> &'static str {
+    match (language, budget_used_up) {
+        ("de", true) => {
+            "Die Websuche ist für heute aufgebraucht. Meine Antwort kann daher veraltet sein; morgen geht es wieder."
+        }
+        ("de", false) => "Die Websuche ist ausgeschaltet. Meine Antwort kann daher veraltet sein.",
+        ("fr", true) => "La recherche web est épuisée pour aujourd'hui : ma réponse peut être dépassée.",
+        ("fr", false) => "La recherche web est désactivée : ma réponse peut être dépassée.",
+        ("es", true) => "La búsqueda web se ha agotado por hoy: mi respuesta puede estar desactualizada.",
+        ("es", false) => "La búsqueda web está desactivada: mi respuesta puede estar desactualizada.",
+        ("it", true) => "La ricerca web è esaurita per oggi: la mia risposta potrebbe non essere aggiornata.",
+        ("it", false) => "La ricerca web è disattivata: la mia risposta potrebbe non essere aggiornata.",
+        ("nl", true) => "Het zoeken op internet is voor vandaag op: mijn antwoord kan verouderd zijn.",
+        ("nl", false) => "Zoeken op internet staat uit: mijn antwoord kan verouderd zijn.",
+        ("pl", true) => "Limit wyszukiwania w sieci na dziś się wyczerpał: moja odpowiedź może być nieaktualna.",
+        ("pl", false) => "Wyszukiwanie w sieci jest wyłączone: moja odpowiedź może być nieaktualna.",
+        ("pt", true) => "A pesquisa na web esgotou-se por hoje: a minha resposta pode estar desatualizada.",
+        ("pt", false) => "A pesquisa na web está desligada: a minha resposta pode estar desatualizada.",
+        (_, true) => {
+            "Today's web searches are used up, so my answer may be out of date. Searching works again tomorrow."
+        }
+        (_, false) => "Web search is switched off, so my answer may be out of date.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_sensitive_questions_are_recognised() {
+        for q in [
+            "Wie wird das Wetter heute?",
+            "What's the latest news?",
+            "Was gibt es aktuell Neues?",
+            "Weather in Berlin",
+            "Who won the match today?",
+        ] {
+            assert!(is_time_sensitive(q), "{q}");
+        }
+        for q in [
+            "Wie hoch ist die Zugspitze?",
+            "Tell me a joke",
+            "Was ist heuteige",
+            "newsletter ideas",
+        ] {
+            assert!(!is_time_sensitive(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn notices_exist_for_every_language() {
+        for lang in crate::config::LANGUAGES {
+            assert_ne!(notice(lang, true), notice(lang, false));
+        }
+        assert!(notice("de", true).contains("Websuche"));
+    }
+}

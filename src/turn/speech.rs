@@ -1,0 +1,151 @@
+//! The speech stages of a turn, shared by `/api/chat`, `/api/speak` and `/api/transcribe`: synthesis with the
+//! local-voice fallback for languages the cloud TTS cannot speak, and transcription, each along its chain.
+
+use serde_json::{Map, Value};
+
+use super::provider_error;
+use crate::app::App;
+use crate::config::route::Route;
+use crate::config::runtime::Effective;
+use crate::error::{ApiError, Result};
+use crate::providers::audio::Pcm;
+use crate::providers::stt::Transcript;
+use crate::providers::tts::{Speech, SpeechRequest};
+use crate::providers::{ProviderError, chain};
+
+/// The engine that speaks every language, used when the chosen one cannot.
+const LOCAL_VOICE: &str = "espeak";
+
+/// Synthesised speech and how it came about.
+pub struct Said {
+    /// The audio.
+    pub speech: Speech,
+    /// The TTS provider that spoke.
+    pub provider: String,
+    /// The chosen engine cannot speak the language, so the local voice spoke (`tts_fallback`).
+    pub language_fallback: bool,
+    /// `tts:<id>` for every engine that failed before.
+    pub fallbacks: Vec<String>,
+}
+
+/// A voice named by the route must be usable by the route's TTS engine (422 otherwise).
+pub fn check_voice(app: &App, route: &Route) -> Result<()> {
+    let Some(voice) = &route.voice else {
+        return Ok(());
+    };
+    let engine = app
+        .providers
+        .tts
+        .get(route.tts.as_str())
+        .ok_or_else(|| ApiError::invalid("tts_provider", format!("{:?} is not a TTS provider", route.tts)))?;
+    engine
+        .check_voice(voice, &route.language)
+        .map_err(|problem| ApiError::invalid("voice", problem))
+}
+
+/// An engine's own default voice where the settings name one (`OPENAI_TTS_VOICE`, `PIPER_VOICE`).
+fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
+    let key = match provider {
+        "openai" => "openai_tts_voice",
+        "piper" => "piper_voice",
+        _ => return None,
+    };
+    Some(eff.get(key).to_string()).filter(|v| !v.is_empty())
+}
+
+/// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
+pub async fn synthesize(
+    app: &App,
+    eff: &Effective,
+    prefs: &Map<String, Value>,
+    route: &Route,
+    text: &str,
+) -> Result<Said> {
+    let language = route.language.as_str();
+    let gender = prefs
+        .get("voice_gender")
+        .and_then(Value::as_str)
+        .filter(|g| !g.is_empty());
+    let mut first = route.tts.as_str();
+    let mut voice = route.voice.clone();
+    let speaks = |id: &str| app.providers.tts.get(id).is_some_and(|e| e.speaks(language));
+    let language_fallback = !speaks(first);
+    if language_fallback {
+        tracing::info!(
+            provider = first,
+            language,
+            "TTS cannot speak the language; using the local voice"
+        );
+        app.metrics.incr("tts_language_fallback_total", &[("from", first)]);
+        first = LOCAL_VOICE;
+        voice = None;
+    }
+    let order = chain(first, &app.settings.fallbacks.tts);
+    let mut fallbacks = Vec::new();
+    let mut last_error = None;
+    for (n, id) in order.iter().enumerate() {
+        let Some(engine) = app.providers.tts.get(id).filter(|e| e.speaks(language)) else {
+            continue;
+        };
+        let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
+        let request = SpeechRequest {
+            text,
+            language,
+            voice: voice.as_deref(),
+            gender,
+        };
+        match engine.speak(&request).await {
+            Ok(speech) => {
+                return Ok(Said {
+                    speech,
+                    provider: id.to_string(),
+                    language_fallback,
+                    fallbacks,
+                });
+            }
+            Err(err) => {
+                tracing::warn!(provider = %id, error = %err, "TTS failed");
+                app.metrics
+                    .incr("provider_errors_total", &[("stage", "tts"), ("provider", id)]);
+                if n + 1 < order.len() {
+                    app.metrics.incr("fallback_total", &[("stage", "tts"), ("from", id)]);
+                }
+                fallbacks.push(format!("tts:{id}"));
+                last_error = Some(err);
+            }
+        }
+    }
+    Err(provider_error(last_error.unwrap_or_else(|| {
+        ProviderError::NotConfigured(format!("TTS provider {} for {language}", route.tts))
+    })))
+}
+
+/// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
+/// to the route's unless `stt_force_language` is off.
+pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
+    let language = eff.flag("stt_force_language").then_some(route.language.as_str());
+    let order = chain(&route.stt, &app.settings.fallbacks.stt);
+    let mut fallbacks = Vec::new();
+    let mut last_error = None;
+    for (n, id) in order.iter().enumerate() {
+        let Some(engine) = app.providers.stt.get(id) else {
+            continue;
+        };
+        match engine.transcribe(audio, language).await {
+            Ok(transcript) => return Ok((transcript, fallbacks)),
+            Err(err) => {
+                tracing::warn!(provider = %id, error = %err, "STT failed");
+                app.metrics
+                    .incr("provider_errors_total", &[("stage", "stt"), ("provider", id)]);
+                if n + 1 < order.len() {
+                    app.metrics.incr("fallback_total", &[("stage", "stt"), ("from", id)]);
+                }
+                fallbacks.push(format!("stt:{id}"));
+                last_error = Some(err);
+            }
+        }
+    }
+    Err(provider_error(last_error.unwrap_or_else(|| {
+        ProviderError::NotConfigured(format!("STT provider {}", route.stt))
+    })))
+}

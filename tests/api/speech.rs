@@ -1,0 +1,248 @@
+//! `/api/speak` with the real espeak-ng, and `/api/transcribe` against a fake OpenAI-compatible STT server.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{As, TestApp, spawn_app};
+use crate::fakes::{Fake, Reply, wav, wav_info};
+
+const STT: &str = "/v1/audio/transcriptions";
+
+async fn gateway(extra: &[(&str, &str)]) -> (TestApp, String) {
+    let app = spawn_app(extra).await;
+    let (_, token) = app.create_user("anna").await;
+    (app, token)
+}
+
+/// 16-bit mono PCM of a 440 Hz tone.
+fn tone(seconds: f64, rate: u32) -> Vec<u8> {
+    let n = (seconds * f64::from(rate)) as usize;
+    (0..n)
+        .flat_map(|i| {
+            let t = i as f64 / f64::from(rate);
+            (((t * 440.0 * std::f64::consts::TAU).sin() * 8000.0) as i16).to_le_bytes()
+        })
+        .collect()
+}
+
+fn wav_of(pcm: &[u8], rate: u32) -> Vec<u8> {
+    let mut out = wav(0);
+    out[24..28].copy_from_slice(&rate.to_le_bytes());
+    out[28..32].copy_from_slice(&(rate * 2).to_le_bytes());
+    out[4..8].copy_from_slice(&(36 + pcm.len() as u32).to_le_bytes());
+    out[40..44].copy_from_slice(&(pcm.len() as u32).to_le_bytes());
+    out.extend_from_slice(pcm);
+    out
+}
+
+async fn upload(app: &TestApp, token: &str, path: &str, content_type: &str, body: Vec<u8>) -> crate::common::Reply {
+    let req = app
+        .request(Method::POST, path, As::Bearer(token))
+        .header("content-type", content_type)
+        .body(body);
+    app.send(req).await
+}
+
+#[tokio::test]
+async fn speak_returns_a_valid_wav_from_the_real_espeak_ng() {
+    let (app, token) = gateway(&[]).await;
+    let short = app
+        .request(Method::POST, "/api/speak", As::Bearer(&token))
+        .json(&json!({"text": "Hallo.", "language": "de"}));
+    let long = app
+        .request(Method::POST, "/api/speak", As::Bearer(&token))
+        .json(&json!({
+            "text": "Am 3. Mai kostet es 12,50 €. Danach fahren wir 120 km/h nach Hamburg und trinken Tee.",
+            "language": "de"
+        }));
+    let short = short.send().await.unwrap();
+    let long = long.send().await.unwrap();
+
+    assert_eq!(long.status(), 200);
+    assert_eq!(long.headers()["content-type"], "audio/wav");
+    assert_eq!(long.headers()["x-tts-provider"], "espeak");
+    let (rate, channels, bits, long_secs) = wav_info(&long.bytes().await.unwrap());
+    let (_, _, _, short_secs) = wav_info(&short.bytes().await.unwrap());
+    assert_eq!((rate, channels, bits), (22_050, 1, 16));
+    assert!((0.2..3.0).contains(&short_secs), "one word: {short_secs} s");
+    assert!((4.0..30.0).contains(&long_secs), "two spoken sentences: {long_secs} s");
+}
+
+#[tokio::test]
+async fn speak_refuses_bad_input_clearly() {
+    let (app, token) = gateway(&[]).await;
+    let call = |body| app.call(Method::POST, "/api/speak", As::Bearer(&token), Some(body));
+    assert_eq!(call(json!({"text": ""})).await.error(400), "empty_text");
+    assert_eq!(
+        call(json!({"text": "x".repeat(5000)})).await.error(413),
+        "payload_too_large"
+    );
+    assert_eq!(call(json!({"text": "```\ncode\n```"})).await.error(400), "empty_text");
+    assert_eq!(
+        call(json!({"text": "Hi", "voice": "en;rm -rf"})).await.error(422),
+        "invalid_request"
+    );
+    assert_eq!(
+        call(json!({"text": "Hi", "provider": "sonic"})).await.error(422),
+        "invalid_request"
+    );
+}
+
+#[tokio::test]
+async fn transcribe_uploads_a_wav_with_the_fixed_language_and_reads_the_transcript() {
+    let stt = Fake::start().await;
+    stt.always(
+        STT,
+        Reply::Json(json!({"text": " Hallo Welt. ", "language": "german", "duration": 1.0})),
+    );
+    let url = stt.v1();
+    let (app, token) = gateway(&[
+        ("OPENAI_STT_URL", &url),
+        ("OPENAI_STT_API_KEY", "stt-key"),
+        ("OPENAI_STT_MODEL", "whisper-large-v3"),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+    ])
+    .await;
+    let pcm = tone(1.0, 16_000);
+
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe?language=de",
+        "audio/wav",
+        wav_of(&pcm, 16_000),
+    )
+    .await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["text"], "Hallo Welt.");
+    assert_eq!(r.body["language"], "de");
+    let sent = &stt.requests(STT)[0];
+    assert_eq!(sent.header("authorization").as_deref(), Some("Bearer stt-key"));
+    assert!(sent.header("content-type").unwrap().starts_with("multipart/form-data"));
+    let body = String::from_utf8_lossy(&sent.body);
+    assert!(body.contains("name=\"model\"\r\n\r\nwhisper-large-v3"), "{body:.300}");
+    assert!(body.contains("name=\"language\"\r\n\r\nde"));
+    assert!(body.contains("name=\"response_format\"\r\n\r\nverbose_json"));
+    assert!(body.contains("filename=\"audio.wav\""));
+    let riff = sent
+        .body
+        .windows(4)
+        .position(|w| w == b"RIFF")
+        .expect("a WAV file is uploaded");
+    let (rate, channels, bits, seconds) = wav_info(&sent.body[riff..riff + 44 + pcm.len()]);
+    assert_eq!((rate, channels, bits), (16_000, 1, 16));
+    assert!((seconds - 1.0).abs() < 1e-6);
+
+    let raw = upload(&app, &token, "/api/transcribe", "audio/L16; rate=8000", tone(0.5, 8000)).await;
+    assert_eq!(raw.status, 200, "{}", raw.body);
+    let sent = &stt.requests(STT)[1];
+    let riff = sent.body.windows(4).position(|w| w == b"RIFF").unwrap();
+    assert_eq!(
+        u32::from_le_bytes(sent.body[riff + 24..riff + 28].try_into().unwrap()),
+        8000
+    );
+}
+
+#[tokio::test]
+async fn transcribe_falls_back_from_the_unavailable_in_process_whisper() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "hello"})));
+    let url = stt.v1();
+    let (app, token) = gateway(&[
+        ("OPENAI_STT_URL", &url),
+        ("DEFAULT_STT_PROVIDER", "whisper"),
+        ("STT_FALLBACK", "openai"),
+    ])
+    .await;
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe?language=en",
+        "audio/wav",
+        wav_of(&tone(0.2, 16_000), 16_000),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["text"], "hello");
+    assert_eq!(r.body["language"], "en");
+    assert_eq!(r.body["provider_fallbacks"], json!(["stt:whisper"]));
+}
+
+#[tokio::test]
+async fn transcribe_refuses_audio_it_cannot_take() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "never"})));
+    let url = stt.v1();
+    let (app, token) = gateway(&[("OPENAI_STT_URL", &url), ("AUDIO_LIMIT_BYTES", "20000")]).await;
+    let mut float_wav = wav_of(&tone(0.1, 16_000), 16_000);
+    float_wav[20..22].copy_from_slice(&3u16.to_le_bytes());
+    float_wav[34..36].copy_from_slice(&32u16.to_le_bytes());
+
+    let r = upload(&app, &token, "/api/transcribe", "audio/wav", float_wav).await;
+    assert_eq!(r.error(422), "invalid_request");
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("16-bit"));
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe",
+        "audio/mpeg",
+        b"ID3\x03fake mp3".to_vec(),
+    )
+    .await;
+    assert_eq!(r.error(400), "unsupported_media_type");
+    assert_eq!(
+        upload(&app, &token, "/api/transcribe", "audio/wav", Vec::new())
+            .await
+            .error(400),
+        "empty_audio"
+    );
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe",
+        "audio/wav",
+        b"RIFF\0\0\0\0WAVEjunk".to_vec(),
+    )
+    .await;
+    assert_eq!(r.error(422), "invalid_request");
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe",
+        "application/octet-stream",
+        vec![1, 2, 3],
+    )
+    .await;
+    assert_eq!(r.error(422), "invalid_request");
+    let big = wav_of(&tone(1.0, 16_000), 16_000);
+    assert_eq!(
+        upload(&app, &token, "/api/transcribe", "audio/wav", big)
+            .await
+            .error(413),
+        "payload_too_large"
+    );
+    assert!(stt.requests(STT).is_empty());
+}
+
+#[tokio::test]
+async fn an_stt_server_error_is_a_502_naming_the_provider() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Status(500, "model not loaded".into()));
+    let url = stt.v1();
+    let (app, token) = gateway(&[("OPENAI_STT_URL", &url)]).await;
+    let r = upload(
+        &app,
+        &token,
+        "/api/transcribe",
+        "audio/wav",
+        wav_of(&tone(0.2, 16_000), 16_000),
+    )
+    .await;
+    assert_eq!(r.error(502), "provider_failed");
+    assert!(
+        r.body["error"]["message"].as_str().unwrap().contains("openai"),
+        "{}",
+        r.body
+    );
+}
