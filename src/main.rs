@@ -55,6 +55,9 @@ async fn run() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let shutdown = shutdown_signal();
+    let app = Arc::new(App::new(settings, store));
+    let settings = &app.settings;
     let listener = match tokio::net::TcpListener::bind(settings.listen_addr).await {
         Ok(listener) => listener,
         Err(err) => {
@@ -69,7 +72,7 @@ async fn run() -> ExitCode {
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );
-    match serve(listener, Arc::new(App::new(settings, store)), shutdown_signal()).await {
+    match serve(listener, app.clone(), shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
@@ -81,22 +84,36 @@ async fn run() -> ExitCode {
     }
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Installs the SIGINT and SIGTERM handlers at once (so a signal that arrives while the server starts is not
+/// fatal) and returns a future that completes on the first of them.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    #[cfg(unix)]
+    let mut int = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    async move {
+        #[cfg(unix)]
+        {
+            let term = async {
+                match term.as_mut() {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            let int = async {
+                match int.as_mut() {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! { () = term => {}, () = int => {} }
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! { () = ctrl_c => {}, () = term => {} }
-    tracing::info!("shutdown signal received; finishing running requests");
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutdown signal received; finishing running requests");
+    }
 }
