@@ -60,7 +60,8 @@ impl ApiError {
         Self::Validation(format!("{field}: {problem}"))
     }
 
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
+    /// The HTTP status and the error code of the contract's body.
+    pub fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             Self::BadRequest { code, .. } => (StatusCode::BAD_REQUEST, code),
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),

@@ -10,6 +10,8 @@
 //! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
+//! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
+//! - [`logging`]: the service log, also broadcast to admins.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
@@ -20,6 +22,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod logging;
 pub mod metrics;
 pub mod prefs;
 pub mod providers;
@@ -27,6 +30,7 @@ pub mod routes;
 pub mod store;
 pub mod text;
 pub mod turn;
+pub mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;

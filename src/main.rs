@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use tracing_subscriber::EnvFilter;
 use voice_gateway::config::Settings;
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve};
@@ -39,9 +38,7 @@ async fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
+    voice_gateway::logging::init();
     if settings.database_url.is_some() {
         eprintln!(
             "voice-gateway: invalid setting DATABASE_URL: PostgreSQL is not supported by this build yet; unset it to use DB_PATH"

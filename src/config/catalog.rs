@@ -63,6 +63,37 @@ pub const SETTINGS: &[Entry] = &[
     ),
     ("AUDIO_LIMIT_BYTES", "16777216", "largest audio upload; larger gets 413"),
     (
+        "WS_ALLOWED_ORIGINS",
+        "(unset)",
+        "comma list of browser origins (`https://app.example`) allowed to open WebSockets besides the gateway's own",
+    ),
+    (
+        "WS_IDLE_TIMEOUT_SECONDS",
+        "300",
+        "a WebSocket without frames and without a running turn is closed after this",
+    ),
+    (
+        "FILLER_AFTER_MS",
+        "1500",
+        "a short reassuring phrase is sent when the first token takes longer (0 = never)",
+    ),
+    (
+        "VAD_THRESHOLD",
+        "500",
+        "RMS level of 16-bit samples above which a 20 ms frame counts as speech (`/ws/voice` with `vad`)",
+    ),
+    (
+        "VAD_MIN_SPEECH_MS",
+        "200",
+        "speech needed before silence can end an utterance",
+    ),
+    ("VAD_SILENCE_MS", "700", "trailing silence that ends an utterance"),
+    (
+        "MAX_UTTERANCE_SECONDS",
+        "60",
+        "longest utterance buffered on `/ws/voice`; longer gets an error event",
+    ),
+    (
         "PROVIDER_TIMEOUT_SECONDS",
         "120",
         "longest any provider call may take in all (connecting: at most 5 s)",

@@ -63,6 +63,8 @@ pub struct Settings {
     pub default_language: String,
     /// `MEMORY_EXTRACTION_*`.
     pub memory: MemorySettings,
+    /// WebSocket channels: origins, idle timeout, filler, voice activity detection.
+    pub ws: WsSettings,
     /// `STT_FALLBACK`, `LLM_FALLBACK`, `TTS_FALLBACK`: providers tried in order after the chosen one.
     pub fallbacks: Fallbacks,
     /// Addresses, models and keys of the providers.
@@ -88,6 +90,25 @@ pub struct MemorySettings {
     pub max: u32,
     /// `MEMORY_EXTRACTION_PROVIDER`: LLM provider asked; empty = the default LLM provider.
     pub provider: Option<String>,
+}
+
+/// The streaming channels.
+#[derive(Debug)]
+pub struct WsSettings {
+    /// `WS_ALLOWED_ORIGINS`: browser origins besides the gateway's own that may open a WebSocket.
+    pub allowed_origins: Vec<String>,
+    /// `WS_IDLE_TIMEOUT_SECONDS`: a connection without frames and without a running turn is closed after this.
+    pub idle_timeout_secs: u64,
+    /// `FILLER_AFTER_MS`: a filler phrase is sent when the first token takes longer (0 = never).
+    pub filler_after_ms: u64,
+    /// `VAD_THRESHOLD`: RMS level (16-bit samples) above which a 20 ms frame counts as speech.
+    pub vad_threshold: u32,
+    /// `VAD_MIN_SPEECH_MS`: speech needed before an utterance can end.
+    pub vad_min_speech_ms: u32,
+    /// `VAD_SILENCE_MS`: trailing silence that ends an utterance.
+    pub vad_silence_ms: u32,
+    /// `MAX_UTTERANCE_SECONDS`: longest utterance buffered on `/ws/voice`.
+    pub max_utterance_secs: u32,
 }
 
 /// Fallback chains per stage.
@@ -211,6 +232,15 @@ impl Settings {
                 every_n_turns: src.ranged("MEMORY_EXTRACTION_EVERY_N_TURNS", 5, 1000)?.max(1),
                 max: src.ranged("MEMORY_EXTRACTION_MAX", 50, 10_000)?,
                 provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::providers::LLM_PROVIDERS)?,
+            },
+            ws: WsSettings {
+                allowed_origins: src.list("WS_ALLOWED_ORIGINS"),
+                idle_timeout_secs: src.ranged("WS_IDLE_TIMEOUT_SECONDS", 300, 86_400)?.max(1).into(),
+                filler_after_ms: src.ranged("FILLER_AFTER_MS", 1500, 60_000)?.into(),
+                vad_threshold: src.ranged("VAD_THRESHOLD", 500, 32_767)?,
+                vad_min_speech_ms: src.ranged("VAD_MIN_SPEECH_MS", 200, 10_000)?,
+                vad_silence_ms: src.ranged("VAD_SILENCE_MS", 700, 10_000)?.max(20),
+                max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
             },
             fallbacks: Fallbacks {
                 stt: chain(&src, "STT_FALLBACK", crate::providers::STT_PROVIDERS)?,

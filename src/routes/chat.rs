@@ -90,6 +90,7 @@ async fn chat(
         session,
         layer,
         text_only: body.text_only,
+        ..TurnRequest::default()
     };
     let outcome = turn::run(&app.0, &caller.user, request, None).await?;
     let mut reply = chat_json(&outcome, body.session_id.as_deref());

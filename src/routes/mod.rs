@@ -36,6 +36,7 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_users::router())
         .merge(admin_config::router())
         .merge(admin_lexicon::router())
+        .merge(crate::ws::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))

@@ -113,6 +113,25 @@ pub const ENDPOINTS: &[Endpoint] = &[
         None,
         200,
     ),
+    (
+        "get",
+        "/ws/chat",
+        User,
+        "WebSocket (token in ?token=, cookie or header; ?session_id= optional): send {text, stream, audio_stream, \
+         provider, model, voice, language, text_only, session_id} or {type: interrupt}; events ack, token, filler, \
+         notice, semantic, audio (+ binary WAV), interrupted, error, done",
+        None,
+        101,
+    ),
+    (
+        "get",
+        "/ws/voice",
+        User,
+        "WebSocket: {type: start, vad, sample_rate, language, voice, …}, binary 16-bit PCM frames, {type: end, …} \
+         (end options win), {type: interrupt}; events transcript, then as /ws/chat",
+        None,
+        101,
+    ),
     ("get", "/api/me/memories", User, "The caller's memories", None, 200),
     (
         "post",
@@ -282,6 +301,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "Deletes a user's sessions and messages only",
         None,
         200,
+    ),
+    (
+        "get",
+        "/api/admin/log",
+        Admin,
+        "WebSocket: the live service log, one text frame per line (slow readers get a note of dropped lines)",
+        None,
+        101,
     ),
     (
         "get",

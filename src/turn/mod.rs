@@ -10,6 +10,7 @@ mod prompt;
 pub mod quota;
 pub mod search;
 pub mod speech;
+pub mod translate;
 
 use std::sync::Arc;
 
@@ -40,11 +41,17 @@ pub struct TurnRequest {
     pub layer: RouteLayer,
     /// Answer as text only (the device speaks it itself).
     pub text_only: bool,
+    /// The caller speaks the answer sentence by sentence from [`TurnEvent::Sentence`]; no full audio is made.
+    pub audio_stream: bool,
+    /// The request was already counted against the quota (a voice turn counts before transcribing).
+    pub precharged: bool,
 }
 
 /// What happens during a turn, for streaming channels.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnEvent {
+    /// The turn passed its checks and the quota; the answer is being written along this route.
+    Accepted(Route),
     /// A token of the answer as the LLM writes it.
     Token(String),
     /// A sentence of the answer, ready to be spoken (after the text pipeline).
@@ -153,7 +160,10 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     if !request.text_only {
         speech::check_voice(app, &route)?;
     }
-    quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    if !request.precharged {
+        quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    }
+    emit(&events, TurnEvent::Accepted(route.clone()));
 
     let history = match &request.session {
         Some(s) => {
@@ -201,7 +211,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         memories_len: memories.len(),
         route,
     };
-    if !request.text_only && !outcome.sentences.is_empty() {
+    if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {
         let spoken = outcome.sentences.join(" ");
         let said = speech::synthesize(app, &eff, &prefs, &outcome.route, &spoken).await?;
         outcome.fallbacks.extend(said.fallbacks);

@@ -43,6 +43,14 @@ pub fn check_voice(app: &App, route: &Route) -> Result<()> {
         .map_err(|problem| ApiError::invalid("voice", problem))
 }
 
+/// Whether the route's TTS cannot speak the route's language, so the local voice will speak instead.
+pub fn language_fallback(app: &App, route: &Route) -> bool {
+    !app.providers
+        .tts
+        .get(route.tts.as_str())
+        .is_some_and(|e| e.speaks(&route.language))
+}
+
 /// An engine's own default voice where the settings name one (`OPENAI_TTS_VOICE`, `PIPER_VOICE`).
 fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
     let key = match provider {

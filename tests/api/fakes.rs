@@ -3,6 +3,7 @@
 //! request it gets, and answers from a script.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
@@ -55,6 +56,28 @@ pub enum Reply {
     Bytes(&'static str, Vec<u8>),
     /// Waits until the gate opens, then answers.
     Gated(Arc<Semaphore>, Box<Reply>),
+    /// An event stream that sends `first`, waits for the gate, then sends `rest` and `[DONE]`. `closed` is set
+    /// when the client drops the connection before the stream ended.
+    SseHeld {
+        first: Vec<Value>,
+        gate: Arc<Semaphore>,
+        rest: Vec<Value>,
+        closed: Arc<AtomicBool>,
+    },
+}
+
+/// Sets its flag when dropped before `done` was called: the stream's consumer went away.
+struct DropFlag {
+    flag: Arc<AtomicBool>,
+    done: bool,
+}
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        if !self.done {
+            self.flag.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 type Rule = (Box<dyn Fn(&Recorded) -> bool + Send + Sync>, Reply);
@@ -180,6 +203,39 @@ async fn respond(reply: Reply) -> Response {
         Reply::Json(value) => axum::Json(value).into_response(),
         Reply::Status(code, body) => (StatusCode::from_u16(code).unwrap(), body).into_response(),
         Reply::Bytes(content_type, bytes) => ([("content-type", content_type)], bytes).into_response(),
+        Reply::SseHeld {
+            first,
+            gate,
+            rest,
+            closed,
+        } => {
+            let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(8);
+            tokio::spawn(async move {
+                let mut guard = DropFlag {
+                    flag: closed,
+                    done: false,
+                };
+                for e in first {
+                    if tx.send(Ok(Bytes::from(format!("data: {e}\n\n")))).await.is_err() {
+                        return;
+                    }
+                }
+                tokio::select! {
+                    _ = gate.acquire() => {}
+                    () = tx.closed() => return,
+                }
+                for e in rest {
+                    if tx.send(Ok(Bytes::from(format!("data: {e}\n\n")))).await.is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Ok(Bytes::from("data: [DONE]\n\n"))).await;
+                guard.done = true;
+            });
+            let stream =
+                futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|item| (item, rx)) });
+            ([("content-type", "text/event-stream")], Body::from_stream(stream)).into_response()
+        }
         Reply::Gated(gate, inner) => {
             let _permit = gate.acquire().await;
             Box::pin(respond(*inner)).await
@@ -217,6 +273,13 @@ pub fn tool_call(name: &str, arguments: &str) -> Reply {
         json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": b}}]}}]}),
         json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
     ])
+}
+
+/// Token chunks followed by the finish chunk (the end of an answer, for a held stream's rest).
+pub fn ending(parts: &[&str]) -> Vec<Value> {
+    let mut events = token_chunks(parts);
+    events.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}));
+    events
 }
 
 /// Token chunks only (for a stream that will be cut).

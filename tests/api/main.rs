@@ -14,3 +14,4 @@ mod speech;
 mod store;
 mod turns;
 mod users;
+mod ws;

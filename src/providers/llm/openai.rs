@@ -98,7 +98,13 @@ async fn read_stream(id: &'static str, mut response: reqwest::Response, tx: Send
     let mut calls = CallBuilder::default();
     let mut finished = false;
     loop {
-        let (events, at_end) = match response.chunk().await {
+        // Stop at once when the caller is gone (an interrupted turn): dropping the response closes the
+        // connection, so the server stops generating.
+        let chunk = tokio::select! {
+            () = tx.closed() => return,
+            chunk = response.chunk() => chunk,
+        };
+        let (events, at_end) = match chunk {
             Ok(Some(bytes)) => (parser.push(&bytes), false),
             Ok(None) => (parser.finish(), true),
             Err(e) => {

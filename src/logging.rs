@@ -1,0 +1,74 @@
+//! The service log: to stderr as usual, and line by line to a broadcast that `/api/admin/log` streams to admins.
+//! A slow reader loses lines (the broadcast keeps the newest [`BACKLOG`]); it never slows the service.
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+use tokio::sync::broadcast;
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::MakeWriter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+
+/// Lines kept for readers that fall behind.
+pub const BACKLOG: usize = 1024;
+
+fn hub() -> &'static broadcast::Sender<String> {
+    static HUB: OnceLock<broadcast::Sender<String>> = OnceLock::new();
+    HUB.get_or_init(|| broadcast::channel(BACKLOG).0)
+}
+
+/// A new reader of the live log.
+pub fn subscribe() -> broadcast::Receiver<String> {
+    hub().subscribe()
+}
+
+/// Installs the global subscriber: stderr (with colours when a terminal) and the broadcast (plain text).
+/// `RUST_LOG` filters both (default `info`). A second call does nothing, so tests may call it freely.
+pub fn init() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
+        .try_init();
+}
+
+/// Writes formatted events into the broadcast, one message per line.
+#[derive(Clone, Copy)]
+struct Broadcast;
+
+/// One event's text, sent when the formatter is done with it.
+struct LineWriter(Vec<u8>);
+
+impl<'a> MakeWriter<'a> for Broadcast {
+    type Writer = LineWriter;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        LineWriter(Vec::with_capacity(256))
+    }
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for LineWriter {
+    fn drop(&mut self) {
+        if self.0.is_empty() || hub().receiver_count() == 0 {
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.0);
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            // No receiver is not an error: nobody is watching.
+            let _ = hub().send(line.to_string());
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Translation of a transcript into the target language by the LLM (for voice turns when the spoken language
+//! is detected rather than fixed and differs from the target).
+
+use super::chat::default_model;
+use super::prompt::language_name;
+use super::provider_error;
+use crate::app::App;
+use crate::config::route::Route;
+use crate::config::runtime::Effective;
+use crate::error::Result;
+use crate::providers::llm::{ChatMessage, ChatRequest, collect};
+use crate::providers::{ProviderError, chain};
+
+/// Translates `text` from `from` into the route's language with the route's LLM (and its fallbacks).
+pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, from: &str) -> Result<String> {
+    let instruction = format!(
+        "Translate the user's message from {} into {}. Answer with the translation only, nothing else.",
+        language_name(from),
+        language_name(&route.language)
+    );
+    let mut last_error = None;
+    for (n, id) in chain(&route.llm, &app.settings.fallbacks.llm).into_iter().enumerate() {
+        let Some(engine) = app.providers.llm.get(id) else {
+            continue;
+        };
+        let model = route
+            .llm_model
+            .clone()
+            .filter(|_| n == 0)
+            .unwrap_or_else(|| default_model(eff, id));
+        let request = ChatRequest {
+            model,
+            messages: vec![
+                ChatMessage::new("system", instruction.clone()),
+                ChatMessage::new("user", text),
+            ],
+            temperature: Some(0.0),
+            tools: Vec::new(),
+        };
+        let answer = match engine.chat(request).await {
+            Ok(stream) => collect(stream).await,
+            Err(err) => Err(err),
+        };
+        match answer {
+            Ok((translated, _)) if !translated.trim().is_empty() => return Ok(translated.trim().to_string()),
+            Ok(_) => last_error = Some(ProviderError::failed(id, "returned an empty translation")),
+            Err(err) => {
+                app.metrics
+                    .incr("provider_errors_total", &[("stage", "llm"), ("provider", id)]);
+                last_error = Some(err);
+            }
+        }
+    }
+    Err(provider_error(last_error.unwrap_or_else(|| {
+        ProviderError::NotConfigured(format!("LLM provider {}", route.llm))
+    })))
+}

@@ -1,0 +1,49 @@
+//! `/api/admin/log`: the live service log for admins, one text frame per line. A reader that falls behind
+//! gets a note of how many lines it missed instead of slowing anything down.
+
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::app::AppState;
+use crate::auth::Admin;
+use crate::error::Result;
+
+/// A reader that does not take a line within this time is disconnected.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub async fn handler(
+    State(app): State<AppState>,
+    admin: Admin,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response> {
+    super::check_origin(&headers, &app.settings.ws.allowed_origins)?;
+    tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
+    Ok(upgrade.on_upgrade(stream))
+}
+
+async fn stream(mut socket: WebSocket) {
+    let mut lines = crate::logging::subscribe();
+    loop {
+        let text = tokio::select! {
+            line = lines.recv() => match line {
+                Ok(line) => line,
+                Err(RecvError::Lagged(missed)) => format!("… {missed} log lines dropped (reader too slow)"),
+                Err(RecvError::Closed) => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => continue,
+            },
+        };
+        match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
+            Ok(Ok(())) => {}
+            _ => return,
+        }
+    }
+}

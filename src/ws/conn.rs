@@ -1,0 +1,312 @@
+//! The loop of one WebSocket connection: it reads the client's frames and writes the events of the running
+//! turn, whichever comes first. At most one turn runs; new input or an interrupt cancels it at once.
+//!
+//! Limits: JSON frames up to [`MAX_TEXT_FRAME`], audio frames up to [`MAX_BINARY_FRAME`], an utterance up to
+//! `MAX_UTTERANCE_SECONDS`; beyond them an error event, and the connection stays open. Without frames and
+//! without a running turn the connection is closed after `WS_IDLE_TIMEOUT_SECONDS`. A client that stops reading
+//! blocks its own turn (the channel to it is bounded) and is dropped after [`SEND_TIMEOUT`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, error_event, event, parse};
+use super::turn::{self, Out};
+use super::vad::{Vad, VadEvent};
+use crate::app::App;
+use crate::error::ApiError;
+use crate::providers::audio::Pcm;
+use crate::store::users::User;
+
+/// A client that does not take a frame within this time is disconnected.
+const SEND_TIMEOUT: Duration = Duration::from_secs(30);
+/// Frames a turn may have queued for a client before it waits.
+const QUEUE: usize = 32;
+/// Sample rate of `/ws/voice` PCM unless the start frame says otherwise.
+const DEFAULT_RATE: u32 = 16_000;
+
+/// Which channel a connection serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// `/ws/chat`.
+    Chat,
+    /// `/ws/voice`.
+    Voice,
+}
+
+/// The running turn: its task and the frames it sends.
+struct Running {
+    task: JoinHandle<()>,
+    frames: mpsc::Receiver<Out>,
+}
+
+/// The utterance being recorded on `/ws/voice`.
+struct Recording {
+    options: Options,
+    rate: u32,
+    samples: Vec<i16>,
+    vad: Option<Vad>,
+}
+
+struct Conn {
+    app: Arc<App>,
+    user: User,
+    channel: Channel,
+    /// Options of the handshake (`session_id`), under every frame's options.
+    base: Options,
+    running: Option<Running>,
+    recording: Recording,
+}
+
+/// What woke the loop.
+enum Step {
+    Incoming(Option<Result<Message, axum::Error>>),
+    Frame(Option<Out>),
+    Idle,
+}
+
+/// Serves one connection until the client leaves, idles out, or stops reading.
+pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channel, session_id: Option<String>) {
+    let base = Options {
+        session_id,
+        ..Options::default()
+    };
+    let mut conn = Conn {
+        recording: Recording {
+            options: base.clone(),
+            rate: DEFAULT_RATE,
+            samples: Vec::new(),
+            vad: None,
+        },
+        app,
+        user,
+        channel,
+        base,
+        running: None,
+    };
+    conn.run(socket).await;
+    if let Some(running) = conn.running.take() {
+        running.task.abort();
+    }
+}
+
+async fn next_frame(running: &mut Option<Running>) -> Option<Out> {
+    match running {
+        Some(r) => r.frames.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Conn {
+    async fn run(&mut self, mut socket: WebSocket) {
+        let idle = Duration::from_secs(self.app.settings.ws.idle_timeout_secs);
+        loop {
+            let step = tokio::select! {
+                incoming = socket.recv() => Step::Incoming(incoming),
+                frame = next_frame(&mut self.running) => Step::Frame(frame),
+                () = tokio::time::sleep(idle), if self.running.is_none() => Step::Idle,
+            };
+            let keep_going = match step {
+                Step::Incoming(Some(Ok(message))) => self.on_message(&mut socket, message).await,
+                Step::Incoming(_) => false,
+                Step::Frame(Some(Out::Event(value))) => {
+                    send(&mut socket, Message::Text(value.to_string().into())).await
+                }
+                Step::Frame(Some(Out::Audio(bytes))) => send(&mut socket, Message::Binary(bytes.into())).await,
+                Step::Frame(None) => {
+                    self.running = None;
+                    true
+                }
+                Step::Idle => {
+                    let close = CloseFrame {
+                        code: 1000,
+                        reason: "idle timeout".into(),
+                    };
+                    let _ = send(&mut socket, Message::Close(Some(close))).await;
+                    false
+                }
+            };
+            if !keep_going {
+                return;
+            }
+        }
+    }
+
+    /// Handles one client frame; false ends the connection.
+    async fn on_message(&mut self, socket: &mut WebSocket, message: Message) -> bool {
+        match message {
+            Message::Text(text) if text.len() > MAX_TEXT_FRAME => {
+                reject(
+                    socket,
+                    ApiError::Validation(format!("frame longer than {MAX_TEXT_FRAME} bytes")),
+                )
+                .await
+            }
+            Message::Text(text) => match parse(&text) {
+                Ok(frame) => self.on_frame(socket, frame).await,
+                Err(err) => reject(socket, err).await,
+            },
+            Message::Binary(bytes) => self.on_audio(socket, &bytes).await,
+            Message::Close(_) => false,
+            Message::Ping(_) | Message::Pong(_) => true,
+        }
+    }
+
+    async fn on_frame(&mut self, socket: &mut WebSocket, frame: ClientFrame) -> bool {
+        match (self.channel, frame) {
+            (_, ClientFrame::Interrupt) => self.interrupt(socket).await,
+            (Channel::Chat, ClientFrame::Chat { text, options }) => {
+                let options = self.base.merged(&options);
+                let (app, user) = (self.app.clone(), self.user.clone());
+                self.begin(socket, move |tx| turn::chat(app, user, text, options, tx))
+                    .await
+            }
+            (Channel::Voice, ClientFrame::Start(options)) => {
+                let rate = options.sample_rate.unwrap_or(DEFAULT_RATE);
+                if !(8_000..=48_000).contains(&rate) {
+                    return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
+                }
+                let vad = options
+                    .vad
+                    .unwrap_or(false)
+                    .then(|| Vad::new((&self.app.settings.ws).into(), rate));
+                self.recording = Recording {
+                    options: self.base.merged(&options),
+                    rate,
+                    samples: Vec::new(),
+                    vad,
+                };
+                true
+            }
+            (Channel::Voice, ClientFrame::End(options)) => {
+                if self.recording.samples.is_empty() {
+                    let err = ApiError::BadRequest {
+                        code: "empty_audio",
+                        message: "no audio was received before end".into(),
+                    };
+                    return reject(socket, err).await;
+                }
+                let options = self.recording.options.merged(&options);
+                let samples = std::mem::take(&mut self.recording.samples);
+                if let Some(vad) = &mut self.recording.vad {
+                    vad.reset();
+                }
+                self.answer_utterance(socket, samples, options).await
+            }
+            (_, other) => {
+                let what = match other {
+                    ClientFrame::Chat { .. } => "a chat message (use /ws/chat)",
+                    _ => "start/end (use /ws/voice)",
+                };
+                reject(
+                    socket,
+                    ApiError::Validation(format!("this channel does not take {what}")),
+                )
+                .await
+            }
+        }
+    }
+
+    /// Buffers PCM; with VAD, an utterance that ended is answered at once.
+    async fn on_audio(&mut self, socket: &mut WebSocket, bytes: &[u8]) -> bool {
+        if self.channel != Channel::Voice {
+            return reject(socket, ApiError::Validation("this channel takes no audio".into())).await;
+        }
+        if bytes.len() > MAX_BINARY_FRAME {
+            return reject(
+                socket,
+                ApiError::Validation(format!("audio frame longer than {MAX_BINARY_FRAME} bytes")),
+            )
+            .await;
+        }
+        let pcm = match Pcm::from_le_bytes(bytes, self.recording.rate) {
+            Ok(pcm) => pcm,
+            Err(err) => return reject(socket, ApiError::invalid("audio", err)).await,
+        };
+        let rec = &mut self.recording;
+        rec.samples.extend_from_slice(&pcm.samples);
+        let limit = self.app.settings.ws.max_utterance_secs as usize * rec.rate as usize;
+        if rec.samples.len() > limit {
+            rec.samples.clear();
+            if let Some(vad) = &mut rec.vad {
+                vad.reset();
+            }
+            let message = format!("utterance longer than {} s was dropped", limit / rec.rate as usize);
+            return reject(socket, ApiError::Validation(message)).await;
+        }
+        let Some(vad) = &mut rec.vad else {
+            return true;
+        };
+        match vad.update(&rec.samples) {
+            VadEvent::Listening => true,
+            VadEvent::DropSilence(n) => {
+                rec.samples.drain(..n);
+                true
+            }
+            VadEvent::Utterance(n) => {
+                let utterance: Vec<i16> = rec.samples.drain(..n).collect();
+                let options = rec.options.clone();
+                self.answer_utterance(socket, utterance, options).await
+            }
+        }
+    }
+
+    async fn answer_utterance(&mut self, socket: &mut WebSocket, samples: Vec<i16>, options: Options) -> bool {
+        let audio = Pcm {
+            sample_rate: self.recording.rate,
+            samples,
+            channels: 1,
+        };
+        let (app, user) = (self.app.clone(), self.user.clone());
+        self.begin(socket, move |tx| turn::voice(app, user, audio, options, tx))
+            .await
+    }
+
+    /// Starts a turn, cancelling the running one first.
+    async fn begin<F, Fut>(&mut self, socket: &mut WebSocket, start: F) -> bool
+    where
+        F: FnOnce(mpsc::Sender<Out>) -> Fut,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        if !self.interrupt(socket).await {
+            return false;
+        }
+        let (tx, frames) = mpsc::channel(QUEUE);
+        let task = tokio::spawn(start(tx));
+        self.running = Some(Running { task, frames });
+        true
+    }
+
+    /// Cancels the running turn (its LLM request and speech with it) and says so; nothing else of it is sent.
+    async fn interrupt(&mut self, socket: &mut WebSocket) -> bool {
+        match self.running.take() {
+            Some(running) => {
+                running.task.abort();
+                drop(running.frames);
+                send_event(socket, event("interrupted")).await
+            }
+            None => true,
+        }
+    }
+}
+
+/// Sends an error event for a bad frame; the connection stays open.
+async fn reject(socket: &mut WebSocket, err: ApiError) -> bool {
+    send_event(socket, error_event(&err)).await
+}
+
+async fn send_event(socket: &mut WebSocket, value: Value) -> bool {
+    send(socket, Message::Text(value.to_string().into())).await
+}
+
+/// Sends a frame; false when the client is gone or too slow.
+async fn send(socket: &mut WebSocket, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
+}

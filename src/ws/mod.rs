@@ -1,0 +1,132 @@
+//! The WebSocket channels: `/ws/chat` (text turns), `/ws/voice` (speech turns with optional voice activity
+//! detection) and `/api/admin/log` (the live service log for admins).
+//!
+//! A handshake is authenticated like any request (bearer header, cookie, `?token=`, trusted proxy header) and a
+//! browser's `Origin` must be the gateway's own or listed in `WS_ALLOWED_ORIGINS`, so another site cannot open
+//! a channel with the user's cookie. Each connection runs one loop ([`conn`]) that reads frames and writes the
+//! events of at most one running turn ([`turn`]).
+
+mod admin_log;
+mod conn;
+mod phrases;
+pub mod protocol;
+mod turn;
+pub mod vad;
+
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::http::header::{HOST, ORIGIN};
+use axum::response::Response;
+use axum::routing::get;
+use serde::Deserialize;
+
+use crate::app::AppState;
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, Result};
+
+/// Largest message the WebSocket layer accepts at all; frames above the channel's own limits (see
+/// [`protocol`]) but below this get an error event and the connection stays open.
+const PROTOCOL_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The channel routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/ws/chat", get(chat))
+        .route("/ws/voice", get(voice))
+        .route("/api/admin/log", get(admin_log::handler))
+}
+
+/// Handshake query: `token` authenticates (read by the auth layer); `session_id` continues a session.
+#[derive(Debug, Deserialize)]
+struct HandshakeQuery {
+    session_id: Option<String>,
+}
+
+async fn chat(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    headers: HeaderMap,
+    Query(query): Query<HandshakeQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response> {
+    accept(&app, caller, &headers, query, upgrade, conn::Channel::Chat)
+}
+
+async fn voice(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    headers: HeaderMap,
+    Query(query): Query<HandshakeQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response> {
+    accept(&app, caller, &headers, query, upgrade, conn::Channel::Voice)
+}
+
+fn accept(
+    app: &AppState,
+    caller: CurrentUser,
+    headers: &HeaderMap,
+    query: HandshakeQuery,
+    upgrade: WebSocketUpgrade,
+    channel: conn::Channel,
+) -> Result<Response> {
+    check_origin(headers, &app.settings.ws.allowed_origins)?;
+    let app = app.0.clone();
+    Ok(upgrade
+        .max_message_size(PROTOCOL_MESSAGE_LIMIT)
+        .max_frame_size(PROTOCOL_MESSAGE_LIMIT)
+        .on_upgrade(move |socket| conn::serve(socket, app, caller.user, channel, query.session_id)))
+}
+
+/// Refuses a browser handshake from a foreign origin (cross-site WebSocket hijacking). Clients that are not
+/// browsers send no `Origin` and are let through; their credentials decide.
+pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<()> {
+    let Some(origin) = headers.get(ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("").trim_end_matches('/');
+    let host = headers.get(HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let own = origin
+        .split_once("://")
+        .is_some_and(|(scheme, authority)| matches!(scheme, "http" | "https") && authority.eq_ignore_ascii_case(host));
+    if own
+        || allowed
+            .iter()
+            .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin))
+    {
+        Ok(())
+    } else {
+        tracing::warn!(%origin, "WebSocket handshake from a foreign origin refused");
+        Err(ApiError::Forbidden(format!(
+            "origin {origin} may not open this channel (see WS_ALLOWED_ORIGINS)"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn only_the_own_and_listed_origins_pass() {
+        let allowed = vec!["https://app.example".to_string()];
+        assert!(check_origin(&headers(None, "gw:8080"), &allowed).is_ok());
+        assert!(check_origin(&headers(Some("http://gw:8080"), "gw:8080"), &allowed).is_ok());
+        assert!(check_origin(&headers(Some("https://app.example/"), "gw:8080"), &allowed).is_ok());
+        assert!(check_origin(&headers(Some("https://evil.example"), "gw:8080"), &allowed).is_err());
+        assert!(check_origin(&headers(Some("http://gw:8081"), "gw:8080"), &allowed).is_err());
+        assert!(check_origin(&headers(Some("null"), "gw:8080"), &allowed).is_err());
+    }
+}

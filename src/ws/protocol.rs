@@ -1,0 +1,159 @@
+//! Frames of the WebSocket channels: the client's options and commands, and the server's events.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::error::ApiError;
+
+/// Longest JSON frame a client may send.
+pub const MAX_TEXT_FRAME: usize = 64 * 1024;
+/// Longest binary (audio) frame a client may send: one second of 48 kHz 16-bit PCM is 96 KiB.
+pub const MAX_BINARY_FRAME: usize = 1024 * 1024;
+
+/// Options of a chat message or of a voice `start`/`end` frame. `None` = not given.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Options {
+    /// Token streaming.
+    pub stream: Option<bool>,
+    /// Sentence-wise audio.
+    pub audio_stream: Option<bool>,
+    /// LLM provider (`llm_provider` accepted too).
+    #[serde(alias = "llm_provider")]
+    pub provider: Option<String>,
+    /// LLM model.
+    pub model: Option<String>,
+    /// TTS voice.
+    pub voice: Option<String>,
+    /// Language.
+    pub language: Option<String>,
+    /// STT provider.
+    pub stt_provider: Option<String>,
+    /// TTS provider.
+    pub tts_provider: Option<String>,
+    /// Text only: the device speaks.
+    pub text_only: Option<bool>,
+    /// The session to continue.
+    pub session_id: Option<String>,
+    /// `/ws/voice`: end utterances by silence detection.
+    pub vad: Option<bool>,
+    /// `/ws/voice`: sample rate of the PCM frames (default 16000).
+    pub sample_rate: Option<u32>,
+}
+
+impl Options {
+    /// These options with `over`'s given values on top (the end frame wins over the start frame).
+    pub fn merged(&self, over: &Options) -> Options {
+        fn pick<T: Clone>(over: &Option<T>, base: &Option<T>) -> Option<T> {
+            over.clone().or_else(|| base.clone())
+        }
+        Options {
+            stream: pick(&over.stream, &self.stream),
+            audio_stream: pick(&over.audio_stream, &self.audio_stream),
+            provider: pick(&over.provider, &self.provider),
+            model: pick(&over.model, &self.model),
+            voice: pick(&over.voice, &self.voice),
+            language: pick(&over.language, &self.language),
+            stt_provider: pick(&over.stt_provider, &self.stt_provider),
+            tts_provider: pick(&over.tts_provider, &self.tts_provider),
+            text_only: pick(&over.text_only, &self.text_only),
+            session_id: pick(&over.session_id, &self.session_id),
+            vad: pick(&over.vad, &self.vad),
+            sample_rate: pick(&over.sample_rate, &self.sample_rate),
+        }
+    }
+}
+
+/// A JSON frame from the client.
+#[derive(Debug)]
+pub enum ClientFrame {
+    /// `/ws/chat`: a message to answer.
+    Chat {
+        /// The user's words.
+        text: String,
+        /// Its options.
+        options: Options,
+    },
+    /// `/ws/voice`: start of an utterance (options kept for the following ones).
+    Start(Options),
+    /// `/ws/voice`: end of an utterance; transcribe and answer.
+    End(Options),
+    /// Cancel the running turn.
+    Interrupt,
+}
+
+/// Reads a JSON frame; the error says what is wrong, for an error event.
+pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| ApiError::Validation(format!("frame is not JSON: {e}")))?;
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+    let options =
+        || serde_json::from_value::<Options>(value.clone()).map_err(|e| ApiError::Validation(format!("frame: {e}")));
+    match kind {
+        "interrupt" => Ok(ClientFrame::Interrupt),
+        "start" => Ok(ClientFrame::Start(options()?)),
+        "end" => Ok(ClientFrame::End(options()?)),
+        "" | "chat" | "message" => {
+            let text = value
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ApiError::invalid("text", "expected a string"))?
+                .to_string();
+            Ok(ClientFrame::Chat {
+                text,
+                options: options()?,
+            })
+        }
+        other => Err(ApiError::invalid("type", format!("unknown frame type {other:?}"))),
+    }
+}
+
+/// The `error` event of an API error: the HTTP-like status, the error code and the message.
+pub fn error_event(err: &ApiError) -> Value {
+    let (status, code) = err.status_and_code();
+    if let ApiError::Internal(cause) = err {
+        tracing::error!(%cause, "internal error in a WebSocket turn");
+    }
+    json!({"type": "error", "status": status.as_u16(), "code": code, "message": err.to_string()})
+}
+
+/// An event with only its type.
+pub fn event(kind: &str) -> Value {
+    json!({"type": kind})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_read_by_type() {
+        assert!(matches!(parse(r#"{"type":"interrupt"}"#), Ok(ClientFrame::Interrupt)));
+        let Ok(ClientFrame::Chat { text, options }) = parse(r#"{"text":"hi","stream":true}"#) else {
+            panic!("chat frame expected");
+        };
+        assert_eq!(text, "hi");
+        assert_eq!(options.stream, Some(true));
+        assert!(parse(r#"{"type":"dance"}"#).is_err());
+        assert!(parse("not json").is_err());
+        assert!(parse(r#"{"text": 5}"#).is_err());
+        assert!(parse(r#"{"type":"start","vad":"yes"}"#).is_err());
+    }
+
+    #[test]
+    fn the_end_frame_wins_over_the_start_frame() {
+        let start = Options {
+            language: Some("de".into()),
+            voice: Some("de".into()),
+            vad: Some(true),
+            ..Options::default()
+        };
+        let end = Options {
+            language: Some("en".into()),
+            ..Options::default()
+        };
+        let merged = start.merged(&end);
+        assert_eq!(merged.language.as_deref(), Some("en"));
+        assert_eq!(merged.voice.as_deref(), Some("de"));
+        assert_eq!(merged.vad, Some(true));
+    }
+}

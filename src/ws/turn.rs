@@ -1,0 +1,354 @@
+//! One turn on a WebSocket: the turn's events become frames (ack, token*, semantic, audio, done, plus
+//! transcript, filler, notice and error), and with `audio_stream` every finished sentence is spoken at once by
+//! a speaker task, in order, while the LLM writes on. Dropping the turn's task (an interrupt) drops the LLM
+//! request and the speaker with it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::phrases;
+use super::protocol::{Options, error_event, event};
+use crate::app::App;
+use crate::config::LANGUAGES;
+use crate::config::route::{Route, RouteLayer};
+use crate::error::{ApiError, Result};
+use crate::prefs::validate_route;
+use crate::providers::audio::Pcm;
+use crate::store::sessions::Session;
+use crate::store::users::User;
+use crate::turn::translate::translate;
+use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, quota, route_for, speech};
+
+/// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
+#[derive(Debug)]
+pub enum Out {
+    /// A JSON event.
+    Event(Value),
+    /// Audio bytes (WAV).
+    Audio(Vec<u8>),
+}
+
+/// The sending side; an error means the connection or the turn is gone, and the turn stops.
+type Tx = mpsc::Sender<Out>;
+
+/// Stops when the receiver is gone.
+struct Gone;
+
+async fn send(tx: &Tx, out: Out) -> Result<(), Gone> {
+    tx.send(out).await.map_err(|_| Gone)
+}
+
+/// Aborts a spawned task when dropped, so nothing of an interrupted turn keeps running.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The request layer of a frame's options, checked like a session's overrides.
+fn request_layer(options: &Options) -> Result<RouteLayer> {
+    let mut map = Map::new();
+    for (key, value) in [
+        ("llm_provider", &options.provider),
+        ("llm_model", &options.model),
+        ("voice", &options.voice),
+        ("language", &options.language),
+        ("stt_provider", &options.stt_provider),
+        ("tts_provider", &options.tts_provider),
+    ] {
+        if let Some(v) = value {
+            map.insert(key.to_string(), Value::from(v.as_str()));
+        }
+    }
+    Ok(RouteLayer::from_map(&validate_route(&map)?))
+}
+
+/// The session named by the options: 404 when unknown, 403 when another user's.
+async fn session_of(app: &App, user: &User, options: &Options) -> Result<Option<Session>> {
+    let Some(id) = &options.session_id else {
+        return Ok(None);
+    };
+    let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
+    if session.user_id != user.id {
+        return Err(ApiError::Forbidden("this session belongs to another user".into()));
+    }
+    Ok(Some(session))
+}
+
+/// Runs a text turn and sends its events; errors become an `error` event.
+pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx: Tx) {
+    let result = async {
+        let session = session_of(&app, &user, &options).await?;
+        let request = TurnRequest {
+            text,
+            session,
+            layer: request_layer(&options)?,
+            text_only: options.text_only.unwrap_or(false),
+            audio_stream: false,
+            precharged: false,
+        };
+        drive(&app, &user, request, &options, &tx).await
+    }
+    .await;
+    if let Err(err) = result
+        && !tx.is_closed()
+    {
+        let _ = send(&tx, Out::Event(error_event(&err))).await;
+    }
+}
+
+/// Runs a voice turn: count it, transcribe, translate when needed, send the transcript, then answer.
+pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, tx: Tx) {
+    let result = async {
+        let session = session_of(&app, &user, &options).await?;
+        let layer = request_layer(&options)?;
+        let eff = app.runtime.effective().await?;
+        let prefs = app.store.prefs(&user.id).await?;
+        let probe = TurnRequest {
+            session: session.clone(),
+            layer: layer.clone(),
+            ..TurnRequest::default()
+        };
+        let route = route_for(&app, &eff, &prefs, &probe);
+        quota::charge_request(&app, &user.id, &prefs, &eff).await?;
+        let (heard, _) = speech::transcribe(&app, &eff, &route, &audio).await?;
+        if heard.text.is_empty() {
+            let message = phrases::speak_again(&route.language);
+            let frame = json!({"type": "error", "status": 422, "code": "no_speech",
+                "error": "no speech recognized", "message": message});
+            let _ = send(&tx, Out::Event(frame)).await;
+            return Ok(());
+        }
+        let detected = heard.language.clone().filter(|l| LANGUAGES.contains(&l.as_str()));
+        let mut transcript = json!({"type": "transcript", "text": heard.text,
+            "language": detected.clone().unwrap_or_else(|| route.language.clone())});
+        let mut text = heard.text.clone();
+        if !eff.flag("stt_force_language")
+            && let Some(spoken) = detected.filter(|l| *l != route.language)
+        {
+            text = translate(&app, &eff, &route, &heard.text, &spoken).await?;
+            transcript["text"] = json!(text);
+            transcript["original"] = json!(heard.text);
+            transcript["translated_to"] = json!(route.language);
+        }
+        if send(&tx, Out::Event(transcript)).await.is_err() {
+            return Ok(());
+        }
+        let request = TurnRequest {
+            text,
+            session,
+            layer,
+            text_only: options.text_only.unwrap_or(false),
+            audio_stream: false,
+            precharged: true,
+        };
+        drive(&app, &user, request, &options, &tx).await
+    }
+    .await;
+    if let Err(err) = result
+        && !tx.is_closed()
+    {
+        let _ = send(&tx, Out::Event(error_event(&err))).await;
+    }
+}
+
+/// Runs the turn, turning its events into frames as they come.
+async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &Options, tx: &Tx) -> Result<()> {
+    let stream = options.stream.unwrap_or(false);
+    let sentence_audio = !request.text_only && options.audio_stream.unwrap_or(app.settings.audio_stream_default);
+    request.audio_stream = sentence_audio;
+    let session_id = request.session.as_ref().map(|s| s.id.clone());
+    let (events_tx, mut events) = mpsc::unbounded_channel();
+    let turn = turn::run(app, user, request, Some(events_tx));
+    tokio::pin!(turn);
+
+    let filler_after = app.settings.ws.filler_after_ms;
+    let filler_at = Instant::now() + Duration::from_millis(filler_after);
+    let mut state = Flow {
+        tx,
+        stream,
+        speaker: None,
+        route: None,
+        first_token: false,
+        filler_sent: filler_after == 0,
+    };
+    let outcome = loop {
+        let waiting_for_filler = !state.first_token && !state.filler_sent && state.route.is_some();
+        tokio::select! {
+            biased;
+            Some(ev) = events.recv() => state.on_event(app, user, ev, sentence_audio, &session_id).await?,
+            result = &mut turn => break result,
+            () = tokio::time::sleep_until(filler_at), if waiting_for_filler => state.filler().await?,
+        }
+    };
+    while let Ok(ev) = events.try_recv() {
+        state.on_event(app, user, ev, sentence_audio, &session_id).await?;
+    }
+    let outcome = outcome?;
+    finish(app, state, &outcome).await
+}
+
+/// The per-turn state of the frame writer.
+struct Flow<'a> {
+    tx: &'a Tx,
+    stream: bool,
+    speaker: Option<Speaker>,
+    route: Option<Route>,
+    first_token: bool,
+    filler_sent: bool,
+}
+
+impl Flow<'_> {
+    async fn on_event(
+        &mut self,
+        app: &Arc<App>,
+        user: &User,
+        ev: TurnEvent,
+        sentence_audio: bool,
+        session_id: &Option<String>,
+    ) -> Result<()> {
+        let out = match ev {
+            TurnEvent::Accepted(route) => {
+                if sentence_audio {
+                    self.speaker = Some(Speaker::start(
+                        app.clone(),
+                        user.clone(),
+                        route.clone(),
+                        self.tx.clone(),
+                    ));
+                }
+                let ack = json!({"type": "ack", "session_id": session_id, "language": route.language});
+                self.route = Some(route);
+                Some(ack)
+            }
+            TurnEvent::Token(text) => {
+                self.first_token = true;
+                self.stream.then(|| json!({"type": "token", "text": text}))
+            }
+            TurnEvent::Sentence(sentence) => {
+                if let Some(speaker) = &self.speaker {
+                    speaker.say(sentence, false);
+                }
+                None
+            }
+            TurnEvent::Notice(text) => Some(json!({"type": "notice", "text": text})),
+        };
+        match out {
+            Some(frame) => send(self.tx, Out::Event(frame)).await.map_err(|_| cancelled()),
+            None => Ok(()),
+        }
+    }
+
+    /// The first token is late: say something reassuring (spoken too, as sentence zero, with server speech).
+    async fn filler(&mut self) -> Result<()> {
+        self.filler_sent = true;
+        let language = self.route.as_ref().map_or("en", |r| r.language.as_str());
+        let phrase = phrases::filler(language);
+        if let Some(speaker) = &self.speaker {
+            speaker.say(phrase.to_string(), true);
+        }
+        send(self.tx, Out::Event(json!({"type": "filler", "text": phrase})))
+            .await
+            .map_err(|_| cancelled())
+    }
+}
+
+/// The connection is gone: stop quietly (no error event can be delivered anyway).
+fn cancelled() -> ApiError {
+    ApiError::Internal("connection closed during the turn".into())
+}
+
+/// semantic, the audio (sentence-wise: wait for the speaker; else the whole answer), done.
+async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> {
+    let tx = flow.tx;
+    let tts_fallback = if flow.speaker.is_some() {
+        speech::language_fallback(app, &outcome.route)
+    } else {
+        outcome.tts_fallback
+    };
+    let semantic = json!({
+        "type": "semantic",
+        "text": outcome.text,
+        "sentences": outcome.sentences,
+        "citations": outcome.citations,
+        "language": outcome.route.language,
+        "llm": {"provider": outcome.llm.0, "model": outcome.llm.1},
+        "tts_fallback": tts_fallback,
+        "fallbacks": outcome.fallbacks,
+        "notice": outcome.notice,
+    });
+    send(tx, Out::Event(semantic)).await.map_err(|_| cancelled())?;
+    if let Some(speaker) = flow.speaker {
+        speaker.finish().await;
+    } else if let Some(speech) = &outcome.audio {
+        let frame = json!({"type": "audio", "seq": 0, "format": speech.format,
+            "provider": outcome.tts_provider, "tts_fallback": outcome.tts_fallback});
+        send(tx, Out::Event(frame)).await.map_err(|_| cancelled())?;
+        send(tx, Out::Audio(speech.audio.clone()))
+            .await
+            .map_err(|_| cancelled())?;
+    }
+    send(tx, Out::Event(event("done"))).await.map_err(|_| cancelled())
+}
+
+/// Speaks sentences one after another as they are handed over; each `audio` event (with its `seq`) is followed
+/// by its binary frame. Synthesis of the next sentence overlaps the sending of the previous one; the order
+/// never changes because one task does both in turn.
+struct Speaker {
+    queue: mpsc::UnboundedSender<(String, bool)>,
+    task: AbortOnDrop,
+}
+
+impl Speaker {
+    fn start(app: Arc<App>, user: User, route: Route, tx: Tx) -> Self {
+        let (queue, mut sentences) = mpsc::unbounded_channel::<(String, bool)>();
+        let task = tokio::spawn(async move {
+            let (Ok(eff), Ok(prefs)) = (app.runtime.effective().await, app.store.prefs(&user.id).await) else {
+                return;
+            };
+            let mut seq = 0u64;
+            while let Some((sentence, filler)) = sentences.recv().await {
+                match speech::synthesize(&app, &eff, &prefs, &route, &sentence).await {
+                    Ok(said) => {
+                        let frame = json!({"type": "audio", "seq": seq, "format": said.speech.format,
+                            "text": sentence, "filler": filler, "provider": said.provider,
+                            "tts_fallback": said.language_fallback});
+                        seq += 1;
+                        if send(&tx, Out::Event(frame)).await.is_err()
+                            || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Err(err) => {
+                        // The text still arrives; the user is told once that speech failed.
+                        let _ = send(&tx, Out::Event(error_event(&err))).await;
+                        return;
+                    }
+                }
+            }
+        });
+        Self {
+            queue,
+            task: AbortOnDrop(task),
+        }
+    }
+
+    fn say(&self, sentence: String, filler: bool) {
+        let _ = self.queue.send((sentence, filler));
+    }
+
+    /// Waits until every handed-over sentence was spoken and sent.
+    async fn finish(self) {
+        let Self { queue, mut task } = self;
+        drop(queue);
+        let _ = (&mut task.0).await;
+    }
+}

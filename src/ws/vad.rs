@@ -1,0 +1,192 @@
+//! Energy-based voice activity detection: 20 ms frames whose RMS level is above a threshold count as speech;
+//! an utterance ends when at least `min_speech` of speech was followed by `silence` of quiet.
+
+use crate::config::WsSettings;
+
+/// Length of one analysis frame.
+const FRAME_MS: u32 = 20;
+/// Silence kept before the first speech frame, so the first syllable is not cut.
+const PRE_ROLL_MS: u32 = 300;
+
+/// The detector's tuning.
+#[derive(Debug, Clone, Copy)]
+pub struct VadConfig {
+    /// RMS level above which a frame is speech.
+    pub threshold: f64,
+    /// Speech needed before an utterance may end, in ms.
+    pub min_speech_ms: u32,
+    /// Trailing silence that ends an utterance, in ms.
+    pub silence_ms: u32,
+}
+
+impl From<&WsSettings> for VadConfig {
+    fn from(s: &WsSettings) -> Self {
+        Self {
+            threshold: f64::from(s.vad_threshold),
+            min_speech_ms: s.vad_min_speech_ms,
+            silence_ms: s.vad_silence_ms,
+        }
+    }
+}
+
+/// Follows one utterance at a time through the samples the caller buffers.
+#[derive(Debug)]
+pub struct Vad {
+    config: VadConfig,
+    frame_len: usize,
+    /// Samples of the caller's buffer already analysed.
+    analysed: usize,
+    speech_frames: u32,
+    silent_frames: u32,
+}
+
+/// What the caller should do with its buffer after new samples.
+#[derive(Debug, PartialEq, Eq)]
+pub enum VadEvent {
+    /// Nothing yet.
+    Listening,
+    /// No speech so far: the first `n` samples are old silence and may be dropped.
+    DropSilence(usize),
+    /// The utterance ended: the first `n` samples hold it.
+    Utterance(usize),
+}
+
+impl Vad {
+    /// A detector for audio of `sample_rate`.
+    pub fn new(config: VadConfig, sample_rate: u32) -> Self {
+        Self {
+            config,
+            frame_len: (sample_rate * FRAME_MS / 1000).max(1) as usize,
+            analysed: 0,
+            speech_frames: 0,
+            silent_frames: 0,
+        }
+    }
+
+    /// Starts over (after the caller took an utterance or cleared its buffer).
+    pub fn reset(&mut self) {
+        self.analysed = 0;
+        self.speech_frames = 0;
+        self.silent_frames = 0;
+    }
+
+    /// Analyses the new whole frames of `buffer` (everything the caller holds since the last reset).
+    pub fn update(&mut self, buffer: &[i16]) -> VadEvent {
+        while self.analysed + self.frame_len <= buffer.len() {
+            let frame = &buffer[self.analysed..self.analysed + self.frame_len];
+            self.analysed += self.frame_len;
+            if rms(frame) >= self.config.threshold {
+                self.speech_frames += 1;
+                self.silent_frames = 0;
+            } else if self.speech_frames > 0 {
+                self.silent_frames += 1;
+            }
+            let enough_speech = self.speech_frames * FRAME_MS >= self.config.min_speech_ms;
+            if enough_speech && self.silent_frames * FRAME_MS >= self.config.silence_ms {
+                let end = self.analysed;
+                self.reset();
+                return VadEvent::Utterance(end);
+            }
+            if self.speech_frames > 0 && self.silent_frames * FRAME_MS >= self.config.silence_ms {
+                // A click or cough too short to be speech: forget it.
+                self.speech_frames = 0;
+                self.silent_frames = 0;
+            }
+        }
+        let pre_roll = self.frame_len * (PRE_ROLL_MS / FRAME_MS) as usize;
+        if self.speech_frames == 0 && self.analysed > pre_roll * 2 {
+            let drop = self.analysed - pre_roll;
+            self.analysed -= drop;
+            return VadEvent::DropSilence(drop);
+        }
+        VadEvent::Listening
+    }
+}
+
+/// Root mean square level of a frame.
+fn rms(frame: &[i16]) -> f64 {
+    if frame.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = frame.iter().map(|&s| f64::from(s) * f64::from(s)).sum();
+    (sum / frame.len() as f64).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RATE: u32 = 16_000;
+
+    fn config() -> VadConfig {
+        VadConfig {
+            threshold: 500.0,
+            min_speech_ms: 200,
+            silence_ms: 600,
+        }
+    }
+
+    fn silence(ms: u32) -> Vec<i16> {
+        vec![0; (RATE * ms / 1000) as usize]
+    }
+
+    fn tone(ms: u32) -> Vec<i16> {
+        (0..(RATE * ms / 1000))
+            .map(|i| ((f64::from(i) / f64::from(RATE) * 440.0 * std::f64::consts::TAU).sin() * 6000.0) as i16)
+            .collect()
+    }
+
+    /// Feeds audio in 100 ms pieces the way a client sends it, applying the detector's instructions.
+    fn run(audio: &[i16]) -> Vec<usize> {
+        let mut vad = Vad::new(config(), RATE);
+        let mut buffer = Vec::new();
+        let mut utterances = Vec::new();
+        for piece in audio.chunks(1600) {
+            buffer.extend_from_slice(piece);
+            match vad.update(&buffer) {
+                VadEvent::Utterance(n) => {
+                    utterances.push(n);
+                    buffer.drain(..n);
+                    vad.reset();
+                    // The rest of the buffer is analysed with the next piece.
+                }
+                VadEvent::DropSilence(n) => {
+                    buffer.drain(..n);
+                }
+                VadEvent::Listening => {}
+            }
+        }
+        utterances
+    }
+
+    #[test]
+    fn silence_tone_silence_is_one_utterance() {
+        let audio = [silence(500), tone(1000), silence(1000)].concat();
+        let found = run(&audio);
+        assert_eq!(found.len(), 1);
+        // Pre-roll (up to 300 ms) + 1 s tone + 600 ms silence, within a frame and a piece.
+        let seconds = found[0] as f64 / f64::from(RATE);
+        assert!((1.5..=2.1).contains(&seconds), "{seconds}");
+    }
+
+    #[test]
+    fn silence_alone_never_ends_an_utterance_and_does_not_pile_up() {
+        let mut vad = Vad::new(config(), RATE);
+        let mut buffer = Vec::new();
+        for _ in 0..100 {
+            buffer.extend(silence(100));
+            if let VadEvent::DropSilence(n) = vad.update(&buffer) {
+                buffer.drain(..n);
+            }
+        }
+        assert!(buffer.len() <= (RATE as usize) * 7 / 10, "{}", buffer.len());
+    }
+
+    #[test]
+    fn a_click_is_not_speech_and_two_utterances_are_found() {
+        let click = [silence(300), tone(40), silence(1000)].concat();
+        assert!(run(&click).is_empty());
+        let two = [tone(500), silence(800), tone(400), silence(800)].concat();
+        assert_eq!(run(&two).len(), 2);
+    }
+}

@@ -1,0 +1,605 @@
+//! The WebSocket channels with a real client against the gateway on port 0 and fake providers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::Method;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+use crate::common::{ADMIN_KEY, As, TestApp, spawn_app};
+use crate::fakes::{CHAT, Fake, Recorded, Reply, ending, token_chunks, tokens};
+
+const STT: &str = "/v1/audio/transcriptions";
+
+/// One frame from the server.
+#[derive(Debug, Clone)]
+enum Frame {
+    Event(Value),
+    Audio(Vec<u8>),
+}
+
+impl Frame {
+    fn kind(&self) -> String {
+        match self {
+            Frame::Event(v) => v["type"].as_str().unwrap_or("?").to_string(),
+            Frame::Audio(_) => "binary".into(),
+        }
+    }
+
+    fn json(&self) -> &Value {
+        match self {
+            Frame::Event(v) => v,
+            Frame::Audio(_) => panic!("binary frame where an event was expected"),
+        }
+    }
+}
+
+struct Client(WebSocketStream<MaybeTlsStream<TcpStream>>);
+
+impl Client {
+    async fn send(&mut self, value: Value) {
+        self.0.send(Message::Text(value.to_string().into())).await.unwrap();
+    }
+
+    async fn send_audio(&mut self, pcm: &[i16]) {
+        let bytes: Vec<u8> = pcm.iter().flat_map(|s| s.to_le_bytes()).collect();
+        self.0.send(Message::Binary(bytes.into())).await.unwrap();
+    }
+
+    /// The next event or audio frame (pings and pongs skipped); panics after 10 s.
+    async fn next(&mut self) -> Frame {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), self.0.next())
+                .await
+                .expect("a frame within 10 s")
+                .expect("connection open")
+                .expect("frame");
+            match message {
+                Message::Text(t) => return Frame::Event(serde_json::from_str(&t).unwrap()),
+                Message::Binary(b) => return Frame::Audio(b.to_vec()),
+                Message::Close(_) => panic!("connection closed"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Frames up to and including `done` or `error`.
+    async fn turn(&mut self) -> Vec<Frame> {
+        let mut frames = Vec::new();
+        loop {
+            let frame = self.next().await;
+            let end = matches!(frame.kind().as_str(), "done" | "error");
+            frames.push(frame);
+            if end {
+                return frames;
+            }
+        }
+    }
+
+    /// Whether anything arrives within `ms`.
+    async fn quiet_for(&mut self, ms: u64) -> bool {
+        tokio::time::timeout(Duration::from_millis(ms), self.0.next())
+            .await
+            .is_err()
+    }
+}
+
+fn kinds(frames: &[Frame]) -> Vec<String> {
+    frames.iter().map(Frame::kind).collect()
+}
+
+async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
+    let url = format!(
+        "ws://{}{path}{}token={token}",
+        app.addr,
+        if path.contains('?') { "&" } else { "?" }
+    );
+    let (ws, _) = connect_async(url).await.expect("handshake");
+    Client(ws)
+}
+
+async fn gateway(llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String) {
+    let url = llm.v1();
+    let mut env = vec![
+        ("LOCAL_LLM_URL", url.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("DEFAULT_TTS_PROVIDER", "espeak"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+        ("FILLER_AFTER_MS", "0"),
+    ];
+    env.extend_from_slice(extra);
+    let app = spawn_app(&env).await;
+    let (_, token) = app.create_user("anna").await;
+    (app, token)
+}
+
+fn held(first: &[&str], rest: &[&str]) -> (Reply, Arc<Semaphore>, Arc<AtomicBool>) {
+    let gate = Arc::new(Semaphore::new(0));
+    let closed = Arc::new(AtomicBool::new(false));
+    let reply = Reply::SseHeld {
+        first: token_chunks(first),
+        gate: gate.clone(),
+        rest: ending(rest),
+        closed: closed.clone(),
+    };
+    (reply, gate, closed)
+}
+
+#[tokio::test]
+async fn a_streamed_chat_turn_sends_ack_tokens_semantic_audio_done_in_order() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["Hello", " there.", " Bye."]));
+    let (app, token) = gateway(&llm, &[]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "Hi", "stream": true, "audio_stream": false}))
+        .await;
+    let frames = ws.turn().await;
+
+    assert_eq!(
+        kinds(&frames),
+        ["ack", "token", "token", "token", "semantic", "audio", "binary", "done"]
+    );
+    let texts: Vec<&str> = frames[1..4]
+        .iter()
+        .map(|f| f.json()["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["Hello", " there.", " Bye."]);
+    assert_eq!(frames[4].json()["text"], "Hello there. Bye.");
+    assert_eq!(frames[4].json()["sentences"], json!(["Hello there.", "Bye."]));
+    assert_eq!(frames[5].json()["seq"], 0);
+    let Frame::Audio(wav) = &frames[6] else { panic!() };
+    assert_eq!(&wav[..4], b"RIFF");
+}
+
+#[tokio::test]
+async fn without_stream_there_are_no_tokens_and_text_only_has_no_audio() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Fine", " thanks."]));
+    let (app, token) = gateway(&llm, &[]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "How are you?", "audio_stream": false})).await;
+    assert_eq!(kinds(&ws.turn().await), ["ack", "semantic", "audio", "binary", "done"]);
+    ws.send(json!({"text": "Again", "text_only": true, "stream": true}))
+        .await;
+    assert_eq!(kinds(&ws.turn().await), ["ack", "token", "token", "semantic", "done"]);
+}
+
+#[tokio::test]
+async fn sentence_audio_leaves_while_the_llm_is_still_writing() {
+    let llm = Fake::start().await;
+    // A sentence is known to be complete when the next token shows what follows its period.
+    let (reply, gate, _) = held(&["The first", " sentence is here.", " And"], &[" a second", " one."]);
+    llm.then(CHAT, reply);
+    let (app, token) = gateway(&llm, &[]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "Tell me", "stream": true, "audio_stream": true}))
+        .await;
+    let mut before = Vec::new();
+    while before.iter().filter(|f: &&Frame| f.kind() == "binary").count() < 1 {
+        before.push(ws.next().await);
+    }
+    // The LLM is held after the first sentence: its audio is out already.
+    assert_eq!(kinds(&before), ["ack", "token", "token", "token", "audio", "binary"]);
+    assert_eq!(before[4].json()["seq"], 0);
+    assert_eq!(before[4].json()["text"], "The first sentence is here.");
+    gate.add_permits(1);
+    let rest = ws.turn().await;
+
+    let audio: Vec<&Value> = rest.iter().filter(|f| f.kind() == "audio").map(Frame::json).collect();
+    assert_eq!(audio.len(), 1);
+    assert_eq!(audio[0]["seq"], 1);
+    assert_eq!(audio[0]["text"], "And a second one.");
+    assert_eq!(rest.last().unwrap().kind(), "done");
+    let audio_at = rest.iter().position(|f| f.kind() == "audio").unwrap();
+    assert_eq!(
+        rest[audio_at + 1].kind(),
+        "binary",
+        "each audio event is followed by its bytes"
+    );
+}
+
+#[tokio::test]
+async fn an_interrupt_cancels_the_turn_at_once_and_closes_the_llm_request() {
+    let llm = Fake::start().await;
+    let (reply, _gate, closed) = held(&["Once upon"], &[" a time."]);
+    llm.then(CHAT, reply);
+    llm.then(CHAT, tokens(&["Next."]));
+    let (app, token) = gateway(&llm, &[]).await;
+    let session = app
+        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = connect(&app, &format!("/ws/chat?session_id={session}"), &token).await;
+
+    ws.send(json!({"text": "Tell a story", "stream": true})).await;
+    assert_eq!(ws.next().await.kind(), "ack");
+    assert_eq!(ws.next().await.kind(), "token");
+    ws.send(json!({"type": "interrupt"})).await;
+
+    assert_eq!(ws.next().await.kind(), "interrupted");
+    assert!(ws.quiet_for(300).await, "nothing of the interrupted turn follows");
+    let mut closed_seen = false;
+    for _ in 0..100 {
+        closed_seen = closed.load(Ordering::SeqCst);
+        if closed_seen {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(closed_seen, "the LLM request was closed");
+    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
+    assert_eq!(stored.body["messages"], json!([]), "an interrupted turn is not stored");
+
+    ws.send(json!({"text": "Something else", "stream": true, "text_only": true}))
+        .await;
+    assert_eq!(kinds(&ws.turn().await), ["ack", "token", "semantic", "done"]);
+}
+
+#[tokio::test]
+async fn new_input_interrupts_the_running_turn() {
+    let llm = Fake::start().await;
+    let (reply, _gate, closed) = held(&["Slow"], &[" answer."]);
+    llm.then(CHAT, reply);
+    llm.then(CHAT, tokens(&["Quick answer."]));
+    let (app, token) = gateway(&llm, &[]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "First", "stream": true, "text_only": true}))
+        .await;
+    assert_eq!(ws.next().await.kind(), "ack");
+    assert_eq!(ws.next().await.kind(), "token");
+    ws.send(json!({"text": "Second", "text_only": true})).await;
+    let frames = ws.turn().await;
+
+    assert_eq!(kinds(&frames), ["interrupted", "ack", "semantic", "done"]);
+    assert_eq!(frames[2].json()["text"], "Quick answer.");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(closed.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn a_slow_first_token_gets_a_filler_that_is_not_part_of_the_answer() {
+    let llm = Fake::start().await;
+    let (reply, gate, _) = held(&[], &["Here it is."]);
+    llm.then(CHAT, reply);
+    let (app, token) = gateway(&llm, &[("FILLER_AFTER_MS", "100")]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "Hard question", "language": "de", "stream": true, "audio_stream": true}))
+        .await;
+    assert_eq!(ws.next().await.kind(), "ack");
+    let filler = ws.next().await;
+    assert_eq!(filler.kind(), "filler");
+    assert_eq!(filler.json()["text"], "Einen Moment, bitte.");
+    let spoken = ws.next().await;
+    assert_eq!(spoken.kind(), "audio");
+    assert_eq!(
+        (spoken.json()["seq"].clone(), spoken.json()["filler"].clone()),
+        (json!(0), json!(true))
+    );
+    assert_eq!(ws.next().await.kind(), "binary");
+    gate.add_permits(1);
+    let rest = ws.turn().await;
+    let semantic = rest.iter().find(|f| f.kind() == "semantic").unwrap();
+    assert_eq!(semantic.json()["text"], "Here it is.");
+    let audio = rest.iter().find(|f| f.kind() == "audio").unwrap();
+    assert_eq!(
+        (audio.json()["seq"].clone(), audio.json()["filler"].clone()),
+        (json!(1), json!(false))
+    );
+}
+
+/// 16-bit PCM at 16 kHz.
+fn silence(ms: u32) -> Vec<i16> {
+    vec![0; (16 * ms) as usize]
+}
+
+fn tone(ms: u32) -> Vec<i16> {
+    (0..16 * ms)
+        .map(|i| ((f64::from(i) / 16_000.0 * 440.0 * std::f64::consts::TAU).sin() * 8000.0) as i16)
+        .collect()
+}
+
+async fn voice_gateway(stt: &Fake, llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String) {
+    let stt_url = stt.v1();
+    let mut env = vec![("OPENAI_STT_URL", stt_url.as_str()), ("DEFAULT_STT_PROVIDER", "openai")];
+    env.extend_from_slice(extra);
+    gateway(llm, &env).await
+}
+
+/// Seconds of audio in the WAV of a multipart upload.
+fn uploaded_seconds(request: &Recorded) -> f64 {
+    let at = request.body.windows(4).position(|w| w == b"RIFF").unwrap();
+    let data = u32::from_le_bytes(request.body[at + 40..at + 44].try_into().unwrap());
+    f64::from(data) / 2.0 / 16_000.0
+}
+
+#[tokio::test]
+async fn vad_ends_an_utterance_of_silence_tone_silence_by_itself() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "de"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Hallo zurück."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "vad": true, "language": "de", "text_only": true}))
+        .await;
+    let audio = [silence(500), tone(1000), silence(1000)].concat();
+    for piece in audio.chunks(1600) {
+        ws.send_audio(piece).await;
+    }
+    let frames = ws.turn().await;
+
+    assert_eq!(kinds(&frames), ["transcript", "ack", "semantic", "done"]);
+    assert_eq!(frames[0].json()["text"], "Hallo");
+    let sent = stt.requests(STT);
+    assert_eq!(sent.len(), 1);
+    let seconds = uploaded_seconds(&sent[0]);
+    assert!((1.4..=2.2).contains(&seconds), "utterance of {seconds} s");
+}
+
+#[tokio::test]
+async fn two_utterances_on_one_connection_with_end_frames_and_end_options_winning() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "eins"})));
+    stt.then(STT, Reply::Json(json!({"text": "two"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "language": "de", "text_only": true}))
+        .await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let first = ws.turn().await;
+    ws.send_audio(&tone(200)).await;
+    ws.send(json!({"type": "end", "language": "en"})).await;
+    let second = ws.turn().await;
+
+    assert_eq!(kinds(&first), ["transcript", "ack", "semantic", "done"]);
+    assert_eq!(first[0].json()["text"], "eins");
+    assert_eq!(second[0].json()["text"], "two");
+    assert_eq!(second[2].json()["language"], "en");
+    let sent = stt.requests(STT);
+    let body = |r: &Recorded| String::from_utf8_lossy(&r.body).to_string();
+    assert!(body(&sent[0]).contains("name=\"language\"\r\n\r\nde"));
+    assert!(body(&sent[1]).contains("name=\"language\"\r\n\r\nen"));
+    assert!(
+        (uploaded_seconds(&sent[1]) - 0.2).abs() < 0.01,
+        "the second utterance holds only its own audio"
+    );
+}
+
+#[tokio::test]
+async fn an_empty_buffer_and_an_empty_transcript_are_error_events_and_the_connection_stays() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "  "})));
+    stt.then(STT, Reply::Json(json!({"text": "Das war gut"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Gut."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "language": "de", "text_only": true}))
+        .await;
+    ws.send(json!({"type": "end"})).await;
+    let empty = ws.next().await;
+    assert_eq!(
+        (empty.kind(), empty.json()["status"].clone()),
+        ("error".into(), json!(400))
+    );
+    assert_eq!(empty.json()["code"], "empty_audio");
+
+    ws.send_audio(&silence(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let nothing = ws.next().await;
+    assert_eq!(nothing.json()["error"], "no speech recognized");
+    assert_eq!(
+        nothing.json()["message"],
+        "Ich habe nichts verstanden. Bitte sprich noch einmal."
+    );
+
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    assert_eq!(kinds(&ws.turn().await), ["transcript", "ack", "semantic", "done"]);
+    assert_eq!(llm.requests(CHAT).len(), 1);
+}
+
+#[tokio::test]
+async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated() {
+    let stt = Fake::start().await;
+    stt.always(
+        STT,
+        Reply::Json(json!({"text": "Bonjour, ça va ?", "language": "french"})),
+    );
+    let llm = Fake::start().await;
+    llm.when(
+        |r| {
+            r.json()["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("Translate"))
+        },
+        tokens(&["Hallo, wie geht's?"]),
+    );
+    llm.always(CHAT, tokens(&["Gut, danke."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[("STT_FORCE_LANGUAGE", "false")]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "language": "de", "text_only": true}))
+        .await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+
+    let transcript = frames[0].json();
+    assert_eq!(transcript["text"], "Hallo, wie geht's?");
+    assert_eq!(transcript["original"], "Bonjour, ça va ?");
+    assert_eq!(transcript["language"], "fr");
+    let sent = String::from_utf8_lossy(&stt.requests(STT)[0].body).to_string();
+    assert!(
+        !sent.contains("name=\"language\""),
+        "the language is detected, not fixed"
+    );
+    let asked = llm.requests(CHAT);
+    let translation = asked[0].json();
+    assert!(
+        translation["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("from French into German")
+    );
+    let turn = asked[1].json();
+    assert_eq!(
+        turn["messages"].as_array().unwrap().last().unwrap()["content"],
+        "Hallo, wie geht's?"
+    );
+}
+
+#[tokio::test]
+async fn a_foreign_origin_is_refused_and_the_own_origin_is_welcome() {
+    let llm = Fake::start().await;
+    let (app, token) = gateway(&llm, &[("WS_ALLOWED_ORIGINS", "https://app.example")]).await;
+    let url = format!("ws://{}/ws/chat?token={token}", app.addr);
+
+    let mut foreign = url.clone().into_client_request().unwrap();
+    foreign
+        .headers_mut()
+        .insert("Origin", "https://evil.example".parse().unwrap());
+    let refused = connect_async(foreign).await.unwrap_err();
+    let tokio_tungstenite::tungstenite::Error::Http(response) = refused else {
+        panic!("expected an HTTP refusal, got {refused:?}");
+    };
+    assert_eq!(response.status(), 403);
+
+    for origin in [format!("http://{}", app.addr), "https://app.example".to_string()] {
+        let mut own = url.clone().into_client_request().unwrap();
+        own.headers_mut().insert("Origin", origin.parse().unwrap());
+        assert!(connect_async(own).await.is_ok(), "{origin}");
+    }
+    let anonymous = connect_async(format!("ws://{}/ws/chat", app.addr)).await.unwrap_err();
+    assert!(matches!(anonymous, tokio_tungstenite::tungstenite::Error::Http(r) if r.status() == 401));
+}
+
+#[tokio::test]
+async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_connection() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (app, token) = gateway(&llm, &[("DAILY_REQUEST_LIMIT", "1")]).await;
+    let (_, other) = app.create_user("bert").await;
+    let foreign = app
+        .call(Method::POST, "/api/sessions", As::Bearer(&other), None)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "x", "session_id": foreign})).await;
+    let refused = ws.next().await;
+    assert_eq!(
+        (refused.kind(), refused.json()["status"].clone()),
+        ("error".into(), json!(403))
+    );
+    ws.send(json!({"text": "x".repeat(70_000)})).await;
+    assert_eq!(ws.next().await.json()["status"], 422);
+    ws.send(json!({"text": "x", "provider": "gpt"})).await;
+    assert_eq!(ws.next().await.json()["status"], 422);
+    ws.0.send(Message::Text("{not json".into())).await.unwrap();
+    assert_eq!(ws.next().await.json()["status"], 422);
+    ws.send(json!({"type": "start"})).await;
+    assert_eq!(ws.next().await.json()["status"], 422, "start belongs to /ws/voice");
+
+    ws.send(json!({"text": "first", "text_only": true})).await;
+    assert_eq!(ws.turn().await.last().unwrap().kind(), "done");
+    ws.send(json!({"text": "second", "text_only": true})).await;
+    let over = ws.next().await;
+    assert_eq!(
+        (over.kind(), over.json()["status"].clone()),
+        ("error".into(), json!(429))
+    );
+    assert_eq!(llm.requests(CHAT).len(), 1);
+}
+
+#[tokio::test]
+async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "short"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[("MAX_UTTERANCE_SECONDS", "1")]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "text_only": true})).await;
+    ws.0.send(Message::Binary(vec![0u8; 2 * 1024 * 1024].into()))
+        .await
+        .unwrap();
+    assert_eq!(ws.next().await.json()["status"], 422);
+    ws.0.send(Message::Binary(vec![0u8, 1, 2].into())).await.unwrap();
+    assert_eq!(
+        ws.next().await.json()["status"],
+        422,
+        "odd byte count is not 16-bit PCM"
+    );
+    ws.send_audio(&tone(800)).await;
+    ws.send_audio(&tone(800)).await;
+    let too_long = ws.next().await;
+    assert!(too_long.json()["message"].as_str().unwrap().contains("longer than 1 s"));
+    ws.send_audio(&tone(500)).await;
+    ws.send(json!({"type": "end"})).await;
+    assert_eq!(kinds(&ws.turn().await), ["transcript", "ack", "semantic", "done"]);
+}
+
+#[tokio::test]
+async fn an_idle_connection_is_closed_after_the_timeout() {
+    let llm = Fake::start().await;
+    let (app, token) = gateway(&llm, &[("WS_IDLE_TIMEOUT_SECONDS", "1")]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+    let closed = tokio::time::timeout(Duration::from_secs(5), ws.0.next())
+        .await
+        .expect("closed within 5 s");
+    assert!(matches!(closed, Some(Ok(Message::Close(_))) | None), "{closed:?}");
+}
+
+#[tokio::test]
+async fn admins_watch_the_live_log_and_others_may_not() {
+    let llm = Fake::start().await;
+    let (app, token) = gateway(&llm, &[]).await;
+    let url = format!("ws://{}/api/admin/log", app.addr);
+    let mut request = url.clone().into_client_request().unwrap();
+    request.headers_mut().insert("X-Admin-Key", ADMIN_KEY.parse().unwrap());
+    let (mut log, _) = connect_async(request).await.expect("admin connects");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let (id, _) = app.create_user("logwatch").await;
+
+    let mut seen = false;
+    while !seen {
+        let message = tokio::time::timeout(Duration::from_secs(5), log.next())
+            .await
+            .expect("log lines arrive")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(line) = message {
+            seen = line.contains("user.create") && line.contains(&id);
+        }
+    }
+    let refused = connect_async(format!("{url}?token={token}")).await.unwrap_err();
+    assert!(matches!(refused, tokio_tungstenite::tungstenite::Error::Http(r) if r.status() == 403));
+}
