@@ -37,6 +37,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 pub use app::{App, AppState};
@@ -54,6 +55,12 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let service = router(AppState(app)).into_make_service_with_connect_info::<SocketAddr>();
+    // Small frames (an audio event, then its bytes) must not wait for the peer's delayed ACK (up to 40 ms).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!(%err, "TCP_NODELAY could not be set");
+        }
+    });
     let server = axum::serve(listener, service).with_graceful_shutdown(async move {
         shutdown.await;
         let _ = signalled_tx.send(());
