@@ -213,6 +213,32 @@ pub const SETTINGS: &[Entry] = &[
         "(unset)",
         "recipient of every alarm, besides the user's own contacts",
     ),
+    (
+        "TWILIO_API_URL",
+        "https://api.twilio.com",
+        "base address of the Twilio REST API (SMS and calls of the help function)",
+    ),
+    (
+        "TWILIO_ACCOUNT_SID",
+        "(unset)",
+        "Twilio account; with the token and number it enables SMS and calls",
+    ),
+    ("TWILIO_AUTH_TOKEN", "(unset)", "Twilio auth token (secret)"),
+    (
+        "TWILIO_FROM_NUMBER",
+        "(unset)",
+        "the Twilio number alarms are sent and called from (+4930…)",
+    ),
+    (
+        "EMERGENCY_WEBHOOK_URL",
+        "(unset)",
+        "address that receives a JSON POST of every alarm (best effort)",
+    ),
+    (
+        "EMERGENCY_CHANNEL_TIMEOUT_SECONDS",
+        "15",
+        "longest one alarm channel (mail, each SMS or call, webhook) may take",
+    ),
     ("SMTP_HOST", "(unset)", "mail relay; without it no mail is sent"),
     ("SMTP_PORT", "587 (starttls), 465 (tls), 25 (none)", "mail relay port"),
     ("SMTP_USER", "(unset)", "mail relay login"),

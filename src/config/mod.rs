@@ -73,6 +73,8 @@ pub struct Settings {
     pub smtp: SmtpSettings,
     /// `EMERGENCY_CONTACT_EMAIL`: a recipient of every alarm.
     pub emergency_contact_email: Option<String>,
+    /// SMS and calls (Twilio), the webhook, and the channel timeout of the help function.
+    pub emergency: EmergencySettings,
     /// `GPUS`: `auto`, `none` or a comma list of device numbers.
     pub gpus: String,
     /// Environment values of the 16 runtime keys, validated and canonical.
@@ -167,6 +169,30 @@ pub struct ProviderSettings {
     pub tavily_api_key: Option<SecretString>,
     /// `BRAVE_API_KEY`.
     pub brave_api_key: Option<SecretString>,
+}
+
+/// Channels of the help function besides e-mail.
+#[derive(Debug)]
+pub struct EmergencySettings {
+    /// `TWILIO_API_URL`: base address of the Twilio REST API.
+    pub twilio_api_url: String,
+    /// `TWILIO_ACCOUNT_SID`.
+    pub twilio_account_sid: Option<String>,
+    /// `TWILIO_AUTH_TOKEN`.
+    pub twilio_auth_token: Option<SecretString>,
+    /// `TWILIO_FROM_NUMBER`: the sending number, international format.
+    pub twilio_from: Option<String>,
+    /// `EMERGENCY_WEBHOOK_URL`: an address told of every alarm (best effort).
+    pub webhook_url: Option<String>,
+    /// `EMERGENCY_CHANNEL_TIMEOUT_SECONDS`: longest any one channel may take.
+    pub channel_timeout_secs: u64,
+}
+
+impl EmergencySettings {
+    /// Whether SMS and calls can be sent.
+    pub fn twilio_configured(&self) -> bool {
+        self.twilio_account_sid.is_some() && self.twilio_auth_token.is_some() && self.twilio_from.is_some()
+    }
 }
 
 /// The SMTP relay.
@@ -280,6 +306,14 @@ impl Settings {
                 security,
             },
             emergency_contact_email: src.raw("EMERGENCY_CONTACT_EMAIL"),
+            emergency: EmergencySettings {
+                twilio_api_url: src.string("TWILIO_API_URL", "https://api.twilio.com"),
+                twilio_account_sid: src.raw("TWILIO_ACCOUNT_SID"),
+                twilio_auth_token: secret("TWILIO_AUTH_TOKEN"),
+                twilio_from: src.raw("TWILIO_FROM_NUMBER"),
+                webhook_url: src.raw("EMERGENCY_WEBHOOK_URL"),
+                channel_timeout_secs: src.ranged("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", 15, 300)?.max(1).into(),
+            },
             gpus: gpus(&src)?,
             runtime_env: runtime_env(&src)?,
             default_language,

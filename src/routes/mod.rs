@@ -5,6 +5,7 @@ pub mod admin_lexicon;
 pub mod admin_users;
 pub mod chat;
 pub mod devices;
+pub mod emergency;
 pub mod health;
 pub mod login;
 pub mod me;
@@ -33,6 +34,7 @@ pub fn router(state: AppState) -> Router {
         .merge(sessions::router())
         .merge(devices::router())
         .merge(chat::router(state.settings.audio_limit_bytes))
+        .merge(emergency::router())
         .merge(admin_users::router())
         .merge(admin_config::router())
         .merge(admin_lexicon::router())

@@ -132,6 +132,31 @@ pub const ENDPOINTS: &[Endpoint] = &[
         None,
         101,
     ),
+    (
+        "post",
+        "/api/emergency",
+        User,
+        "The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); answers status \
+         (alerted, no_recipients, delivery_failed, cooldown), notified, notify_ready, message",
+        Some("EmergencyPress"),
+        200,
+    ),
+    (
+        "get",
+        "/api/emergency/status",
+        User,
+        "Cooldown state (minutes_ago, remaining_seconds) and notify_ready",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/admin/emergencies",
+        Admin,
+        "The newest 500 alarms: time, category (outcome), user and channel results",
+        None,
+        200,
+    ),
     ("get", "/api/me/memories", User, "The caller's memories", None, 200),
     (
         "post",
@@ -413,6 +438,11 @@ fn schemas() -> Value {
             "language": string, "stt_provider": string, "tts_provider": string, "text_only": {"type": "boolean"}}},
         "SpeakRequest": {"type": "object", "required": ["text"], "properties": {"text": string, "voice": string,
             "language": string, "provider": {"description": "TTS provider: espeak, piper or openai", "type": "string"}}},
+        "EmergencyPress": {"type": "object", "properties": {
+            "geo": {"type": "object", "required": ["latitude", "longitude"], "properties": {"latitude": {"type": "number"},
+                "longitude": {"type": "number"}, "accuracy": {"type": "number", "description": "metres"},
+                "timestamp": {"type": "integer", "description": "ms since the epoch"}}},
+            "geo_error": string, "device": {"type": "object", "properties": {"mobile": {"type": "boolean"}, "platform": string}}}},
         "MemoryText": {"type": "object", "required": ["text"], "properties": {"text": string}},
         "PresetMemories": {"type": "object", "properties": {"text": string, "texts": {"type": "array", "items": string}}},
         "SessionBody": {"type": "object", "properties": {"title": string, "overrides": {"type": "object",

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod devices;
+pub mod emergency;
 pub mod lexicon;
 pub mod memories;
 pub mod overrides;

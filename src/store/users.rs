@@ -195,6 +195,7 @@ impl Store {
             "web_search_usage",
             "cost_usage",
             "emergency_events",
+            "emergency_cooldowns",
             "prefs",
             "tokens",
         ] {

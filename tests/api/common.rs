@@ -25,7 +25,7 @@ pub struct TestApp {
 
 /// Starts a gateway with AUTH_ENABLED=true, an admin key, and the given extra settings.
 pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
-    voice_gateway::logging::init();
+    voice_gateway::logging::init_for_tests();
     let dir = tempfile::tempdir().expect("tempdir");
     let db_path = dir.path().join("gateway.db");
     let mut env: HashMap<String, String> = HashMap::from([

@@ -1,0 +1,470 @@
+//! The help function against a real SMTP conversation and a fake of Twilio's REST API.
+
+use std::collections::HashMap;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp, spawn_app};
+use crate::fakes::{Fake, Recorded, Reply};
+use crate::smtp::{Mode, SmtpServer};
+
+const SMS: &str = "/2010-04-01/Accounts/AC123/Messages.json";
+const CALL: &str = "/2010-04-01/Accounts/AC123/Calls.json";
+
+struct Setup {
+    app: TestApp,
+    token: String,
+    id: String,
+    smtp: Option<SmtpServer>,
+    twilio: Fake,
+}
+
+/// A gateway with SMTP (when `smtp` is given), Twilio pointed at a fake, and Anna with a full profile.
+async fn setup(smtp: Option<Mode>, extra: &[(&str, &str)], prefs: Value) -> Setup {
+    let smtp = match smtp {
+        Some(mode) => Some(SmtpServer::start(mode).await),
+        None => None,
+    };
+    let twilio = Fake::start().await;
+    twilio.always(SMS, Reply::Json(json!({"sid": "SM1", "status": "queued"})));
+    twilio.always(CALL, Reply::Json(json!({"sid": "CA1", "status": "queued"})));
+    let port = smtp.as_ref().map(|s| s.port.to_string()).unwrap_or_default();
+    let mut env: Vec<(&str, &str)> = vec![
+        ("TWILIO_API_URL", &twilio.base),
+        ("TWILIO_ACCOUNT_SID", "AC123"),
+        ("TWILIO_AUTH_TOKEN", "twilio-secret"),
+        ("TWILIO_FROM_NUMBER", "+4930000000"),
+        ("EMERGENCY_CONTACT_EMAIL", "desk@care.example"),
+        ("SMTP_FROM", "gateway@care.example"),
+        ("SMTP_SECURITY", "none"),
+    ];
+    if smtp.is_some() {
+        env.push(("SMTP_HOST", "127.0.0.1"));
+        env.push(("SMTP_PORT", &port));
+    }
+    env.extend_from_slice(extra);
+    let app = spawn_app(&env).await;
+    let (id, token) = app.create_user("anna").await;
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/prefs"),
+            As::AdminKey,
+            Some(prefs),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    Setup {
+        app,
+        token,
+        id,
+        smtp,
+        twilio,
+    }
+}
+
+fn profile() -> Value {
+    json!({
+        "full_name": "Anna Muster",
+        "street": "Hauptstraße 5",
+        "postal_code": "20095",
+        "city": "Hamburg",
+        "phone_mobile": "+49 170 1234567",
+        "phone_landline": "+49 40 765432",
+        "birth_date": "1941-03-02",
+        "medical_notes": "Diabetes, Insulin im Kühlschrank",
+        "emergency_contacts": ["tochter@family.example"],
+        "emergency_contact_phones": ["+491709999999"],
+        "location_consent": true,
+        "language": "de",
+    })
+}
+
+fn press_body() -> Value {
+    json!({
+        "geo": {"latitude": 53.550341, "longitude": 9.992196, "accuracy": 12.5, "timestamp": 1_795_000_000_000i64},
+        "device": {"mobile": true, "platform": "Android"}
+    })
+}
+
+async fn press(s: &Setup, body: Option<Value>) -> crate::common::Reply {
+    s.app
+        .call(Method::POST, "/api/emergency", As::Bearer(&s.token), body)
+        .await
+}
+
+fn form(r: &Recorded) -> HashMap<String, String> {
+    serde_urlencoded::from_bytes(&r.body).unwrap()
+}
+
+async fn events(app: &TestApp, id: &str) -> Vec<String> {
+    sqlx::query_as::<_, (String,)>("SELECT category FROM emergency_events WHERE user_id = $1 ORDER BY created_at")
+        .bind(id)
+        .fetch_all(&app.store.pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(c,)| c)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+
+    let r = press(&s, Some(press_body())).await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["status"], "alerted");
+    assert_eq!(r.body["notify_ready"], true);
+    assert!(r.body["message"].as_str().unwrap().contains("benachrichtigt"));
+    let channels: Vec<(String, String, bool)> = r.body["notified"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["channel"].as_str().unwrap().into(),
+                d["to"].as_str().unwrap().into(),
+                d["delivered"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        channels,
+        vec![
+            ("email".into(), "tochter@family.example".into(), true),
+            ("email".into(), "desk@care.example".into(), true),
+            ("sms".into(), "+491709999999".into(), true),
+            ("call".into(), "+491709999999".into(), true),
+        ]
+    );
+
+    let mails = s.smtp.as_ref().unwrap().mails();
+    assert_eq!(mails.len(), 1);
+    let mail = &mails[0];
+    assert_eq!(mail.from, "gateway@care.example");
+    assert_eq!(mail.recipients, vec!["tochter@family.example", "desk@care.example"]);
+    assert_eq!(
+        mail.header("Subject"),
+        "NOTFALL: Anna Muster hat den Hilfe-Knopf gedrückt"
+    );
+    let body = mail.body();
+    for field in [
+        "Name: Anna Muster",
+        "Adresse: Hauptstraße 5, 20095 Hamburg",
+        "Telefon: +491701234567, +4940765432",
+        "Geburtsdatum: 1941-03-02",
+        "Medizinische Hinweise: Diabetes, Insulin im Kühlschrank",
+        "Koordinaten: 53.550341, 9.992196",
+        "Karte: https://www.openstreetmap.org/?mlat=53.550341&mlon=9.992196",
+        "Genauigkeit: 12 m",
+        "Zeitpunkt der Ortung: 2026-11-18",
+        "Ausgelöst von: Mobilgerät (Android)",
+        "112",
+    ] {
+        assert!(body.contains(field), "missing {field:?} in:\n{body}");
+    }
+
+    let sms = s.twilio.requests(SMS);
+    assert_eq!(sms.len(), 1);
+    let auth = sms[0].header("authorization").unwrap();
+    assert_eq!(auth, format!("Basic {}", base64_of("AC123:twilio-secret")));
+    let fields = form(&sms[0]);
+    assert_eq!(fields["To"], "+491709999999");
+    assert_eq!(fields["From"], "+4930000000");
+    let text = &fields["Body"];
+    for part in [
+        "Anna Muster",
+        "Hauptstraße 5, 20095 Hamburg",
+        "+491701234567",
+        "openstreetmap.org/?mlat=53.550341",
+    ] {
+        assert!(text.contains(part), "SMS lacks {part:?}: {text}");
+    }
+    let call = form(&s.twilio.requests(CALL)[0]);
+    let twiml = &call["Twiml"];
+    assert!(twiml.starts_with("<Response><Say language=\"de-DE\">"), "{twiml}");
+    assert!(twiml.contains("Anna Muster") && twiml.contains("Hauptstraße 5, 20095 Hamburg"));
+    assert!(twiml.contains("SMS") && twiml.contains("E-Mail"));
+    assert!(
+        !twiml.contains("http") && !twiml.contains("53.55"),
+        "no link or coordinates in the call: {twiml}"
+    );
+    assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
+}
+
+fn base64_of(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+#[tokio::test]
+async fn without_consent_the_location_is_left_out_and_a_missing_fix_gives_its_reason() {
+    let mut prefs = profile();
+    prefs["location_consent"] = json!(false);
+    let s = setup(Some(Mode::Accept), &[], prefs).await;
+    let r = press(&s, Some(press_body())).await;
+    assert_eq!(r.body["status"], "alerted");
+    let body = s.smtp.as_ref().unwrap().mails()[0].body();
+    assert!(body.contains("Standort: nicht freigegeben"));
+    assert!(!body.contains("53.55") && !body.contains("openstreetmap"), "{body}");
+    assert!(!form(&s.twilio.requests(SMS)[0])["Body"].contains("openstreetmap"));
+
+    let s = setup(Some(Mode::Accept), &[("EMERGENCY_COOLDOWN_MINUTES", "0")], profile()).await;
+    press(
+        &s,
+        Some(json!({"geo_error": "User denied Geolocation", "device": {"mobile": false}})),
+    )
+    .await;
+    let body = s.smtp.as_ref().unwrap().mails()[0].body();
+    assert!(
+        body.contains("Standort nicht verfügbar: User denied Geolocation"),
+        "{body}"
+    );
+    assert!(body.contains("Ausgelöst von: Computer"));
+}
+
+#[tokio::test]
+async fn nobody_to_notify_is_no_recipients_with_the_112_advice_in_the_users_language() {
+    let s = setup(
+        None,
+        &[("TWILIO_ACCOUNT_SID", "")],
+        json!({"language": "fr", "full_name": "Jean"}),
+    )
+    .await;
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert_eq!(status.body["notify_ready"], false);
+
+    let r = press(&s, None).await;
+
+    assert_eq!(r.body["status"], "no_recipients");
+    assert_eq!(r.body["notify_ready"], false);
+    assert_eq!(r.body["notified"], json!([]));
+    let message = r.body["message"].as_str().unwrap();
+    assert!(
+        message.contains("112") && message.contains("Nobody"),
+        "French falls back to English: {message}"
+    );
+    assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
+}
+
+#[tokio::test]
+async fn every_channel_failing_is_delivery_failed() {
+    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
+    s.twilio.then(SMS, Reply::Status(500, "{\"message\":\"down\"}".into()));
+    s.twilio.then(CALL, Reply::Status(500, "{\"message\":\"down\"}".into()));
+
+    let r = press(&s, Some(press_body())).await;
+
+    assert_eq!(r.body["status"], "delivery_failed");
+    assert!(r.body["message"].as_str().unwrap().contains("112"));
+    assert!(
+        r.body["notified"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["delivered"] == false)
+    );
+    let sms_error = r.body["notified"][2]["error"].as_str().unwrap();
+    assert!(sms_error.contains("500"), "{sms_error}");
+    assert_eq!(events(&s.app, &s.id).await, vec!["delivery_failed"]);
+}
+
+#[tokio::test]
+async fn a_channel_that_hangs_times_out_while_the_others_deliver() {
+    let s = setup(
+        Some(Mode::Hang),
+        &[("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "1")],
+        profile(),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let r = press(&s, Some(press_body())).await;
+    assert_eq!(r.body["status"], "alerted", "{}", r.body);
+    let email = &r.body["notified"][0];
+    assert_eq!(
+        (email["channel"].clone(), email["delivered"].clone()),
+        (json!("email"), json!(false))
+    );
+    assert_eq!(r.body["notified"][2]["delivered"], true, "the SMS went out meanwhile");
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "the hanging mail server held the alarm back"
+    );
+}
+
+#[tokio::test]
+async fn the_webhook_is_told_but_never_decides_the_outcome() {
+    let hook = Fake::start().await;
+    hook.always("/hook", Reply::Status(500, "nope".into()));
+    let url = format!("{}/hook", hook.base);
+    let s = setup(Some(Mode::Accept), &[("EMERGENCY_WEBHOOK_URL", &url)], profile()).await;
+    let r = press(&s, Some(press_body())).await;
+    assert_eq!(r.body["status"], "alerted");
+    let payload = hook.requests("/hook")[0].json();
+    assert_eq!(payload["event"], "emergency");
+    assert_eq!(payload["person"]["name"], "Anna Muster");
+    assert_eq!(payload["position"]["latitude"], 53.550341);
+
+    let s = setup(
+        None,
+        &[("EMERGENCY_WEBHOOK_URL", &url), ("TWILIO_ACCOUNT_SID", "")],
+        profile(),
+    )
+    .await;
+    assert_eq!(
+        press(&s, None).await.body["status"],
+        "no_recipients",
+        "a webhook alone reaches nobody"
+    );
+}
+
+#[tokio::test]
+async fn a_second_press_inside_the_cooldown_sends_nothing_and_logs_nothing() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+
+    let again = press(&s, None).await;
+
+    assert_eq!(again.body["status"], "cooldown");
+    assert_eq!(again.body["minutes_ago"], 0);
+    let remaining = again.body["remaining_seconds"].as_i64().unwrap();
+    assert!((295..=300).contains(&remaining), "{remaining}");
+    assert!(again.body["message"].as_str().unwrap().contains("vor 0 Minuten"));
+    assert_eq!(s.smtp.as_ref().unwrap().mails().len(), 1);
+    assert_eq!(s.twilio.requests(SMS).len(), 1);
+    assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert_eq!(status.body["minutes_ago"], 0);
+    assert!(status.body["remaining_seconds"].as_i64().unwrap() > 290);
+
+    // Six minutes later the window of five has passed.
+    sqlx::query("UPDATE emergency_cooldowns SET last_at = last_at - 360000 WHERE user_id = $1")
+        .bind(&s.id)
+        .execute(&s.app.store.pool)
+        .await
+        .unwrap();
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert_eq!(
+        (
+            status.body["minutes_ago"].clone(),
+            status.body["remaining_seconds"].clone()
+        ),
+        (json!(6), json!(0))
+    );
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert_eq!(events(&s.app, &s.id).await, vec!["alerted", "alerted"]);
+}
+
+#[tokio::test]
+async fn the_users_cooldown_pref_wins_zero_turns_it_off_and_bad_values_are_refused() {
+    let mut prefs = profile();
+    prefs["emergency_cooldown_minutes"] = json!("0");
+    let s = setup(Some(Mode::Accept), &[], prefs).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert_eq!(s.smtp.as_ref().unwrap().mails().len(), 2);
+
+    for bad in [json!("61"), json!("soon"), json!(-1)] {
+        let r = s
+            .app
+            .call(
+                Method::PUT,
+                &format!("/api/admin/users/{}/prefs", s.id),
+                As::AdminKey,
+                Some(json!({"emergency_cooldown_minutes": bad})),
+            )
+            .await;
+        assert_eq!(r.error(422), "invalid_request", "{bad}");
+    }
+    let r = s
+        .app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{}/prefs", s.id),
+            As::AdminKey,
+            Some(json!({"emergency_cooldown_minutes": "10"})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    // The alarm of a moment ago now lies inside the new ten-minute window.
+    let again = press(&s, None).await;
+    assert_eq!(again.body["status"], "cooldown");
+    assert!(again.body["remaining_seconds"].as_i64().unwrap() > 590);
+    assert_eq!(s.smtp.as_ref().unwrap().mails().len(), 2);
+}
+
+#[tokio::test]
+async fn twenty_simultaneous_presses_send_exactly_one_alarm() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    let presses = (0..20).map(|_| press(&s, None));
+    let replies = futures_util::future::join_all(presses).await;
+    let statuses: Vec<&str> = replies.iter().map(|r| r.body["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == "alerted").count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == "cooldown").count(), 19);
+    assert_eq!(events(&s.app, &s.id).await.len(), 1);
+    assert_eq!(s.smtp.as_ref().unwrap().mails().len(), 1);
+    assert_eq!(s.twilio.requests(SMS).len(), 1);
+}
+
+#[tokio::test]
+async fn an_exhausted_quota_and_dead_providers_do_not_stop_an_alarm() {
+    // No LLM, STT or TTS server is reachable in this setup; one request is the daily limit.
+    let s = setup(
+        Some(Mode::Accept),
+        &[("DAILY_REQUEST_LIMIT", "1"), ("LOCAL_LLM_URL", "http://127.0.0.1:9/v1")],
+        profile(),
+    )
+    .await;
+    let chat = |text: &str| {
+        s.app.call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&s.token),
+            Some(json!({"text": text, "text_only": true})),
+        )
+    };
+    assert_eq!(chat("a").await.error(502), "provider_failed");
+    assert_eq!(chat("b").await.error(429), "quota_exceeded");
+
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+}
+
+#[tokio::test]
+async fn admins_list_the_alarms_newest_first_and_bad_presses_are_refused() {
+    let s = setup(
+        None,
+        &[("EMERGENCY_COOLDOWN_MINUTES", "0"), ("TWILIO_ACCOUNT_SID", "")],
+        profile(),
+    )
+    .await;
+    press(&s, None).await;
+    press(&s, None).await;
+    let list = s.app.get("/api/admin/emergencies", As::AdminKey).await;
+    let rows = list.body.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["category"], "no_recipients");
+    assert_eq!(rows[0]["user_name"], "anna");
+    assert!(rows[0]["at"].as_i64().unwrap() >= rows[1]["at"].as_i64().unwrap());
+    assert_eq!(
+        s.app
+            .get("/api/admin/emergencies", As::Bearer(&s.token))
+            .await
+            .error(403),
+        "forbidden"
+    );
+
+    let bad = press(&s, Some(json!({"geo": {"latitude": 123.0, "longitude": 0.0}}))).await;
+    assert_eq!(bad.error(422), "invalid_request");
+    let bad = press(&s, Some(json!({"geo": "here"}))).await;
+    assert_eq!(bad.error(422), "invalid_request");
+    assert_eq!(
+        s.app
+            .call(Method::POST, "/api/emergency", As::Nobody, None)
+            .await
+            .error(401),
+        "unauthorized"
+    );
+}
