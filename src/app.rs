@@ -1,5 +1,6 @@
 //! The shared application state handed to every handler.
 
+use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -31,6 +32,12 @@ pub struct App {
     pub providers: Providers,
     /// Counters for `/api/metrics`.
     pub metrics: Metrics,
+    /// Live model lists of the LLM providers and when they were fetched (cached 10 minutes).
+    pub model_lists: Mutex<HashMap<String, (Instant, Value)>>,
+    /// Held while a local backend switch runs; a second switch meanwhile gets 409.
+    pub backend_switch: tokio::sync::Mutex<()>,
+    /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
+    pub restart: tokio::sync::watch::Sender<bool>,
 }
 
 impl App {
@@ -40,6 +47,9 @@ impl App {
         Self {
             providers: Providers::from_settings(&settings),
             metrics: Metrics::default(),
+            model_lists: Mutex::new(HashMap::new()),
+            backend_switch: tokio::sync::Mutex::new(()),
+            restart: tokio::sync::watch::channel(false).0,
             settings,
             store,
             runtime,
@@ -58,6 +68,16 @@ impl App {
         Ok(self.lexicons.remember(lang, Lexicon::with_entries(lang, entries)))
     }
 
+    /// Takes up the local backend an admin chose before the last restart (kept in the override table).
+    pub async fn restore_backend(&self) {
+        if let Ok(overrides) = self.store.overrides().await
+            && let Some(backend) = overrides.get(LOCAL_BACKEND_KEY)
+            && crate::providers::llm::local::BACKENDS.contains(&backend.as_str())
+        {
+            self.providers.local.set(backend);
+        }
+    }
+
     /// Drops the cached `/api/config` body (after a runtime override changed).
     pub fn invalidate_config(&self) {
         if let Ok(mut cache) = self.config_cache.lock() {
@@ -65,6 +85,9 @@ impl App {
         }
     }
 }
+
+/// Override-table key of the switched local backend (not one of the 16 runtime keys).
+pub const LOCAL_BACKEND_KEY: &str = "local_llm_backend";
 
 /// The axum state: a cheap clone of the shared `App`.
 #[derive(Clone)]

@@ -55,6 +55,14 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    app.restore_backend().await;
+    let mut restart = app.restart.subscribe();
+    let shutdown = async move {
+        tokio::select! {
+            () = shutdown => {}
+            _ = restart.wait_for(|r| *r) => tracing::info!("restarting on an admin's request"),
+        }
+    };
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let service = router(AppState(app)).into_make_service_with_connect_info::<SocketAddr>();
     // Small frames (an audio event, then its bytes) must not wait for the peer's delayed ACK (up to 40 ms).

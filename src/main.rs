@@ -10,11 +10,10 @@ use voice_gateway::{App, serve};
 const USAGE: &str = "usage: voice-gateway [serve] | --version | --help\n\
     Settings come from the environment (and a .env file); see README.md.";
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        [] | ["serve"] => run().await,
+        [] | ["serve"] => start(),
         ["--version" | "-V"] => {
             println!("voice-gateway {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
@@ -30,7 +29,9 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run() -> ExitCode {
+/// Reads the settings, applies the GPU mask while the process has one thread, then runs the server; after an
+/// admin's restart request the program executes itself again (same arguments, same environment).
+fn start() -> ExitCode {
     let settings = match Settings::from_env() {
         Ok(settings) => settings,
         Err(err) => {
@@ -38,18 +39,70 @@ async fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    apply_gpu_mask(&settings.gpus);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("voice-gateway: cannot start the async runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let (code, restart) = runtime.block_on(run(settings));
+    // Background work (memory extraction, a running alarm) gets a moment to end.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    if restart {
+        return reexecute();
+    }
+    code
+}
+
+/// `GPUS` becomes `CUDA_VISIBLE_DEVICES` before any engine (or child process) can look at it: `none` hides
+/// every GPU, a list shows those devices, `auto` leaves the environment alone.
+#[expect(
+    unsafe_code,
+    reason = "set_var is unsafe with other threads; it runs before the runtime starts any"
+)]
+fn apply_gpu_mask(gpus: &str) {
+    let mask = match gpus {
+        "auto" => return,
+        "none" => String::new(),
+        list => list.split(',').map(str::trim).collect::<Vec<_>>().join(","),
+    };
+    // SAFETY: called from `start` before the tokio runtime exists, while this is the only thread.
+    unsafe { std::env::set_var("CUDA_VISIBLE_DEVICES", mask) };
+}
+
+/// Replaces this process with a fresh start of the same program.
+#[cfg(unix)]
+fn reexecute() -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    let program = std::env::current_exe().unwrap_or_else(|_| "voice-gateway".into());
+    let err = std::process::Command::new(program)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    eprintln!("voice-gateway: restart failed: {err}");
+    ExitCode::from(1)
+}
+
+#[cfg(not(unix))]
+fn reexecute() -> ExitCode {
+    eprintln!("voice-gateway: restart by re-execution needs Unix; set RESTART_COMMAND");
+    ExitCode::from(1)
+}
+
+async fn run(settings: Settings) -> (ExitCode, bool) {
     voice_gateway::logging::init();
     if settings.database_url.is_some() {
         eprintln!(
             "voice-gateway: invalid setting DATABASE_URL: PostgreSQL is not supported by this build yet; unset it to use DB_PATH"
         );
-        return ExitCode::from(2);
+        return (ExitCode::from(2), false);
     }
     let store = match Store::open(&settings.db_path).await {
         Ok(store) => store,
         Err(err) => {
             eprintln!("voice-gateway: cannot open {}: {err}", settings.db_path.display());
-            return ExitCode::from(1);
+            return (ExitCode::from(1), false);
         }
     };
     let shutdown = shutdown_signal();
@@ -59,7 +112,7 @@ async fn run() -> ExitCode {
         Ok(listener) => listener,
         Err(err) => {
             eprintln!("voice-gateway: cannot listen on {}: {err}", settings.listen_addr);
-            return ExitCode::from(1);
+            return (ExitCode::from(1), false);
         }
     };
     tracing::info!(
@@ -69,7 +122,7 @@ async fn run() -> ExitCode {
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );
-    match serve(listener, app.clone(), shutdown).await {
+    let code = match serve(listener, app.clone(), shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
@@ -78,7 +131,9 @@ async fn run() -> ExitCode {
             tracing::error!(%err, "server failed");
             ExitCode::from(1)
         }
-    }
+    };
+    let restart = *app.restart.borrow();
+    (code, restart)
 }
 
 /// Installs the SIGINT and SIGTERM handlers at once (so a signal that arrives while the server starts is not

@@ -1,51 +1,262 @@
-//! Counters of what happened (fallbacks, provider errors, quota rejections), kept in memory for `/api/metrics`.
-//!
-//! A counter is named like a Prometheus series: `name{label="value"}`.
+//! What happened since start, kept in memory for `/api/metrics`: counters, gauges and latency histograms,
+//! each a series of a name and labels, rendered as JSON or in the Prometheus text exposition format.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::sync::Mutex;
 
-/// The gateway's counters.
+use serde_json::{Value, json};
+
+/// Upper bounds (seconds) of the latency histograms' buckets.
+pub const BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
+
+/// Help texts of the series the gateway records.
+const HELP: &[(&str, &str)] = &[
+    (
+        "http_requests_total",
+        "HTTP requests by method, route template and status.",
+    ),
+    (
+        "http_request_duration_seconds",
+        "HTTP request latency by method and route template.",
+    ),
+    (
+        "stage_duration_seconds",
+        "Time spent in a turn's stage (stt, llm, tts).",
+    ),
+    (
+        "fallback_total",
+        "Provider fallbacks by stage and the provider that failed.",
+    ),
+    ("provider_errors_total", "Provider failures by stage and provider."),
+    (
+        "tts_language_fallback_total",
+        "Turns spoken by the local voice because the chosen TTS lacks the language.",
+    ),
+    (
+        "quota_rejections_total",
+        "Requests refused because the daily quota was used up.",
+    ),
+    ("emergency_total", "Alarms sent by the help function."),
+    ("ws_connections", "Open WebSocket connections by channel."),
+];
+
+/// A latency histogram.
+#[derive(Debug, Clone, Default)]
+struct Histogram {
+    /// Observations at or below each bound of [`BUCKETS`] (not cumulative).
+    buckets: [u64; BUCKETS.len()],
+    sum: f64,
+    count: u64,
+}
+
+type Series = (String, String);
+
+#[derive(Debug, Default)]
+struct Inner {
+    counters: BTreeMap<Series, u64>,
+    gauges: BTreeMap<Series, i64>,
+    histograms: BTreeMap<Series, Histogram>,
+}
+
+/// The gateway's metrics.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    counters: Mutex<BTreeMap<String, u64>>,
+    inner: Mutex<Inner>,
+}
+
+/// `k="v",…` with the exposition format's escaping.
+fn labels(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, v)| {
+            let v = v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+            format!("{k}=\"{v}\"")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn series_name(name: &str, labels: &str) -> String {
+    if labels.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}{{{labels}}}")
+    }
 }
 
 impl Metrics {
-    /// Adds one to a counter with one label (`stage`, `provider`, …).
-    pub fn incr(&self, name: &str, labels: &[(&str, &str)]) {
-        let key = if labels.is_empty() {
-            name.to_string()
-        } else {
-            let inner: Vec<String> = labels.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
-            format!("{name}{{{}}}", inner.join(","))
-        };
-        if let Ok(mut counters) = self.counters.lock() {
-            *counters.entry(key).or_default() += 1;
-        }
+    fn with<R>(&self, f: impl FnOnce(&mut Inner) -> R) -> Option<R> {
+        self.inner.lock().ok().map(|mut inner| f(&mut inner))
     }
 
-    /// A counter's value (0 when it never counted).
+    /// Adds one to a counter.
+    pub fn incr(&self, name: &str, pairs: &[(&str, &str)]) {
+        let key = (name.to_string(), labels(pairs));
+        self.with(|m| *m.counters.entry(key).or_default() += 1);
+    }
+
+    /// Moves a gauge up or down.
+    pub fn gauge_add(&self, name: &str, pairs: &[(&str, &str)], delta: i64) {
+        let key = (name.to_string(), labels(pairs));
+        self.with(|m| *m.gauges.entry(key).or_default() += delta);
+    }
+
+    /// Records a duration in seconds.
+    pub fn observe(&self, name: &str, pairs: &[(&str, &str)], seconds: f64) {
+        let key = (name.to_string(), labels(pairs));
+        self.with(|m| {
+            let h = m.histograms.entry(key).or_default();
+            if let Some(i) = BUCKETS.iter().position(|b| seconds <= *b) {
+                h.buckets[i] += 1;
+            }
+            h.sum += seconds;
+            h.count += 1;
+        });
+    }
+
+    /// A counter's value by its series name (`name{k="v"}`), 0 when it never counted.
     pub fn get(&self, series: &str) -> u64 {
-        self.counters.lock().map_or(0, |c| c.get(series).copied().unwrap_or(0))
+        self.with(|m| {
+            m.counters
+                .iter()
+                .find(|((n, l), _)| series_name(n, l) == series)
+                .map_or(0, |(_, v)| *v)
+        })
+        .unwrap_or(0)
     }
 
-    /// All counters, sorted by series.
-    pub fn snapshot(&self) -> BTreeMap<String, u64> {
-        self.counters.lock().map(|c| c.clone()).unwrap_or_default()
+    /// Everything as JSON: counters and gauges by series name, histograms with count, sum and buckets.
+    pub fn to_json(&self) -> Value {
+        self.with(|m| {
+            let counters: serde_json::Map<String, Value> = m
+                .counters
+                .iter()
+                .map(|((n, l), v)| (series_name(n, l), json!(v)))
+                .collect();
+            let gauges: serde_json::Map<String, Value> = m
+                .gauges
+                .iter()
+                .map(|((n, l), v)| (series_name(n, l), json!(v)))
+                .collect();
+            let histograms: serde_json::Map<String, Value> = m
+                .histograms
+                .iter()
+                .map(|((n, l), h)| {
+                    let mut cumulative = 0;
+                    let buckets: serde_json::Map<String, Value> = BUCKETS
+                        .iter()
+                        .zip(h.buckets)
+                        .map(|(bound, count)| {
+                            cumulative += count;
+                            (bound.to_string(), json!(cumulative))
+                        })
+                        .collect();
+                    let mean = if h.count == 0 { 0.0 } else { h.sum / h.count as f64 };
+                    (
+                        series_name(n, l),
+                        json!({"count": h.count, "sum": h.sum, "mean": mean, "buckets": buckets}),
+                    )
+                })
+                .collect();
+            json!({"counters": counters, "gauges": gauges, "histograms": histograms})
+        })
+        .unwrap_or(Value::Null)
+    }
+
+    /// The Prometheus text exposition format (version 0.0.4).
+    pub fn to_prometheus(&self) -> String {
+        self.with(|m| {
+            let mut out = String::new();
+            let mut names: Vec<(&str, &str)> = Vec::new();
+            for (n, _) in m.counters.keys() {
+                names.push((n, "counter"));
+            }
+            for (n, _) in m.gauges.keys() {
+                names.push((n, "gauge"));
+            }
+            for (n, _) in m.histograms.keys() {
+                names.push((n, "histogram"));
+            }
+            names.dedup();
+            let mut done = std::collections::HashSet::new();
+            for (name, kind) in names {
+                if !done.insert(name) {
+                    continue;
+                }
+                let help = HELP
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or("Gateway metric.", |(_, h)| h);
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+                match kind {
+                    "counter" => {
+                        for ((_, l), v) in m.counters.iter().filter(|((n, _), _)| n == name) {
+                            let _ = writeln!(out, "{} {v}", series_name(name, l));
+                        }
+                    }
+                    "gauge" => {
+                        for ((_, l), v) in m.gauges.iter().filter(|((n, _), _)| n == name) {
+                            let _ = writeln!(out, "{} {v}", series_name(name, l));
+                        }
+                    }
+                    _ => {
+                        for ((_, l), h) in m.histograms.iter().filter(|((n, _), _)| n == name) {
+                            let sep = if l.is_empty() { "" } else { "," };
+                            let mut cumulative = 0;
+                            for (bound, count) in BUCKETS.iter().zip(h.buckets) {
+                                cumulative += count;
+                                let _ = writeln!(out, "{name}_bucket{{{l}{sep}le=\"{bound}\"}} {cumulative}");
+                            }
+                            let _ = writeln!(out, "{name}_bucket{{{l}{sep}le=\"+Inf\"}} {}", h.count);
+                            let _ = writeln!(out, "{} {}", series_name(&format!("{name}_sum"), l), h.sum);
+                            let _ = writeln!(out, "{} {}", series_name(&format!("{name}_count"), l), h.count);
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .unwrap_or_default()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn series_are_named_with_their_labels() {
-        let m = super::Metrics::default();
+        let m = Metrics::default();
         m.incr("fallback_total", &[("stage", "llm"), ("from", "cloud")]);
         m.incr("fallback_total", &[("stage", "llm"), ("from", "cloud")]);
         m.incr("quota_rejections_total", &[]);
         assert_eq!(m.get("fallback_total{stage=\"llm\",from=\"cloud\"}"), 2);
         assert_eq!(m.get("quota_rejections_total"), 1);
-        assert_eq!(m.snapshot().len(), 2);
+    }
+
+    #[test]
+    fn histograms_are_cumulative_in_the_exposition() {
+        let m = Metrics::default();
+        m.observe("stage_duration_seconds", &[("stage", "tts")], 0.02);
+        m.observe("stage_duration_seconds", &[("stage", "tts")], 3.0);
+        m.observe("stage_duration_seconds", &[("stage", "tts")], 99.0);
+        let text = m.to_prometheus();
+        assert!(text.contains("# TYPE stage_duration_seconds histogram"));
+        assert!(text.contains("stage_duration_seconds_bucket{stage=\"tts\",le=\"0.025\"} 1"));
+        assert!(text.contains("stage_duration_seconds_bucket{stage=\"tts\",le=\"5\"} 2"));
+        assert!(text.contains("stage_duration_seconds_bucket{stage=\"tts\",le=\"+Inf\"} 3"));
+        assert!(text.contains("stage_duration_seconds_count{stage=\"tts\"} 3"));
+        m.gauge_add("ws_connections", &[("channel", "chat")], 1);
+        assert!(m.to_prometheus().contains("ws_connections{channel=\"chat\"} 1"));
+        assert_eq!(
+            m.to_json()["histograms"]["stage_duration_seconds{stage=\"tts\"}"]["count"],
+            3
+        );
+    }
+
+    #[test]
+    fn label_values_are_escaped() {
+        assert_eq!(labels(&[("route", "a\"b\\c")]), "route=\"a\\\"b\\\\c\"");
     }
 }

@@ -159,6 +159,16 @@ pub const SETTINGS: &[Entry] = &[
         "`ollama` or `llamacpp`: how the local server is managed",
     ),
     (
+        "OLLAMA_URL",
+        "http://127.0.0.1:11434",
+        "the Ollama server when the local backend is switched to `ollama` (the configured backend uses LOCAL_LLM_URL)",
+    ),
+    (
+        "LLAMACPP_URL",
+        "http://127.0.0.1:8081",
+        "the llama.cpp server when the local backend is switched to `llamacpp`",
+    ),
+    (
         "CLOUD_LLM_URL",
         "https://openrouter.ai/api/v1",
         "OpenAI-compatible base URL of the cloud LLM",
@@ -249,6 +259,16 @@ pub const SETTINGS: &[Entry] = &[
         "GPUS",
         "auto",
         "`auto`, `none` or a comma list of device numbers for local engines",
+    ),
+    (
+        "MODEL_PRESETS_FILE",
+        "(unset: built-in presets)",
+        "JSON list of model presets for the admin menu (see README, Operations)",
+    ),
+    (
+        "RESTART_COMMAND",
+        "(unset: the gateway re-executes itself)",
+        "privileged command that restarts the service, e.g. `sudo -n systemctl restart voice-gateway` (no shell)",
     ),
     ("RUST_LOG", "info", "log filter (tracing `EnvFilter` syntax)"),
 ];

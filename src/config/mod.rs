@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod env;
 pub mod keys;
+pub mod presets;
 pub mod profile;
 pub mod route;
 pub mod runtime;
@@ -77,6 +78,10 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `GPUS`: `auto`, `none` or a comma list of device numbers.
     pub gpus: String,
+    /// The model menu: the default preset, then `MODEL_PRESETS_FILE`'s or the built-in ones.
+    pub model_presets: Vec<presets::Preset>,
+    /// `RESTART_COMMAND`: the privileged command that restarts the service (split at spaces, no shell).
+    pub restart_command: Option<Vec<String>>,
     /// Environment values of the 16 runtime keys, validated and canonical.
     pub runtime_env: BTreeMap<&'static str, String>,
 }
@@ -131,6 +136,10 @@ pub struct ProviderSettings {
     pub local_llm_url: String,
     /// `LOCAL_LLM_BACKEND`: `ollama` or `llamacpp`.
     pub local_llm_backend: String,
+    /// `OLLAMA_URL`: the Ollama server (without `/v1`), used when the local backend is switched to Ollama.
+    pub ollama_url: String,
+    /// `LLAMACPP_URL`: the llama.cpp server (without `/v1`), used when the local backend is switched to it.
+    pub llamacpp_url: String,
     /// `CLOUD_LLM_URL`.
     pub cloud_llm_url: String,
     /// `CLOUD_LLM_API_KEY`.
@@ -276,6 +285,8 @@ impl Settings {
             providers: ProviderSettings {
                 local_llm_url: src.string("LOCAL_LLM_URL", "http://127.0.0.1:11434/v1"),
                 local_llm_backend: src.choice("LOCAL_LLM_BACKEND", "ollama", &["ollama", "llamacpp"])?,
+                ollama_url: src.string("OLLAMA_URL", "http://127.0.0.1:11434"),
+                llamacpp_url: src.string("LLAMACPP_URL", "http://127.0.0.1:8081"),
                 cloud_llm_url: src.string("CLOUD_LLM_URL", "https://openrouter.ai/api/v1"),
                 cloud_llm_api_key: secret("CLOUD_LLM_API_KEY"),
                 whisper_model_path: src.raw("WHISPER_MODEL_PATH"),
@@ -315,6 +326,12 @@ impl Settings {
                 channel_timeout_secs: src.ranged("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", 15, 300)?.max(1).into(),
             },
             gpus: gpus(&src)?,
+            model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())
+                .map_err(|e| ConfigError::new("MODEL_PRESETS_FILE", e))?,
+            restart_command: src
+                .raw("RESTART_COMMAND")
+                .map(|c| c.split_whitespace().map(String::from).collect::<Vec<_>>())
+                .filter(|parts| !parts.is_empty()),
             runtime_env: runtime_env(&src)?,
             default_language,
             profile: src.profile,

@@ -109,6 +109,10 @@ pub struct Providers {
     pub tts: HashMap<&'static str, Arc<dyn tts::Tts>>,
     /// Web-search engines by id.
     pub search: HashMap<&'static str, Arc<dyn search::Search>>,
+    /// The switchable local LLM backend.
+    pub local: Arc<llm::local::LocalBackend>,
+    /// The shared HTTP client (for admin calls to the providers' native endpoints).
+    pub http: reqwest::Client,
 }
 
 impl Providers {
@@ -116,11 +120,14 @@ impl Providers {
     pub fn from_settings(settings: &Settings) -> Self {
         let http = http_client(Duration::from_secs(settings.provider_timeout_secs));
         let p = &settings.providers;
+        let local = Arc::new(llm::local::LocalBackend::new(p));
         Self {
-            llm: llm::engines(p, &http),
+            llm: llm::engines(p, &local, &http),
             stt: stt::engines(p, &http),
             tts: tts::engines(p, &http),
             search: search::engines(p, &http),
+            local,
+            http,
         }
     }
 }

@@ -2,6 +2,8 @@
 
 pub mod admin_config;
 pub mod admin_lexicon;
+pub mod admin_llm;
+pub mod admin_ops;
 pub mod admin_users;
 pub mod chat;
 pub mod devices;
@@ -9,6 +11,7 @@ pub mod emergency;
 pub mod health;
 pub mod login;
 pub mod me;
+pub mod metrics;
 pub mod openapi;
 pub mod public_config;
 pub mod sessions;
@@ -38,7 +41,11 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_users::router())
         .merge(admin_config::router())
         .merge(admin_lexicon::router())
+        .merge(admin_llm::router())
+        .merge(admin_ops::router())
         .merge(crate::ws::router())
+        .merge(metrics::router())
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))

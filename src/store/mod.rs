@@ -11,6 +11,7 @@ pub mod memories;
 pub mod overrides;
 pub mod prefs;
 pub mod sessions;
+pub mod stats;
 pub mod usage;
 pub mod users;
 

@@ -84,6 +84,7 @@ pub async fn answer(
         app, eff, user, route, ..
     } = *ctx;
     let order = chain(&route.llm, &app.settings.fallbacks.llm);
+    let started = std::time::Instant::now();
     let mut fallbacks = Vec::new();
     let mut last_error = None;
     for (n, id) in order.iter().enumerate() {
@@ -109,6 +110,11 @@ pub async fn answer(
                 {
                     tracing::error!(error = %err, "recording LLM cost failed");
                 }
+                app.metrics.observe(
+                    "stage_duration_seconds",
+                    &[("stage", "llm")],
+                    started.elapsed().as_secs_f64(),
+                );
                 for sentence in attempt.spoken.finish() {
                     emit(events, TurnEvent::Sentence(sentence.clone()));
                     attempt.sentences.push(sentence);

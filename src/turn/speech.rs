@@ -102,8 +102,14 @@ pub async fn synthesize(
             voice: voice.as_deref(),
             gender,
         };
+        let started = std::time::Instant::now();
         match engine.speak(&request).await {
             Ok(speech) => {
+                app.metrics.observe(
+                    "stage_duration_seconds",
+                    &[("stage", "tts")],
+                    started.elapsed().as_secs_f64(),
+                );
                 return Ok(Said {
                     speech,
                     provider: id.to_string(),
@@ -139,8 +145,16 @@ pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) 
         let Some(engine) = app.providers.stt.get(id) else {
             continue;
         };
+        let started = std::time::Instant::now();
         match engine.transcribe(audio, language).await {
-            Ok(transcript) => return Ok((transcript, fallbacks)),
+            Ok(transcript) => {
+                app.metrics.observe(
+                    "stage_duration_seconds",
+                    &[("stage", "stt")],
+                    started.elapsed().as_secs_f64(),
+                );
+                return Ok((transcript, fallbacks));
+            }
             Err(err) => {
                 tracing::warn!(provider = %id, error = %err, "STT failed");
                 app.metrics

@@ -75,6 +75,9 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         session_id,
         ..Options::default()
     };
+    let label = [("channel", if channel == Channel::Chat { "chat" } else { "voice" })];
+    app.metrics.gauge_add("ws_connections", &label, 1);
+    let metrics_app = app.clone();
     let mut conn = Conn {
         recording: Recording {
             options: base.clone(),
@@ -92,6 +95,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     if let Some(running) = conn.running.take() {
         running.task.abort();
     }
+    metrics_app.metrics.gauge_add("ws_connections", &label, -1);
 }
 
 async fn next_frame(running: &mut Option<Running>) -> Option<Out> {

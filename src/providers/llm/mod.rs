@@ -3,6 +3,7 @@
 //! Both engines (`local`, `cloud`) speak OpenAI-compatible chat completions; they differ in address, key and
 //! which model names make sense, so one implementation serves both.
 
+pub mod local;
 mod openai;
 pub mod sse;
 
@@ -155,11 +156,15 @@ pub trait Llm: Send + Sync {
     async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError>;
 }
 
-/// The engines of this stage.
-pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Llm>> {
-    let local = openai::OpenAiChat::new("local", &p.local_llm_url, None, http.clone());
-    let cloud =
-        openai::OpenAiChat::new("cloud", &p.cloud_llm_url, p.cloud_llm_api_key.clone(), http.clone()).requiring_key();
+/// The engines of this stage; `local` follows the switchable backend.
+pub fn engines(
+    p: &ProviderSettings,
+    local_backend: &Arc<local::LocalBackend>,
+    http: &reqwest::Client,
+) -> HashMap<&'static str, Arc<dyn Llm>> {
+    let local = openai::OpenAiChat::new("local", openai::Base::Local(local_backend.clone()), None, http.clone());
+    let cloud_base = openai::Base::Fixed(p.cloud_llm_url.clone());
+    let cloud = openai::OpenAiChat::new("cloud", cloud_base, p.cloud_llm_api_key.clone(), http.clone()).requiring_key();
     HashMap::from([
         ("local", Arc::new(local) as Arc<dyn Llm>),
         ("cloud", Arc::new(cloud) as Arc<dyn Llm>),

@@ -2,19 +2,30 @@
 //! usage chunk (`stream_options.include_usage`). Ollama, llama.cpp server, vLLM, OpenRouter and OpenAI all
 //! speak it. A server that ignores `stream` and answers one JSON document is read as well.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::local::LocalBackend;
 use super::sse::SseParser;
 use super::{ChatRequest, Delta, Llm, LlmStream, ToolCall, Usage};
 use crate::providers::{ProviderError, check_status};
 
+/// Where the server is: fixed, or wherever the switchable local backend is.
+pub enum Base {
+    /// A fixed `…/v1` address.
+    Fixed(String),
+    /// The active local backend.
+    Local(Arc<LocalBackend>),
+}
+
 /// One OpenAI-compatible server.
 pub struct OpenAiChat {
     id: &'static str,
-    url: String,
+    base: Base,
     key: Option<SecretString>,
     key_required: bool,
     http: reqwest::Client,
@@ -22,10 +33,10 @@ pub struct OpenAiChat {
 
 impl OpenAiChat {
     /// A server at `base` (ending in `/v1` or the like).
-    pub fn new(id: &'static str, base: &str, key: Option<SecretString>, http: reqwest::Client) -> Self {
+    pub fn new(id: &'static str, base: Base, key: Option<SecretString>, http: reqwest::Client) -> Self {
         Self {
             id,
-            url: format!("{}/chat/completions", base.trim_end_matches('/')),
+            base,
             key,
             key_required: false,
             http,
@@ -68,7 +79,12 @@ impl Llm for OpenAiChat {
         if self.key_required && self.key.is_none() {
             return Err(ProviderError::NotConfigured(format!("{} (no API key)", self.id)));
         }
-        let mut call = self.http.post(&self.url).json(&self.body(&request));
+        let base = match &self.base {
+            Base::Fixed(url) => url.clone(),
+            Base::Local(local) => local.v1_url(),
+        };
+        let url = format!("{}/chat/completions", base.trim_end_matches('/'));
+        let mut call = self.http.post(url).json(&self.body(&request));
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());
         }

@@ -1,0 +1,74 @@
+//! `GET /api/metrics` (admins: the numbers tell who uses the gateway how much) and the middleware that counts
+//! every routed request by its route template, so `/api/sessions/{id}` is one series, not one per session.
+
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Query, Request, State};
+use axum::http::header::{ACCEPT, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::app::AppState;
+use crate::auth::Admin;
+
+/// The route.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/metrics", get(metrics))
+}
+
+#[derive(Debug, Deserialize)]
+struct MetricsQuery {
+    /// `prometheus` for the text exposition format.
+    format: Option<String>,
+}
+
+/// JSON by default; the Prometheus text format with `?format=prometheus` or an `Accept` of `text/plain` or
+/// `application/openmetrics-text` (what Prometheus sends).
+async fn metrics(
+    State(app): State<AppState>,
+    _admin: Admin,
+    headers: HeaderMap,
+    Query(query): Query<MetricsQuery>,
+) -> Response {
+    let accept = headers.get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let text = query.format.as_deref() == Some("prometheus")
+        || accept.contains("text/plain")
+        || accept.contains("application/openmetrics-text");
+    if text {
+        let content_type = HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8");
+        ([(CONTENT_TYPE, content_type)], app.metrics.to_prometheus()).into_response()
+    } else {
+        Json(app.metrics.to_json()).into_response()
+    }
+}
+
+/// Counts a routed request and its latency under its route template.
+pub async fn track(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+    let method = request.method().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    let labels = [("method", method.as_str()), ("route", route.as_str())];
+    app.metrics.observe(
+        "http_request_duration_seconds",
+        &labels,
+        started.elapsed().as_secs_f64(),
+    );
+    app.metrics.incr(
+        "http_requests_total",
+        &[
+            ("method", method.as_str()),
+            ("route", route.as_str()),
+            ("status", status.as_str()),
+        ],
+    );
+    response
+}
