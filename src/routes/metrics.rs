@@ -1,5 +1,6 @@
 //! `GET /api/metrics` (admins: the numbers tell who uses the gateway how much) and the middleware that counts
-//! every routed request by its route template, so `/api/sessions/{id}` is one series, not one per session.
+//! every routed request by its route template, so `/api/sessions/:session_id` is one series, not one per
+//! session.
 
 use std::time::Instant;
 
@@ -46,12 +47,25 @@ async fn metrics(
     }
 }
 
+/// The route template as a label: `/api/sessions/{session_id}` → `/api/sessions/:session_id` (braces in label
+/// values are valid, but some scrapers' parsers trip over them).
+fn label_of(template: &str) -> String {
+    template
+        .split('/')
+        .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => format!(":{name}"),
+            None => seg.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// Counts a routed request and its latency under its route template.
 pub async fn track(State(app): State<AppState>, request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+        .map_or_else(|| "unmatched".to_string(), |p| label_of(p.as_str()));
     let method = request.method().to_string();
     let started = Instant::now();
     let response = next.run(request).await;

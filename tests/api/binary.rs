@@ -72,3 +72,79 @@ fn sigterm_stops_the_server_with_exit_code_0() {
     );
     assert!(!log.contains("secret-admin-key-in-env"), "a secret reached the log");
 }
+
+/// One HTTP/1.1 request over a plain socket: (status, body).
+fn http(port: u16, method: &str, path: &str, admin_key: Option<&str>) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let key = admin_key.map(|k| format!("X-Admin-Key: {k}\r\n")).unwrap_or_default();
+    let request =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{key}Content-Length: 0\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split_whitespace().nth(1)?.parse().ok()?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Some((status, body))
+}
+
+#[test]
+fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("ADMIN_API_KEY", "restart-key")
+        .env("GPUS", "1, 0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while http(port, "GET", "/health", None).is_none() {
+        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..5 {
+        assert_eq!(http(port, "GET", "/health", None).unwrap().0, 200);
+    }
+    let (status, body) = http(port, "GET", "/api/admin/status", Some("restart-key")).unwrap();
+    assert_eq!(status, 200);
+    assert!(body.contains("\"cuda_visible_devices\":\"1,0\""), "{body}");
+
+    let (status, body) = http(port, "POST", "/api/admin/gateway/restart", Some("restart-key")).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("re-exec"));
+    std::thread::sleep(Duration::from_millis(1000));
+    let back = Instant::now();
+    while http(port, "GET", "/health", None).map(|r| r.0) != Some(200) {
+        assert!(
+            back.elapsed() < Duration::from_secs(20),
+            "the gateway did not come back"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A fresh process: the request counters started again.
+    let (_, metrics) = http(port, "GET", "/api/metrics", Some("restart-key")).unwrap();
+    let counters: serde_json::Value = serde_json::from_str(&metrics).unwrap();
+    let health = counters["counters"]["http_requests_total{method=\"GET\",route=\"/health\",status=\"200\"}"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(health < 5, "counters were not reset ({health}): not restarted");
+    assert!(child.try_wait().unwrap().is_none(), "the same process id serves again");
+
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}

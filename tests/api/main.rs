@@ -10,6 +10,7 @@ mod fakes;
 mod lexicon;
 mod me;
 mod openapi;
+mod operations;
 mod sessions;
 mod smtp;
 mod speech;

@@ -7,6 +7,10 @@ use crate::common::{As, spawn_app};
 async fn every_described_endpoint_is_served() {
     let app = spawn_app(&[]).await;
     for (method, path, ..) in ENDPOINTS {
+        if *path == "/api/admin/gateway/restart" {
+            // It would stop this test's server; the binary test restarts the real program.
+            continue;
+        }
         let concrete = path
             .replace("{user_id}", "u")
             .replace("{key}", "local_llm_model")
