@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as a newcomer and CI run it: installs what the tests need when it is missing,
-# then runs every test. Usage: ./scripts/test.sh [extra cargo test arguments]
+# then runs every test, including the end-to-end test with the real engines (ignored by a plain `cargo test`).
+# Usage: ./scripts/test.sh [test name filter]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,8 @@ need=()
 command -v cc >/dev/null || need+=(gcc)
 command -v kill >/dev/null || need+=(procps)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
+command -v python3 >/dev/null || need+=(python3)
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -16,4 +19,5 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
-cargo test --locked "$@"
+# The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
+cargo test --locked -- --include-ignored "$@"

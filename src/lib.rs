@@ -12,6 +12,7 @@
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
 //! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
 //! - [`logging`]: the service log, also broadcast to admins.
+//! - [`engines`]: the zero-setup local engines (llama.cpp server, faster-whisper) started when none is configured.
 //! - [`emergency`]: the manual help function: cooldown, dossier, e-mail, SMS, call and webhook.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
@@ -23,6 +24,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod emergency;
+pub mod engines;
 pub mod error;
 pub mod logging;
 pub mod metrics;

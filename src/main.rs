@@ -72,6 +72,57 @@ fn apply_gpu_mask(gpus: &str) {
     unsafe { std::env::set_var("CUDA_VISIBLE_DEVICES", mask) };
 }
 
+/// The personal link of the local admin (`admin`), created on the first start and kept (readable only by the
+/// owner) in `admin-link.txt` beside the database, so every start can print it again.
+async fn admin_link(app: &App, file: &std::path::Path) -> Result<String, String> {
+    use voice_gateway::auth::token;
+    let base = format!("http://{}", app.settings.listen_addr);
+    if let Ok(saved) = std::fs::read_to_string(file)
+        && let Some(tok) = saved.trim().rsplit("k=").next()
+        && app
+            .store
+            .user_by_token_hash(&token::hash(tok))
+            .await
+            .ok()
+            .flatten()
+            .is_some()
+    {
+        return Ok(format!("{base}/?k={tok}"));
+    }
+    let fresh = token::generate();
+    let hash = token::hash(&fresh);
+    let users = app.store.list_users().await.map_err(|e| e.to_string())?;
+    match users.iter().find(|u| u.name == "admin") {
+        Some(admin) => app
+            .store
+            .replace_tokens(&admin.id, &hash, "personal link")
+            .await
+            .map_err(|e| e.to_string())?,
+        None => {
+            let new = voice_gateway::store::users::NewUser {
+                name: "admin",
+                display_name: "Admin",
+                is_admin: true,
+                external_id: None,
+                token_hash: Some(&hash),
+            };
+            app.store.create_user(new).await.map_err(|e| e.to_string())?;
+        }
+    }
+    let link = format!("{base}/?k={fresh}");
+    write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(link)
+}
+
+fn write_private(file: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(file)?.write_all(text.as_bytes())
+}
+
 /// Replaces this process with a fresh start of the same program.
 #[cfg(unix)]
 fn reexecute() -> ExitCode {
@@ -90,7 +141,7 @@ fn reexecute() -> ExitCode {
     ExitCode::from(1)
 }
 
-async fn run(settings: Settings) -> (ExitCode, bool) {
+async fn run(mut settings: Settings) -> (ExitCode, bool) {
     voice_gateway::logging::init();
     if settings.database_url.is_some() {
         eprintln!(
@@ -106,6 +157,18 @@ async fn run(settings: Settings) -> (ExitCode, bool) {
         }
     };
     let shutdown = shutdown_signal();
+    // Kept until the server stops: dropping it stops the engines it started.
+    let engines = match voice_gateway::engines::start(&mut settings).await {
+        Ok(engines) => engines,
+        Err(err) => {
+            eprintln!("voice-gateway: the local engines could not be started: {err}");
+            return (ExitCode::from(1), false);
+        }
+    };
+    if let Some(engines) = &engines {
+        tracing::info!(engines = ?engines.names(), "local engines running");
+    }
+    let link_file = settings.db_path.parent().map(|d| d.join("admin-link.txt"));
     let app = Arc::new(App::new(settings, store));
     let settings = &app.settings;
     let listener = match tokio::net::TcpListener::bind(settings.listen_addr).await {
@@ -122,6 +185,19 @@ async fn run(settings: Settings) -> (ExitCode, bool) {
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );
+    println!(
+        "voice-gateway {} is ready: http://{}",
+        env!("CARGO_PKG_VERSION"),
+        settings.listen_addr
+    );
+    if let Some(file) = link_file
+        && settings.profile == voice_gateway::config::Profile::LocalDev
+    {
+        match admin_link(&app, &file).await {
+            Ok(link) => println!("admin's personal link: {link}"),
+            Err(err) => tracing::warn!(%err, "no admin link"),
+        }
+    }
     let code = match serve(listener, app.clone(), shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
@@ -133,6 +209,7 @@ async fn run(settings: Settings) -> (ExitCode, bool) {
         }
     };
     let restart = *app.restart.borrow();
+    drop(engines);
     (code, restart)
 }
 

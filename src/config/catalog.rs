@@ -261,6 +261,16 @@ pub const SETTINGS: &[Entry] = &[
         "`auto`, `none` or a comma list of device numbers for local engines",
     ),
     (
+        "ENGINES",
+        "auto (local-dev), off (hybrid, cloud)",
+        "`auto`: at start, set up and run llama.cpp and faster-whisper for whatever LOCAL_LLM_URL / OPENAI_STT_URL do not configure",
+    ),
+    (
+        "ENGINES_DIR",
+        "data/engines",
+        "virtual environment, models and logs of the local engines",
+    ),
+    (
         "MODEL_PRESETS_FILE",
         "(unset: built-in presets)",
         "JSON list of model presets for the admin menu (see README, Operations)",

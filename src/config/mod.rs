@@ -78,6 +78,8 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `GPUS`: `auto`, `none` or a comma list of device numbers.
     pub gpus: String,
+    /// `ENGINES`, `ENGINES_DIR`: the zero-setup local engines.
+    pub engines: EngineSettings,
     /// The model menu: the default preset, then `MODEL_PRESETS_FILE`'s or the built-in ones.
     pub model_presets: Vec<presets::Preset>,
     /// `RESTART_COMMAND`: the privileged command that restarts the service (split at spaces, no shell).
@@ -178,6 +180,19 @@ pub struct ProviderSettings {
     pub tavily_api_key: Option<SecretString>,
     /// `BRAVE_API_KEY`.
     pub brave_api_key: Option<SecretString>,
+}
+
+/// The local engines the gateway sets up and starts itself when nothing else is configured.
+#[derive(Debug)]
+pub struct EngineSettings {
+    /// `ENGINES`: `auto` (default in local-dev) starts what is not configured, `off` starts nothing.
+    pub mode: String,
+    /// `ENGINES_DIR`: virtual environment, models and logs (default: `engines` beside the database).
+    pub dir: PathBuf,
+    /// `LOCAL_LLM_URL` was given: the user runs their own language model server.
+    pub llm_configured: bool,
+    /// `OPENAI_STT_URL` was given: the user runs their own transcription service.
+    pub stt_configured: bool,
 }
 
 /// Channels of the help function besides e-mail.
@@ -326,6 +341,24 @@ impl Settings {
                 channel_timeout_secs: src.ranged("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", 15, 300)?.max(1).into(),
             },
             gpus: gpus(&src)?,
+            engines: EngineSettings {
+                mode: src.choice(
+                    "ENGINES",
+                    if src.profile == Profile::LocalDev {
+                        "auto"
+                    } else {
+                        "off"
+                    },
+                    &["auto", "off"],
+                )?,
+                dir: src.raw("ENGINES_DIR").map(PathBuf::from).unwrap_or_else(|| {
+                    PathBuf::from(src.string("DB_PATH", "data/gateway.db"))
+                        .parent()
+                        .map_or_else(|| PathBuf::from("engines"), |p| p.join("engines"))
+                }),
+                llm_configured: lookup("LOCAL_LLM_URL").is_some_and(|v| !v.trim().is_empty()),
+                stt_configured: lookup("OPENAI_STT_URL").is_some_and(|v| !v.trim().is_empty()),
+            },
             model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())
                 .map_err(|e| ConfigError::new("MODEL_PRESETS_FILE", e))?,
             restart_command: src

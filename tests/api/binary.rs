@@ -25,6 +25,7 @@ fn a_bad_setting_stops_start_up_naming_the_variable() {
     ] {
         let out = Command::new(BIN)
             .current_dir(dir.path())
+            .env("ENGINES", "off")
             .env(var, value)
             .output()
             .unwrap();
@@ -43,6 +44,7 @@ fn sigterm_stops_the_server_with_exit_code_0() {
         .port();
     let child = Command::new(BIN)
         .current_dir(dir.path())
+        .env("ENGINES", "off")
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("ADMIN_API_KEY", "secret-admin-key-in-env")
         .stdout(Stdio::piped())
@@ -102,6 +104,7 @@ fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
         .port();
     let mut child = Command::new(BIN)
         .current_dir(dir.path())
+        .env("ENGINES", "off")
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("ADMIN_API_KEY", "restart-key")
         .env("GPUS", "1, 0")

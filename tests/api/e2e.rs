@@ -1,0 +1,203 @@
+//! End to end with the real engines and no fakes: the gateway binary sets up and starts llama.cpp's server and
+//! the faster-whisper service itself; espeak-ng speaks the questions and the answers.
+//!
+//! Ignored by a plain `cargo test` (the first run installs the engines, about a minute); `scripts/test.sh`
+//! (and so CI) runs it. The engines live in `target/engines`, so later runs start in seconds.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+use voice_gateway::providers::audio::parse_wav;
+
+const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+
+struct Gateway {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+async fn start() -> Gateway {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+    let child = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("ENGINES_DIR", engines)
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("WEB_SEARCH_ENABLED", "false")
+        .env("FILLER_AFTER_MS", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let gateway = Gateway { child, port, _dir: dir };
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    loop {
+        let health = client.get(format!("http://127.0.0.1:{port}/health")).send().await;
+        if health.is_ok_and(|r| r.status() == 200) {
+            return gateway;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(900),
+            "the gateway and its engines did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// espeak-ng's WAV of a sentence, as 16-bit PCM and its rate.
+fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let ok = Command::new("espeak-ng")
+        .args(["-v", language, "-w"])
+        .arg(file.path())
+        .arg(text)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let pcm = parse_wav(&std::fs::read(file.path()).unwrap()).unwrap();
+    (pcm.samples, pcm.sample_rate)
+}
+
+#[tokio::test]
+#[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
+async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
+    let gw = start().await;
+    let http = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{}", gw.port);
+    let session: Value = http
+        .post(format!("{base}/api/sessions"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let session = session["id"].as_str().unwrap().to_string();
+
+    for (language, question, keyword) in [
+        ("de", "Wie spät ist es in Berlin?", "berlin"),
+        ("en", "What is the capital of France?", "france"),
+    ] {
+        let (samples, rate) = speak(language, question);
+        let url = format!("ws://127.0.0.1:{}/ws/voice?session_id={session}", gw.port);
+        let (mut ws, _) = connect_async(url).await.unwrap();
+        let start = json!({"type": "start", "vad": true, "sample_rate": rate, "language": language,
+            "stream": true, "audio_stream": true});
+        ws.send(Message::Text(start.to_string().into())).await.unwrap();
+        let silence = vec![0i16; rate as usize * 3 / 2];
+        for piece in samples
+            .chunks(rate as usize / 10)
+            .chain(silence.chunks(rate as usize / 10))
+        {
+            let bytes: Vec<u8> = piece.iter().flat_map(|s| s.to_le_bytes()).collect();
+            ws.send(Message::Binary(bytes.into())).await.unwrap();
+        }
+
+        let mut events = Vec::new();
+        let mut binaries = 0;
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(120), ws.next())
+                .await
+                .expect("events")
+                .unwrap()
+                .unwrap();
+            match frame {
+                Message::Text(t) => {
+                    let event: Value = serde_json::from_str(&t).unwrap();
+                    let kind = event["type"].as_str().unwrap().to_string();
+                    assert_ne!(kind, "error", "{event}");
+                    events.push(event);
+                    if kind == "done" {
+                        break;
+                    }
+                }
+                Message::Binary(b) => {
+                    assert_eq!(&b[..4], b"RIFF", "audio frames are WAV");
+                    binaries += 1;
+                }
+                _ => {}
+            }
+        }
+        let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds[0], "transcript", "{kinds:?}");
+        let heard = events[0]["text"].as_str().unwrap().to_lowercase();
+        assert!(heard.contains(keyword), "whisper heard {heard:?} for {question:?}");
+        assert_eq!(kinds[1], "ack");
+        assert!(kinds.contains(&"token"), "llama.cpp streamed tokens: {kinds:?}");
+        let seqs: Vec<u64> = events
+            .iter()
+            .filter(|e| e["type"] == "audio")
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect();
+        assert!(!seqs.is_empty(), "the answer was spoken");
+        assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>(), "audio in seq order");
+        assert_eq!(binaries, seqs.len(), "one WAV frame per audio event");
+        let semantic = events.iter().find(|e| e["type"] == "semantic").unwrap();
+        assert!(!semantic["text"].as_str().unwrap().trim().is_empty());
+        assert_eq!(semantic["llm"]["provider"], "local");
+    }
+
+    let stored: Value = http
+        .get(format!("{base}/api/sessions/{session}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        stored["messages"].as_array().unwrap().len(),
+        4,
+        "both spoken turns are stored"
+    );
+
+    let chat_session: Value = http
+        .post(format!("{base}/api/sessions"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let chat_session = chat_session["id"].as_str().unwrap();
+    let mut history_lens = Vec::new();
+    for text in ["My name is Anna.", "What is my name?"] {
+        let r: Value = http
+            .post(format!("{base}/api/chat?debug"))
+            .json(&json!({"text": text, "session_id": chat_session}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert!(r["text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
+        assert!(
+            r["audio"].as_str().is_some_and(|a| a.len() > 100),
+            "espeak-ng spoke the answer"
+        );
+        history_lens.push(r["history_len"].as_u64().unwrap());
+    }
+    assert_eq!(history_lens, [0, 2], "the first turn reached the model with the second");
+}
