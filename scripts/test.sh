@@ -12,12 +12,17 @@ command -v kill >/dev/null || need+=(procps)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
 command -v python3 >/dev/null || need+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+command -v chromium >/dev/null || need+=(chromium)
+command -v node >/dev/null || need+=(nodejs npm)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
+
+# The browser tests drive Debian's Chromium with playwright-core (no browser download).
+[ -d ui-tests/node_modules/playwright-core ] || (cd ui-tests && npm ci --no-audit --no-fund --loglevel=error)
 
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
 cargo test --locked -- --include-ignored "$@"

@@ -83,14 +83,7 @@ async fn index(
     }
     // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
     match auth::identify(&app, &headers, None, Some(peer)).await {
-        Ok(caller) => {
-            let who = if caller.user.is_anonymous {
-                "guest".to_string()
-            } else {
-                caller.user.display_name.clone()
-            };
-            Ok(Html(page(&format!("Signed in as {}.", escape(&who)), false)).into_response())
-        }
+        Ok(_) => Ok(([(CACHE_CONTROL, "no-store")], Html(super::ui::index_html())).into_response()),
         Err(ApiError::Unauthorized) => match &app.settings.sso_login_url {
             Some(url) => Ok(redirect(url, None)),
             None => Ok((
@@ -101,13 +94,6 @@ async fn index(
         },
         Err(other) => Err(other),
     }
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The gate page; with `login` a large button leads to `/login` (no automatic redirect).

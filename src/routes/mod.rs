@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod public_config;
 pub mod sessions;
+pub mod ui;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -33,6 +34,7 @@ pub fn router(state: AppState) -> Router {
         .merge(public_config::router())
         .merge(openapi::router())
         .merge(login::router())
+        .merge(ui::router())
         .merge(me::router())
         .merge(sessions::router())
         .merge(devices::router())

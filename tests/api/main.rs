@@ -2,6 +2,7 @@
 
 mod auth;
 mod binary;
+mod browser;
 mod common;
 mod config;
 mod e2e;

@@ -1,0 +1,109 @@
+//! The assistant page in a real browser: Debian's Chromium, driven by `ui-tests/assistant.mjs` (playwright-core),
+//! against the gateway with fake LLM, STT and search providers, the real espeak-ng, and the test's SMTP server.
+//! Ignored by a plain `cargo test`; `scripts/test.sh` installs Chromium and the driver and runs it.
+
+use std::process::Command;
+
+use reqwest::Method;
+use serde_json::json;
+use voice_gateway::providers::audio::{Pcm, parse_wav};
+
+use crate::common::{As, spawn_app};
+use crate::fakes::{CHAT, Fake, Reply, tokens, tool_call};
+use crate::smtp::{Mode, SmtpServer};
+
+/// A spoken question for the fake microphone: espeak-ng's voice followed by silence, so that voice activity
+/// detection ends the utterance before Chromium plays the file again.
+fn spoken_question(text: &str, path: &std::path::Path) {
+    let raw = tempfile::NamedTempFile::new().unwrap();
+    assert!(
+        Command::new("espeak-ng")
+            .args(["-v", "en", "-w"])
+            .arg(raw.path())
+            .arg(text)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut pcm = parse_wav(&std::fs::read(raw.path()).unwrap()).unwrap();
+    let rate = pcm.sample_rate as usize;
+    pcm.samples.splice(0..0, std::iter::repeat_n(0, rate / 2));
+    pcm.samples.extend(std::iter::repeat_n(0, rate * 2));
+    std::fs::write(path, Pcm { channels: 1, ..pcm }.to_wav()).unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium and node; scripts/test.sh runs it"]
+async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
+    llm.then(CHAT, tokens(&["It is sunny in Berlin.", " Enjoy the day."]));
+    llm.always(CHAT, tokens(&["In Hamburg it rains.", " Take an umbrella."]));
+    let search = Fake::start().await;
+    search.always(
+        "/search",
+        Reply::Json(
+            json!({"results": [{"url": "https://wetter.example/berlin", "title": "Berlin", "content": "sunny"}]}),
+        ),
+    );
+    let stt = Fake::start().await;
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "How is the weather in Hamburg?", "language": "en"})),
+    );
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (llm_url, stt_url, search_url, smtp_port) = (llm.v1(), stt.v1(), search.base.clone(), smtp.port.to_string());
+    let app = spawn_app(&[
+        ("LOCAL_LLM_URL", &llm_url),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("OPENAI_STT_URL", &stt_url),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("WEB_SEARCH_ENABLED", "true"),
+        ("SEARXNG_URL", &search_url),
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", &smtp_port),
+        ("SMTP_SECURITY", "none"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+    ])
+    .await;
+    let (id, token) = app.create_user("oma").await;
+    let prefs = json!({"allowed_languages": ["en"], "language": "en", "full_name": "Erna Beispiel",
+        "emergency_contacts": ["enkel@family.example"], "location_consent": true});
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/prefs"),
+            As::AdminKey,
+            Some(prefs),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("question.wav");
+    spoken_question("How is the weather in Hamburg?", &wav);
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tokio::process::Command::new("node")
+        .arg("ui-tests/assistant.mjs")
+        .current_dir(root)
+        .env("BASE", format!("http://{}", app.addr))
+        .env("LINK", format!("/?k={token}"))
+        .env("MIC_WAV", &wav)
+        .env("SHOTS", format!("{root}/target/ui-shots"))
+        .env("EXPECT_TRANSCRIPT", "Hamburg")
+        .output()
+        .await
+        .expect("node runs (scripts/test.sh installs it)");
+    let out = String::from_utf8_lossy(&run.stdout);
+    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "browser steps failed:\n{out}");
+
+    let mails = smtp.mails();
+    assert_eq!(mails.len(), 1, "the help button sent the mail");
+    assert_eq!(mails[0].recipients, vec!["enkel@family.example"]);
+    assert!(
+        mails[0].body().contains("53.55"),
+        "the browser's position is in the dossier"
+    );
+    assert!(!stt.requests("/v1/audio/transcriptions").is_empty());
+}

@@ -1,0 +1,69 @@
+// Drives Debian's Chromium (headless, fake microphone) through the assistant page of a running gateway.
+// Environment: BASE (http://127.0.0.1:port), LINK (personal link path), MIC_WAV (file for the fake microphone),
+// SHOTS (folder for screenshots), EXPECT_TRANSCRIPT (a word the spoken question must yield).
+// Prints one line per passed step; exits 1 with the reason on the first failure.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+
+const { BASE, LINK, MIC_WAV, SHOTS = 'target/ui-shots', EXPECT_TRANSCRIPT = '' } = process.env;
+mkdirSync(SHOTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required',
+    '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${MIC_WAV}`,
+  ],
+});
+const step = (name) => console.log(`ok ${name}`);
+let page;
+try {
+  const context = await browser.newContext({ permissions: ['microphone', 'geolocation'],
+    geolocation: { latitude: 53.55, longitude: 9.99, accuracy: 25 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+
+  await page.goto(`${BASE}${LINK}`);
+  if (new URL(page.url()).searchParams.has('k')) throw new Error('the token stayed in the address bar');
+  await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  const version = await page.textContent('#version');
+  step(`personal link: logged in, version ${version}`);
+  if (await page.isVisible('#language-label')) throw new Error('language menu shown although one language is allowed');
+  step('language menu hidden for one allowed language');
+
+  await page.fill('#question', 'What is the weather in Berlin today?');
+  await page.click('#send');
+  await page.waitForFunction(() => window.__vg.tokens > 0, null, { timeout: 15000 });
+  step('tokens streamed');
+  await page.waitForSelector('.citations a', { timeout: 15000 });
+  step(`citation shown: ${await page.getAttribute('.citations a', 'href')}`);
+  await page.waitForFunction(() => window.__vg.played > 0, null, { timeout: 20000 });
+  step('audio playback started');
+  await page.screenshot({ path: `${SHOTS}/assistant.png`, fullPage: true });
+
+  const before = await page.locator('.turn.user').count();
+  await page.click('#mic');
+  await page.waitForFunction((n) => document.querySelectorAll('.turn.user').length > n, before, { timeout: 30000 });
+  const heard = await page.locator('.turn.user').nth(before).textContent();
+  if (!heard.toLowerCase().includes(EXPECT_TRANSCRIPT.toLowerCase())) throw new Error(`transcript ${heard}`);
+  step(`spoken question transcribed: ${heard}`);
+  await page.waitForFunction(() => window.__vg.events.filter((e) => e === 'done').length >= 2, null, { timeout: 30000 });
+  step('spoken question answered');
+  await page.click('#mic');
+
+  await page.click('#help');
+  await page.click('#help-yes');
+  await page.waitForFunction(() => document.querySelector('#help-result').dataset.status, null, { timeout: 20000 });
+  const outcome = await page.getAttribute('#help-result', 'data-status');
+  if (outcome !== 'alerted') throw new Error(`help outcome ${outcome}: ${await page.textContent('#help-result')}`);
+  step(`help: ${await page.textContent('#help-result')}`);
+  await page.screenshot({ path: `${SHOTS}/help.png`, fullPage: true });
+} catch (e) {
+  console.log(`FAILED ${e.message}`);
+  if (page) await page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }).catch(() => {});
+  await browser.close();
+  process.exit(1);
+}
+await browser.close();

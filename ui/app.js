@@ -1,0 +1,375 @@
+// The assistant page: text and voice turns over WebSockets, gapless playback of sentence audio, barge-in,
+// sessions, memories and the help button. No framework, no build step.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+const ui = { texts: {}, lang: 'en' };
+const t = (key) => ui.texts[key] || (window.I18N.en[key] ?? key);
+const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, events: [] });
+
+async function api(path, options = {}) {
+  const init = { credentials: 'same-origin', ...options };
+  if (init.body && typeof init.body !== 'string') {
+    init.body = JSON.stringify(init.body);
+    init.headers = { 'Content-Type': 'application/json' };
+  }
+  const response = await fetch(path, init);
+  const isJson = (response.headers.get('content-type') || '').includes('json');
+  const body = isJson ? await response.json() : null;
+  if (!response.ok) {
+    const err = new Error(body?.error?.message || response.statusText);
+    err.status = response.status;
+    throw err;
+  }
+  return body;
+}
+
+function status(text, isError = false) {
+  const el = $('#status');
+  el.textContent = text;
+  el.classList.toggle('error', isError);
+}
+
+function translate(lang) {
+  ui.lang = lang;
+  ui.texts = { ...window.I18N.en, ...(window.I18N[lang] || {}) };
+  document.documentElement.lang = lang;
+  document.querySelectorAll('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll('[data-tp]').forEach((el) => { el.placeholder = t(el.dataset.tp); });
+}
+
+// ---- Audio: WAV frames decoded and scheduled back to back, in seq order ----
+const player = {
+  ctx: null, next: 0, sources: [], expected: 0, pending: new Map(),
+  context() {
+    if (!this.ctx) this.ctx = new (window.AudioContext || window.webkitAudioContext)();
+    if (this.ctx.state === 'suspended') this.ctx.resume();
+    return this.ctx;
+  },
+  async add(seq, bytes) {
+    this.pending.set(seq, bytes);
+    while (this.pending.has(this.expected)) {
+      const data = this.pending.get(this.expected);
+      this.pending.delete(this.expected);
+      this.expected += 1;
+      await this.play(data);
+    }
+  },
+  async play(bytes) {
+    const ctx = this.context();
+    let buffer;
+    try { buffer = await ctx.decodeAudioData(bytes.slice(0)); } catch { return; }
+    const source = ctx.createBufferSource();
+    source.buffer = buffer;
+    source.connect(ctx.destination);
+    const at = Math.max(ctx.currentTime + 0.02, this.next);
+    source.start(at);
+    this.next = at + buffer.duration;
+    this.sources.push(source);
+    vg.played += 1;
+    source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
+  },
+  stop() {
+    this.sources.forEach((s) => { try { s.stop(); } catch { /* already ended */ } });
+    this.sources = [];
+    this.next = 0;
+    this.pending.clear();
+    this.expected = 0;
+    speechSynthesis?.cancel();
+  },
+  reset() { this.stop(); },
+};
+
+// ---- Conversation view ----
+let answer = null;
+function bubble(role, text) {
+  const div = document.createElement('div');
+  div.className = `turn ${role}`;
+  const span = document.createElement('span');
+  span.textContent = text;
+  div.appendChild(span);
+  $('#conversation').appendChild(div);
+  div.scrollIntoView({ block: 'end' });
+  return span;
+}
+
+function note(text) {
+  const p = document.createElement('p');
+  p.className = 'notice';
+  p.textContent = text;
+  $('#conversation').appendChild(p);
+}
+
+function citations(urls) {
+  if (!urls?.length) return;
+  const p = document.createElement('p');
+  p.className = 'citations';
+  p.append(`${t('sources')}: `);
+  urls.slice(0, 4).forEach((url) => {
+    const a = document.createElement('a');
+    a.href = url;
+    a.textContent = new URL(url).hostname;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    p.appendChild(a);
+  });
+  $('#conversation').appendChild(p);
+}
+
+// ---- The channels ----
+const channel = { chat: null, voice: null, audioSeq: null, retry: 1000 };
+
+function options() {
+  const device = $('#device-speech').checked;
+  const opts = { stream: true, audio_stream: true, language: ui.lang, text_only: device };
+  const voice = $('#voice').value;
+  if (voice) { const [provider, name] = voice.split('|'); opts.tts_provider = provider; opts.voice = name; }
+  if (ui.session) opts.session_id = ui.session;
+  return opts;
+}
+
+function onEvent(ws, data) {
+  if (typeof data !== 'string') {
+    if (channel.audioSeq !== null) { vg.audioChunks += 1; player.add(channel.audioSeq, data); channel.audioSeq = null; }
+    return;
+  }
+  const event = JSON.parse(data);
+  vg.events.push(event.type);
+  switch (event.type) {
+    case 'transcript': bubble('user', event.text); break;
+    case 'ack': answer = bubble('assistant', ''); status(t('thinking')); break;
+    case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
+    case 'filler':
+      status(event.text);
+      if ($('#device-speech').checked) speakOnDevice(event.text, false);
+      break;
+    case 'notice': note(event.text); break;
+    case 'audio': channel.audioSeq = event.seq; if (event.tts_fallback && event.seq === 0) note(t('ttsFallback')); break;
+    case 'semantic':
+      if (answer && !answer.textContent) answer.textContent = event.text;
+      citations(event.citations);
+      if ($('#device-speech').checked) speakOnDevice(event.text, true);
+      break;
+    case 'interrupted': status(t('ready')); break;
+    case 'done': status(t('ready')); loadSessions(); break;
+    case 'error': {
+      const text = event.status === 429 ? t('quota') : event.status === 502 ? t('providerFailed') : event.message;
+      status(text, true);
+      break;
+    }
+    default: break;
+  }
+}
+
+function speakOnDevice(text, cancelFirst) {
+  if (!window.speechSynthesis) return;
+  if (cancelFirst) speechSynthesis.cancel();
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = ui.lang;
+  speechSynthesis.speak(u);
+}
+
+function open(path) {
+  return new Promise((resolve, reject) => {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}${path}`);
+    ws.binaryType = 'arraybuffer';
+    ws.onopen = () => resolve(ws);
+    ws.onerror = () => reject(new Error('websocket'));
+    ws.onmessage = (m) => onEvent(ws, m.data);
+    ws.onclose = () => {
+      if (channel.chat === ws) channel.chat = null;
+      if (channel.voice === ws) { channel.voice = null; micOff(); }
+    };
+  });
+}
+
+async function chatSocket() {
+  if (channel.chat?.readyState === WebSocket.OPEN) return channel.chat;
+  channel.chat = await open('/ws/chat');
+  return channel.chat;
+}
+
+async function ask(text) {
+  bargeIn();
+  bubble('user', text);
+  try {
+    const ws = await chatSocket();
+    ws.send(JSON.stringify({ text, ...options() }));
+  } catch {
+    status(t('lost'), true);
+    setTimeout(() => reconnect(), channel.retry);
+  }
+}
+
+async function reconnect() {
+  try { await chatSocket(); status(t('reconnected')); channel.retry = 1000; } catch {
+    channel.retry = Math.min(channel.retry * 2, 15000);
+    setTimeout(reconnect, channel.retry);
+  }
+}
+
+// Speaking or typing stops what is being said and cancels the running turn.
+function bargeIn() {
+  player.stop();
+  [channel.chat, channel.voice].forEach((ws) => {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'interrupt' }));
+  });
+}
+
+// ---- Microphone: AudioWorklet → 16-bit PCM at 16 kHz → /ws/voice with VAD ----
+const mic = { stream: null, node: null, ctx: null };
+async function micOn() {
+  try {
+    mic.stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
+  } catch {
+    status(t('noMic'), true);
+    return;
+  }
+  bargeIn();
+  mic.ctx = new AudioContext();
+  await mic.ctx.audioWorklet.addModule(`/ui/mic-worklet.js?v=${document.documentElement.dataset.version}`);
+  const source = mic.ctx.createMediaStreamSource(mic.stream);
+  mic.node = new AudioWorkletNode(mic.ctx, 'pcm-capture');
+  channel.voice = await open('/ws/voice');
+  channel.voice.send(JSON.stringify({ type: 'start', vad: true, sample_rate: 16000, ...options() }));
+  mic.node.port.onmessage = (m) => { if (channel.voice?.readyState === WebSocket.OPEN) channel.voice.send(m.data); };
+  source.connect(mic.node);
+  $('#mic').setAttribute('aria-pressed', 'true');
+  $('#mic').textContent = t('stop');
+  status(t('listening'));
+}
+
+function micOff() {
+  mic.stream?.getTracks().forEach((track) => track.stop());
+  mic.ctx?.close();
+  mic.stream = mic.ctx = mic.node = null;
+  $('#mic').setAttribute('aria-pressed', 'false');
+  $('#mic').textContent = t('speak');
+}
+
+// ---- Sessions and memories ----
+async function loadSessions() {
+  const list = await api('/api/sessions').catch(() => []);
+  const select = $('#sessions');
+  select.replaceChildren(...list.map((s) => {
+    const o = document.createElement('option');
+    o.value = s.id;
+    o.textContent = s.title || new Date(s.created_at).toLocaleString(ui.lang);
+    return o;
+  }));
+  if (ui.session) select.value = ui.session;
+}
+
+async function newSession() {
+  const created = await api('/api/sessions', { method: 'POST' });
+  ui.session = created.id;
+  $('#conversation').replaceChildren();
+  await loadSessions();
+}
+
+async function switchSession(id) {
+  ui.session = id;
+  const s = await api(`/api/sessions/${id}`);
+  $('#conversation').replaceChildren();
+  s.messages.forEach((m) => bubble(m.role === 'user' ? 'user' : 'assistant', m.text));
+}
+
+async function loadMemories() {
+  const list = await api('/api/me/memories').catch(() => []);
+  $('#memories').replaceChildren(...list.map((m) => {
+    const li = document.createElement('li');
+    li.textContent = `${m.text} `;
+    const del = document.createElement('button');
+    del.textContent = '✕';
+    del.setAttribute('aria-label', `${t('deleteConversation')}: ${m.text}`);
+    del.onclick = async () => { await api(`/api/me/memories/${m.id}`, { method: 'DELETE' }); loadMemories(); };
+    li.appendChild(del);
+    return li;
+  }));
+}
+
+// ---- Help button ----
+function position(consent) {
+  return new Promise((resolve) => {
+    if (!consent) return resolve({});
+    if (!navigator.geolocation) return resolve({ geo_error: 'no geolocation in this browser' });
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ geo: { latitude: p.coords.latitude, longitude: p.coords.longitude,
+        accuracy: p.coords.accuracy, timestamp: p.timestamp } }),
+      (e) => resolve({ geo_error: e.message || 'position unavailable' }),
+      { enableHighAccuracy: true, timeout: 8000, maximumAge: 60000 },
+    );
+  });
+}
+
+async function help() {
+  const box = $('#help-result');
+  box.hidden = false;
+  box.textContent = t('sending');
+  const where = await position(ui.me?.prefs?.location_consent === true);
+  const device = { mobile: /Mobi|Android/i.test(navigator.userAgent), platform: navigator.platform || '' };
+  try {
+    const r = await api('/api/emergency', { method: 'POST', body: { ...where, device } });
+    box.textContent = r.message;
+    box.dataset.status = r.status;
+  } catch (e) {
+    box.textContent = `${t('error')}: ${e.message}. 112`;
+    box.dataset.status = 'error';
+  }
+}
+
+// ---- Start ----
+async function init() {
+  const [config, me] = await Promise.all([api('/api/config'), api('/api/me')]);
+  ui.config = config;
+  ui.me = me;
+  $('#version').textContent = config.version;
+  const allowed = me.prefs?.allowed_languages?.length ? me.prefs.allowed_languages : config.available.languages;
+  const lang = allowed.includes(me.prefs?.language) ? me.prefs.language
+    : allowed.includes(navigator.language.slice(0, 2)) ? navigator.language.slice(0, 2) : allowed[0];
+  const select = $('#language');
+  select.replaceChildren(...allowed.map((l) => { const o = document.createElement('option'); o.value = l; o.textContent = l; return o; }));
+  select.value = lang;
+  $('#language-label').hidden = allowed.length === 1;
+  select.onchange = () => { translate(select.value); fillVoices(); api('/api/me/prefs', { method: 'PUT', body: { language: select.value } }); };
+  translate(lang);
+  fillVoices();
+  if (me.sso_logout_url) { $('#logout').href = me.sso_logout_url; $('#logout').hidden = false; }
+  $('#ask').onsubmit = (e) => { e.preventDefault(); const q = $('#question').value.trim(); if (q) { $('#question').value = ''; ask(q); } };
+  $('#question').oninput = () => { if (player.sources.length) bargeIn(); };
+  $('#mic').onclick = () => (mic.stream ? (micOff(), channel.voice?.close()) : micOn());
+  $('#new-session').onclick = newSession;
+  $('#sessions').onchange = (e) => switchSession(e.target.value);
+  $('#delete-session').onclick = async () => {
+    if (!ui.session || !confirm(t('confirmDelete'))) return;
+    await api(`/api/sessions/${ui.session}`, { method: 'DELETE' });
+    ui.session = null;
+    await newSession();
+  };
+  $('#memory-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const text = $('#memory').value.trim();
+    if (text) { await api('/api/me/memories', { method: 'POST', body: { text } }); $('#memory').value = ''; loadMemories(); }
+  };
+  $('#help').onclick = () => $('#help-dialog').showModal();
+  $('#help-result').onclick = () => { $('#help-result').hidden = true; };
+  $('#help-no').onclick = () => $('#help-dialog').close();
+  $('#help-yes').onclick = () => { $('#help-dialog').close(); help(); };
+  await newSession();
+  loadMemories();
+  status(t('ready'));
+  vg.ready = true;
+}
+
+function fillVoices() {
+  const menu = (ui.config.tts_menu || []).filter((v) => v.languages.includes(ui.lang));
+  $('#voice').replaceChildren(...menu.map((v) => {
+    const o = document.createElement('option');
+    o.value = `${v.provider}|${v.voice}`;
+    o.textContent = v.label;
+    return o;
+  }));
+}
+
+init().catch((e) => status(`${t('error')}: ${e.message}`, true));
