@@ -335,6 +335,7 @@ async function init() {
   select.onchange = () => { translate(select.value); fillVoices(); api('/api/me/prefs', { method: 'PUT', body: { language: select.value } }); };
   translate(lang);
   fillVoices();
+  $('#admin-link').hidden = !me.is_admin;
   if (me.sso_logout_url) { $('#logout').href = me.sso_logout_url; $('#logout').hidden = false; }
   $('#ask').onsubmit = (e) => { e.preventDefault(); const q = $('#question').value.trim(); if (q) { $('#question').value = ''; ask(q); } };
   $('#question').oninput = () => { if (player.sources.length) bargeIn(); };

@@ -94,6 +94,11 @@ pub const SETTINGS: &[Entry] = &[
         "longest utterance buffered on `/ws/voice`; longer gets an error event",
     ),
     (
+        "LLM_MAX_TOKENS",
+        "400",
+        "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops",
+    ),
+    (
         "PROVIDER_TIMEOUT_SECONDS",
         "120",
         "longest any provider call may take in all (connecting: at most 5 s)",

@@ -54,6 +54,8 @@ pub struct Settings {
     pub body_limit_bytes: usize,
     /// `AUDIO_LIMIT_BYTES`: largest audio upload.
     pub audio_limit_bytes: usize,
+    /// `LLM_MAX_TOKENS`: longest answer of the language model, in tokens.
+    pub llm_max_tokens: u32,
     /// `PROVIDER_TIMEOUT_SECONDS`: total time a provider call may take.
     pub provider_timeout_secs: u64,
     /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
@@ -274,6 +276,7 @@ impl Settings {
             sso_login_url: src.raw("SSO_LOGIN_URL"),
             body_limit_bytes: src.number("BODY_LIMIT_BYTES", 1024 * 1024)?,
             audio_limit_bytes: src.number("AUDIO_LIMIT_BYTES", 16 * 1024 * 1024)?,
+            llm_max_tokens: src.ranged("LLM_MAX_TOKENS", 400, 100_000)?.max(16),
             provider_timeout_secs: src.ranged("PROVIDER_TIMEOUT_SECONDS", 120, 3600)?.max(1).into(),
             history_max_messages: src.ranged("HISTORY_MAX_MESSAGES", 10, 1000)?,
             audio_stream_default: src.bool("AUDIO_STREAM_DEFAULT", true)?,

@@ -1,9 +1,13 @@
 //! The browser UI, built into the binary (no CDN, no font download, works without internet). Asset URLs
 //! carry the version as a cache-busting parameter; the assets themselves may be cached for a day.
 
+use std::net::SocketAddr;
+
 use axum::Router;
+use axum::extract::{ConnectInfo, State};
+use axum::http::HeaderMap;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::response::IntoResponse;
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 
 use crate::app::AppState;
@@ -13,6 +17,8 @@ const APP_JS: &str = include_str!("../../ui/app.js");
 const I18N_JS: &str = include_str!("../../ui/i18n.js");
 const WORKLET_JS: &str = include_str!("../../ui/mic-worklet.js");
 const APP_CSS: &str = include_str!("../../ui/app.css");
+const ADMIN: &str = include_str!("../../ui/admin.html");
+const ADMIN_JS: &str = include_str!("../../ui/admin.js");
 
 /// The asset routes (the page itself is served by the gate at `/`).
 pub fn router() -> Router<AppState> {
@@ -33,6 +39,11 @@ pub fn router() -> Router<AppState> {
             "/ui/app.css",
             get(|| async { asset("text/css; charset=utf-8", APP_CSS) }),
         )
+        .route(
+            "/ui/admin.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ADMIN_JS) }),
+        )
+        .route("/admin", get(admin_page))
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -40,6 +51,23 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
         [(CONTENT_TYPE, content_type), (CACHE_CONTROL, "public, max-age=86400")],
         body,
     )
+}
+
+/// The admin panel for admins; others get 403, callers without identity the same gate as `/`.
+async fn admin_page(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    match crate::auth::identify(&app, &headers, None, Some(peer)).await {
+        Ok(caller) if caller.is_admin => (
+            [(CACHE_CONTROL, "no-store")],
+            Html(ADMIN.replace("{VERSION}", env!("CARGO_PKG_VERSION"))),
+        )
+            .into_response(),
+        Ok(_) => crate::error::ApiError::Forbidden("the admin panel is for admins".into()).into_response(),
+        Err(err) => err.into_response(),
+    }
 }
 
 /// The assistant page with the version filled in.

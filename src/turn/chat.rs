@@ -168,6 +168,7 @@ async fn converse(
             messages: messages.clone(),
             temperature: Some(ctx.eff.number("llm_temperature")),
             tools,
+            max_tokens: Some(ctx.app.settings.llm_max_tokens),
         };
         let mut stream = engine.chat(request).await?;
         let mut calls = Vec::new();

@@ -113,6 +113,7 @@ impl Job {
             ],
             temperature: Some(0.0),
             tools: Vec::new(),
+            max_tokens: Some(300),
         };
         let stream = engine.chat(request).await.map_err(|e| e.to_string())?;
         let (text, usage) = collect(stream).await.map_err(|e| e.to_string())?;

@@ -36,6 +36,7 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
             ],
             temperature: Some(0.0),
             tools: Vec::new(),
+            max_tokens: Some(300),
         };
         let answer = match engine.chat(request).await {
             Ok(stream) => collect(stream).await,

@@ -107,3 +107,48 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
     );
     assert!(!stt.requests("/v1/audio/transcriptions").is_empty());
 }
+
+#[tokio::test]
+#[ignore = "needs Chromium and node; scripts/test.sh runs it"]
+async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
+    let app = spawn_app(&[]).await;
+    let created = app
+        .call(
+            Method::POST,
+            "/api/admin/users",
+            As::AdminKey,
+            Some(json!({"name": "chef", "is_admin": true})),
+        )
+        .await;
+    let admin_token = created.body["token"].as_str().unwrap().to_string();
+    let (_, user_token) = app.create_user("nobody-special").await;
+    let page = app
+        .request(Method::GET, "/admin", As::Bearer(&user_token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 403, "the panel is for admins only");
+
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tokio::process::Command::new("node")
+        .arg("ui-tests/admin.mjs")
+        .current_dir(root)
+        .env("BASE", format!("http://{}", app.addr))
+        .env("LINK", format!("/?k={admin_token}"))
+        .env("SHOTS", format!("{root}/target/ui-shots"))
+        .output()
+        .await
+        .expect("node runs");
+    let out = String::from_utf8_lossy(&run.stdout).to_string();
+    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "admin steps failed:\n{out}");
+
+    let token = out
+        .lines()
+        .find_map(|l| l.strip_prefix("token "))
+        .expect("the token was shown")
+        .trim();
+    let me = app.get("/api/me", As::Bearer(token)).await;
+    assert_eq!(me.body["name"], "neu");
+    assert_eq!(me.body["display_name"], "Neue Person");
+}

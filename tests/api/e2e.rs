@@ -45,6 +45,8 @@ async fn start() -> Gateway {
         .env("MEMORY_EXTRACTION_ENABLED", "false")
         .env("WEB_SEARCH_ENABLED", "false")
         .env("FILLER_AFTER_MS", "0")
+        // Greedy decoding: the tiny model answers the same way every run.
+        .env("LLM_TEMPERATURE", "0")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

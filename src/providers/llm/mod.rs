@@ -107,6 +107,8 @@ pub struct ChatRequest {
     pub temperature: Option<f64>,
     /// Functions offered; empty = none.
     pub tools: Vec<Tool>,
+    /// Longest answer in tokens, so a model caught in a loop stops.
+    pub max_tokens: Option<u32>,
 }
 
 /// What the provider reported about a finished answer.

@@ -59,6 +59,9 @@ impl OpenAiChat {
         if let Some(t) = request.temperature {
             body["temperature"] = json!(t);
         }
+        if let Some(n) = request.max_tokens {
+            body["max_tokens"] = json!(n);
+        }
         if !request.tools.is_empty() {
             let tools: Vec<Value> = request
                 .tools

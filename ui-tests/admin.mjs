@@ -1,0 +1,43 @@
+// The admin panel in headless Chromium: log in with an admin's personal link, create a user, see the token once.
+// Environment: BASE, LINK, SHOTS. Prints the new user's token as "token <value>" for the test to check.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+
+const { BASE, LINK, SHOTS = 'target/ui-shots' } = process.env;
+mkdirSync(SHOTS, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run'],
+});
+let page;
+try {
+  page = await (await browser.newContext()).newPage();
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  await page.goto(`${BASE}${LINK}`);
+  await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  if (!(await page.isVisible('#admin-link'))) throw new Error('no link to the admin panel for an admin');
+  await page.click('#admin-link');
+  await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
+  console.log('ok admin panel open');
+  await page.fill('#new-name', 'neu');
+  await page.fill('#new-display', 'Neue Person');
+  await page.click('#new-user button');
+  await page.waitForSelector('#new-token', { timeout: 10000 });
+  const token = await page.textContent('#new-token');
+  const link = await page.getAttribute('#new-link', 'href');
+  if (!link.endsWith(`/?k=${token}`)) throw new Error(`link ${link} does not carry the token`);
+  console.log(`token ${token}`);
+  await page.waitForSelector('#users td:text-is("neu")');
+  await page.screenshot({ path: `${SHOTS}/admin.png`, fullPage: true });
+  await page.reload();
+  await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
+  if ((await page.locator('#new-token').count()) > 0) throw new Error('the token is shown again after a reload');
+  console.log('ok token shown once');
+} catch (e) {
+  console.log(`FAILED ${e.message}`);
+  if (page) await page.screenshot({ path: `${SHOTS}/admin-failure.png`, fullPage: true }).catch(() => {});
+  await browser.close();
+  process.exit(1);
+}
+await browser.close();

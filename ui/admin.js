@@ -1,0 +1,258 @@
+// The admin panel: users, runtime settings, language model, lexicon, emergencies, usage, conversations, live log.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+
+async function api(path, options = {}) {
+  const init = { credentials: 'same-origin', ...options };
+  if (init.body !== undefined && typeof init.body !== 'string') {
+    init.body = JSON.stringify(init.body);
+    init.headers = { 'Content-Type': 'application/json' };
+  }
+  const response = await fetch(path, init);
+  const isJson = (response.headers.get('content-type') || '').includes('json');
+  const body = isJson ? await response.json() : null;
+  if (!response.ok) throw new Error(body?.error?.message || response.statusText);
+  return body;
+}
+
+function status(text, isError = false) {
+  $('#status').textContent = text;
+  $('#status').classList.toggle('error', isError);
+}
+
+/// Runs an action and reports its outcome in the status line.
+async function act(label, fn) {
+  try { const r = await fn(); status(`${label}: done`); return r; } catch (e) { status(`${label}: ${e.message}`, true); return null; }
+}
+
+function cell(content) {
+  const td = document.createElement('td');
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content ?? '';
+  return td;
+}
+
+function button(text, onclick, label) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  if (label) b.setAttribute('aria-label', label);
+  b.onclick = onclick;
+  return b;
+}
+
+function rows(table, items, render) {
+  $(`${table} tbody`).replaceChildren(...items.map((item) => {
+    const tr = document.createElement('tr');
+    render(item).forEach((c) => tr.appendChild(cell(c)));
+    return tr;
+  }));
+}
+
+// ---- Users ----
+function showSecret(name, token) {
+  const link = `${location.origin}/?k=${token}`;
+  const box = $('#secret');
+  box.hidden = false;
+  box.replaceChildren();
+  const p = document.createElement('p');
+  p.textContent = `Token of ${name} (shown once, copy it now): `;
+  const code = document.createElement('code');
+  code.id = 'new-token';
+  code.textContent = token;
+  p.appendChild(code);
+  const l = document.createElement('p');
+  l.textContent = 'Personal link: ';
+  const a = document.createElement('a');
+  a.href = link;
+  a.id = 'new-link';
+  a.textContent = link;
+  l.appendChild(a);
+  box.append(p, l, button('Hide', () => { box.hidden = true; box.replaceChildren(); }));
+}
+
+async function loadUsers() {
+  const users = await api('/api/admin/users');
+  rows('#users', users, (u) => {
+    const actions = document.createElement('span');
+    actions.append(
+      button('Edit', () => editUser(u), `Edit ${u.name}`),
+      button('Rename', async () => {
+        const name = prompt('Display name', u.display_name);
+        if (name) { await act('rename', () => api(`/api/admin/users/${u.id}`, { method: 'PUT', body: { display_name: name } })); loadUsers(); }
+      }, `Rename ${u.name}`),
+      button('New token', async () => {
+        if (!confirm(`Replace every token of ${u.name}? Old links stop working.`)) return;
+        const r = await act('token', () => api(`/api/admin/users/${u.id}/token`, { method: 'POST' }));
+        if (r) showSecret(u.name, r.token);
+      }, `New token for ${u.name}`),
+      button(u.is_admin ? 'Remove admin' : 'Make admin', async () => {
+        await act('admin flag', () => api(`/api/admin/users/${u.id}/admin`, { method: 'PUT', body: { is_admin: !u.is_admin } }));
+        loadUsers();
+      }),
+      button('Delete', async () => {
+        if (!confirm(`Delete ${u.name} and all their data?`)) return;
+        await act('delete', () => api(`/api/admin/users/${u.id}`, { method: 'DELETE' }));
+        loadUsers();
+      }, `Delete ${u.name}`),
+    );
+    return [u.name, u.display_name, u.is_admin ? 'yes' : '', (u.allowed_languages || []).join(', '),
+      u.web_search_enabled ? 'on' : 'off', actions];
+  });
+}
+
+let editing = null;
+async function editUser(u) {
+  editing = u;
+  $('#user-editor').hidden = false;
+  $('#editor-title').textContent = `${u.name}`;
+  const prefs = await api(`/api/admin/users/${u.id}/prefs`);
+  $('#prefs-json').value = JSON.stringify(prefs, null, 2);
+}
+
+// ---- Runtime settings ----
+async function loadConfig() {
+  const entries = await api('/api/admin/config');
+  rows('#config', entries, (e) => {
+    const input = document.createElement('input');
+    input.value = e.value ?? '';
+    input.setAttribute('aria-label', e.key);
+    const actions = document.createElement('span');
+    actions.append(
+      button('Set', async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'PUT', body: { value: input.value } })); loadConfig(); }),
+      button('Reset', async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'DELETE' })); loadConfig(); }),
+    );
+    const key = document.createElement('span');
+    key.textContent = e.key;
+    key.title = e.meaning || '';
+    return [key, String(e.effective), input, actions];
+  });
+}
+
+// ---- Language model ----
+async function loadModels() {
+  const m = await api('/api/admin/models');
+  $('#presets').replaceChildren(...m.presets.map((p, i) => {
+    const b = button(`${i === m.active.active_index ? '● ' : ''}${p.label}${p.note ? ` (${p.note})` : ''}`, async () => {
+      await act(p.label, () => api('/api/admin/models/select', { method: 'POST', body: { preset: p.id } }));
+      loadModels();
+    });
+    return b;
+  }));
+  const s = await api('/api/admin/llm/status').catch((e) => ({ error: e.message }));
+  $('#llm-status').textContent = JSON.stringify(s, null, 2);
+}
+
+// ---- Lexicon ----
+async function loadLexicon() {
+  const lang = $('#lex-lang').value;
+  const lex = await api(`/api/admin/lexicon/${lang}`);
+  const items = Object.entries(lex.sections).flatMap(([section, list]) => list.map((e) => ({ section, ...e })));
+  rows('#lexicon', items, (e) => [e.section, e.key, e.value, e.source,
+    e.source === 'custom' ? button('Delete', async () => {
+      await act('lexicon', () => api(`/api/admin/lexicon/${lang}/${e.section}?key=${encodeURIComponent(e.key)}`, { method: 'DELETE' }));
+      loadLexicon();
+    }) : '']);
+}
+
+// ---- Views ----
+async function loadViews() {
+  const events = await api('/api/admin/emergencies');
+  rows('#emergencies', events, (e) => [new Date(e.at).toLocaleString(), e.category, e.user_name || e.user_id]);
+  const stats = await api('/api/admin/stats');
+  const money = (v) => v.toFixed(4);
+  rows('#stats', [...stats.users, { name: 'Total', requests_today: '', ...stats.total }], (u) => [u.name, u.requests_today,
+    u.requests_month, money(u.cost_month), money(u.avg_cost_per_request), money(u.cost_total)]);
+  const people = await api('/api/admin/conversations');
+  $('#conv-user').replaceChildren(...people.map((p) => {
+    const o = document.createElement('option');
+    o.value = p.user_id;
+    o.textContent = `${p.name} (${p.sessions} conversations)`;
+    return o;
+  }));
+}
+
+async function loadSessions() {
+  const user = $('#conv-user').value;
+  if (!user) return;
+  const r = await api(`/api/admin/conversations/${user}`);
+  $('#conv-session').replaceChildren(...r.sessions.map((s) => {
+    const o = document.createElement('option');
+    o.value = s.id;
+    o.textContent = `${new Date(s.updated_at).toLocaleString()} (${s.message_count})`;
+    return o;
+  }));
+}
+
+async function showTranscript() {
+  const user = $('#conv-user').value;
+  const session = $('#conv-session').value;
+  if (!session) return;
+  const s = await api(`/api/admin/conversations/${user}/${session}`);
+  $('#transcript').replaceChildren(...s.messages.map((m) => {
+    const p = document.createElement('p');
+    p.textContent = `${m.role}: ${m.text}`;
+    return p;
+  }));
+}
+
+// ---- Live log ----
+let log = null;
+function watchLog() {
+  if (log) return;
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  log = new WebSocket(`${scheme}://${location.host}/api/admin/log`);
+  log.onmessage = (m) => {
+    const pre = $('#log');
+    pre.textContent = (pre.textContent + m.data + '\n').split('\n').slice(-500).join('\n');
+    pre.scrollTop = pre.scrollHeight;
+  };
+  log.onclose = () => { log = null; };
+}
+
+async function init() {
+  const config = await api('/api/config');
+  $('#version').textContent = config.version;
+  $('#lex-lang').replaceChildren(...config.available.languages.map((l) => { const o = document.createElement('option'); o.textContent = l; return o; }));
+  $('#new-user').onsubmit = async (e) => {
+    e.preventDefault();
+    const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };
+    const created = await act('create user', () => api('/api/admin/users', { method: 'POST', body }));
+    if (created) { showSecret(created.name, created.token); $('#new-user').reset(); loadUsers(); }
+  };
+  $('#save-prefs').onclick = async () => {
+    let prefs;
+    try { prefs = JSON.parse($('#prefs-json').value); } catch { return status('preferences: not valid JSON', true); }
+    await act('preferences', () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefs }));
+    loadUsers();
+  };
+  $('#save-memories').onclick = async () => {
+    const texts = $('#preset-memories').value.split('\n').map((s) => s.trim()).filter(Boolean);
+    if (texts.length) await act('memories', () => api(`/api/admin/users/${editing.id}/memories`, { method: 'POST', body: { texts } }));
+    $('#preset-memories').value = '';
+  };
+  $('#backend-form').onsubmit = async (e) => {
+    e.preventDefault();
+    await act('backend', () => api('/api/admin/llm/backend', { method: 'POST', body: { backend: $('#backend').value, model: $('#backend-model').value } }));
+    loadModels();
+  };
+  $('#restart').onclick = async () => {
+    if (confirm('Restart the gateway now? Running conversations are cut off.')) await act('restart', () => api('/api/admin/gateway/restart', { method: 'POST' }));
+  };
+  $('#lex-lang').onchange = loadLexicon;
+  $('#lex-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const lang = $('#lex-lang').value;
+    await act('lexicon', () => api(`/api/admin/lexicon/${lang}/${$('#lex-section').value}`, { method: 'PUT', body: { key: $('#lex-key').value, value: $('#lex-value').value } }));
+    loadLexicon();
+  };
+  $('#conv-user').onchange = loadSessions;
+  $('#conv-session').onchange = showTranscript;
+  $('#log-section').ontoggle = () => { if ($('#log-section').open) watchLog(); };
+  await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews()]);
+  await loadSessions();
+  status('Ready.');
+  window.__admin = { ready: true };
+}
+
+init().catch((e) => status(`Error: ${e.message}`, true));
