@@ -30,6 +30,12 @@ try {
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
   const version = await page.textContent('#version');
   step(`personal link: logged in, version ${version}`);
+  const gaps = await page.evaluate(() => {
+    const en = Object.keys(window.I18N.en);
+    return Object.entries(window.I18N).flatMap(([lang, texts]) => en.filter((k) => !(k in texts)).map((k) => `${lang}.${k}`));
+  });
+  if (Object.keys(await page.evaluate(() => window.I18N)).length !== 8 || gaps.length) throw new Error(`texts missing: ${gaps}`);
+  step('eight languages, every text translated');
   if (await page.isVisible('#language-label')) throw new Error('language menu shown although one language is allowed');
   step('language menu hidden for one allowed language');
 
