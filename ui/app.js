@@ -136,7 +136,7 @@ function onEvent(ws, data) {
   const event = JSON.parse(data);
   vg.events.push(event.type);
   switch (event.type) {
-    case 'transcript': bubble('user', event.text); break;
+    case 'transcript': player.stop(); bubble('user', event.text); break;
     case 'ack': answer = bubble('assistant', ''); status(t('thinking')); break;
     case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
     case 'filler':
@@ -178,7 +178,12 @@ function open(path) {
     ws.onerror = () => reject(new Error('websocket'));
     ws.onmessage = (m) => onEvent(ws, m.data);
     ws.onclose = () => {
-      if (channel.chat === ws) channel.chat = null;
+      if (channel.chat === ws) {
+        // Lost while the page is open: say so and reconnect with growing pauses.
+        channel.chat = null;
+        status(t('lost'), true);
+        setTimeout(reconnect, channel.retry);
+      }
       if (channel.voice === ws) { channel.voice = null; micOff(); }
     };
   });
