@@ -29,6 +29,14 @@ try {
   if (!link.endsWith(`/?k=${token}`)) throw new Error(`link ${link} does not carry the token`);
   console.log(`token ${token}`);
   await page.waitForSelector('#users td:text-is("neu")');
+  await page.click('button[aria-label="Edit neu"]');
+  await page.waitForSelector('#user-editor:not([hidden])');
+  await page.check('#pref-languages input[value="de"]');
+  await page.fill('#pref-full_name', 'Neue Person');
+  await page.fill('#pref-emergency_contacts', 'hilfe@family.example');
+  await page.click('#save-prefs');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('preferences: done'), null, { timeout: 10000 });
+  console.log('ok preferences saved through the form');
   await page.screenshot({ path: `${SHOTS}/admin.png`, fullPage: true });
   await page.reload();
   await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });

@@ -102,12 +102,43 @@ async function loadUsers() {
 }
 
 let editing = null;
+const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes'];
 async function editUser(u) {
   editing = u;
   $('#user-editor').hidden = false;
-  $('#editor-title').textContent = `${u.name}`;
-  const prefs = await api(`/api/admin/users/${u.id}/prefs`);
-  $('#prefs-json').value = JSON.stringify(prefs, null, 2);
+  $('#editor-title').textContent = `Preferences of ${u.name}`;
+  const p = await api(`/api/admin/users/${u.id}/prefs`);
+  const allowed = p.allowed_languages || [];
+  document.querySelectorAll('#pref-languages input').forEach((box) => { box.checked = allowed.includes(box.value); });
+  $('#pref-language').value = p.language || '';
+  $('#pref-web').checked = p.web_search_enabled ?? u.web_search_enabled;
+  $('#pref-web-limit').value = p.web_search_daily_limit ?? '';
+  $('#pref-requests').value = p.daily_request_limit ?? '';
+  $('#pref-cooldown').value = p.emergency_cooldown_minutes ?? '';
+  TEXT_PREFS.forEach((k) => { $(`#pref-${k}`).value = p[k] ?? ''; });
+  $('#pref-emergency_contacts').value = (p.emergency_contacts || []).join(', ');
+  $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
+  $('#pref-location_consent').checked = p.location_consent === true;
+}
+
+/// The form as a prefs change: empty fields remove the key (back to the default).
+function prefsFromForm() {
+  const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+  const number = (v) => (v === '' ? null : Number(v));
+  const languages = [...document.querySelectorAll('#pref-languages input:checked')].map((b) => b.value);
+  const prefs = {
+    allowed_languages: languages.length ? languages : null,
+    language: $('#pref-language').value || null,
+    web_search_enabled: $('#pref-web').checked,
+    web_search_daily_limit: number($('#pref-web-limit').value),
+    daily_request_limit: number($('#pref-requests').value),
+    emergency_cooldown_minutes: $('#pref-cooldown').value.trim(),
+    emergency_contacts: list($('#pref-emergency_contacts').value),
+    emergency_contact_phones: list($('#pref-emergency_contact_phones').value),
+    location_consent: $('#pref-location_consent').checked,
+  };
+  TEXT_PREFS.forEach((k) => { prefs[k] = $(`#pref-${k}`).value.trim(); });
+  return prefs;
 }
 
 // ---- Runtime settings ----
@@ -213,6 +244,15 @@ function watchLog() {
 async function init() {
   const config = await api('/api/config');
   $('#version').textContent = config.version;
+  $('#pref-languages').replaceChildren(...config.available.languages.map((l) => {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.value = l;
+    label.append(box, ` ${l} `);
+    return label;
+  }));
+  $('#pref-language').replaceChildren(new Option('(default)', ''), ...config.available.languages.map((l) => new Option(l, l)));
   $('#lex-lang').replaceChildren(...config.available.languages.map((l) => { const o = document.createElement('option'); o.textContent = l; return o; }));
   $('#new-user').onsubmit = async (e) => {
     e.preventDefault();
@@ -220,10 +260,9 @@ async function init() {
     const created = await act('create user', () => api('/api/admin/users', { method: 'POST', body }));
     if (created) { showSecret(created.name, created.token); $('#new-user').reset(); loadUsers(); }
   };
-  $('#save-prefs').onclick = async () => {
-    let prefs;
-    try { prefs = JSON.parse($('#prefs-json').value); } catch { return status('preferences: not valid JSON', true); }
-    await act('preferences', () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefs }));
+  $('#prefs-form').onsubmit = async (e) => {
+    e.preventDefault();
+    await act('preferences', () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
     loadUsers();
   };
   $('#save-memories').onclick = async () => {
