@@ -151,7 +151,11 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
     let me = app.get("/api/me", As::Bearer(token)).await;
     assert_eq!(me.body["name"], "neu");
     assert_eq!(me.body["display_name"], "Neue Person");
-    assert_eq!(me.body["prefs"]["allowed_languages"], json!(["de"]), "set through the form");
+    assert_eq!(
+        me.body["prefs"]["allowed_languages"],
+        json!(["de"]),
+        "set through the form"
+    );
     assert_eq!(me.body["prefs"]["emergency_contacts"], json!(["hilfe@family.example"]));
     assert_eq!(me.body["prefs"]["full_name"], "Neue Person");
 }
