@@ -26,21 +26,23 @@ pub fn subscribe() -> broadcast::Receiver<String> {
 /// Installs the global subscriber: stderr (with colours when a terminal) and the broadcast (plain text).
 /// `RUST_LOG` filters both (default `info`).
 pub fn init() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::registry()
-        .with(filter)
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
-        .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
-        .try_init();
+    install(std::io::stderr);
 }
 
 /// Like [`init`], but the readable copy goes to the test harness's captured output (shown for failing
 /// tests only). A second call does nothing, so every test may call it.
 pub fn init_for_tests() {
+    install(tracing_subscriber::fmt::TestWriter::new());
+}
+
+fn install<W>(readable: W)
+where
+    W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
+{
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::registry()
         .with(filter)
-        .with(tracing_subscriber::fmt::layer().with_test_writer())
+        .with(tracing_subscriber::fmt::layer().with_writer(readable))
         .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
         .try_init();
 }

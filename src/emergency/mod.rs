@@ -227,7 +227,8 @@ fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Pr
 async fn deliver(app: &App, user: &User, prefs: &Map<String, Value>, dossier: &Dossier) -> Vec<Delivery> {
     let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
     let r = recipients(app, prefs);
-    let http = crate::providers::http_client(timeout);
+    // The shared client; `within` bounds each channel by its own timeout.
+    let http = &app.providers.http;
     let settings = &app.settings.emergency;
     let mut jobs: Vec<std::pin::Pin<Box<dyn Future<Output = Vec<Delivery>> + Send + '_>>> = Vec::new();
     if !r.emails.is_empty() {
@@ -277,20 +278,15 @@ async fn deliver(app: &App, user: &User, prefs: &Map<String, Value>, dossier: &D
             vec![outcome("webhook", host, &result)]
         }));
     }
-    let results = join_all(jobs).await;
+    let results: Vec<Delivery> = futures_util::future::join_all(jobs)
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
     for d in results.iter().filter(|d| !d.delivered) {
         tracing::warn!(channel = d.channel, to = %d.to, error = d.error.as_deref().unwrap_or(""), "alarm channel failed");
     }
     results
-}
-
-/// Runs the channels concurrently and flattens their deliveries in order.
-async fn join_all<'a>(jobs: Vec<std::pin::Pin<Box<dyn Future<Output = Vec<Delivery>> + Send + 'a>>>) -> Vec<Delivery> {
-    futures_util::future::join_all(jobs)
-        .await
-        .into_iter()
-        .flatten()
-        .collect()
 }
 
 async fn within(timeout: Duration, job: impl Future<Output = Result<(), String>>) -> Result<(), String> {

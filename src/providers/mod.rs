@@ -88,6 +88,16 @@ pub async fn check_status(provider: &str, response: reqwest::Response) -> Result
     ))
 }
 
+/// Sends a provider request and reads its JSON answer; every failure names the provider.
+pub async fn send_json(provider: &str, call: reqwest::RequestBuilder) -> Result<serde_json::Value, ProviderError> {
+    let response = call.send().await.map_err(|e| ProviderError::from_http(provider, &e))?;
+    check_status(provider, response)
+        .await?
+        .json()
+        .await
+        .map_err(|e| ProviderError::from_http(provider, &e))
+}
+
 /// The HTTP client shared by all network providers: one connection pool, a connect timeout, and a total
 /// timeout that each request may shorten.
 pub fn http_client(total: Duration) -> reqwest::Client {

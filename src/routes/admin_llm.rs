@@ -15,8 +15,8 @@ use crate::auth::Admin;
 use crate::config::keys;
 use crate::config::presets::PRESET_KEYS;
 use crate::error::{ApiError, AppJson, Result};
-use crate::providers::check_status;
 use crate::providers::llm::local::BACKENDS;
+use crate::providers::send_json;
 
 /// How long a provider's model list is reused.
 const MODEL_LIST_TTL: Duration = Duration::from_secs(600);
@@ -140,17 +140,9 @@ async fn provider_models(
     if let Some(key) = &key {
         call = call.bearer_auth(secrecy::ExposeSecret::expose_secret(key));
     }
-    let fail = |e: crate::providers::ProviderError| ApiError::Upstream(e.to_string());
-    let response = call
-        .send()
+    let body = send_json(&provider, call)
         .await
-        .map_err(|e| fail(crate::providers::ProviderError::from_http(&provider, &e)))?;
-    let body: Value = check_status(&provider, response)
-        .await
-        .map_err(fail)?
-        .json()
-        .await
-        .map_err(|e| fail(crate::providers::ProviderError::from_http(&provider, &e)))?;
+        .map_err(|e| ApiError::Upstream(e.to_string()))?;
     let models: Vec<Value> = body["data"]
         .as_array()
         .ok_or_else(|| ApiError::Upstream(format!("{provider} sent no model list")))?

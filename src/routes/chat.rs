@@ -13,14 +13,15 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::sessions::owned;
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
-use crate::config::route::RouteLayer;
+use crate::config::route::{Route, RouteLayer};
+use crate::config::runtime::Effective;
 use crate::error::{ApiError, AppJson, Result};
-use crate::prefs::validate_route;
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
-use crate::turn::{self, TurnOutcome, TurnRequest, check_text, quota, route_for, speech};
+use crate::turn::{self, TurnOutcome, TurnRequest, check_text, quota, request_layer, route_for, speech};
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
 pub fn router(audio_limit: usize) -> Router<AppState> {
@@ -56,15 +57,6 @@ struct ChatQuery {
     debug: Option<String>,
 }
 
-/// The request layer of route resolution, checked like a session's overrides (422 names the field).
-fn request_layer(pairs: [(&str, &Option<String>); 6]) -> Result<RouteLayer> {
-    let map: Map<String, Value> = pairs
-        .into_iter()
-        .filter_map(|(key, value)| value.as_ref().map(|v| (key.to_string(), Value::from(v.as_str()))))
-        .collect();
-    Ok(RouteLayer::from_map(&validate_route(&map)?))
-}
-
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn chat(
     State(app): State<AppState>,
@@ -73,16 +65,16 @@ async fn chat(
     AppJson(body): AppJson<ChatBody>,
 ) -> Result<Json<Value>> {
     check_text(&body.text)?;
-    let layer = request_layer([
-        ("llm_provider", &body.provider),
-        ("llm_model", &body.model),
-        ("voice", &body.voice),
-        ("language", &body.language),
-        ("stt_provider", &body.stt_provider),
-        ("tts_provider", &body.tts_provider),
+    let layer = request_layer(&[
+        ("llm_provider", body.provider.as_deref()),
+        ("llm_model", body.model.as_deref()),
+        ("voice", body.voice.as_deref()),
+        ("language", body.language.as_deref()),
+        ("stt_provider", body.stt_provider.as_deref()),
+        ("tts_provider", body.tts_provider.as_deref()),
     ])?;
     let session = match &body.session_id {
-        Some(id) => Some(owned(&app, &caller, id).await?),
+        Some(id) => Some(owned(&app, &caller.user, id).await?),
         None => None,
     };
     let request = TurnRequest {
@@ -146,22 +138,12 @@ async fn speak(
     AppJson(body): AppJson<SpeakBody>,
 ) -> Result<Response> {
     let text = check_text(&body.text)?.to_string();
-    let none = None;
-    let layer = request_layer([
-        ("tts_provider", &body.provider),
-        ("voice", &body.voice),
-        ("language", &body.language),
-        ("llm_provider", &none),
-        ("llm_model", &none),
-        ("stt_provider", &none),
+    let layer = request_layer(&[
+        ("tts_provider", body.provider.as_deref()),
+        ("voice", body.voice.as_deref()),
+        ("language", body.language.as_deref()),
     ])?;
-    let eff = app.runtime.effective().await?;
-    let prefs = app.store.prefs(&caller.user.id).await?;
-    let request = TurnRequest {
-        layer,
-        ..TurnRequest::default()
-    };
-    let route = route_for(&app, &eff, &prefs, &request);
+    let (eff, prefs, route) = speech_route(&app, &caller.user, layer).await?;
     speech::check_voice(&app, &route)?;
     quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
     let lexicon = app.lexicon(&route.language).await?;
@@ -185,6 +167,18 @@ async fn speak(
         HeaderValue::from_static(if said.language_fallback { "true" } else { "false" }),
     );
     Ok((StatusCode::OK, headers, said.speech.audio).into_response())
+}
+
+/// The route of a speak or transcribe request (no session): effective settings, the user's prefs, the route.
+async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effective, Map<String, Value>, Route)> {
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&user.id).await?;
+    let request = TurnRequest {
+        layer,
+        ..TurnRequest::default()
+    };
+    let route = route_for(app, &eff, &prefs, &request);
+    Ok((eff, prefs, route))
 }
 
 /// Query of `POST /api/transcribe`.
@@ -215,22 +209,11 @@ async fn transcribe(
         },
     })?;
     let audio = read_audio(&headers, &body, query.sample_rate)?;
-    let none = None;
-    let layer = request_layer([
-        ("stt_provider", &query.provider),
-        ("language", &query.language),
-        ("llm_provider", &none),
-        ("llm_model", &none),
-        ("voice", &none),
-        ("tts_provider", &none),
+    let layer = request_layer(&[
+        ("stt_provider", query.provider.as_deref()),
+        ("language", query.language.as_deref()),
     ])?;
-    let eff = app.runtime.effective().await?;
-    let prefs = app.store.prefs(&caller.user.id).await?;
-    let request = TurnRequest {
-        layer,
-        ..TurnRequest::default()
-    };
-    let route = route_for(&app, &eff, &prefs, &request);
+    let (eff, prefs, route) = speech_route(&app, &caller.user, layer).await?;
     quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
     let (transcript, fallbacks) = speech::transcribe(&app, &eff, &route, &audio).await?;
     Ok(Json(json!({

@@ -7,11 +7,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, Result};
 use crate::prefs;
 use crate::store::sessions::Session;
+use crate::store::users::User;
 
 /// Longest session title.
 const TITLE_MAX_CHARS: usize = 200;
@@ -54,10 +55,10 @@ pub fn session_json(s: &Session) -> Value {
 }
 
 /// The session if it exists and belongs to the caller: 404 when unknown, 403 when another user's.
-pub async fn owned(app: &AppState, caller: &CurrentUser, id: &str) -> Result<Session> {
+pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
     let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
-    if session.user_id != caller.user.id {
-        tracing::debug!(user = %caller.user.name, "foreign session refused");
+    if session.user_id != user.id {
+        tracing::debug!(user = %user.name, "foreign session refused");
         return Err(ApiError::Forbidden("this session belongs to another user".into()));
     }
     Ok(session)
@@ -81,7 +82,7 @@ async fn create(
 }
 
 async fn show(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Value>> {
-    let session = owned(&app, &caller, &id).await?;
+    let session = owned(&app, &caller.user, &id).await?;
     let mut body = session_json(&session);
     body["messages"] = json!(app.store.messages(&id).await?);
     Ok(Json(body))
@@ -93,7 +94,7 @@ async fn update(
     Path(id): Path<String>,
     AppJson(body): AppJson<SessionBody>,
 ) -> Result<Json<Value>> {
-    let session = owned(&app, &caller, &id).await?;
+    let session = owned(&app, &caller.user, &id).await?;
     let title = title(body.title)?.unwrap_or(session.title.clone());
     let overrides = match body.overrides {
         Some(changes) => prefs::validate_route(&changes)?,
@@ -105,7 +106,7 @@ async fn update(
 }
 
 async fn remove(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Value>> {
-    owned(&app, &caller, &id).await?;
+    owned(&app, &caller.user, &id).await?;
     app.store.delete_session(&id).await?;
     Ok(Json(json!({"deleted": id})))
 }

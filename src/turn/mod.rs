@@ -141,6 +141,16 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request
     resolve(&layers, &allowed_languages(prefs))
 }
 
+/// The request layer of route resolution from a request's route options (key, value), checked like a
+/// session's overrides, so a 422 names the field.
+pub fn request_layer(fields: &[(&str, Option<&str>)]) -> Result<RouteLayer> {
+    let map: Map<String, Value> = fields
+        .iter()
+        .filter_map(|(key, value)| value.map(|v| (key.to_string(), Value::from(v))))
+        .collect();
+    Ok(RouteLayer::from_map(&crate::prefs::validate_route(&map)?))
+}
+
 /// The languages an admin allows the user (empty = all).
 pub fn allowed_languages(prefs: &Map<String, Value>) -> Vec<String> {
     prefs

@@ -76,8 +76,7 @@ pub async fn synthesize(
         .filter(|g| !g.is_empty());
     let mut first = route.tts.as_str();
     let mut voice = route.voice.clone();
-    let speaks = |id: &str| app.providers.tts.get(id).is_some_and(|e| e.speaks(language));
-    let language_fallback = !speaks(first);
+    let language_fallback = language_fallback(app, route);
     if language_fallback {
         tracing::info!(
             provider = first,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -17,8 +17,8 @@ use crate::app::App;
 use crate::config::LANGUAGES;
 use crate::config::route::{Route, RouteLayer};
 use crate::error::{ApiError, Result};
-use crate::prefs::validate_route;
 use crate::providers::audio::Pcm;
+use crate::routes::sessions::owned;
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::turn::translate::translate;
@@ -54,32 +54,22 @@ impl Drop for AbortOnDrop {
 
 /// The request layer of a frame's options, checked like a session's overrides.
 fn request_layer(options: &Options) -> Result<RouteLayer> {
-    let mut map = Map::new();
-    for (key, value) in [
-        ("llm_provider", &options.provider),
-        ("llm_model", &options.model),
-        ("voice", &options.voice),
-        ("language", &options.language),
-        ("stt_provider", &options.stt_provider),
-        ("tts_provider", &options.tts_provider),
-    ] {
-        if let Some(v) = value {
-            map.insert(key.to_string(), Value::from(v.as_str()));
-        }
-    }
-    Ok(RouteLayer::from_map(&validate_route(&map)?))
+    turn::request_layer(&[
+        ("llm_provider", options.provider.as_deref()),
+        ("llm_model", options.model.as_deref()),
+        ("voice", options.voice.as_deref()),
+        ("language", options.language.as_deref()),
+        ("stt_provider", options.stt_provider.as_deref()),
+        ("tts_provider", options.tts_provider.as_deref()),
+    ])
 }
 
 /// The session named by the options: 404 when unknown, 403 when another user's.
 async fn session_of(app: &App, user: &User, options: &Options) -> Result<Option<Session>> {
-    let Some(id) = &options.session_id else {
-        return Ok(None);
-    };
-    let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
-    if session.user_id != user.id {
-        return Err(ApiError::Forbidden("this session belongs to another user".into()));
+    match &options.session_id {
+        Some(id) => Ok(Some(owned(app, user, id).await?)),
+        None => Ok(None),
     }
-    Ok(Some(session))
 }
 
 /// Runs a text turn and sends its events; errors become an `error` event.

@@ -3,10 +3,9 @@
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::Value;
 
-use super::{MAX_RESULTS, Search, SearchResult};
-use crate::providers::{ProviderError, check_status};
+use super::{MAX_RESULTS, Search, SearchResult, hits};
+use crate::providers::{ProviderError, send_json};
 
 const ID: &str = "brave";
 
@@ -47,17 +46,8 @@ impl Search for Brave {
             .header("X-Subscription-Token", key.expose_secret())
             .header(reqwest::header::ACCEPT, "application/json")
             .query(&[("q", query), ("count", count.as_str()), ("search_lang", language)]);
-        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
-        let body: Value = check_status(ID, response)
-            .await?
-            .json()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body = send_json(ID, call).await?;
         let results = body["web"]["results"].as_array().map(Vec::as_slice).unwrap_or_default();
-        Ok(results
-            .iter()
-            .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r["description"].as_str()))
-            .take(MAX_RESULTS)
-            .collect())
+        Ok(hits(results, "description"))
     }
 }

@@ -44,6 +44,15 @@ impl SearchResult {
     }
 }
 
+/// The usable hits of an engine's result list (at most [`MAX_RESULTS`]); `snippet` names its excerpt field.
+fn hits(items: &[serde_json::Value], snippet: &str) -> Vec<SearchResult> {
+    items
+        .iter()
+        .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r[snippet].as_str()))
+        .take(MAX_RESULTS)
+        .collect()
+}
+
 /// A web-search engine.
 #[async_trait]
 pub trait Search: Send + Sync {

@@ -2,10 +2,9 @@
 //! format in its settings), answering `{"results": [{"url", "title", "content"}]}`.
 
 use async_trait::async_trait;
-use serde_json::Value;
 
-use super::{MAX_RESULTS, Search, SearchResult};
-use crate::providers::{ProviderError, check_status};
+use super::{Search, SearchResult, hits};
+use crate::providers::{ProviderError, send_json};
 
 const ID: &str = "searxng";
 
@@ -43,19 +42,10 @@ impl Search for Searxng {
             ("language", language),
             ("safesearch", "1"),
         ]);
-        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
-        let body: Value = check_status(ID, response)
-            .await?
-            .json()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body = send_json(ID, call).await?;
         let results = body["results"]
             .as_array()
             .ok_or_else(|| ProviderError::failed(ID, "answer has no results list"))?;
-        Ok(results
-            .iter()
-            .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r["content"].as_str()))
-            .take(MAX_RESULTS)
-            .collect())
+        Ok(hits(results, "content"))
     }
 }

@@ -3,10 +3,10 @@
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::{MAX_RESULTS, Search, SearchResult};
-use crate::providers::{ProviderError, check_status};
+use super::{MAX_RESULTS, Search, SearchResult, hits};
+use crate::providers::{ProviderError, send_json};
 
 const ID: &str = "tavily";
 
@@ -42,19 +42,10 @@ impl Search for Tavily {
             .ok_or_else(|| ProviderError::NotConfigured("tavily (no TAVILY_API_KEY)".into()))?;
         let body = json!({"query": query, "max_results": MAX_RESULTS, "search_depth": "basic"});
         let call = self.http.post(&self.url).bearer_auth(key.expose_secret()).json(&body);
-        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
-        let body: Value = check_status(ID, response)
-            .await?
-            .json()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body = send_json(ID, call).await?;
         let results = body["results"]
             .as_array()
             .ok_or_else(|| ProviderError::failed(ID, "answer has no results list"))?;
-        Ok(results
-            .iter()
-            .filter_map(|r| SearchResult::new(r["title"].as_str(), r["url"].as_str(), r["content"].as_str()))
-            .take(MAX_RESULTS)
-            .collect())
+        Ok(hits(results, "content"))
     }
 }

@@ -5,11 +5,10 @@
 use async_trait::async_trait;
 use reqwest::multipart::{Form, Part};
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::Value;
 
 use super::{Stt, Transcript};
 use crate::providers::audio::Pcm;
-use crate::providers::{ProviderError, check_status};
+use crate::providers::{ProviderError, send_json};
 
 const ID: &str = "openai";
 
@@ -52,12 +51,7 @@ impl Stt for OpenAiStt {
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());
         }
-        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
-        let body: Value = check_status(ID, response)
-            .await?
-            .json()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let body = send_json(ID, call).await?;
         let text = body["text"]
             .as_str()
             .ok_or_else(|| ProviderError::failed(ID, "answer has no text field"))?;
