@@ -288,19 +288,11 @@ fn xml_escape(s: &str) -> String {
 }
 
 /// The answer's message in the person's language.
-pub fn message(lang: &str, status: &str, minutes_ago: i64) -> String {
+pub fn message(lang: &str, status: &str) -> String {
     let de = lang == "de";
     match (status, de) {
         ("alerted", true) => "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt.".into(),
         ("alerted", false) => "Help is on the way: your contacts have been notified.".into(),
-        ("cooldown", true) => format!(
-            "Der Alarm wurde vor {minutes_ago} Minuten bereits ausgelöst; deine Kontaktpersonen sind benachrichtigt. \
-             Wenn es dringend ist, ruf den Notruf 112 an."
-        ),
-        ("cooldown", false) => format!(
-            "The alarm was already raised {minutes_ago} minutes ago and your contacts were notified. \
-             If it is urgent, call the emergency number 112."
-        ),
         ("no_recipients", true) => {
             "Es ist niemand eingetragen, der benachrichtigt werden kann. Ruf bitte selbst den Notruf 112 an.".into()
         }
@@ -309,6 +301,50 @@ pub fn message(lang: &str, status: &str, minutes_ago: i64) -> String {
         }
         (_, true) => "Die Benachrichtigung ist fehlgeschlagen. Ruf bitte selbst den Notruf 112 an.".into(),
         (_, false) => "The notification failed. Please call the emergency number 112 yourself.".into(),
+    }
+}
+
+/// The answer to a press inside the window: what happened to the alarm that opened it. `reached` is `None`
+/// while that alarm is still being sent, else the channels and recipients it reached (empty: nobody).
+pub fn cooldown_message(lang: &str, minutes_ago: i64, reached: Option<&[(String, String)]>) -> String {
+    let de = lang == "de";
+    match reached {
+        None if de => "Der Alarm wird gerade gesendet. Wenn es dringend ist, ruf den Notruf 112 an.".into(),
+        None => "The alarm is being sent right now. If it is urgent, call the emergency number 112.".into(),
+        Some([]) if de => {
+            format!("Der Alarm vor {minutes_ago} Minuten hat niemanden erreicht. Ruf bitte selbst den Notruf 112 an.")
+        }
+        Some([]) => format!(
+            "The alarm of {minutes_ago} minutes ago reached nobody. Please call the emergency number 112 yourself."
+        ),
+        Some(people) => {
+            let who = people
+                .iter()
+                .map(|(channel, to)| format!("{to} ({})", channel_name(channel, de)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if de {
+                format!(
+                    "Der Alarm wurde vor {minutes_ago} Minuten ausgelöst und hat {who} erreicht. \
+                     Wenn es dringend ist, ruf den Notruf 112 an."
+                )
+            } else {
+                format!(
+                    "The alarm was raised {minutes_ago} minutes ago and reached {who}. \
+                     If it is urgent, call the emergency number 112."
+                )
+            }
+        }
+    }
+}
+
+fn channel_name(channel: &str, de: bool) -> &'static str {
+    match (channel, de) {
+        ("email", true) => "E-Mail",
+        ("email", false) => "e-mail",
+        ("sms", _) => "SMS",
+        (_, true) => "Anruf",
+        (_, false) => "call",
     }
 }
 

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::store::emergency::Claim;
 use crate::store::now_ms;
 use crate::store::users::User;
-use dossier::{Dossier, Position, message};
+use dossier::{Dossier, Position, cooldown_message, message};
 
 /// What the caller sent with the press.
 #[derive(Debug, Clone, Default)]
@@ -139,13 +139,16 @@ pub async fn raise(app: &App, user: &User, press: Press) -> Result<Value> {
     if let Claim::CoolingDown(at) = app.store.claim_emergency(&user.id, window_ms).await? {
         let now = now_ms();
         let minutes_ago = (now - at) / 60_000;
+        // Say what really happened to the alarm that opened the window, never a blanket "notified".
+        let opened = app.store.alarm_since(&user.id, at).await?;
+        let reached = opened.as_ref().map(|e| reached(&e.details));
         return Ok(json!({
             "status": "cooldown",
             "notified": [],
             "notify_ready": ready,
             "minutes_ago": minutes_ago,
             "remaining_seconds": ((at + window_ms - now).max(0) + 999) / 1000,
-            "message": message(&lang, "cooldown", minutes_ago),
+            "message": cooldown_message(&lang, minutes_ago, reached.as_deref()),
         }));
     }
     app.metrics.incr("emergency_total", &[]);
@@ -175,8 +178,22 @@ pub async fn raise(app: &App, user: &User, press: Press) -> Result<Value> {
         "notify_ready": ready,
         "minutes_ago": null,
         "remaining_seconds": window_ms / 1000,
-        "message": message(&lang, status, 0),
+        "message": message(&lang, status),
     }))
+}
+
+/// The people an alarm reached, as "channel to" pairs, from its logged details.
+fn reached(details: &str) -> Vec<(String, String)> {
+    let details: Value = serde_json::from_str(details).unwrap_or(Value::Null);
+    details["deliveries"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter(|d| d["delivered"] == true && d["channel"] != "webhook")
+                .filter_map(|d| Some((d["channel"].as_str()?.to_string(), d["to"].as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Press) -> Dossier {

@@ -58,6 +58,19 @@ impl Store {
         Ok(row.map(|(at,)| at))
     }
 
+    /// The newest logged alarm of a user sent at or after `since` (epoch ms): the outcome of the alarm that
+    /// opened the current window, or `None` while that alarm is still being sent.
+    pub async fn alarm_since(&self, user_id: &str, since: i64) -> Result<Option<EmergencyEvent>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, user_id, created_at, category, details FROM emergency_events \
+             WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1",
+        )
+        .bind(user_id)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
     /// Logs an alarm.
     pub async fn log_emergency(&self, user_id: &str, category: &str, details: &str) -> Result<(), StoreError> {
         sqlx::query(

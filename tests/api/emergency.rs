@@ -468,3 +468,31 @@ async fn admins_list_the_alarms_newest_first_and_bad_presses_are_refused() {
         "unauthorized"
     );
 }
+
+#[tokio::test]
+async fn a_press_inside_the_window_says_truthfully_whom_the_first_alarm_reached() {
+    // Nobody to notify: the cooldown answer must not claim that anybody was told.
+    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "no_recipients");
+    let again = press(&s, None).await;
+    let text = again.body["message"].as_str().unwrap();
+    assert!(text.contains("niemanden") && text.contains("112"), "{text}");
+    assert!(!text.contains("benachrichtigt"), "{text}");
+
+    // Every channel failed: the same.
+    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
+    s.twilio.then(SMS, Reply::Status(500, "{}".into()));
+    s.twilio.then(CALL, Reply::Status(500, "{}".into()));
+    assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
+    let text = press(&s, None).await.body["message"].as_str().unwrap().to_string();
+    assert!(text.contains("niemanden") && text.contains("112"), "{text}");
+
+    // Delivered: the answer names who was reached.
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    let text = press(&s, None).await.body["message"].as_str().unwrap().to_string();
+    assert!(
+        text.contains("tochter@family.example (E-Mail)") && text.contains("+491709999999 (SMS)"),
+        "{text}"
+    );
+}
