@@ -47,6 +47,15 @@ use tokio::net::TcpListener;
 pub use app::{App, AppState};
 pub use routes::router;
 
+/// Stops a background task when the server stops.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// How long running requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -58,6 +67,9 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     app.restore_backend().await;
+    // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a restart.
+    let reminders = tokio::spawn(emergency::escalation::run(app.clone()));
+    let _stop_reminders = AbortOnDrop(reminders);
     let mut restart = app.restart.subscribe();
     let shutdown = async move {
         tokio::select! {

@@ -37,8 +37,30 @@ const HELP: &[(&str, &str)] = &[
         "quota_rejections_total",
         "Requests refused because the daily quota was used up.",
     ),
-    ("emergency_total", "Alarms sent by the help function."),
+    ("emergency_total", "Alarms raised by the help function."),
+    (
+        "emergency_retries_total",
+        "Presses inside the cooldown that retried the channels of an alarm that reached nobody.",
+    ),
+    (
+        "emergency_acknowledgements_total",
+        "Contacts who confirmed having seen an alarm (link or call).",
+    ),
+    (
+        "emergency_escalations_total",
+        "Reminders sent because nobody confirmed an alarm in time.",
+    ),
     ("ws_connections", "Open WebSocket connections by channel."),
+];
+
+/// Counters without labels, exported with 0 from the start so that an alert rule sees them before the first
+/// event (a labelled counter has no series until its labels are known).
+const UNLABELLED_COUNTERS: &[&str] = &[
+    "quota_rejections_total",
+    "emergency_total",
+    "emergency_retries_total",
+    "emergency_acknowledgements_total",
+    "emergency_escalations_total",
 ];
 
 /// A latency histogram.
@@ -60,9 +82,21 @@ struct Inner {
 }
 
 /// The gateway's metrics.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Metrics {
     inner: Mutex<Inner>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut inner = Inner::default();
+        for name in UNLABELLED_COUNTERS {
+            inner.counters.insert((name.to_string(), String::new()), 0);
+        }
+        Self {
+            inner: Mutex::new(inner),
+        }
+    }
 }
 
 /// `k="v",…` with the exposition format's escaping.
@@ -253,6 +287,17 @@ mod tests {
             m.to_json()["histograms"]["stage_duration_seconds{stage=\"tts\"}"]["count"],
             3
         );
+    }
+
+    #[test]
+    fn unlabelled_counters_exist_with_zero_from_the_start() {
+        let text = Metrics::default().to_prometheus();
+        for name in UNLABELLED_COUNTERS {
+            assert!(
+                text.contains(&format!("# TYPE {name} counter\n{name} 0\n")),
+                "{name}:\n{text}"
+            );
+        }
     }
 
     #[test]

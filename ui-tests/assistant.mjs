@@ -65,6 +65,10 @@ try {
   const outcome = await page.getAttribute('#help-result', 'data-status');
   if (outcome !== 'alerted') throw new Error(`help outcome ${outcome}: ${await page.textContent('#help-result')}`);
   step(`help: ${await page.textContent('#help-result')}`);
+  await page.waitForFunction(() => document.querySelector('#help-result').dataset.acknowledged === 'true', null, { timeout: 20000 });
+  const seen = await page.textContent('#help-result');
+  if (!seen.includes('Seen and confirmed by enkel@family.example')) throw new Error(`acknowledgement shown as ${seen}`);
+  step(`help confirmed: ${seen}`);
   await page.screenshot({ path: `${SHOTS}/help.png`, fullPage: true });
 } catch (e) {
   console.log(`FAILED ${e.message}`);

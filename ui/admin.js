@@ -189,7 +189,8 @@ async function loadLexicon() {
 // ---- Views ----
 async function loadViews() {
   const events = await api('/api/admin/emergencies');
-  rows('#emergencies', events, (e) => [new Date(e.at).toLocaleString(), e.category, e.user_name || e.user_id]);
+  const seen = (e) => e.acknowledged_by.map((a) => `${a.contact} (${a.via}, ${new Date(a.at).toLocaleTimeString()})`).join(', ');
+  rows('#emergencies', events, (e) => [new Date(e.at).toLocaleString(), e.category, e.user_name || e.user_id, seen(e)]);
   const stats = await api('/api/admin/stats');
   const money = (v) => v.toFixed(4);
   rows('#stats', [...stats.users, { name: 'Total', requests_today: '', ...stats.total }], (u) => [u.name, u.requests_today,

@@ -318,10 +318,29 @@ async function help() {
     const r = await api('/api/emergency', { method: 'POST', body: { ...where, device } });
     box.textContent = r.message;
     box.dataset.status = r.status;
+    if (r.alarm_id) watchAlarm(r.alarm_id, r.message);
   } catch (e) {
     box.textContent = `${t('error')}: ${e.message}. 112`;
     box.dataset.status = 'error';
   }
+}
+
+// Shows who confirmed having seen the alarm, looking every 5 s for up to 30 minutes.
+function watchAlarm(alarmId, message) {
+  clearInterval(ui.alarmWatch);
+  const box = $('#help-result');
+  const until = Date.now() + 30 * 60 * 1000;
+  const look = async () => {
+    if (Date.now() > until) return clearInterval(ui.alarmWatch);
+    const s = await api('/api/emergency/status').catch(() => null);
+    if (!s || s.alarm?.id !== alarmId || !s.acknowledged) return;
+    const who = s.acknowledged_by.map((a) => `${a.contact} (${new Date(a.at).toLocaleTimeString()})`).join(', ');
+    box.hidden = false;
+    box.textContent = `${message} ${t('seenBy').replace('{who}', who)}`;
+    box.dataset.acknowledged = 'true';
+  };
+  ui.alarmWatch = setInterval(look, 5000);
+  look();
 }
 
 // ---- Start ----

@@ -14,6 +14,7 @@ window.I18N = {
     noMic: 'The microphone cannot be used here. Please allow it, or type your question.',
     ttsFallback: 'The chosen voice cannot speak this language; the local voice speaks instead.',
     sources: 'Sources', cooldown: 'The alarm was raised a moment ago.', confirmDelete: 'Delete this conversation?',
+    seenBy: 'Seen and confirmed by {who}.',
     error: 'Something went wrong', guest: 'Guest', admin: 'Administration',
   },
   de: {
@@ -30,6 +31,7 @@ window.I18N = {
     noMic: 'Das Mikrofon kann hier nicht benutzt werden. Bitte erlauben oder die Frage eintippen.',
     ttsFallback: 'Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.',
     sources: 'Quellen', cooldown: 'Der Alarm wurde gerade erst ausgelöst.', confirmDelete: 'Dieses Gespräch löschen?',
+    seenBy: 'Gesehen und bestätigt von {who}.',
     error: 'Etwas ist schiefgegangen', guest: 'Gast', admin: 'Verwaltung',
   },
   fr: {
@@ -46,6 +48,7 @@ window.I18N = {
     noMic: 'Le micro ne peut pas être utilisé ici. Autorisez-le ou écrivez votre question.',
     ttsFallback: 'La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.',
     sources: 'Sources', cooldown: "L'alerte vient d'être déclenchée.", confirmDelete: 'Supprimer cette conversation ?',
+    seenBy: 'Vu et confirmé par {who}.',
     error: 'Une erreur est survenue', guest: 'Invité', admin: 'Administration',
   },
   es: {
@@ -62,6 +65,7 @@ window.I18N = {
     noMic: 'No se puede usar el micrófono aquí. Permítalo o escriba su pregunta.',
     ttsFallback: 'La voz elegida no habla este idioma; habla la voz local.',
     sources: 'Fuentes', cooldown: 'La alarma se acaba de enviar.', confirmDelete: '¿Borrar esta conversación?',
+    seenBy: 'Visto y confirmado por {who}.',
     error: 'Algo salió mal', guest: 'Invitado', admin: 'Administración',
   },
   it: {
@@ -78,6 +82,7 @@ window.I18N = {
     noMic: 'Il microfono non si può usare qui. Consentilo o scrivi la domanda.',
     ttsFallback: 'La voce scelta non parla questa lingua; parla la voce locale.',
     sources: 'Fonti', cooldown: "L'allarme è appena stato inviato.", confirmDelete: 'Eliminare questa conversazione?',
+    seenBy: 'Visto e confermato da {who}.',
     error: 'Qualcosa è andato storto', guest: 'Ospite', admin: 'Amministrazione',
   },
   nl: {
@@ -94,6 +99,7 @@ window.I18N = {
     noMic: 'De microfoon kan hier niet worden gebruikt. Sta hem toe of typ uw vraag.',
     ttsFallback: 'De gekozen stem spreekt deze taal niet; de lokale stem spreekt.',
     sources: 'Bronnen', cooldown: 'Het alarm is net verstuurd.', confirmDelete: 'Dit gesprek verwijderen?',
+    seenBy: 'Gezien en bevestigd door {who}.',
     error: 'Er ging iets mis', guest: 'Gast', admin: 'Beheer',
   },
   pl: {
@@ -110,6 +116,7 @@ window.I18N = {
     noMic: 'Nie można tu użyć mikrofonu. Zezwól na niego lub wpisz pytanie.',
     ttsFallback: 'Wybrany głos nie mówi w tym języku; mówi głos lokalny.',
     sources: 'Źródła', cooldown: 'Alarm został właśnie wysłany.', confirmDelete: 'Usunąć tę rozmowę?',
+    seenBy: 'Odebranie potwierdzone przez: {who}.',
     error: 'Coś poszło nie tak', guest: 'Gość', admin: 'Administracja',
   },
   pt: {
@@ -126,6 +133,7 @@ window.I18N = {
     noMic: 'Não é possível usar o microfone aqui. Permita-o ou escreva a pergunta.',
     ttsFallback: 'A voz escolhida não fala esta língua; fala a voz local.',
     sources: 'Fontes', cooldown: 'O alarme acabou de ser enviado.', confirmDelete: 'Apagar esta conversa?',
+    seenBy: 'Visto e confirmado por {who}.',
     error: 'Algo correu mal', guest: 'Convidado', admin: 'Administração',
   },
 };

@@ -254,6 +254,16 @@ pub const SETTINGS: &[Entry] = &[
         "15",
         "longest one alarm channel (mail, each SMS or call, webhook) may take",
     ),
+    (
+        "EMERGENCY_ESCALATION_MINUTES",
+        "3",
+        "a reminder goes out on every channel when no contact confirmed an alarm within this time (0 = off)",
+    ),
+    (
+        "PUBLIC_URL",
+        "(unset)",
+        "address contacts reach the gateway at (acknowledgement links); else the address help was pressed at",
+    ),
     ("SMTP_HOST", "(unset)", "mail relay; without it no mail is sent"),
     ("SMTP_PORT", "587 (starttls), 465 (tls), 25 (none)", "mail relay port"),
     ("SMTP_USER", "(unset)", "mail relay login"),

@@ -212,6 +212,12 @@ pub struct EmergencySettings {
     pub webhook_url: Option<String>,
     /// `EMERGENCY_CHANNEL_TIMEOUT_SECONDS`: longest any one channel may take.
     pub channel_timeout_secs: u64,
+    /// `EMERGENCY_ESCALATION_MINUTES` in milliseconds: a reminder goes out when no contact confirmed an
+    /// alarm within this time; 0 = no reminders.
+    pub escalation_ms: i64,
+    /// `PUBLIC_URL`: the address contacts reach the gateway at, for acknowledgement links; without it the
+    /// address the help button was pressed at.
+    pub public_url: Option<String>,
 }
 
 impl EmergencySettings {
@@ -236,6 +242,35 @@ pub struct SmtpSettings {
     pub from: String,
     /// `SMTP_SECURITY`: `none`, `starttls` or `tls`.
     pub security: String,
+}
+
+/// `EMERGENCY_ESCALATION_MINUTES`: default 3, 0 = off, fractions allowed (0.5 = 30 s), at most a day.
+fn escalation_ms(src: &env::Source) -> Result<i64, ConfigError> {
+    const VAR: &str = "EMERGENCY_ESCALATION_MINUTES";
+    let minutes: f64 = src.number(VAR, 3.0)?;
+    if !(0.0..=1440.0).contains(&minutes) {
+        return Err(ConfigError::new(
+            VAR,
+            format!("{minutes} is not between 0 and 1440 minutes"),
+        ));
+    }
+    Ok((minutes * 60_000.0).round() as i64)
+}
+
+/// `PUBLIC_URL`: an http(s) address without a trailing slash.
+fn public_url(src: &env::Source) -> Result<Option<String>, ConfigError> {
+    let Some(url) = src.raw("PUBLIC_URL") else {
+        return Ok(None);
+    };
+    match reqwest::Url::parse(&url) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host_str().is_some() => {
+            Ok(Some(url.trim_end_matches('/').to_string()))
+        }
+        _ => Err(ConfigError::new(
+            "PUBLIC_URL",
+            format!("{url:?} is not an http(s) address"),
+        )),
+    }
 }
 
 impl Settings {
@@ -342,6 +377,8 @@ impl Settings {
                 twilio_from: src.raw("TWILIO_FROM_NUMBER"),
                 webhook_url: src.raw("EMERGENCY_WEBHOOK_URL"),
                 channel_timeout_secs: src.ranged("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", 15, 300)?.max(1).into(),
+                escalation_ms: escalation_ms(&src)?,
+                public_url: public_url(&src)?,
             },
             gpus: gpus(&src)?,
             engines: EngineSettings {

@@ -1,13 +1,15 @@
 //! What an alarm says: the person's profile from the prefs, the position, and the texts of every channel in
-//! German or English (other languages fall back to English).
+//! the person's language (the table in [`super::texts`]).
 
 use serde_json::{Map, Value};
 
+use super::texts::{Texts, fill, texts};
+
 /// The emergency profile and the moment's facts.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Dossier {
-    /// `de` or `en`.
-    pub lang: &'static str,
+    /// The texts of the person's language.
+    pub texts: &'static Texts,
     /// Full name, else the display name.
     pub name: String,
     /// Street and house number.
@@ -26,7 +28,7 @@ pub struct Dossier {
     pub medical_notes: String,
     /// The position, only with location consent.
     pub position: Position,
-    /// `mobile` or `desktop`, and the platform.
+    /// The kind of device and its platform.
     pub device: String,
 }
 
@@ -51,6 +53,15 @@ pub enum Position {
     NoConsent,
 }
 
+/// What a contact's copy of the alarm carries besides the dossier.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Personal<'a> {
+    /// The contact's acknowledgement link.
+    pub link: Option<&'a str>,
+    /// For a reminder: minutes since the alarm was raised.
+    pub reminder: Option<i64>,
+}
+
 fn text(prefs: &Map<String, Value>, key: &str) -> String {
     prefs.get(key).and_then(Value::as_str).unwrap_or("").trim().to_string()
 }
@@ -62,7 +73,7 @@ impl Dossier {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| fallback_name.to_string());
         Self {
-            lang: if lang == "de" { "de" } else { "en" },
+            texts: texts(lang),
             name,
             street: text(prefs, "street"),
             postal_code: text(prefs, "postal_code"),
@@ -71,42 +82,19 @@ impl Dossier {
             phone_landline: text(prefs, "phone_landline"),
             birth_date: text(prefs, "birth_date"),
             medical_notes: text(prefs, "medical_notes"),
-            ..Self::default()
+            position: Position::NoConsent,
+            device: String::new(),
         }
-    }
-
-    fn de(&self) -> bool {
-        self.lang == "de"
     }
 
     /// Street, postal code and city on one line; "unknown" when nothing is set.
     pub fn address(&self) -> String {
         let place = format!("{} {}", self.postal_code, self.city).trim().to_string();
-        let parts: Vec<&str> = [self.street.as_str(), place.as_str()]
-            .into_iter()
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.is_empty() {
-            self.unknown().to_string()
-        } else {
-            parts.join(", ")
-        }
+        join_or(&[&self.street, &place], self.texts.unknown)
     }
 
     fn phones(&self) -> String {
-        let parts: Vec<&str> = [self.phone_mobile.as_str(), self.phone_landline.as_str()]
-            .into_iter()
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.is_empty() {
-            self.unknown().to_string()
-        } else {
-            parts.join(", ")
-        }
-    }
-
-    fn unknown(&self) -> &'static str {
-        if self.de() { "unbekannt" } else { "unknown" }
+        join_or(&[&self.phone_mobile, &self.phone_landline], self.texts.unknown)
     }
 
     /// An OpenStreetMap link to the fix.
@@ -122,44 +110,37 @@ impl Dossier {
     }
 
     /// Subject of the e-mail.
-    pub fn subject(&self) -> String {
-        if self.de() {
-            format!("NOTFALL: {} hat den Hilfe-Knopf gedrückt", self.name)
+    pub fn subject(&self, copy: Personal) -> String {
+        let t = self.texts;
+        let template = if copy.reminder.is_some() {
+            t.reminder_subject
         } else {
-            format!("EMERGENCY: {} pressed the help button", self.name)
-        }
+            t.subject
+        };
+        fill(template, &[("name", &self.name)])
     }
 
-    /// The e-mail: the full dossier.
-    pub fn email_body(&self) -> String {
-        let de = self.de();
-        let mut lines = vec![
-            if de {
-                format!(
-                    "{} hat über den Sprachassistenten Hilfe angefordert. Bitte melde dich sofort oder schicke Hilfe.",
-                    self.name
-                )
-            } else {
-                format!(
-                    "{} asked for help through the voice assistant. Please get in touch at once or send help.",
-                    self.name
-                )
-            },
-            String::new(),
-            format!("Name: {}", self.name),
-            format!("{}: {}", if de { "Adresse" } else { "Address" }, self.address()),
-            format!("{}: {}", if de { "Telefon" } else { "Phone" }, self.phones()),
-            format!(
-                "{}: {}",
-                if de { "Geburtsdatum" } else { "Date of birth" },
-                or(&self.birth_date, self.unknown())
+    /// The e-mail: the full dossier, the contact's acknowledgement link, the 112 advice.
+    pub fn email_body(&self, copy: Personal) -> String {
+        let t = self.texts;
+        let intro = match copy.reminder {
+            Some(minutes) => fill(
+                t.reminder_intro,
+                &[("name", &self.name), ("minutes", &minutes.to_string())],
             ),
-            format!(
-                "{}: {}",
-                if de { "Medizinische Hinweise" } else { "Medical notes" },
-                or(&self.medical_notes, if de { "keine" } else { "none" })
-            ),
-        ];
+            None => fill(t.intro, &[("name", &self.name)]),
+        };
+        let mut lines = vec![intro, String::new()];
+        if let Some(link) = copy.link {
+            lines.extend([fill(t.confirm_line, &[("link", link)]), String::new()]);
+        }
+        lines.extend([
+            format!("{}: {}", t.name, self.name),
+            format!("{}: {}", t.address, self.address()),
+            format!("{}: {}", t.phone, self.phones()),
+            format!("{}: {}", t.birth_date, or(&self.birth_date, t.unknown)),
+            format!("{}: {}", t.medical_notes, or(&self.medical_notes, t.none)),
+        ]);
         match &self.position {
             Position::Fix {
                 latitude,
@@ -167,102 +148,83 @@ impl Dossier {
                 accuracy,
                 timestamp,
             } => {
-                lines.push(format!(
-                    "{}: {latitude:.6}, {longitude:.6}",
-                    if de { "Koordinaten" } else { "Coordinates" }
-                ));
+                lines.push(format!("{}: {latitude:.6}, {longitude:.6}", t.coordinates));
                 if let Some(link) = self.map_link() {
-                    lines.push(format!("{}: {link}", if de { "Karte" } else { "Map" }));
+                    lines.push(format!("{}: {link}", t.map));
                 }
                 if let Some(acc) = accuracy {
-                    lines.push(format!("{}: {acc:.0} m", if de { "Genauigkeit" } else { "Accuracy" }));
+                    lines.push(format!("{}: {acc:.0} m", t.accuracy));
                 }
                 if let Some(at) = timestamp.and_then(format_time) {
-                    lines.push(format!(
-                        "{}: {at}",
-                        if de { "Zeitpunkt der Ortung" } else { "Time of the fix" }
-                    ));
+                    lines.push(format!("{}: {at}", t.fix_time));
                 }
             }
-            Position::Unavailable(reason) => lines.push(format!(
-                "{}: {reason}",
-                if de {
-                    "Standort nicht verfügbar"
-                } else {
-                    "Position unavailable"
-                }
-            )),
-            Position::NoConsent => lines.push(
-                if de {
-                    "Standort: nicht freigegeben"
-                } else {
-                    "Position: not shared (no consent)"
-                }
-                .to_string(),
-            ),
+            Position::Unavailable(reason) => lines.push(format!("{}: {reason}", t.position_unavailable)),
+            Position::NoConsent => lines.push(t.position_not_shared.to_string()),
         }
-        lines.push(format!(
-            "{}: {}",
-            if de { "Ausgelöst von" } else { "Triggered from" },
-            self.device
-        ));
+        lines.push(format!("{}: {}", t.triggered_from, self.device));
         lines.push(String::new());
-        lines.push(
-            if de {
-                "Wenn du nicht helfen kannst, ruf den Notruf 112 an."
-            } else {
-                "If you cannot help, call the emergency number 112."
-            }
-            .to_string(),
-        );
+        lines.push(t.call_112.to_string());
         lines.join("\n")
     }
 
-    /// The SMS: name, address, phones, map link.
-    pub fn sms(&self) -> String {
-        let mut sms = if self.de() {
-            format!(
-                "NOTFALL: {} braucht Hilfe. Adresse: {}. Tel: {}.",
-                self.name,
-                self.address(),
-                self.phones()
-            )
-        } else {
-            format!(
-                "EMERGENCY: {} needs help. Address: {}. Phone: {}.",
-                self.name,
-                self.address(),
-                self.phones()
-            )
-        };
+    /// The SMS: name, address, phones, map link, the contact's acknowledgement link.
+    pub fn sms(&self, copy: Personal) -> String {
+        let t = self.texts;
+        let template = if copy.reminder.is_some() { t.sms_reminder } else { t.sms };
+        let mut sms = fill(
+            template,
+            &[
+                ("name", &self.name),
+                ("address", &self.address()),
+                ("phones", &self.phones()),
+            ],
+        );
         if let Some(link) = self.map_link() {
-            sms.push_str(&format!(" {}: {link}", if self.de() { "Ort" } else { "Location" }));
+            sms.push(' ');
+            sms.push_str(&fill(t.sms_location, &[("link", &link)]));
+        }
+        if let Some(link) = copy.link {
+            sms.push(' ');
+            sms.push_str(&fill(t.sms_confirm, &[("link", link)]));
         }
         sms
     }
 
     /// What the call says: name and home address, no address of a web page or coordinates.
-    pub fn call_text(&self) -> String {
-        if self.de() {
-            format!(
-                "Achtung, Notfall. {} hat den Hilfe-Knopf gedrückt. Adresse: {}. Einzelheiten stehen in der SMS und in der E-Mail.",
-                self.name,
-                self.address()
-            )
-        } else {
-            format!(
-                "Attention, emergency. {} pressed the help button. Address: {}. Details are in the text message and the e-mail.",
-                self.name,
-                self.address()
-            )
+    pub fn call_text(&self, copy: Personal) -> String {
+        let t = self.texts;
+        let text = fill(t.call, &[("name", &self.name), ("address", &self.address())]);
+        match copy.reminder {
+            Some(_) => format!("{} {text}", t.call_reminder),
+            None => text,
         }
     }
 
-    /// The call as TwiML: the text said twice in the person's language.
-    pub fn twiml(&self) -> String {
-        let voice_lang = if self.de() { "de-DE" } else { "en-US" };
-        let say = format!("<Say language=\"{voice_lang}\">{}</Say>", xml_escape(&self.call_text()));
-        format!("<Response>{say}<Pause length=\"1\"/>{say}</Response>")
+    /// The call as TwiML: the text said twice in the person's language, inside a `<Gather>` that posts a
+    /// pressed 1 to `callback` (the acknowledgement of the call).
+    pub fn twiml(&self, copy: Personal, callback: Option<&str>) -> String {
+        let t = self.texts;
+        let say = |text: &str| format!("<Say language=\"{}\">{}</Say>", t.voice, xml_escape(text));
+        let message = say(&self.call_text(copy));
+        match callback {
+            Some(url) => format!(
+                "<Response><Gather numDigits=\"1\" action=\"{}\" method=\"POST\" timeout=\"10\">{message}\
+                 <Pause length=\"1\"/>{message}{}</Gather></Response>",
+                xml_escape(url),
+                say(t.call_press_1)
+            ),
+            None => format!("<Response>{message}<Pause length=\"1\"/>{message}</Response>"),
+        }
+    }
+
+    /// TwiML that thanks the callee for pressing 1.
+    pub fn twiml_thanks(texts: &Texts, name: &str) -> String {
+        format!(
+            "<Response><Say language=\"{}\">{}</Say></Response>",
+            texts.voice,
+            xml_escape(&fill(texts.call_thanks, &[("name", name)]))
+        )
     }
 }
 
@@ -270,8 +232,17 @@ fn or<'a>(value: &'a str, empty: &'a str) -> &'a str {
     if value.is_empty() { empty } else { value }
 }
 
-/// A fix time as local date and time with its offset.
-fn format_time(ms: i64) -> Option<String> {
+fn join_or(parts: &[&str], empty: &str) -> String {
+    let parts: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        empty.to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A time as local date and time with its offset.
+pub fn format_time(ms: i64) -> Option<String> {
     let utc = chrono::DateTime::from_timestamp_millis(ms)?;
     Some(
         utc.with_timezone(&chrono::Local)
@@ -280,72 +251,12 @@ fn format_time(ms: i64) -> Option<String> {
     )
 }
 
-fn xml_escape(s: &str) -> String {
+/// Escapes text for XML and HTML.
+pub fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-/// The answer's message in the person's language.
-pub fn message(lang: &str, status: &str) -> String {
-    let de = lang == "de";
-    match (status, de) {
-        ("alerted", true) => "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt.".into(),
-        ("alerted", false) => "Help is on the way: your contacts have been notified.".into(),
-        ("no_recipients", true) => {
-            "Es ist niemand eingetragen, der benachrichtigt werden kann. Ruf bitte selbst den Notruf 112 an.".into()
-        }
-        ("no_recipients", false) => {
-            "Nobody is set up to be notified. Please call the emergency number 112 yourself.".into()
-        }
-        (_, true) => "Die Benachrichtigung ist fehlgeschlagen. Ruf bitte selbst den Notruf 112 an.".into(),
-        (_, false) => "The notification failed. Please call the emergency number 112 yourself.".into(),
-    }
-}
-
-/// The answer to a press inside the window: what happened to the alarm that opened it. `reached` is `None`
-/// while that alarm is still being sent, else the channels and recipients it reached (empty: nobody).
-pub fn cooldown_message(lang: &str, minutes_ago: i64, reached: Option<&[(String, String)]>) -> String {
-    let de = lang == "de";
-    match reached {
-        None if de => "Der Alarm wird gerade gesendet. Wenn es dringend ist, ruf den Notruf 112 an.".into(),
-        None => "The alarm is being sent right now. If it is urgent, call the emergency number 112.".into(),
-        Some([]) if de => {
-            format!("Der Alarm vor {minutes_ago} Minuten hat niemanden erreicht. Ruf bitte selbst den Notruf 112 an.")
-        }
-        Some([]) => format!(
-            "The alarm of {minutes_ago} minutes ago reached nobody. Please call the emergency number 112 yourself."
-        ),
-        Some(people) => {
-            let who = people
-                .iter()
-                .map(|(channel, to)| format!("{to} ({})", channel_name(channel, de)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            if de {
-                format!(
-                    "Der Alarm wurde vor {minutes_ago} Minuten ausgelöst und hat {who} erreicht. \
-                     Wenn es dringend ist, ruf den Notruf 112 an."
-                )
-            } else {
-                format!(
-                    "The alarm was raised {minutes_ago} minutes ago and reached {who}. \
-                     If it is urgent, call the emergency number 112."
-                )
-            }
-        }
-    }
-}
-
-fn channel_name(channel: &str, de: bool) -> &'static str {
-    match (channel, de) {
-        ("email", true) => "E-Mail",
-        ("email", false) => "e-mail",
-        ("sms", _) => "SMS",
-        (_, true) => "Anruf",
-        (_, false) => "call",
-    }
 }
 
 #[cfg(test)]
@@ -353,47 +264,78 @@ mod tests {
     use super::*;
 
     fn anna() -> Dossier {
-        Dossier {
-            lang: "de",
-            name: "Anna Muster".into(),
-            street: "Hauptstr. 5".into(),
-            postal_code: "20095".into(),
-            city: "Hamburg".into(),
-            phone_mobile: "+491701234567".into(),
-            position: Position::Fix {
-                latitude: 53.55,
-                longitude: 9.99,
-                accuracy: Some(12.0),
-                timestamp: Some(0),
-            },
-            device: "mobile (Android)".into(),
-            ..Dossier::default()
-        }
+        let mut d = Dossier::from_prefs(&Map::new(), "Anna Muster", "de");
+        d.street = "Hauptstr. 5".into();
+        d.postal_code = "20095".into();
+        d.city = "Hamburg".into();
+        d.phone_mobile = "+491701234567".into();
+        d.position = Position::Fix {
+            latitude: 53.55,
+            longitude: 9.99,
+            accuracy: Some(12.0),
+            timestamp: Some(0),
+        };
+        d.device = "mobile (Android)".into();
+        d
     }
 
     #[test]
     fn the_call_names_person_and_address_but_no_link_or_coordinates() {
         let d = anna();
-        let call = d.call_text();
+        let call = d.call_text(Personal::default());
         assert!(call.contains("Anna Muster") && call.contains("Hauptstr. 5, 20095 Hamburg"));
         assert!(!call.contains("http") && !call.contains("53.5"));
-        assert!(d.twiml().starts_with("<Response><Say language=\"de-DE\">"));
+        assert!(
+            d.twiml(Personal::default(), None)
+                .starts_with("<Response><Say language=\"de-DE\">")
+        );
     }
 
     #[test]
-    fn sms_is_compact_with_the_map_link() {
-        let sms = anna().sms();
+    fn the_call_asks_for_a_1_that_posts_to_the_callback() {
+        let twiml = anna().twiml(
+            Personal::default(),
+            Some("https://gw.example/api/emergency/call/x?a=1&b=2"),
+        );
+        assert!(
+            twiml.starts_with(
+                "<Response><Gather numDigits=\"1\" action=\"https://gw.example/api/emergency/call/x?a=1&amp;b=2\""
+            ),
+            "{twiml}"
+        );
+        assert!(twiml.contains("Drücke die 1") && twiml.ends_with("</Gather></Response>"));
+    }
+
+    #[test]
+    fn sms_is_compact_with_the_map_link_and_the_confirmation_link() {
+        let link = "https://gw.example/api/emergency/ack/0123456789012345678901234567890123456789abc";
+        let sms = anna().sms(Personal {
+            link: Some(link),
+            reminder: None,
+        });
         assert!(sms.contains("+491701234567") && sms.contains("openstreetmap.org/?mlat=53.550000"));
+        assert!(sms.ends_with(link), "{sms}");
         assert!(sms.chars().count() < 320, "{}", sms.len());
     }
 
     #[test]
-    fn markup_in_names_is_escaped_in_twiml() {
-        let d = Dossier {
-            name: "A <b> & \"C\"".into(),
-            lang: "en",
-            ..Dossier::default()
+    fn a_reminder_says_that_nobody_has_confirmed_yet() {
+        let d = anna();
+        let copy = Personal {
+            link: None,
+            reminder: Some(3),
         };
-        assert!(d.twiml().contains("A &lt;b&gt; &amp; &quot;C&quot;"));
+        assert!(d.subject(copy).starts_with("ERINNERUNG"));
+        assert!(d.email_body(copy).contains("vor 3 Minuten"));
+        assert!(d.call_text(copy).starts_with("Erinnerung"));
+    }
+
+    #[test]
+    fn markup_in_names_is_escaped_in_twiml() {
+        let d = Dossier::from_prefs(&Map::new(), "A <b> & \"C\"", "en");
+        assert!(
+            d.twiml(Personal::default(), None)
+                .contains("A &lt;b&gt; &amp; &quot;C&quot;")
+        );
     }
 }

@@ -1,29 +1,39 @@
 //! The manual help function: claim the cooldown window atomically, send the alarm on every channel at once
 //! (e-mail, SMS, call, webhook), each with its own timeout, decide the outcome, log it, answer in the person's
 //! language. It needs no STT, LLM or TTS provider and ignores the daily quota.
+//!
+//! Inside the window a press never hides a failure: when the window's alarm reached nobody, the press retries
+//! the channels that failed; when it reached people, the answer names them (and who confirmed having seen
+//! it). Contacts confirm through a link ([`ack`]); without a confirmation a reminder goes out once
+//! ([`escalation`]). The rules are written out in `docs/decisions.md`.
 
+pub mod ack;
 pub mod dossier;
+pub mod escalation;
 mod mail;
+pub mod send;
+pub mod texts;
 mod twilio;
 
-use std::future::Future;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::app::App;
 use crate::config::runtime::Effective;
 use crate::error::Result;
-use crate::store::emergency::Claim;
-use crate::store::now_ms;
+use crate::store::emergency::{Acknowledgement, Alarm, Claim};
 use crate::store::users::User;
-use dossier::{Dossier, Position, cooldown_message, message};
+use crate::store::{new_id, now_ms};
+use dossier::{Dossier, Position};
+use send::{Delivery, Target};
+use texts::{fill, texts};
 
 /// What the caller sent with the press.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Press {
-    /// The position fix, if the device had one.
+    /// The position fix, if the device had one: latitude, longitude, accuracy (m), timestamp (ms).
     pub fix: Option<(f64, f64, Option<f64>, Option<i64>)>,
     /// Why the device has no fix.
     pub geo_error: Option<String>,
@@ -33,24 +43,33 @@ pub struct Press {
     pub platform: Option<String>,
 }
 
-/// One delivery attempt.
-#[derive(Debug, Clone, Serialize)]
-pub struct Delivery {
-    /// `email`, `sms`, `call` or `webhook`.
-    pub channel: &'static str,
-    /// Recipient (address, number or URL host).
-    pub to: String,
-    /// Whether the channel accepted it.
-    pub delivered: bool,
-    /// Why not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+/// The answer to a press.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    /// `alerted`, `no_recipients`, `delivery_failed` or `cooldown`.
+    pub status: &'static str,
+    /// What this press sent to people, channel by channel (empty when it sent nothing).
+    pub notified: Vec<Delivery>,
+    /// Whether any channel with a recipient is set up.
+    pub notify_ready: bool,
+    /// Age of the window's alarm in minutes; null when this press raised it.
+    pub minutes_ago: Option<i64>,
+    /// Time left in the window.
+    pub remaining_seconds: i64,
+    /// What to tell the person, in the person's language.
+    pub message: String,
+    /// The window's alarm.
+    pub alarm_id: Option<String>,
 }
 
-/// The person's recipients by channel.
-struct Recipients {
-    emails: Vec<String>,
-    phones: Vec<String>,
+/// One press and what it needs to know.
+struct Context<'a> {
+    app: &'a App,
+    user: &'a User,
+    prefs: Map<String, Value>,
+    lang: String,
+    window_ms: i64,
+    press: Press,
 }
 
 fn list(prefs: &Map<String, Value>, key: &str) -> Vec<String> {
@@ -61,7 +80,9 @@ fn list(prefs: &Map<String, Value>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn recipients(app: &App, prefs: &Map<String, Value>) -> Recipients {
+/// Every channel and recipient of the person: one e-mail per address (the person's contacts and
+/// `EMERGENCY_CONTACT_EMAIL`), an SMS and a call per phone number, then the webhook.
+fn targets(app: &App, prefs: &Map<String, Value>) -> Vec<Target> {
     let mut emails = Vec::new();
     if app.settings.smtp.host.is_some() {
         emails = list(prefs, "emergency_contacts");
@@ -76,14 +97,34 @@ fn recipients(app: &App, prefs: &Map<String, Value>) -> Recipients {
     } else {
         Vec::new()
     };
-    Recipients { emails, phones }
+    let mut targets: Vec<Target> = emails.into_iter().map(|to| Target { channel: "email", to }).collect();
+    for phone in phones {
+        targets.push(Target {
+            channel: "sms",
+            to: phone.clone(),
+        });
+        targets.push(Target {
+            channel: "call",
+            to: phone,
+        });
+    }
+    if let Some(url) = &app.settings.emergency.webhook_url {
+        let host = reqwest::Url::parse(url)
+            .ok()
+            .and_then(|u| u.host_str().map(String::from))
+            .unwrap_or_default();
+        targets.push(Target {
+            channel: "webhook",
+            to: host,
+        });
+    }
+    targets
 }
 
 /// Whether a press would reach anybody: a configured channel with a recipient (the webhook does not count;
 /// it tells a system, not a person).
 pub fn notify_ready(app: &App, prefs: &Map<String, Value>) -> bool {
-    let r = recipients(app, prefs);
-    !r.emails.is_empty() || !r.phones.is_empty()
+    targets(app, prefs).iter().any(Target::is_person)
 }
 
 /// The cooldown in minutes: the user's pref (`""` = global, `"0"` = off), else the global setting.
@@ -108,7 +149,8 @@ fn language(app: &App, prefs: &Map<String, Value>) -> String {
         .unwrap_or_else(|| app.settings.default_language.clone())
 }
 
-/// `GET /api/emergency/status`.
+/// `GET /api/emergency/status`: the window, whether a press would reach anybody, and the newest alarm with
+/// the contacts who confirmed it.
 pub async fn status(app: &App, user: &User) -> Result<Value> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
@@ -119,71 +161,326 @@ pub async fn status(app: &App, user: &User) -> Result<Value> {
         Some(at) => ((now - at) / 60_000, ((at + window_ms - now).max(0) + 999) / 1000),
         None => (-1, 0),
     };
+    let latest = app.store.latest_alarm(&user.id).await?;
+    let acknowledged_by = match &latest {
+        Some(alarm) => app.store.acknowledged_by(&alarm.id).await?,
+        None => Vec::new(),
+    };
     Ok(json!({
         "cooldown_active": remaining > 0,
         "minutes_ago": last.map(|_| minutes_ago),
         "remaining_seconds": remaining,
         "cooldown_minutes": window_ms / 60_000,
         "notify_ready": notify_ready(app, &prefs),
+        "alarm": latest.map(|a| json!({
+            "id": a.id,
+            "at": a.created_at,
+            "status": a.status,
+            "escalation_due_at": a.escalate_at,
+            "escalated_at": a.escalated_at,
+        })),
+        "acknowledged": !acknowledged_by.is_empty(),
+        "acknowledged_by": acknowledged_by,
     }))
 }
 
-/// `POST /api/emergency`: one press.
+/// `POST /api/emergency`: one press. `base_url` is where acknowledgement links point.
 #[tracing::instrument(skip_all, fields(user = %user.name))]
-pub async fn raise(app: &App, user: &User, press: Press) -> Result<Value> {
+pub async fn raise(app: &App, user: &User, press: Press, base_url: String) -> Result<Answer> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
-    let lang = language(app, &prefs);
-    let ready = notify_ready(app, &prefs);
-    let window_ms = cooldown_minutes(&prefs, &eff) * 60_000;
-    if let Claim::CoolingDown(at) = app.store.claim_emergency(&user.id, window_ms).await? {
-        let now = now_ms();
-        let minutes_ago = (now - at) / 60_000;
-        // Say what really happened to the alarm that opened the window, never a blanket "notified".
-        let opened = app.store.alarm_since(&user.id, at).await?;
-        let reached = opened.as_ref().map(|e| reached(&e.details));
-        return Ok(json!({
-            "status": "cooldown",
-            "notified": [],
-            "notify_ready": ready,
-            "minutes_ago": minutes_ago,
-            "remaining_seconds": ((at + window_ms - now).max(0) + 999) / 1000,
-            "message": cooldown_message(&lang, minutes_ago, reached.as_deref()),
-        }));
-    }
-    app.metrics.incr("emergency_total", &[]);
-    let dossier = build_dossier(user, &prefs, &lang, &press);
-    let deliveries = deliver(app, user, &prefs, &dossier).await;
-    let people: Vec<&Delivery> = deliveries.iter().filter(|d| d.channel != "webhook").collect();
-    let status = if people.iter().any(|d| d.delivered) {
-        "alerted"
-    } else if people.is_empty() {
-        "no_recipients"
-    } else {
-        "delivery_failed"
+    let cx = Context {
+        app,
+        user,
+        lang: language(app, &prefs),
+        window_ms: cooldown_minutes(&prefs, &eff) * 60_000,
+        prefs,
+        press,
     };
-    if status != "alerted" {
-        tracing::warn!(
-            status,
-            "emergency alarm reached nobody; the person was told to call 112"
-        );
-    } else {
-        tracing::info!(status, channels = people.len(), "emergency alarm sent");
+    let alarm_id = new_id();
+    match app.store.claim_emergency(&user.id, cx.window_ms, &alarm_id).await? {
+        Claim::Claimed => cx.new_alarm(alarm_id, base_url).await,
+        Claim::CoolingDown { at, alarm_id } => cx.inside_window(at, alarm_id).await,
     }
-    let details = json!({"deliveries": deliveries, "position": !matches!(dossier.position, Position::NoConsent)});
-    app.store.log_emergency(&user.id, status, &details.to_string()).await?;
-    Ok(json!({
-        "status": status,
-        "notified": people,
-        "notify_ready": ready,
-        "minutes_ago": null,
-        "remaining_seconds": window_ms / 1000,
-        "message": message(&lang, status),
-    }))
 }
 
-/// The people an alarm reached, as "channel to" pairs, from its logged details.
-fn reached(details: &str) -> Vec<(String, String)> {
+impl Context<'_> {
+    /// The window was free: raise a new alarm on every channel.
+    async fn new_alarm(&self, id: String, base_url: String) -> Result<Answer> {
+        let app = self.app;
+        let targets = targets(app, &self.prefs);
+        let people = targets.iter().any(Target::is_person);
+        let now = now_ms();
+        let escalation_ms = app.settings.emergency.escalation_ms;
+        let alarm = Alarm {
+            id,
+            user_id: self.user.id.clone(),
+            created_at: now,
+            status: if people { "sending" } else { "no_recipients" }.into(),
+            lang: self.lang.clone(),
+            base_url,
+            press: serde_json::to_string(&self.press).unwrap_or_default(),
+            escalate_at: (people && escalation_ms > 0).then_some(now + escalation_ms),
+            escalated_at: None,
+            acknowledged_at: None,
+        };
+        let pairs: Vec<(&str, &str)> = targets.iter().map(|t| (t.channel, t.to.as_str())).collect();
+        app.store.insert_alarm(&alarm, &pairs).await?;
+        app.metrics.incr("emergency_total", &[]);
+        let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
+        let deliveries = send::send(app, self.user, &alarm, &dossier, &targets, None).await;
+        let status = match people {
+            true => outcome(&record(app, &alarm.id, &deliveries).await?),
+            false => "no_recipients",
+        };
+        if status == "alerted" {
+            tracing::info!(status, channels = deliveries.len(), "emergency alarm sent");
+        } else {
+            tracing::warn!(
+                status,
+                "emergency alarm reached nobody; the person was told to call 112"
+            );
+        }
+        self.log(status, "alarm", &alarm.id, &deliveries, &dossier).await?;
+        Ok(self.answer(
+            status,
+            deliveries,
+            None,
+            self.window_ms,
+            &alarm.id,
+            message(&self.lang, status),
+        ))
+    }
+
+    /// A press inside the window: join a send that is running, retry the failed channels of an alarm that
+    /// reached nobody, or say truthfully whom the alarm reached.
+    async fn inside_window(&self, at: i64, alarm_id: Option<String>) -> Result<Answer> {
+        let app = self.app;
+        let minutes_ago = (now_ms() - at) / 60_000;
+        let remaining_ms = at + self.window_ms - now_ms();
+        let Some(alarm_id) = alarm_id else {
+            // A window opened before alarms were tracked: tell what its logged send achieved.
+            let logged = app.store.alarm_since(&self.user.id, at).await?;
+            let reached = logged.as_ref().map(|e| reached_in_log(&e.details)).unwrap_or_default();
+            let text = self.cooldown_text(minutes_ago, &reached, &[]);
+            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, "", text));
+        };
+        let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs + 2);
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let alarm = wait_for_sends(app, &alarm_id, deadline).await?;
+            let status = alarm
+                .as_ref()
+                .map_or_else(|| "sending".to_string(), |a| a.status.clone());
+            if status == "no_recipients" {
+                let text = message(&self.lang, &status);
+                return Ok(self.answer(
+                    "no_recipients",
+                    Vec::new(),
+                    Some(minutes_ago),
+                    remaining_ms,
+                    &alarm_id,
+                    text,
+                ));
+            }
+            if let Some(alarm) = alarm.filter(|_| status != "alerted") {
+                let claimed = app.store.claim_retry(&alarm_id).await?;
+                if !claimed.is_empty() {
+                    return self.retry(&alarm, claimed, minutes_ago, remaining_ms).await;
+                }
+                // Another press took the failed channels a moment ago: wait for its result.
+                if tokio::time::Instant::now() < deadline && still_sending(app, &alarm_id).await? {
+                    continue;
+                }
+            }
+            let reached: Vec<(String, String)> = app
+                .store
+                .deliveries(&alarm_id)
+                .await?
+                .into_iter()
+                .filter(|d| d.state == "delivered" && d.channel != "webhook")
+                .map(|d| (d.channel, d.recipient))
+                .collect();
+            let seen = app.store.acknowledged_by(&alarm_id).await?;
+            let text = match status.as_str() {
+                "sending" if reached.is_empty() => texts(&self.lang).cooldown_sending.to_string(),
+                _ => self.cooldown_text(minutes_ago, &reached, &seen),
+            };
+            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, &alarm_id, text));
+        }
+    }
+
+    /// Sends the window's alarm again on the channels this press claimed (they all failed before).
+    async fn retry(
+        &self,
+        alarm: &Alarm,
+        claimed: Vec<(String, String)>,
+        minutes_ago: i64,
+        remaining_ms: i64,
+    ) -> Result<Answer> {
+        let app = self.app;
+        let targets: Vec<Target> = claimed
+            .iter()
+            .filter_map(|(channel, to)| Target::from_stored(channel, to))
+            .collect();
+        // The newest position wins; without one, the position of the first press.
+        let stored: Press = serde_json::from_str(&alarm.press).unwrap_or_default();
+        let press = if self.press.fix.is_some() { &self.press } else { &stored };
+        let dossier = build_dossier(self.user, &self.prefs, &alarm.lang, press);
+        app.metrics.incr("emergency_retries_total", &[]);
+        let deliveries = send::send(app, self.user, alarm, &dossier, &targets, None).await;
+        let status = outcome(&record(app, &alarm.id, &deliveries).await?);
+        tracing::warn!(
+            status,
+            channels = deliveries.len(),
+            "emergency alarm retried inside its window"
+        );
+        self.log(status, "retry", &alarm.id, &deliveries, &dossier).await?;
+        let text = message(&self.lang, status);
+        Ok(self.answer(status, deliveries, Some(minutes_ago), remaining_ms, &alarm.id, text))
+    }
+
+    fn cooldown_text(&self, minutes_ago: i64, reached: &[(String, String)], seen: &[Acknowledgement]) -> String {
+        let t = texts(&self.lang);
+        let minutes = minutes_ago.to_string();
+        if reached.is_empty() {
+            return fill(t.cooldown_nobody, &[("minutes", &minutes)]);
+        }
+        let mut text = fill(
+            t.cooldown_reached,
+            &[("minutes", &minutes), ("who", &who(&self.lang, reached))],
+        );
+        if !seen.is_empty() {
+            let names: Vec<&str> = seen.iter().map(|a| a.contact.as_str()).collect();
+            text.push(' ');
+            text.push_str(&fill(t.seen_by, &[("who", &names.join(", "))]));
+        }
+        text
+    }
+
+    async fn log(
+        &self,
+        status: &str,
+        kind: &str,
+        alarm_id: &str,
+        deliveries: &[Delivery],
+        dossier: &Dossier,
+    ) -> Result<()> {
+        let details = json!({
+            "kind": kind,
+            "deliveries": deliveries,
+            "position": !matches!(dossier.position, Position::NoConsent),
+        });
+        let store = &self.app.store;
+        Ok(store
+            .log_emergency(&self.user.id, status, &details.to_string(), Some(alarm_id))
+            .await?)
+    }
+
+    fn answer(
+        &self,
+        status: &'static str,
+        deliveries: Vec<Delivery>,
+        minutes_ago: Option<i64>,
+        remaining_ms: i64,
+        alarm_id: &str,
+        message: String,
+    ) -> Answer {
+        Answer {
+            status,
+            notified: deliveries.into_iter().filter(|d| d.channel != "webhook").collect(),
+            notify_ready: notify_ready(self.app, &self.prefs),
+            minutes_ago,
+            remaining_seconds: (remaining_ms.max(0) + 999) / 1000,
+            message,
+            alarm_id: Some(alarm_id.to_string()).filter(|id| !id.is_empty()),
+        }
+    }
+}
+
+/// Waits (polling the store) until no channel of the alarm is being sent, or the deadline; `None` while
+/// the alarm's row does not exist yet.
+async fn wait_for_sends(app: &App, alarm_id: &str, deadline: tokio::time::Instant) -> Result<Option<Alarm>> {
+    loop {
+        let alarm = app.store.alarm(alarm_id).await?;
+        let settled = match &alarm {
+            Some(a) => a.status != "sending" && !still_sending(app, alarm_id).await?,
+            None => false,
+        };
+        if settled || tokio::time::Instant::now() >= deadline {
+            return Ok(alarm);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn still_sending(app: &App, alarm_id: &str) -> Result<bool> {
+    Ok(app
+        .store
+        .deliveries(alarm_id)
+        .await?
+        .iter()
+        .any(|d| d.state == "sending"))
+}
+
+/// Stores the results and returns the alarm's status.
+pub(crate) async fn record(app: &App, alarm_id: &str, deliveries: &[Delivery]) -> Result<String> {
+    let results: Vec<(&str, &str, Option<&str>)> = deliveries
+        .iter()
+        .map(|d| {
+            (
+                d.channel,
+                d.to.as_str(),
+                d.error.as_deref().or((!d.delivered).then_some("failed")),
+            )
+        })
+        .collect();
+    Ok(app.store.record_deliveries(alarm_id, &results).await?)
+}
+
+/// The answer's status for a stored alarm status.
+fn outcome(status: &str) -> &'static str {
+    match status {
+        "alerted" => "alerted",
+        _ => "delivery_failed",
+    }
+}
+
+/// The message of an outcome in the person's language.
+pub fn message(lang: &str, status: &str) -> String {
+    let t = texts(lang);
+    match status {
+        "alerted" => t.alerted,
+        "no_recipients" => t.no_recipients,
+        _ => t.delivery_failed,
+    }
+    .to_string()
+}
+
+/// "address (e-mail), number (SMS, call)": who an alarm reached, by recipient.
+fn who(lang: &str, reached: &[(String, String)]) -> String {
+    let t = texts(lang);
+    let mut by_recipient: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (channel, to) in reached {
+        let name = match channel.as_str() {
+            "email" => t.by_email,
+            "sms" => t.by_sms,
+            _ => t.by_call,
+        };
+        match by_recipient.iter_mut().find(|(r, _)| r == to) {
+            Some((_, channels)) => channels.push(name),
+            None => by_recipient.push((to, vec![name])),
+        }
+    }
+    by_recipient
+        .iter()
+        .map(|(to, channels)| format!("{to} ({})", channels.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The people a logged send reached, as (channel, recipient), from its details.
+fn reached_in_log(details: &str) -> Vec<(String, String)> {
     let details: Value = serde_json::from_str(details).unwrap_or(Value::Null);
     details["deliveries"]
         .as_array()
@@ -196,8 +493,10 @@ fn reached(details: &str) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Press) -> Dossier {
+/// The dossier of a press: the profile, the position (only with consent), the device.
+pub fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Press) -> Dossier {
     let mut dossier = Dossier::from_prefs(prefs, &user.display_name, lang);
+    let t = dossier.texts;
     let consent = prefs.get("location_consent").and_then(Value::as_bool).unwrap_or(false);
     dossier.position = match (&press.fix, &press.geo_error) {
         _ if !consent => Position::NoConsent,
@@ -208,30 +507,12 @@ fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Pr
             timestamp: *timestamp,
         },
         (None, Some(reason)) => Position::Unavailable(reason.clone()),
-        (None, None) => Position::Unavailable(if lang == "de" { "keine Angabe" } else { "not reported" }.into()),
+        (None, None) => Position::Unavailable(t.not_reported.into()),
     };
     let kind = match press.mobile {
-        Some(true) => {
-            if lang == "de" {
-                "Mobilgerät"
-            } else {
-                "mobile device"
-            }
-        }
-        Some(false) => {
-            if lang == "de" {
-                "Computer"
-            } else {
-                "computer"
-            }
-        }
-        None => {
-            if lang == "de" {
-                "unbekanntes Gerät"
-            } else {
-                "unknown device"
-            }
-        }
+        Some(true) => t.mobile_device,
+        Some(false) => t.computer,
+        None => t.unknown_device,
     };
     dossier.device = match &press.platform {
         Some(p) if !p.is_empty() => format!("{kind} ({p})"),
@@ -240,109 +521,18 @@ fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Pr
     dossier
 }
 
-/// Tries every channel at once; each has its own timeout, so one slow channel delays no other.
-async fn deliver(app: &App, user: &User, prefs: &Map<String, Value>, dossier: &Dossier) -> Vec<Delivery> {
-    let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
-    let r = recipients(app, prefs);
-    // The shared client; `within` bounds each channel by its own timeout.
-    let http = &app.providers.http;
-    let settings = &app.settings.emergency;
-    let mut jobs: Vec<std::pin::Pin<Box<dyn Future<Output = Vec<Delivery>> + Send + '_>>> = Vec::new();
-    if !r.emails.is_empty() {
-        let emails = r.emails.clone();
-        let (subject, body) = (dossier.subject(), dossier.email_body());
-        jobs.push(Box::pin(async move {
-            let result = within(
-                timeout,
-                mail::send(&app.settings.smtp, &emails, &subject, body, timeout),
-            )
-            .await;
-            emails.into_iter().map(|to| outcome("email", to, &result)).collect()
-        }));
-    }
-    for phone in &r.phones {
-        let (sms_http, sms, phone_sms) = (http.clone(), dossier.sms(), phone.clone());
-        jobs.push(Box::pin(async move {
-            let result = within(timeout, twilio::sms(&sms_http, settings, &phone_sms, &sms)).await;
-            vec![outcome("sms", phone_sms, &result)]
-        }));
-        let (call_http, twiml, phone_call) = (http.clone(), dossier.twiml(), phone.clone());
-        jobs.push(Box::pin(async move {
-            let result = within(timeout, twilio::call(&call_http, settings, &phone_call, &twiml)).await;
-            vec![outcome("call", phone_call, &result)]
-        }));
-    }
-    if let Some(url) = &settings.webhook_url {
-        let payload = webhook_payload(user, dossier);
-        let http = http.clone();
-        jobs.push(Box::pin(async move {
-            let call = async {
-                let response = http.post(url).json(&payload).send().await.map_err(|e| e.to_string())?;
-                if response.status().is_success() {
-                    Ok(())
-                } else {
-                    Err(format!("answered {}", response.status().as_u16()))
-                }
-            };
-            let result = within(timeout, call).await;
-            if let Err(err) = &result {
-                tracing::warn!(error = %err, "emergency webhook failed (best effort)");
-            }
-            let host = reqwest::Url::parse(url)
-                .ok()
-                .and_then(|u| u.host_str().map(String::from))
-                .unwrap_or_default();
-            vec![outcome("webhook", host, &result)]
-        }));
-    }
-    let results: Vec<Delivery> = futures_util::future::join_all(jobs)
-        .await
-        .into_iter()
-        .flatten()
-        .collect();
-    for d in results.iter().filter(|d| !d.delivered) {
-        tracing::warn!(channel = d.channel, to = %d.to, error = d.error.as_deref().unwrap_or(""), "alarm channel failed");
-    }
-    results
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-async fn within(timeout: Duration, job: impl Future<Output = Result<(), String>>) -> Result<(), String> {
-    tokio::time::timeout(timeout, job)
-        .await
-        .unwrap_or_else(|_| Err(format!("no answer within {} s", timeout.as_secs())))
-}
-
-fn outcome(channel: &'static str, to: String, result: &Result<(), String>) -> Delivery {
-    Delivery {
-        channel,
-        to,
-        delivered: result.is_ok(),
-        error: result.as_ref().err().cloned(),
+    #[test]
+    fn who_groups_the_channels_of_one_recipient() {
+        let reached = [
+            ("email".to_string(), "a@x.example".to_string()),
+            ("sms".to_string(), "+491".to_string()),
+            ("call".to_string(), "+491".to_string()),
+        ];
+        assert_eq!(who("de", &reached), "a@x.example (E-Mail), +491 (SMS, Anruf)");
+        assert_eq!(who("en", &reached), "a@x.example (e-mail), +491 (SMS, call)");
     }
-}
-
-/// The webhook's JSON: who, when, where (only with consent), and what the person's profile says.
-fn webhook_payload(user: &User, d: &Dossier) -> Value {
-    let position = match &d.position {
-        Position::Fix {
-            latitude,
-            longitude,
-            accuracy,
-            timestamp,
-        } => json!({
-            "latitude": latitude, "longitude": longitude, "accuracy": accuracy, "timestamp": timestamp,
-            "map": d.map_link(),
-        }),
-        Position::Unavailable(reason) => json!({"unavailable": reason}),
-        Position::NoConsent => Value::Null,
-    };
-    json!({
-        "event": "emergency",
-        "at": now_ms(),
-        "user": {"id": user.id, "name": user.name, "display_name": user.display_name},
-        "person": {"name": d.name, "address": d.address(), "phone_mobile": d.phone_mobile,
-            "phone_landline": d.phone_landline},
-        "position": position,
-        "device": d.device,
-    })
 }

@@ -1,6 +1,13 @@
-//! `POST /api/emergency`, `GET /api/emergency/status` and the admin list `GET /api/admin/emergencies`.
+//! `POST /api/emergency`, `GET /api/emergency/status`, the contacts' acknowledgement
+//! (`GET`/`POST /api/emergency/ack/{token}`, no login), Twilio's callback of the call
+//! (`POST /api/emergency/call/{id}`, signed) and the admin list `GET /api/admin/emergencies`.
 
-use axum::extract::State;
+use std::net::SocketAddr;
+
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -8,7 +15,8 @@ use serde_json::{Value, json};
 
 use crate::app::AppState;
 use crate::auth::{Admin, CurrentUser};
-use crate::emergency::{self, Press};
+use crate::emergency::ack::{self, Page};
+use crate::emergency::{self, Answer, Press};
 use crate::error::{ApiError, AppJson, Result};
 
 /// The routes.
@@ -16,6 +24,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/emergency", post(raise))
         .route("/api/emergency/status", get(status))
+        .route("/api/emergency/ack/{token}", get(ack_page).post(ack_confirm))
+        .route("/api/emergency/call/{id}", post(call_callback))
         .route("/api/admin/emergencies", get(list))
 }
 
@@ -74,29 +84,84 @@ fn press(body: Option<EmergencyBody>) -> Result<Press> {
 /// One press of the help button. No quota applies.
 async fn raise(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     caller: CurrentUser,
     body: Option<AppJson<EmergencyBody>>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Answer>> {
     let press = press(body.map(|AppJson(b)| b))?;
-    Ok(Json(emergency::raise(&app, &caller.user, press).await?))
+    let base_url = base_url(&app, peer, &headers);
+    Ok(Json(emergency::raise(&app, &caller.user, press, base_url).await?))
+}
+
+/// Where acknowledgement links point: `PUBLIC_URL`, else the address the button was pressed at (its scheme
+/// from `X-Forwarded-Proto` only when a trusted proxy says so).
+fn base_url(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
+    if let Some(url) = &app.settings.emergency.public_url {
+        return url.clone();
+    }
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let trusted = app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&peer.ip()));
+    let scheme = match header("x-forwarded-proto") {
+        Some("https") if trusted => "https",
+        _ => "http",
+    };
+    let host = header("host")
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c)))
+        .map_or_else(|| app.settings.listen_addr.to_string(), String::from);
+    format!("{scheme}://{host}")
+}
+
+/// The link of an alarm's e-mail or SMS: the alarm and a button.
+async fn ack_page(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
+    let page = ack::page(&app, &token, Page::Ask).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
+}
+
+/// The button: the contact confirms having seen the alarm. A second use changes nothing.
+async fn ack_confirm(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
+    let page = ack::page(&app, &token, Page::Thanks).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
+}
+
+/// Twilio posts the digits the callee pressed; the answer is TwiML.
+async fn call_callback(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<impl IntoResponse> {
+    let form: Vec<(String, String)> =
+        serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
+    let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
+    let twiml = ack::call(&app, &id, signature, &form).await?;
+    Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
 }
 
 async fn status(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Value>> {
     Ok(Json(emergency::status(&app, &caller.user).await?))
 }
 
-/// The newest 500 alarms: time, category (the outcome), user, channels.
+/// The newest 500 sends (alarms, retries, reminders): time, category (the outcome, or `escalated`), user,
+/// channels, and who confirmed the alarm.
 async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
     let events = app.store.emergency_events(500).await?;
     let mut out = Vec::with_capacity(events.len());
     for e in events {
         let user = app.store.user_by_id(&e.user_id).await?;
+        let acknowledged_by = match &e.alarm_id {
+            Some(alarm) => app.store.acknowledged_by(alarm).await?,
+            None => Vec::new(),
+        };
         out.push(json!({
             "id": e.id,
             "at": e.created_at,
             "category": e.category,
             "user_id": e.user_id,
             "user_name": user.map(|u| u.name),
+            "alarm_id": e.alarm_id,
+            "acknowledged": !acknowledged_by.is_empty(),
+            "acknowledged_by": acknowledged_by,
             "details": serde_json::from_str::<Value>(&e.details).unwrap_or(Value::Null),
         }));
     }

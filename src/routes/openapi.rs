@@ -136,8 +136,9 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "post",
         "/api/emergency",
         User,
-        "The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); answers status \
-         (alerted, no_recipients, delivery_failed, cooldown), notified, notify_ready, message",
+        "The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); inside the cooldown \
+         retries the channels of an alarm that reached nobody; answers status (alerted, no_recipients, \
+         delivery_failed, cooldown), notified, notify_ready, minutes_ago, remaining_seconds, message, alarm_id",
         Some("EmergencyPress"),
         200,
     ),
@@ -145,7 +146,35 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "get",
         "/api/emergency/status",
         User,
-        "Cooldown state (minutes_ago, remaining_seconds) and notify_ready",
+        "Cooldown state (minutes_ago, remaining_seconds), notify_ready, the newest alarm (id, at, status, \
+         escalation_due_at, escalated_at), acknowledged and acknowledged_by [{contact, at, via}]",
+        None,
+        200,
+    ),
+    (
+        "get",
+        "/api/emergency/ack/{token}",
+        Public,
+        "A contact's acknowledgement link (from the alarm's e-mail or SMS, valid 24 h): an HTML page with the \
+         alarm and a confirm button; 404 for a wrong or expired link",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/emergency/ack/{token}",
+        Public,
+        "Confirms having seen the alarm (cancels the pending reminder); answers an HTML thank-you page; a second \
+         use changes nothing; 404 for a wrong or expired link",
+        None,
+        200,
+    ),
+    (
+        "post",
+        "/api/emergency/call/{id}",
+        Public,
+        "Twilio's <Gather> callback of an alarm call (form fields, X-Twilio-Signature required, else 403): \
+         Digits=1 confirms; answers TwiML",
         None,
         200,
     ),
@@ -153,7 +182,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "get",
         "/api/admin/emergencies",
         Admin,
-        "The newest 500 alarms: time, category (outcome), user and channel results",
+        "The newest 500 sends (alarms, retries, reminders): time, category (outcome or escalated), user, \
+         channel results, acknowledged, acknowledged_by",
         None,
         200,
     ),
@@ -333,6 +363,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         Admin,
         "Metrics as JSON; Prometheus text with ?format=prometheus or Accept: text/plain (HTTP requests and latency \
          per route template, stage timings, fallbacks, provider errors, quota rejections, emergency_total, \
+         emergency_retries_total, emergency_acknowledgements_total, emergency_escalations_total, \
          WebSocket connections)",
         None,
         200,

@@ -196,6 +196,7 @@ impl Store {
             "cost_usage",
             "emergency_events",
             "emergency_cooldowns",
+            "emergency_alarms",
             "prefs",
             "tokens",
         ] {

@@ -9,6 +9,7 @@ use serde_json::json;
 use voice_gateway::providers::audio::{Pcm, parse_wav};
 
 use crate::common::{As, spawn_app};
+use crate::emergency::ack_link;
 use crate::fakes::{CHAT, Fake, Reply, tokens, tool_call};
 use crate::smtp::{Mode, SmtpServer};
 
@@ -51,7 +52,7 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
         "/v1/audio/transcriptions",
         Reply::Json(json!({"text": "How is the weather in Hamburg?", "language": "en"})),
     );
-    let smtp = SmtpServer::start(Mode::Accept).await;
+    let smtp = std::sync::Arc::new(SmtpServer::start(Mode::Accept).await);
     let (llm_url, stt_url, search_url, smtp_port) = (llm.v1(), stt.v1(), search.base.clone(), smtp.port.to_string());
     let app = spawn_app(&[
         ("LOCAL_LLM_URL", &llm_url),
@@ -82,6 +83,20 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("question.wav");
     spoken_question("How is the weather in Hamburg?", &wav);
+    // The grandchild confirms the alarm from the mail as soon as it arrives; the page must show it.
+    let confirmer = {
+        let (smtp, client) = (smtp.clone(), app.client.clone());
+        tokio::spawn(async move {
+            loop {
+                if let Some(mail) = smtp.mails().first() {
+                    let link = ack_link(&mail.body());
+                    assert_eq!(client.post(&link).send().await.unwrap().status(), 200);
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        })
+    };
     let root = env!("CARGO_MANIFEST_DIR");
     let run = tokio::process::Command::new("node")
         .arg("ui-tests/assistant.mjs")
@@ -98,6 +113,7 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
     println!("{out}{}", String::from_utf8_lossy(&run.stderr));
     assert!(run.status.success(), "browser steps failed:\n{out}");
 
+    confirmer.await.unwrap();
     let mails = smtp.mails();
     assert_eq!(mails.len(), 1, "the help button sent the mail");
     assert_eq!(mails[0].recipients, vec!["enkel@family.example"]);

@@ -151,3 +151,19 @@ impl TestApp {
         n
     }
 }
+
+/// Waits until `check` holds, looking every 50 ms for up to `seconds`; fails the test naming `what`.
+pub async fn eventually<F, Fut>(what: &str, seconds: u64, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !check().await {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not happen within {seconds} s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}

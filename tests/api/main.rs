@@ -1,5 +1,6 @@
 //! Integration tests: each starts the real gateway on port 0 with a fresh SQLite file and talks HTTP to it.
 
+mod alarm_followup;
 mod auth;
 mod binary;
 mod browser;

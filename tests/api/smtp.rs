@@ -98,6 +98,7 @@ fn decode_words(value: &str) -> String {
 pub struct SmtpServer {
     pub port: u16,
     mails: Arc<Mutex<Vec<Mail>>>,
+    mode: Arc<Mutex<Mode>>,
 }
 
 impl SmtpServer {
@@ -106,9 +107,12 @@ impl SmtpServer {
         let port = listener.local_addr().unwrap().port();
         let mails = Arc::new(Mutex::new(Vec::new()));
         let store = mails.clone();
+        let mode = Arc::new(Mutex::new(mode));
+        let current = mode.clone();
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
                 let store = store.clone();
+                let mode = *current.lock().unwrap();
                 tokio::spawn(async move {
                     if mode == Mode::Hang {
                         tokio::time::sleep(std::time::Duration::from_secs(600)).await;
@@ -119,7 +123,12 @@ impl SmtpServer {
                 });
             }
         });
-        Self { port, mails }
+        Self { port, mails, mode }
+    }
+
+    /// Changes how the server treats the next connections (a relay that comes back, or goes down).
+    pub fn set_mode(&self, mode: Mode) {
+        *self.mode.lock().unwrap() = mode;
     }
 
     pub fn mails(&self) -> Vec<Mail> {

@@ -1,0 +1,157 @@
+//! Acknowledgement: a contact confirms having seen an alarm, through the secret link of the e-mail or SMS
+//! or by pressing 1 in the call. A confirmation shows in the person's status and cancels the reminder.
+//!
+//! The link opens a page with one button; only the button (a POST) confirms. Mail scanners and messengers
+//! fetch links to preview them, and a GET that confirmed would tell the person that somebody saw the alarm
+//! when only a machine did.
+
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use sha1::Sha1;
+
+use super::dossier::{Dossier, format_time, xml_escape};
+use super::texts::{Texts, fill, texts};
+use crate::app::App;
+use crate::auth::token;
+use crate::error::{ApiError, Result};
+use crate::store::emergency::{AckKey, Alarm};
+
+/// What the link's page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// The alarm and the button.
+    Ask,
+    /// The thanks after confirming.
+    Thanks,
+}
+
+/// The page of a link: asks (`GET`) or confirms and thanks (`POST`). A wrong or expired link is 404, the
+/// same for both, so the answer does not tell whether a link ever existed.
+pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
+    let hash = token::hash(secret);
+    let alarm = match page {
+        Page::Ask => app.store.ack_alarm(AckKey::TokenHash(&hash)).await?,
+        Page::Thanks => {
+            let done = app.store.acknowledge(AckKey::TokenHash(&hash), "link").await?;
+            done.map(|done| {
+                if done.first {
+                    app.metrics.incr("emergency_acknowledgements_total", &[]);
+                    tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (link)");
+                }
+                done.alarm
+            })
+        }
+    };
+    let Some(alarm) = alarm else {
+        return Err(ApiError::NotFound("acknowledgement link"));
+    };
+    let name = person_name(app, &alarm).await?;
+    Ok(html(texts(&alarm.lang), &name, &alarm, page))
+}
+
+/// The call's callback (`<Gather action>`): Twilio posts the pressed digits, signed with the account's auth
+/// token over the callback address and the form fields. A 1 confirms. Anything unsigned or unknown is 403.
+pub async fn call(app: &App, id: &str, signature: Option<&str>, form: &[(String, String)]) -> Result<String> {
+    let refused = || ApiError::Forbidden("invalid Twilio request signature".into());
+    let Some(alarm) = app.store.ack_alarm(AckKey::Id(id)).await? else {
+        return Err(refused());
+    };
+    let Some(auth_token) = &app.settings.emergency.twilio_auth_token else {
+        return Err(refused());
+    };
+    let url = format!("{}/api/emergency/call/{id}", alarm.base_url);
+    let expected = twilio_signature(secrecy::ExposeSecret::expose_secret(auth_token), &url, form);
+    if !signature.is_some_and(|given| token::secrets_equal(given, &expected)) {
+        tracing::warn!("refused a call acknowledgement with a bad Twilio signature");
+        return Err(refused());
+    }
+    let t = texts(&alarm.lang);
+    let digits = form.iter().find(|(k, _)| k == "Digits").map(|(_, v)| v.as_str());
+    if digits != Some("1") {
+        let ask = format!("<Say language=\"{}\">{}</Say>", t.voice, xml_escape(t.call_press_1));
+        return Ok(format!(
+            "<Response><Gather numDigits=\"1\" action=\"{}\" method=\"POST\" timeout=\"10\">{ask}</Gather></Response>",
+            xml_escape(&url)
+        ));
+    }
+    if let Some(done) = app.store.acknowledge(AckKey::Id(id), "call").await?
+        && done.first
+    {
+        app.metrics.incr("emergency_acknowledgements_total", &[]);
+        tracing::info!(alarm = %alarm.id, "a contact confirmed the emergency alarm (call)");
+    }
+    Ok(Dossier::twiml_thanks(t, &person_name(app, &alarm).await?))
+}
+
+/// Twilio's request signature: base64 of HMAC-SHA1 over the address followed by every form field's name and
+/// value, sorted by name.
+pub fn twilio_signature(auth_token: &str, url: &str, form: &[(String, String)]) -> String {
+    let mut fields: Vec<&(String, String)> = form.iter().collect();
+    fields.sort();
+    let mut mac = Hmac::<Sha1>::new_from_slice(auth_token.as_bytes()).expect("HMAC takes keys of any length");
+    mac.update(url.as_bytes());
+    for (name, value) in fields {
+        mac.update(name.as_bytes());
+        mac.update(value.as_bytes());
+    }
+    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+}
+
+/// The person's name as the alarm gave it.
+async fn person_name(app: &App, alarm: &Alarm) -> Result<String> {
+    let Some(user) = app.store.user_by_id(&alarm.user_id).await? else {
+        return Err(ApiError::NotFound("acknowledgement link"));
+    };
+    let prefs = app.store.prefs(&user.id).await?;
+    Ok(Dossier::from_prefs(&prefs, &user.display_name, &alarm.lang).name)
+}
+
+fn html(t: &Texts, name: &str, alarm: &Alarm, page: Page) -> String {
+    let name = xml_escape(name);
+    let time = format_time(alarm.created_at).unwrap_or_default();
+    let question = fill(t.ack_question, &[("name", &name), ("time", &time)]);
+    let body = match page {
+        Page::Ask => format!(
+            "<p>{question}</p><form method=\"post\"><button type=\"submit\">{}</button></form>",
+            xml_escape(t.ack_button)
+        ),
+        Page::Thanks => format!(
+            "<p>{question}</p><p role=\"status\"><strong>{}</strong></p>",
+            fill(t.ack_thanks, &[("name", &name)])
+        ),
+    };
+    format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
+         <title>{title}</title><style>body{{font:1.25rem/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;\
+         padding:0 1rem}}button{{font-size:1.25rem;padding:.75rem 1.5rem}}</style></head>\
+         <body><h1>{title}</h1>{body}<p>{hint}</p></body></html>",
+        lang = t.voice.split('-').next().unwrap_or("en"),
+        title = xml_escape(t.ack_title),
+        hint = fill(t.ack_hint, &[("name", &name)]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_matches_twilios_documented_example() {
+        // The example of Twilio's own signature-validation snippets (api-snippets, signature_validation).
+        let form: Vec<(String, String)> = [
+            ("CallSid", "CA1234567890ABCDE"),
+            ("Caller", "+14158675310"),
+            ("Digits", "1234"),
+            ("From", "+14158675310"),
+            ("To", "+18005551212"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(
+            twilio_signature("12345", "https://mycompany.com/myapp.php?foo=1&bar=2", &form),
+            "GvWf1cFY/Q7PnoempGyD5oXAezc="
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! Sending an alarm on its channels: one e-mail per address, one SMS and one call per phone number, the
+//! webhook; all at once, each within its own timeout, each contact with a fresh acknowledgement link.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::dossier::{Dossier, Personal, Position};
+use super::{mail, twilio};
+use crate::app::App;
+use crate::auth::token;
+use crate::store::emergency::Alarm;
+use crate::store::now_ms;
+use crate::store::users::User;
+
+/// How long an acknowledgement link works.
+pub const ACK_VALID_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// A channel and recipient.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// `email`, `sms`, `call` or `webhook`.
+    pub channel: &'static str,
+    /// Address, number or (for the webhook) the URL's host.
+    pub to: String,
+}
+
+impl Target {
+    /// A target from its stored names; `None` for a channel this build does not know.
+    pub fn from_stored(channel: &str, to: &str) -> Option<Self> {
+        let channel = ["email", "sms", "call", "webhook"]
+            .into_iter()
+            .find(|c| *c == channel)?;
+        Some(Self {
+            channel,
+            to: to.to_string(),
+        })
+    }
+
+    /// Whether the channel reaches a person (the webhook tells a system).
+    pub fn is_person(&self) -> bool {
+        self.channel != "webhook"
+    }
+}
+
+/// One delivery attempt.
+#[derive(Debug, Clone, Serialize)]
+pub struct Delivery {
+    /// `email`, `sms`, `call` or `webhook`.
+    pub channel: &'static str,
+    /// Recipient (address, number or URL host).
+    pub to: String,
+    /// Whether the channel accepted it.
+    pub delivered: bool,
+    /// Why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A contact's acknowledgement: the link for e-mail and SMS, the callback of the call.
+#[derive(Clone)]
+struct Ack {
+    link: String,
+    callback: String,
+}
+
+type Job<'a> = Pin<Box<dyn Future<Output = Delivery> + Send + 'a>>;
+
+/// Sends the alarm to the targets and returns what each channel answered, in the targets' order.
+pub async fn send(
+    app: &App,
+    user: &User,
+    alarm: &Alarm,
+    dossier: &Dossier,
+    targets: &[Target],
+    reminder: Option<i64>,
+) -> Vec<Delivery> {
+    let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
+    // One link per contact: a phone number's SMS and call share it.
+    let mut acks: HashMap<&str, Option<Ack>> = HashMap::new();
+    for target in targets.iter().filter(|t| t.is_person()) {
+        if !acks.contains_key(target.to.as_str()) {
+            acks.insert(&target.to, issue_ack(app, alarm, &target.to).await);
+        }
+    }
+    let jobs: Vec<Job> = targets
+        .iter()
+        .map(|target| {
+            let ack = acks
+                .get(target.to.as_str())
+                .filter(|_| target.is_person())
+                .cloned()
+                .flatten();
+            job(app, user, dossier, target.clone(), ack, reminder, timeout)
+        })
+        .collect();
+    let results = futures_util::future::join_all(jobs).await;
+    for d in results.iter().filter(|d| !d.delivered) {
+        tracing::warn!(channel = d.channel, to = %d.to, error = d.error.as_deref().unwrap_or(""), "alarm channel failed");
+    }
+    results
+}
+
+/// The contact's link, stored as its hash; `None` (and a logged error) when the store refuses, because a
+/// missing link must not hold the alarm back.
+async fn issue_ack(app: &App, alarm: &Alarm, contact: &str) -> Option<Ack> {
+    let secret = token::generate();
+    let expires = now_ms() + ACK_VALID_MS;
+    match app
+        .store
+        .issue_ack(&alarm.id, contact, &token::hash(&secret), expires)
+        .await
+    {
+        Ok(id) => Some(Ack {
+            link: format!("{}/api/emergency/ack/{secret}", alarm.base_url),
+            callback: format!("{}/api/emergency/call/{id}", alarm.base_url),
+        }),
+        Err(err) => {
+            tracing::error!(%err, "acknowledgement link not stored; the alarm goes out without it");
+            None
+        }
+    }
+}
+
+fn job<'a>(
+    app: &'a App,
+    user: &'a User,
+    dossier: &'a Dossier,
+    target: Target,
+    ack: Option<Ack>,
+    reminder: Option<i64>,
+    timeout: Duration,
+) -> Job<'a> {
+    let settings = &app.settings.emergency;
+    let http = &app.providers.http;
+    Box::pin(async move {
+        let copy = Personal {
+            link: ack.as_ref().map(|a| a.link.as_str()),
+            reminder,
+        };
+        let result = match target.channel {
+            "email" => {
+                let to = std::slice::from_ref(&target.to);
+                let subject = dossier.subject(copy);
+                let sending = mail::send(&app.settings.smtp, to, &subject, dossier.email_body(copy), timeout);
+                within(timeout, sending).await
+            }
+            "sms" => within(timeout, twilio::sms(http, settings, &target.to, &dossier.sms(copy))).await,
+            "call" => {
+                let twiml = dossier.twiml(copy, ack.as_ref().map(|a| a.callback.as_str()));
+                within(timeout, twilio::call(http, settings, &target.to, &twiml)).await
+            }
+            _ => {
+                let result = within(timeout, webhook(app, user, dossier, reminder)).await;
+                if let Err(err) = &result {
+                    tracing::warn!(error = %err, "emergency webhook failed (best effort)");
+                }
+                result
+            }
+        };
+        Delivery {
+            channel: target.channel,
+            to: target.to,
+            delivered: result.is_ok(),
+            error: result.err(),
+        }
+    })
+}
+
+async fn within(timeout: Duration, job: impl Future<Output = Result<(), String>>) -> Result<(), String> {
+    tokio::time::timeout(timeout, job)
+        .await
+        .unwrap_or_else(|_| Err(format!("no answer within {} s", timeout.as_secs())))
+}
+
+async fn webhook(app: &App, user: &User, dossier: &Dossier, reminder: Option<i64>) -> Result<(), String> {
+    let Some(url) = &app.settings.emergency.webhook_url else {
+        return Err("EMERGENCY_WEBHOOK_URL is not set".into());
+    };
+    let payload = webhook_payload(user, dossier, reminder);
+    let response = app
+        .providers
+        .http
+        .post(url)
+        .json(&payload)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if response.status().is_success() {
+        Ok(())
+    } else {
+        Err(format!("answered {}", response.status().as_u16()))
+    }
+}
+
+/// The webhook's JSON: who, when, where (only with consent), and what the person's profile says.
+fn webhook_payload(user: &User, d: &Dossier, reminder: Option<i64>) -> Value {
+    let position = match &d.position {
+        Position::Fix {
+            latitude,
+            longitude,
+            accuracy,
+            timestamp,
+        } => json!({
+            "latitude": latitude, "longitude": longitude, "accuracy": accuracy, "timestamp": timestamp,
+            "map": d.map_link(),
+        }),
+        Position::Unavailable(reason) => json!({"unavailable": reason}),
+        Position::NoConsent => Value::Null,
+    };
+    json!({
+        "event": if reminder.is_some() { "emergency_reminder" } else { "emergency" },
+        "at": now_ms(),
+        "user": {"id": user.id, "name": user.name, "display_name": user.display_name},
+        "person": {"name": d.name, "address": d.address(), "phone_mobile": d.phone_mobile,
+            "phone_landline": d.phone_landline},
+        "position": position,
+        "device": d.device,
+    })
+}

@@ -1,0 +1,476 @@
+//! What happens after a press: the truthful answer inside the cooldown, the retry of failed channels, the
+//! contacts' acknowledgement (link and call), the reminder when nobody confirms, and its survival of a restart.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, Reply as Answer, TestApp, eventually, spawn_app};
+use crate::emergency::{CALL, SMS, Setup, ack_link, events, form, mail_to, press, profile, setup};
+use crate::fakes::{Fake, Reply};
+use crate::smtp::Mode;
+
+fn failing(s: &Setup, times: usize) {
+    for _ in 0..times {
+        s.twilio.then(SMS, Reply::Status(500, "{\"message\":\"down\"}".into()));
+        s.twilio.then(CALL, Reply::Status(500, "{\"message\":\"down\"}".into()));
+    }
+}
+
+fn mails(s: &Setup) -> usize {
+    s.smtp.as_ref().unwrap().mails().len()
+}
+
+fn text(r: &Answer) -> String {
+    r.body["message"].as_str().unwrap_or_default().to_string()
+}
+
+async fn status(s: &Setup) -> Value {
+    s.app.get("/api/emergency/status", As::Bearer(&s.token)).await.body
+}
+
+#[tokio::test]
+async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_again() {
+    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "no_recipients");
+
+    let again = press(&s, None).await;
+
+    assert_eq!(again.body["status"], "no_recipients", "{}", again.body);
+    let message = text(&again);
+    assert!(
+        message.contains("niemand eingetragen") && message.contains("112"),
+        "{message}"
+    );
+    assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
+}
+
+#[tokio::test]
+async fn after_an_alarm_that_reached_somebody_a_press_names_whom_and_repeats_nothing() {
+    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
+    s.twilio.then(SMS, Reply::Status(500, "{}".into()));
+    assert_eq!(press(&s, None).await.body["status"], "alerted", "the call got through");
+
+    let again = press(&s, None).await;
+
+    assert_eq!(again.body["status"], "cooldown");
+    let message = text(&again);
+    assert!(
+        message.contains("vor 0 Minuten") && message.contains("+491709999999 (Anruf)") && message.contains("112"),
+        "{message}"
+    );
+    assert!(
+        !message.contains("tochter"),
+        "the refused mail reached nobody: {message}"
+    );
+    assert_eq!(again.body["notified"], json!([]));
+    assert_eq!(
+        (s.twilio.requests(SMS).len(), s.twilio.requests(CALL).len(), mails(&s)),
+        (1, 1, 0)
+    );
+    assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
+}
+
+#[tokio::test]
+async fn after_delivery_failed_a_press_retries_the_failed_channels_until_they_deliver() {
+    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
+    failing(&s, 2);
+    assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
+
+    // Still down: the retry says so, with the advice to call 112.
+    let retry = press(&s, None).await;
+    assert_eq!(retry.body["status"], "delivery_failed", "{}", retry.body);
+    assert!(text(&retry).contains("112"));
+    assert_eq!(
+        retry.body["notified"].as_array().unwrap().len(),
+        4,
+        "every channel was tried again"
+    );
+    assert_eq!(s.twilio.requests(SMS).len(), 2);
+
+    // The relay and Twilio are back: the next press delivers on every channel.
+    s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
+    let retry = press(&s, None).await;
+    assert_eq!(retry.body["status"], "alerted", "{}", retry.body);
+    let delivered: Vec<(String, bool)> = retry.body["notified"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["channel"].as_str().unwrap().to_string(), d["delivered"] == true))
+        .collect();
+    assert_eq!(
+        delivered,
+        [("email", true), ("email", true), ("sms", true), ("call", true)].map(|(c, d)| (c.to_string(), d))
+    );
+    assert_eq!(mails(&s), 2);
+    assert!(retry.body["minutes_ago"] == 0 && retry.body["remaining_seconds"].as_i64().unwrap() > 290);
+
+    // Now the window's alarm reached people: nothing is repeated.
+    let after = press(&s, None).await;
+    assert_eq!(after.body["status"], "cooldown");
+    assert!(
+        text(&after).contains("tochter@family.example (E-Mail)"),
+        "{}",
+        text(&after)
+    );
+    assert_eq!((mails(&s), s.twilio.requests(SMS).len()), (2, 3));
+    assert_eq!(
+        events(&s.app, &s.id).await,
+        vec!["delivery_failed", "delivery_failed", "alerted"]
+    );
+}
+
+#[tokio::test]
+async fn twenty_presses_after_a_failed_alarm_retry_each_channel_once() {
+    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
+    failing(&s, 1);
+    assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
+    s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
+
+    let replies = futures_util::future::join_all((0..20).map(|_| press(&s, None))).await;
+
+    let statuses: Vec<&str> = replies.iter().map(|r| r.body["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == "alerted").count(), 1, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == "cooldown").count(),
+        19,
+        "{statuses:?}"
+    );
+    // The others waited for the retry and tell its result.
+    for reply in replies.iter().filter(|r| r.body["status"] == "cooldown") {
+        assert!(text(reply).contains("erreicht"), "{}", text(reply));
+    }
+    assert_eq!(mails(&s), 2);
+    assert_eq!((s.twilio.requests(SMS).len(), s.twilio.requests(CALL).len()), (2, 2));
+    assert_eq!(events(&s.app, &s.id).await, vec!["delivery_failed", "alerted"]);
+}
+
+#[tokio::test]
+async fn the_link_in_the_mail_confirms_once_and_the_person_sees_who_confirmed() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert_eq!(status(&s).await["acknowledged"], false);
+    let all = s.smtp.as_ref().unwrap().mails();
+    let link = ack_link(&mail_to(&all, "tochter@family.example").body());
+
+    // Opening the link shows the alarm and a button, without confirming: mail scanners open links too.
+    let page = s.app.client.get(&link).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("<html lang=\"de\">") && html.contains("Anna Muster hat um"),
+        "{html}"
+    );
+    assert!(html.contains("<form method=\"post\">") && html.contains("Ich habe den Alarm gesehen"));
+    assert_eq!(status(&s).await["acknowledged"], false);
+
+    let confirmed = s.app.client.post(&link).send().await.unwrap();
+    assert_eq!(confirmed.status(), 200);
+    let html = confirmed.text().await.unwrap();
+    assert!(
+        html.contains("Danke. Anna Muster weiß jetzt, dass du den Alarm gesehen hast."),
+        "{html}"
+    );
+    let st = status(&s).await;
+    assert_eq!(st["acknowledged"], true);
+    assert_eq!(st["acknowledged_by"].as_array().unwrap().len(), 1);
+    assert_eq!(st["acknowledged_by"][0]["contact"], "tochter@family.example");
+    assert_eq!(st["acknowledged_by"][0]["via"], "link");
+
+    // A second use is harmless.
+    assert_eq!(s.app.client.post(&link).send().await.unwrap().status(), 200);
+    assert_eq!(status(&s).await["acknowledged_by"].as_array().unwrap().len(), 1);
+
+    // The person pressing again is told, and so is the admin.
+    let again = press(&s, None).await;
+    assert!(
+        text(&again).contains("Gesehen und bestätigt von tochter@family.example"),
+        "{}",
+        text(&again)
+    );
+    let list = s.app.get("/api/admin/emergencies", As::AdminKey).await;
+    assert_eq!(list.body[0]["acknowledged"], true);
+    assert_eq!(list.body[0]["acknowledged_by"][0]["contact"], "tochter@family.example");
+    assert!(
+        prometheus(&s.app)
+            .await
+            .contains("\nemergency_acknowledgements_total 1\n")
+    );
+
+    // Forged and expired links get the same 404.
+    let forged = s
+        .app
+        .url("/api/emergency/ack/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    let forged_get = s.app.send(s.app.client.get(&forged)).await;
+    assert_eq!(forged_get.error(404), "not_found");
+    sqlx::query("UPDATE emergency_acks SET expires_at = 0")
+        .execute(&s.app.store.pool)
+        .await
+        .unwrap();
+    let desk = ack_link(&mail_to(&all, "desk@care.example").body());
+    let expired = s.app.send(s.app.client.post(&desk)).await;
+    assert_eq!(expired.error(404), "not_found");
+    assert_eq!(expired.body, s.app.send(s.app.client.post(&forged)).await.body);
+}
+
+/// Twilio's signature, computed here independently of the gateway.
+fn sign(url: &str, fields: &[(&str, &str)]) -> String {
+    let mut sorted = fields.to_vec();
+    sorted.sort();
+    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(b"twilio-secret").unwrap();
+    mac.update(url.as_bytes());
+    for (k, v) in sorted {
+        mac.update(k.as_bytes());
+        mac.update(v.as_bytes());
+    }
+    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+}
+
+#[tokio::test]
+async fn pressing_1_in_the_call_confirms_when_twilio_signed_the_callback() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    let twiml = form(&s.twilio.requests(CALL)[0])["Twiml"].clone();
+    let action = twiml
+        .split("action=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .replace("&amp;", "&");
+    assert!(action.contains("/api/emergency/call/"), "{action}");
+    let fields = [
+        ("CallSid", "CA1"),
+        ("Digits", "1"),
+        ("From", "+4930000000"),
+        ("To", "+491709999999"),
+    ];
+    let post = |signature: Option<String>| {
+        let mut req = s.app.client.post(&action).form(&fields);
+        if let Some(sig) = signature {
+            req = req.header("X-Twilio-Signature", sig);
+        }
+        s.app.send(req)
+    };
+
+    assert_eq!(post(Some("bm90IHNpZ25lZA==".into())).await.error(403), "forbidden");
+    assert_eq!(post(None).await.error(403), "forbidden");
+    assert_eq!(status(&s).await["acknowledged"], false);
+
+    let reply = s
+        .app
+        .client
+        .post(&action)
+        .form(&fields)
+        .header("X-Twilio-Signature", sign(&action, &fields))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    assert!(
+        reply.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/xml")
+    );
+    let said = reply.text().await.unwrap();
+    assert!(
+        said.starts_with("<Response><Say language=\"de-DE\">Danke. Anna Muster"),
+        "{said}"
+    );
+    let st = status(&s).await;
+    assert_eq!(st["acknowledged_by"][0]["contact"], "+491709999999");
+    assert_eq!(st["acknowledged_by"][0]["via"], "call");
+}
+
+#[tokio::test]
+async fn without_a_confirmation_a_reminder_goes_out_once_on_every_channel() {
+    // 0.02 minutes: the reminder is due 1.2 s after the press.
+    let s = setup(
+        Some(Mode::Accept),
+        &[("EMERGENCY_ESCALATION_MINUTES", "0.02")],
+        profile(),
+    )
+    .await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert!(status(&s).await["alarm"]["escalation_due_at"].is_i64());
+
+    eventually("the reminder", 10, || async {
+        s.twilio.requests(SMS).len() == 2 && s.twilio.requests(CALL).len() == 2 && mails(&s) == 4
+    })
+    .await;
+
+    let sms = form(&s.twilio.requests(SMS)[1])["Body"].clone();
+    assert!(
+        sms.starts_with("ERINNERUNG") && sms.contains("/api/emergency/ack/"),
+        "{sms}"
+    );
+    let reminder = s.smtp.as_ref().unwrap().mails()[3].clone();
+    assert!(
+        reminder.header("Subject").starts_with("ERINNERUNG"),
+        "{}",
+        reminder.header("Subject")
+    );
+    eventually("the reminder's record", 5, || async {
+        events(&s.app, &s.id).await == ["alerted", "escalated"]
+    })
+    .await;
+    let st = status(&s).await;
+    assert!(st["alarm"]["escalated_at"].is_i64() && st["alarm"]["escalation_due_at"].is_null());
+
+    // Once: nothing more after another wait.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(s.twilio.requests(SMS).len(), 2);
+    assert!(prometheus(&s.app).await.contains("\nemergency_escalations_total 1\n"));
+}
+
+#[tokio::test]
+async fn a_confirmation_cancels_the_pending_reminder() {
+    let s = setup(
+        Some(Mode::Accept),
+        &[("EMERGENCY_ESCALATION_MINUTES", "0.03")],
+        profile(),
+    )
+    .await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    let link = ack_link(&mail_to(&s.smtp.as_ref().unwrap().mails(), "desk@care.example").body());
+    assert_eq!(s.app.client.post(&link).send().await.unwrap().status(), 200);
+    assert!(status(&s).await["alarm"]["escalation_due_at"].is_null());
+
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+
+    assert_eq!(s.twilio.requests(SMS).len(), 1);
+    assert_eq!(mails(&s), 2);
+    assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
+}
+
+async fn prometheus(app: &TestApp) -> String {
+    app.request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_fresh_gateway_exports_the_alarm_counters_with_zero() {
+    let text = prometheus(&spawn_app(&[]).await).await;
+    for line in [
+        "emergency_total 0",
+        "emergency_retries_total 0",
+        "emergency_acknowledgements_total 0",
+        "emergency_escalations_total 0",
+        "quota_rejections_total 0",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} missing in:\n{text}");
+    }
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+
+/// The real binary on a port, with its database in `dir` and Twilio pointed at the fake.
+fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
+    Command::new(BIN)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("ENGINES", "off")
+        .env("AUTH_ENABLED", "true")
+        .env("ADMIN_API_KEY", crate::common::ADMIN_KEY)
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("TWILIO_API_URL", &twilio.base)
+        .env("TWILIO_ACCOUNT_SID", "AC123")
+        .env("TWILIO_AUTH_TOKEN", "twilio-secret")
+        .env("TWILIO_FROM_NUMBER", "+4930000000")
+        .env("EMERGENCY_ESCALATION_MINUTES", "0.05")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+async fn stop_binary(mut child: Child) {
+    let pid = child.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    tokio::task::spawn_blocking(move || child.wait().unwrap())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_pending_reminder_survives_a_restart_of_the_real_binary() {
+    let twilio = Fake::start().await;
+    twilio.always(SMS, Reply::Json(json!({"sid": "SM1"})));
+    twilio.always(CALL, Reply::Json(json!({"sid": "CA1"})));
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let up = || async { http.get(format!("{base}/health")).send().await.is_ok() };
+    let child = start_binary(dir.path(), port, &twilio);
+    eventually("the gateway to start", 20, up).await;
+    let user: Value = http
+        .post(format!("{base}/api/admin/users"))
+        .header("X-Admin-Key", crate::common::ADMIN_KEY)
+        .json(&json!({"name": "anna"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let prefs = json!({"emergency_contact_phones": ["+491709999999"], "language": "de", "full_name": "Anna"});
+    let r = http
+        .put(format!("{base}/api/admin/users/{}/prefs", user["id"].as_str().unwrap()))
+        .header("X-Admin-Key", crate::common::ADMIN_KEY)
+        .json(&prefs)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let pressed: Value = http
+        .post(format!("{base}/api/emergency"))
+        .bearer_auth(user["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(pressed["status"], "alerted");
+
+    // Stopped before the reminder is due (3 s) and kept down past it.
+    stop_binary(child).await;
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(
+        twilio.requests(SMS).len(),
+        1,
+        "nothing was sent while the gateway was down"
+    );
+
+    let child = start_binary(dir.path(), port, &twilio);
+    eventually("the reminder after the restart", 20, || async {
+        twilio.requests(SMS).len() == 2
+    })
+    .await;
+    stop_binary(child).await;
+    let sms = form(&twilio.requests(SMS)[1])["Body"].clone();
+    assert!(sms.starts_with("ERINNERUNG"), "{sms}");
+}
