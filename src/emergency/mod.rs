@@ -229,10 +229,8 @@ impl Context<'_> {
         app.metrics.incr("emergency_total", &[]);
         let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
         let deliveries = send::send(app, self.user, &alarm, &dossier, &targets, None).await;
-        let status = match people {
-            true => outcome(&record(app, &alarm.id, &deliveries).await?),
-            false => "no_recipients",
-        };
+        let recorded = record(app, &alarm.id, &deliveries).await?;
+        let status = if people { outcome(&recorded) } else { "no_recipients" };
         if status == "alerted" {
             tracing::info!(status, channels = deliveries.len(), "emergency alarm sent");
         } else {

@@ -223,7 +223,7 @@ impl Store {
 
     /// Stores what the sends achieved (a channel that delivered once stays delivered) and returns the
     /// alarm's status: `alerted` when any person was reached, `sending` while channels are still out,
-    /// else `delivery_failed`.
+    /// else `delivery_failed`; an alarm without recipients (only the webhook) stays `no_recipients`.
     pub async fn record_deliveries(
         &self,
         alarm_id: &str,
@@ -247,6 +247,7 @@ impl Store {
         }
         let sql = format!(
             "UPDATE emergency_alarms SET status = CASE \
+               WHEN status = 'no_recipients' THEN status \
                WHEN EXISTS ({PERSON_DELIVERED}) THEN 'alerted' \
                WHEN EXISTS (SELECT 1 FROM emergency_deliveries d WHERE d.alarm_id = $1 AND d.state = 'sending') \
                  THEN 'sending' \

@@ -35,10 +35,15 @@ async fn status(s: &Setup) -> Value {
 
 #[tokio::test]
 async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_again() {
-    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], profile()).await;
+    let hook = Fake::start().await;
+    hook.always("/hook", Reply::Status(204, String::new()));
+    let url = format!("{}/hook", hook.base);
+    let s = setup(None, &[("TWILIO_ACCOUNT_SID", ""), ("EMERGENCY_WEBHOOK_URL", &url)], profile()).await;
     assert_eq!(press(&s, None).await.body["status"], "no_recipients");
 
+    let started = std::time::Instant::now();
     let again = press(&s, None).await;
+    assert!(started.elapsed() < Duration::from_secs(3), "the answer did not wait for anything");
 
     assert_eq!(again.body["status"], "no_recipients", "{}", again.body);
     let message = text(&again);
@@ -47,6 +52,7 @@ async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_aga
         "{message}"
     );
     assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
+    assert_eq!(hook.requests("/hook").len(), 1, "the webhook is not repeated either");
 }
 
 #[tokio::test]
@@ -402,6 +408,10 @@ fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
         .unwrap()
 }
 
+async fn json_of(req: reqwest::RequestBuilder) -> Value {
+    req.send().await.unwrap().json().await.unwrap()
+}
+
 async fn stop_binary(mut child: Child) {
     let pid = child.id().to_string();
     Command::new("kill").args(["-TERM", &pid]).status().unwrap();
@@ -426,34 +436,19 @@ async fn a_pending_reminder_survives_a_restart_of_the_real_binary() {
     let up = || async { http.get(format!("{base}/health")).send().await.is_ok() };
     let child = start_binary(dir.path(), port, &twilio);
     eventually("the gateway to start", 20, up).await;
-    let user: Value = http
-        .post(format!("{base}/api/admin/users"))
-        .header("X-Admin-Key", crate::common::ADMIN_KEY)
-        .json(&json!({"name": "anna"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let admin = |req: reqwest::RequestBuilder| req.header("X-Admin-Key", crate::common::ADMIN_KEY);
+    let user = json_of(admin(http.post(format!("{base}/api/admin/users"))).json(&json!({"name": "anna"}))).await;
     let prefs = json!({"emergency_contact_phones": ["+491709999999"], "language": "de", "full_name": "Anna"});
-    let r = http
-        .put(format!("{base}/api/admin/users/{}/prefs", user["id"].as_str().unwrap()))
-        .header("X-Admin-Key", crate::common::ADMIN_KEY)
-        .json(&prefs)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let pressed: Value = http
-        .post(format!("{base}/api/emergency"))
-        .bearer_auth(user["token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let prefs_url = format!("{base}/api/admin/users/{}/prefs", user["id"].as_str().unwrap());
+    assert_eq!(
+        admin(http.put(prefs_url)).json(&prefs).send().await.unwrap().status(),
+        200
+    );
+    let pressed = json_of(
+        http.post(format!("{base}/api/emergency"))
+            .bearer_auth(user["token"].as_str().unwrap()),
+    )
+    .await;
     assert_eq!(pressed["status"], "alerted");
 
     // Stopped before the reminder is due (3 s) and kept down past it.
