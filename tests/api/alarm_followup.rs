@@ -38,12 +38,20 @@ async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_aga
     let hook = Fake::start().await;
     hook.always("/hook", Reply::Status(204, String::new()));
     let url = format!("{}/hook", hook.base);
-    let s = setup(None, &[("TWILIO_ACCOUNT_SID", ""), ("EMERGENCY_WEBHOOK_URL", &url)], profile()).await;
+    let s = setup(
+        None,
+        &[("TWILIO_ACCOUNT_SID", ""), ("EMERGENCY_WEBHOOK_URL", &url)],
+        profile(),
+    )
+    .await;
     assert_eq!(press(&s, None).await.body["status"], "no_recipients");
 
     let started = std::time::Instant::now();
     let again = press(&s, None).await;
-    assert!(started.elapsed() < Duration::from_secs(3), "the answer did not wait for anything");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the answer did not wait for anything"
+    );
 
     assert_eq!(again.body["status"], "no_recipients", "{}", again.body);
     let message = text(&again);
