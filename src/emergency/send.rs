@@ -80,21 +80,11 @@ pub async fn send(
     reminder: Option<i64>,
 ) -> Vec<Delivery> {
     let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
-    // One link per contact: a phone number's SMS and call share it.
-    let mut acks: HashMap<&str, Option<Ack>> = HashMap::new();
-    for target in targets.iter().filter(|t| t.is_person()) {
-        if !acks.contains_key(target.to.as_str()) {
-            acks.insert(&target.to, issue_ack(app, alarm, &target.to).await);
-        }
-    }
+    let acks = issue_acks(app, alarm, targets).await;
     let jobs: Vec<Job> = targets
         .iter()
         .map(|target| {
-            let ack = acks
-                .get(target.to.as_str())
-                .filter(|_| target.is_person())
-                .cloned()
-                .flatten();
+            let ack = acks.get(target.to.as_str()).filter(|_| target.is_person()).cloned();
             job(app, user, dossier, target.clone(), ack, reminder, timeout)
         })
         .collect();
@@ -105,25 +95,39 @@ pub async fn send(
     results
 }
 
-/// The contact's link, stored as its hash; `None` (and a logged error) when the store refuses, because a
-/// missing link must not hold the alarm back.
-async fn issue_ack(app: &App, alarm: &Alarm, contact: &str) -> Option<Ack> {
-    let secret = token::generate();
-    let expires = now_ms() + ACK_VALID_MS;
-    match app
-        .store
-        .issue_ack(&alarm.id, contact, &token::hash(&secret), expires)
-        .await
-    {
-        Ok(id) => Some(Ack {
-            link: format!("{}/api/emergency/ack/{secret}", alarm.base_url),
-            callback: format!("{}/api/emergency/call/{id}", alarm.base_url),
-        }),
+/// One link per contact (a phone number's SMS and call share it), stored as hashes in one transaction. Empty
+/// (and an error logged) when the store refuses, because a missing link must not hold the alarm back.
+async fn issue_acks<'t>(app: &App, alarm: &Alarm, targets: &'t [Target]) -> HashMap<&'t str, Ack> {
+    let mut seen = std::collections::HashSet::new();
+    let contacts: Vec<&str> = targets
+        .iter()
+        .filter(|t| t.is_person() && seen.insert(t.to.as_str()))
+        .map(|t| t.to.as_str())
+        .collect();
+    let secrets: Vec<String> = contacts.iter().map(|_| token::generate()).collect();
+    let rows: Vec<(&str, String)> = contacts
+        .iter()
+        .zip(&secrets)
+        .map(|(c, s)| (*c, token::hash(s)))
+        .collect();
+    let ids = match app.store.issue_acks(&alarm.id, &rows, now_ms() + ACK_VALID_MS).await {
+        Ok(ids) => ids,
         Err(err) => {
-            tracing::error!(%err, "acknowledgement link not stored; the alarm goes out without it");
-            None
+            tracing::error!(%err, "acknowledgement links not stored; the alarm goes out without them");
+            return HashMap::new();
         }
-    }
+    };
+    contacts
+        .into_iter()
+        .zip(secrets.iter().zip(ids))
+        .map(|(contact, (secret, id))| {
+            let ack = Ack {
+                link: format!("{}/api/emergency/ack/{secret}", alarm.base_url),
+                callback: format!("{}/api/emergency/call/{id}", alarm.base_url),
+            };
+            (contact, ack)
+        })
+        .collect()
 }
 
 fn job<'a>(

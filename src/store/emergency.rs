@@ -259,26 +259,33 @@ impl Store {
         Ok(status)
     }
 
-    /// Stores an acknowledgement link (its hash) for a contact; returns the link's public id.
-    pub async fn issue_ack(
+    /// Stores acknowledgement links of an alarm (contact, hash of the secret) in one transaction; returns each
+    /// link's public id, in order.
+    pub async fn issue_acks(
         &self,
         alarm_id: &str,
-        contact: &str,
-        token_hash: &str,
+        links: &[(&str, String)],
         expires_at: i64,
-    ) -> Result<String, StoreError> {
-        let id = new_id();
-        sqlx::query(
-            "INSERT INTO emergency_acks (id, alarm_id, contact, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&id)
-        .bind(alarm_id)
-        .bind(contact)
-        .bind(token_hash)
-        .bind(expires_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(id)
+    ) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let mut ids = Vec::with_capacity(links.len());
+        for (contact, token_hash) in links {
+            let id = new_id();
+            sqlx::query(
+                "INSERT INTO emergency_acks (id, alarm_id, contact, token_hash, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&id)
+            .bind(alarm_id)
+            .bind(contact)
+            .bind(token_hash)
+            .bind(expires_at)
+            .execute(&mut *tx)
+            .await?;
+            ids.push(id);
+        }
+        tx.commit().await?;
+        Ok(ids)
     }
 
     /// The alarm of a valid (known, unexpired) link, without acknowledging.
