@@ -85,10 +85,48 @@ impl Store {
         Ok(Self { pool })
     }
 
+    /// A transaction that holds the write lock from its first statement (`BEGIN IMMEDIATE`). A transaction
+    /// that reads and then writes must start so: a deferred one cannot take the lock once another connection
+    /// has written since its read, and fails with "database is locked" instead of waiting.
+    pub async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
     /// Whether the database answers (used by `/health`).
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
     }
+}
+
+/// Runs a write again, with a growing pause (10, 20, 40, 80, 160 ms), while the database reports that it is
+/// busy, so that contention beyond the busy timeout becomes a wait rather than an error.
+pub(crate) async fn retry_busy<T, F, Fut>(mut write: F) -> Result<T, StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, StoreError>>,
+{
+    let mut pause = Duration::from_millis(10);
+    for _ in 0..5 {
+        match write().await {
+            Err(StoreError::Db(err)) if is_busy(&err) => {
+                tracing::debug!(%err, "database busy; writing again");
+                tokio::time::sleep(pause).await;
+                pause *= 2;
+            }
+            other => return other,
+        }
+    }
+    write().await
+}
+
+/// SQLITE_BUSY (5) and SQLITE_LOCKED (6) with their extended codes (517 is BUSY_SNAPSHOT).
+fn is_busy(err: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(db) = err else {
+        return false;
+    };
+    db.code()
+        .and_then(|c| c.parse::<i32>().ok())
+        .is_some_and(|code| matches!(code & 0xff, 5 | 6))
 }
 
 /// A new identifier: a UUIDv7, so identifiers sort by creation time.

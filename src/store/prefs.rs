@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Store, StoreError, now_ms};
+use super::{Store, StoreError, now_ms, retry_busy};
 
 impl Store {
     /// The user's prefs; an empty object when none were stored.
@@ -17,13 +17,22 @@ impl Store {
     }
 
     /// Merges `changes` into the stored prefs in one transaction (a `null` value removes the key)
-    /// and returns the result.
+    /// and returns the result. The transaction takes the write lock before it reads, so concurrent merges
+    /// queue instead of failing, and none loses another's keys.
     pub async fn merge_prefs(
         &self,
         user_id: &str,
         changes: Map<String, Value>,
     ) -> Result<Map<String, Value>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        retry_busy(|| self.try_merge_prefs(user_id, &changes)).await
+    }
+
+    async fn try_merge_prefs(
+        &self,
+        user_id: &str,
+        changes: &Map<String, Value>,
+    ) -> Result<Map<String, Value>, StoreError> {
+        let mut tx = self.write().await?;
         let row: Option<(String,)> = sqlx::query_as("SELECT data FROM prefs WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(&mut *tx)
@@ -33,9 +42,9 @@ impl Store {
             .unwrap_or_default();
         for (key, value) in changes {
             if value.is_null() {
-                prefs.remove(&key);
+                prefs.remove(key);
             } else {
-                prefs.insert(key, value);
+                prefs.insert(key.clone(), value.clone());
             }
         }
         sqlx::query(

@@ -161,3 +161,51 @@ async fn devices_can_be_registered_listed_renamed_and_removed_by_their_owner_onl
             .is_empty()
     );
 }
+
+#[tokio::test]
+async fn two_hundred_concurrent_prefs_writes_all_succeed_and_the_last_one_wins_whole() {
+    let app = spawn_app(&[]).await;
+    let (id, token) = app.create_user("erna").await;
+    // Half through the person's own endpoint, half through the admin's, each adding its own key and
+    // setting the shared one.
+    let writes = (0..200).map(|i| {
+        let body = json!({"full_name": format!("Erna {i}"), "street": format!("Weg {i}")});
+        let extra = json!({ "medical_notes": format!("note {i}") });
+        let (path, who) = if i % 2 == 0 {
+            ("/api/me/prefs".to_string(), As::Bearer(&token))
+        } else {
+            (format!("/api/admin/users/{id}/prefs"), As::AdminKey)
+        };
+        let mut merged = body.as_object().unwrap().clone();
+        merged.extend(extra.as_object().unwrap().clone());
+        let app = &app;
+        async move {
+            app.call(Method::PUT, &path, who, Some(serde_json::Value::Object(merged)))
+                .await
+        }
+    });
+    let replies = futures_util::future::join_all(writes).await;
+
+    let failed: Vec<String> = replies
+        .iter()
+        .filter(|r| r.status != 200)
+        .map(|r| format!("{} {}", r.status, r.body))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of 200 failed, e.g. {:?}",
+        failed.len(),
+        failed.first()
+    );
+    // The stored value is the one the last committed write answered with.
+    let stored = app.get("/api/me", As::Bearer(&token)).await.body["prefs"].clone();
+    let answered: Vec<&serde_json::Value> = replies.iter().map(|r| &r.body).collect();
+    assert!(
+        answered.iter().any(|a| a["full_name"] == stored["full_name"]
+            && a["street"] == stored["street"]
+            && a["medical_notes"] == stored["medical_notes"]),
+        "{stored}"
+    );
+    let n: String = stored["full_name"].as_str().unwrap().trim_start_matches("Erna ").into();
+    assert_eq!(stored["street"], format!("Weg {n}"), "one write's values, not a mix");
+}
