@@ -87,6 +87,24 @@ struct NewUserBody {
     display_name: Option<String>,
     #[serde(default)]
     is_admin: bool,
+    /// The single-sign-on identity this account belongs to (the header value), for an account created before
+    /// the person first comes through the proxy.
+    #[serde(default)]
+    external_id: Option<String>,
+}
+
+/// An SSO identity: 1 to 200 printable characters.
+fn external_id(raw: Option<&str>) -> Result<Option<String>> {
+    let Some(id) = raw.map(str::trim).filter(|id| !id.is_empty()) else {
+        return Ok(None);
+    };
+    if id.chars().count() > 200 || id.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "external_id",
+            "expected at most 200 printable characters",
+        ));
+    }
+    Ok(Some(id.to_string()))
 }
 
 /// A login name: 1 to 64 characters of letters, digits and `.-_@`.
@@ -122,6 +140,7 @@ async fn create(
 ) -> Result<(StatusCode, Json<Value>)> {
     let name = user_name(&body.name)?;
     let display = display_name(body.display_name.as_deref().unwrap_or_default())?;
+    let external = external_id(body.external_id.as_deref())?;
     let token = token::generate();
     let user = app
         .store
@@ -129,7 +148,7 @@ async fn create(
             name: &name,
             display_name: &display,
             is_admin: body.is_admin,
-            external_id: None,
+            external_id: external.as_deref(),
             token_hash: Some(&token::hash(&token)),
         })
         .await?;
@@ -138,7 +157,7 @@ async fn create(
         &admin,
         "user.create",
         &user.id,
-        json!({"name": name, "is_admin": body.is_admin}),
+        json!({"name": name, "is_admin": body.is_admin, "external_id": external}),
     )
     .await?;
     let mut out = user_json(&app, &user).await?;

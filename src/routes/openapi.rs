@@ -592,7 +592,7 @@ fn schemas() -> Value {
             "kind": {"enum": ["browser", "phone", "tablet", "speaker", "other"]}, "platform": string}},
         "DeviceName": {"type": "object", "required": ["name"], "properties": {"name": string}},
         "NewUser": {"type": "object", "required": ["name"], "properties": {"name": string, "display_name": string,
-            "is_admin": {"type": "boolean"}}},
+            "is_admin": {"type": "boolean"}, "external_id": string}},
         "DisplayName": {"type": "object", "required": ["display_name"], "properties": {"display_name": string}},
         "AdminFlag": {"type": "object", "required": ["is_admin"], "properties": {"is_admin": {"type": "boolean"}}},
         "LexiconEntry": {"type": "object", "required": ["key", "value"], "properties": {"key": {"type": "string", "maxLength": 64},

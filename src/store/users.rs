@@ -42,6 +42,13 @@ pub struct NewUser<'a> {
     pub token_hash: Option<&'a str>,
 }
 
+/// Names a single-sign-on identity never gets as its user name.
+pub const RESERVED_NAMES: &[&str] = &["admin", ANONYMOUS_ID];
+
+/// The prefix of users provisioned from an SSO identity whose name was taken or reserved. Admin-created names
+/// cannot contain `:`, so it never collides with one.
+pub const SSO_PREFIX: &str = "sso:";
+
 impl Store {
     /// Creates a user (and its first token) in one transaction.
     pub async fn create_user(&self, new: NewUser<'_>) -> Result<User, StoreError> {
@@ -101,39 +108,46 @@ impl Store {
         Ok(sqlx::query_as(sql).bind(hash).fetch_optional(&self.pool).await?)
     }
 
-    /// The user an SSO identity belongs to: linked by external_id, else an unlinked user of the same name
-    /// (an account the admin created before the person first came through the proxy), else a new user.
+    /// The user an SSO identity belongs to: the one provisioned from it (or linked to it by an admin through
+    /// `external_id`), else a new user. A local account is never taken over because it shares the name: when
+    /// the name is taken or reserved (`admin`, `anonymous`), the new user is named `sso:<identity>`.
     pub async fn user_for_external_id(&self, external_id: &str) -> Result<User, StoreError> {
         let sql = "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users WHERE external_id = $1";
-        if let Some(user) = sqlx::query_as(sql).bind(external_id).fetch_optional(&self.pool).await? {
-            return Ok(user);
-        }
-        let linked: Option<User> = sqlx::query_as(
-            "UPDATE users SET external_id = $1 WHERE name = $1 AND external_id IS NULL AND is_anonymous = FALSE \
-             RETURNING id, name, display_name, external_id, is_admin, is_anonymous, created_at",
-        )
-        .bind(external_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        if let Some(user) = linked {
-            return Ok(user);
-        }
-        let new = NewUser {
-            name: external_id,
-            display_name: external_id,
-            is_admin: false,
-            external_id: Some(external_id),
-            token_hash: None,
-        };
-        match self.create_user(new).await {
-            // Two first requests of one person raced: the other one created it.
-            Err(StoreError::Conflict(_)) => sqlx::query_as(sql)
+        let find = || {
+            sqlx::query_as::<_, User>(sql)
                 .bind(external_id)
                 .fetch_optional(&self.pool)
-                .await?
-                .ok_or(StoreError::Conflict("user name")),
-            other => other,
+        };
+        if let Some(user) = find().await? {
+            return Ok(user);
         }
+        let namespaced = format!("{SSO_PREFIX}{external_id}");
+        let reserved = RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(external_id));
+        let names = if reserved {
+            vec![namespaced.as_str()]
+        } else {
+            vec![external_id, namespaced.as_str()]
+        };
+        for name in names {
+            let new = NewUser {
+                name,
+                display_name: external_id,
+                is_admin: false,
+                external_id: Some(external_id),
+                token_hash: None,
+            };
+            match self.create_user(new).await {
+                // Either two first requests of one person raced (the other created it), or the name belongs
+                // to a local account (then the namespaced name is tried).
+                Err(StoreError::Conflict(_)) => {
+                    if let Some(user) = find().await? {
+                        return Ok(user);
+                    }
+                }
+                other => return other,
+            }
+        }
+        Err(StoreError::Conflict("user name"))
     }
 
     /// All users, oldest first.

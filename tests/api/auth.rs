@@ -128,7 +128,7 @@ async fn the_trusted_header_is_ignored_from_an_untrusted_address() {
 #[tokio::test]
 async fn sso_login_issues_a_cookie_token_beside_existing_ones() {
     let app = spawn_app(&[("TRUSTED_PROXY_IPS", "127.0.0.1")]).await;
-    let (_, old_token) = app.create_user("erik").await;
+    let old_token = app.create_sso_user("erik", "erik").await;
     let r = app
         .send(
             app.request(Method::GET, "/api/login", As::Nobody)
@@ -151,7 +151,7 @@ async fn sso_login_issues_a_cookie_token_beside_existing_ones() {
 #[tokio::test]
 async fn admin_login_rotates_an_sso_admins_token_and_refuses_others() {
     let app = spawn_app(&[("TRUSTED_PROXY_IPS", "127.0.0.1"), ("ADMIN_USERS", "root-admin")]).await;
-    let (_, old_token) = app.create_user("root-admin").await;
+    let old_token = app.create_sso_user("root-admin", "root-admin").await;
     let r = app
         .send(
             app.request(Method::GET, "/api/admin/login", As::Nobody)
@@ -279,4 +279,66 @@ async fn request_headers_discovery_accepts_the_key_as_query_or_header_and_redact
     app.get("/api/admin/request-headers", As::Bearer(&plain))
         .await
         .error(403);
+}
+
+#[tokio::test]
+async fn an_sso_name_never_takes_over_a_local_account_or_a_reserved_name() {
+    let app = spawn_app(&[("TRUSTED_PROXY_IPS", "127.0.0.1")]).await;
+    let local_admin = app
+        .call(
+            Method::POST,
+            "/api/admin/users",
+            As::AdminKey,
+            Some(json!({"name": "admin", "is_admin": true})),
+        )
+        .await;
+    let (bob_id, _) = app.create_user("bob").await;
+    let as_sso = |name: &str| {
+        app.send(
+            app.request(Method::GET, "/api/me", As::Nobody)
+                .header("X-Forwarded-User", name),
+        )
+    };
+
+    let admin = as_sso("admin").await;
+    assert_eq!(admin.status, 200);
+    assert_ne!(
+        admin.body["id"], local_admin.body["id"],
+        "a new user, not the local admin"
+    );
+    assert_eq!(
+        (admin.body["name"].clone(), admin.body["is_admin"].clone()),
+        (json!("sso:admin"), json!(false))
+    );
+    let refused = app.send(
+        app.request(Method::GET, "/api/admin/users", As::Nobody)
+            .header("X-Forwarded-User", "admin"),
+    );
+    assert_eq!(refused.await.error(403), "forbidden");
+
+    let bob = as_sso("bob").await;
+    assert_ne!(bob.body["id"], json!(bob_id));
+    assert_eq!(bob.body["name"], "sso:bob");
+    let anonymous = as_sso("anonymous").await;
+    assert_eq!(anonymous.body["name"], "sso:anonymous");
+    assert_ne!(anonymous.body["id"], "anonymous");
+    assert_eq!(
+        as_sso("bob").await.body["id"],
+        bob.body["id"],
+        "the same identity finds its user again"
+    );
+
+    // An admin links an account to an identity explicitly.
+    app.create_sso_user("carla", "carla@corp.example").await;
+    let carla = as_sso("carla@corp.example").await;
+    assert_eq!(carla.body["name"], "carla");
+    let twice = app
+        .call(
+            Method::POST,
+            "/api/admin/users",
+            As::AdminKey,
+            Some(json!({"name": "carla2", "external_id": "carla@corp.example"})),
+        )
+        .await;
+    assert_eq!(twice.error(409), "conflict");
 }

@@ -140,6 +140,16 @@ impl TestApp {
         )
     }
 
+    /// Creates a user linked to a single-sign-on identity and returns its token.
+    pub async fn create_sso_user(&self, name: &str, external_id: &str) -> String {
+        let body = serde_json::json!({"name": name, "external_id": external_id});
+        let r = self
+            .call(Method::POST, "/api/admin/users", As::AdminKey, Some(body))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        r.body["token"].as_str().unwrap().to_string()
+    }
+
     /// Number of rows of a table that belong to a user.
     pub async fn rows_of(&self, table: &str, user_id: &str) -> i64 {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE user_id = $1");
