@@ -70,6 +70,7 @@ pub async fn serve(
     // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a restart.
     let reminders = tokio::spawn(emergency::escalation::run(app.clone()));
     let _stop_reminders = AbortOnDrop(reminders);
+    let _stop_checkpoints = AbortOnDrop(tokio::spawn(app.store.clone().run_checkpoints()));
     let mut restart = app.restart.subscribe();
     let shutdown = async move {
         tokio::select! {

@@ -22,6 +22,13 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+/// The size the write-ahead log is held to: SQLite cuts the file back to it after a checkpoint, and a log that
+/// grew past it under constant reading is truncated by [`Store::checkpoint`].
+pub const WAL_LIMIT_BYTES: i64 = 64 * 1024 * 1024;
+
+/// How often [`Store::run_checkpoints`] checkpoints.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
 /// Failures of the store that callers distinguish.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -73,7 +80,9 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
+            .busy_timeout(Duration::from_secs(5))
+            // When a checkpoint has emptied the write-ahead log, the file is cut back to this size.
+            .pragma("journal_size_limit", WAL_LIMIT_BYTES.to_string());
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .connect_with(options)
@@ -90,6 +99,40 @@ impl Store {
     /// has written since its read, and fails with "database is locked" instead of waiting.
     pub async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
         Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// Copies the write-ahead log into the database. A passive checkpoint never waits; when the log has grown
+    /// past [`WAL_LIMIT_BYTES`] anyway (readers kept it from being reset), a truncating one waits for them
+    /// (holding writers back for that moment) and empties the file. Returns the log's size in pages before.
+    pub async fn checkpoint(&self) -> Result<i64, StoreError> {
+        self.checkpoint_over(WAL_LIMIT_BYTES).await
+    }
+
+    /// [`Store::checkpoint`] with another limit (tests use a small one).
+    pub async fn checkpoint_over(&self, limit_bytes: i64) -> Result<i64, StoreError> {
+        let (_busy, log, _done): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&self.pool)
+            .await?;
+        let (page_size,): (i64,) = sqlx::query_as("PRAGMA page_size").fetch_one(&self.pool).await?;
+        if log * page_size > limit_bytes {
+            tracing::info!(pages = log, "write-ahead log over its limit; truncating");
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(log)
+    }
+
+    /// Checkpoints every [`CHECKPOINT_EVERY`] until the task is dropped.
+    pub async fn run_checkpoints(self) {
+        let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tick.tick().await;
+            if let Err(err) = self.checkpoint().await {
+                tracing::warn!(%err, "write-ahead log checkpoint failed");
+            }
+        }
     }
 
     /// Whether the database answers (used by `/health`).

@@ -89,6 +89,11 @@ impl Reply {
 }
 
 impl TestApp {
+    /// The gateway's SQLite file.
+    pub fn db_path(&self) -> std::path::PathBuf {
+        self._dir.path().join("gateway.db")
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }

@@ -29,3 +29,34 @@ async fn concurrent_counting_never_passes_the_limit() {
         "0 = unlimited"
     );
 }
+
+#[tokio::test]
+async fn a_write_ahead_log_grown_under_a_long_reader_is_truncated_by_the_checkpoint() {
+    let app = spawn_app(&[]).await;
+    let (id, _) = app.create_user("writer").await;
+    let wal = |app: &crate::common::TestApp| {
+        let db: String = app.db_path().display().to_string();
+        std::fs::metadata(format!("{db}-wal")).map_or(0, |m| m.len())
+    };
+    // A reader holding its snapshot keeps every checkpoint from resetting the log.
+    let mut reader = app.store.pool.begin().await.unwrap();
+    sqlx::query("SELECT COUNT(*) FROM memories")
+        .execute(&mut *reader)
+        .await
+        .unwrap();
+    let text = "x".repeat(4000);
+    for _ in 0..1000 {
+        app.store.add_memory(&id, &text, "user").await.unwrap();
+    }
+    assert!(
+        wal(&app) > 4 << 20,
+        "the log grew while the reader held it: {}",
+        wal(&app)
+    );
+    reader.rollback().await.unwrap();
+
+    app.store.checkpoint_over(1 << 20).await.unwrap();
+
+    assert_eq!(wal(&app), 0, "the log is emptied once the reader is gone");
+    assert_eq!(app.store.memories(&id).await.unwrap().len(), 1000, "nothing lost");
+}
