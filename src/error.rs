@@ -4,7 +4,7 @@
 //! `{"error": {"status": <int>, "code": "<short_snake_case>", "message": "<text>"}}`.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{BytesRejection, JsonRejection};
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -40,6 +40,9 @@ pub enum ApiError {
     /// The body is larger than the limit.
     #[error("request body too large")]
     PayloadTooLarge,
+    /// The body did not arrive within `BODY_READ_TIMEOUT_SECONDS`.
+    #[error("the request body did not arrive in time")]
+    RequestTimeout,
     /// The daily quota is used up.
     #[error("{0}")]
     TooManyRequests(String),
@@ -69,6 +72,7 @@ impl ApiError {
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             Self::Validation(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
             Self::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            Self::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
             Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
@@ -118,6 +122,9 @@ where
 }
 
 fn json_rejection(rejection: JsonRejection) -> ApiError {
+    if let JsonRejection::BytesRejection(unread) = rejection {
+        return ApiError::from(unread);
+    }
     let message = rejection.body_text();
     match rejection.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
@@ -131,6 +138,34 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
             message,
         },
     }
+}
+
+/// A body that could not be read: too large (413), too slow (408), or broken off (400).
+impl From<BytesRejection> for ApiError {
+    fn from(rejection: BytesRejection) -> Self {
+        if timed_out(&rejection) {
+            return Self::RequestTimeout;
+        }
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge,
+            _ => Self::BadRequest {
+                code: "bad_body",
+                message: rejection.body_text(),
+            },
+        }
+    }
+}
+
+/// Whether the body timeout (`tower_http`'s) is among an error's causes.
+fn timed_out(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(err);
+    while let Some(e) = cause {
+        if e.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// An absent body (no `Content-Type`, or empty) is `None`; a present one must be valid JSON.

@@ -18,6 +18,8 @@
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
 //!
+//! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
+//!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 
 pub mod app;
@@ -31,17 +33,16 @@ pub mod metrics;
 pub mod prefs;
 pub mod providers;
 pub mod routes;
+pub mod server;
 pub mod store;
 pub mod text;
 pub mod turn;
 pub mod ws;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 pub use app::{App, AppState};
@@ -59,8 +60,8 @@ impl Drop for AbortOnDrop {
 /// How long running requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
-/// Serves the gateway on `listener` until `shutdown` completes, then lets running requests finish
-/// for up to [`SHUTDOWN_GRACE`] before returning.
+/// Serves the gateway on `listener` until `shutdown` completes (or an admin asks for a restart), then lets
+/// running requests finish for up to [`SHUTDOWN_GRACE`] before returning.
 pub async fn serve(
     listener: TcpListener,
     app: Arc<App>,
@@ -68,8 +69,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     app.restore_backend().await;
     // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a restart.
-    let reminders = tokio::spawn(emergency::escalation::run(app.clone()));
-    let _stop_reminders = AbortOnDrop(reminders);
+    let _stop_reminders = AbortOnDrop(tokio::spawn(emergency::escalation::run(app.clone())));
     let _stop_checkpoints = AbortOnDrop(tokio::spawn(app.store.clone().run_checkpoints()));
     let mut restart = app.restart.subscribe();
     let shutdown = async move {
@@ -78,27 +78,6 @@ pub async fn serve(
             _ = restart.wait_for(|r| *r) => tracing::info!("restarting on an admin's request"),
         }
     };
-    let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
-    let service = router(AppState(app)).into_make_service_with_connect_info::<SocketAddr>();
-    // Small frames (an audio event, then its bytes) must not wait for the peer's delayed ACK (up to 40 ms).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(%err, "TCP_NODELAY could not be set");
-        }
-    });
-    let server = axum::serve(listener, service).with_graceful_shutdown(async move {
-        shutdown.await;
-        let _ = signalled_tx.send(());
-    });
-    let mut server = std::pin::pin!(server.into_future());
-    tokio::select! {
-        result = &mut server => result,
-        Ok(()) = signalled_rx => match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
-            Ok(result) => result,
-            Err(_) => {
-                tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
-                Ok(())
-            }
-        },
-    }
+    server::run(listener, app, shutdown).await;
+    Ok(())
 }

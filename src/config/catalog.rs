@@ -63,6 +63,26 @@ pub const SETTINGS: &[Entry] = &[
     ),
     ("AUDIO_LIMIT_BYTES", "16777216", "largest audio upload; larger gets 413"),
     (
+        "MAX_CONNECTIONS",
+        "4096",
+        "open connections served in full (WebSockets included); beyond, 503 except `/health`",
+    ),
+    (
+        "MAX_CONNECTIONS_PER_CLIENT",
+        "256",
+        "the same per client address (not for `TRUSTED_PROXY_IPS`)",
+    ),
+    (
+        "HEADER_READ_TIMEOUT_SECONDS",
+        "10",
+        "time to send a request's headers; also the idle time of a keep-alive connection",
+    ),
+    (
+        "BODY_READ_TIMEOUT_SECONDS",
+        "60",
+        "time to send a request's body; slower gets 408",
+    ),
+    (
         "WS_ALLOWED_ORIGINS",
         "(unset)",
         "comma list of browser origins (`https://app.example`) allowed to open WebSockets besides the gateway's own",

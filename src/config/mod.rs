@@ -52,6 +52,8 @@ pub struct Settings {
     pub sso_login_url: Option<String>,
     /// `BODY_LIMIT_BYTES`: largest JSON body.
     pub body_limit_bytes: usize,
+    /// Connection limits and timeouts of the HTTP server.
+    pub server: ServerSettings,
     /// `AUDIO_LIMIT_BYTES`: largest audio upload.
     pub audio_limit_bytes: usize,
     /// `LLM_MAX_TOKENS`: longest answer of the language model, in tokens.
@@ -88,6 +90,21 @@ pub struct Settings {
     pub restart_command: Option<Vec<String>>,
     /// Environment values of the 16 runtime keys, validated and canonical.
     pub runtime_env: BTreeMap<&'static str, String>,
+}
+
+/// What one client may hold of the server: connections and the time to send a request.
+#[derive(Debug, Clone)]
+pub struct ServerSettings {
+    /// `MAX_CONNECTIONS`: open connections (WebSockets included) served in full; beyond them a connection is
+    /// answered 503, except `/health`.
+    pub max_connections: usize,
+    /// `MAX_CONNECTIONS_PER_CLIENT`: the same for one client address (not applied to `TRUSTED_PROXY_IPS`).
+    pub max_connections_per_client: usize,
+    /// `HEADER_READ_TIMEOUT_SECONDS`: time to send a request's headers, which is also how long an idle
+    /// keep-alive connection (or a WebSocket handshake) may wait.
+    pub header_timeout_secs: u64,
+    /// `BODY_READ_TIMEOUT_SECONDS`: time to send a request's body.
+    pub body_timeout_secs: u64,
 }
 
 /// Automatic memory extraction.
@@ -310,6 +327,12 @@ impl Settings {
             sso_logout_url: src.raw("SSO_LOGOUT_URL"),
             sso_login_url: src.raw("SSO_LOGIN_URL"),
             body_limit_bytes: src.number("BODY_LIMIT_BYTES", 1024 * 1024)?,
+            server: ServerSettings {
+                max_connections: src.ranged("MAX_CONNECTIONS", 4096, 1_000_000)?.max(1) as usize,
+                max_connections_per_client: src.ranged("MAX_CONNECTIONS_PER_CLIENT", 256, 1_000_000)?.max(1) as usize,
+                header_timeout_secs: src.ranged("HEADER_READ_TIMEOUT_SECONDS", 10, 3600)?.max(1).into(),
+                body_timeout_secs: src.ranged("BODY_READ_TIMEOUT_SECONDS", 60, 3600)?.max(1).into(),
+            },
             audio_limit_bytes: src.number("AUDIO_LIMIT_BYTES", 16 * 1024 * 1024)?,
             llm_max_tokens: src.ranged("LLM_MAX_TOKENS", 400, 100_000)?.max(16),
             provider_timeout_secs: src.ranged("PROVIDER_TIMEOUT_SECONDS", 120, 3600)?.max(1).into(),

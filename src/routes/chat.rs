@@ -201,13 +201,7 @@ async fn transcribe(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>> {
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
-        _ => ApiError::BadRequest {
-            code: "bad_body",
-            message: rejection.body_text(),
-        },
-    })?;
+    let body = body?;
     let audio = read_audio(&headers, &body, query.sample_rate)?;
     let layer = request_layer(&[
         ("stt_provider", query.provider.as_deref()),

@@ -5,6 +5,7 @@
 use std::net::SocketAddr;
 
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{Html, IntoResponse};
@@ -129,8 +130,9 @@ async fn call_callback(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    body: std::result::Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse> {
+    let body = body?;
     let form: Vec<(String, String)> =
         serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
     let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());

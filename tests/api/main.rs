@@ -11,6 +11,7 @@ mod emergency;
 mod errors;
 mod fakes;
 mod lexicon;
+mod limits;
 mod me;
 mod openapi;
 mod operations;

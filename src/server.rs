@@ -1,0 +1,321 @@
+//! The HTTP server: accepts connections and serves each with hyper, within limits a stranger cannot exhaust.
+//!
+//! - Every connection must send its request headers within `HEADER_READ_TIMEOUT_SECONDS` (hyper starts the
+//!   timer whenever it waits for a request, so the same bound closes idle keep-alive connections and slow
+//!   WebSocket handshakes), and its body within `BODY_READ_TIMEOUT_SECONDS` (408).
+//! - At most `MAX_CONNECTIONS` connections, and `MAX_CONNECTIONS_PER_CLIENT` per client address, are served
+//!   in full. A connection beyond them is still read for a moment: `/health` answers, every other request gets
+//!   503 with `Retry-After`, and the connection closes. Only a small number of such overflow connections is
+//!   kept (a few per address); beyond those a connection gets a 503 written at once and is closed, so the
+//!   process never runs out of file descriptors and `/health` keeps answering.
+//! - On shutdown the listener closes, connections finish their requests, and after [`crate::SHUTDOWN_GRACE`]
+//!   the rest is dropped.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderValue, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use ipnet::IpNet;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_service::Service;
+
+use crate::app::{App, AppState};
+use crate::config::ServerSettings;
+use crate::error::error_response;
+
+/// Overflow connections (beyond the caps) kept at once, in all and per client address.
+const OVERFLOW_MAX: usize = 256;
+const OVERFLOW_PER_CLIENT: usize = 4;
+/// Header timeout of an overflow connection.
+const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The answer to a connection over every limit.
+const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n\
+connection: close\r\ncontent-length: 100\r\n\r\n\
+{\"error\":{\"status\":503,\"code\":\"overloaded\",\"message\":\"too many connections; try again in a moment\"}}";
+
+/// How a connection is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Lane {
+    /// The whole interface.
+    Full,
+    /// `/health`, else 503; one request, then the connection closes.
+    Overflow,
+}
+
+#[derive(Default)]
+struct Counts {
+    full: usize,
+    overflow: usize,
+    by_client: HashMap<(IpAddr, Lane), usize>,
+}
+
+/// Open connections, in all and by client address.
+struct Tracker {
+    limits: ServerSettings,
+    trusted: Vec<IpNet>,
+    counts: Mutex<Counts>,
+}
+
+/// A counted connection; uncounted when dropped.
+struct Permit {
+    tracker: Arc<Tracker>,
+    client: IpAddr,
+    lane: Lane,
+}
+
+impl Tracker {
+    /// Decides how a new connection from `client` is served, or `None` to close it at once.
+    fn admit(self: &Arc<Self>, client: IpAddr) -> Option<Permit> {
+        let trusted = self.trusted.iter().any(|net| net.contains(&client));
+        let mut counts = self.counts.lock().ok()?;
+        let mine = |lane| counts.by_client.get(&(client, lane)).copied().unwrap_or(0);
+        let lane = if counts.full < self.limits.max_connections
+            && (trusted || mine(Lane::Full) < self.limits.max_connections_per_client)
+        {
+            Lane::Full
+        } else if counts.overflow < OVERFLOW_MAX && (trusted || mine(Lane::Overflow) < OVERFLOW_PER_CLIENT) {
+            Lane::Overflow
+        } else {
+            return None;
+        };
+        match lane {
+            Lane::Full => counts.full += 1,
+            Lane::Overflow => counts.overflow += 1,
+        }
+        *counts.by_client.entry((client, lane)).or_default() += 1;
+        Some(Permit {
+            tracker: self.clone(),
+            client,
+            lane,
+        })
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let Ok(mut counts) = self.tracker.counts.lock() else {
+            return;
+        };
+        match self.lane {
+            Lane::Full => counts.full -= 1,
+            Lane::Overflow => counts.overflow -= 1,
+        }
+        let key = (self.client, self.lane);
+        if let Some(n) = counts.by_client.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                counts.by_client.remove(&key);
+            }
+        }
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets connections finish their requests for
+/// up to [`crate::SHUTDOWN_GRACE`].
+pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
+    let limits = app.settings.server.clone();
+    let tracker = Arc::new(Tracker {
+        limits: limits.clone(),
+        trusted: app.settings.trusted_proxy_ips.clone(),
+        counts: Mutex::default(),
+    });
+    let state = AppState(app);
+    let full = crate::router(state.clone()).layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
+        limits.body_timeout_secs,
+    )));
+    let overflow = crate::routes::health::router().fallback(busy).with_state(state);
+    // Each connection task holds a receiver of `closing` (told to finish) and of `open` (counted to wait).
+    let (closing_tx, closing_rx) = watch::channel(());
+    let (open_tx, open_rx) = watch::channel(());
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of file descriptors or a connection reset before accept: wait, do not spin.
+                    tracing::warn!(%err, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Some(permit) = tracker.admit(peer.ip()) else {
+            // Over every limit: a 503 written at once without reading the request, then closed.
+            tracing::debug!(%peer, "connection refused: over every limit");
+            let _ = tcp.try_write(REFUSED);
+            continue;
+        };
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!(%err, "TCP_NODELAY could not be set");
+        }
+        let router = match permit.lane {
+            Lane::Full => full.clone(),
+            Lane::Overflow => overflow.clone(),
+        };
+        let header_timeout = match permit.lane {
+            Lane::Full => Duration::from_secs(limits.header_timeout_secs),
+            Lane::Overflow => OVERFLOW_HEADER_TIMEOUT,
+        };
+        let (closing, open) = (closing_rx.clone(), open_rx.clone());
+        tokio::spawn(async move {
+            serve_connection(tcp, peer, router, header_timeout, permit, closing).await;
+            drop(open);
+        });
+    }
+    drop(listener);
+    drop((closing_rx, open_rx));
+    let _ = closing_tx.send(());
+    if tokio::time::timeout(crate::SHUTDOWN_GRACE, open_tx.closed())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "requests still running after {:?}; stopping anyway",
+            crate::SHUTDOWN_GRACE
+        );
+    }
+}
+
+/// One connection: HTTP/1.1 with upgrades (WebSockets), the peer's address as `ConnectInfo`.
+async fn serve_connection(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    header_timeout: Duration,
+    permit: Permit,
+    mut closing: watch::Receiver<()>,
+) {
+    let lane = permit.lane;
+    let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        req.extensions_mut().insert(ConnectInfo(peer));
+        let mut router = router.clone();
+        async move {
+            let mut response = router.call(req).await?;
+            if lane == Lane::Overflow {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            Ok::<_, Infallible>(response)
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .keep_alive(lane == Lane::Full);
+    let conn = http.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+    let mut conn = std::pin::pin!(conn);
+    let mut told = false;
+    loop {
+        tokio::select! {
+            result = conn.as_mut() => {
+                if let Err(err) = result {
+                    tracing::trace!(%err, %peer, "connection ended with an error");
+                }
+                break;
+            }
+            changed = closing.changed(), if !told => {
+                told = true;
+                if changed.is_ok() {
+                    conn.as_mut().graceful_shutdown();
+                }
+            }
+        }
+    }
+    drop(permit);
+}
+
+/// The answer on an overflow connection to anything but `/health`.
+async fn busy() -> Response {
+    let mut response = error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "overloaded",
+        "too many connections; try again in a moment",
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_is_a_complete_response_with_the_contracts_error_body() {
+        let text = std::str::from_utf8(REFUSED).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(length, body.len());
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(json["error"]["status"], 503);
+        assert!(head.starts_with("HTTP/1.1 503 "));
+    }
+
+    fn tracker(max: usize, per_client: usize) -> Arc<Tracker> {
+        Arc::new(Tracker {
+            limits: ServerSettings {
+                max_connections: max,
+                max_connections_per_client: per_client,
+                header_timeout_secs: 10,
+                body_timeout_secs: 60,
+            },
+            trusted: vec!["10.0.0.1/32".parse().unwrap()],
+            counts: Mutex::default(),
+        })
+    }
+
+    #[test]
+    fn one_client_overflows_at_its_cap_while_others_are_served_in_full() {
+        let t = tracker(10, 2);
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let b: IpAddr = "192.0.2.2".parse().unwrap();
+        let lanes: Vec<Option<Lane>> = (0..8)
+            .map(|_| t.admit(a).map(|p| std::mem::ManuallyDrop::new(p).lane))
+            .collect();
+        assert_eq!(&lanes[..2], [Some(Lane::Full); 2]);
+        assert_eq!(&lanes[2..6], [Some(Lane::Overflow); 4]);
+        assert_eq!(&lanes[6..], [None, None]);
+        assert_eq!(t.admit(b).map(|p| p.lane), Some(Lane::Full));
+        // A trusted proxy is only held to the global cap.
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let held: Vec<Permit> = (0..8).filter_map(|_| t.admit(proxy)).collect();
+        assert_eq!(held.iter().filter(|p| p.lane == Lane::Full).count(), 8);
+        assert_eq!(
+            t.admit(proxy).map(|p| p.lane),
+            Some(Lane::Overflow),
+            "the global cap of 10 is reached"
+        );
+    }
+
+    #[test]
+    fn a_closed_connection_frees_its_place() {
+        let t = tracker(1, 1);
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let first = t.admit(a).unwrap();
+        assert_eq!(t.admit(a).map(|p| p.lane), Some(Lane::Overflow));
+        drop(first);
+        assert_eq!(t.admit(a).map(|p| p.lane), Some(Lane::Full));
+    }
+}
