@@ -13,6 +13,7 @@ use crate::metrics::Metrics;
 use crate::providers::Providers;
 use crate::store::{Store, StoreError};
 use crate::text::lexicon::{Lexicon, LexiconCache};
+use crate::ws::budget::VoiceBudget;
 
 /// Everything a request may need, built once at start.
 pub struct App {
@@ -38,13 +39,22 @@ pub struct App {
     pub backend_switch: tokio::sync::Mutex<()>,
     /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
     pub restart: tokio::sync::watch::Sender<bool>,
+    /// Voice connections and the audio they buffer.
+    pub voice_budget: Arc<VoiceBudget>,
 }
 
 impl App {
     /// Builds the state from settings and an opened store.
     pub fn new(settings: Settings, store: Store) -> Self {
         let runtime = RuntimeConfig::new(store.clone(), settings.runtime_env.clone());
+        let ws = &settings.ws;
+        let voice_budget = Arc::new(VoiceBudget::new(
+            ws.max_voice_connections,
+            ws.voice_connections_per_user,
+            ws.audio_buffer_budget_bytes,
+        ));
         Self {
+            voice_budget,
             providers: Providers::from_settings(&settings),
             metrics: Metrics::default(),
             model_lists: Mutex::new(HashMap::new()),

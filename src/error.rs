@@ -49,6 +49,9 @@ pub enum ApiError {
     /// A provider failed; the message names it.
     #[error("{0}")]
     Upstream(String),
+    /// The gateway is at a capacity limit; try again in a moment.
+    #[error("{0}")]
+    Overloaded(String),
     /// The request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
@@ -76,6 +79,7 @@ impl ApiError {
             Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
             Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            Self::Overloaded(_) => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             Self::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

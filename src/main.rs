@@ -7,6 +7,11 @@ use voice_gateway::config::Settings;
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve};
 
+/// mimalloc gives freed memory back to the system; with the system allocator the process kept about 344 MB
+/// after 300 voice connections had closed.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: voice-gateway [serve] | --version | --help\n\
     Settings come from the environment (and a .env file); see README.md.";
 

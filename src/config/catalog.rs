@@ -114,6 +114,21 @@ pub const SETTINGS: &[Entry] = &[
         "longest utterance buffered on `/ws/voice`; longer gets an error event",
     ),
     (
+        "MAX_VOICE_CONNECTIONS",
+        "200",
+        "open `/ws/voice` connections of everybody; beyond, an error event and close 1008",
+    ),
+    (
+        "VOICE_CONNECTIONS_PER_USER",
+        "4",
+        "open `/ws/voice` connections of one user; beyond, an error event and close 1008",
+    ),
+    (
+        "AUDIO_BUFFER_BUDGET_BYTES",
+        "268435456",
+        "audio all voice connections may buffer together; a connection that would pass it is closed (1008)",
+    ),
+    (
         "LLM_MAX_TOKENS",
         "400",
         "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops",

@@ -137,6 +137,12 @@ pub struct WsSettings {
     pub vad_silence_ms: u32,
     /// `MAX_UTTERANCE_SECONDS`: longest utterance buffered on `/ws/voice`.
     pub max_utterance_secs: u32,
+    /// `MAX_VOICE_CONNECTIONS`: open `/ws/voice` connections of everybody together.
+    pub max_voice_connections: usize,
+    /// `VOICE_CONNECTIONS_PER_USER`: open `/ws/voice` connections of one user.
+    pub voice_connections_per_user: usize,
+    /// `AUDIO_BUFFER_BUDGET_BYTES`: audio all voice connections may buffer together.
+    pub audio_buffer_budget_bytes: usize,
 }
 
 /// Fallback chains per stage.
@@ -352,6 +358,9 @@ impl Settings {
                 vad_min_speech_ms: src.ranged("VAD_MIN_SPEECH_MS", 200, 10_000)?,
                 vad_silence_ms: src.ranged("VAD_SILENCE_MS", 700, 10_000)?.max(20),
                 max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
+                max_voice_connections: src.ranged("MAX_VOICE_CONNECTIONS", 200, 100_000)?.max(1) as usize,
+                voice_connections_per_user: src.ranged("VOICE_CONNECTIONS_PER_USER", 4, 1000)?.max(1) as usize,
+                audio_buffer_budget_bytes: src.number("AUDIO_BUFFER_BUDGET_BYTES", 256 * 1024 * 1024)?,
             },
             fallbacks: Fallbacks {
                 stt: chain(&src, "STT_FALLBACK", crate::providers::STT_PROVIDERS)?,

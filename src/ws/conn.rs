@@ -14,6 +14,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::budget::{AudioBuffer, Refusal, Seat};
 use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, error_event, event, parse};
 use super::turn::{self, Out};
 use super::vad::{Vad, VadEvent};
@@ -48,7 +49,7 @@ struct Running {
 struct Recording {
     options: Options,
     rate: u32,
-    samples: Vec<i16>,
+    samples: AudioBuffer,
     vad: Option<Vad>,
 }
 
@@ -60,6 +61,8 @@ struct Conn {
     base: Options,
     running: Option<Running>,
     recording: Recording,
+    /// The place of a voice connection in the budget.
+    _seat: Option<Seat>,
 }
 
 /// What woke the loop.
@@ -75,6 +78,13 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         session_id,
         ..Options::default()
     };
+    let seat = match channel {
+        Channel::Voice => match app.voice_budget.seat(&user.id) {
+            Ok(seat) => Some(seat),
+            Err(refusal) => return refuse(socket, refusal).await,
+        },
+        Channel::Chat => None,
+    };
     let label = [("channel", if channel == Channel::Chat { "chat" } else { "voice" })];
     app.metrics.gauge_add("ws_connections", &label, 1);
     let metrics_app = app.clone();
@@ -82,7 +92,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         recording: Recording {
             options: base.clone(),
             rate: DEFAULT_RATE,
-            samples: Vec::new(),
+            samples: AudioBuffer::new(app.voice_budget.clone()),
             vad: None,
         },
         app,
@@ -90,6 +100,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         channel,
         base,
         running: None,
+        _seat: seat,
     };
     conn.run(socket).await;
     if let Some(running) = conn.running.take() {
@@ -126,11 +137,7 @@ impl Conn {
                     true
                 }
                 Step::Idle => {
-                    let close = CloseFrame {
-                        code: 1000,
-                        reason: "idle timeout".into(),
-                    };
-                    let _ = send(&mut socket, Message::Close(Some(close))).await;
+                    let _ = close(&mut socket, 1000, "idle timeout").await;
                     false
                 }
             };
@@ -181,7 +188,7 @@ impl Conn {
                 self.recording = Recording {
                     options: self.base.merged(&options),
                     rate,
-                    samples: Vec::new(),
+                    samples: AudioBuffer::new(self.app.voice_budget.clone()),
                     vad,
                 };
                 true
@@ -195,7 +202,7 @@ impl Conn {
                     return reject(socket, err).await;
                 }
                 let options = self.recording.options.merged(&options);
-                let samples = std::mem::take(&mut self.recording.samples);
+                let samples = self.recording.samples.take_all();
                 if let Some(vad) = &mut self.recording.vad {
                     vad.reset();
                 }
@@ -232,9 +239,8 @@ impl Conn {
             Err(err) => return reject(socket, ApiError::invalid("audio", err)).await,
         };
         let rec = &mut self.recording;
-        rec.samples.extend_from_slice(&pcm.samples);
         let limit = self.app.settings.ws.max_utterance_secs as usize * rec.rate as usize;
-        if rec.samples.len() > limit {
+        if rec.samples.samples().len() + pcm.samples.len() > limit {
             rec.samples.clear();
             if let Some(vad) = &mut rec.vad {
                 vad.reset();
@@ -242,17 +248,25 @@ impl Conn {
             let message = format!("utterance longer than {} s was dropped", limit / rec.rate as usize);
             return reject(socket, ApiError::Validation(message)).await;
         }
+        if !rec.samples.extend(&pcm.samples) {
+            // Everybody's audio together is at the budget: this connection ends rather than the process.
+            tracing::warn!("audio buffer budget reached; a voice connection is closed");
+            let err = ApiError::Overloaded("the gateway holds too much audio right now; try again in a moment".into());
+            let _ = reject(socket, err).await;
+            let _ = close(socket, 1008, "audio budget reached").await;
+            return false;
+        }
         let Some(vad) = &mut rec.vad else {
             return true;
         };
-        match vad.update(&rec.samples) {
+        match vad.update(rec.samples.samples()) {
             VadEvent::Listening => true,
             VadEvent::DropSilence(n) => {
-                rec.samples.drain(..n);
+                rec.samples.drop_front(n);
                 true
             }
             VadEvent::Utterance(n) => {
-                let utterance: Vec<i16> = rec.samples.drain(..n).collect();
+                let utterance: Vec<i16> = rec.samples.take_front(n);
                 let options = rec.options.clone();
                 self.answer_utterance(socket, utterance, options).await
             }
@@ -296,6 +310,26 @@ impl Conn {
             None => true,
         }
     }
+}
+
+/// Refuses a voice connection over its limits: an error event, then close 1008 (policy).
+async fn refuse(mut socket: WebSocket, refusal: Refusal) {
+    let err = match refusal {
+        Refusal::User => ApiError::TooManyRequests("too many voice connections of this user are open".into()),
+        Refusal::Everybody => ApiError::Overloaded("too many voice connections are open; try again in a moment".into()),
+    };
+    if reject(&mut socket, err).await {
+        let _ = close(&mut socket, 1008, "too many voice connections").await;
+    }
+}
+
+/// Sends a close frame with a code and reason.
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) -> bool {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    send(socket, Message::Close(Some(frame))).await
 }
 
 /// Sends an error event for a bad frame; the connection stays open.

@@ -7,6 +7,7 @@
 //! events of at most one running turn ([`turn`]).
 
 mod admin_log;
+pub mod budget;
 mod conn;
 mod phrases;
 pub mod protocol;

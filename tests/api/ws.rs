@@ -603,3 +603,57 @@ async fn admins_watch_the_live_log_and_others_may_not() {
     let refused = connect_async(format!("{url}?token={token}")).await.unwrap_err();
     assert!(matches!(refused, tokio_tungstenite::tungstenite::Error::Http(r) if r.status() == 403));
 }
+
+/// Reads the error event and the close frame that end a refused or overloaded voice connection.
+async fn closed_with(ws: &mut Client) -> (Value, u16) {
+    let error = ws.next().await.json().clone();
+    assert_eq!(error["type"], "error", "{error}");
+    let close = tokio::time::timeout(Duration::from_secs(5), ws.0.next())
+        .await
+        .expect("closed within 5 s");
+    let Some(Ok(Message::Close(Some(frame)))) = close else {
+        panic!("no close frame: {close:?}");
+    };
+    (error, u16::from(frame.code))
+}
+
+#[tokio::test]
+async fn voice_connections_are_capped_per_user_and_a_closed_one_frees_its_place() {
+    let (stt, llm) = (Fake::start().await, Fake::start().await);
+    let (app, token) = voice_gateway(&stt, &llm, &[("VOICE_CONNECTIONS_PER_USER", "2")]).await;
+    let first = connect(&app, "/ws/voice", &token).await;
+    let _second = connect(&app, "/ws/voice", &token).await;
+
+    let mut third = connect(&app, "/ws/voice", &token).await;
+    let (error, code) = closed_with(&mut third).await;
+    assert_eq!((error["status"].clone(), code), (json!(429), 1008), "{error}");
+
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect(&app, "/ws/voice", &token).await;
+    again.send(json!({"type": "start"})).await;
+    again.send_audio(&silence(100)).await;
+    assert!(again.quiet_for(300).await, "a free place again");
+}
+
+#[tokio::test]
+async fn audio_beyond_everybodys_budget_closes_that_connection_not_the_process() {
+    let (stt, llm) = (Fake::start().await, Fake::start().await);
+    let (app, token) = voice_gateway(&stt, &llm, &[("AUDIO_BUFFER_BUDGET_BYTES", "200000")]).await;
+    let mut one = connect(&app, "/ws/voice", &token).await;
+    one.send(json!({"type": "start"})).await;
+    one.send_audio(&tone(3750)).await; // 60,000 samples: 120 kB
+    assert!(one.quiet_for(300).await);
+
+    let mut two = connect(&app, "/ws/voice", &token).await;
+    two.send(json!({"type": "start"})).await;
+    two.send_audio(&tone(3750)).await;
+    let (error, code) = closed_with(&mut two).await;
+    assert_eq!((error["status"].clone(), code), (json!(503), 1008), "{error}");
+
+    // The first connection keeps its audio and is answered.
+    stt.always(STT, Reply::Json(json!({"text": "hallo", "language": "de"})));
+    llm.always(CHAT, tokens(&["Ja."]));
+    one.send(json!({"type": "end"})).await;
+    assert_eq!(one.next().await.json()["text"], "hallo");
+}
