@@ -151,10 +151,12 @@ function onEvent(ws, data) {
       if ($('#device-speech').checked) speakOnDevice(event.text, true);
       break;
     case 'interrupted': status(t('ready')); break;
-    case 'done': status(t('ready')); loadSessions(); break;
+    // A failed turn ends with error, then done: the error stays in the status line.
+    case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
       const text = event.status === 429 ? t('quota') : event.status === 502 ? t('providerFailed') : event.message;
       status(text, true);
+      channel.failed = true;
       break;
     }
     default: break;

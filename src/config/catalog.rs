@@ -169,6 +169,16 @@ pub const SETTINGS: &[Entry] = &[
         "memories per user at which extraction stops adding",
     ),
     (
+        "MEMORIES_MAX",
+        "200",
+        "memories a user may have (added by the user, an admin or extraction); beyond, 409",
+    ),
+    (
+        "MEMORY_PROMPT_MAX_CHARS",
+        "4000",
+        "memory text that enters a prompt; the newest memories go in first, older ones are left out",
+    ),
+    (
         "MEMORY_EXTRACTION_PROVIDER",
         "(default LLM provider)",
         "LLM provider asked for extraction: `local` or `cloud`",

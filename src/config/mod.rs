@@ -118,6 +118,10 @@ pub struct MemorySettings {
     pub max: u32,
     /// `MEMORY_EXTRACTION_PROVIDER`: LLM provider asked; empty = the default LLM provider.
     pub provider: Option<String>,
+    /// `MEMORIES_MAX`: memories a user may have, however they are added.
+    pub cap: u32,
+    /// `MEMORY_PROMPT_MAX_CHARS`: memory text that enters a prompt; the newest memories go in first.
+    pub prompt_max_chars: usize,
 }
 
 /// The streaming channels.
@@ -349,6 +353,8 @@ impl Settings {
                 every_n_turns: src.ranged("MEMORY_EXTRACTION_EVERY_N_TURNS", 5, 1000)?.max(1),
                 max: src.ranged("MEMORY_EXTRACTION_MAX", 50, 10_000)?,
                 provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::providers::LLM_PROVIDERS)?,
+                cap: src.ranged("MEMORIES_MAX", 200, 100_000)?.max(1),
+                prompt_max_chars: src.ranged("MEMORY_PROMPT_MAX_CHARS", 4000, 1_000_000)? as usize,
             },
             ws: WsSettings {
                 allowed_origins: src.list("WS_ALLOWED_ORIGINS"),

@@ -123,12 +123,12 @@ fn html(t: &Texts, name: &str, alarm: &Alarm, page: Page) -> String {
     format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
-         <title>{title}</title><style>body{{font:1.25rem/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;\
-         padding:0 1rem}}button{{font-size:1.25rem;padding:.75rem 1.5rem}}</style></head>\
+         <title>{title}</title><link rel=\"stylesheet\" href=\"/ui/ack.css?v={version}\"></head>\
          <body><h1>{title}</h1>{body}<p>{hint}</p></body></html>",
         lang = t.voice.split('-').next().unwrap_or("en"),
         title = xml_escape(t.ack_title),
         hint = fill(t.ack_hint, &[("name", &name)]),
+        version = env!("CARGO_PKG_VERSION"),
     )
 }
 

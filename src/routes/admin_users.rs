@@ -232,9 +232,14 @@ async fn preset_memories(
         return Err(ApiError::invalid("texts", "expected 1 to 100 memories"));
     }
     let checked: Vec<&str> = texts.iter().map(|t| memory_text(t)).collect::<Result<_>>()?;
+    let cap = app.settings.memory.cap;
+    if app.store.memories(&id).await?.len() + checked.len() > cap as usize {
+        return Err(super::me::memories_full(cap));
+    }
     let mut created = Vec::new();
     for text in checked {
-        created.push(app.store.add_memory(&id, text, "admin").await?);
+        let memory = app.store.add_memory(&id, text, "admin", cap).await?;
+        created.push(memory.ok_or_else(|| super::me::memories_full(cap))?);
     }
     audit(
         &app,

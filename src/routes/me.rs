@@ -80,15 +80,22 @@ async fn list_memories(State(app): State<AppState>, caller: CurrentUser) -> Resu
     Ok(Json(app.store.memories(&caller.user.id).await?))
 }
 
+/// The answer when a user has `MEMORIES_MAX` memories.
+pub fn memories_full(cap: u32) -> ApiError {
+    ApiError::Conflict(format!("the limit of {cap} memories is reached; delete one first"))
+}
+
 async fn add_memory(
     State(app): State<AppState>,
     caller: CurrentUser,
     AppJson(body): AppJson<NewMemory>,
 ) -> Result<(StatusCode, Json<Memory>)> {
+    let cap = app.settings.memory.cap;
     let memory = app
         .store
-        .add_memory(&caller.user.id, memory_text(&body.text)?, "user")
-        .await?;
+        .add_memory(&caller.user.id, memory_text(&body.text)?, "user", cap)
+        .await?
+        .ok_or_else(|| memories_full(cap))?;
     Ok((StatusCode::CREATED, Json(memory)))
 }
 

@@ -19,6 +19,7 @@ const WORKLET_JS: &str = include_str!("../../ui/mic-worklet.js");
 const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
 const ADMIN_JS: &str = include_str!("../../ui/admin.js");
+const ACK_CSS: &str = include_str!("../../ui/ack.css");
 
 /// The asset routes (the page itself is served by the gate at `/`).
 pub fn router() -> Router<AppState> {
@@ -42,6 +43,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/ui/admin.js",
             get(|| async { asset("text/javascript; charset=utf-8", ADMIN_JS) }),
+        )
+        .route(
+            "/ui/ack.css",
+            get(|| async { asset("text/css; charset=utf-8", ACK_CSS) }),
         )
         .route("/admin", get(admin_page))
 }

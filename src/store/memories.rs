@@ -24,9 +24,17 @@ impl Store {
         Ok(sqlx::query_as(sql).bind(user_id).fetch_all(&self.pool).await?)
     }
 
-    /// Adds a memory.
-    pub async fn add_memory(&self, user_id: &str, text: &str, source: &str) -> Result<Memory, StoreError> {
-        let sql = "INSERT INTO memories (id, user_id, text, source, created_at) VALUES ($1, $2, $3, $4, $5) \
+    /// Adds a memory unless the user already has `cap` of them; `None` then. One statement, so concurrent
+    /// adds never pass the cap.
+    pub async fn add_memory(
+        &self,
+        user_id: &str,
+        text: &str,
+        source: &str,
+        cap: u32,
+    ) -> Result<Option<Memory>, StoreError> {
+        let sql = "INSERT INTO memories (id, user_id, text, source, created_at) \
+                   SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM memories WHERE user_id = $2) < $6 \
                    RETURNING id, text, source, created_at";
         Ok(sqlx::query_as(sql)
             .bind(new_id())
@@ -34,7 +42,8 @@ impl Store {
             .bind(text)
             .bind(source)
             .bind(now_ms())
-            .fetch_one(&self.pool)
+            .bind(i64::from(cap))
+            .fetch_optional(&self.pool)
             .await?)
     }
 

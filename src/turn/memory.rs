@@ -60,7 +60,7 @@ struct Job {
 impl Job {
     async fn run(self) -> Result<usize, String> {
         let app = &self.app;
-        let max = app.settings.memory.max as usize;
+        let max = app.settings.memory.max.min(app.settings.memory.cap) as usize;
         let known = app.store.memories(&self.user.id).await.map_err(|e| e.to_string())?;
         if known.len() >= max {
             return Ok(0);
@@ -129,10 +129,14 @@ impl Job {
             if seen.contains(&fact.to_lowercase()) {
                 continue;
             }
-            app.store
-                .add_memory(&self.user.id, &fact, "extraction")
+            let stored = app
+                .store
+                .add_memory(&self.user.id, &fact, "extraction", max as u32)
                 .await
                 .map_err(|e| e.to_string())?;
+            if stored.is_none() {
+                break;
+            }
             seen.push(fact.to_lowercase());
             added += 1;
         }

@@ -188,6 +188,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     } else {
         app.store.memories(&user.id).await?
     };
+    let memories = prompt::memories_within(&memories, app.settings.memory.prompt_max_chars);
     let mut messages = vec![prompt::system_message(&eff, user, &memories, &route.language)];
     messages.extend(history.iter().map(|m| prompt::history_message(&m.role, &m.text)));
     messages.push(prompt::user_message(&question));

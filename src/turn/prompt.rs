@@ -20,8 +20,23 @@ pub fn language_name(code: &str) -> &'static str {
     }
 }
 
+/// The memories that fit in `max_chars` of prompt, newest first, returned oldest first.
+pub fn memories_within(memories: &[Memory], max_chars: usize) -> Vec<&Memory> {
+    let mut used = 0;
+    let mut kept: Vec<&Memory> = memories
+        .iter()
+        .rev()
+        .take_while(|m| {
+            used += m.text.chars().count();
+            used <= max_chars
+        })
+        .collect();
+    kept.reverse();
+    kept
+}
+
 /// The leading system message. The anonymous development user has no name or memories worth telling.
-pub fn system_message(eff: &Effective, user: &User, memories: &[Memory], language: &str) -> ChatMessage {
+pub fn system_message(eff: &Effective, user: &User, memories: &[&Memory], language: &str) -> ChatMessage {
     let mut text = eff.get("system_prompt").trim().to_string();
     text.push_str(&format!(
         "\nAnswer in {}. Your answer is read aloud: keep it short, no tables or code unless asked.\nToday is {}.",

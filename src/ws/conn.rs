@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::SinkExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -127,7 +128,14 @@ impl Conn {
             };
             let keep_going = match step {
                 Step::Incoming(Some(Ok(message))) => self.on_message(&mut socket, message).await,
-                Step::Incoming(_) => false,
+                Step::Incoming(Some(Err(err))) => {
+                    // A frame the WebSocket layer refused: say why in the close code.
+                    if let Some((code, reason)) = close_code(err) {
+                        let _ = close(&mut socket, code, reason).await;
+                    }
+                    false
+                }
+                Step::Incoming(None) => false,
                 Step::Frame(Some(Out::Event(value))) => {
                     send(&mut socket, Message::Text(value.to_string().into())).await
                 }
@@ -162,7 +170,11 @@ impl Conn {
                 Err(err) => reject(socket, err).await,
             },
             Message::Binary(bytes) => self.on_audio(socket, &bytes).await,
-            Message::Close(_) => false,
+            Message::Close(_) => {
+                // The close reply is queued by the WebSocket layer; it leaves with this flush.
+                let _ = tokio::time::timeout(SEND_TIMEOUT, socket.flush()).await;
+                false
+            }
             Message::Ping(_) | Message::Pong(_) => true,
         }
     }
@@ -320,6 +332,19 @@ async fn refuse(mut socket: WebSocket, refusal: Refusal) {
     };
     if reject(&mut socket, err).await {
         let _ = close(&mut socket, 1008, "too many voice connections").await;
+    }
+}
+
+/// The close code for a frame the WebSocket layer refused: 1009 for one above [`super::PROTOCOL_MESSAGE_LIMIT`],
+/// 1002 for a protocol error, 1007 for text that is not UTF-8; none when the connection is simply gone.
+fn close_code(err: axum::Error) -> Option<(u16, &'static str)> {
+    use tungstenite::Error;
+    let inner = err.into_inner();
+    match inner.downcast_ref::<Error>()? {
+        Error::Capacity(_) => Some((1009, "message too big")),
+        Error::Protocol(_) => Some((1002, "protocol error")),
+        Error::Utf8(_) => Some((1007, "text is not UTF-8")),
+        _ => None,
     }
 }
 

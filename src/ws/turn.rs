@@ -87,11 +87,7 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
         drive(&app, &user, request, &options, &tx).await
     }
     .await;
-    if let Err(err) = result
-        && !tx.is_closed()
-    {
-        let _ = send(&tx, Out::Event(error_event(&err))).await;
-    }
+    fail(result, &tx).await;
 }
 
 /// Runs a voice turn: count it, transcribe, translate when needed, send the transcript, then answer.
@@ -113,7 +109,9 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, tx: 
             let message = phrases::speak_again(&route.language);
             let frame = json!({"type": "error", "status": 422, "code": "no_speech",
                 "error": "no speech recognized", "message": message});
-            let _ = send(&tx, Out::Event(frame)).await;
+            if send(&tx, Out::Event(frame)).await.is_ok() {
+                let _ = send(&tx, Out::Event(event("done"))).await;
+            }
             return Ok(());
         }
         let detected = heard.language.clone().filter(|l| LANGUAGES.contains(&l.as_str()));
@@ -142,10 +140,16 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, tx: 
         drive(&app, &user, request, &options, &tx).await
     }
     .await;
+    fail(result, &tx).await;
+}
+
+/// Ends a failed turn as every turn ends: its error event, then `done`, so a client waits for one event.
+async fn fail(result: Result<()>, tx: &Tx) {
     if let Err(err) = result
         && !tx.is_closed()
+        && send(tx, Out::Event(error_event(&err))).await.is_ok()
     {
-        let _ = send(&tx, Out::Event(error_event(&err))).await;
+        let _ = send(tx, Out::Event(event("done"))).await;
     }
 }
 

@@ -209,3 +209,37 @@ async fn two_hundred_concurrent_prefs_writes_all_succeed_and_the_last_one_wins_w
     let n: String = stored["full_name"].as_str().unwrap().trim_start_matches("Erna ").into();
     assert_eq!(stored["street"], format!("Weg {n}"), "one write's values, not a mix");
 }
+
+#[tokio::test]
+async fn memories_stop_at_the_cap_even_when_added_at_once() {
+    let app = spawn_app(&[("MEMORIES_MAX", "3")]).await;
+    let (id, token) = app.create_user("full").await;
+    let adds = (0..10).map(|i| {
+        app.call(
+            Method::POST,
+            "/api/me/memories",
+            As::Bearer(&token),
+            Some(json!({"text": format!("fact {i}")})),
+        )
+    });
+    let replies = futures_util::future::join_all(adds).await;
+    assert_eq!(replies.iter().filter(|r| r.status == 201).count(), 3);
+    let refused = replies.iter().find(|r| r.status != 201).unwrap();
+    assert_eq!(refused.error(409), "conflict");
+    assert!(
+        refused.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 3")
+    );
+    let preset = app
+        .call(
+            Method::POST,
+            &format!("/api/admin/users/{id}/memories"),
+            As::AdminKey,
+            Some(json!({"texts": ["one more"]})),
+        )
+        .await;
+    assert_eq!(preset.error(409), "conflict");
+    assert_eq!(app.rows_of("memories", &id).await, 3);
+}

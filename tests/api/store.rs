@@ -46,7 +46,7 @@ async fn a_write_ahead_log_grown_under_a_long_reader_is_truncated_by_the_checkpo
         .unwrap();
     let text = "x".repeat(4000);
     for _ in 0..1000 {
-        app.store.add_memory(&id, &text, "user").await.unwrap();
+        app.store.add_memory(&id, &text, "user", 10_000).await.unwrap();
     }
     assert!(
         wal(&app) > 4 << 20,

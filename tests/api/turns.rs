@@ -164,6 +164,41 @@ async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
 }
 
 #[tokio::test]
+async fn only_the_newest_memories_that_fit_the_budget_enter_the_prompt() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Fine."]));
+    let (app, token, _) = gateway(&llm, &[("MEMORY_PROMPT_MAX_CHARS", "40")]).await;
+    for text in ["The oldest fact of all.", "A middle fact here.", "The newest fact."] {
+        let r = app
+            .call(
+                Method::POST,
+                "/api/me/memories",
+                As::Bearer(&token),
+                Some(json!({"text": text})),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat?debug=true",
+            As::Bearer(&token),
+            Some(json!({"text": "Hi", "text_only": true})),
+        )
+        .await;
+
+    assert_eq!(r.body["memories_len"], 2, "{}", r.body);
+    let system = llm.requests(CHAT)[0].json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(system.contains("A middle fact here.\n- The newest fact."), "{system}");
+    assert!(!system.contains("oldest"), "{system}");
+}
+
+#[tokio::test]
 async fn the_anonymous_user_gets_no_name_or_memories_in_the_prompt() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Hi."]));

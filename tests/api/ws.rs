@@ -7,6 +7,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use reqwest::Method;
 use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
@@ -70,17 +71,24 @@ impl Client {
         }
     }
 
-    /// Frames up to and including `done` or `error`.
+    /// Frames up to and including `done` (a failed turn too ends with `done`, after its `error`).
     async fn turn(&mut self) -> Vec<Frame> {
         let mut frames = Vec::new();
         loop {
             let frame = self.next().await;
-            let end = matches!(frame.kind().as_str(), "done" | "error");
+            let end = frame.kind() == "done";
             frames.push(frame);
             if end {
                 return frames;
             }
         }
+    }
+
+    /// A failed turn: its error event, which must be followed by `done`.
+    async fn failed_turn(&mut self) -> Frame {
+        let frames = self.turn().await;
+        assert_eq!(kinds(&frames[frames.len() - 2..]), ["error", "done"], "{frames:?}");
+        frames[frames.len() - 2].clone()
     }
 
     /// Whether anything arrives within `ms`.
@@ -408,7 +416,7 @@ async fn an_empty_buffer_and_an_empty_transcript_are_error_events_and_the_connec
 
     ws.send_audio(&silence(300)).await;
     ws.send(json!({"type": "end"})).await;
-    let nothing = ws.next().await;
+    let nothing = ws.failed_turn().await;
     assert_eq!(nothing.json()["error"], "no speech recognized");
     assert_eq!(
         nothing.json()["message"],
@@ -512,7 +520,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "x", "session_id": foreign})).await;
-    let refused = ws.next().await;
+    let refused = ws.failed_turn().await;
     assert_eq!(
         (refused.kind(), refused.json()["status"].clone()),
         ("error".into(), json!(403))
@@ -520,7 +528,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     ws.send(json!({"text": "x".repeat(70_000)})).await;
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"text": "x", "provider": "gpt"})).await;
-    assert_eq!(ws.next().await.json()["status"], 422);
+    assert_eq!(ws.failed_turn().await.json()["status"], 422);
     ws.0.send(Message::Text("{not json".into())).await.unwrap();
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"type": "start"})).await;
@@ -529,7 +537,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     ws.send(json!({"text": "first", "text_only": true})).await;
     assert_eq!(ws.turn().await.last().unwrap().kind(), "done");
     ws.send(json!({"text": "second", "text_only": true})).await;
-    let over = ws.next().await;
+    let over = ws.failed_turn().await;
     assert_eq!(
         (over.kind(), over.json()["status"].clone()),
         ("error".into(), json!(429))
@@ -656,4 +664,74 @@ async fn audio_beyond_everybodys_budget_closes_that_connection_not_the_process()
     llm.always(CHAT, tokens(&["Ja."]));
     one.send(json!({"type": "end"})).await;
     assert_eq!(one.next().await.json()["text"], "hallo");
+}
+
+/// The code of the close frame that comes next.
+async fn close_code(ws: &mut Client) -> u16 {
+    match tokio::time::timeout(Duration::from_secs(10), ws.0.next())
+        .await
+        .expect("an answer")
+    {
+        Some(Ok(Message::Close(Some(frame)))) => u16::from(frame.code),
+        other => panic!("no close frame: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_close_frame_is_answered_and_refused_frames_get_their_close_code() {
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    let llm = Fake::start().await;
+    let (app, token) = gateway(&llm, &[]).await;
+
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+    let bye = CloseFrame {
+        code: CloseCode::Normal,
+        reason: "bye".into(),
+    };
+    ws.0.send(Message::Close(Some(bye))).await.unwrap();
+    assert_eq!(close_code(&mut ws).await, 1000, "the close is answered");
+
+    // Frames written by hand after a real handshake: a binary frame announcing 17 MiB, and a frame with a
+    // reserved opcode.
+    let mut big = raw_websocket(&app, &token).await;
+    let mut header = vec![0x82, 0xFF];
+    header.extend_from_slice(&(17u64 * 1024 * 1024).to_be_bytes());
+    header.extend_from_slice(&[1, 2, 3, 4]);
+    big.write_all(&header).await.unwrap();
+    assert_eq!(raw_close_code(&mut big).await, 1009, "a message above 16 MiB");
+
+    let mut odd = raw_websocket(&app, &token).await;
+    odd.write_all(&[0x83, 0x80, 1, 2, 3, 4]).await.unwrap();
+    assert_eq!(raw_close_code(&mut odd).await, 1002, "protocol error");
+}
+
+/// A `/ws/chat` connection after a real handshake, as a bare TCP stream.
+async fn raw_websocket(app: &TestApp, token: &str) -> TcpStream {
+    let mut tcp = TcpStream::connect(app.addr).await.unwrap();
+    let handshake = format!(
+        "GET /ws/chat?token={token} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        app.addr
+    );
+    tcp.write_all(handshake.as_bytes()).await.unwrap();
+    let mut head = [0u8; 1024];
+    let n = tcp.read(&mut head).await.unwrap();
+    assert!(
+        head[..n].starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&head[..n])
+    );
+    tcp
+}
+
+/// The code of the close frame the server sends on a bare stream.
+async fn raw_close_code(tcp: &mut TcpStream) -> u16 {
+    let mut frame = [0u8; 64];
+    let n = tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut frame))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(n >= 4 && frame[0] == 0x88, "a close frame: {:?}", &frame[..n]);
+    u16::from_be_bytes([frame[2], frame[3]])
 }
