@@ -78,8 +78,8 @@ fn apply_gpu_mask(gpus: &str) {
 }
 
 /// The personal link of the local admin (`admin`), created on the first start and kept (readable only by the
-/// owner) in `admin-link.txt` beside the database, so every start can print it again.
-async fn admin_link(app: &App, file: &std::path::Path) -> Result<String, String> {
+/// owner) in `admin-link.txt` beside the database; true when it was made now.
+async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool), String> {
     use voice_gateway::auth::token;
     let base = format!("http://{}", app.settings.listen_addr);
     if let Ok(saved) = std::fs::read_to_string(file)
@@ -92,7 +92,7 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<String, String>
             .flatten()
             .is_some()
     {
-        return Ok(format!("{base}/?k={tok}"));
+        return Ok((format!("{base}/?k={tok}"), false));
     }
     let fresh = token::generate();
     let hash = token::hash(&fresh);
@@ -116,7 +116,7 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<String, String>
     }
     let link = format!("{base}/?k={fresh}");
     write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(link)
+    Ok((link, true))
 }
 
 fn write_private(file: &std::path::Path, text: &str) -> std::io::Result<()> {
@@ -198,8 +198,11 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev
     {
+        // The link is a credential: shown once when it is made, and afterwards only named by its file, so that
+        // a service manager's log of every start does not collect it.
         match admin_link(&app, &file).await {
-            Ok(link) => println!("admin's personal link: {link}"),
+            Ok((link, true)) => println!("admin's personal link (shown once, kept in {}): {link}", file.display()),
+            Ok((_, false)) => println!("admin's personal link: see {}", file.display()),
             Err(err) => tracing::warn!(%err, "no admin link"),
         }
     }

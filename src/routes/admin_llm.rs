@@ -166,18 +166,22 @@ async fn provider_models(
 async fn backend_models(app: &AppState, backend: &str) -> std::result::Result<(Vec<String>, Vec<String>), String> {
     let base = app.providers.local.server_url_of(backend);
     let http = &app.providers.http;
+    // Errors name the backend's configured address, never the paths asked or a library's wording of them.
+    let base_ref = base.as_str();
     let fetch = |url: String| async move {
-        let response = http.get(&url).timeout(BACKEND_TIMEOUT).send().await.map_err(|e| {
+        let base = base_ref;
+        let failed = |e: reqwest::Error| {
             if e.is_connect() {
-                format!("{backend} is not reachable at {url}")
+                format!("{backend} is not reachable at {base}")
             } else {
-                format!("{backend}: {e}")
+                crate::providers::ProviderError::from_http(backend, &e).to_string()
             }
-        })?;
+        };
+        let response = http.get(&url).timeout(BACKEND_TIMEOUT).send().await.map_err(failed)?;
         if !response.status().is_success() {
-            return Err(format!("{backend} answered {} at {url}", response.status().as_u16()));
+            return Err(format!("{backend} at {base} answered {}", response.status().as_u16()));
         }
-        response.json::<Value>().await.map_err(|e| format!("{backend}: {e}"))
+        response.json::<Value>().await.map_err(failed)
     };
     let names = |v: &Value, list: &str, field: &str| -> Vec<String> {
         v[list]

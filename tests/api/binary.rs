@@ -151,3 +151,51 @@ fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
         .unwrap();
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+/// Starts the binary in `dir`, waits until it answers, stops it with SIGTERM and returns what it printed.
+fn start_and_stop(dir: &std::path::Path) -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(BIN)
+        .current_dir(dir)
+        .env("ENGINES", "off")
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while http(port, "GET", "/health", None).is_none() {
+        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = start_and_stop(dir.path());
+    assert!(first.contains("admin's personal link (shown once"), "{first}");
+    let token = first.split("?k=").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+    assert!(token.len() >= 40);
+
+    let second = start_and_stop(dir.path());
+
+    assert!(!second.contains(&token) && !second.contains("?k="), "{second}");
+    assert!(second.contains("admin-link.txt"), "{second}");
+    let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
+    assert!(kept.contains(&token), "the same link still works and is kept in the file");
+}
