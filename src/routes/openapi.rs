@@ -601,7 +601,31 @@ fn schemas() -> Value {
     })
 }
 
-fn operation(access: Access, summary: &str, body: Option<&str>, status: u16, path: &str) -> Value {
+/// Statuses particular to a route, besides those every route of its kind answers.
+const ROUTE_STATUSES: &[(&str, &str, &[u16])] = &[
+    ("post", "/api/chat", &[403, 429, 502]),
+    ("post", "/api/speak", &[429, 502]),
+    ("post", "/api/transcribe", &[400, 408, 413, 429, 502]),
+    ("get", "/ws/chat", &[403]),
+    ("get", "/ws/voice", &[403]),
+    ("get", "/api/login", &[303, 401]),
+    ("get", "/api/admin/login", &[303, 403]),
+    ("get", "/", &[303]),
+    ("post", "/api/admin/users", &[409]),
+    ("delete", "/api/admin/users/{user_id}", &[400]),
+    ("post", "/api/admin/users/{user_id}/memories", &[409]),
+    ("post", "/api/me/memories", &[409]),
+    ("post", "/api/devices", &[409]),
+    ("post", "/api/admin/models/select", &[404]),
+    ("get", "/api/admin/{provider}/models", &[502]),
+    ("post", "/api/admin/llm/backend", &[409, 502]),
+    ("post", "/api/emergency/call/{id}", &[403]),
+];
+
+/// Routes whose JSON body may be left out.
+const OPTIONAL_BODIES: &[(&str, &str)] = &[("post", "/api/emergency"), ("post", "/api/sessions")];
+
+fn operation(access: Access, summary: &str, body: Option<&str>, status: u16, method: &str, path: &str) -> Value {
     let error = json!({"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}});
     let mut responses = Map::new();
     responses.insert(status.to_string(), json!({"description": "success"}));
@@ -615,8 +639,23 @@ fn operation(access: Access, summary: &str, body: Option<&str>, status: u16, pat
         responses.insert("400".into(), error.clone());
         responses.insert("422".into(), error.clone());
     }
+    if body.is_some() {
+        responses.insert("408".into(), error.clone());
+        responses.insert("413".into(), error.clone());
+    }
     if path.contains('{') {
-        responses.insert("404".into(), error);
+        responses.insert("404".into(), error.clone());
+    }
+    // Every route answers 503 `overloaded` to a connection beyond the server's connection caps.
+    responses.insert("503".into(), error.clone());
+    let extra = ROUTE_STATUSES.iter().filter(|(m, p, _)| *m == method && *p == path);
+    for code in extra.flat_map(|(_, _, codes)| codes.iter()) {
+        let described = if *code == 303 {
+            json!({"description": "redirect"})
+        } else {
+            error.clone()
+        };
+        responses.insert(code.to_string(), described);
     }
     let mut op = json!({"summary": summary, "responses": responses});
     op["security"] = match access {
@@ -625,7 +664,8 @@ fn operation(access: Access, summary: &str, body: Option<&str>, status: u16, pat
         Access::Admin => json!([{"adminKey": []}, {"bearer": []}, {"cookie": []}]),
     };
     if let Some(schema) = body {
-        op["requestBody"] = json!({"required": true, "content": {"application/json":
+        let required = !OPTIONAL_BODIES.contains(&(method, path));
+        op["requestBody"] = json!({"required": required, "content": {"application/json":
             {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}});
     }
     let params: Vec<Value> = path
@@ -644,7 +684,7 @@ pub fn document() -> Value {
     let mut paths = Map::new();
     for (method, path, access, summary, body, status) in ENDPOINTS {
         let entry = paths.entry(path.to_string()).or_insert_with(|| json!({}));
-        entry[*method] = operation(*access, summary, *body, *status, path);
+        entry[*method] = operation(*access, summary, *body, *status, method, path);
     }
     json!({
         "openapi": "3.1.0",
@@ -660,4 +700,20 @@ pub fn document() -> Value {
             },
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_status_and_optional_body_names_a_described_endpoint() {
+        let described = |method: &str, path: &str| ENDPOINTS.iter().any(|e| e.0 == method && e.1 == path);
+        for (method, path, _) in ROUTE_STATUSES {
+            assert!(described(method, path), "{method} {path}");
+        }
+        for (method, path) in OPTIONAL_BODIES {
+            assert!(described(method, path), "{method} {path}");
+        }
+    }
 }

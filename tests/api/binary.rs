@@ -189,7 +189,14 @@ fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let first = start_and_stop(dir.path());
     assert!(first.contains("admin's personal link (shown once"), "{first}");
-    let token = first.split("?k=").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+    let token = first
+        .split("?k=")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
     assert!(token.len() >= 40);
 
     let second = start_and_stop(dir.path());
@@ -197,5 +204,8 @@ fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
     assert!(!second.contains(&token) && !second.contains("?k="), "{second}");
     assert!(second.contains("admin-link.txt"), "{second}");
     let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
-    assert!(kept.contains(&token), "the same link still works and is kept in the file");
+    assert!(
+        kept.contains(&token),
+        "the same link still works and is kept in the file"
+    );
 }

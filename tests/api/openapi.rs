@@ -33,3 +33,46 @@ async fn the_description_carries_the_version_and_every_path() {
     }
     assert!(doc["paths"]["/api/admin/users"]["get"]["responses"]["403"].is_object());
 }
+
+#[tokio::test]
+async fn the_description_lists_the_statuses_routes_really_answer() {
+    let app = spawn_app(&[("TRUSTED_PROXY_IPS", "10.0.0.1")]).await;
+    let doc = app.get("/openapi.json", As::Nobody).await.body;
+    let responses = |method: &str, path: &str| doc["paths"][path][method]["responses"].clone();
+    // Each described status, provoked for real.
+    let (_, token) = app.create_user("doc").await;
+    let taken = app
+        .call(
+            Method::POST,
+            "/api/admin/users",
+            As::AdminKey,
+            Some(serde_json::json!({"name": "doc"})),
+        )
+        .await;
+    assert_eq!(taken.status, 409);
+    assert!(responses("post", "/api/admin/users")["409"].is_object());
+    assert_eq!(app.get("/api/login", As::Nobody).await.status, 401);
+    assert!(responses("get", "/api/login")["401"].is_object());
+    assert_eq!(app.get("/api/admin/login", As::Bearer(&token)).await.status, 403);
+    assert!(responses("get", "/api/admin/login")["403"].is_object());
+    let unknown = app
+        .call(
+            Method::POST,
+            "/api/admin/models/select",
+            As::AdminKey,
+            Some(serde_json::json!({"preset": "nope"})),
+        )
+        .await;
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    assert!(responses("post", "/api/admin/models/select")["404"].is_object());
+    // A press and a new session may come without a body.
+    assert_eq!(
+        app.call(Method::POST, "/api/sessions", As::Bearer(&token), None)
+            .await
+            .status,
+        201
+    );
+    assert_eq!(doc["paths"]["/api/sessions"]["post"]["requestBody"]["required"], false);
+    assert_eq!(doc["paths"]["/api/emergency"]["post"]["requestBody"]["required"], false);
+    assert_eq!(doc["paths"]["/api/chat"]["post"]["requestBody"]["required"], true);
+}

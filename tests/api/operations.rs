@@ -141,7 +141,10 @@ async fn the_llm_status_reports_the_backend_its_models_and_the_service() {
     assert_eq!(r.body["backend_status"]["reachable"], false);
     let error = r.body["backend_status"]["error"].as_str().unwrap();
     assert!(error.contains("not reachable at http://127.0.0.1:9"), "{error}");
-    assert!(!error.contains("/api/") && !error.contains("/v1/"), "no internal paths: {error}");
+    assert!(
+        !error.contains("/api/") && !error.contains("/v1/"),
+        "no internal paths: {error}"
+    );
 }
 
 #[tokio::test]
