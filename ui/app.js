@@ -150,7 +150,8 @@ function onEvent(ws, data) {
       citations(event.citations);
       if ($('#device-speech').checked) speakOnDevice(event.text, true);
       break;
-    case 'interrupted': status(t('ready')); break;
+    // The server stopped the answer (the person spoke over it): stop what is still playing, too.
+    case 'interrupted': player.stop(); status(t('ready')); break;
     // A failed turn ends with error, then done: the error stays in the status line.
     case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
     case 'error': {

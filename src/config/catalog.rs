@@ -109,6 +109,11 @@ pub const SETTINGS: &[Entry] = &[
     ),
     ("VAD_SILENCE_MS", "700", "trailing silence that ends an utterance"),
     (
+        "BARGE_IN_MIN_SPEECH_MS",
+        "400",
+        "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored",
+    ),
+    (
         "MAX_UTTERANCE_SECONDS",
         "60",
         "longest utterance buffered on `/ws/voice`; longer gets an error event",

@@ -139,6 +139,9 @@ pub struct WsSettings {
     pub vad_min_speech_ms: u32,
     /// `VAD_SILENCE_MS`: trailing silence that ends an utterance.
     pub vad_silence_ms: u32,
+    /// `BARGE_IN_MIN_SPEECH_MS`: speech that interrupts a running answer on `/ws/voice` (0 = never); shorter
+    /// sounds during an answer (a cough, "mhm") are ignored.
+    pub barge_in_min_speech_ms: u32,
     /// `MAX_UTTERANCE_SECONDS`: longest utterance buffered on `/ws/voice`.
     pub max_utterance_secs: u32,
     /// `MAX_VOICE_CONNECTIONS`: open `/ws/voice` connections of everybody together.
@@ -363,6 +366,7 @@ impl Settings {
                 vad_threshold: src.ranged("VAD_THRESHOLD", 500, 32_767)?,
                 vad_min_speech_ms: src.ranged("VAD_MIN_SPEECH_MS", 200, 10_000)?,
                 vad_silence_ms: src.ranged("VAD_SILENCE_MS", 700, 10_000)?.max(20),
+                barge_in_min_speech_ms: src.ranged("BARGE_IN_MIN_SPEECH_MS", 400, 10_000)?,
                 max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
                 max_voice_connections: src.ranged("MAX_VOICE_CONNECTIONS", 200, 100_000)?.max(1) as usize,
                 voice_connections_per_user: src.ranged("VOICE_CONNECTIONS_PER_USER", 4, 1000)?.max(1) as usize,

@@ -271,9 +271,23 @@ impl Conn {
         let Some(vad) = &mut rec.vad else {
             return true;
         };
+        let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+        let answering = self.running.is_some();
         match vad.update(rec.samples.samples()) {
-            VadEvent::Listening => true,
+            VadEvent::Listening => {
+                // Barge-in: enough speech during an answer stops it at once; the speech goes on being recorded
+                // and becomes the next question when it ends.
+                if answering && barge_in_ms > 0 && vad.speech_ms() >= barge_in_ms {
+                    return self.interrupt(socket).await;
+                }
+                true
+            }
             VadEvent::DropSilence(n) => {
+                rec.samples.drop_front(n);
+                true
+            }
+            VadEvent::Utterance(n) if answering && barge_in_ms > 0 && vad.last_speech_ms() < barge_in_ms => {
+                // A cough or an "mhm" while the answer is spoken: neither an interruption nor a question.
                 rec.samples.drop_front(n);
                 true
             }

@@ -38,6 +38,8 @@ pub struct Vad {
     analysed: usize,
     speech_frames: u32,
     silent_frames: u32,
+    /// Speech of the last utterance that ended, in ms.
+    last_speech_ms: u32,
 }
 
 /// What the caller should do with its buffer after new samples.
@@ -60,7 +62,18 @@ impl Vad {
             analysed: 0,
             speech_frames: 0,
             silent_frames: 0,
+            last_speech_ms: 0,
         }
+    }
+
+    /// Speech heard so far in the utterance being followed, in ms.
+    pub fn speech_ms(&self) -> u32 {
+        self.speech_frames * FRAME_MS
+    }
+
+    /// Speech in the utterance that [`VadEvent::Utterance`] reported last, in ms.
+    pub fn last_speech_ms(&self) -> u32 {
+        self.last_speech_ms
     }
 
     /// Starts over (after the caller took an utterance or cleared its buffer).
@@ -84,6 +97,7 @@ impl Vad {
             let enough_speech = self.speech_frames * FRAME_MS >= self.config.min_speech_ms;
             if enough_speech && self.silent_frames * FRAME_MS >= self.config.silence_ms {
                 let end = self.analysed;
+                self.last_speech_ms = self.speech_ms();
                 self.reset();
                 return VadEvent::Utterance(end);
             }

@@ -54,6 +54,13 @@ impl Client {
         self.0.send(Message::Binary(bytes.into())).await.unwrap();
     }
 
+    /// Sends audio as a microphone does, in 20 ms frames.
+    async fn speak(&mut self, pcm: Vec<i16>) {
+        for frame in pcm.chunks(320) {
+            self.send_audio(frame).await;
+        }
+    }
+
     /// The next event or audio frame (pings and pongs skipped); panics after 10 s.
     async fn next(&mut self) -> Frame {
         loop {
@@ -734,4 +741,43 @@ async fn raw_close_code(tcp: &mut TcpStream) -> u16 {
         .unwrap();
     assert!(n >= 4 && frame[0] == 0x88, "a close frame: {:?}", &frame[..n]);
     u16::from_be_bytes([frame[2], frame[3]])
+}
+
+#[tokio::test]
+async fn speech_over_an_answer_interrupts_it_and_a_cough_does_not() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Erzähl eine Geschichte"})));
+    stt.then(STT, Reply::Json(json!({"text": "Halt, lieber einen Witz"})));
+    let llm = Fake::start().await;
+    let (reply, _gate, closed) = held(&["Es war"], &[" einmal."]);
+    llm.then(CHAT, reply);
+    llm.then(CHAT, tokens(&["Sonnig."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[("BARGE_IN_MIN_SPEECH_MS", "400")]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    ws.send(json!({"type": "start", "vad": true, "stream": true, "text_only": true}))
+        .await;
+    ws.speak([silence(300), tone(800), silence(900)].concat()).await;
+    assert_eq!(ws.next().await.kind(), "transcript");
+    assert_eq!(ws.next().await.kind(), "ack");
+    assert_eq!(ws.next().await.kind(), "token", "the answer is being given");
+
+    // A cough of 300 ms: long enough to be a sound, too short to interrupt.
+    ws.speak([tone(300), silence(900)].concat()).await;
+    assert!(ws.quiet_for(500).await, "nothing happens");
+    assert_eq!(stt.requests(STT).len(), 1, "and nothing is transcribed");
+
+    // Speaking over the answer stops it while the person is still speaking.
+    ws.speak(tone(600)).await;
+    assert_eq!(ws.next().await.kind(), "interrupted");
+    for _ in 0..100 {
+        if closed.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(closed.load(Ordering::SeqCst), "the language model's request was closed");
+    ws.speak(silence(900)).await;
+    let next = ws.turn().await;
+    assert_eq!(kinds(&next), ["transcript", "ack", "token", "semantic", "done"]);
+    assert_eq!(next[0].json()["text"], "Halt, lieber einen Witz");
 }
