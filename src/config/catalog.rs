@@ -114,6 +114,26 @@ pub const SETTINGS: &[Entry] = &[
         "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored",
     ),
     (
+        "VAD_ENGINE",
+        "auto",
+        "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`",
+    ),
+    (
+        "VAD_SPEECH_PROBABILITY",
+        "0.5",
+        "Silero's probability at which a 32 ms window counts as speech",
+    ),
+    (
+        "ONNXRUNTIME_LIB",
+        "ENGINES_DIR/onnxruntime/libonnxruntime.so",
+        "the ONNX Runtime library the neural models run on (the one in the PyPI `onnxruntime` wheel will do)",
+    ),
+    (
+        "SILERO_VAD_MODEL",
+        "ENGINES_DIR/models/silero_vad.onnx",
+        "the Silero VAD model (fetched by the zero-setup engines)",
+    ),
+    (
         "MAX_UTTERANCE_SECONDS",
         "60",
         "longest utterance buffered on `/ws/voice`; longer gets an error event",

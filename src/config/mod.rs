@@ -139,6 +139,14 @@ pub struct WsSettings {
     pub vad_min_speech_ms: u32,
     /// `VAD_SILENCE_MS`: trailing silence that ends an utterance.
     pub vad_silence_ms: u32,
+    /// `VAD_ENGINE`: `auto` (Silero when its runtime and model are there, else energy), `silero` or `energy`.
+    pub vad_engine: String,
+    /// `VAD_SPEECH_PROBABILITY`: Silero's probability at which a window is speech.
+    pub vad_speech_probability: f32,
+    /// `ONNXRUNTIME_LIB`: the ONNX Runtime library (default: the engines folder's `onnxruntime/`).
+    pub onnxruntime_lib: PathBuf,
+    /// `SILERO_VAD_MODEL`: the Silero VAD model (default: the engines folder's `models/silero_vad.onnx`).
+    pub silero_vad_model: PathBuf,
     /// `BARGE_IN_MIN_SPEECH_MS`: speech that interrupts a running answer on `/ws/voice` (0 = never); shorter
     /// sounds during an answer (a cough, "mhm") are ignored.
     pub barge_in_min_speech_ms: u32,
@@ -274,6 +282,15 @@ pub struct SmtpSettings {
     pub security: String,
 }
 
+/// A probability setting between 0 and 1.
+fn probability(src: &env::Source, var: &str, default: f32) -> Result<f32, ConfigError> {
+    let value: f32 = src.number(var, default)?;
+    if !(0.0..=1.0).contains(&value) {
+        return Err(ConfigError::new(var, format!("{value} is not between 0 and 1")));
+    }
+    Ok(value)
+}
+
 /// `EMERGENCY_ESCALATION_MINUTES`: default 3, 0 = off, fractions allowed (0.5 = 30 s), at most a day.
 fn escalation_ms(src: &env::Source) -> Result<i64, ConfigError> {
     const VAR: &str = "EMERGENCY_ESCALATION_MINUTES";
@@ -322,6 +339,11 @@ impl Settings {
             )
         })?;
         let default_language = src.choice("DEFAULT_LANGUAGE", "en", &LANGUAGES)?;
+        let engines_dir = src.raw("ENGINES_DIR").map(PathBuf::from).unwrap_or_else(|| {
+            PathBuf::from(src.string("DB_PATH", "data/gateway.db"))
+                .parent()
+                .map_or_else(|| PathBuf::from("engines"), |p| p.join("engines"))
+        });
         let security = src.choice("SMTP_SECURITY", "starttls", &["none", "starttls", "tls"])?;
         let smtp_port_default = match security.as_str() {
             "tls" => 465,
@@ -366,6 +388,15 @@ impl Settings {
                 vad_threshold: src.ranged("VAD_THRESHOLD", 500, 32_767)?,
                 vad_min_speech_ms: src.ranged("VAD_MIN_SPEECH_MS", 200, 10_000)?,
                 vad_silence_ms: src.ranged("VAD_SILENCE_MS", 700, 10_000)?.max(20),
+                vad_engine: src.choice("VAD_ENGINE", "auto", &["auto", "silero", "energy"])?,
+                vad_speech_probability: probability(&src, "VAD_SPEECH_PROBABILITY", 0.5)?,
+                onnxruntime_lib: src.raw("ONNXRUNTIME_LIB").map_or_else(
+                    || engines_dir.join("onnxruntime").join("libonnxruntime.so"),
+                    PathBuf::from,
+                ),
+                silero_vad_model: src
+                    .raw("SILERO_VAD_MODEL")
+                    .map_or_else(|| engines_dir.join("models").join("silero_vad.onnx"), PathBuf::from),
                 barge_in_min_speech_ms: src.ranged("BARGE_IN_MIN_SPEECH_MS", 400, 10_000)?,
                 max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
                 max_voice_connections: src.ranged("MAX_VOICE_CONNECTIONS", 200, 100_000)?.max(1) as usize,
@@ -433,11 +464,7 @@ impl Settings {
                     },
                     &["auto", "off"],
                 )?,
-                dir: src.raw("ENGINES_DIR").map(PathBuf::from).unwrap_or_else(|| {
-                    PathBuf::from(src.string("DB_PATH", "data/gateway.db"))
-                        .parent()
-                        .map_or_else(|| PathBuf::from("engines"), |p| p.join("engines"))
-                }),
+                dir: engines_dir.clone(),
                 llm_configured: lookup("LOCAL_LLM_URL").is_some_and(|v| !v.trim().is_empty()),
                 stt_configured: lookup("OPENAI_STT_URL").is_some_and(|v| !v.trim().is_empty()),
             },

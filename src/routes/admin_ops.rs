@@ -55,6 +55,10 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value
             "web_search": {"provider": eff.get("web_search_provider"),
                 "configured": app.providers.search.get(eff.get("web_search_provider")).is_some_and(|e| e.configured())},
         },
+        "vad": match &app.silero {
+            Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),
+            Err(why) => json!({"engine": "energy", "reason": why, "setting": s.ws.vad_engine}),
+        },
         "emergency": {"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
             "webhook": s.emergency.webhook_url.is_some()},
         "gpus": {"setting": s.gpus, "cuda_visible_devices": std::env::var("CUDA_VISIBLE_DEVICES").ok()},

@@ -193,10 +193,11 @@ impl Conn {
                 if !(8_000..=48_000).contains(&rate) {
                     return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
                 }
-                let vad = options
-                    .vad
-                    .unwrap_or(false)
-                    .then(|| Vad::new((&self.app.settings.ws).into(), rate));
+                let config = (&self.app.settings.ws).into();
+                let vad = options.vad.unwrap_or(false).then(|| match &self.app.silero {
+                    Ok(model) => Vad::neural(config, rate, model),
+                    Err(_) => Vad::new(config, rate),
+                });
                 self.recording = Recording {
                     options: self.base.merged(&options),
                     rate,

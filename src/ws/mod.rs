@@ -11,6 +11,7 @@ pub mod budget;
 mod conn;
 mod phrases;
 pub mod protocol;
+pub mod silero;
 mod turn;
 pub mod vad;
 

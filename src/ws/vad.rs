@@ -1,12 +1,20 @@
-//! Energy-based voice activity detection: 20 ms frames whose RMS level is above a threshold count as speech;
-//! an utterance ends when at least `min_speech` of speech was followed by `silence` of quiet.
+//! Voice activity detection: frames are classified as speech or not, and an utterance ends when at least
+//! `min_speech` of speech was followed by `silence` of quiet.
+//!
+//! Two classifiers: the energy one (20 ms frames whose RMS level is above a threshold) always works; the
+//! neural one ([`super::silero`], 32 ms windows with a speech probability) tells speech from noise and is used
+//! when its runtime and model are there. Should the model fail on a connection, that connection goes on with
+//! the energy classifier.
 
+use std::sync::Arc;
+
+use super::silero::{SileroModel, SileroVad};
 use crate::config::WsSettings;
 
-/// Length of one analysis frame.
-const FRAME_MS: u32 = 20;
 /// Silence kept before the first speech frame, so the first syllable is not cut.
 const PRE_ROLL_MS: u32 = 300;
+/// Below the speech probability by this much a window is silence; in between it keeps the last decision.
+const HYSTERESIS: f32 = 0.15;
 
 /// The detector's tuning.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +25,8 @@ pub struct VadConfig {
     pub min_speech_ms: u32,
     /// Trailing silence that ends an utterance, in ms.
     pub silence_ms: u32,
+    /// Speech probability at which a neural window counts as speech.
+    pub speech_probability: f32,
 }
 
 impl From<&WsSettings> for VadConfig {
@@ -25,14 +35,25 @@ impl From<&WsSettings> for VadConfig {
             threshold: f64::from(s.vad_threshold),
             min_speech_ms: s.vad_min_speech_ms,
             silence_ms: s.vad_silence_ms,
+            speech_probability: s.vad_speech_probability,
         }
     }
+}
+
+/// How a frame is judged.
+#[derive(Debug)]
+enum Classifier {
+    Energy,
+    Neural { model: Box<SileroVad>, speaking: bool },
 }
 
 /// Follows one utterance at a time through the samples the caller buffers.
 #[derive(Debug)]
 pub struct Vad {
     config: VadConfig,
+    classifier: Classifier,
+    sample_rate: u32,
+    frame_ms: u32,
     frame_len: usize,
     /// Samples of the caller's buffer already analysed.
     analysed: usize,
@@ -54,11 +75,14 @@ pub enum VadEvent {
 }
 
 impl Vad {
-    /// A detector for audio of `sample_rate`.
+    /// An energy detector for audio of `sample_rate`.
     pub fn new(config: VadConfig, sample_rate: u32) -> Self {
         Self {
             config,
-            frame_len: (sample_rate * FRAME_MS / 1000).max(1) as usize,
+            classifier: Classifier::Energy,
+            sample_rate,
+            frame_ms: 20,
+            frame_len: (sample_rate * 20 / 1000).max(1) as usize,
             analysed: 0,
             speech_frames: 0,
             silent_frames: 0,
@@ -66,9 +90,33 @@ impl Vad {
         }
     }
 
+    /// A neural detector when the model knows the rate (8 or 16 kHz), else an energy one.
+    pub fn neural(config: VadConfig, sample_rate: u32, model: &Arc<SileroModel>) -> Self {
+        let Some(model) = SileroVad::new(model.clone(), sample_rate) else {
+            return Self::new(config, sample_rate);
+        };
+        Self {
+            frame_len: model.window(),
+            classifier: Classifier::Neural {
+                model: Box::new(model),
+                speaking: false,
+            },
+            frame_ms: 32,
+            ..Self::new(config, sample_rate)
+        }
+    }
+
+    /// `silero` or `energy`.
+    pub fn engine(&self) -> &'static str {
+        match self.classifier {
+            Classifier::Energy => "energy",
+            Classifier::Neural { .. } => "silero",
+        }
+    }
+
     /// Speech heard so far in the utterance being followed, in ms.
     pub fn speech_ms(&self) -> u32 {
-        self.speech_frames * FRAME_MS
+        self.speech_frames * self.frame_ms
     }
 
     /// Speech in the utterance that [`VadEvent::Utterance`] reported last, in ms.
@@ -88,32 +136,61 @@ impl Vad {
         while self.analysed + self.frame_len <= buffer.len() {
             let frame = &buffer[self.analysed..self.analysed + self.frame_len];
             self.analysed += self.frame_len;
-            if rms(frame) >= self.config.threshold {
+            if self.is_speech(frame) {
                 self.speech_frames += 1;
                 self.silent_frames = 0;
             } else if self.speech_frames > 0 {
                 self.silent_frames += 1;
             }
-            let enough_speech = self.speech_frames * FRAME_MS >= self.config.min_speech_ms;
-            if enough_speech && self.silent_frames * FRAME_MS >= self.config.silence_ms {
+            let enough_speech = self.speech_ms() >= self.config.min_speech_ms;
+            if enough_speech && self.silent_frames * self.frame_ms >= self.config.silence_ms {
                 let end = self.analysed;
                 self.last_speech_ms = self.speech_ms();
                 self.reset();
                 return VadEvent::Utterance(end);
             }
-            if self.speech_frames > 0 && self.silent_frames * FRAME_MS >= self.config.silence_ms {
+            if self.speech_frames > 0 && self.silent_frames * self.frame_ms >= self.config.silence_ms {
                 // A click or cough too short to be speech: forget it.
                 self.speech_frames = 0;
                 self.silent_frames = 0;
             }
         }
-        let pre_roll = self.frame_len * (PRE_ROLL_MS / FRAME_MS) as usize;
+        let pre_roll = self.frame_len * (PRE_ROLL_MS / self.frame_ms) as usize;
         if self.speech_frames == 0 && self.analysed > pre_roll * 2 {
             let drop = self.analysed - pre_roll;
             self.analysed -= drop;
             return VadEvent::DropSilence(drop);
         }
         VadEvent::Listening
+    }
+}
+
+impl Vad {
+    /// Whether a frame is speech; a neural model that fails hands the connection to the energy classifier.
+    fn is_speech(&mut self, frame: &[i16]) -> bool {
+        let threshold = self.config.speech_probability;
+        let Classifier::Neural { model, speaking } = &mut self.classifier else {
+            return rms(frame) >= self.config.threshold;
+        };
+        match model.probability(frame) {
+            Ok(p) => {
+                if p >= threshold {
+                    *speaking = true;
+                } else if p < threshold - HYSTERESIS {
+                    *speaking = false;
+                }
+                *speaking
+            }
+            Err(err) => {
+                tracing::warn!(%err, "the Silero detector failed; this connection goes on with the energy one");
+                let config = self.config;
+                let sample_rate = self.sample_rate;
+                let analysed = self.analysed;
+                *self = Self::new(config, sample_rate);
+                self.analysed = analysed;
+                rms(frame) >= self.config.threshold
+            }
+        }
     }
 }
 
@@ -137,6 +214,7 @@ mod tests {
             threshold: 500.0,
             min_speech_ms: 200,
             silence_ms: 600,
+            speech_probability: 0.5,
         }
     }
 

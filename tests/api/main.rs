@@ -21,4 +21,5 @@ mod speech;
 mod store;
 mod turns;
 mod users;
+mod voice_detection;
 mod ws;

@@ -1,0 +1,189 @@
+//! The neural voice detector (Silero VAD through ONNX Runtime) against the reference implementation, on
+//! `/ws/voice`, and the fallback to the energy detector when its runtime is missing.
+//!
+//! The tests that run the model are ignored by a plain `cargo test`; `scripts/test.sh` fetches ONNX Runtime and
+//! the model (from their PyPI packages) into `target/engines` and runs them.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use voice_gateway::ws::silero::{SileroModel, SileroVad};
+
+use crate::common::{As, spawn_app};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+
+const STT: &str = "/v1/audio/transcriptions";
+const ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+
+/// The runtime library and the model, where `scripts/test.sh` puts them.
+fn runtime_and_model() -> (String, String) {
+    let lib = std::env::var("ONNXRUNTIME_LIB").unwrap_or_else(|_| format!("{ENGINES}/onnxruntime/libonnxruntime.so"));
+    let model = std::env::var("SILERO_VAD_MODEL").unwrap_or_else(|_| format!("{ENGINES}/models/silero_vad.onnx"));
+    assert!(
+        std::path::Path::new(&lib).is_file() && std::path::Path::new(&model).is_file(),
+        "ONNX Runtime or the Silero model is missing; run scripts/test.sh, which fetches them"
+    );
+    (lib, model)
+}
+
+/// 4.1 s of espeak-ng German at 16 kHz: "Wie spät ist es", 600 ms of silence, "heute in Berlin".
+fn speech() -> Vec<i16> {
+    include_bytes!("../fixtures/speech_de_16k.pcm")
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+fn tone(ms: u32) -> Vec<i16> {
+    (0..16 * ms)
+        .map(|i| ((f64::from(i) / 16_000.0 * 440.0 * std::f64::consts::TAU).sin() * 8000.0) as i16)
+        .collect()
+}
+
+#[test]
+#[ignore = "needs ONNX Runtime and the Silero model; scripts/test.sh fetches them"]
+fn silero_gives_the_reference_implementations_probabilities() {
+    let (lib, model) = runtime_and_model();
+    let model = SileroModel::load(lib.as_ref(), model.as_ref()).expect("the model loads");
+    let reference: Value = serde_json::from_str(include_str!("../fixtures/speech_de_16k_silero.json")).unwrap();
+    let want: Vec<f64> = reference["probabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .collect();
+    let mut vad = SileroVad::new(model, 16_000).unwrap();
+    let got: Vec<f64> = speech()
+        .chunks_exact(vad.window())
+        .map(|w| f64::from(vad.probability(w).unwrap()))
+        .collect();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!((g - w).abs() < 1e-3, "window {i}: {g} against the reference {w}");
+    }
+}
+
+async fn voice_app(extra: &[(&str, &str)]) -> (crate::common::TestApp, String, Fake) {
+    let stt = Fake::start().await;
+    stt.always(
+        STT,
+        Reply::Json(json!({"text": "Wie spät ist es heute in Berlin", "language": "de"})),
+    );
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Es ist Mittag."]));
+    let (stt_url, llm_url) = (stt.v1(), llm.v1());
+    let mut env = vec![
+        ("OPENAI_STT_URL", stt_url.as_str()),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("LOCAL_LLM_URL", llm_url.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+    ];
+    env.extend_from_slice(extra);
+    let app = spawn_app(&env).await;
+    let (_, token) = app.create_user("hanna").await;
+    (app, token, stt)
+}
+
+async fn voice_socket(
+    app: &crate::common::TestApp,
+    token: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use futures_util::SinkExt;
+    let url = format!("ws://{}/ws/voice?token={token}", app.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
+    let start = json!({"type": "start", "vad": true, "language": "de", "text_only": true});
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(start.to_string().into()))
+        .await
+        .unwrap();
+    ws
+}
+
+/// Sends audio in 20 ms frames, as a microphone does.
+async fn speak<S>(ws: &mut S, pcm: &[i16])
+where
+    S: futures_util::Sink<tokio_tungstenite::tungstenite::Message> + Unpin,
+    S::Error: std::fmt::Debug,
+{
+    use futures_util::SinkExt;
+    for frame in pcm.chunks(320) {
+        let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
+        ws.send(tokio_tungstenite::tungstenite::Message::Binary(bytes.into()))
+            .await
+            .unwrap();
+    }
+}
+
+/// The next text event within `ms`, if any.
+async fn event_within<S>(ws: &mut S, ms: u64) -> Option<Value>
+where
+    S: futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(ms);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match tokio::time::timeout(left, ws.next()).await {
+            Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t)))) => {
+                return Some(serde_json::from_str(&t).unwrap());
+            }
+            Ok(Some(Ok(_))) => continue,
+            _ => return None,
+        }
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs ONNX Runtime and the Silero model; scripts/test.sh fetches them"]
+async fn with_silero_a_tone_is_no_speech_and_a_question_with_a_pause_is_one_utterance() {
+    let (lib, model) = runtime_and_model();
+    // The pause in the clip is about 860 ms from the last to the next speech window; the silence that ends an
+    // utterance is set above it (the fixed-silence rule still cuts longer pauses).
+    let (app, token, stt) = voice_app(&[
+        ("VAD_ENGINE", "silero"),
+        ("ONNXRUNTIME_LIB", &lib),
+        ("SILERO_VAD_MODEL", &model),
+        ("VAD_SILENCE_MS", "1200"),
+    ])
+    .await;
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    assert_eq!(status.body["vad"]["engine"], "silero", "{}", status.body["vad"]);
+    let mut ws = voice_socket(&app, &token).await;
+
+    // A loud whistle is not a person speaking (the energy detector would take it for one).
+    speak(&mut ws, &[tone(1500), vec![0; 16_000]].concat()).await;
+    assert_eq!(event_within(&mut ws, 1000).await, None, "nothing was heard");
+    assert!(stt.requests(STT).is_empty());
+
+    // A question with a 600 ms pause in the middle arrives as one utterance.
+    speak(&mut ws, &[speech(), vec![0; 16_000]].concat()).await;
+    let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
+    assert_eq!(transcript["type"], "transcript", "{transcript}");
+    assert_eq!(stt.requests(STT).len(), 1, "one utterance, not two");
+}
+
+#[tokio::test]
+async fn without_its_runtime_the_energy_detector_runs_and_the_status_says_why() {
+    let (app, token, stt) = voice_app(&[("ONNXRUNTIME_LIB", "/nonexistent/libonnxruntime.so")]).await;
+
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    let vad = &status.body["vad"];
+    assert_eq!(vad["engine"], "energy", "{vad}");
+    assert!(
+        vad["reason"]
+            .as_str()
+            .unwrap()
+            .contains("ONNX Runtime library not found"),
+        "{vad}"
+    );
+
+    // The energy detector hears the tone as speech and ends the utterance at the silence.
+    let mut ws = voice_socket(&app, &token).await;
+    speak(&mut ws, &[tone(800), vec![0; 16_000]].concat()).await;
+    let transcript = event_within(&mut ws, 5000).await.expect("a transcript");
+    assert_eq!(transcript["type"], "transcript", "{transcript}");
+    assert_eq!(stt.requests(STT).len(), 1);
+}
