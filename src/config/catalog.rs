@@ -114,6 +114,11 @@ pub const SETTINGS: &[Entry] = &[
         "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored",
     ),
     (
+        "STT_EARLY_MS",
+        "200",
+        "silence after which an utterance is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT",
+    ),
+    (
         "VAD_ENGINE",
         "auto",
         "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`",

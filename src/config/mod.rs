@@ -150,6 +150,9 @@ pub struct WsSettings {
     /// `BARGE_IN_MIN_SPEECH_MS`: speech that interrupts a running answer on `/ws/voice` (0 = never); shorter
     /// sounds during an answer (a cough, "mhm") are ignored.
     pub barge_in_min_speech_ms: u32,
+    /// `STT_EARLY_MS`: silence after which an utterance is transcribed while the end of the turn is still being
+    /// awaited (0 = only once it ended); speech that goes on drops that transcription.
+    pub stt_early_ms: u32,
     /// `MAX_UTTERANCE_SECONDS`: longest utterance buffered on `/ws/voice`.
     pub max_utterance_secs: u32,
     /// `MAX_VOICE_CONNECTIONS`: open `/ws/voice` connections of everybody together.
@@ -398,6 +401,7 @@ impl Settings {
                     .raw("SILERO_VAD_MODEL")
                     .map_or_else(|| engines_dir.join("models").join("silero_vad.onnx"), PathBuf::from),
                 barge_in_min_speech_ms: src.ranged("BARGE_IN_MIN_SPEECH_MS", 400, 10_000)?,
+                stt_early_ms: src.ranged("STT_EARLY_MS", 200, 10_000)?,
                 max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
                 max_voice_connections: src.ranged("MAX_VOICE_CONNECTIONS", 200, 100_000)?.max(1) as usize,
                 voice_connections_per_user: src.ranged("VOICE_CONNECTIONS_PER_USER", 4, 1000)?.max(1) as usize,

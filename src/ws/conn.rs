@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::budget::{AudioBuffer, Refusal, Seat};
 use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, error_event, event, parse};
-use super::turn::{self, Out};
+use super::turn::{self, EarlyTranscript, Out};
 use super::vad::{Vad, VadEvent};
 use crate::app::App;
 use crate::error::ApiError;
@@ -52,6 +52,8 @@ struct Recording {
     rate: u32,
     samples: AudioBuffer,
     vad: Option<Vad>,
+    /// A transcription started when the silence began; dropped when the person speaks on.
+    early: Option<EarlyTranscript>,
 }
 
 struct Conn {
@@ -95,6 +97,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
             rate: DEFAULT_RATE,
             samples: AudioBuffer::new(app.voice_budget.clone()),
             vad: None,
+            early: None,
         },
         app,
         user,
@@ -203,6 +206,7 @@ impl Conn {
                     rate,
                     samples: AudioBuffer::new(self.app.voice_budget.clone()),
                     vad,
+                    early: None,
                 };
                 true
             }
@@ -219,7 +223,8 @@ impl Conn {
                 if let Some(vad) = &mut self.recording.vad {
                     vad.reset();
                 }
-                self.answer_utterance(socket, samples, options).await
+                self.recording.early = None;
+                self.answer_utterance(socket, samples, options, None).await
             }
             (_, other) => {
                 let what = match other {
@@ -272,10 +277,25 @@ impl Conn {
         let Some(vad) = &mut rec.vad else {
             return true;
         };
-        let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+        let ws = &self.app.settings.ws;
+        let (barge_in_ms, early_ms) = (ws.barge_in_min_speech_ms, ws.stt_early_ms);
         let answering = self.running.is_some();
         match vad.update(rec.samples.samples()) {
             VadEvent::Listening => {
+                if vad.silence_ms() == 0 {
+                    // The person speaks on: a transcription started at a pause would miss the rest.
+                    rec.early = None;
+                } else if early_ms > 0 && rec.early.is_none() && vad.has_enough_speech() && vad.silence_ms() >= early_ms
+                {
+                    // The silence began: transcribe now, while waiting to know whether the turn is over.
+                    let audio = Pcm {
+                        sample_rate: rec.rate,
+                        samples: rec.samples.samples()[..vad.analysed()].to_vec(),
+                        channels: 1,
+                    };
+                    let (app, user) = (self.app.clone(), self.user.clone());
+                    rec.early = Some(turn::transcribe_early(app, user, audio, rec.options.clone()));
+                }
                 // Barge-in: enough speech during an answer stops it at once; the speech goes on being recorded
                 // and becomes the next question when it ends.
                 if answering && barge_in_ms > 0 && vad.speech_ms() >= barge_in_ms {
@@ -290,24 +310,32 @@ impl Conn {
             VadEvent::Utterance(n) if answering && barge_in_ms > 0 && vad.last_speech_ms() < barge_in_ms => {
                 // A cough or an "mhm" while the answer is spoken: neither an interruption nor a question.
                 rec.samples.drop_front(n);
+                rec.early = None;
                 true
             }
             VadEvent::Utterance(n) => {
                 let utterance: Vec<i16> = rec.samples.take_front(n);
                 let options = rec.options.clone();
-                self.answer_utterance(socket, utterance, options).await
+                let early = rec.early.take();
+                self.answer_utterance(socket, utterance, options, early).await
             }
         }
     }
 
-    async fn answer_utterance(&mut self, socket: &mut WebSocket, samples: Vec<i16>, options: Options) -> bool {
+    async fn answer_utterance(
+        &mut self,
+        socket: &mut WebSocket,
+        samples: Vec<i16>,
+        options: Options,
+        early: Option<EarlyTranscript>,
+    ) -> bool {
         let audio = Pcm {
             sample_rate: self.recording.rate,
             samples,
             channels: 1,
         };
         let (app, user) = (self.app.clone(), self.user.clone());
-        self.begin(socket, move |tx| turn::voice(app, user, audio, options, tx))
+        self.begin(socket, move |tx| turn::voice(app, user, audio, options, early, tx))
             .await
     }
 

@@ -16,8 +16,10 @@ use super::protocol::{Options, error_event, event};
 use crate::app::App;
 use crate::config::LANGUAGES;
 use crate::config::route::{Route, RouteLayer};
+use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::providers::audio::Pcm;
+use crate::providers::stt::Transcript;
 use crate::routes::sessions::owned;
 use crate::store::sessions::Session;
 use crate::store::users::User;
@@ -90,11 +92,37 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
     fail(result, &tx).await;
 }
 
-/// Runs a voice turn: count it, transcribe, translate when needed, send the transcript, then answer.
-pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, tx: Tx) {
-    let result = async {
-        let session = session_of(&app, &user, &options).await?;
-        let layer = request_layer(&options)?;
+/// A transcription started before the utterance was confirmed (when the silence began); the turn uses its
+/// result instead of transcribing again. Dropping it cancels it.
+pub struct EarlyTranscript(JoinHandle<Result<Transcript>>);
+
+impl Drop for EarlyTranscript {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Starts transcribing `audio` (an utterance that may be about to end) the way its turn would.
+pub fn transcribe_early(app: Arc<App>, user: User, audio: Pcm, options: Options) -> EarlyTranscript {
+    EarlyTranscript(tokio::spawn(async move {
+        let cx = VoiceContext::of(&app, &user, &options).await?;
+        Ok(speech::transcribe(&app, &cx.eff, &cx.route, &audio).await?.0)
+    }))
+}
+
+/// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
+struct VoiceContext {
+    session: Option<Session>,
+    layer: RouteLayer,
+    eff: Effective,
+    prefs: serde_json::Map<String, Value>,
+    route: Route,
+}
+
+impl VoiceContext {
+    async fn of(app: &App, user: &User, options: &Options) -> Result<Self> {
+        let session = session_of(app, user, options).await?;
+        let layer = request_layer(options)?;
         let eff = app.runtime.effective().await?;
         let prefs = app.store.prefs(&user.id).await?;
         let probe = TurnRequest {
@@ -102,9 +130,37 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, tx: 
             layer: layer.clone(),
             ..TurnRequest::default()
         };
-        let route = route_for(&app, &eff, &prefs, &probe);
+        let route = route_for(app, &eff, &prefs, &probe);
+        Ok(Self {
+            session,
+            layer,
+            eff,
+            prefs,
+            route,
+        })
+    }
+}
+
+/// Runs a voice turn: count it, transcribe (or take the early transcript), translate when needed, send the
+/// transcript, then answer.
+pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, early: Option<EarlyTranscript>, tx: Tx) {
+    let result = async {
+        let VoiceContext {
+            session,
+            layer,
+            eff,
+            prefs,
+            route,
+        } = VoiceContext::of(&app, &user, &options).await?;
         quota::charge_request(&app, &user.id, &prefs, &eff).await?;
-        let (heard, _) = speech::transcribe(&app, &eff, &route, &audio).await?;
+        let heard = match early {
+            Some(mut early) => match (&mut early.0).await {
+                Ok(Ok(heard)) => heard,
+                // The early attempt failed or was cut short: transcribe the whole utterance now.
+                _ => speech::transcribe(&app, &eff, &route, &audio).await?.0,
+            },
+            None => speech::transcribe(&app, &eff, &route, &audio).await?.0,
+        };
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
             let frame = json!({"type": "error", "status": 422, "code": "no_speech",

@@ -119,6 +119,21 @@ impl Vad {
         self.speech_frames * self.frame_ms
     }
 
+    /// Silence since the last speech of the utterance being followed, in ms (0 while speech goes on).
+    pub fn silence_ms(&self) -> u32 {
+        self.silent_frames * self.frame_ms
+    }
+
+    /// Samples of the caller's buffer analysed so far.
+    pub fn analysed(&self) -> usize {
+        self.analysed
+    }
+
+    /// Whether the utterance being followed has had enough speech to end at the next long silence.
+    pub fn has_enough_speech(&self) -> bool {
+        self.speech_ms() >= self.config.min_speech_ms
+    }
+
     /// Speech in the utterance that [`VadEvent::Utterance`] reported last, in ms.
     pub fn last_speech_ms(&self) -> u32 {
         self.last_speech_ms

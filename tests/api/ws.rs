@@ -781,3 +781,52 @@ async fn speech_over_an_answer_interrupts_it_and_a_cough_does_not() {
     assert_eq!(kinds(&next), ["transcript", "ack", "token", "semantic", "done"]);
     assert_eq!(next[0].json()["text"], "Halt, lieber einen Witz");
 }
+
+#[tokio::test]
+async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech_goes_on() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "erste Frage"})));
+    stt.then(STT, Reply::Json(json!({"text": "abgebrochen"})));
+    stt.then(STT, Reply::Json(json!({"text": "zweite Frage, mit Pause"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "700")]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    ws.send(json!({"type": "start", "vad": true, "text_only": true})).await;
+    let transcribed = |n: usize| {
+        let stt = stt.clone();
+        async move {
+            for _ in 0..100 {
+                if stt.requests(STT).len() >= n {
+                    return true;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            false
+        }
+    };
+
+    // 300 ms into the silence the turn is not over (it takes 700), but its transcription has started.
+    ws.speak([silence(300), tone(800), silence(300)].concat()).await;
+    assert!(transcribed(1).await, "transcription started at the pause");
+    assert!(ws.quiet_for(200).await, "the turn has not ended yet");
+    ws.speak(silence(500)).await;
+    let first = ws.turn().await;
+    assert_eq!(first[0].json()["text"], "erste Frage");
+    assert_eq!(
+        stt.requests(STT).len(),
+        1,
+        "the early transcription was used, not repeated"
+    );
+
+    // A pause of 300 ms inside a sentence: the transcription started there is dropped when speech goes on.
+    ws.speak([tone(600), silence(300)].concat()).await;
+    assert!(transcribed(2).await);
+    ws.speak([tone(600), silence(800)].concat()).await;
+    let second = ws.turn().await;
+    assert_eq!(second[0].json()["text"], "zweite Frage, mit Pause");
+    let sent = stt.requests(STT);
+    assert_eq!(sent.len(), 3);
+    let seconds = uploaded_seconds(&sent[2]);
+    assert!(seconds > 1.4, "the whole utterance was transcribed again: {seconds} s");
+}
