@@ -245,7 +245,7 @@ impl Context<'_> {
             deliveries,
             None,
             self.window_ms,
-            &alarm.id,
+            Some(&alarm.id),
             message(&self.lang, status),
         ))
     }
@@ -261,7 +261,7 @@ impl Context<'_> {
             let logged = app.store.alarm_since(&self.user.id, at).await?;
             let reached = logged.as_ref().map(|e| reached_in_log(&e.details)).unwrap_or_default();
             let text = self.cooldown_text(minutes_ago, &reached, &[]);
-            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, "", text));
+            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, None, text));
         };
         let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs + 2);
         let deadline = tokio::time::Instant::now() + timeout;
@@ -277,7 +277,7 @@ impl Context<'_> {
                     Vec::new(),
                     Some(minutes_ago),
                     remaining_ms,
-                    &alarm_id,
+                    Some(&alarm_id),
                     text,
                 ));
             }
@@ -304,7 +304,14 @@ impl Context<'_> {
                 "sending" if reached.is_empty() => texts(&self.lang).cooldown_sending.to_string(),
                 _ => self.cooldown_text(minutes_ago, &reached, &seen),
             };
-            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, &alarm_id, text));
+            return Ok(self.answer(
+                "cooldown",
+                Vec::new(),
+                Some(minutes_ago),
+                remaining_ms,
+                Some(&alarm_id),
+                text,
+            ));
         }
     }
 
@@ -335,7 +342,14 @@ impl Context<'_> {
         );
         self.log(status, "retry", &alarm.id, &deliveries, &dossier).await?;
         let text = message(&self.lang, status);
-        Ok(self.answer(status, deliveries, Some(minutes_ago), remaining_ms, &alarm.id, text))
+        Ok(self.answer(
+            status,
+            deliveries,
+            Some(minutes_ago),
+            remaining_ms,
+            Some(&alarm.id),
+            text,
+        ))
     }
 
     fn cooldown_text(&self, minutes_ago: i64, reached: &[(String, String)], seen: &[Acknowledgement]) -> String {
@@ -381,7 +395,7 @@ impl Context<'_> {
         deliveries: Vec<Delivery>,
         minutes_ago: Option<i64>,
         remaining_ms: i64,
-        alarm_id: &str,
+        alarm_id: Option<&str>,
         message: String,
     ) -> Answer {
         Answer {
@@ -391,7 +405,7 @@ impl Context<'_> {
             minutes_ago,
             remaining_seconds: (remaining_ms.max(0) + 999) / 1000,
             message,
-            alarm_id: Some(alarm_id.to_string()).filter(|id| !id.is_empty()),
+            alarm_id: alarm_id.map(String::from),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! (`GET`/`POST /api/emergency/ack/{token}`, no login), Twilio's callback of the call
 //! (`POST /api/emergency/call/{id}`, signed) and the admin list `GET /api/admin/emergencies`.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use axum::body::Bytes;
@@ -19,6 +20,7 @@ use crate::auth::{Admin, CurrentUser};
 use crate::emergency::ack::{self, Page};
 use crate::emergency::{self, Answer, Press};
 use crate::error::{ApiError, AppJson, Result};
+use crate::store::emergency::Acknowledgement;
 
 /// The routes.
 pub fn router() -> Router<AppState> {
@@ -149,18 +151,30 @@ async fn status(State(app): State<AppState>, caller: CurrentUser) -> Result<Json
 async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
     let events = app.store.emergency_events(500).await?;
     let mut out = Vec::with_capacity(events.len());
+    // An alarm's sends (alarm, retries, reminder) and a person's alarms share their lookups.
+    let mut names: HashMap<String, Option<String>> = HashMap::new();
+    let mut confirmations: HashMap<String, Vec<Acknowledgement>> = HashMap::new();
     for e in events {
-        let user = app.store.user_by_id(&e.user_id).await?;
+        if !names.contains_key(&e.user_id) {
+            let name = app.store.user_by_id(&e.user_id).await?.map(|u| u.name);
+            names.insert(e.user_id.clone(), name);
+        }
         let acknowledged_by = match &e.alarm_id {
-            Some(alarm) => app.store.acknowledged_by(alarm).await?,
+            Some(alarm) => {
+                if !confirmations.contains_key(alarm) {
+                    confirmations.insert(alarm.clone(), app.store.acknowledged_by(alarm).await?);
+                }
+                confirmations[alarm].clone()
+            }
             None => Vec::new(),
         };
+        let user = names[&e.user_id].clone();
         out.push(json!({
             "id": e.id,
             "at": e.created_at,
             "category": e.category,
             "user_id": e.user_id,
-            "user_name": user.map(|u| u.name),
+            "user_name": user,
             "alarm_id": e.alarm_id,
             "acknowledged": !acknowledged_by.is_empty(),
             "acknowledged_by": acknowledged_by,

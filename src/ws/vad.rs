@@ -57,8 +57,10 @@ pub struct Vad {
     frame_len: usize,
     /// Samples of the caller's buffer already analysed.
     analysed: usize,
-    speech_frames: u32,
-    silent_frames: u32,
+    /// Speech in the utterance being followed, and the silence since its last speech, in ms (kept in ms, not
+    /// frames, so a switch to the energy classifier's shorter frames keeps counting right).
+    speech_ms: u32,
+    silence_ms: u32,
     /// Speech of the last utterance that ended, in ms.
     last_speech_ms: u32,
 }
@@ -84,8 +86,8 @@ impl Vad {
             frame_ms: 20,
             frame_len: (sample_rate * 20 / 1000).max(1) as usize,
             analysed: 0,
-            speech_frames: 0,
-            silent_frames: 0,
+            speech_ms: 0,
+            silence_ms: 0,
             last_speech_ms: 0,
         }
     }
@@ -106,22 +108,14 @@ impl Vad {
         }
     }
 
-    /// `silero` or `energy`.
-    pub fn engine(&self) -> &'static str {
-        match self.classifier {
-            Classifier::Energy => "energy",
-            Classifier::Neural { .. } => "silero",
-        }
-    }
-
     /// Speech heard so far in the utterance being followed, in ms.
     pub fn speech_ms(&self) -> u32 {
-        self.speech_frames * self.frame_ms
+        self.speech_ms
     }
 
     /// Silence since the last speech of the utterance being followed, in ms (0 while speech goes on).
     pub fn silence_ms(&self) -> u32 {
-        self.silent_frames * self.frame_ms
+        self.silence_ms
     }
 
     /// Samples of the caller's buffer analysed so far.
@@ -142,8 +136,8 @@ impl Vad {
     /// Starts over (after the caller took an utterance or cleared its buffer).
     pub fn reset(&mut self) {
         self.analysed = 0;
-        self.speech_frames = 0;
-        self.silent_frames = 0;
+        self.speech_ms = 0;
+        self.silence_ms = 0;
     }
 
     /// Analyses the new whole frames of `buffer` (everything the caller holds since the last reset).
@@ -151,27 +145,27 @@ impl Vad {
         while self.analysed + self.frame_len <= buffer.len() {
             let frame = &buffer[self.analysed..self.analysed + self.frame_len];
             self.analysed += self.frame_len;
+            let frame_ms = self.frame_ms;
             if self.is_speech(frame) {
-                self.speech_frames += 1;
-                self.silent_frames = 0;
-            } else if self.speech_frames > 0 {
-                self.silent_frames += 1;
+                self.speech_ms += frame_ms;
+                self.silence_ms = 0;
+            } else if self.speech_ms > 0 {
+                self.silence_ms += frame_ms;
             }
-            let enough_speech = self.speech_ms() >= self.config.min_speech_ms;
-            if enough_speech && self.silent_frames * self.frame_ms >= self.config.silence_ms {
-                let end = self.analysed;
-                self.last_speech_ms = self.speech_ms();
-                self.reset();
-                return VadEvent::Utterance(end);
-            }
-            if self.speech_frames > 0 && self.silent_frames * self.frame_ms >= self.config.silence_ms {
+            if self.silence_ms >= self.config.silence_ms {
+                if self.has_enough_speech() {
+                    let end = self.analysed;
+                    self.last_speech_ms = self.speech_ms;
+                    self.reset();
+                    return VadEvent::Utterance(end);
+                }
                 // A click or cough too short to be speech: forget it.
-                self.speech_frames = 0;
-                self.silent_frames = 0;
+                self.speech_ms = 0;
+                self.silence_ms = 0;
             }
         }
         let pre_roll = self.frame_len * (PRE_ROLL_MS / self.frame_ms) as usize;
-        if self.speech_frames == 0 && self.analysed > pre_roll * 2 {
+        if self.speech_ms == 0 && self.analysed > pre_roll * 2 {
             let drop = self.analysed - pre_roll;
             self.analysed -= drop;
             return VadEvent::DropSilence(drop);
@@ -198,11 +192,9 @@ impl Vad {
             }
             Err(err) => {
                 tracing::warn!(%err, "the Silero detector failed; this connection goes on with the energy one");
-                let config = self.config;
-                let sample_rate = self.sample_rate;
-                let analysed = self.analysed;
-                *self = Self::new(config, sample_rate);
-                self.analysed = analysed;
+                let energy = Self::new(self.config, self.sample_rate);
+                (self.classifier, self.frame_ms, self.frame_len) =
+                    (energy.classifier, energy.frame_ms, energy.frame_len);
                 rms(frame) >= self.config.threshold
             }
         }
