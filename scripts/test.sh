@@ -24,9 +24,10 @@ fi
 # The browser tests drive Debian's Chromium with playwright-core (no browser download).
 [ -d ui-tests/node_modules/playwright-core ] || (cd ui-tests && npm ci --no-audit --no-fund --loglevel=error)
 
-# The neural voice detector's model and runtime, fetched once into target/engines by the same code the gateway's
-# zero-setup start runs (Silero VAD and ONNX Runtime's library, from the PyPI wheels that ship them).
-if [ ! -f target/engines/models/silero_vad.onnx ] || [ ! -f target/engines/onnxruntime/libonnxruntime.so ]; then
+# The turn-taking models and their runtime, fetched once into target/engines by the same code the gateway's
+# zero-setup start runs (Silero VAD, Smart Turn and ONNX Runtime's library, from the PyPI wheels that ship them).
+if [ ! -f target/engines/models/silero_vad.onnx ] || [ ! -f target/engines/models/smart-turn-v3.2-cpu.onnx ] \
+  || [ ! -f target/engines/onnxruntime/libonnxruntime.so ]; then
   python=python3
   python3 -m pip --version >/dev/null 2>&1 || { python3 -m venv target/fetch-venv && python=target/fetch-venv/bin/python; }
   "$python" engines/engines.py vad --dir target/engines

@@ -15,6 +15,7 @@ use crate::store::{Store, StoreError};
 use crate::text::lexicon::{Lexicon, LexiconCache};
 use crate::ws::budget::VoiceBudget;
 use crate::ws::silero::SileroModel;
+use crate::ws::smart_turn::SmartTurn;
 
 /// Everything a request may need, built once at start.
 pub struct App {
@@ -44,6 +45,8 @@ pub struct App {
     pub voice_budget: Arc<VoiceBudget>,
     /// The neural voice detector, or why the energy detector runs instead.
     pub silero: Result<Arc<SileroModel>, String>,
+    /// The semantic end-of-turn model, or why the fixed silence ends turns instead.
+    pub smart_turn: Result<Arc<SmartTurn>, String>,
 }
 
 impl App {
@@ -57,8 +60,10 @@ impl App {
             ws.audio_buffer_budget_bytes,
         ));
         let silero = load_silero(ws);
+        let smart_turn = load_smart_turn(ws);
         Self {
             silero,
+            smart_turn,
             voice_budget,
             providers: Providers::from_settings(&settings),
             metrics: Metrics::default(),
@@ -116,6 +121,27 @@ fn load_silero(ws: &crate::config::WsSettings) -> Result<Arc<SileroModel>, Strin
                 tracing::warn!(%why, "VAD_ENGINE=silero, but the energy detector runs");
             } else {
                 tracing::info!(%why, "voice detection: energy detector");
+            }
+            Err(why)
+        }
+    }
+}
+
+/// The Smart Turn model as `TURN_ENGINE` asks, or why not.
+fn load_smart_turn(ws: &crate::config::WsSettings) -> Result<Arc<SmartTurn>, String> {
+    if ws.turn_engine == "silence" {
+        return Err("TURN_ENGINE=silence".into());
+    }
+    match SmartTurn::load(&ws.onnxruntime_lib, &ws.smart_turn_model) {
+        Ok(model) => {
+            tracing::info!(model = %ws.smart_turn_model.display(), "end of turn: Smart Turn");
+            Ok(model)
+        }
+        Err(why) => {
+            if ws.turn_engine == "smart-turn" {
+                tracing::warn!(%why, "TURN_ENGINE=smart-turn, but the fixed silence ends turns");
+            } else {
+                tracing::info!(%why, "end of turn: fixed silence");
             }
             Err(why)
         }

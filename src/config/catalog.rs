@@ -107,7 +107,11 @@ pub const SETTINGS: &[Entry] = &[
         "200",
         "speech needed before silence can end an utterance",
     ),
-    ("VAD_SILENCE_MS", "700", "trailing silence that ends an utterance"),
+    (
+        "VAD_SILENCE_MS",
+        "700",
+        "trailing silence that ends an utterance when Smart Turn does not decide it",
+    ),
     (
         "BARGE_IN_MIN_SPEECH_MS",
         "400",
@@ -137,6 +141,31 @@ pub const SETTINGS: &[Entry] = &[
         "SILERO_VAD_MODEL",
         "ENGINES_DIR/models/silero_vad.onnx",
         "the Silero VAD model (fetched by the zero-setup engines)",
+    ),
+    (
+        "TURN_ENGINE",
+        "auto",
+        "end of turn on `/ws/voice` with `vad`: `auto` (Smart Turn when its runtime and model are there, else the fixed `VAD_SILENCE_MS`), `smart-turn`, `silence`",
+    ),
+    (
+        "SMART_TURN_MODEL",
+        "ENGINES_DIR/models/smart-turn-v3.2-cpu.onnx",
+        "the Smart Turn v3 model, which hears whether a turn is complete (fetched by the zero-setup engines)",
+    ),
+    (
+        "TURN_CHECK_MS",
+        "200",
+        "silence after which Smart Turn is asked whether the turn is complete; complete ends it at once",
+    ),
+    (
+        "TURN_MAX_SILENCE_MS",
+        "2000",
+        "silence that ends a turn Smart Turn found incomplete (a thinking pause shorter than this is not cut)",
+    ),
+    (
+        "TURN_COMPLETE_PROBABILITY",
+        "0.5",
+        "Smart Turn's probability at which a turn counts as complete",
     ),
     (
         "MAX_UTTERANCE_SECONDS",

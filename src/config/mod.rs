@@ -147,6 +147,17 @@ pub struct WsSettings {
     pub onnxruntime_lib: PathBuf,
     /// `SILERO_VAD_MODEL`: the Silero VAD model (default: the engines folder's `models/silero_vad.onnx`).
     pub silero_vad_model: PathBuf,
+    /// `TURN_ENGINE`: `auto` (Smart Turn when its runtime and model are there, else the fixed silence),
+    /// `smart-turn` or `silence`.
+    pub turn_engine: String,
+    /// `SMART_TURN_MODEL`: the Smart Turn model (default: the engines folder's `models/smart-turn-v3.2-cpu.onnx`).
+    pub smart_turn_model: PathBuf,
+    /// `TURN_CHECK_MS`: silence after which Smart Turn is asked whether the turn is complete.
+    pub turn_check_ms: u32,
+    /// `TURN_MAX_SILENCE_MS`: silence that ends a turn Smart Turn found incomplete.
+    pub turn_max_silence_ms: u32,
+    /// `TURN_COMPLETE_PROBABILITY`: Smart Turn's probability at which a turn counts as complete.
+    pub turn_complete_probability: f32,
     /// `BARGE_IN_MIN_SPEECH_MS`: speech that interrupts a running answer on `/ws/voice` (0 = never); shorter
     /// sounds during an answer (a cough, "mhm") are ignored.
     pub barge_in_min_speech_ms: u32,
@@ -400,6 +411,14 @@ impl Settings {
                 silero_vad_model: src
                     .raw("SILERO_VAD_MODEL")
                     .map_or_else(|| engines_dir.join("models").join("silero_vad.onnx"), PathBuf::from),
+                turn_engine: src.choice("TURN_ENGINE", "auto", &["auto", "smart-turn", "silence"])?,
+                smart_turn_model: src.raw("SMART_TURN_MODEL").map_or_else(
+                    || engines_dir.join("models").join("smart-turn-v3.2-cpu.onnx"),
+                    PathBuf::from,
+                ),
+                turn_check_ms: src.ranged("TURN_CHECK_MS", 200, 10_000)?.max(20),
+                turn_max_silence_ms: src.ranged("TURN_MAX_SILENCE_MS", 2000, 10_000)?.max(20),
+                turn_complete_probability: probability(&src, "TURN_COMPLETE_PROBABILITY", 0.5)?,
                 barge_in_min_speech_ms: src.ranged("BARGE_IN_MIN_SPEECH_MS", 400, 10_000)?,
                 stt_early_ms: src.ranged("STT_EARLY_MS", 200, 10_000)?,
                 max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),

@@ -59,6 +59,12 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value
             Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),
             Err(why) => json!({"engine": "energy", "reason": why, "setting": s.ws.vad_engine}),
         },
+        "turn": match &app.smart_turn {
+            Ok(_) => json!({"engine": "smart-turn", "model": s.ws.smart_turn_model, "setting": s.ws.turn_engine,
+                "check_ms": s.ws.turn_check_ms, "max_silence_ms": s.ws.turn_max_silence_ms}),
+            Err(why) => json!({"engine": "silence", "reason": why, "setting": s.ws.turn_engine,
+                "silence_ms": s.ws.vad_silence_ms}),
+        },
         "emergency": {"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
             "webhook": s.emergency.webhook_url.is_some()},
         "gpus": {"setting": s.gpus, "cuda_visible_devices": std::env::var("CUDA_VISIBLE_DEVICES").ok()},

@@ -3,7 +3,12 @@
 //!
 //! Rules (also in `docs/decisions.md`):
 //! - A sentence ends at `.`, `!` or `?` (with any closing quotes or brackets after it) followed by
-//!   whitespace, and at a line break. The decision waits until the next non-space character is known.
+//!   whitespace, and at a line break.
+//! - After a plain word (letters only, two or more, with a vowel; not a title or lexicon abbreviation) and
+//!   outside quotes and brackets, the mark ends the sentence at once, whatever follows, so it is spoken a
+//!   token earlier; the rest of an ellipsis or of `?!` is dropped from the next sentence. A bare domain name
+//!   (`example.com`) is therefore split after its first part. Everywhere else the decision waits until the
+//!   next non-space character is known.
 //! - A `.` is no end when the next word starts lower-case, after a single letter (`z. B.`, initials), after a
 //!   lexicon abbreviation or a title (`Dr.`, `e.g.`), in an ellipsis (`...`, `…`), after a German number
 //!   (ordinals: `22. November`, `am 3. Mai`) or an English number followed by a month name.
@@ -12,8 +17,8 @@
 //! - A sentence longer than `max_len` characters is cut at its last clause boundary (`,` `;` `:` or a dash),
 //!   else at its last space; the rest is flushed at the end of the stream.
 //!
-//! Example: tokens `["Es ist 22", ". November. Wi", "e geht's?"]` give `"Es ist 22. November."` and, at the
-//! end, `"Wie geht's?"`.
+//! Example: tokens `["Es ist 22", ". November. Wi", "e geht's?"]` give `"Es ist 22. November."` with the
+//! second token and `"Wie geht's?"` with the third.
 
 use crate::text::lexicon::{Lexicon, Section};
 
@@ -49,6 +54,8 @@ const MONTHS: &[&str] = &[
     "Nov",
     "Dec",
 ];
+/// Vowels of the Latin alphabets: a word without any is an abbreviation (`bzw`, `Mr`) or a sound (`Hmm`).
+const VOWELS: &str = "aeiouyäöüàáâãåèéêëìíîïòóôõøùúûæœ";
 const CLOSERS: &[char] = &['"', '\'', ')', ']', '”', '’', '»', '“'];
 
 /// Splits a stream of text into sentences.
@@ -137,7 +144,7 @@ impl SentenceSplitter {
                     self.quotes.clear();
                     continue;
                 }
-                '.' | '!' | '?' if self.quotes.is_empty() => match self.verdict(at, c, at_end) {
+                '.' | '!' | '?' if self.quotes.is_empty() => match self.ending(at, c, at_end) {
                     Verdict::End(end) => {
                         self.emit(end, out);
                         continue;
@@ -195,7 +202,36 @@ impl SentenceSplitter {
         }
     }
 
-    /// Decides whether the punctuation `c` at byte `at` ends a sentence.
+    /// Decides about `.`, `!` or `?` outside quotes: at once when settled, else by what follows.
+    fn ending(&self, at: usize, c: char, at_end: bool) -> Verdict {
+        if self.settled(at, c) {
+            Verdict::End(at + c.len_utf8())
+        } else {
+            self.verdict(at, c, at_end)
+        }
+    }
+
+    /// Whether the punctuation `c` at byte `at` ends its sentence whatever follows, so the sentence can be
+    /// spoken at once instead of a token later: the word before it is a plain word (letters, at least two and
+    /// a vowel among them: no number, initial, URL or consonant cluster such as `bzw`), not a title or an
+    /// abbreviation of the lexicon, and no bracket is open. Only the sentence itself is looked at, so the
+    /// answer is the same however the text was chunked.
+    fn settled(&self, at: usize, c: char) -> bool {
+        let sentence = &self.buf[self.start..at];
+        if sentence.matches(['(', '[']).count() > sentence.matches([')', ']']).count() {
+            return false;
+        }
+        let word = sentence.rsplit(char::is_whitespace).next().unwrap_or_default();
+        let word = word.trim_start_matches(['(', '[', '"', '„', '“', '«', '\'']);
+        let plain = word
+            .chars()
+            .all(|ch| ch.is_alphabetic() || matches!(ch, '-' | '\'' | '’'))
+            && word.chars().filter(|ch| ch.is_alphabetic()).count() >= 2
+            && word.chars().flat_map(char::to_lowercase).any(|ch| VOWELS.contains(ch));
+        plain && (c != '.' || !self.no_end_after(word))
+    }
+
+    /// Decides whether the punctuation `c` at byte `at` ends a sentence, looking at what follows.
     fn verdict(&self, at: usize, c: char, at_end: bool) -> Verdict {
         let after = &self.buf[at + c.len_utf8()..];
         let closers = after.len() - after.trim_start_matches(CLOSERS).len();
@@ -254,8 +290,12 @@ fn clause_cut(text: &str) -> Option<usize> {
     clause.or_else(|| text.rfind(' ').map(|i| i + 1)).filter(|&i| i > 0)
 }
 
+/// The sentence without surrounding space and without the rest of a `...`, `?!` or `!!!` whose first mark
+/// ended the sentence before it.
 fn nonblank(s: &str) -> Option<String> {
-    let t = s.trim();
+    let t = s
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '!' | '?'))
+        .trim_end();
     (!t.is_empty()).then(|| t.to_string())
 }
 
@@ -347,11 +387,36 @@ mod tests {
     }
 
     #[test]
-    fn a_sentence_is_emitted_before_the_stream_ends() {
+    fn a_sentence_is_emitted_at_its_period_when_the_word_before_is_plain() {
         let mut s = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &Lexicon::builtin("en"));
-        assert!(s.push("Hello there.").is_empty(), "undecided until the next word shows");
-        assert_eq!(s.push(" Now"), ["Hello there."]);
-        assert_eq!(s.finish(), ["Now"]);
+        assert_eq!(s.push("Hello there."), ["Hello there."], "no wait for the next token");
+        assert_eq!(
+            s.push(".. Really?"),
+            ["Really?"],
+            "the rest of an ellipsis is not a sentence"
+        );
+        assert_eq!(s.push("! Ok"), Vec::<String>::new());
+        assert_eq!(s.finish(), ["Ok"]);
+    }
+
+    #[test]
+    fn an_ambiguous_period_waits_for_the_next_word() {
+        let cases: &[(&str, &str, &str, &[&str])] = &[
+            ("en", "I saw Dr.", " Weber.", &["I saw Dr. Weber."]),
+            ("de", "Am 3.", " Mai.", &["Am 3. Mai."]),
+            ("en", "Page 3.", " Next.", &["Page 3.", "Next."]),
+            ("de", "Das ist z.", " B. gut.", &["Das ist z. B. gut."]),
+            ("de", "Er kommt bzw.", " sie kommt.", &["Er kommt bzw. sie kommt."]),
+            ("en", "Call J.", " Smith.", &["Call J. Smith."]),
+            ("en", "(See the note.", ") Yes.", &["(See the note.)", "Yes."]),
+        ];
+        for (lang, first, second, want) in cases {
+            let mut s = SentenceSplitter::new(lang, DEFAULT_MAX_LEN, &Lexicon::builtin(lang));
+            assert!(s.push(first).is_empty(), "{first} waits");
+            let mut out = s.push(second);
+            out.extend(s.finish());
+            assert_eq!(out, *want, "{first}{second}");
+        }
     }
 
     #[test]

@@ -16,9 +16,11 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::budget::{AudioBuffer, Refusal, Seat};
+use super::end_of_turn::{TurnCheck, Verdict};
 use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, error_event, event, parse};
+use super::smart_turn::SmartTurn;
 use super::turn::{self, EarlyTranscript, Out};
-use super::vad::{Vad, VadEvent};
+use super::vad::{Vad, VadConfig, VadEvent};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::providers::audio::Pcm;
@@ -54,6 +56,21 @@ struct Recording {
     vad: Option<Vad>,
     /// A transcription started when the silence began; dropped when the person speaks on.
     early: Option<EarlyTranscript>,
+    /// Smart Turn's check of the current pause; dropped when the person speaks on.
+    check: Option<TurnCheck>,
+}
+
+impl Recording {
+    fn new(app: &App, options: Options, rate: u32, vad: Option<Vad>) -> Self {
+        Self {
+            options,
+            rate,
+            samples: AudioBuffer::new(app.voice_budget.clone()),
+            vad,
+            early: None,
+            check: None,
+        }
+    }
 }
 
 struct Conn {
@@ -72,6 +89,7 @@ struct Conn {
 enum Step {
     Incoming(Option<Result<Message, axum::Error>>),
     Frame(Option<Out>),
+    Verdict(Verdict),
     Idle,
 }
 
@@ -92,13 +110,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     app.metrics.gauge_add("ws_connections", &label, 1);
     let metrics_app = app.clone();
     let mut conn = Conn {
-        recording: Recording {
-            options: base.clone(),
-            rate: DEFAULT_RATE,
-            samples: AudioBuffer::new(app.voice_budget.clone()),
-            vad: None,
-            early: None,
-        },
+        recording: Recording::new(&app, base.clone(), DEFAULT_RATE, None),
         app,
         user,
         channel,
@@ -127,6 +139,7 @@ impl Conn {
             let step = tokio::select! {
                 incoming = socket.recv() => Step::Incoming(incoming),
                 frame = next_frame(&mut self.running) => Step::Frame(frame),
+                verdict = TurnCheck::decided(&mut self.recording.check) => Step::Verdict(verdict),
                 () = tokio::time::sleep(idle), if self.running.is_none() => Step::Idle,
             };
             let keep_going = match step {
@@ -147,6 +160,11 @@ impl Conn {
                     self.running = None;
                     true
                 }
+                Step::Verdict(Verdict::Complete) => match self.recording.vad.as_mut().map(Vad::finish) {
+                    Some(end) => self.end_utterance(&mut socket, end).await,
+                    None => true,
+                },
+                Step::Verdict(_) => true,
                 Step::Idle => {
                     let _ = close(&mut socket, 1000, "idle timeout").await;
                     false
@@ -196,18 +214,17 @@ impl Conn {
                 if !(8_000..=48_000).contains(&rate) {
                     return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
                 }
-                let config = (&self.app.settings.ws).into();
+                let ws = &self.app.settings.ws;
+                let mut config: VadConfig = ws.into();
+                if smart_turn(&self.app, rate).is_some() {
+                    // The model ends complete turns early; the detector's silence is the longest pause.
+                    config.silence_ms = ws.turn_max_silence_ms;
+                }
                 let vad = options.vad.unwrap_or(false).then(|| match &self.app.silero {
                     Ok(model) => Vad::neural(config, rate, model),
                     Err(_) => Vad::new(config, rate),
                 });
-                self.recording = Recording {
-                    options: self.base.merged(&options),
-                    rate,
-                    samples: AudioBuffer::new(self.app.voice_budget.clone()),
-                    vad,
-                    early: None,
-                };
+                self.recording = Recording::new(&self.app, self.base.merged(&options), rate, vad);
                 true
             }
             (Channel::Voice, ClientFrame::End(options)) => {
@@ -224,6 +241,7 @@ impl Conn {
                     vad.reset();
                 }
                 self.recording.early = None;
+                self.recording.check = None;
                 self.answer_utterance(socket, samples, options, None).await
             }
             (_, other) => {
@@ -278,23 +296,38 @@ impl Conn {
             return true;
         };
         let ws = &self.app.settings.ws;
-        let (barge_in_ms, early_ms) = (ws.barge_in_min_speech_ms, ws.stt_early_ms);
+        let (barge_in_ms, early_ms, check_ms) = (ws.barge_in_min_speech_ms, ws.stt_early_ms, ws.turn_check_ms);
+        let fixed_silence_ms = ws.vad_silence_ms;
         let answering = self.running.is_some();
+        let smart_turn = smart_turn(&self.app, rec.rate);
         match vad.update(rec.samples.samples()) {
             VadEvent::Listening => {
-                if vad.silence_ms() == 0 {
-                    // The person speaks on: a transcription started at a pause would miss the rest.
+                let (silence, heard) = (vad.silence_ms(), vad.analysed());
+                if silence == 0 {
+                    // The person speaks on: a transcription or a check started at a pause would miss the rest.
                     rec.early = None;
-                } else if early_ms > 0 && rec.early.is_none() && vad.has_enough_speech() && vad.silence_ms() >= early_ms
-                {
-                    // The silence began: transcribe now, while waiting to know whether the turn is over.
-                    let audio = Pcm {
-                        sample_rate: rec.rate,
-                        samples: rec.samples.samples()[..vad.analysed()].to_vec(),
-                        channels: 1,
-                    };
-                    let (app, user) = (self.app.clone(), self.user.clone());
-                    rec.early = Some(turn::transcribe_early(app, user, audio, rec.options.clone()));
+                    rec.check = None;
+                } else if vad.has_enough_speech() {
+                    if early_ms > 0 && rec.early.is_none() && silence >= early_ms {
+                        // The silence began: transcribe now, while waiting to know whether the turn is over.
+                        let audio = Pcm {
+                            sample_rate: rec.rate,
+                            samples: rec.samples.samples()[..heard].to_vec(),
+                            channels: 1,
+                        };
+                        let (app, user) = (self.app.clone(), self.user.clone());
+                        rec.early = Some(turn::transcribe_early(app, user, audio, rec.options.clone()));
+                    }
+                    if let Some(model) = smart_turn.filter(|_| rec.check.is_none() && silence >= check_ms) {
+                        let samples = rec.samples.samples()[..heard].to_vec();
+                        let threshold = ws.turn_complete_probability;
+                        rec.check = Some(TurnCheck::start(model, samples, threshold));
+                    }
+                    let failed = rec.check.as_ref().and_then(TurnCheck::verdict) == Some(Verdict::Unknown);
+                    if failed && silence >= fixed_silence_ms {
+                        let end = vad.finish();
+                        return self.end_utterance(socket, end).await;
+                    }
                 }
                 // Barge-in: enough speech during an answer stops it at once; the speech goes on being recorded
                 // and becomes the next question when it ends.
@@ -307,19 +340,26 @@ impl Conn {
                 rec.samples.drop_front(n);
                 true
             }
-            VadEvent::Utterance(n) if answering && barge_in_ms > 0 && vad.last_speech_ms() < barge_in_ms => {
-                // A cough or an "mhm" while the answer is spoken: neither an interruption nor a question.
-                rec.samples.drop_front(n);
-                rec.early = None;
-                true
-            }
-            VadEvent::Utterance(n) => {
-                let utterance: Vec<i16> = rec.samples.take_front(n);
-                let options = rec.options.clone();
-                let early = rec.early.take();
-                self.answer_utterance(socket, utterance, options, early).await
-            }
+            VadEvent::Utterance(n) => self.end_utterance(socket, n).await,
         }
+    }
+
+    /// The utterance in the first `n` samples ended: it becomes the next question, unless it was a short sound
+    /// (a cough, an "mhm") while an answer is spoken, which is neither an interruption nor a question.
+    async fn end_utterance(&mut self, socket: &mut WebSocket, n: usize) -> bool {
+        let rec = &mut self.recording;
+        rec.check = None;
+        let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+        let speech_ms = rec.vad.as_ref().map_or(u32::MAX, Vad::last_speech_ms);
+        if self.running.is_some() && barge_in_ms > 0 && speech_ms < barge_in_ms {
+            rec.samples.drop_front(n);
+            rec.early = None;
+            return true;
+        }
+        let utterance: Vec<i16> = rec.samples.take_front(n);
+        let options = rec.options.clone();
+        let early = rec.early.take();
+        self.answer_utterance(socket, utterance, options, early).await
     }
 
     async fn answer_utterance(
@@ -365,6 +405,11 @@ impl Conn {
             None => true,
         }
     }
+}
+
+/// The model for deciding the end of turns of audio at `rate`, when it runs (it knows 16 kHz only).
+fn smart_turn(app: &App, rate: u32) -> Option<Arc<SmartTurn>> {
+    app.smart_turn.as_ref().ok().filter(|_| rate == 16_000).cloned()
 }
 
 /// Refuses a voice connection over its limits: an error event, then close 1008 (policy).

@@ -9,9 +9,13 @@
 mod admin_log;
 pub mod budget;
 mod conn;
+mod end_of_turn;
+pub mod mel;
+mod onnx;
 mod phrases;
 pub mod protocol;
 pub mod silero;
+pub mod smart_turn;
 mod turn;
 pub mod vad;
 

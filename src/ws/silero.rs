@@ -8,66 +8,33 @@
 //! runs inline on the connection's task.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
-use ort::session::Session;
 use ort::value::Tensor;
 
-/// Sessions shared by all connections; more would only hold memory on a machine of two cores.
+use super::onnx::Pool;
+
+/// Sessions shared by all connections.
 const SESSIONS: usize = 2;
 /// Size of the recurrent state (2 × 1 × 128).
 const STATE: usize = 256;
 
 /// The loaded model.
+#[derive(Debug)]
 pub struct SileroModel {
-    sessions: Vec<Mutex<Session>>,
+    sessions: Pool,
 }
-
-impl std::fmt::Debug for SileroModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SileroModel")
-            .field("sessions", &self.sessions.len())
-            .finish()
-    }
-}
-
-/// The ONNX Runtime library, loaded once per process (a second library could not be loaded anyway).
-static RUNTIME: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
 
 impl SileroModel {
     /// Loads ONNX Runtime from `lib` (once per process) and the model from `model`.
     pub fn load(lib: &Path, model: &Path) -> Result<Arc<Self>, String> {
-        for (what, path) in [("ONNX Runtime library", lib), ("Silero VAD model", model)] {
-            if !path.is_file() {
-                return Err(format!("{what} not found at {}", path.display()));
-            }
-        }
-        let runtime = RUNTIME.get_or_init(|| {
-            let builder = ort::init_from(lib).map_err(|e| format!("ONNX Runtime {}: {e}", lib.display()))?;
-            builder.build().map_err(|e| format!("ONNX Runtime: {e}"))
-        });
-        let environment = runtime.clone()?;
-        let bytes = std::fs::read(model).map_err(|e| format!("{}: {e}", model.display()))?;
-        let mut sessions = Vec::with_capacity(SESSIONS);
-        for _ in 0..SESSIONS {
-            let session = Session::builder(&environment)
-                .and_then(|b| b.with_intra_threads(1).map_err(Into::into))
-                .and_then(|mut b| b.commit_from_memory(&bytes))
-                .map_err(|e| format!("Silero VAD model {}: {e}", model.display()))?;
-            sessions.push(Mutex::new(session));
-        }
+        let sessions = Pool::load(lib, model, "Silero VAD model", SESSIONS)?;
         Ok(Arc::new(Self { sessions }))
     }
 
     /// The speech probability of one window (`context` samples followed by the window), carrying `state`.
     fn probability(&self, input: Vec<f32>, state: &mut [f32; STATE], sample_rate: i64) -> Result<f32, String> {
-        // Any free session; when both are busy, wait for the first.
-        let mut session = self
-            .sessions
-            .iter()
-            .find_map(|s| s.try_lock().ok())
-            .or_else(|| self.sessions[0].lock().ok())
-            .ok_or("the Silero session is poisoned")?;
+        let mut session = self.sessions.session()?;
         let len = input.len();
         let outputs = session
             .run(ort::inputs![

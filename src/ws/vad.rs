@@ -133,6 +133,15 @@ impl Vad {
         self.last_speech_ms
     }
 
+    /// Ends the utterance being followed now (the end-of-turn model heard it complete); returns how many samples
+    /// of the caller's buffer hold it.
+    pub fn finish(&mut self) -> usize {
+        let end = self.analysed;
+        self.last_speech_ms = self.speech_ms;
+        self.reset();
+        end
+    }
+
     /// Starts over (after the caller took an utterance or cleared its buffer).
     pub fn reset(&mut self) {
         self.analysed = 0;
@@ -154,10 +163,7 @@ impl Vad {
             }
             if self.silence_ms >= self.config.silence_ms {
                 if self.has_enough_speech() {
-                    let end = self.analysed;
-                    self.last_speech_ms = self.speech_ms;
-                    self.reset();
-                    return VadEvent::Utterance(end);
+                    return VadEvent::Utterance(self.finish());
                 }
                 // A click or cough too short to be speech: forget it.
                 self.speech_ms = 0;

@@ -187,3 +187,127 @@ async fn without_its_runtime_the_energy_detector_runs_and_the_status_says_why() 
     assert_eq!(transcript["type"], "transcript", "{transcript}");
     assert_eq!(stt.requests(STT).len(), 1);
 }
+
+/// The Smart Turn model, where `scripts/test.sh` puts it.
+fn smart_turn_model() -> String {
+    let model =
+        std::env::var("SMART_TURN_MODEL").unwrap_or_else(|_| format!("{ENGINES}/models/smart-turn-v3.2-cpu.onnx"));
+    assert!(
+        std::path::Path::new(&model).is_file(),
+        "the Smart Turn model is missing; run scripts/test.sh, which fetches it"
+    );
+    model
+}
+
+fn pcm(bytes: &[u8]) -> Vec<i16> {
+    bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+/// espeak-ng, 16 kHz: "What is the capital of France?" (2.2 s) and "I would like to know if the" (2.0 s).
+const COMPLETE: &[u8] = include_bytes!("../fixtures/turn_complete_en_16k.pcm");
+const INCOMPLETE: &[u8] = include_bytes!("../fixtures/turn_incomplete_en_16k.pcm");
+
+#[test]
+#[ignore = "needs ONNX Runtime and the Smart Turn model; scripts/test.sh fetches them"]
+fn smart_turn_gives_the_reference_features_and_probabilities() {
+    use voice_gateway::ws::mel;
+    use voice_gateway::ws::smart_turn::SmartTurn;
+
+    let (lib, _) = runtime_and_model();
+    let model = SmartTurn::load(lib.as_ref(), smart_turn_model().as_ref()).expect("the model loads");
+    let reference: Value = serde_json::from_str(include_str!("../fixtures/smart_turn_reference.json")).unwrap();
+    let stride = reference["stride"].as_u64().unwrap() as usize;
+    let clips: [(&str, &[u8]); 3] = [
+        ("turn_complete_en_16k.pcm", COMPLETE),
+        ("turn_incomplete_en_16k.pcm", INCOMPLETE),
+        ("speech_de_16k.pcm", include_bytes!("../fixtures/speech_de_16k.pcm")),
+    ];
+    let mut probabilities = Vec::new();
+    for (name, bytes) in clips {
+        let want = &reference["clips"][name];
+        let samples = pcm(bytes);
+        // The features as the model sees them: the clip left-padded with silence to 8 s.
+        let mut audio = vec![0.0f32; mel::SAMPLES - samples.len()];
+        audio.extend(samples.iter().map(|&s| f32::from(s) / 32_768.0));
+        let features = mel::log_mel(&audio);
+        let expected = want["features"].as_array().unwrap();
+        assert_eq!(features.len().div_ceil(stride), expected.len(), "{name}");
+        for (i, (got, w)) in features.iter().step_by(stride).zip(expected).enumerate() {
+            let w = w.as_f64().unwrap();
+            assert!(
+                (f64::from(*got) - w).abs() < 1e-4,
+                "{name}, value {}: {got} against {w}",
+                i * stride
+            );
+        }
+        let p = model.probability(&samples).expect("the model runs");
+        let w = want["probability"].as_f64().unwrap();
+        // The features differ from the reference's by at most 5e-6 (float rounding), but the model quantizes its
+        // activations to int8 on the fly, which turns that into up to 0.02 of probability (measured: the German
+        // clip gives 0.957 for 0.938; the reference runtime gives the same 0.957 on these features).
+        assert!((f64::from(p) - w).abs() < 0.03, "{name}: {p} against the reference {w}");
+        probabilities.push(p);
+    }
+    assert!(probabilities[0] > 0.5, "a complete question is complete");
+    assert!(probabilities[1] < 0.5, "a sentence broken off is not");
+}
+
+#[tokio::test]
+#[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
+async fn with_smart_turn_an_unfinished_sentence_waits_through_its_pause_and_a_complete_one_ends_at_once() {
+    let (lib, vad_model) = runtime_and_model();
+    let turn_model = smart_turn_model();
+    // A fixed silence of 300 ms would cut the pause below; the longest pause is 3 s.
+    let (app, token, stt) = voice_app(&[
+        ("VAD_ENGINE", "silero"),
+        ("ONNXRUNTIME_LIB", &lib),
+        ("SILERO_VAD_MODEL", &vad_model),
+        ("SMART_TURN_MODEL", &turn_model),
+        ("TURN_ENGINE", "smart-turn"),
+        ("VAD_SILENCE_MS", "300"),
+        ("TURN_MAX_SILENCE_MS", "3000"),
+        ("STT_EARLY_MS", "0"),
+    ])
+    .await;
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    assert_eq!(status.body["turn"]["engine"], "smart-turn", "{}", status.body["turn"]);
+    let mut ws = voice_socket(&app, &token).await;
+
+    // A sentence broken off: the gateway waits through a pause of 1.5 s ...
+    let (incomplete, complete) = (pcm(INCOMPLETE), pcm(COMPLETE));
+    speak(&mut ws, &[incomplete.clone(), vec![0; 24_000]].concat()).await;
+    assert_eq!(
+        event_within(&mut ws, 2000).await,
+        None,
+        "the thinking pause was not cut"
+    );
+    assert!(stt.requests(STT).is_empty());
+    // ... and ends the turn at the longest pause.
+    speak(&mut ws, &vec![0; 32_000]).await;
+    let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
+    assert_eq!(transcript["type"], "transcript", "{transcript}");
+    while event_within(&mut ws, 500).await.is_some() {}
+
+    // A complete question ends at a short pause, long before the longest.
+    speak(&mut ws, &[complete, vec![0; 16_000]].concat()).await;
+    let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
+    assert_eq!(transcript["type"], "transcript", "{transcript}");
+    assert_eq!(stt.requests(STT).len(), 2);
+}
+
+#[tokio::test]
+async fn without_the_smart_turn_model_the_fixed_silence_ends_turns_and_the_status_says_why() {
+    let (app, _, _) = voice_app(&[("SMART_TURN_MODEL", "/nonexistent/smart-turn.onnx")]).await;
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    let turn = &status.body["turn"];
+    assert_eq!(turn["engine"], "silence", "{turn}");
+    assert_eq!(turn["silence_ms"], 700, "{turn}");
+    assert!(turn["reason"].as_str().unwrap().contains("not found"), "{turn}");
+
+    let (app, _, _) = voice_app(&[("TURN_ENGINE", "silence")]).await;
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    assert_eq!(status.body["turn"]["reason"], "TURN_ENGINE=silence");
+}
