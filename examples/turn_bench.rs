@@ -5,7 +5,9 @@
 //! audio, and whether the question was cut in two.
 //!
 //! Run: `cargo build --release && cargo run --release --example turn_bench -- [--bin target/release/voice-gateway]
-//! [--engines target/engines]` (the engines folder of the end-to-end test; the first start installs them).
+//! [--engines target/engines] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test; the first start
+//! installs them). `--env` sets the gateway's settings, to measure what each step buys (for example
+//! `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`).
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -52,7 +54,12 @@ async fn main() {
         .local_addr()
         .unwrap()
         .port();
-    let mut gateway = start(&bin, &engines, dir.path(), port).await;
+    let settings: Vec<(String, String)> = args
+        .windows(2)
+        .filter(|w| w[0] == "--env")
+        .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect();
+    let mut gateway = start(&bin, &engines, dir.path(), port, &settings).await;
 
     // A first turn warms the engines up (model load, caches); it is not counted.
     let _ = ask(port, "en", &speech("en", "en", 175, "Hello.", 0)).await;
@@ -96,7 +103,13 @@ async fn main() {
     println!("| questions with a pause cut in two | {cuts} of {pauses} |");
 }
 
-async fn start(bin: &std::path::Path, engines: &std::path::Path, dir: &std::path::Path, port: u16) -> Child {
+async fn start(
+    bin: &std::path::Path,
+    engines: &std::path::Path,
+    dir: &std::path::Path,
+    port: u16,
+    settings: &[(String, String)],
+) -> Child {
     let child = Command::new(bin)
         .current_dir(dir)
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
@@ -106,6 +119,7 @@ async fn start(bin: &std::path::Path, engines: &std::path::Path, dir: &std::path
         .env("FILLER_AFTER_MS", "0")
         .env("LLM_TEMPERATURE", "0")
         .env("LLM_MAX_TOKENS", "60")
+        .envs(settings.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

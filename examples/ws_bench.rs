@@ -2,9 +2,10 @@
 //! the benchmark sets.
 //!
 //! (a) Added latency: over `--turns` sequential `/ws/chat` turns with sentence-wise audio, the time from the
-//!     moment the fake LLM has emitted the end of the first sentence (the token after its period, which is
-//!     when a sentence is known to be complete) to the moment the client holds that sentence's audio frame,
-//!     minus the fake TTS delay.
+//!     moment the fake LLM has emitted the token that closes the first sentence (" there.", followed 5 ms
+//!     later by the next token, as a model writes) to the moment the client holds that sentence's audio frame,
+//!     minus the fake TTS delay. A gateway that waits for the next token to know the sentence is complete
+//!     pays the token interval here.
 //! (b) Concurrency: `--sessions` `/ws/voice` connections each running turns (1 s of PCM, STT, LLM, sentence
 //!     TTS) for `--seconds`: turns per second, errors, resident memory per open connection.
 //!
@@ -124,21 +125,19 @@ fn chunk(text: &str) -> Bytes {
     Bytes::from(format!("data: {event}\n\n"))
 }
 
-/// Streams "Hello there." then " And" (recording the moment: the first sentence is now complete), then the
-/// rest after a pause, as a model still writing would.
+/// Streams "Hello there." (recording the moment its period leaves), " And" 5 ms later, then the rest after a
+/// pause, as a model still writing would.
 async fn fake_llm(State(fakes): State<Arc<Fakes>>, body: Bytes) -> Response {
     let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let latency_turn = request.to_string().contains("bench-latency");
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(8);
     tokio::spawn(async move {
         let _ = tx.send(Ok(chunk("Hello"))).await;
-        let _ = tx.send(Ok(chunk(" there."))).await;
-        if latency_turn {
+        if tx.send(Ok(chunk(" there."))).await.is_ok() && latency_turn {
+            *fakes.sentence_end.lock().unwrap() = Some(Instant::now());
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        if tx.send(Ok(chunk(" And"))).await.is_ok() && latency_turn {
-            *fakes.sentence_end.lock().unwrap() = Some(Instant::now());
-        }
+        let _ = tx.send(Ok(chunk(" And"))).await;
         tokio::time::sleep(Duration::from_millis(if latency_turn { 60 } else { 10 })).await;
         let _ = tx.send(Ok(chunk(" that is all."))).await;
         let end = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});

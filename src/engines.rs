@@ -88,7 +88,16 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
             ))
         })?;
         let port = free_port()?;
-        let args = ["stt", "--model-dir", &whisper, "--port", &port.to_string()];
+        let window = settings.engines.whisper_window_secs.to_string();
+        let args = [
+            "stt",
+            "--model-dir",
+            &whisper,
+            "--port",
+            &port.to_string(),
+            "--window",
+            &window,
+        ];
         let child = spawn(&python, &script, &args, &dir.join("stt.log"))?;
         children.push(("faster-whisper", child));
         let url = format!("http://127.0.0.1:{port}");

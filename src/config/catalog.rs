@@ -390,6 +390,11 @@ pub const SETTINGS: &[Entry] = &[
         "virtual environment, models and logs of the local engines",
     ),
     (
+        "WHISPER_WINDOW_SECONDS",
+        "15",
+        "audio window the local faster-whisper encodes for a clip of known language shorter than it (longer clips: just long enough); 30 = Whisper's own window, 0.6 s slower for a short question",
+    ),
+    (
         "MODEL_PRESETS_FILE",
         "(unset: built-in presets)",
         "JSON list of model presets for the admin menu (see README, Operations)",

@@ -247,6 +247,8 @@ pub struct EngineSettings {
     pub llm_configured: bool,
     /// `OPENAI_STT_URL` was given: the user runs their own transcription service.
     pub stt_configured: bool,
+    /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
+    pub whisper_window_secs: u32,
 }
 
 /// Channels of the help function besides e-mail.
@@ -490,6 +492,7 @@ impl Settings {
                 dir: engines_dir.clone(),
                 llm_configured: lookup("LOCAL_LLM_URL").is_some_and(|v| !v.trim().is_empty()),
                 stt_configured: lookup("OPENAI_STT_URL").is_some_and(|v| !v.trim().is_empty()),
+                whisper_window_secs: src.ranged("WHISPER_WINDOW_SECONDS", 15, 30)?.max(1),
             },
             model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())
                 .map_err(|e| ConfigError::new("MODEL_PRESETS_FILE", e))?,
