@@ -157,9 +157,18 @@ fn speech(lang: &str, voice: &str, speed: u32, text: &str, pause: u32) -> Vec<i1
             .expect("espeak-ng");
         assert!(ok.success(), "{lang} {part}");
         let pcm = voice_gateway::providers::audio::parse_wav(&std::fs::read(file.path()).unwrap()).unwrap();
-        out.extend(resample(&pcm.samples, pcm.sample_rate, 16_000));
+        out.extend(voiced(&resample(&pcm.samples, pcm.sample_rate, 16_000)));
     }
     out
+}
+
+/// The part from the first to the last voiced sample: espeak-ng surrounds its speech with silence (about
+/// 0.4 s at the end), which would otherwise count as speech in the latency and lengthen the pauses.
+fn voiced(samples: &[i16]) -> &[i16] {
+    let loud = |s: &i16| s.unsigned_abs() > 328;
+    let first = samples.iter().position(loud).unwrap_or(0);
+    let last = samples.iter().rposition(loud).map_or(first, |i| i + 1);
+    &samples[first..last]
 }
 
 /// Linear resampling (enough for a detector and a recognizer).
@@ -176,7 +185,7 @@ fn resample(samples: &[i16], from: u32, to: u32) -> Vec<i16> {
         .collect()
 }
 
-/// Streams one question in real time and measures from its last speech sample.
+/// Streams one question in real time and measures from its last voiced sample.
 async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
     let url = format!("ws://127.0.0.1:{port}/ws/voice");
     let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");

@@ -45,6 +45,9 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     let needs_llm = !settings.engines.llm_configured && settings.runtime_env["default_llm_provider"] == "local";
     let needs_stt = !settings.engines.stt_configured && settings.runtime_env["default_stt_provider"] == "openai";
     if settings.engines.mode == "off" {
+        for gap in unconfigured(settings) {
+            tracing::warn!("{gap}");
+        }
         return Ok(None);
     }
     check_espeak(settings).await;
@@ -106,6 +109,36 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         settings.providers.openai_stt_model = "base".into();
     }
     Ok(Some(Engines { children }))
+}
+
+/// The stages that nobody configured while the engines are off, each with how to configure it.
+pub fn unconfigured(settings: &Settings) -> Vec<String> {
+    let env = &settings.runtime_env;
+    let p = &settings.providers;
+    let mut gaps = Vec::new();
+    match env["default_llm_provider"].as_str() {
+        "local" if !settings.engines.llm_configured => gaps.push(format!(
+            "language model: LOCAL_LLM_URL is not set, so the gateway expects Ollama at {}; set LOCAL_LLM_URL to \
+             your OpenAI-compatible server (llama.cpp, Ollama, vLLM), ENGINES=auto to have one set up, or \
+             DEFAULT_LLM_PROVIDER=cloud with CLOUD_LLM_API_KEY",
+            p.local_llm_url
+        )),
+        "cloud" if p.cloud_llm_api_key.is_none() => gaps.push(
+            "language model: DEFAULT_LLM_PROVIDER=cloud, but CLOUD_LLM_API_KEY is not set; set it, or \
+             DEFAULT_LLM_PROVIDER=local with LOCAL_LLM_URL"
+                .to_string(),
+        ),
+        _ => {}
+    }
+    if env["default_stt_provider"] == "openai" && !settings.engines.stt_configured && p.openai_stt_api_key.is_none() {
+        gaps.push(format!(
+            "speech to text: OPENAI_STT_URL is not set and there is no OPENAI_STT_API_KEY for {}; set \
+             OPENAI_STT_URL to your OpenAI-compatible transcription server (faster-whisper-server, Speaches), \
+             OPENAI_STT_API_KEY for OpenAI, or ENGINES=auto to have one set up",
+            p.openai_stt_url
+        ));
+    }
+    gaps
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -184,12 +217,17 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
 
 /// Runs `engines.py prepare`: the paths of the GGUF and the Whisper folder (either may be missing).
 async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<(Option<String>, Option<String>), EngineError> {
+    // Spawned rather than run with `output()`, which would capture stderr too: the Python side's progress
+    // and its reasons for each fallback go there, and the operator should see them.
     let out = Command::new(python)
         .arg(script)
         .args(["prepare", "--dir"])
         .arg(dir)
+        .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
-        .output()
+        .spawn()
+        .map_err(|e| missing(format!("cannot run {}: {e}", script.display())))?
+        .wait_with_output()
         .await
         .map_err(|e| missing(format!("cannot run {}: {e}", script.display())))?;
     let text = String::from_utf8_lossy(&out.stdout);

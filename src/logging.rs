@@ -26,23 +26,25 @@ pub fn subscribe() -> broadcast::Receiver<String> {
 /// Installs the global subscriber: stderr (with colours when a terminal) and the broadcast (plain text).
 /// `RUST_LOG` filters both (default `info`).
 pub fn init() {
-    install(std::io::stderr);
+    use std::io::IsTerminal;
+    // Colours only on a terminal: a service manager's journal or a file would keep the escape codes.
+    install(std::io::stderr, std::io::stderr().is_terminal());
 }
 
 /// Like [`init`], but the readable copy goes to the test harness's captured output (shown for failing
 /// tests only). A second call does nothing, so every test may call it.
 pub fn init_for_tests() {
-    install(tracing_subscriber::fmt::TestWriter::new());
+    install(tracing_subscriber::fmt::TestWriter::new(), false);
 }
 
-fn install<W>(readable: W)
+fn install<W>(readable: W, ansi: bool)
 where
     W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
 {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::registry()
         .with(filter)
-        .with(tracing_subscriber::fmt::layer().with_writer(readable))
+        .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(readable))
         .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
         .try_init();
 }

@@ -106,7 +106,7 @@ fn apply_gpu_mask(gpus: &str) {
 /// owner) in `admin-link.txt` beside the database; true when it was made now.
 async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool), String> {
     use voice_gateway::auth::token;
-    let base = format!("http://{}", app.settings.listen_addr);
+    let base = base_url(&app.settings);
     if let Ok(saved) = std::fs::read_to_string(file)
         && let Some(tok) = saved.trim().rsplit("k=").next()
         && app
@@ -117,7 +117,12 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool),
             .flatten()
             .is_some()
     {
-        return Ok((format!("{base}/?k={tok}"), false));
+        let link = format!("{base}/?k={tok}");
+        if saved.trim() != link {
+            // The operator changed PUBLIC_URL or the address: the kept link follows.
+            write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        return Ok((link, false));
     }
     let fresh = token::generate();
     let hash = token::hash(&fresh);
@@ -142,6 +147,53 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool),
     let link = format!("{base}/?k={fresh}");
     write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok((link, true))
+}
+
+/// One line of what answers: the language model, transcription, voice and the turn-taking models.
+async fn running(app: &App) -> String {
+    let s = &app.settings;
+    let p = &s.providers;
+    let eff = app.runtime.effective().await.ok();
+    let get = |key: &str| {
+        eff.as_ref()
+            .map_or_else(|| s.runtime_env[key].clone(), |e| e.get(key).to_string())
+    };
+    let llm = match get("default_llm_provider").as_str() {
+        "local" => format!(
+            "{} at {} ({})",
+            get("local_llm_model"),
+            p.local_llm_url,
+            p.local_llm_backend
+        ),
+        other => format!("{other} ({})", get("cloud_llm_model")),
+    };
+    let stt = match get("default_stt_provider").as_str() {
+        "openai" => format!("{} at {}", p.openai_stt_model, p.openai_stt_url),
+        other => other.to_string(),
+    };
+    let detector = if app.silero.is_ok() { "Silero VAD" } else { "energy" };
+    let turn = if app.smart_turn.is_ok() {
+        "Smart Turn"
+    } else {
+        "fixed silence"
+    };
+    format!(
+        "running: language model {llm}; speech to text {stt}; voice {}; voice detection {detector}; end of turn {turn}",
+        get("default_tts_provider")
+    )
+}
+
+/// The address people open: `PUBLIC_URL` when the operator set it, else the listening address (a wildcard
+/// one as this machine's loopback, which at least works here).
+fn base_url(settings: &voice_gateway::config::Settings) -> String {
+    if let Some(url) = &settings.emergency.public_url {
+        return url.clone();
+    }
+    let mut addr = settings.listen_addr;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    format!("http://{addr}")
 }
 
 fn write_private(file: &std::path::Path, text: &str) -> std::io::Result<()> {
@@ -216,10 +268,11 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         "voice-gateway listening"
     );
     println!(
-        "voice-gateway {} is ready: http://{}",
+        "voice-gateway {} is ready: {}",
         env!("CARGO_PKG_VERSION"),
-        settings.listen_addr
+        base_url(settings)
     );
+    println!("{}", running(&app).await);
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev
     {

@@ -56,21 +56,73 @@ impl ProviderError {
         }
     }
 
-    /// Maps a transport error without its URL (which may carry a key as a query parameter).
+    /// Maps a transport error to a text that names the address tried (without credentials or query, which
+    /// may carry a key) and the setting that chooses it: "local failed: could not connect to
+    /// http://127.0.0.1:11434/v1/chat/completions (connection refused); check LOCAL_LLM_URL".
     pub fn from_http(provider: &str, err: &reqwest::Error) -> Self {
         let what = if err.is_timeout() {
-            "timed out"
+            "timed out at"
         } else if err.is_connect() {
-            "could not connect"
+            "could not connect to"
         } else if err.is_decode() {
-            "sent an answer that could not be read"
+            "sent an answer that could not be read from"
         } else if err.is_body() {
-            "broke off its answer"
+            "broke off its answer from"
         } else {
-            "request failed"
+            "request failed to"
         };
-        Self::failed(provider, what)
+        let Some(url) = err.url() else {
+            return Self::failed(provider, what.rsplit_once(' ').map_or(what, |(w, _)| w));
+        };
+        let address = format!(
+            "{}://{}{}",
+            url.scheme(),
+            url.host_str().unwrap_or_default(),
+            url.port().map(|p| format!(":{p}")).unwrap_or_default()
+        ) + url.path();
+        let cause = io_cause(err).map(|c| format!(" ({c})")).unwrap_or_default();
+        let hint = setting_for(provider, url.path())
+            .map(|s| format!("; check {s}"))
+            .unwrap_or_default();
+        Self::failed(provider, format!("{what} {address}{cause}{hint}"))
     }
+}
+
+/// The operating system's reason under a transport error ("connection refused"), if there is one.
+fn io_cause(err: &reqwest::Error) -> Option<String> {
+    let mut source = std::error::Error::source(err);
+    while let Some(inner) = source {
+        if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+            return Some(
+                match io.kind() {
+                    std::io::ErrorKind::ConnectionRefused => "connection refused",
+                    std::io::ErrorKind::ConnectionReset => "connection reset",
+                    std::io::ErrorKind::TimedOut => "timed out",
+                    std::io::ErrorKind::NotFound => "host not found",
+                    _ => return Some(io.kind().to_string()),
+                }
+                .to_string(),
+            );
+        }
+        source = inner.source();
+    }
+    None
+}
+
+/// The setting that holds a provider's address.
+fn setting_for(provider: &str, path: &str) -> Option<&'static str> {
+    Some(match provider {
+        "local" => "LOCAL_LLM_URL",
+        "cloud" => "CLOUD_LLM_URL",
+        "openai" if path.ends_with("/audio/transcriptions") => "OPENAI_STT_URL",
+        "openai" if path.ends_with("/audio/speech") => "OPENAI_TTS_URL",
+        "searxng" => "SEARXNG_URL",
+        "brave" => "BRAVE_URL",
+        "tavily" => "TAVILY_URL",
+        "ollama" => "OLLAMA_URL",
+        "llamacpp" => "LLAMACPP_URL",
+        _ => return None,
+    })
 }
 
 /// Checks the status of a provider's answer; an error status becomes a `Failed` naming the provider, with the

@@ -11,7 +11,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Map, Value, json};
 
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
 
@@ -19,7 +19,7 @@ use crate::error::{ApiError, Result};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(index))
-        .route("/login", get(|| async { redirect("/api/login", None) }))
+        .route("/login", get(login))
         .route("/favicon.ico", get(favicon))
         .route("/favicon.svg", get(favicon))
         .route("/api/login", get(sso_login))
@@ -84,16 +84,35 @@ async fn index(
     // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
     match auth::identify(&app, &headers, None, Some(peer)).await {
         Ok(_) => Ok(([(CACHE_CONTROL, "no-store")], Html(super::ui::index_html())).into_response()),
-        Err(ApiError::Unauthorized) => match &app.settings.sso_login_url {
-            Some(url) => Ok(redirect(url, None)),
-            None => Ok((
-                StatusCode::UNAUTHORIZED,
-                Html(page("You have no personal access yet.", true)),
-            )
-                .into_response()),
-        },
+        Err(ApiError::Unauthorized) => Ok(gate(&app)),
         Err(other) => Err(other),
     }
+}
+
+/// What a browser without identity gets at `/` and `/admin`: the proxy's login where there is one, else the
+/// page with the sign-in button.
+pub fn gate(app: &App) -> Response {
+    match &app.settings.sso_login_url {
+        Some(url) => redirect(url, None),
+        None => (
+            StatusCode::UNAUTHORIZED,
+            Html(page("You have no personal access yet.", true)),
+        )
+            .into_response(),
+    }
+}
+
+/// The sign-in button: the single-sign-on login where a proxy is configured, else how to get in without one.
+async fn login(State(app): State<AppState>) -> Response {
+    if !app.settings.trusted_proxy_ips.is_empty() {
+        return redirect("/api/login", None);
+    }
+    let message = "Signing in by name needs a single-sign-on proxy in front of voice-gateway, and this \
+        installation has none. Instead, each person has a personal link (it ends in <code>/?k=</code> and a \
+        long code): ask the person who runs voice-gateway for yours and open it once on each of your devices; \
+        they stay signed in. The person who runs it finds their own link in <code>admin-link.txt</code> beside \
+        the database and makes links for others in the admin panel.";
+    ([(CACHE_CONTROL, "no-store")], Html(page(message, false))).into_response()
 }
 
 /// The gate page; with `login` a large button leads to `/login` (no automatic redirect).

@@ -71,6 +71,7 @@ async fn admin_page(
         )
             .into_response(),
         Ok(_) => crate::error::ApiError::Forbidden("the admin panel is for admins".into()).into_response(),
+        Err(crate::error::ApiError::Unauthorized) => super::login::gate(&app),
         Err(err) => err.into_response(),
     }
 }

@@ -78,6 +78,33 @@ async fn the_page_gate_redirects_to_sso_login_or_shows_a_login_button() {
     assert!(resp.text().await.unwrap().contains("href=\"/login\""));
     let icon = plain.get("/favicon.ico", As::Nobody).await;
     assert_eq!(icon.status, 200);
+
+    // The admin panel's gate is the same: the proxy's login, else the page with the button (not JSON).
+    let r = with_sso.get("/admin", As::Nobody).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.headers["location"], "https://sso.example/login");
+    let admin = plain.client.get(plain.url("/admin")).send().await.unwrap();
+    assert_eq!(admin.status(), 401);
+    assert!(
+        admin.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(admin.text().await.unwrap().contains("href=\"/login\""));
+
+    // Without a single-sign-on proxy the button explains the personal link; behind one it leads to its login.
+    let login = plain.client.get(plain.url("/login")).send().await.unwrap();
+    assert_eq!(login.status(), 200);
+    let text = login.text().await.unwrap();
+    assert!(
+        text.contains("personal link") && text.contains("admin-link.txt"),
+        "{text}"
+    );
+    let proxied = spawn_app(&[("TRUSTED_PROXY_IPS", "127.0.0.1")]).await;
+    let r = proxied.get("/login", As::Nobody).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.headers["location"], "/api/login");
 }
 
 #[tokio::test]

@@ -47,6 +47,7 @@ fn sigterm_stops_the_server_with_exit_code_0() {
         .env("ENGINES", "off")
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("ADMIN_API_KEY", "secret-admin-key-in-env")
+        .env("PUBLIC_URL", "https://voice.example.org/")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -73,6 +74,22 @@ fn sigterm_stops_the_server_with_exit_code_0() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(!log.contains("secret-admin-key-in-env"), "a secret reached the log");
+    // The addresses printed are the one the operator configured.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("is ready: https://voice.example.org\n"), "{stdout}");
+    assert!(
+        stdout.contains("running: language model ") && stdout.contains("; voice espeak; voice detection "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("personal link (shown once, kept in "), "{stdout}");
+    assert!(stdout.contains("): https://voice.example.org/?k="), "{stdout}");
+    // With the engines off and nothing configured, start-up says which stages have no provider and how to
+    // configure them.
+    assert!(
+        log.contains("LOCAL_LLM_URL is not set") && log.contains("ENGINES=auto"),
+        "{log}"
+    );
+    assert!(log.contains("OPENAI_STT_URL is not set"), "{log}");
 }
 
 /// One HTTP/1.1 request over a plain socket: (status, body).

@@ -346,6 +346,35 @@ async fn every_provider_failing_names_the_last_one_with_502() {
 }
 
 #[tokio::test]
+async fn an_unreachable_model_server_is_named_with_its_address_and_setting() {
+    // A port nobody listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://user:secret@127.0.0.1:{port}/v1");
+    let app = spawn_app(&[
+        ("LOCAL_LLM_URL", url.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+    ])
+    .await;
+    let (_, token) = app.create_user("anna").await;
+    let r = chat(&app, &token, json!({"text": "Hello"})).await;
+    assert_eq!(r.error(502), "provider_failed");
+    let message = r.body["error"]["message"].as_str().unwrap();
+    let address = format!("could not connect to http://127.0.0.1:{port}/v1/chat/completions");
+    assert!(message.contains(&address), "{message}");
+    assert!(
+        message.contains("connection refused") && message.contains("LOCAL_LLM_URL"),
+        "{message}"
+    );
+    assert!(!message.contains("secret"), "no credentials: {message}");
+}
+
+#[tokio::test]
 async fn web_search_is_a_tool_whose_sources_become_citations() {
     let llm = Fake::start().await;
     llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
