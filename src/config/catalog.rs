@@ -297,7 +297,16 @@ pub const SETTINGS: &[Entry] = &[
     ),
     ("OPENAI_STT_API_KEY", "(unset)", "its API key (secret)"),
     ("OPENAI_STT_MODEL", "whisper-1", "its model"),
-    ("PIPER_VOICE_DIR", "(unset)", "folder of Piper `.onnx` voices"),
+    (
+        "PIPER_VOICE_DIR",
+        "(unset; engines: ENGINES_DIR/voices)",
+        "folder of Piper voices (`NAME.onnx` with `NAME.onnx.json`; the name's start is the language)",
+    ),
+    (
+        "PIPER_URL",
+        "(unset; engines: their Piper service)",
+        "OpenAI-compatible speech server with those voices (`…/v1`); the zero-setup engines start one",
+    ),
     (
         "OPENAI_TTS_URL",
         "http://127.0.0.1:8880/v1; cloud: https://api.openai.com/v1",

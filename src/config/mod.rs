@@ -212,8 +212,10 @@ pub struct ProviderSettings {
     pub openai_stt_api_key: Option<SecretString>,
     /// `OPENAI_STT_MODEL`.
     pub openai_stt_model: String,
-    /// `PIPER_VOICE_DIR`.
+    /// `PIPER_VOICE_DIR`: the Piper voices (`.onnx` with `.onnx.json`); the zero-setup engines set it.
     pub piper_voice_dir: Option<String>,
+    /// `PIPER_URL`: an OpenAI-compatible speech server with those voices (`…/v1`); the zero-setup engines set it.
+    pub piper_url: Option<String>,
     /// `OPENAI_TTS_URL`.
     pub openai_tts_url: String,
     /// `OPENAI_TTS_API_KEY`.
@@ -247,6 +249,8 @@ pub struct EngineSettings {
     pub llm_configured: bool,
     /// `OPENAI_STT_URL` was given: the user runs their own transcription service.
     pub stt_configured: bool,
+    /// `DEFAULT_TTS_PROVIDER` or `PIPER_URL` was given: the engines do not choose the voice.
+    pub tts_configured: bool,
     /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
     pub whisper_window_secs: u32,
 }
@@ -447,6 +451,7 @@ impl Settings {
                 openai_stt_api_key: secret("OPENAI_STT_API_KEY"),
                 openai_stt_model: src.string("OPENAI_STT_MODEL", "whisper-1"),
                 piper_voice_dir: src.raw("PIPER_VOICE_DIR"),
+                piper_url: src.raw("PIPER_URL"),
                 openai_tts_url: src.string("OPENAI_TTS_URL", "https://api.openai.com/v1"),
                 openai_tts_api_key: secret("OPENAI_TTS_API_KEY"),
                 openai_tts_model: src.string("OPENAI_TTS_MODEL", "tts-1"),
@@ -492,6 +497,9 @@ impl Settings {
                 dir: engines_dir.clone(),
                 llm_configured: lookup("LOCAL_LLM_URL").is_some_and(|v| !v.trim().is_empty()),
                 stt_configured: lookup("OPENAI_STT_URL").is_some_and(|v| !v.trim().is_empty()),
+                tts_configured: ["DEFAULT_TTS_PROVIDER", "PIPER_URL"]
+                    .iter()
+                    .any(|k| lookup(k).is_some_and(|v| !v.trim().is_empty())),
                 whisper_window_secs: src.ranged("WHISPER_WINDOW_SECONDS", 15, 30)?.max(1),
             },
             model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())

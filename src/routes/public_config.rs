@@ -11,6 +11,7 @@ use crate::app::{App, AppState};
 use crate::config::LANGUAGES;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::providers::tts::piper;
 use crate::providers::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 
 /// How long the body is reused.
@@ -85,7 +86,7 @@ fn available(app: &App) -> Value {
     let configured = |stage: &str, id: &str| match (stage, id) {
         ("stt", "whisper") => p.whisper_model_path.is_some(),
         ("llm", "cloud") => p.cloud_llm_api_key.is_some(),
-        ("tts", "piper") => p.piper_voice_dir.is_some(),
+        ("tts", "piper") => p.piper_voice_dir.is_some() && p.piper_url.is_some(),
         ("tts", "openai") => p.openai_tts_configured,
         ("search", "searxng") => p.searxng_url.is_some(),
         ("search", "tavily") => p.tavily_api_key.is_some(),
@@ -118,9 +119,13 @@ async fn tts_menu(app: &App, eff: &Effective) -> Value {
             json!({"provider": "espeak", "voice": lang, "label": format!("espeak-ng ({lang})"), "languages": [lang]})
         })
         .collect();
-    if let Some(dir) = &p.piper_voice_dir {
-        for voice in piper_voices(dir).await {
-            let lang = voice.get(..2).unwrap_or_default().to_string();
+    if let (Some(dir), Some(_)) = (&p.piper_voice_dir, &p.piper_url) {
+        let dir = dir.clone();
+        let voices = tokio::task::spawn_blocking(move || piper::voices_in(&dir))
+            .await
+            .unwrap_or_default();
+        for voice in voices {
+            let lang = piper::language_of(&voice);
             menu.push(
                 json!({"provider": "piper", "voice": voice, "label": format!("Piper {voice}"), "languages": [lang]}),
             );
@@ -136,18 +141,4 @@ async fn tts_menu(app: &App, eff: &Effective) -> Value {
         menu.push(json!({"provider": "openai", "voice": voice, "label": format!("{voice} (OpenAI-compatible)"), "languages": languages}));
     }
     Value::from(menu)
-}
-
-/// Names of the `.onnx` voices in Piper's folder, sorted.
-async fn piper_voices(dir: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    if let Ok(mut entries) = tokio::fs::read_dir(dir).await {
-        while let Ok(Some(entry)) = entries.next_entry().await {
-            if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".onnx")) {
-                names.push(name.to_string());
-            }
-        }
-    }
-    names.sort();
-    names
 }

@@ -1,5 +1,6 @@
-//! End to end with the real engines and no fakes: the gateway binary sets up and starts llama.cpp's server and
-//! the faster-whisper service itself; espeak-ng speaks the questions and the answers.
+//! End to end with the real engines and no fakes: the gateway binary sets up and starts llama.cpp's server,
+//! the faster-whisper service and Piper itself; espeak-ng speaks the questions, Piper the answers in the
+//! languages it has a voice for and espeak-ng the others.
 //!
 //! Ignored by a plain `cargo test` (the first run installs the engines, about a minute); `scripts/test.sh`
 //! (and so CI) runs it. The engines live in `target/engines`, so later runs start in seconds.
@@ -65,6 +66,17 @@ async fn start() -> Gateway {
         );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+}
+
+/// Whether the engines' Piper voices include one for `language`.
+fn piper_speaks(language: &str) -> bool {
+    let voices = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines/voices");
+    std::fs::read_dir(voices).is_ok_and(|entries| {
+        entries.filter_map(Result::ok).any(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            name.starts_with(&format!("{language}_")) && name.ends_with(".onnx")
+        })
+    })
 }
 
 /// espeak-ng's WAV of a sentence, as 16-bit PCM and its rate.
@@ -158,7 +170,14 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         let semantic = events.iter().find(|e| e["type"] == "semantic").unwrap();
         assert!(!semantic["text"].as_str().unwrap().trim().is_empty());
         assert_eq!(semantic["llm"]["provider"], "local");
+        // Piper speaks the languages the engines found a voice for (offline: English only), espeak-ng the rest.
+        let voice = if piper_speaks(language) { "piper" } else { "espeak" };
+        for audio in events.iter().filter(|e| e["type"] == "audio") {
+            assert_eq!(audio["provider"], voice, "{language}: {audio}");
+            assert_eq!(audio["tts_fallback"], voice == "espeak", "{language}: {audio}");
+        }
     }
+    assert!(piper_speaks("en"), "the engines have an English Piper voice");
 
     let stored: Value = http
         .get(format!("{base}/api/sessions/{session}"))
@@ -197,7 +216,7 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         assert!(r["text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
         assert!(
             r["audio"].as_str().is_some_and(|a| a.len() > 100),
-            "espeak-ng spoke the answer"
+            "the answer was spoken"
         );
         history_lens.push(r["history_len"].as_u64().unwrap());
     }

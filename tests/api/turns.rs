@@ -767,6 +767,61 @@ async fn a_failing_memory_extraction_never_fails_the_turn() {
 }
 
 #[tokio::test]
+async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Good day."]));
+    let piper = Fake::start().await;
+    piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
+    let voices = tempfile::tempdir().unwrap();
+    for file in [
+        "en_US-joe-medium.onnx",
+        "en_US-joe-medium.onnx.json",
+        "fr_FR-siwis-low.onnx",
+    ] {
+        std::fs::write(voices.path().join(file), b"{}").unwrap();
+    }
+    let (piper_url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
+    let (app, token, _) = gateway(
+        &llm,
+        &[
+            ("DEFAULT_TTS_PROVIDER", "piper"),
+            ("PIPER_URL", &piper_url),
+            ("PIPER_VOICE_DIR", &dir),
+        ],
+    )
+    .await;
+
+    let english = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
+    assert_eq!(english.status, 200, "{}", english.body);
+    assert_eq!(english.body["semantic"]["tts"]["provider"], "piper");
+    assert_eq!(english.body["semantic"]["tts_fallback"], false);
+    let sent = piper.requests("/v1/audio/speech")[0].json();
+    assert_eq!(
+        sent,
+        json!({"model": "piper", "input": "Good day.", "voice": "en_US-joe-medium", "response_format": "wav"})
+    );
+    assert_eq!(wav_info(&audio_of(&english.body)).0, 24_000);
+
+    // No German voice (and a French one without its .json is no voice): espeak-ng speaks, and says so.
+    let german = chat(&app, &token, json!({"text": "Hallo", "language": "de"})).await;
+    assert_eq!(german.body["semantic"]["tts"]["provider"], "espeak");
+    assert_eq!(german.body["semantic"]["tts_fallback"], true);
+    assert_eq!(piper.requests("/v1/audio/speech").len(), 1);
+
+    // The voice menu lists the voices that exist.
+    let config = app.get("/api/config", As::Bearer(&token)).await;
+    let piper_voices: Vec<&Value> = config.body["tts_menu"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["provider"] == "piper")
+        .collect();
+    assert_eq!(piper_voices.len(), 1, "{}", config.body["tts_menu"]);
+    assert_eq!(piper_voices[0]["voice"], "en_US-joe-medium");
+    assert_eq!(piper_voices[0]["languages"], json!(["en"]));
+}
+
+#[tokio::test]
 async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_voice() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Guten Tag."]));

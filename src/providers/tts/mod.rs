@@ -2,6 +2,7 @@
 
 mod espeak;
 mod openai;
+pub mod piper;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,33 +47,12 @@ pub trait Tts: Send + Sync {
     async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError>;
 }
 
-/// Piper voices are not built into this gateway yet: choosing Piper fails clearly and the fallback speaks.
-struct Unavailable(&'static str);
-
-#[async_trait]
-impl Tts for Unavailable {
-    fn speaks(&self, _: &str) -> bool {
-        false
-    }
-
-    fn check_voice(&self, _: &str, _: &str) -> Result<(), String> {
-        Err(self.0.to_string())
-    }
-
-    async fn speak(&self, _: &SpeechRequest<'_>) -> Result<Speech, ProviderError> {
-        Err(ProviderError::NotConfigured(self.0.to_string()))
-    }
-}
-
 /// The engines of this stage.
 pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Tts>> {
     let openai = openai::OpenAiTts::new(p, http.clone());
     HashMap::from([
         ("espeak", Arc::new(espeak::Espeak::default()) as Arc<dyn Tts>),
         ("openai", Arc::new(openai) as Arc<dyn Tts>),
-        (
-            "piper",
-            Arc::new(Unavailable("piper voices are not built into this gateway yet")) as Arc<dyn Tts>,
-        ),
+        ("piper", Arc::new(piper::Piper::new(p, http.clone())) as Arc<dyn Tts>),
     ])
 }

@@ -1,0 +1,132 @@
+//! Piper voices (MIT, natural and faster than real time on a CPU) served by an OpenAI-compatible speech server:
+//! the zero-setup engines' Piper service, or one an operator runs at `PIPER_URL`. The voices are the `.onnx`
+//! files of `PIPER_VOICE_DIR`; a voice's language is the start of its name (`de_DE-thorsten-medium` speaks
+//! `de`), and a language without a voice is spoken by the local voice instead (`tts_fallback`).
+
+use async_trait::async_trait;
+use serde_json::json;
+
+use super::{Speech, SpeechRequest, Tts};
+use crate::config::ProviderSettings;
+use crate::providers::audio::fix_wav_sizes;
+use crate::providers::{ProviderError, check_status};
+
+const ID: &str = "piper";
+
+/// A Piper speech server and the voices it has.
+pub struct Piper {
+    url: Option<String>,
+    voices: Vec<String>,
+    http: reqwest::Client,
+}
+
+impl Piper {
+    /// The server and voices of the settings (none when `PIPER_URL` is unset).
+    pub fn new(p: &ProviderSettings, http: reqwest::Client) -> Self {
+        Self {
+            url: p
+                .piper_url
+                .as_ref()
+                .map(|u| format!("{}/audio/speech", u.trim_end_matches('/'))),
+            voices: p.piper_voice_dir.as_deref().map(voices_in).unwrap_or_default(),
+            http,
+        }
+    }
+
+    /// The voice to use: the one asked for when it exists and speaks the language, else the language's first.
+    fn voice_for(&self, asked: Option<&str>, language: &str) -> Option<&str> {
+        let speaks = |v: &&String| language_of(v) == language;
+        asked
+            .and_then(|a| self.voices.iter().filter(speaks).find(|v| v.as_str() == a))
+            .or_else(|| self.voices.iter().find(speaks))
+            .map(String::as_str)
+    }
+}
+
+/// The language of a voice name: `en_US-joe-medium` → `en`.
+pub fn language_of(voice: &str) -> &str {
+    voice.split(['_', '-']).next().unwrap_or_default()
+}
+
+/// Names of the `.onnx` voices of a folder that have their `.onnx.json`, sorted.
+pub fn voices_in(dir: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".onnx").map(String::from))
+        .filter(|name| std::path::Path::new(dir).join(format!("{name}.onnx.json")).is_file())
+        .collect();
+    names.sort();
+    names
+}
+
+#[async_trait]
+impl Tts for Piper {
+    fn speaks(&self, language: &str) -> bool {
+        self.url.is_some() && self.voice_for(None, language).is_some()
+    }
+
+    fn check_voice(&self, voice: &str, language: &str) -> Result<(), String> {
+        match self.voices.iter().find(|v| v.as_str() == voice) {
+            Some(v) if language_of(v) == language => Ok(()),
+            Some(v) => Err(format!("the Piper voice {v} speaks {}, not {language}", language_of(v))),
+            None if self.voices.is_empty() => Err("no Piper voices are installed".into()),
+            None => Err(format!(
+                "{voice:?} is not a Piper voice here ({})",
+                self.voices.join(", ")
+            )),
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = ID, chars = request.text.len()))]
+    async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError> {
+        let Some(url) = &self.url else {
+            return Err(ProviderError::NotConfigured(
+                "piper (set PIPER_URL and PIPER_VOICE_DIR)".into(),
+            ));
+        };
+        let voice = self
+            .voice_for(request.voice, request.language)
+            .ok_or_else(|| ProviderError::Unusable(format!("no Piper voice speaks {}", request.language)))?;
+        let body = json!({"model": "piper", "input": request.text, "voice": voice, "response_format": "wav"});
+        let response = self
+            .http
+            .post(url)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let bytes = check_status(ID, response)
+            .await?
+            .bytes()
+            .await
+            .map_err(|e| ProviderError::from_http(ID, &e))?;
+        let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(ID, e.to_string()))?;
+        Ok(Speech { audio, format: "wav" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_voice_speaks_the_language_its_name_starts_with() {
+        assert_eq!(language_of("de_DE-thorsten-medium"), "de");
+        assert_eq!(language_of("en_US-joe-medium"), "en");
+        let piper = Piper {
+            url: Some("http://127.0.0.1:1/v1/audio/speech".into()),
+            voices: vec!["de_DE-thorsten-medium".into(), "en_US-joe-medium".into()],
+            http: reqwest::Client::new(),
+        };
+        assert!(piper.speaks("de") && piper.speaks("en") && !piper.speaks("fr"));
+        assert_eq!(
+            piper.voice_for(Some("en_US-joe-medium"), "de"),
+            Some("de_DE-thorsten-medium")
+        );
+        assert_eq!(piper.voice_for(None, "en"), Some("en_US-joe-medium"));
+        assert!(piper.check_voice("en_US-joe-medium", "de").is_err());
+        assert!(piper.check_voice("en_US-joe-medium", "en").is_ok());
+    }
+}
