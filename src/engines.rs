@@ -212,7 +212,8 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
         "installing the local engines (llama.cpp server, faster-whisper, Piper); the first start takes a few minutes"
     );
     let installed = Command::new(&python)
-        .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
+        // Not quiet: pip names each package, its size and its progress (a bar on a terminal).
+        .args(["-m", "pip", "install", "--disable-pip-version-check"])
         .args(REQUIREMENTS)
         .status()
         .await

@@ -19,6 +19,8 @@ try {
   if (!(await page.isVisible('#admin-link'))) throw new Error('no link to the admin panel for an admin');
   await page.click('#admin-link');
   await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
+  const backend = await page.inputValue('#backend');
+  if (backend !== 'llamacpp') throw new Error(`the panel shows the backend ${backend}, not the one that runs`);
   console.log('ok admin panel open');
   await page.fill('#new-name', 'neu');
   await page.fill('#new-display', 'Neue Person');

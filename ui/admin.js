@@ -172,6 +172,9 @@ async function loadModels() {
   }));
   const s = await api('/api/admin/llm/status').catch((e) => ({ error: e.message }));
   $('#llm-status').textContent = JSON.stringify(s, null, 2);
+  // The switch starts from what runs (the zero-setup engines run llama.cpp), not from the first option.
+  if (s.backend) $('#backend').value = s.backend;
+  if (s.model && !$('#backend-model').value) $('#backend-model').value = s.model;
 }
 
 // ---- Lexicon ----

@@ -127,7 +127,8 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
 async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
-    let app = spawn_app(&[]).await;
+    // The panel shows the backend that runs (llama.cpp, as the zero-setup engines run it).
+    let app = spawn_app(&[("LOCAL_LLM_BACKEND", "llamacpp")]).await;
     let created = app
         .call(
             Method::POST,
