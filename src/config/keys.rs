@@ -59,7 +59,7 @@ pub const KEYS: [KeySpec; 16] = [
         "default_tts_provider",
         "espeak",
         Kind::Provider(TTS_PROVIDERS),
-        "text-to-speech provider",
+        "text-to-speech provider (unset, the zero-setup engines choose `piper` when they run it)",
     ),
     spec(
         "web_search_provider",
