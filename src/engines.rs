@@ -63,7 +63,15 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     tokio::fs::write(&script, SCRIPT)
         .await
         .map_err(|e| missing(format!("cannot write {}: {e}", script.display())))?;
-    let (gguf, whisper, voices) = prepare(&python, &script, &dir).await?;
+    // Whisper small (the specification's default, 244M parameters) costs over three times base's (74M), and base
+    // already takes 0.37 s of a 2-core CPU per question: the engines run base unless WHISPER_MODEL names one.
+    let size = if settings.engines.whisper_model_explicit {
+        settings.providers.whisper_model.clone()
+    } else {
+        tracing::info!("transcription: Whisper base, the size for a CPU (WHISPER_MODEL=small for the larger one)");
+        "base".to_string()
+    };
+    let (gguf, whisper, voices) = prepare(&python, &script, &dir, &size).await?;
 
     let mut children = Vec::new();
     if needs_llm {
@@ -106,7 +114,11 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         let url = format!("http://127.0.0.1:{port}");
         wait_ready(&format!("{url}/health"), &mut children, &dir.join("stt.log")).await?;
         settings.providers.openai_stt_url = format!("{url}/v1");
-        settings.providers.openai_stt_model = "base".into();
+        let chosen = Path::new(&whisper)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("whisper-base");
+        settings.providers.openai_stt_model = chosen.trim_start_matches("whisper-").to_string();
     }
     if let Some(voices) = voices.filter(|_| !settings.engines.tts_configured) {
         let port = free_port()?;
@@ -233,13 +245,14 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
 type Prepared = (Option<String>, Option<String>, Option<String>);
 
 /// Runs `engines.py prepare`.
-async fn prepare(python: &Path, script: &Path, dir: &Path) -> Result<Prepared, EngineError> {
+async fn prepare(python: &Path, script: &Path, dir: &Path, whisper: &str) -> Result<Prepared, EngineError> {
     // Spawned rather than run with `output()`, which would capture stderr too: the Python side's progress
     // and its reasons for each fallback go there, and the operator should see them.
     let out = Command::new(python)
         .arg(script)
         .args(["prepare", "--dir"])
         .arg(dir)
+        .args(["--whisper", whisper])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

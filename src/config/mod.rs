@@ -251,6 +251,8 @@ pub struct EngineSettings {
     pub stt_configured: bool,
     /// `DEFAULT_TTS_PROVIDER` or `PIPER_URL` was given: the engines do not choose the voice.
     pub tts_configured: bool,
+    /// `WHISPER_MODEL` was given: the engines fetch that size rather than choosing base for a CPU.
+    pub whisper_model_explicit: bool,
     /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
     pub whisper_window_secs: u32,
 }
@@ -500,6 +502,7 @@ impl Settings {
                 tts_configured: ["DEFAULT_TTS_PROVIDER", "PIPER_URL"]
                     .iter()
                     .any(|k| lookup(k).is_some_and(|v| !v.trim().is_empty())),
+                whisper_model_explicit: lookup("WHISPER_MODEL").is_some_and(|v| !v.trim().is_empty()),
                 whisper_window_secs: src.ranged("WHISPER_WINDOW_SECONDS", 15, 30)?.max(1),
             },
             model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())
