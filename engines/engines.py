@@ -370,6 +370,22 @@ def transcribe_short(model, audio, language, window):
     return text, language, seconds
 
 
+class Service(BaseHTTPRequestHandler):
+    """The engines' loopback HTTP services: JSON (or audio) answers with their length, no access log."""
+
+    def reply(self, status, data, content_type="application/json"):
+        if not isinstance(data, bytes):
+            data = json.dumps(data).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
 def tts(folder, port):
     """Piper behind an OpenAI-compatible /v1/audio/speech: {input, voice} -> WAV; /v1/models lists the voices."""
     import wave
@@ -382,16 +398,7 @@ def tts(folder, port):
     log(f"Piper voices loaded: {', '.join(loaded) or 'none'}")
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        def reply(self, status, data, content_type="application/json"):
-            if not isinstance(data, bytes):
-                data = json.dumps(data).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
+    class Handler(Service):
         def do_GET(self):
             if self.path in ("/health", "/v1/models"):
                 self.reply(200, {"status": "ok", "data": [{"id": v, "object": "model"} for v in loaded]})
@@ -414,9 +421,6 @@ def tts(folder, port):
             except Exception as e:
                 self.reply(500, {"error": {"message": f"{type(e).__name__}: {e}"}})
 
-        def log_message(self, *args):
-            pass
-
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     log(f"Piper service on 127.0.0.1:{port}")
     server.serve_forever()
@@ -429,14 +433,7 @@ def stt(model_dir, port, threads, window):
     lock = threading.Lock()
     log(f"faster-whisper: clips up to {window} s are encoded in a window of {window} s (WHISPER_WINDOW_SECONDS)")
 
-    class Handler(BaseHTTPRequestHandler):
-        def reply(self, status, payload):
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    class Handler(Service):
 
         def do_GET(self):
             if self.path in ("/health", "/v1/models"):
@@ -463,9 +460,6 @@ def stt(model_dir, port, threads, window):
                 self.reply(200, {"text": text, "language": language, "duration": duration})
             except Exception as e:
                 self.reply(500, {"error": {"message": f"{type(e).__name__}: {e}"}})
-
-        def log_message(self, *args):
-            pass
 
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     log(f"faster-whisper service on 127.0.0.1:{port}")

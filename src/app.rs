@@ -106,46 +106,46 @@ impl App {
     }
 }
 
-/// The Silero model as `VAD_ENGINE` asks, or why not.
+/// The Silero model as `VAD_ENGINE` asks, or why the energy detector runs.
 fn load_silero(ws: &crate::config::WsSettings) -> Result<Arc<SileroModel>, String> {
-    if ws.vad_engine == "energy" {
-        return Err("VAD_ENGINE=energy".into());
-    }
-    match SileroModel::load(&ws.onnxruntime_lib, &ws.silero_vad_model) {
-        Ok(model) => {
-            tracing::info!(model = %ws.silero_vad_model.display(), "voice detection: Silero VAD");
-            Ok(model)
-        }
-        Err(why) => {
-            if ws.vad_engine == "silero" {
-                tracing::warn!(%why, "VAD_ENGINE=silero, but the energy detector runs");
-            } else {
-                tracing::info!(%why, "voice detection: energy detector");
-            }
-            Err(why)
-        }
-    }
+    let names = ("voice detection", "Silero VAD", "the energy detector");
+    neural(
+        names,
+        ("VAD_ENGINE", &ws.vad_engine, "energy"),
+        &ws.silero_vad_model,
+        || SileroModel::load(&ws.onnxruntime_lib, &ws.silero_vad_model),
+    )
 }
 
-/// The Smart Turn model as `TURN_ENGINE` asks, or why not.
+/// The Smart Turn model as `TURN_ENGINE` asks, or why the fixed silence ends turns.
 fn load_smart_turn(ws: &crate::config::WsSettings) -> Result<Arc<SmartTurn>, String> {
-    if ws.turn_engine == "silence" {
-        return Err("TURN_ENGINE=silence".into());
+    let names = ("end of turn", "Smart Turn", "the fixed silence");
+    neural(
+        names,
+        ("TURN_ENGINE", &ws.turn_engine, "silence"),
+        &ws.smart_turn_model,
+        || SmartTurn::load(&ws.onnxruntime_lib, &ws.smart_turn_model),
+    )
+}
+
+/// A neural model of the voice channel as its setting `(variable, value, off value)` asks, or why its
+/// fallback runs; logs which of `(stage, model, fallback)` runs, with a warning when the model was required.
+fn neural<M>(
+    (stage, name, fallback): (&str, &str, &str),
+    (var, setting, off): (&str, &str, &str),
+    model: &std::path::Path,
+    load: impl FnOnce() -> Result<Arc<M>, String>,
+) -> Result<Arc<M>, String> {
+    if setting == off {
+        return Err(format!("{var}={off}"));
     }
-    match SmartTurn::load(&ws.onnxruntime_lib, &ws.smart_turn_model) {
-        Ok(model) => {
-            tracing::info!(model = %ws.smart_turn_model.display(), "end of turn: Smart Turn");
-            Ok(model)
-        }
-        Err(why) => {
-            if ws.turn_engine == "smart-turn" {
-                tracing::warn!(%why, "TURN_ENGINE=smart-turn, but the fixed silence ends turns");
-            } else {
-                tracing::info!(%why, "end of turn: fixed silence");
-            }
-            Err(why)
-        }
+    let loaded = load();
+    match &loaded {
+        Ok(_) => tracing::info!(model = %model.display(), "{stage}: {name}"),
+        Err(why) if setting != "auto" => tracing::warn!(%why, "{var}={setting}, but {fallback} runs"),
+        Err(why) => tracing::info!(%why, "{stage}: {fallback}"),
     }
+    loaded
 }
 
 /// Override-table key of the switched local backend (not one of the 16 runtime keys).

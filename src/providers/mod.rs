@@ -173,6 +173,8 @@ pub struct Providers {
     pub search: HashMap<&'static str, Arc<dyn search::Search>>,
     /// The switchable local LLM backend.
     pub local: Arc<llm::local::LocalBackend>,
+    /// Piper, also in `tts`: its voices for the menu and the status.
+    pub piper: Arc<tts::piper::Piper>,
     /// The shared HTTP client (for admin calls to the providers' native endpoints).
     pub http: reqwest::Client,
 }
@@ -183,12 +185,14 @@ impl Providers {
         let http = http_client(Duration::from_secs(settings.provider_timeout_secs));
         let p = &settings.providers;
         let local = Arc::new(llm::local::LocalBackend::new(p));
+        let piper = Arc::new(tts::piper::Piper::new(p, http.clone()));
         Self {
             llm: llm::engines(p, &local, &http),
             stt: stt::engines(p, &http),
-            tts: tts::engines(p, &http),
+            tts: tts::engines(p, &http, piper.clone()),
             search: search::engines(p, &http),
             local,
+            piper,
             http,
         }
     }

@@ -52,7 +52,7 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value
                 "openai": {"url": p.openai_tts_url, "model": p.openai_tts_model, "configured": p.openai_tts_configured,
                     "unsupported_languages": p.openai_tts_unsupported_languages},
                 "piper": {"voice_dir": p.piper_voice_dir, "url": p.piper_url,
-                    "voices": p.piper_voice_dir.as_deref().map(crate::providers::tts::piper::voices_in)}, "espeak": {"configured": true}},
+                    "voices": app.providers.piper.voices()}, "espeak": {"configured": true}},
             "web_search": {"provider": eff.get("web_search_provider"),
                 "configured": app.providers.search.get(eff.get("web_search_provider")).is_some_and(|e| e.configured())},
         },

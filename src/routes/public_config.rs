@@ -86,7 +86,7 @@ fn available(app: &App) -> Value {
     let configured = |stage: &str, id: &str| match (stage, id) {
         ("stt", "whisper") => p.whisper_model_path.is_some(),
         ("llm", "cloud") => p.cloud_llm_api_key.is_some(),
-        ("tts", "piper") => p.piper_voice_dir.is_some() && p.piper_url.is_some(),
+        ("tts", "piper") => !app.providers.piper.voices().is_empty(),
         ("tts", "openai") => p.openai_tts_configured,
         ("search", "searxng") => p.searxng_url.is_some(),
         ("search", "tavily") => p.tavily_api_key.is_some(),
@@ -119,17 +119,9 @@ async fn tts_menu(app: &App, eff: &Effective) -> Value {
             json!({"provider": "espeak", "voice": lang, "label": format!("espeak-ng ({lang})"), "languages": [lang]})
         })
         .collect();
-    if let (Some(dir), Some(_)) = (&p.piper_voice_dir, &p.piper_url) {
-        let dir = dir.clone();
-        let voices = tokio::task::spawn_blocking(move || piper::voices_in(&dir))
-            .await
-            .unwrap_or_default();
-        for voice in voices {
-            let lang = piper::language_of(&voice);
-            menu.push(
-                json!({"provider": "piper", "voice": voice, "label": format!("Piper {voice}"), "languages": [lang]}),
-            );
-        }
+    for voice in app.providers.piper.voices() {
+        let lang = piper::language_of(voice);
+        menu.push(json!({"provider": "piper", "voice": voice, "label": format!("Piper {voice}"), "languages": [lang]}));
     }
     if p.openai_tts_configured {
         let languages: Vec<&str> = LANGUAGES

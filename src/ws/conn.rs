@@ -58,17 +58,21 @@ struct Recording {
     early: Option<EarlyTranscript>,
     /// Smart Turn's check of the current pause; dropped when the person speaks on.
     check: Option<TurnCheck>,
+    /// The model that decides the end of turns, when it runs and knows the rate (16 kHz only).
+    turn_model: Option<Arc<SmartTurn>>,
 }
 
 impl Recording {
-    fn new(app: &App, options: Options, rate: u32, vad: Option<Vad>) -> Self {
+    /// A recording without voice detection (the start frame adds it).
+    fn new(app: &App, options: Options, rate: u32) -> Self {
         Self {
             options,
             rate,
             samples: AudioBuffer::new(app.voice_budget.clone()),
-            vad,
+            vad: None,
             early: None,
             check: None,
+            turn_model: app.smart_turn.as_ref().ok().filter(|_| rate == 16_000).cloned(),
         }
     }
 }
@@ -110,7 +114,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     app.metrics.gauge_add("ws_connections", &label, 1);
     let metrics_app = app.clone();
     let mut conn = Conn {
-        recording: Recording::new(&app, base.clone(), DEFAULT_RATE, None),
+        recording: Recording::new(&app, base.clone(), DEFAULT_RATE),
         app,
         user,
         channel,
@@ -214,17 +218,18 @@ impl Conn {
                 if !(8_000..=48_000).contains(&rate) {
                     return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
                 }
+                let mut recording = Recording::new(&self.app, self.base.merged(&options), rate);
                 let ws = &self.app.settings.ws;
                 let mut config: VadConfig = ws.into();
-                if smart_turn(&self.app, rate).is_some() {
+                if recording.turn_model.is_some() {
                     // The model ends complete turns early; the detector's silence is the longest pause.
                     config.silence_ms = ws.turn_max_silence_ms;
                 }
-                let vad = options.vad.unwrap_or(false).then(|| match &self.app.silero {
+                recording.vad = options.vad.unwrap_or(false).then(|| match &self.app.silero {
                     Ok(model) => Vad::neural(config, rate, model),
                     Err(_) => Vad::new(config, rate),
                 });
-                self.recording = Recording::new(&self.app, self.base.merged(&options), rate, vad);
+                self.recording = recording;
                 true
             }
             (Channel::Voice, ClientFrame::End(options)) => {
@@ -299,7 +304,6 @@ impl Conn {
         let (barge_in_ms, early_ms, check_ms) = (ws.barge_in_min_speech_ms, ws.stt_early_ms, ws.turn_check_ms);
         let fixed_silence_ms = ws.vad_silence_ms;
         let answering = self.running.is_some();
-        let smart_turn = smart_turn(&self.app, rec.rate);
         match vad.update(rec.samples.samples()) {
             VadEvent::Listening => {
                 let (silence, heard) = (vad.silence_ms(), vad.analysed());
@@ -318,10 +322,14 @@ impl Conn {
                         let (app, user) = (self.app.clone(), self.user.clone());
                         rec.early = Some(turn::transcribe_early(app, user, audio, rec.options.clone()));
                     }
-                    if let Some(model) = smart_turn.filter(|_| rec.check.is_none() && silence >= check_ms) {
+                    if let Some(model) = rec
+                        .turn_model
+                        .as_ref()
+                        .filter(|_| rec.check.is_none() && silence >= check_ms)
+                    {
                         let samples = rec.samples.samples()[..heard].to_vec();
                         let threshold = ws.turn_complete_probability;
-                        rec.check = Some(TurnCheck::start(model, samples, threshold));
+                        rec.check = Some(TurnCheck::start(model.clone(), samples, threshold));
                     }
                     let failed = rec.check.as_ref().and_then(TurnCheck::verdict) == Some(Verdict::Unknown);
                     if failed && silence >= fixed_silence_ms {
@@ -405,11 +413,6 @@ impl Conn {
             None => true,
         }
     }
-}
-
-/// The model for deciding the end of turns of audio at `rate`, when it runs (it knows 16 kHz only).
-fn smart_turn(app: &App, rate: u32) -> Option<Arc<SmartTurn>> {
-    app.smart_turn.as_ref().ok().filter(|_| rate == 16_000).cloned()
 }
 
 /// Refuses a voice connection over its limits: an error event, then close 1008 (policy).

@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use super::ProviderError;
+use super::{ProviderError, check_status};
 use crate::config::ProviderSettings;
+use crate::providers::audio::fix_wav_sizes;
 
 pub use espeak::espeak_voice;
 
@@ -47,12 +48,29 @@ pub trait Tts: Send + Sync {
     async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError>;
 }
 
-/// The engines of this stage.
-pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Tts>> {
+/// The engines of this stage; Piper is built by the caller, which keeps it for its voice list.
+pub fn engines(
+    p: &ProviderSettings,
+    http: &reqwest::Client,
+    piper: Arc<piper::Piper>,
+) -> HashMap<&'static str, Arc<dyn Tts>> {
     let openai = openai::OpenAiTts::new(p, http.clone());
     HashMap::from([
         ("espeak", Arc::new(espeak::Espeak::default()) as Arc<dyn Tts>),
         ("openai", Arc::new(openai) as Arc<dyn Tts>),
-        ("piper", Arc::new(piper::Piper::new(p, http.clone())) as Arc<dyn Tts>),
+        ("piper", piper as Arc<dyn Tts>),
     ])
+}
+
+/// Sends a prepared OpenAI-compatible `/audio/speech` request of provider `id` and returns its WAV (with the
+/// sizes a streaming server leaves open filled in).
+async fn wav_answer(id: &str, call: reqwest::RequestBuilder) -> Result<Speech, ProviderError> {
+    let response = call.send().await.map_err(|e| ProviderError::from_http(id, &e))?;
+    let bytes = check_status(id, response)
+        .await?
+        .bytes()
+        .await
+        .map_err(|e| ProviderError::from_http(id, &e))?;
+    let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(id, e.to_string()))?;
+    Ok(Speech { audio, format: "wav" })
 }

@@ -7,8 +7,7 @@ use serde_json::json;
 
 use super::{Speech, SpeechRequest, Tts};
 use crate::config::ProviderSettings;
-use crate::providers::audio::fix_wav_sizes;
-use crate::providers::{ProviderError, check_status};
+use crate::providers::ProviderError;
 
 const ID: &str = "openai";
 /// The voice when neither the request nor `OPENAI_TTS_VOICE` names one.
@@ -71,13 +70,6 @@ impl Tts for OpenAiTts {
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());
         }
-        let response = call.send().await.map_err(|e| ProviderError::from_http(ID, &e))?;
-        let bytes = check_status(ID, response)
-            .await?
-            .bytes()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
-        let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(ID, e.to_string()))?;
-        Ok(Speech { audio, format: "wav" })
+        super::wav_answer(ID, call).await
     }
 }

@@ -8,8 +8,7 @@ use serde_json::json;
 
 use super::{Speech, SpeechRequest, Tts};
 use crate::config::ProviderSettings;
-use crate::providers::audio::fix_wav_sizes;
-use crate::providers::{ProviderError, check_status};
+use crate::providers::ProviderError;
 
 const ID: &str = "piper";
 
@@ -33,6 +32,11 @@ impl Piper {
         }
     }
 
+    /// The voices, read once at start; empty when no Piper server is configured.
+    pub fn voices(&self) -> &[String] {
+        if self.url.is_some() { &self.voices } else { &[] }
+    }
+
     /// The voice to use: the one asked for when it exists and speaks the language, else the language's first.
     fn voice_for(&self, asked: Option<&str>, language: &str) -> Option<&str> {
         let speaks = |v: &&String| language_of(v) == language;
@@ -49,7 +53,7 @@ pub fn language_of(voice: &str) -> &str {
 }
 
 /// Names of the `.onnx` voices of a folder that have their `.onnx.json`, sorted.
-pub fn voices_in(dir: &str) -> Vec<String> {
+fn voices_in(dir: &str) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -90,20 +94,7 @@ impl Tts for Piper {
             .voice_for(request.voice, request.language)
             .ok_or_else(|| ProviderError::Unusable(format!("no Piper voice speaks {}", request.language)))?;
         let body = json!({"model": "piper", "input": request.text, "voice": voice, "response_format": "wav"});
-        let response = self
-            .http
-            .post(url)
-            .json(&body)
-            .send()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
-        let bytes = check_status(ID, response)
-            .await?
-            .bytes()
-            .await
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
-        let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(ID, e.to_string()))?;
-        Ok(Speech { audio, format: "wav" })
+        super::wav_answer(ID, self.http.post(url).json(&body)).await
     }
 }
 
