@@ -103,8 +103,11 @@ pub fn resolve(layers: &[RouteLayer], allowed: &[String]) -> Route {
     route
 }
 
-/// The language itself when known and allowed, else the first allowed language.
+/// The language itself when known and allowed (a region or script tag is dropped: `en-US` is `en`), else the
+/// first allowed language.
 pub fn clamp_language(language: &str, allowed: &[String]) -> String {
+    let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+    let language = primary.as_str();
     let known = LANGUAGES.contains(&language);
     let permitted = allowed.is_empty() || allowed.iter().any(|a| a == language);
     if known && permitted {
@@ -272,6 +275,9 @@ mod tests {
         assert_eq!(resolve(&request_en, &allowed).language, "en");
         assert_eq!(resolve(&[layer(&[("language", "xx")])], &[]).language, "en");
         assert_eq!(clamp_language("xx", &["pl".to_string()]), "pl");
+        assert_eq!(clamp_language("en-US", &allowed), "en");
+        assert_eq!(clamp_language("DE_at", &allowed), "de");
+        assert_eq!(clamp_language("en-US", &["de".to_string()]), "de");
     }
 
     #[test]

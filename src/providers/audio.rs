@@ -48,7 +48,7 @@ impl Pcm {
         out.extend_from_slice(&self.channels.to_le_bytes());
         out.extend_from_slice(&self.sample_rate.to_le_bytes());
         let block_align = self.channels * 2;
-        out.extend_from_slice(&(self.sample_rate * u32::from(block_align)).to_le_bytes());
+        out.extend_from_slice(&self.sample_rate.saturating_mul(u32::from(block_align)).to_le_bytes());
         out.extend_from_slice(&block_align.to_le_bytes());
         out.extend_from_slice(&16u16.to_le_bytes());
         out.extend_from_slice(b"data");
@@ -128,8 +128,17 @@ pub fn parse_wav(bytes: &[u8]) -> Result<Pcm, AudioError> {
             wav.format, wav.bits
         )));
     }
-    if wav.channels == 0 || wav.sample_rate == 0 {
-        return Err(AudioError("the WAV header names no channels or sample rate".into()));
+    if !(1..=2).contains(&wav.channels) {
+        return Err(AudioError(format!(
+            "the WAV has {} channels; expected 1 or 2",
+            wav.channels
+        )));
+    }
+    if !(8_000..=96_000).contains(&wav.sample_rate) {
+        return Err(AudioError(format!(
+            "the WAV's sample rate is {} Hz; expected 8000 to 96000",
+            wav.sample_rate
+        )));
     }
     let mut pcm = Pcm::from_le_bytes(&bytes[wav.data_start..wav.data_start + wav.data_len], wav.sample_rate)?;
     pcm.channels = wav.channels;
@@ -206,6 +215,21 @@ mod tests {
         assert!(parse_wav(&wav).unwrap_err().0.contains("16-bit integer PCM"));
         assert!(parse_wav(b"ID3\x03 mp3 data here").unwrap_err().0.contains("not a WAV"));
         assert!(Pcm::from_le_bytes(&[1, 2, 3], 16_000).is_err());
+    }
+
+    #[test]
+    fn headers_out_of_range_are_refused() {
+        for (channels, rate, word) in [
+            (1, 1u32 << 31, "sample rate"),
+            (1, 4000, "sample rate"),
+            (0, 16_000, "channels"),
+            (3, 16_000, "channels"),
+        ] {
+            let mut wav = tone(10).to_wav();
+            wav[22..24].copy_from_slice(&(channels as u16).to_le_bytes());
+            wav[24..28].copy_from_slice(&rate.to_le_bytes());
+            assert!(parse_wav(&wav).unwrap_err().0.contains(word), "{channels} {rate}");
+        }
     }
 
     #[test]

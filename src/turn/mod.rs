@@ -146,9 +146,18 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request
 pub fn request_layer(fields: &[(&str, Option<&str>)]) -> Result<RouteLayer> {
     let map: Map<String, Value> = fields
         .iter()
+        .filter(|(key, _)| *key != "language")
         .filter_map(|(key, value)| value.map(|v| (key.to_string(), Value::from(v))))
         .collect();
-    Ok(RouteLayer::from_map(&crate::prefs::validate_route(&map)?))
+    let mut layer = RouteLayer::from_map(&crate::prefs::validate_route(&map)?);
+    // A request's language is never refused: an unknown one (a device's `en-US`) is clamped like a disallowed
+    // one, when the route is resolved.
+    layer.language = fields
+        .iter()
+        .find(|(key, _)| *key == "language")
+        .and_then(|(_, value)| *value)
+        .map(String::from);
+    Ok(layer)
 }
 
 /// The languages an admin allows the user (empty = all).

@@ -157,6 +157,12 @@ impl Conn {
                 }
                 Step::Incoming(None) => false,
                 Step::Frame(Some(Out::Event(value))) => {
+                    // `done` ends the turn for the client, which may ask the next question at once: the turn
+                    // is over here too, even if its task has not quite returned, so that question interrupts
+                    // nothing.
+                    if value["type"] == "done" {
+                        self.running = None;
+                    }
                     send(&mut socket, Message::Text(value.to_string().into())).await
                 }
                 Step::Frame(Some(Out::Audio(bytes))) => send(&mut socket, Message::Binary(bytes.into())).await,

@@ -110,6 +110,13 @@ pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
 /// The `error` event of an API error: the HTTP-like status, the error code and the message.
 pub fn error_event(err: &ApiError) -> Value {
     let (status, code) = err.status_and_code();
+    // On a WebSocket every invalid request is a 422 event (the specification's table); REST keeps 400 for
+    // an empty body.
+    let status = if status == axum::http::StatusCode::BAD_REQUEST {
+        axum::http::StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        status
+    };
     if let ApiError::Internal(cause) = err {
         tracing::error!(%cause, "internal error in a WebSocket turn");
     }

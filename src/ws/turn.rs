@@ -46,9 +46,9 @@ async fn send(tx: &Tx, out: Out) -> Result<(), Gone> {
 }
 
 /// Aborts a spawned task when dropped, so nothing of an interrupted turn keeps running.
-struct AbortOnDrop(JoinHandle<()>);
+struct AbortOnDrop<T>(JoinHandle<T>);
 
-impl Drop for AbortOnDrop {
+impl<T> Drop for AbortOnDrop<T> {
     fn drop(&mut self) {
         self.0.abort();
     }
@@ -170,13 +170,16 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             }
             return Ok(());
         }
-        let detected = heard.language.clone().filter(|l| LANGUAGES.contains(&l.as_str()));
+        // A forced language is the turn's language whatever the recogniser reports.
+        let forced = eff.flag("stt_force_language");
+        let detected = heard
+            .language
+            .clone()
+            .filter(|l| !forced && LANGUAGES.contains(&l.as_str()));
         let mut transcript = json!({"type": "transcript", "text": heard.text,
             "language": detected.clone().unwrap_or_else(|| route.language.clone())});
         let mut text = heard.text.clone();
-        if !eff.flag("stt_force_language")
-            && let Some(spoken) = detected.filter(|l| *l != route.language)
-        {
+        if let Some(spoken) = detected.filter(|l| *l != route.language) {
             text = translate(&app, &eff, &route, &heard.text, &spoken).await?;
             transcript["text"] = json!(text);
             transcript["original"] = json!(heard.text);
@@ -212,7 +215,8 @@ async fn fail(result: Result<()>, tx: &Tx) {
 /// Runs the turn, turning its events into frames as they come.
 async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &Options, tx: &Tx) -> Result<()> {
     let stream = options.stream.unwrap_or(false);
-    let sentence_audio = !request.text_only && options.audio_stream.unwrap_or(app.settings.audio_stream_default);
+    let server_speech = !request.text_only;
+    let sentence_audio = server_speech && options.audio_stream.unwrap_or(app.settings.audio_stream_default);
     request.audio_stream = sentence_audio;
     let session_id = request.session.as_ref().map(|s| s.id.clone());
     let (events_tx, mut events) = mpsc::unbounded_channel();
@@ -225,6 +229,8 @@ async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &
         tx,
         stream,
         speaker: None,
+        server_speech,
+        sentence_audio,
         route: None,
         first_token: false,
         filler_sent: filler_after == 0,
@@ -233,13 +239,13 @@ async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &
         let waiting_for_filler = !state.first_token && !state.filler_sent && state.route.is_some();
         tokio::select! {
             biased;
-            Some(ev) = events.recv() => state.on_event(app, user, ev, sentence_audio, &session_id).await?,
+            Some(ev) = events.recv() => state.on_event(app, user, ev, &session_id).await?,
             result = &mut turn => break result,
-            () = tokio::time::sleep_until(filler_at), if waiting_for_filler => state.filler().await?,
+            () = tokio::time::sleep_until(filler_at), if waiting_for_filler => state.filler(app, user).await?,
         }
     };
     while let Ok(ev) = events.try_recv() {
-        state.on_event(app, user, ev, sentence_audio, &session_id).await?;
+        state.on_event(app, user, ev, &session_id).await?;
     }
     let outcome = outcome?;
     finish(app, state, &outcome).await
@@ -250,6 +256,10 @@ struct Flow<'a> {
     tx: &'a Tx,
     stream: bool,
     speaker: Option<Speaker>,
+    /// The server speaks the answer (not `text_only`).
+    server_speech: bool,
+    /// ... sentence by sentence (`audio_stream`), else as one piece after `semantic`.
+    sentence_audio: bool,
     route: Option<Route>,
     first_token: bool,
     filler_sent: bool,
@@ -261,12 +271,11 @@ impl Flow<'_> {
         app: &Arc<App>,
         user: &User,
         ev: TurnEvent,
-        sentence_audio: bool,
         session_id: &Option<String>,
     ) -> Result<()> {
         let out = match ev {
             TurnEvent::Accepted(route) => {
-                if sentence_audio {
+                if self.sentence_audio {
                     self.speaker = Some(Speaker::start(
                         app.clone(),
                         user.clone(),
@@ -283,7 +292,7 @@ impl Flow<'_> {
                 self.stream.then(|| json!({"type": "token", "text": text}))
             }
             TurnEvent::Sentence(sentence) => {
-                if let Some(speaker) = &self.speaker {
+                if let Some(speaker) = self.speaker.as_ref().filter(|_| self.sentence_audio) {
                     speaker.say(sentence, false);
                 }
                 None
@@ -296,11 +305,23 @@ impl Flow<'_> {
         }
     }
 
-    /// The first token is late: say something reassuring (spoken too, as sentence zero, with server speech).
-    async fn filler(&mut self) -> Result<()> {
+    /// The first token is late: say something reassuring (spoken too, as sentence zero, with server speech;
+    /// without `audio_stream` a speaker is started for it alone, and the whole answer follows as sentence one).
+    async fn filler(&mut self, app: &Arc<App>, user: &User) -> Result<()> {
         self.filler_sent = true;
         let language = self.route.as_ref().map_or("en", |r| r.language.as_str());
         let phrase = phrases::filler(language);
+        if self.speaker.is_none()
+            && self.server_speech
+            && let Some(route) = &self.route
+        {
+            self.speaker = Some(Speaker::start(
+                app.clone(),
+                user.clone(),
+                route.clone(),
+                self.tx.clone(),
+            ));
+        }
         if let Some(speaker) = &self.speaker {
             speaker.say(phrase.to_string(), true);
         }
@@ -318,7 +339,7 @@ fn cancelled() -> ApiError {
 /// semantic, the audio (sentence-wise: wait for the speaker; else the whole answer), done.
 async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> {
     let tx = flow.tx;
-    let tts_fallback = if flow.speaker.is_some() {
+    let tts_fallback = if flow.sentence_audio {
         speech::language_fallback(app, &outcome.route)
     } else {
         outcome.tts_fallback
@@ -335,10 +356,14 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
         "notice": outcome.notice,
     });
     send(tx, Out::Event(semantic)).await.map_err(|_| cancelled())?;
-    if let Some(speaker) = flow.speaker {
-        speaker.finish().await;
-    } else if let Some(speech) = &outcome.audio {
-        let frame = json!({"type": "audio", "seq": 0, "format": speech.format,
+    let spoken = match flow.speaker {
+        Some(speaker) => speaker.finish().await,
+        None => 0,
+    };
+    if !flow.sentence_audio
+        && let Some(speech) = &outcome.audio
+    {
+        let frame = json!({"type": "audio", "seq": spoken, "format": speech.format,
             "provider": outcome.tts_provider, "tts_fallback": outcome.tts_fallback});
         send(tx, Out::Event(frame)).await.map_err(|_| cancelled())?;
         send(tx, Out::Audio(speech.audio.clone()))
@@ -353,7 +378,7 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
 /// never changes because one task does both in turn.
 struct Speaker {
     queue: mpsc::UnboundedSender<(String, bool)>,
-    task: AbortOnDrop,
+    task: AbortOnDrop<u64>,
 }
 
 impl Speaker {
@@ -361,7 +386,7 @@ impl Speaker {
         let (queue, mut sentences) = mpsc::unbounded_channel::<(String, bool)>();
         let task = tokio::spawn(async move {
             let (Ok(eff), Ok(prefs)) = (app.runtime.effective().await, app.store.prefs(&user.id).await) else {
-                return;
+                return 0;
             };
             let mut seq = 0u64;
             while let Some((sentence, filler)) = sentences.recv().await {
@@ -374,16 +399,17 @@ impl Speaker {
                         if send(&tx, Out::Event(frame)).await.is_err()
                             || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
                         {
-                            return;
+                            return seq;
                         }
                     }
                     Err(err) => {
                         // The text still arrives; the user is told once that speech failed.
                         let _ = send(&tx, Out::Event(error_event(&err))).await;
-                        return;
+                        return seq;
                     }
                 }
             }
+            seq
         });
         Self {
             queue,
@@ -395,10 +421,10 @@ impl Speaker {
         let _ = self.queue.send((sentence, filler));
     }
 
-    /// Waits until every handed-over sentence was spoken and sent.
-    async fn finish(self) {
+    /// Waits until every handed-over sentence was spoken and sent; the `seq` of the next audio.
+    async fn finish(self) -> u64 {
         let Self { queue, mut task } = self;
         drop(queue);
-        let _ = (&mut task.0).await;
+        (&mut task.0).await.unwrap_or(0)
     }
 }

@@ -182,6 +182,11 @@ async fn transcribe_refuses_audio_it_cannot_take() {
     let r = upload(&app, &token, "/api/transcribe", "audio/wav", float_wav).await;
     assert_eq!(r.error(422), "invalid_request");
     assert!(r.body["error"]["message"].as_str().unwrap().contains("16-bit"));
+    let mut huge_rate = wav_of(&tone(0.1, 16_000), 16_000);
+    huge_rate[24..28].copy_from_slice(&(1u32 << 31).to_le_bytes());
+    let r = upload(&app, &token, "/api/transcribe", "audio/wav", huge_rate).await;
+    assert_eq!(r.error(422), "invalid_request");
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("sample rate"));
     let r = upload(
         &app,
         &token,

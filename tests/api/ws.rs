@@ -318,6 +318,47 @@ async fn a_slow_first_token_gets_a_filler_that_is_not_part_of_the_answer() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_asked_right_after_done_is_not_reported_as_an_interruption() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Fine."]));
+    let (app, token) = gateway(&llm, &[]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    // `done` ends a turn: a frame sent the moment it arrives starts a new turn, it interrupts nothing.
+    for n in 0..200 {
+        ws.send(json!({"text": format!("question {n}"), "text_only": true}))
+            .await;
+        let frames = ws.turn().await;
+        assert_eq!(kinds(&frames), ["ack", "semantic", "done"], "turn {n}");
+    }
+}
+
+#[tokio::test]
+async fn without_audio_stream_the_filler_is_still_spoken_as_sentence_zero() {
+    let llm = Fake::start().await;
+    let (reply, gate, _) = held(&[], &["Here it is."]);
+    llm.then(CHAT, reply);
+    let (app, token) = gateway(&llm, &[("FILLER_AFTER_MS", "100")]).await;
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+
+    ws.send(json!({"text": "Hard question", "language": "de", "audio_stream": false}))
+        .await;
+    assert_eq!(ws.next().await.kind(), "ack");
+    assert_eq!(ws.next().await.kind(), "filler");
+    let spoken = ws.next().await;
+    assert_eq!(spoken.kind(), "audio");
+    assert_eq!(
+        (spoken.json()["seq"].clone(), spoken.json()["filler"].clone()),
+        (json!(0), json!(true))
+    );
+    assert_eq!(ws.next().await.kind(), "binary");
+    gate.add_permits(1);
+    let rest = ws.turn().await;
+    assert_eq!(kinds(&rest), ["semantic", "audio", "binary", "done"]);
+    assert_eq!(rest[1].json()["seq"], 1, "the whole answer follows as sentence one");
+}
+
 /// 16-bit PCM at 16 kHz.
 fn silence(ms: u32) -> Vec<i16> {
     vec![0; (16 * ms) as usize]
@@ -417,7 +458,7 @@ async fn an_empty_buffer_and_an_empty_transcript_are_error_events_and_the_connec
     let empty = ws.next().await;
     assert_eq!(
         (empty.kind(), empty.json()["status"].clone()),
-        ("error".into(), json!(400))
+        ("error".into(), json!(422))
     );
     assert_eq!(empty.json()["code"], "empty_audio");
 
@@ -487,6 +528,28 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
 }
 
 #[tokio::test]
+async fn with_a_forced_language_the_transcript_is_in_the_turns_language() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "french"})));
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Gut."]));
+    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "language": "de", "text_only": true}))
+        .await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+
+    let transcript = frames[0].json();
+    assert_eq!(transcript["type"], "transcript");
+    assert_eq!(transcript["language"], "de", "{transcript}");
+    assert!(transcript.get("original").is_none(), "nothing is translated");
+    assert_eq!(llm.requests(CHAT).len(), 1);
+}
+
+#[tokio::test]
 async fn a_foreign_origin_is_refused_and_the_own_origin_is_welcome() {
     let llm = Fake::start().await;
     let (app, token) = gateway(&llm, &[("WS_ALLOWED_ORIGINS", "https://app.example")]).await;
@@ -536,6 +599,12 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"text": "x", "provider": "gpt"})).await;
     assert_eq!(ws.failed_turn().await.json()["status"], 422);
+    ws.send(json!({"text": "   "})).await;
+    let empty = ws.failed_turn().await;
+    assert_eq!(
+        (empty.json()["status"].clone(), empty.json()["code"].clone()),
+        (json!(422), json!("empty_text"))
+    );
     ws.0.send(Message::Text("{not json".into())).await.unwrap();
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"type": "start"})).await;
