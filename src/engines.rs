@@ -58,18 +58,22 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     tokio::fs::create_dir_all(&dir)
         .await
         .map_err(|e| missing(format!("cannot create {}: {e}", dir.display())))?;
-    let python = venv(&dir).await?;
-    let script = dir.join("engines.py");
-    tokio::fs::write(&script, SCRIPT)
+    let path = dir.join("engines.py");
+    tokio::fs::write(&path, SCRIPT)
         .await
-        .map_err(|e| missing(format!("cannot write {}: {e}", script.display())))?;
+        .map_err(|e| missing(format!("cannot write {}: {e}", path.display())))?;
+    let script = Script {
+        python: venv(&dir).await?,
+        path,
+        gpu_mask: settings.cuda_visible_devices(),
+    };
     // Unless WHISPER_MODEL names a size, the engines choose by hardware (small on a GPU, base on a CPU) and say so.
     let size = if settings.engines.whisper_model_explicit {
         settings.providers.whisper_model.clone()
     } else {
         "auto".to_string()
     };
-    let (gguf, whisper, voices) = prepare(&python, &script, &dir, &size).await?;
+    let (gguf, whisper, voices) = prepare(&script, &dir, &size).await?;
 
     let mut children = Vec::new();
     if needs_llm {
@@ -82,7 +86,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         let port = free_port()?;
         let alias = settings.runtime_env["local_llm_model"].clone();
         let args = ["llm", "--model", &gguf, "--port", &port.to_string(), "--alias", &alias];
-        let child = spawn(&python, &script, &args, &dir.join("llm.log"))?;
+        let child = script.spawn(&args, &dir.join("llm.log"))?;
         children.push(("llama.cpp", child));
         let url = format!("http://127.0.0.1:{port}/v1");
         wait_ready(&format!("{url}/models"), &mut children, &dir.join("llm.log")).await?;
@@ -107,7 +111,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
             "--window",
             &window,
         ];
-        let child = spawn(&python, &script, &args, &dir.join("stt.log"))?;
+        let child = script.spawn(&args, &dir.join("stt.log"))?;
         children.push(("faster-whisper", child));
         let url = format!("http://127.0.0.1:{port}");
         wait_ready(&format!("{url}/health"), &mut children, &dir.join("stt.log")).await?;
@@ -121,7 +125,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     if let Some(voices) = voices.filter(|_| !settings.engines.tts_configured) {
         let port = free_port()?;
         let args = ["tts", "--voices", &voices, "--port", &port.to_string()];
-        let child = spawn(&python, &script, &args, &dir.join("tts.log"))?;
+        let child = script.spawn(&args, &dir.join("tts.log"))?;
         children.push(("Piper", child));
         let url = format!("http://127.0.0.1:{port}");
         wait_ready(&format!("{url}/health"), &mut children, &dir.join("tts.log")).await?;
@@ -242,22 +246,60 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
 /// missing).
 type Prepared = (Option<String>, Option<String>, Option<String>);
 
+/// `engines.py` and the venv's Python that runs it.
+struct Script {
+    python: PathBuf,
+    path: PathBuf,
+    /// `CUDA_VISIBLE_DEVICES` for the engines (from `GPUS`); `None` leaves the environment's.
+    gpu_mask: Option<String>,
+}
+
+impl Script {
+    /// `python engines.py`, seeing the GPUs that `GPUS` allows.
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.python);
+        command.arg(&self.path);
+        if let Some(mask) = &self.gpu_mask {
+            command.env("CUDA_VISIBLE_DEVICES", mask);
+        }
+        command
+    }
+
+    /// Starts a service of the script, its output appended to `log`.
+    fn spawn(&self, args: &[&str], log: &Path) -> Result<Child, EngineError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .map_err(|e| missing(format!("cannot open {}: {e}", log.display())))?;
+        let err = file.try_clone().map_err(|e| missing(e.to_string()))?;
+        self.command()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(file)
+            .stderr(err)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| missing(format!("cannot start {}: {e}", args[0])))
+    }
+}
+
 /// Runs `engines.py prepare`.
-async fn prepare(python: &Path, script: &Path, dir: &Path, whisper: &str) -> Result<Prepared, EngineError> {
+async fn prepare(script: &Script, dir: &Path, whisper: &str) -> Result<Prepared, EngineError> {
     // Spawned rather than run with `output()`, which would capture stderr too: the Python side's progress
     // and its reasons for each fallback go there, and the operator should see them.
-    let out = Command::new(python)
-        .arg(script)
+    let out = script
+        .command()
         .args(["prepare", "--dir"])
         .arg(dir)
         .args(["--whisper", whisper])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| missing(format!("cannot run {}: {e}", script.display())))?
+        .map_err(|e| missing(format!("cannot run {}: {e}", script.path.display())))?
         .wait_with_output()
         .await
-        .map_err(|e| missing(format!("cannot run {}: {e}", script.display())))?;
+        .map_err(|e| missing(format!("cannot run {}: {e}", script.path.display())))?;
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().last().unwrap_or("");
     let found: serde_json::Value =
@@ -271,24 +313,6 @@ fn free_port() -> Result<u16, EngineError> {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .map_err(|e| missing(format!("no free port: {e}")))
-}
-
-fn spawn(python: &Path, script: &Path, args: &[&str], log: &Path) -> Result<Child, EngineError> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .map_err(|e| missing(format!("cannot open {}: {e}", log.display())))?;
-    let err = file.try_clone().map_err(|e| missing(e.to_string()))?;
-    Command::new(python)
-        .arg(script)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(file)
-        .stderr(err)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| missing(format!("cannot start {}: {e}", args[0])))
 }
 
 /// Waits until `url` answers 200; fails with the end of the engine's log when it exits or takes too long.

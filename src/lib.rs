@@ -6,6 +6,7 @@
 //! - [`auth`]: who is calling: tokens, cookie, personal link, trusted proxy header, admin key.
 //! - [`prefs`]: which user preferences exist and how they are validated.
 //! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
+//! - [`provider_ids`]: the provider names each stage accepts (a leaf both settings and providers use).
 //! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol.
 //! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
 //!   TTS, storing, accounting, memory extraction.
@@ -22,6 +23,9 @@
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 
+// The library is safe Rust throughout; the binary's one `unsafe` call gives idle memory back (`main.rs`).
+#![forbid(unsafe_code)]
+
 pub mod app;
 pub mod auth;
 pub mod config;
@@ -31,6 +35,7 @@ pub mod error;
 pub mod logging;
 pub mod metrics;
 pub mod prefs;
+pub mod provider_ids;
 pub mod providers;
 pub mod routes;
 pub mod server;

@@ -55,7 +55,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads the settings, applies the GPU mask while the process has one thread, then runs the server; after an
+/// Reads the settings, then runs the server; after an
 /// admin's restart request the program executes itself again (same arguments, same environment).
 fn start() -> ExitCode {
     let settings = match Settings::from_env() {
@@ -65,7 +65,6 @@ fn start() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    apply_gpu_mask(&settings.gpus);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .on_thread_park(give_back_memory_when_idle)
@@ -84,22 +83,6 @@ fn start() -> ExitCode {
         return reexecute();
     }
     code
-}
-
-/// `GPUS` becomes `CUDA_VISIBLE_DEVICES` before any engine (or child process) can look at it: `none` hides
-/// every GPU, a list shows those devices, `auto` leaves the environment alone.
-#[expect(
-    unsafe_code,
-    reason = "set_var is unsafe with other threads; it runs before the runtime starts any"
-)]
-fn apply_gpu_mask(gpus: &str) {
-    let mask = match gpus {
-        "auto" => return,
-        "none" => String::new(),
-        list => list.split(',').map(str::trim).collect::<Vec<_>>().join(","),
-    };
-    // SAFETY: called from `start` before the tokio runtime exists, while this is the only thread.
-    unsafe { std::env::set_var("CUDA_VISIBLE_DEVICES", mask) };
 }
 
 /// The personal link of the local admin (`admin`), created on the first start and kept (readable only by the

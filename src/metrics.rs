@@ -7,60 +7,82 @@ use std::sync::Mutex;
 
 use serde_json::{Value, json};
 
+/// Series `http_requests_total`.
+pub const HTTP_REQUESTS_TOTAL: &str = "http_requests_total";
+/// Series `http_request_duration_seconds`.
+pub const HTTP_REQUEST_DURATION_SECONDS: &str = "http_request_duration_seconds";
+/// Series `stage_duration_seconds`.
+pub const STAGE_DURATION_SECONDS: &str = "stage_duration_seconds";
+/// Series `fallback_total`.
+pub const FALLBACK_TOTAL: &str = "fallback_total";
+/// Series `provider_errors_total`.
+pub const PROVIDER_ERRORS_TOTAL: &str = "provider_errors_total";
+/// Series `tts_language_fallback_total`.
+pub const TTS_LANGUAGE_FALLBACK_TOTAL: &str = "tts_language_fallback_total";
+/// Series `quota_rejections_total`.
+pub const QUOTA_REJECTIONS_TOTAL: &str = "quota_rejections_total";
+/// Series `emergency_total`.
+pub const EMERGENCY_TOTAL: &str = "emergency_total";
+/// Series `emergency_retries_total`.
+pub const EMERGENCY_RETRIES_TOTAL: &str = "emergency_retries_total";
+/// Series `emergency_acknowledgements_total`.
+pub const EMERGENCY_ACKNOWLEDGEMENTS_TOTAL: &str = "emergency_acknowledgements_total";
+/// Series `emergency_escalations_total`.
+pub const EMERGENCY_ESCALATIONS_TOTAL: &str = "emergency_escalations_total";
+/// Series `ws_connections`.
+pub const WS_CONNECTIONS: &str = "ws_connections";
+
 /// Upper bounds (seconds) of the latency histograms' buckets.
 pub const BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
 
 /// Help texts of the series the gateway records.
 const HELP: &[(&str, &str)] = &[
     (
-        "http_requests_total",
+        HTTP_REQUESTS_TOTAL,
         "HTTP requests by method, route template and status.",
     ),
     (
-        "http_request_duration_seconds",
+        HTTP_REQUEST_DURATION_SECONDS,
         "HTTP request latency by method and route template.",
     ),
+    (STAGE_DURATION_SECONDS, "Time spent in a turn's stage (stt, llm, tts)."),
     (
-        "stage_duration_seconds",
-        "Time spent in a turn's stage (stt, llm, tts).",
-    ),
-    (
-        "fallback_total",
+        FALLBACK_TOTAL,
         "Provider fallbacks by stage and the provider that failed.",
     ),
-    ("provider_errors_total", "Provider failures by stage and provider."),
+    (PROVIDER_ERRORS_TOTAL, "Provider failures by stage and provider."),
     (
-        "tts_language_fallback_total",
+        TTS_LANGUAGE_FALLBACK_TOTAL,
         "Turns spoken by the local voice because the chosen TTS lacks the language.",
     ),
     (
-        "quota_rejections_total",
+        QUOTA_REJECTIONS_TOTAL,
         "Requests refused because the daily quota was used up.",
     ),
-    ("emergency_total", "Alarms raised by the help function."),
+    (EMERGENCY_TOTAL, "Alarms raised by the help function."),
     (
-        "emergency_retries_total",
+        EMERGENCY_RETRIES_TOTAL,
         "Presses inside the cooldown that retried the channels of an alarm that reached nobody.",
     ),
     (
-        "emergency_acknowledgements_total",
+        EMERGENCY_ACKNOWLEDGEMENTS_TOTAL,
         "Contacts who confirmed having seen an alarm (link or call).",
     ),
     (
-        "emergency_escalations_total",
+        EMERGENCY_ESCALATIONS_TOTAL,
         "Reminders sent because nobody confirmed an alarm in time.",
     ),
-    ("ws_connections", "Open WebSocket connections by channel."),
+    (WS_CONNECTIONS, "Open WebSocket connections by channel."),
 ];
 
 /// Counters without labels, exported with 0 from the start so that an alert rule sees them before the first
 /// event (a labelled counter has no series until its labels are known).
 const UNLABELLED_COUNTERS: &[&str] = &[
-    "quota_rejections_total",
-    "emergency_total",
-    "emergency_retries_total",
-    "emergency_acknowledgements_total",
-    "emergency_escalations_total",
+    QUOTA_REJECTIONS_TOTAL,
+    EMERGENCY_TOTAL,
+    EMERGENCY_RETRIES_TOTAL,
+    EMERGENCY_ACKNOWLEDGEMENTS_TOTAL,
+    EMERGENCY_ESCALATIONS_TOTAL,
 ];
 
 /// A latency histogram.

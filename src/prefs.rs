@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::config::LANGUAGES;
 use crate::error::ApiError;
-use crate::providers::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+use crate::provider_ids::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 
 /// Who is writing prefs: users may not raise their own limits or change what the admin allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

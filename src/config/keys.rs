@@ -4,7 +4,7 @@
 //! environment value at start-up and to an override at runtime, so both give the same canonical string.
 
 use super::env::parse_bool;
-use crate::providers::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 
 /// What a runtime key holds, which decides how its value is validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

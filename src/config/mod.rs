@@ -343,6 +343,17 @@ fn public_url(src: &env::Source) -> Result<Option<String>, ConfigError> {
 }
 
 impl Settings {
+    /// `CUDA_VISIBLE_DEVICES` for the engines' processes by `GPUS`: `none` hides every GPU, a list shows
+    /// those devices, `auto` leaves the environment's (`None`). Given to each child rather than set on this
+    /// process, where changing the environment is unsafe once threads run.
+    pub fn cuda_visible_devices(&self) -> Option<String> {
+        match self.gpus.as_str() {
+            "auto" => None,
+            "none" => Some(String::new()),
+            list => Some(list.split(',').map(str::trim).collect::<Vec<_>>().join(",")),
+        }
+    }
+
     /// Reads the process environment (after loading `.env` when present).
     pub fn from_env() -> Result<Self, ConfigError> {
         let _ = dotenvy::dotenv();
@@ -399,7 +410,7 @@ impl Settings {
                 enabled: src.bool("MEMORY_EXTRACTION_ENABLED", true)?,
                 every_n_turns: src.ranged("MEMORY_EXTRACTION_EVERY_N_TURNS", 5, 1000)?.max(1),
                 max: src.ranged("MEMORY_EXTRACTION_MAX", 50, 10_000)?,
-                provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::providers::LLM_PROVIDERS)?,
+                provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::provider_ids::LLM_PROVIDERS)?,
                 cap: src.ranged("MEMORIES_MAX", 200, 100_000)?.max(1),
                 prompt_max_chars: src.ranged("MEMORY_PROMPT_MAX_CHARS", 4000, 1_000_000)? as usize,
             },
@@ -435,9 +446,9 @@ impl Settings {
                 audio_buffer_budget_bytes: src.number("AUDIO_BUFFER_BUDGET_BYTES", 256 * 1024 * 1024)?,
             },
             fallbacks: Fallbacks {
-                stt: chain(&src, "STT_FALLBACK", crate::providers::STT_PROVIDERS)?,
-                llm: chain(&src, "LLM_FALLBACK", crate::providers::LLM_PROVIDERS)?,
-                tts: chain(&src, "TTS_FALLBACK", crate::providers::TTS_PROVIDERS)?,
+                stt: chain(&src, "STT_FALLBACK", crate::provider_ids::STT_PROVIDERS)?,
+                llm: chain(&src, "LLM_FALLBACK", crate::provider_ids::LLM_PROVIDERS)?,
+                tts: chain(&src, "TTS_FALLBACK", crate::provider_ids::TTS_PROVIDERS)?,
             },
             providers: ProviderSettings {
                 local_llm_url: src.string("LOCAL_LLM_URL", "http://127.0.0.1:11434/v1"),

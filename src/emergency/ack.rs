@@ -35,7 +35,7 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
             let done = app.store.acknowledge(AckKey::TokenHash(&hash), "link").await?;
             done.map(|done| {
                 if done.first {
-                    app.metrics.incr("emergency_acknowledgements_total", &[]);
+                    app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
                     tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (link)");
                 }
                 done.alarm
@@ -77,7 +77,7 @@ pub async fn call(app: &App, id: &str, signature: Option<&str>, form: &[(String,
     if let Some(done) = app.store.acknowledge(AckKey::Id(id), "call").await?
         && done.first
     {
-        app.metrics.incr("emergency_acknowledgements_total", &[]);
+        app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
         tracing::info!(alarm = %alarm.id, "a contact confirmed the emergency alarm (call)");
     }
     Ok(Dossier::twiml_thanks(t, &person_name(app, &alarm).await?))

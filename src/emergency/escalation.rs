@@ -75,7 +75,7 @@ async fn escalate(app: Arc<App>, alarm: Alarm) {
     if let Err(err) = stored.await {
         tracing::error!(%err, "emergency reminder sent but not recorded");
     }
-    app.metrics.incr("emergency_escalations_total", &[]);
+    app.metrics.incr(crate::metrics::EMERGENCY_ESCALATIONS_TOTAL, &[]);
     let reached = deliveries
         .iter()
         .filter(|d| d.delivered && d.channel != "webhook")

@@ -226,7 +226,7 @@ impl Context<'_> {
         };
         let pairs: Vec<(&str, &str)> = targets.iter().map(|t| (t.channel, t.to.as_str())).collect();
         app.store.insert_alarm(&alarm, &pairs).await?;
-        app.metrics.incr("emergency_total", &[]);
+        app.metrics.incr(crate::metrics::EMERGENCY_TOTAL, &[]);
         let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
         let deliveries = send::send(app, self.user, &alarm, &dossier, &targets, None).await;
         let recorded = record(app, &alarm.id, &deliveries).await?;
@@ -332,7 +332,7 @@ impl Context<'_> {
         let stored: Press = serde_json::from_str(&alarm.press).unwrap_or_default();
         let press = if self.press.fix.is_some() { &self.press } else { &stored };
         let dossier = build_dossier(self.user, &self.prefs, &alarm.lang, press);
-        app.metrics.incr("emergency_retries_total", &[]);
+        app.metrics.incr(crate::metrics::EMERGENCY_RETRIES_TOTAL, &[]);
         let deliveries = send::send(app, self.user, alarm, &dossier, &targets, None).await;
         let status = outcome(&record(app, &alarm.id, &deliveries).await?);
         tracing::warn!(

@@ -16,15 +16,6 @@ use std::time::Duration;
 
 use crate::config::Settings;
 
-/// Speech-to-text providers.
-pub const STT_PROVIDERS: &[&str] = &["whisper", "openai"];
-/// Language-model providers.
-pub const LLM_PROVIDERS: &[&str] = &["local", "cloud"];
-/// Text-to-speech providers.
-pub const TTS_PROVIDERS: &[&str] = &["espeak", "piper", "openai"];
-/// Web-search providers.
-pub const SEARCH_PROVIDERS: &[&str] = &["searxng", "tavily", "brave"];
-
 /// How long connecting to any provider may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 

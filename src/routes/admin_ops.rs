@@ -68,7 +68,7 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value
         },
         "emergency": {"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
             "webhook": s.emergency.webhook_url.is_some()},
-        "gpus": {"setting": s.gpus, "cuda_visible_devices": std::env::var("CUDA_VISIBLE_DEVICES").ok()},
+        "gpus": {"setting": s.gpus, "cuda_visible_devices": s.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())},
         "metrics": app.metrics.to_json(),
     })))
 }

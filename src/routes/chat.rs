@@ -12,7 +12,6 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::sessions::owned;
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::config::route::{Route, RouteLayer};
@@ -21,7 +20,7 @@ use crate::error::{ApiError, AppJson, Result};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
-use crate::turn::{self, TurnOutcome, TurnRequest, check_text, quota, request_layer, route_for, speech};
+use crate::turn::{self, TurnOutcome, TurnRequest, check_text, owned, quota, request_layer, route_for, speech};
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
 pub fn router(audio_limit: usize) -> Router<AppState> {

@@ -72,12 +72,12 @@ pub async fn track(State(app): State<AppState>, request: Request, next: Next) ->
     let status = response.status().as_u16().to_string();
     let labels = [("method", method.as_str()), ("route", route.as_str())];
     app.metrics.observe(
-        "http_request_duration_seconds",
+        crate::metrics::HTTP_REQUEST_DURATION_SECONDS,
         &labels,
         started.elapsed().as_secs_f64(),
     );
     app.metrics.incr(
-        "http_requests_total",
+        crate::metrics::HTTP_REQUESTS_TOTAL,
         &[
             ("method", method.as_str()),
             ("route", route.as_str()),

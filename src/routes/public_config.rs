@@ -11,8 +11,8 @@ use crate::app::{App, AppState};
 use crate::config::LANGUAGES;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 use crate::providers::tts::piper;
-use crate::providers::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 
 /// How long the body is reused.
 const CACHE_TTL: Duration = Duration::from_secs(30);

@@ -7,12 +7,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::app::{App, AppState};
+use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, Result};
 use crate::prefs;
 use crate::store::sessions::Session;
-use crate::store::users::User;
+use crate::turn::owned;
 
 /// Longest session title.
 const TITLE_MAX_CHARS: usize = 200;
@@ -52,16 +52,6 @@ pub fn session_json(s: &Session) -> Value {
         "updated_at": s.updated_at,
         "message_count": s.message_count,
     })
-}
-
-/// The session if it exists and belongs to the caller: 404 when unknown, 403 when another user's.
-pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
-    let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
-    if session.user_id != user.id {
-        tracing::debug!(user = %user.name, "foreign session refused");
-        return Err(ApiError::Forbidden("this session belongs to another user".into()));
-    }
-    Ok(session)
 }
 
 async fn list(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Vec<Value>>> {

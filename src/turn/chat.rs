@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::fallback::{Failure, walk};
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
 use super::{Events, TurnEvent, emit, provider_error};
 use crate::app::App;
@@ -84,68 +85,57 @@ pub async fn answer(
         app, eff, user, route, ..
     } = *ctx;
     let order = chain(&route.llm, &app.settings.fallbacks.llm);
-    let started = std::time::Instant::now();
-    let mut fallbacks = Vec::new();
-    let mut last_error = None;
-    for (n, id) in order.iter().enumerate() {
-        let Some(engine) = app.providers.llm.get(id) else {
-            continue;
-        };
-        let model = route
-            .llm_model
-            .clone()
-            .filter(|_| n == 0)
-            .unwrap_or_else(|| default_model(eff, id));
-        let mut attempt = Attempt {
-            text: String::new(),
-            spoken: pipeline.stream(),
-            sentences: Vec::new(),
-            citations: Vec::new(),
-            cost: None,
-        };
-        match converse(ctx, engine, &model, messages.clone(), &mut attempt, events).await {
-            Ok(()) => {
-                if let Some(cost) = attempt.cost
-                    && let Err(err) = app.store.add_cost(&user.id, "llm", cost).await
-                {
-                    tracing::error!(error = %err, "recording LLM cost failed");
-                }
-                app.metrics.observe(
-                    "stage_duration_seconds",
-                    &[("stage", "llm")],
-                    started.elapsed().as_secs_f64(),
-                );
-                for sentence in attempt.spoken.finish() {
-                    emit(events, TurnEvent::Sentence(sentence.clone()));
-                    attempt.sentences.push(sentence);
-                }
-                return Ok(Answer {
-                    text: attempt.text,
-                    sentences: attempt.sentences,
-                    citations: attempt.citations,
-                    llm: (id.to_string(), model),
-                    fallbacks,
-                });
-            }
-            Err(err) => {
-                app.metrics
-                    .incr("provider_errors_total", &[("stage", "llm"), ("provider", id)]);
-                tracing::warn!(provider = %id, error = %err, "LLM failed");
-                if !attempt.text.is_empty() {
+    let messages = &messages;
+    let answered = walk(
+        app,
+        "llm",
+        &order,
+        || format!("LLM provider {}", route.llm),
+        |n, id| async move {
+            let engine = app.providers.llm.get(id)?;
+            let model = route
+                .llm_model
+                .clone()
+                .filter(|_| n == 0)
+                .unwrap_or_else(|| default_model(eff, id));
+            let mut attempt = Attempt {
+                text: String::new(),
+                spoken: pipeline.stream(),
+                sentences: Vec::new(),
+                citations: Vec::new(),
+                cost: None,
+            };
+            Some(
+                match converse(ctx, engine, &model, messages.clone(), &mut attempt, events).await {
+                    Ok(()) => Ok((attempt, model)),
                     // The user already has part of this answer: another model's answer would not continue it.
-                    return Err(provider_error(err));
-                }
-                if n + 1 < order.len() {
-                    app.metrics.incr("fallback_total", &[("stage", "llm"), ("from", id)]);
-                }
-                fallbacks.push(format!("llm:{id}"));
-                last_error = Some(err);
-            }
-        }
+                    Err(error) => Err(Failure {
+                        error,
+                        retry: attempt.text.is_empty(),
+                    }),
+                },
+            )
+        },
+    )
+    .await
+    .map_err(provider_error)?;
+    let (mut attempt, model) = answered.value;
+    if let Some(cost) = attempt.cost
+        && let Err(err) = app.store.add_cost(&user.id, "llm", cost).await
+    {
+        tracing::error!(error = %err, "recording LLM cost failed");
     }
-    Err(provider_error(last_error.unwrap_or_else(|| {
-        ProviderError::NotConfigured(format!("LLM provider {}", route.llm))
-    })))
+    for sentence in attempt.spoken.finish() {
+        emit(events, TurnEvent::Sentence(sentence.clone()));
+        attempt.sentences.push(sentence);
+    }
+    Ok(Answer {
+        text: attempt.text,
+        sentences: attempt.sentences,
+        citations: attempt.citations,
+        llm: (answered.provider, model),
+        fallbacks: answered.fallbacks,
+    })
 }
 
 /// One provider's conversation: answer, or call tools and ask again, up to `MAX_ROUNDS` requests.

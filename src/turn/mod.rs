@@ -5,6 +5,7 @@
 //! tokens and spoken sentences while the answer is written.
 
 mod chat;
+mod fallback;
 mod memory;
 mod prompt;
 pub mod quota;
@@ -26,6 +27,16 @@ use crate::providers::tts::Speech;
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
+
+/// The session if it exists and belongs to the caller: 404 when unknown, 403 when another user's.
+pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
+    let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
+    if session.user_id != user.id {
+        tracing::debug!(user = %user.name, "foreign session refused");
+        return Err(ApiError::Forbidden("this session belongs to another user".into()));
+    }
+    Ok(session)
+}
 
 /// Longest question accepted, in characters (a spoken or typed turn is far shorter).
 pub const MAX_TEXT_CHARS: usize = 4000;

@@ -22,7 +22,7 @@ pub async fn charge_request(app: &App, user_id: &str, prefs: &Map<String, Value>
     match app.store.count_within(Counter::Requests, user_id, limit).await? {
         Some(_) => Ok(()),
         None => {
-            app.metrics.incr("quota_rejections_total", &[]);
+            app.metrics.incr(crate::metrics::QUOTA_REJECTIONS_TOTAL, &[]);
             Err(ApiError::TooManyRequests(format!(
                 "daily limit of {limit} requests reached; it starts again at midnight"
             )))

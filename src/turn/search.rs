@@ -94,8 +94,10 @@ pub async fn run_tool(
         Ok(results) => results,
         Err(err) => {
             tracing::warn!(provider = %id, error = %err, "web search failed");
-            app.metrics
-                .incr("provider_errors_total", &[("stage", "search"), ("provider", id)]);
+            app.metrics.incr(
+                crate::metrics::PROVIDER_ERRORS_TOTAL,
+                &[("stage", "search"), ("provider", id)],
+            );
             return (format!("web search failed: {err}"), Vec::new());
         }
     };

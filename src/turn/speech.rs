@@ -3,15 +3,16 @@
 
 use serde_json::{Map, Value};
 
+use super::fallback::{Failure, walk};
 use super::provider_error;
 use crate::app::App;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::providers::audio::Pcm;
+use crate::providers::chain;
 use crate::providers::stt::Transcript;
 use crate::providers::tts::{Speech, SpeechRequest};
-use crate::providers::{ProviderError, chain};
 
 /// The engine that speaks every language, used when the chosen one cannot.
 const LOCAL_VOICE: &str = "espeak";
@@ -83,54 +84,39 @@ pub async fn synthesize(
             language,
             "TTS cannot speak the language; using the local voice"
         );
-        app.metrics.incr("tts_language_fallback_total", &[("from", first)]);
+        app.metrics
+            .incr(crate::metrics::TTS_LANGUAGE_FALLBACK_TOTAL, &[("from", first)]);
         first = LOCAL_VOICE;
         voice = None;
     }
     let order = chain(first, &app.settings.fallbacks.tts);
-    let mut fallbacks = Vec::new();
-    let mut last_error = None;
-    for (n, id) in order.iter().enumerate() {
-        let Some(engine) = app.providers.tts.get(id).filter(|e| e.speaks(language)) else {
-            continue;
-        };
-        let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
-        let request = SpeechRequest {
-            text,
-            language,
-            voice: voice.as_deref(),
-            gender,
-        };
-        let started = std::time::Instant::now();
-        match engine.speak(&request).await {
-            Ok(speech) => {
-                app.metrics.observe(
-                    "stage_duration_seconds",
-                    &[("stage", "tts")],
-                    started.elapsed().as_secs_f64(),
-                );
-                return Ok(Said {
-                    speech,
-                    provider: id.to_string(),
-                    language_fallback,
-                    fallbacks,
-                });
+    let answered = walk(
+        app,
+        "tts",
+        &order,
+        || format!("TTS provider {} for {language}", route.tts),
+        |n, id| {
+            let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
+            async move {
+                let engine = app.providers.tts.get(id).filter(|e| e.speaks(language))?;
+                let request = SpeechRequest {
+                    text,
+                    language,
+                    voice: voice.as_deref(),
+                    gender,
+                };
+                Some(engine.speak(&request).await.map_err(Failure::from))
             }
-            Err(err) => {
-                tracing::warn!(provider = %id, error = %err, "TTS failed");
-                app.metrics
-                    .incr("provider_errors_total", &[("stage", "tts"), ("provider", id)]);
-                if n + 1 < order.len() {
-                    app.metrics.incr("fallback_total", &[("stage", "tts"), ("from", id)]);
-                }
-                fallbacks.push(format!("tts:{id}"));
-                last_error = Some(err);
-            }
-        }
-    }
-    Err(provider_error(last_error.unwrap_or_else(|| {
-        ProviderError::NotConfigured(format!("TTS provider {} for {language}", route.tts))
-    })))
+        },
+    )
+    .await
+    .map_err(provider_error)?;
+    Ok(Said {
+        speech: answered.value,
+        provider: answered.provider,
+        language_fallback,
+        fallbacks: answered.fallbacks,
+    })
 }
 
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
@@ -138,35 +124,17 @@ pub async fn synthesize(
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
     let language = eff.flag("stt_force_language").then_some(route.language.as_str());
     let order = chain(&route.stt, &app.settings.fallbacks.stt);
-    let mut fallbacks = Vec::new();
-    let mut last_error = None;
-    for (n, id) in order.iter().enumerate() {
-        let Some(engine) = app.providers.stt.get(id) else {
-            continue;
-        };
-        let started = std::time::Instant::now();
-        match engine.transcribe(audio, language).await {
-            Ok(transcript) => {
-                app.metrics.observe(
-                    "stage_duration_seconds",
-                    &[("stage", "stt")],
-                    started.elapsed().as_secs_f64(),
-                );
-                return Ok((transcript, fallbacks));
-            }
-            Err(err) => {
-                tracing::warn!(provider = %id, error = %err, "STT failed");
-                app.metrics
-                    .incr("provider_errors_total", &[("stage", "stt"), ("provider", id)]);
-                if n + 1 < order.len() {
-                    app.metrics.incr("fallback_total", &[("stage", "stt"), ("from", id)]);
-                }
-                fallbacks.push(format!("stt:{id}"));
-                last_error = Some(err);
-            }
-        }
-    }
-    Err(provider_error(last_error.unwrap_or_else(|| {
-        ProviderError::NotConfigured(format!("STT provider {}", route.stt))
-    })))
+    let answered = walk(
+        app,
+        "stt",
+        &order,
+        || format!("STT provider {}", route.stt),
+        |_, id| async move {
+            let engine = app.providers.stt.get(id)?;
+            Some(engine.transcribe(audio, language).await.map_err(Failure::from))
+        },
+    )
+    .await
+    .map_err(provider_error)?;
+    Ok((answered.value, answered.fallbacks))
 }

@@ -2,6 +2,7 @@
 //! is detected rather than fixed and differs from the target).
 
 use super::chat::default_model;
+use super::fallback::walk;
 use super::prompt::language_name;
 use super::provider_error;
 use crate::app::App;
@@ -18,41 +19,42 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
         language_name(from),
         language_name(&route.language)
     );
-    let mut last_error = None;
-    for (n, id) in chain(&route.llm, &app.settings.fallbacks.llm).into_iter().enumerate() {
-        let Some(engine) = app.providers.llm.get(id) else {
-            continue;
-        };
-        let model = route
-            .llm_model
-            .clone()
-            .filter(|_| n == 0)
-            .unwrap_or_else(|| default_model(eff, id));
-        let request = ChatRequest {
-            model,
-            messages: vec![
-                ChatMessage::new("system", instruction.clone()),
-                ChatMessage::new("user", text),
-            ],
-            temperature: Some(0.0),
-            tools: Vec::new(),
-            max_tokens: Some(300),
-        };
-        let answer = match engine.chat(request).await {
-            Ok(stream) => collect(stream).await,
-            Err(err) => Err(err),
-        };
-        match answer {
-            Ok((translated, _)) if !translated.trim().is_empty() => return Ok(translated.trim().to_string()),
-            Ok(_) => last_error = Some(ProviderError::failed(id, "returned an empty translation")),
-            Err(err) => {
-                app.metrics
-                    .incr("provider_errors_total", &[("stage", "llm"), ("provider", id)]);
-                last_error = Some(err);
-            }
-        }
-    }
-    Err(provider_error(last_error.unwrap_or_else(|| {
-        ProviderError::NotConfigured(format!("LLM provider {}", route.llm))
-    })))
+    let order = chain(&route.llm, &app.settings.fallbacks.llm);
+    let instruction = &instruction;
+    let answered = walk(
+        app,
+        "llm",
+        &order,
+        || format!("LLM provider {}", route.llm),
+        |n, id| async move {
+            let engine = app.providers.llm.get(id)?;
+            let model = route
+                .llm_model
+                .clone()
+                .filter(|_| n == 0)
+                .unwrap_or_else(|| default_model(eff, id));
+            let request = ChatRequest {
+                model,
+                messages: vec![
+                    ChatMessage::new("system", instruction.clone()),
+                    ChatMessage::new("user", text),
+                ],
+                temperature: Some(0.0),
+                tools: Vec::new(),
+                max_tokens: Some(300),
+            };
+            let answer = match engine.chat(request).await {
+                Ok(stream) => collect(stream).await,
+                Err(err) => Err(err),
+            };
+            Some(match answer {
+                Ok((translated, _)) if !translated.trim().is_empty() => Ok(translated.trim().to_string()),
+                Ok(_) => Err(ProviderError::failed(id, "returned an empty translation").into()),
+                Err(err) => Err(err.into()),
+            })
+        },
+    )
+    .await
+    .map_err(provider_error)?;
+    Ok(answered.value)
 }

@@ -111,7 +111,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         Channel::Chat => None,
     };
     let label = [("channel", if channel == Channel::Chat { "chat" } else { "voice" })];
-    app.metrics.gauge_add("ws_connections", &label, 1);
+    app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
     let metrics_app = app.clone();
     let mut conn = Conn {
         recording: Recording::new(&app, base.clone(), DEFAULT_RATE),
@@ -126,7 +126,9 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     if let Some(running) = conn.running.take() {
         running.task.abort();
     }
-    metrics_app.metrics.gauge_add("ws_connections", &label, -1);
+    metrics_app
+        .metrics
+        .gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
 }
 
 async fn next_frame(running: &mut Option<Running>) -> Option<Out> {

@@ -20,11 +20,10 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::providers::audio::Pcm;
 use crate::providers::stt::Transcript;
-use crate::routes::sessions::owned;
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::turn::translate::translate;
-use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, quota, route_for, speech};
+use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route_for, speech};
 
 /// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
 #[derive(Debug)]

@@ -1,0 +1,84 @@
+//! One walk along a stage's fallback chain: each provider in order until one answers, every failure counted
+//! (`provider_errors_total`, `fallback_total`) and named in the turn's `fallbacks`, the stage's time observed
+//! once it has answered.
+
+use std::time::Instant;
+
+use crate::app::App;
+use crate::metrics::{FALLBACK_TOTAL, PROVIDER_ERRORS_TOTAL, STAGE_DURATION_SECONDS};
+use crate::providers::ProviderError;
+
+/// Why an attempt failed, and whether the next provider may try.
+pub struct Failure {
+    /// The provider's error.
+    pub error: ProviderError,
+    /// False when another provider must not answer instead: the user already has part of this answer.
+    pub retry: bool,
+}
+
+impl From<ProviderError> for Failure {
+    fn from(error: ProviderError) -> Self {
+        Self { error, retry: true }
+    }
+}
+
+/// The answer of the provider that answered.
+pub struct Answered<T> {
+    /// What it returned.
+    pub value: T,
+    /// Its id.
+    pub provider: String,
+    /// `<stage>:<id>` of each provider that failed before it.
+    pub fallbacks: Vec<String>,
+}
+
+/// Tries `order` (provider ids, first choice first) with `attempt`, which is given the position in the chain
+/// and the id and returns `None` when no such provider is configured (it is skipped). Fails with the last
+/// provider's error, or `NotConfigured(unconfigured)` when none was there to try.
+// A plain closure returning a future rather than an async closure: the future of an async closure cannot yet
+// be required to be `Send`, and the turn runs on spawned tasks.
+pub async fn walk<'a, T, Fut>(
+    app: &App,
+    stage: &'static str,
+    order: &[&'a str],
+    unconfigured: impl FnOnce() -> String,
+    mut attempt: impl FnMut(usize, &'a str) -> Fut,
+) -> Result<Answered<T>, ProviderError>
+where
+    Fut: Future<Output = Option<Result<T, Failure>>>,
+{
+    let started = Instant::now();
+    let mut fallbacks = Vec::new();
+    let mut last_error = None;
+    for (n, &id) in order.iter().enumerate() {
+        let Some(result) = attempt(n, id).await else {
+            continue;
+        };
+        match result {
+            Ok(value) => {
+                let seconds = started.elapsed().as_secs_f64();
+                app.metrics
+                    .observe(STAGE_DURATION_SECONDS, &[("stage", stage)], seconds);
+                return Ok(Answered {
+                    value,
+                    provider: id.to_string(),
+                    fallbacks,
+                });
+            }
+            Err(Failure { error, retry }) => {
+                tracing::warn!(stage, provider = %id, error = %error, "provider failed");
+                app.metrics
+                    .incr(PROVIDER_ERRORS_TOTAL, &[("stage", stage), ("provider", id)]);
+                if !retry {
+                    return Err(error);
+                }
+                if n + 1 < order.len() {
+                    app.metrics.incr(FALLBACK_TOTAL, &[("stage", stage), ("from", id)]);
+                }
+                fallbacks.push(format!("{stage}:{id}"));
+                last_error = Some(error);
+            }
+        }
+    }
+    Err(last_error.unwrap_or_else(|| ProviderError::NotConfigured(unconfigured())))
+}
