@@ -26,7 +26,7 @@ pub struct App {
     /// Effective values of the runtime-overridable keys.
     pub runtime: RuntimeConfig,
     /// The body of `/api/config` and when it was built (cached 30 s, dropped on override writes).
-    pub config_cache: Mutex<Option<(Instant, Value)>>,
+    pub config_cache: Mutex<Option<(Instant, crate::config::public::PublicConfig)>>,
     /// When the process started, for `/health`.
     pub started_at: Instant,
     /// Pronunciation lexicons per language (flushed after every lexicon write).

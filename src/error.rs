@@ -9,7 +9,6 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
-use serde_json::json;
 
 /// Handlers return `Result<T>`; the error side becomes the contract's error body.
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
@@ -85,10 +84,33 @@ impl ApiError {
     }
 }
 
+/// The contract's error body: `{"error": {"status", "code", "message"}}`.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody<'a> {
+    /// What went wrong.
+    pub error: ErrorDetail<'a>,
+}
+
+/// The error itself.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail<'a> {
+    /// The HTTP status, repeated.
+    pub status: u16,
+    /// A stable code (`invalid_request`, `quota_exceeded`, …).
+    pub code: &'a str,
+    /// A text for people.
+    pub message: &'a str,
+}
+
 /// Builds the contract's error body for any status; also used by fallbacks and middleware.
 pub fn error_response(status: StatusCode, code: &str, message: &str) -> Response {
-    let body = json!({"error": {"status": status.as_u16(), "code": code, "message": message}});
-    (status, Json(body)).into_response()
+    let error = ErrorDetail {
+        status: status.as_u16(),
+        code,
+        message,
+    };
+    (status, Json(ErrorBody { error })).into_response()
 }
 
 impl IntoResponse for ApiError {

@@ -135,7 +135,9 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
     let full = crate::router(state.clone()).layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
         limits.body_timeout_secs,
     )));
-    let overflow = crate::routes::health::router().fallback(busy).with_state(state);
+    let overflow = axum::Router::from(crate::routes::health::router())
+        .fallback(busy)
+        .with_state(state);
     // Each connection task holds a receiver of `closing` (told to finish) and of `open` (counted to wait).
     let (closing_tx, closing_rx) = watch::channel(());
     let (open_tx, open_rx) = watch::channel(());

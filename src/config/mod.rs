@@ -8,6 +8,7 @@ pub mod env;
 pub mod keys;
 pub mod presets;
 pub mod profile;
+pub mod public;
 pub mod route;
 pub mod runtime;
 

@@ -14,7 +14,7 @@ use super::keys;
 pub const PRESET_KEYS: [&str; 3] = ["default_llm_provider", "local_llm_model", "cloud_llm_model"];
 
 /// One choice of the model menu.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Preset {
     /// Stable id the select endpoint takes.
     pub id: String,

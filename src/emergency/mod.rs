@@ -44,7 +44,8 @@ pub struct Press {
 }
 
 /// The answer to a press.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = EmergencyAnswer)]
 pub struct Answer {
     /// `alerted`, `no_recipients`, `delivery_failed` or `cooldown`.
     pub status: &'static str,
@@ -149,9 +150,40 @@ fn language(app: &App, prefs: &Map<String, Value>) -> String {
         .unwrap_or_else(|| app.settings.default_language.clone())
 }
 
+/// The state of the help function for a person.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = EmergencyStatus)]
+pub struct Status {
+    /// A press now would fall into the window of the last alarm.
+    pub cooldown_active: bool,
+    /// Minutes since the last press; null when there was none.
+    pub minutes_ago: Option<i64>,
+    pub remaining_seconds: i64,
+    pub cooldown_minutes: i64,
+    /// Whether any channel with a recipient is set up.
+    pub notify_ready: bool,
+    /// The newest alarm.
+    pub alarm: Option<AlarmView>,
+    pub acknowledged: bool,
+    /// The contacts who confirmed the newest alarm.
+    pub acknowledged_by: Vec<Acknowledgement>,
+}
+
+/// An alarm as its person sees it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct AlarmView {
+    pub id: String,
+    /// Epoch ms.
+    pub at: i64,
+    pub status: String,
+    /// When a reminder goes out unless somebody confirms (epoch ms).
+    pub escalation_due_at: Option<i64>,
+    pub escalated_at: Option<i64>,
+}
+
 /// `GET /api/emergency/status`: the window, whether a press would reach anybody, and the newest alarm with
 /// the contacts who confirmed it.
-pub async fn status(app: &App, user: &User) -> Result<Value> {
+pub async fn status(app: &App, user: &User) -> Result<Status> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
     let window_ms = cooldown_minutes(&prefs, &eff) * 60_000;
@@ -166,22 +198,22 @@ pub async fn status(app: &App, user: &User) -> Result<Value> {
         Some(alarm) => app.store.acknowledged_by(&alarm.id).await?,
         None => Vec::new(),
     };
-    Ok(json!({
-        "cooldown_active": remaining > 0,
-        "minutes_ago": last.map(|_| minutes_ago),
-        "remaining_seconds": remaining,
-        "cooldown_minutes": window_ms / 60_000,
-        "notify_ready": notify_ready(app, &prefs),
-        "alarm": latest.map(|a| json!({
-            "id": a.id,
-            "at": a.created_at,
-            "status": a.status,
-            "escalation_due_at": a.escalate_at,
-            "escalated_at": a.escalated_at,
-        })),
-        "acknowledged": !acknowledged_by.is_empty(),
-        "acknowledged_by": acknowledged_by,
-    }))
+    Ok(Status {
+        cooldown_active: remaining > 0,
+        minutes_ago: last.map(|_| minutes_ago),
+        remaining_seconds: remaining,
+        cooldown_minutes: window_ms / 60_000,
+        notify_ready: notify_ready(app, &prefs),
+        alarm: latest.map(|a| AlarmView {
+            id: a.id,
+            at: a.created_at,
+            status: a.status,
+            escalation_due_at: a.escalate_at,
+            escalated_at: a.escalated_at,
+        }),
+        acknowledged: !acknowledged_by.is_empty(),
+        acknowledged_by,
+    })
 }
 
 /// `POST /api/emergency`: one press. `base_url` is where acknowledgement links point.

@@ -48,7 +48,7 @@ impl Target {
 }
 
 /// One delivery attempt.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Delivery {
     /// `email`, `sms`, `call` or `webhook`.
     pub channel: &'static str,

@@ -3,17 +3,20 @@
 
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::admin_users::audit;
+use super::openapi::ADMIN;
 use crate::app::{AppState, LOCAL_BACKEND_KEY};
 use crate::auth::Admin;
 use crate::config::keys;
-use crate::config::presets::PRESET_KEYS;
+use crate::config::presets::{PRESET_KEYS, Preset};
 use crate::error::{ApiError, AppJson, Result};
 use crate::providers::llm::local::BACKENDS;
 use crate::providers::send_json;
@@ -24,17 +27,42 @@ const MODEL_LIST_TTL: Duration = Duration::from_secs(600);
 const BACKEND_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/models", get(presets))
-        .route("/api/admin/models/select", post(select))
-        .route("/api/admin/{provider}/models", get(provider_models))
-        .route("/api/admin/llm/status", get(status))
-        .route("/api/admin/llm/backend", post(switch_backend))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(presets))
+        .routes(routes!(select))
+        .routes(routes!(provider_models))
+        .routes(routes!(status))
+        .routes(routes!(switch_backend))
 }
 
-/// The presets and which one is active.
-async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
+/// The model menu.
+#[derive(Serialize, ToSchema)]
+struct Presets {
+    presets: Vec<Preset>,
+    active: Active,
+}
+
+/// The provider and model in effect.
+#[derive(Serialize, ToSchema)]
+struct Active {
+    provider: String,
+    model: String,
+    /// The preset whose values are in effect; absent after a selection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    active_index: Option<Option<usize>>,
+}
+
+/// The answer to a selection.
+#[derive(Serialize, ToSchema)]
+struct Selected {
+    selected: bool,
+    active: Active,
+}
+
+/// Model presets (the default one first), the active provider, model and active_index.
+#[utoipa::path(get, path = "/api/admin/models", tag = ADMIN, responses((status = 200, body = Presets)))]
+async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Presets>> {
     let eff = app.runtime.effective().await?;
     let overrides = app.runtime.overrides().await?;
     let provider = eff.get("default_llm_provider").to_string();
@@ -51,21 +79,32 @@ async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Valu
             overridden && p.values.iter().all(|(k, v)| v.as_str() == Some(eff.get(k)))
         }
     });
-    Ok(Json(json!({
-        "presets": app.settings.model_presets,
-        "active": {"provider": provider, "model": eff.get(model_key), "active_index": active_index},
-    })))
+    Ok(Json(Presets {
+        presets: app.settings.model_presets.clone(),
+        active: Active {
+            model: eff.get(model_key).to_string(),
+            provider,
+            active_index: Some(active_index),
+        },
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// The preset to apply.
+#[derive(Debug, Deserialize, ToSchema)]
 struct SelectBody {
     /// The preset's id (`index` is accepted instead).
     preset: Option<String>,
     index: Option<usize>,
 }
 
-/// Applies a preset: the default removes the model overrides, any other sets its values.
-async fn select(State(app): State<AppState>, admin: Admin, AppJson(body): AppJson<SelectBody>) -> Result<Json<Value>> {
+/// Applies a preset: the default removes the model overrides, any other sets its values (audit-logged).
+#[utoipa::path(post, path = "/api/admin/models/select", tag = ADMIN, request_body = SelectBody,
+    responses((status = 200, body = Selected), (status = 404, description = "no such preset")))]
+async fn select(
+    State(app): State<AppState>,
+    admin: Admin,
+    AppJson(body): AppJson<SelectBody>,
+) -> Result<Json<Selected>> {
     let presets = &app.settings.model_presets;
     let chosen = match (&body.preset, body.index) {
         (Some(id), _) => presets.iter().find(|p| &p.id == id),
@@ -98,7 +137,7 @@ async fn select(State(app): State<AppState>, admin: Admin, AppJson(body): AppJso
     presets_after(&app).await
 }
 
-async fn presets_after(app: &AppState) -> Result<Json<Value>> {
+async fn presets_after(app: &AppState) -> Result<Json<Selected>> {
     let eff = app.runtime.effective().await?;
     let provider = eff.get("default_llm_provider").to_string();
     let model_key = if provider == "cloud" {
@@ -106,18 +145,37 @@ async fn presets_after(app: &AppState) -> Result<Json<Value>> {
     } else {
         "local_llm_model"
     };
-    Ok(Json(
-        json!({"selected": true, "active": {"provider": provider, "model": eff.get(model_key)}}),
-    ))
+    Ok(Json(Selected {
+        selected: true,
+        active: Active {
+            model: eff.get(model_key).to_string(),
+            provider,
+            active_index: None,
+        },
+    }))
+}
+
+/// A provider's model list.
+#[derive(Serialize, ToSchema)]
+struct ModelList {
+    provider: String,
+    /// Whether the list came from the 10-minute cache.
+    cached: bool,
+    /// `{id, name, context_length, pricing}` each.
+    #[schema(value_type = Vec<Object>)]
+    models: Value,
 }
 
 /// The provider's live model list (`GET …/models` of its OpenAI-compatible API), cached 10 minutes; a failure
 /// is 502 and is not cached.
+#[utoipa::path(get, path = "/api/admin/{provider}/models", tag = ADMIN,
+    params(("provider" = String, Path, description = "local or cloud")),
+    responses((status = 200, body = ModelList), (status = 502, description = "the provider did not answer")))]
 async fn provider_models(
     State(app): State<AppState>,
     _admin: Admin,
     Path(provider): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<ModelList>> {
     let (base, key) = match provider.as_str() {
         "cloud" => (
             app.settings.providers.cloud_llm_url.clone(),
@@ -130,7 +188,11 @@ async fn provider_models(
         && let Some((at, list)) = cache.get(&provider)
         && at.elapsed() < MODEL_LIST_TTL
     {
-        return Ok(Json(json!({"provider": provider, "cached": true, "models": list})));
+        return Ok(Json(ModelList {
+            cached: true,
+            models: list.clone(),
+            provider,
+        }));
     }
     let mut call = app
         .providers
@@ -159,7 +221,11 @@ async fn provider_models(
     if let Ok(mut cache) = app.model_lists.lock() {
         cache.insert(provider.clone(), (Instant::now(), list.clone()));
     }
-    Ok(Json(json!({"provider": provider, "cached": false, "models": list})))
+    Ok(Json(ModelList {
+        provider,
+        cached: false,
+        models: list,
+    }))
 }
 
 /// What a backend reports: its loaded models and the ones it could load.
@@ -200,8 +266,18 @@ async fn backend_models(app: &AppState, backend: &str) -> std::result::Result<(V
     }
 }
 
+/// One GPU's load.
+#[derive(Serialize, ToSchema)]
+struct GpuLoad {
+    index: Option<f64>,
+    name: Option<String>,
+    utilization_percent: Option<f64>,
+    memory_used_mib: Option<f64>,
+    memory_total_mib: Option<f64>,
+}
+
 /// GPU load from `nvidia-smi`, or null when there is none.
-async fn gpu_load() -> Value {
+async fn gpu_load() -> Option<Vec<GpuLoad>> {
     let run = tokio::process::Command::new("nvidia-smi")
         .args([
             "--query-gpu=index,name,utilization.gpu,memory.used,memory.total",
@@ -210,49 +286,101 @@ async fn gpu_load() -> Value {
         .kill_on_drop(true)
         .output();
     let Ok(Ok(out)) = tokio::time::timeout(BACKEND_TIMEOUT, run).await else {
-        return Value::Null;
+        return None;
     };
     if !out.status.success() {
-        return Value::Null;
+        return None;
     }
-    let gpus: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+    let gpus = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|line| {
             let f: Vec<&str> = line.split(',').map(str::trim).collect();
             let num = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok());
-            json!({"index": num(0), "name": f.get(1), "utilization_percent": num(2),
-                "memory_used_mib": num(3), "memory_total_mib": num(4)})
+            GpuLoad {
+                index: num(0),
+                name: f.get(1).map(|n| n.to_string()),
+                utilization_percent: num(2),
+                memory_used_mib: num(3),
+                memory_total_mib: num(4),
+            }
         })
         .collect();
-    Value::from(gpus)
+    Some(gpus)
+}
+
+/// The local backend's state.
+#[derive(Serialize, ToSchema)]
+struct LlmStatus {
+    backend: String,
+    url: String,
+    model: String,
+    default_llm_provider: String,
+    backend_status: BackendStatus,
+    loaded_models: Vec<String>,
+    available_models: Vec<String>,
+    /// Null without `nvidia-smi`.
+    gpu: Option<Vec<GpuLoad>>,
+    service: Service,
+}
+
+/// Whether the backend answers.
+#[derive(Serialize, ToSchema)]
+struct BackendStatus {
+    reachable: bool,
+    error: Option<String>,
+}
+
+/// The gateway itself.
+#[derive(Serialize, ToSchema)]
+struct Service {
+    status: &'static str,
+    version: &'static str,
+    uptime_seconds: u64,
+    database: bool,
 }
 
 /// The local backend: which, its model, whether it answers, what it has loaded, GPU load, service state.
-async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
+#[utoipa::path(get, path = "/api/admin/llm/status", tag = ADMIN, responses((status = 200, body = LlmStatus)))]
+async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<LlmStatus>> {
     let eff = app.runtime.effective().await?;
     let backend = app.providers.local.name();
     let (reachable, error, loaded, available) = match backend_models(&app, &backend).await {
         Ok((loaded, available)) => (true, None, loaded, available),
         Err(e) => (false, Some(e), Vec::new(), Vec::new()),
     };
-    Ok(Json(json!({
-        "backend": backend,
-        "url": app.providers.local.v1_url(),
-        "model": eff.get("local_llm_model"),
-        "default_llm_provider": eff.get("default_llm_provider"),
-        "backend_status": {"reachable": reachable, "error": error},
-        "loaded_models": loaded,
-        "available_models": available,
-        "gpu": gpu_load().await,
-        "service": {"status": "ok", "version": env!("CARGO_PKG_VERSION"),
-            "uptime_seconds": app.started_at.elapsed().as_secs(), "database": app.store.ping().await},
-    })))
+    Ok(Json(LlmStatus {
+        url: app.providers.local.v1_url(),
+        model: eff.get("local_llm_model").to_string(),
+        default_llm_provider: eff.get("default_llm_provider").to_string(),
+        backend_status: BackendStatus { reachable, error },
+        loaded_models: loaded,
+        available_models: available,
+        gpu: gpu_load().await,
+        service: Service {
+            status: "ok",
+            version: env!("CARGO_PKG_VERSION"),
+            uptime_seconds: app.started_at.elapsed().as_secs(),
+            database: app.store.ping().await,
+        },
+        backend,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// The backend to switch to and its model.
+#[derive(Debug, Deserialize, ToSchema)]
 struct BackendBody {
+    /// `ollama` or `llamacpp`.
+    backend: String,
+    #[schema(pattern = "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$")]
+    model: String,
+}
+
+/// The backend in effect after a switch.
+#[derive(Serialize, ToSchema)]
+struct Switched {
     backend: String,
     model: String,
+    url: String,
 }
 
 /// Model names as backends spell them: letters, digits and `._:/-`, starting with a letter or digit.
@@ -263,11 +391,14 @@ fn valid_model_name(name: &str) -> bool {
 }
 
 /// Switches the local backend and its model. Every outcome, accepted or not, is audited.
+#[utoipa::path(post, path = "/api/admin/llm/backend", tag = ADMIN, request_body = BackendBody,
+    responses((status = 200, body = Switched), (status = 409, description = "another switch is running"),
+        (status = 502, description = "the backend did not answer")))]
 async fn switch_backend(
     State(app): State<AppState>,
     admin: Admin,
     AppJson(body): AppJson<BackendBody>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Switched>> {
     let detail = json!({"backend": body.backend, "model": body.model});
     let result = try_switch(&app, &admin, &body).await;
     match &result {
@@ -281,7 +412,7 @@ async fn switch_backend(
     result.map(Json)
 }
 
-async fn try_switch(app: &AppState, admin: &Admin, body: &BackendBody) -> Result<Value> {
+async fn try_switch(app: &AppState, admin: &Admin, body: &BackendBody) -> Result<Switched> {
     if !BACKENDS.contains(&body.backend.as_str()) {
         return Err(ApiError::invalid(
             "backend",
@@ -316,7 +447,11 @@ async fn try_switch(app: &AppState, admin: &Admin, body: &BackendBody) -> Result
         .await?;
     app.providers.local.set(&body.backend);
     app.invalidate_config();
-    Ok(json!({"backend": body.backend, "model": body.model, "url": app.providers.local.v1_url()}))
+    Ok(Switched {
+        backend: body.backend.clone(),
+        model: body.model.clone(),
+        url: app.providers.local.v1_url(),
+    })
 }
 
 #[cfg(test)]

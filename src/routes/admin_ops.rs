@@ -1,45 +1,75 @@
 //! Operating views of the admin: gateway status, usage statistics, conversations, the database export and
 //! the restart.
 
+use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::admin_users::audit;
-use super::sessions::session_json;
+use super::openapi::ADMIN;
+use super::sessions::SessionView;
 use crate::app::AppState;
 use crate::auth::Admin;
 use crate::error::{ApiError, Result};
+use crate::store::stats::ConversationSummary;
 
 /// The routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/status", get(status))
-        .route("/api/admin/stats", get(stats))
-        .route("/api/admin/conversations", get(conversations))
-        .route("/api/admin/conversations/{user_id}", get(user_sessions))
-        .route("/api/admin/conversations/{user_id}/{session_id}", get(transcript))
-        .route("/api/admin/db-export", get(db_export))
-        .route("/api/admin/gateway/restart", post(restart))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(status))
+        .routes(routes!(stats))
+        .routes(routes!(conversations))
+        .routes(routes!(user_sessions))
+        .routes(routes!(transcript))
+        .routes(routes!(db_export))
+        .routes(routes!(restart))
+}
+
+/// The gateway's state for its operator.
+#[derive(Serialize, ToSchema)]
+struct GatewayStatus {
+    version: &'static str,
+    profile: &'static str,
+    uptime_seconds: u64,
+    /// `ok` or `unavailable`.
+    database: &'static str,
+    auth_enabled: bool,
+    /// Per stage: the default, the fallbacks, and each provider's address and model, whether its key is set
+    /// (never the key).
+    providers: Value,
+    /// The voice activity detector that runs (`silero` or `energy`, with the reason).
+    vad: Value,
+    /// The end-of-turn decision that runs (`smart-turn` or `silence`, with the reason).
+    turn: Value,
+    /// Which channels of the help function are set up.
+    emergency: Value,
+    /// `GPUS` and the `CUDA_VISIBLE_DEVICES` the engines get.
+    gpus: Value,
+    /// The metrics as `/api/metrics` shows them.
+    metrics: Value,
 }
 
 /// Version, uptime, provider configuration (addresses and whether keys are set, never the keys), GPUs and the
 /// runtime metrics.
-async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
+#[utoipa::path(get, path = "/api/admin/status", tag = ADMIN, responses((status = 200, body = GatewayStatus)))]
+async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<GatewayStatus>> {
     let eff = app.runtime.effective().await?;
     let s = &app.settings;
     let p = &s.providers;
-    Ok(Json(json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "profile": s.profile.as_str(),
-        "uptime_seconds": app.started_at.elapsed().as_secs(),
-        "database": if app.store.ping().await { "ok" } else { "unavailable" },
-        "auth_enabled": s.auth_enabled,
-        "providers": {
+    Ok(Json(GatewayStatus {
+        version: env!("CARGO_PKG_VERSION"),
+        profile: s.profile.as_str(),
+        uptime_seconds: app.started_at.elapsed().as_secs(),
+        database: if app.store.ping().await { "ok" } else { "unavailable" },
+        auth_enabled: s.auth_enabled,
+        providers: json!({
             "stt": {"default": eff.get("default_stt_provider"), "fallbacks": s.fallbacks.stt,
                 "openai": {"url": p.openai_stt_url, "model": p.openai_stt_model, "key_set": p.openai_stt_api_key.is_some()},
                 "whisper": {"model_path": p.whisper_model_path, "built_in": false}},
@@ -55,73 +85,143 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value
                     "voices": app.providers.piper.voices()}, "espeak": {"configured": true}},
             "web_search": {"provider": eff.get("web_search_provider"),
                 "configured": app.providers.search.get(eff.get("web_search_provider")).is_some_and(|e| e.configured())},
-        },
-        "vad": match &app.silero {
+        }),
+        vad: match &app.silero {
             Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),
             Err(why) => json!({"engine": "energy", "reason": why, "setting": s.ws.vad_engine}),
         },
-        "turn": match &app.smart_turn {
+        turn: match &app.smart_turn {
             Ok(_) => json!({"engine": "smart-turn", "model": s.ws.smart_turn_model, "setting": s.ws.turn_engine,
                 "check_ms": s.ws.turn_check_ms, "max_silence_ms": s.ws.turn_max_silence_ms}),
             Err(why) => json!({"engine": "silence", "reason": why, "setting": s.ws.turn_engine,
                 "silence_ms": s.ws.vad_silence_ms}),
         },
-        "emergency": {"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
-            "webhook": s.emergency.webhook_url.is_some()},
-        "gpus": {"setting": s.gpus, "cuda_visible_devices": s.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())},
-        "metrics": app.metrics.to_json(),
-    })))
+        emergency: json!({"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
+            "webhook": s.emergency.webhook_url.is_some()}),
+        gpus: json!({"setting": s.gpus, "cuda_visible_devices": s.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())}),
+        metrics: app.metrics.to_json(),
+    }))
+}
+
+/// Usage this month.
+#[derive(Serialize, ToSchema)]
+struct Stats {
+    /// `YYYY-MM`.
+    month: String,
+    users: Vec<Usage>,
+    total: Totals,
+}
+
+/// One user's usage.
+#[derive(Serialize, ToSchema)]
+struct Usage {
+    user_id: String,
+    name: String,
+    requests_today: i64,
+    requests_month: i64,
+    cost_month: f64,
+    avg_cost_per_request: f64,
+    cost_total: f64,
+}
+
+/// Everybody's usage.
+#[derive(Serialize, ToSchema)]
+struct Totals {
+    requests_month: i64,
+    cost_month: f64,
+    avg_cost_per_request: f64,
+    cost_total: f64,
 }
 
 /// Requests per user today and this month, cost this month and in all, and the average cost per request.
-async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
+#[utoipa::path(get, path = "/api/admin/stats", tag = ADMIN, responses((status = 200, body = Stats)))]
+async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Stats>> {
     let rows = app.store.usage_by_user().await?;
     let per_request = |cost: f64, requests: i64| if requests > 0 { cost / requests as f64 } else { 0.0 };
     let (mut requests, mut cost_month, mut cost_total) = (0i64, 0.0, 0.0);
-    let users: Vec<Value> = rows
-        .iter()
+    let users = rows
+        .into_iter()
         .map(|r| {
             requests += r.requests_month;
             cost_month += r.cost_month;
             cost_total += r.cost_total;
-            json!({"user_id": r.user_id, "name": r.name, "requests_today": r.requests_today,
-                "requests_month": r.requests_month, "cost_month": r.cost_month,
-                "avg_cost_per_request": per_request(r.cost_month, r.requests_month), "cost_total": r.cost_total})
+            Usage {
+                avg_cost_per_request: per_request(r.cost_month, r.requests_month),
+                user_id: r.user_id,
+                name: r.name,
+                requests_today: r.requests_today,
+                requests_month: r.requests_month,
+                cost_month: r.cost_month,
+                cost_total: r.cost_total,
+            }
         })
         .collect();
-    Ok(Json(json!({
-        "month": &crate::store::today()[..7],
-        "users": users,
-        "total": {"requests_month": requests, "cost_month": cost_month,
-            "avg_cost_per_request": per_request(cost_month, requests), "cost_total": cost_total},
-    })))
+    Ok(Json(Stats {
+        month: crate::store::today()[..7].to_string(),
+        users,
+        total: Totals {
+            requests_month: requests,
+            cost_month,
+            avg_cost_per_request: per_request(cost_month, requests),
+            cost_total,
+        },
+    }))
 }
 
-/// Every user with their number of sessions and messages.
-async fn conversations(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
-    Ok(Json(json!(app.store.conversation_summaries().await?)))
+/// Users with their numbers of sessions and messages.
+#[utoipa::path(get, path = "/api/admin/conversations", tag = ADMIN,
+    responses((status = 200, body = Vec<ConversationSummary>)))]
+async fn conversations(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<ConversationSummary>>> {
+    Ok(Json(app.store.conversation_summaries().await?))
 }
 
-/// One user's sessions.
-async fn user_sessions(State(app): State<AppState>, _admin: Admin, Path(user_id): Path<String>) -> Result<Json<Value>> {
+/// A user and their sessions.
+#[derive(Serialize, ToSchema)]
+struct UserSessions {
+    user: UserName,
+    sessions: Vec<SessionView>,
+}
+
+/// Who a user is.
+#[derive(Serialize, ToSchema)]
+struct UserName {
+    id: String,
+    name: String,
+    display_name: String,
+}
+
+/// A user's sessions.
+#[utoipa::path(get, path = "/api/admin/conversations/{user_id}", tag = ADMIN,
+    responses((status = 200, body = UserSessions)))]
+async fn user_sessions(
+    State(app): State<AppState>,
+    _admin: Admin,
+    Path(user_id): Path<String>,
+) -> Result<Json<UserSessions>> {
     let user = app
         .store
         .user_by_id(&user_id)
         .await?
         .ok_or(ApiError::NotFound("user"))?;
     let sessions = app.store.sessions(&user.id).await?;
-    Ok(Json(json!({
-        "user": {"id": user.id, "name": user.name, "display_name": user.display_name},
-        "sessions": sessions.iter().map(session_json).collect::<Vec<_>>(),
-    })))
+    Ok(Json(UserSessions {
+        user: UserName {
+            id: user.id,
+            name: user.name,
+            display_name: user.display_name,
+        },
+        sessions: sessions.iter().map(SessionView::of).collect(),
+    }))
 }
 
-/// One session's transcript. Reading someone's conversation is audited.
+/// A session's transcript; audit-logged.
+#[utoipa::path(get, path = "/api/admin/conversations/{user_id}/{session_id}", tag = ADMIN,
+    responses((status = 200, body = SessionView)))]
 async fn transcript(
     State(app): State<AppState>,
     admin: Admin,
     Path((user_id, session_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
+) -> Result<Json<SessionView>> {
     let session = app
         .store
         .session(&session_id)
@@ -137,13 +237,13 @@ async fn transcript(
         json!({"user_id": user_id}),
     )
     .await?;
-    let mut body = session_json(&session);
-    body["messages"] = json!(messages);
-    Ok(Json(body))
+    Ok(Json(SessionView::with_messages(&session, messages)))
 }
 
 /// A consistent snapshot of the database (`VACUUM INTO` a temporary file while writes go on), downloaded as
-/// a file that the `sqlite3` tool opens.
+/// a file that the `sqlite3` tool opens; audit-logged.
+#[utoipa::path(get, path = "/api/admin/db-export", tag = ADMIN,
+    responses((status = 200, description = "the SQLite file", content_type = "application/vnd.sqlite3")))]
 async fn db_export(State(app): State<AppState>, admin: Admin) -> Result<Response> {
     let dir = tempfile::tempdir().map_err(|e| ApiError::Internal(format!("export folder: {e}")))?;
     let path = dir.path().join("export.db");
@@ -163,9 +263,20 @@ async fn db_export(State(app): State<AppState>, admin: Admin) -> Result<Response
         .into_response())
 }
 
-/// Answers first, then restarts: with `RESTART_COMMAND` that command runs detached (no shell, no user input in
-/// it); without, the gateway stops serving gracefully and `main` executes itself again.
-async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Value>> {
+/// A restart on its way.
+#[derive(Serialize, ToSchema)]
+struct Restarting {
+    restarting: bool,
+    /// `command` (RESTART_COMMAND) or `re-exec`.
+    how: &'static str,
+}
+
+/// Restarts the gateway (RESTART_COMMAND, or re-execution); answers first; audit-logged.
+///
+/// With `RESTART_COMMAND` that command runs detached (no shell, no user input in it); without, the gateway
+/// stops serving gracefully and `main` executes itself again.
+#[utoipa::path(post, path = "/api/admin/gateway/restart", tag = ADMIN, responses((status = 200, body = Restarting)))]
+async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Restarting>> {
     let how = if app.settings.restart_command.is_some() {
         "command"
     } else {
@@ -197,5 +308,5 @@ async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Value
             }
         }
     });
-    Ok(Json(json!({"restarting": true, "how": how})))
+    Ok(Json(Restarting { restarting: true, how }))
 }

@@ -1,12 +1,19 @@
 //! `/api/admin/users…`: creating, listing, renaming and deleting users, their tokens, prefs, memories
 //! and history. Every write is audit-logged with the acting admin.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post, put};
-use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::me::{Deleted, PREFS_BODY};
+use super::openapi::ADMIN;
+use crate::store::audit::AuditEntry;
+use crate::store::memories::Memory;
 
 use crate::app::{App, AppState};
 use crate::auth::{self, Admin, token};
@@ -16,22 +23,16 @@ use crate::routes::me::memory_text;
 use crate::store::users::{NewUser, User};
 
 /// Routes of the user administration.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/users", get(list).post(create))
-        .route("/api/admin/users/{user_id}", put(rename).delete(remove))
-        .route("/api/admin/users/{user_id}/token", post(reset_token))
-        .route(
-            "/api/admin/users/{user_id}/memories",
-            post(preset_memories).get(list_memories),
-        )
-        .route("/api/admin/users/{user_id}/prefs", put(set_prefs).get(get_prefs))
-        .route("/api/admin/users/{user_id}/admin", put(set_admin))
-        .route(
-            "/api/admin/users/{user_id}/history",
-            axum::routing::delete(delete_history),
-        )
-        .route("/api/admin/audit", get(audit_log))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(rename, remove))
+        .routes(routes!(reset_token))
+        .routes(routes!(preset_memories, list_memories))
+        .routes(routes!(set_prefs, get_prefs))
+        .routes(routes!(set_admin))
+        .routes(routes!(delete_history))
+        .routes(routes!(audit_log))
 }
 
 /// Writes the audit entry of an admin action (to the log table and the service log).
@@ -44,42 +45,75 @@ pub async fn audit(app: &App, admin: &Admin, action: &str, target: &str, detail:
 }
 
 /// A user as the admin list shows it: flags, the language and web-search settings, and the profile.
-async fn user_json(app: &App, user: &User) -> Result<Value> {
-    let web_default = app.runtime.effective().await?.flag("web_search_enabled");
-    user_json_with(app, user, web_default).await
+#[derive(Serialize, ToSchema)]
+struct UserView {
+    id: String,
+    name: String,
+    display_name: String,
+    external_id: Option<String>,
+    /// Admin by flag or by ADMIN_USERS.
+    is_admin: bool,
+    /// The persistent flag alone.
+    is_admin_flag: bool,
+    is_anonymous: bool,
+    /// Epoch ms.
+    created_at: i64,
+    allowed_languages: Vec<String>,
+    /// The user's choice, else the global setting.
+    web_search_enabled: bool,
+    #[schema(value_type = Object)]
+    prefs: Map<String, Value>,
+    /// Only in the answer to a create: the personal token, shown once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<String>,
 }
 
-async fn user_json_with(app: &App, user: &User, web_default: bool) -> Result<Value> {
+async fn user_view(app: &App, user: User) -> Result<UserView> {
+    let web_default = app.runtime.effective().await?.flag("web_search_enabled");
+    user_view_with(app, user, web_default).await
+}
+
+async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<UserView> {
     let prefs = app.store.prefs(&user.id).await?;
-    Ok(json!({
-        "id": user.id,
-        "name": user.name,
-        "display_name": user.display_name,
-        "external_id": user.external_id,
-        "is_admin": auth::is_admin(app, user),
-        "is_admin_flag": user.is_admin,
-        "is_anonymous": user.is_anonymous,
-        "created_at": user.created_at,
-        "allowed_languages": prefs.get("allowed_languages").cloned().unwrap_or(json!(crate::config::LANGUAGES)),
-        "web_search_enabled": prefs.get("web_search_enabled").and_then(Value::as_bool).unwrap_or(web_default),
-        "prefs": prefs,
-    }))
+    Ok(UserView {
+        is_admin: auth::is_admin(app, &user),
+        allowed_languages: match crate::turn::allowed_languages(&prefs) {
+            none if none.is_empty() => crate::config::LANGUAGES.map(String::from).to_vec(),
+            some => some,
+        },
+        web_search_enabled: prefs
+            .get("web_search_enabled")
+            .and_then(Value::as_bool)
+            .unwrap_or(web_default),
+        id: user.id,
+        name: user.name,
+        display_name: user.display_name,
+        external_id: user.external_id,
+        is_admin_flag: user.is_admin,
+        is_anonymous: user.is_anonymous,
+        created_at: user.created_at,
+        prefs,
+        token: None,
+    })
 }
 
 async fn existing(app: &App, id: &str) -> Result<User> {
     app.store.user_by_id(id).await?.ok_or(ApiError::NotFound("user"))
 }
 
-async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<Value>>> {
+/// Users with is_admin, allowed_languages, web_search_enabled and profile.
+#[utoipa::path(get, path = "/api/admin/users", tag = ADMIN, responses((status = 200, body = Vec<UserView>)))]
+async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<UserView>>> {
     let web_default = app.runtime.effective().await?.flag("web_search_enabled");
     let mut out = Vec::new();
     for user in app.store.list_users().await? {
-        out.push(user_json_with(&app, &user, web_default).await?);
+        out.push(user_view_with(&app, user, web_default).await?);
     }
     Ok(Json(out))
 }
 
-#[derive(Deserialize)]
+/// A user to create.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct NewUserBody {
     name: String,
@@ -133,11 +167,14 @@ fn display_name(raw: &str) -> Result<String> {
     Ok(name.to_string())
 }
 
+/// Creates a user; the answer holds the token once.
+#[utoipa::path(post, path = "/api/admin/users", tag = ADMIN, request_body = NewUserBody,
+    responses((status = 201, body = UserView), (status = 409, description = "the name is taken")))]
 async fn create(
     State(app): State<AppState>,
     admin: Admin,
     AppJson(body): AppJson<NewUserBody>,
-) -> Result<(StatusCode, Json<Value>)> {
+) -> Result<(StatusCode, Json<UserView>)> {
     let name = user_name(&body.name)?;
     let display = display_name(body.display_name.as_deref().unwrap_or_default())?;
     let external = external_id(body.external_id.as_deref())?;
@@ -160,32 +197,39 @@ async fn create(
         json!({"name": name, "is_admin": body.is_admin, "external_id": external}),
     )
     .await?;
-    let mut out = user_json(&app, &user).await?;
-    out["token"] = json!(token);
+    let mut out = user_view(&app, user).await?;
+    out.token = Some(token);
     Ok((StatusCode::CREATED, Json(out)))
 }
 
-#[derive(Deserialize)]
+/// A new display name.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RenameBody {
     display_name: String,
 }
 
+/// Sets the display name.
+#[utoipa::path(put, path = "/api/admin/users/{user_id}", tag = ADMIN, request_body = RenameBody,
+    responses((status = 200, body = UserView)))]
 async fn rename(
     State(app): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
     AppJson(body): AppJson<RenameBody>,
-) -> Result<Json<Value>> {
+) -> Result<Json<UserView>> {
     let display = display_name(&body.display_name)?;
     if !app.store.rename_user(&id, &display).await? {
         return Err(ApiError::NotFound("user"));
     }
     audit(&app, &admin, "user.rename", &id, json!({"display_name": display})).await?;
-    Ok(Json(user_json(&app, &existing(&app, &id).await?).await?))
+    Ok(Json(user_view(&app, existing(&app, &id).await?).await?))
 }
 
-async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Value>> {
+/// Deletes a user and all of their data (400 for the anonymous user).
+#[utoipa::path(delete, path = "/api/admin/users/{user_id}", tag = ADMIN,
+    responses((status = 200, body = Deleted), (status = 400, description = "the anonymous user")))]
+async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Deleted>> {
     let user = existing(&app, &id).await?;
     if user.is_anonymous {
         return Err(ApiError::BadRequest {
@@ -197,21 +241,29 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
         return Err(ApiError::NotFound("user"));
     }
     audit(&app, &admin, "user.delete", &id, json!({"name": user.name})).await?;
-    Ok(Json(json!({"deleted": id})))
+    Ok(Json(Deleted { deleted: id }))
 }
 
-async fn reset_token(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Value>> {
+/// A fresh personal token.
+#[derive(Serialize, ToSchema)]
+struct NewToken {
+    token: String,
+}
+
+/// Issues a new token; the old ones stop working at once.
+#[utoipa::path(post, path = "/api/admin/users/{user_id}/token", tag = ADMIN, responses((status = 200, body = NewToken)))]
+async fn reset_token(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<NewToken>> {
     existing(&app, &id).await?;
     let token = token::generate();
     app.store
         .replace_tokens(&id, &token::hash(&token), "admin reset")
         .await?;
     audit(&app, &admin, "user.token_reset", &id, json!({})).await?;
-    Ok(Json(json!({"token": token})))
+    Ok(Json(NewToken { token }))
 }
 
 /// One memory (`{"text": …}`) or several (`{"texts": […]}`).
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct PresetBody {
     #[serde(default)]
@@ -220,12 +272,15 @@ struct PresetBody {
     texts: Vec<String>,
 }
 
+/// Presets memories (`text` or `texts`).
+#[utoipa::path(post, path = "/api/admin/users/{user_id}/memories", tag = ADMIN, request_body = PresetBody,
+    responses((status = 201, body = Vec<Memory>), (status = 409, description = "MEMORIES_MAX would be passed")))]
 async fn preset_memories(
     State(app): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
     AppJson(body): AppJson<PresetBody>,
-) -> Result<(StatusCode, Json<Value>)> {
+) -> Result<(StatusCode, Json<Vec<Memory>>)> {
     existing(&app, &id).await?;
     let texts: Vec<String> = body.text.into_iter().chain(body.texts).collect();
     if texts.is_empty() || texts.len() > 100 {
@@ -249,58 +304,97 @@ async fn preset_memories(
         json!({"count": created.len()}),
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(json!(created))))
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
-async fn list_memories(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Value>> {
+/// A user's memories.
+#[utoipa::path(get, path = "/api/admin/users/{user_id}/memories", tag = ADMIN,
+    responses((status = 200, body = Vec<Memory>)))]
+async fn list_memories(
+    State(app): State<AppState>,
+    _admin: Admin,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<Memory>>> {
     existing(&app, &id).await?;
-    Ok(Json(json!(app.store.memories(&id).await?)))
+    Ok(Json(app.store.memories(&id).await?))
 }
 
-async fn get_prefs(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Value>> {
+/// A user's prefs.
+#[utoipa::path(get, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN, responses((status = 200, body = Object)))]
+async fn get_prefs(
+    State(app): State<AppState>,
+    _admin: Admin,
+    Path(id): Path<String>,
+) -> Result<Json<Map<String, Value>>> {
     existing(&app, &id).await?;
-    Ok(Json(Value::Object(app.store.prefs(&id).await?)))
+    Ok(Json(app.store.prefs(&id).await?))
 }
 
+/// Merges a user's prefs, admin-only keys included.
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN,
+    request_body(content = Object, description = PREFS_BODY), responses((status = 200, body = Object)))]
 async fn set_prefs(
     State(app): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
     AppJson(changes): AppJson<Map<String, Value>>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Map<String, Value>>> {
     existing(&app, &id).await?;
     let changes = prefs::validate(&changes, Writer::Admin)?;
     let keys: Vec<&String> = changes.keys().collect();
     audit(&app, &admin, "user.prefs", &id, json!({"keys": keys})).await?;
-    Ok(Json(Value::Object(app.store.merge_prefs(&id, changes).await?)))
+    Ok(Json(app.store.merge_prefs(&id, changes).await?))
 }
 
-#[derive(Deserialize)]
+/// The persistent admin flag.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AdminFlag {
     is_admin: bool,
 }
 
+/// Sets the persistent admin flag.
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/admin", tag = ADMIN, request_body = AdminFlag,
+    responses((status = 200, body = UserView)))]
 async fn set_admin(
     State(app): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
     AppJson(body): AppJson<AdminFlag>,
-) -> Result<Json<Value>> {
+) -> Result<Json<UserView>> {
     if !app.store.set_admin(&id, body.is_admin).await? {
         return Err(ApiError::NotFound("user"));
     }
     audit(&app, &admin, "user.admin_flag", &id, json!({"is_admin": body.is_admin})).await?;
-    Ok(Json(user_json(&app, &existing(&app, &id).await?).await?))
+    Ok(Json(user_view(&app, existing(&app, &id).await?).await?))
 }
 
-async fn delete_history(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Value>> {
+/// What a history delete removed.
+#[derive(Serialize, ToSchema)]
+struct HistoryDeleted {
+    user_id: String,
+    deleted_sessions: u64,
+}
+
+/// Deletes a user's sessions and messages only.
+#[utoipa::path(delete, path = "/api/admin/users/{user_id}/history", tag = ADMIN,
+    responses((status = 200, body = HistoryDeleted)))]
+async fn delete_history(
+    State(app): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+) -> Result<Json<HistoryDeleted>> {
     existing(&app, &id).await?;
     let sessions = app.store.delete_history(&id).await?;
     audit(&app, &admin, "user.history_delete", &id, json!({"sessions": sessions})).await?;
-    Ok(Json(json!({"user_id": id, "deleted_sessions": sessions})))
+    Ok(Json(HistoryDeleted {
+        user_id: id,
+        deleted_sessions: sessions,
+    }))
 }
 
-async fn audit_log(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
-    Ok(Json(json!(app.store.audit_entries(500).await?)))
+/// The newest 500 audit entries.
+#[utoipa::path(get, path = "/api/admin/audit", tag = ADMIN, responses((status = 200, body = Vec<AuditEntry>)))]
+async fn audit_log(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<AuditEntry>>> {
+    Ok(Json(app.store.audit_entries(500).await?))
 }

@@ -1,16 +1,20 @@
 //! `POST /api/chat` (a turn), `POST /api/speak` (text to audio) and `POST /api/transcribe` (audio to text).
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
 use base64::Engine;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::USER;
 
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
@@ -20,21 +24,20 @@ use crate::error::{ApiError, AppJson, Result};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
+use crate::turn::semantic::Semantic;
 use crate::turn::{self, TurnOutcome, TurnRequest, check_text, owned, quota, request_layer, route_for, speech};
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
-pub fn router(audio_limit: usize) -> Router<AppState> {
-    Router::new()
-        .route("/api/chat", post(chat))
-        .route("/api/speak", post(speak))
-        .route(
-            "/api/transcribe",
-            post(transcribe).layer(DefaultBodyLimit::max(audio_limit)),
-        )
+pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
+    let (schemas, paths, upload) = routes!(transcribe);
+    OpenApiRouter::new()
+        .routes(routes!(chat))
+        .routes(routes!(speak))
+        .routes((schemas, paths, upload.layer(DefaultBodyLimit::max(audio_limit))))
 }
 
 /// Body of `POST /api/chat`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct ChatBody {
     text: String,
     session_id: Option<String>,
@@ -50,19 +53,42 @@ struct ChatBody {
     text_only: bool,
 }
 
-/// Query of `POST /api/chat`: `?debug` (or `debug=true`) adds `history_len` and `memories_len`.
-#[derive(Debug, Deserialize)]
+/// Query of `POST /api/chat`.
+#[derive(Debug, Deserialize, IntoParams)]
 struct ChatQuery {
+    /// `?debug` (or `debug=true`) adds `history_len` and `memories_len`.
     debug: Option<String>,
 }
 
+/// The answer of a turn.
+#[derive(Serialize, ToSchema)]
+struct ChatAnswer {
+    text: String,
+    session_id: Option<String>,
+    semantic: Semantic,
+    /// The spoken answer, base64; null with `text_only`.
+    audio: Option<String>,
+    /// `wav`.
+    audio_format: Option<&'static str>,
+    /// With `?debug`: history messages sent to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history_len: Option<usize>,
+    /// With `?debug`: memories sent to the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memories_len: Option<usize>,
+}
+
+/// One turn: the answer as text, its semantic result and the spoken answer (base64 WAV) unless text_only.
+#[utoipa::path(post, path = "/api/chat", tag = USER, params(ChatQuery), request_body = ChatBody, responses(
+    (status = 200, body = ChatAnswer), (status = 403, description = "another user's session"),
+    (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn chat(
     State(app): State<AppState>,
     caller: CurrentUser,
     Query(query): Query<ChatQuery>,
     AppJson(body): AppJson<ChatBody>,
-) -> Result<Json<Value>> {
+) -> Result<Json<ChatAnswer>> {
     check_text(&body.text)?;
     let layer = request_layer(&[
         ("llm_provider", body.provider.as_deref()),
@@ -84,41 +110,28 @@ async fn chat(
         ..TurnRequest::default()
     };
     let outcome = turn::run(&app.0, &caller.user, request, None).await?;
-    let mut reply = chat_json(&outcome, body.session_id.as_deref());
-    if query.debug.is_some_and(|d| d != "false" && d != "0") {
-        reply["history_len"] = json!(outcome.history_len);
-        reply["memories_len"] = json!(outcome.memories_len);
-    }
-    Ok(Json(reply))
+    let debug = query.debug.is_some_and(|d| d != "false" && d != "0");
+    Ok(Json(answer(&outcome, body.session_id, debug)))
 }
 
 /// The contract's answer shape.
-fn chat_json(outcome: &TurnOutcome, session_id: Option<&str>) -> Value {
-    let audio = outcome
-        .audio
-        .as_ref()
-        .map(|s| base64::engine::general_purpose::STANDARD.encode(&s.audio));
-    json!({
-        "text": outcome.text,
-        "session_id": session_id,
-        "semantic": {
-            "text": outcome.text,
-            "sentences": outcome.sentences,
-            "citations": outcome.citations,
-            "language": outcome.route.language,
-            "llm": {"provider": outcome.llm.0, "model": outcome.llm.1},
-            "tts": outcome.tts_provider.as_ref().map(|p| json!({"provider": p, "voice": outcome.route.voice})),
-            "tts_fallback": outcome.tts_fallback,
-            "fallbacks": outcome.fallbacks,
-            "notice": outcome.notice,
-        },
-        "audio": audio,
-        "audio_format": outcome.audio.as_ref().map(|s| s.format),
-    })
+fn answer(outcome: &TurnOutcome, session_id: Option<String>, debug: bool) -> ChatAnswer {
+    ChatAnswer {
+        text: outcome.text.clone(),
+        session_id,
+        semantic: Semantic::of(outcome, outcome.tts_fallback),
+        audio: outcome
+            .audio
+            .as_ref()
+            .map(|s| base64::engine::general_purpose::STANDARD.encode(&s.audio)),
+        audio_format: outcome.audio.as_ref().map(|s| s.format),
+        history_len: debug.then_some(outcome.history_len),
+        memories_len: debug.then_some(outcome.memories_len),
+    }
 }
 
 /// Body of `POST /api/speak`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct SpeakBody {
     text: String,
     voice: Option<String>,
@@ -130,6 +143,11 @@ struct SpeakBody {
 
 /// Speaks text through the text pipeline; answers the WAV itself. `X-TTS-Provider` names the engine and
 /// `X-TTS-Fallback: true` says the local voice stood in for one that cannot speak the language.
+#[utoipa::path(post, path = "/api/speak", tag = USER, request_body = SpeakBody, responses(
+    (status = 200, description = "the WAV (16-bit PCM)", content_type = "audio/wav", headers(
+        ("x-tts-provider" = String, description = "the engine that spoke"),
+        ("x-tts-fallback" = bool, description = "the local voice stood in"))),
+    (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn speak(
     State(app): State<AppState>,
@@ -181,7 +199,7 @@ async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effe
 }
 
 /// Query of `POST /api/transcribe`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 struct TranscribeQuery {
     language: Option<String>,
     /// The STT provider.
@@ -190,8 +208,32 @@ struct TranscribeQuery {
     sample_rate: Option<u32>,
 }
 
+/// Audio bytes, as uploaded.
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+#[allow(dead_code)]
+struct Audio(Vec<u8>);
+
+/// What was heard.
+#[derive(Serialize, ToSchema)]
+struct Transcription {
+    text: String,
+    language: String,
+    /// `stt:<id>` of each provider that failed before one answered.
+    provider_fallbacks: Vec<String>,
+    duration_seconds: f64,
+}
+
 /// Transcribes a WAV (16-bit PCM) or raw 16-bit little-endian mono PCM (`audio/L16`,
 /// `application/octet-stream`).
+#[utoipa::path(post, path = "/api/transcribe", tag = USER, params(TranscribeQuery),
+    request_body(description = "WAV (16-bit PCM, 8-96 kHz, 1-2 channels) or raw 16-bit PCM (`rate=` or \
+        `?sample_rate=`, default 16000)",
+        content((Audio = "audio/wav"), (Audio = "audio/L16"), (Audio = "application/octet-stream"))),
+    responses((status = 200, body = Transcription),
+        (status = 400, description = "empty audio or an unsupported media type"),
+        (status = 408, description = "the upload was too slow"), (status = 413, description = "AUDIO_LIMIT_BYTES"),
+        (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn transcribe(
     State(app): State<AppState>,
@@ -199,7 +241,7 @@ async fn transcribe(
     Query(query): Query<TranscribeQuery>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Transcription>> {
     let body = body?;
     let audio = read_audio(&headers, &body, query.sample_rate)?;
     let layer = request_layer(&[
@@ -209,12 +251,12 @@ async fn transcribe(
     let (eff, prefs, route) = speech_route(&app, &caller.user, layer).await?;
     quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
     let (transcript, fallbacks) = speech::transcribe(&app, &eff, &route, &audio).await?;
-    Ok(Json(json!({
-        "text": transcript.text,
-        "language": transcript.language.unwrap_or(route.language),
-        "provider_fallbacks": fallbacks,
-        "duration_seconds": audio.duration_secs(),
-    })))
+    Ok(Json(Transcription {
+        text: transcript.text,
+        language: transcript.language.unwrap_or(route.language),
+        provider_fallbacks: fallbacks,
+        duration_seconds: audio.duration_secs(),
+    }))
 }
 
 /// The upload as mono PCM: by its content type, with a clear error for anything else.

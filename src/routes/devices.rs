@@ -1,11 +1,15 @@
 //! `/api/devices`: the devices a user talks to the gateway from.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, put};
-use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::me::Deleted;
+use super::openapi::USER;
 
 use crate::app::AppState;
 use crate::auth::CurrentUser;
@@ -19,23 +23,26 @@ pub const KINDS: &[&str] = &["browser", "phone", "tablet", "speaker", "other"];
 const MAX_DEVICES: usize = 50;
 
 /// Routes of `/api/devices`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/devices", get(list).post(register))
-        .route("/api/devices/{device_id}", put(rename).delete(remove))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, register))
+        .routes(routes!(rename, remove))
 }
 
-#[derive(Deserialize)]
+/// A device to register.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct NewDevice {
     name: String,
+    /// browser, phone, tablet, speaker or other (the default).
     #[serde(default)]
     kind: Option<String>,
     #[serde(default)]
     platform: Option<String>,
 }
 
-#[derive(Deserialize)]
+/// A device's new name.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Rename {
     name: String,
@@ -55,10 +62,15 @@ fn field(name: &str, value: &str, max: usize, required: bool) -> Result<String> 
     Ok(v.to_string())
 }
 
+/// The caller's devices.
+#[utoipa::path(get, path = "/api/devices", tag = USER, responses((status = 200, body = Vec<Device>)))]
 async fn list(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Vec<Device>>> {
     Ok(Json(app.store.devices(&caller.user.id).await?))
 }
 
+/// Registers a device (at most 50 per user).
+#[utoipa::path(post, path = "/api/devices", tag = USER, request_body = NewDevice,
+    responses((status = 201, body = Device), (status = 409, description = "50 devices already")))]
 async fn register(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -80,6 +92,9 @@ async fn register(
     Ok((StatusCode::CREATED, Json(device)))
 }
 
+/// Renames a device.
+#[utoipa::path(put, path = "/api/devices/{device_id}", tag = USER, request_body = Rename,
+    responses((status = 200, body = Device)))]
 async fn rename(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -91,9 +106,11 @@ async fn rename(
     device.map(Json).ok_or(ApiError::NotFound("device"))
 }
 
-async fn remove(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Value>> {
+/// Removes a device.
+#[utoipa::path(delete, path = "/api/devices/{device_id}", tag = USER, responses((status = 200, body = Deleted)))]
+async fn remove(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Deleted>> {
     if app.store.delete_device(&caller.user.id, &id).await? {
-        Ok(Json(json!({"deleted": id})))
+        Ok(Json(Deleted { deleted: id }))
     } else {
         Err(ApiError::NotFound("device"))
     }

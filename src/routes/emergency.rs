@@ -5,35 +5,39 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{Html, IntoResponse};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::{ADMIN, PUBLIC, USER};
 
 use crate::app::AppState;
 use crate::auth::{Admin, CurrentUser};
 use crate::emergency::ack::{self, Page};
-use crate::emergency::{self, Answer, Press};
+use crate::emergency::{self, Answer, Press, Status};
 use crate::error::{ApiError, AppJson, Result};
 use crate::store::emergency::Acknowledgement;
 
 /// The routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/emergency", post(raise))
-        .route("/api/emergency/status", get(status))
-        .route("/api/emergency/ack/{token}", get(ack_page).post(ack_confirm))
-        .route("/api/emergency/call/{id}", post(call_callback))
-        .route("/api/admin/emergencies", get(list))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(raise))
+        .routes(routes!(status))
+        .routes(routes!(ack_page, ack_confirm))
+        .routes(routes!(call_callback))
+        .routes(routes!(list))
 }
 
 /// The browser's Geolocation fix.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct Geo {
     latitude: f64,
     longitude: f64,
@@ -43,13 +47,15 @@ struct Geo {
     timestamp: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+/// The device the button was pressed on.
+#[derive(Debug, Deserialize, ToSchema)]
 struct DeviceKind {
     mobile: Option<bool>,
     platform: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A press: where the person is (or why that is unknown) and on what device.
+#[derive(Debug, Deserialize, ToSchema)]
 struct EmergencyBody {
     geo: Option<Geo>,
     geo_error: Option<String>,
@@ -84,7 +90,10 @@ fn press(body: Option<EmergencyBody>) -> Result<Press> {
     })
 }
 
-/// One press of the help button. No quota applies.
+/// The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); inside the cooldown
+/// retries the channels of an alarm that reached nobody.
+#[utoipa::path(post, path = "/api/emergency", tag = USER, request_body(content = Option<EmergencyBody>),
+    responses((status = 200, body = Answer)))]
 async fn raise(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -115,19 +124,29 @@ fn base_url(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
     format!("{scheme}://{host}")
 }
 
-/// The link of an alarm's e-mail or SMS: the alarm and a button.
+/// A contact's acknowledgement link (from the alarm's e-mail or SMS, valid 24 h): the alarm and a confirm
+/// button; 404 for a wrong or expired link.
+#[utoipa::path(get, path = "/api/emergency/ack/{token}", tag = PUBLIC,
+    responses((status = 200, description = "the alarm and a confirm button", content_type = "text/html")))]
 async fn ack_page(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
     let page = ack::page(&app, &token, Page::Ask).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
 }
 
-/// The button: the contact confirms having seen the alarm. A second use changes nothing.
+/// Confirms having seen the alarm (cancels the pending reminder); a second use changes nothing.
+#[utoipa::path(post, path = "/api/emergency/ack/{token}", tag = PUBLIC,
+    responses((status = 200, description = "a thank-you page", content_type = "text/html")))]
 async fn ack_confirm(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
     let page = ack::page(&app, &token, Page::Thanks).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
 }
 
-/// Twilio posts the digits the callee pressed; the answer is TwiML.
+/// Twilio's <Gather> callback of an alarm call (form fields, X-Twilio-Signature required): Digits=1
+/// confirms; answers TwiML.
+#[utoipa::path(post, path = "/api/emergency/call/{id}", tag = PUBLIC,
+    request_body(content_type = "application/x-www-form-urlencoded", content = Object),
+    responses((status = 200, description = "TwiML", content_type = "text/xml"),
+        (status = 403, description = "no valid X-Twilio-Signature")))]
 async fn call_callback(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -142,13 +161,33 @@ async fn call_callback(
     Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
 }
 
-async fn status(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Value>> {
+/// Cooldown state, whether a press would reach anybody, the newest alarm and who confirmed it.
+#[utoipa::path(get, path = "/api/emergency/status", tag = USER, responses((status = 200, body = Status)))]
+async fn status(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Status>> {
     Ok(Json(emergency::status(&app, &caller.user).await?))
+}
+
+/// One send of the help function.
+#[derive(Serialize, ToSchema)]
+struct EmergencyEvent {
+    id: String,
+    /// Epoch ms.
+    at: i64,
+    /// The outcome (`alerted`, `no_recipients`, `delivery_failed`, `cooldown`), or `escalated`.
+    category: String,
+    user_id: String,
+    user_name: Option<String>,
+    alarm_id: Option<String>,
+    acknowledged: bool,
+    acknowledged_by: Vec<Acknowledgement>,
+    /// The channels' results.
+    details: Value,
 }
 
 /// The newest 500 sends (alarms, retries, reminders): time, category (the outcome, or `escalated`), user,
 /// channels, and who confirmed the alarm.
-async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>> {
+#[utoipa::path(get, path = "/api/admin/emergencies", tag = ADMIN, responses((status = 200, body = Vec<EmergencyEvent>)))]
+async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<EmergencyEvent>>> {
     let events = app.store.emergency_events(500).await?;
     let mut out = Vec::with_capacity(events.len());
     // An alarm's sends (alarm, retries, reminder) and a person's alarms share their lookups.
@@ -168,18 +207,17 @@ async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Value>>
             }
             None => Vec::new(),
         };
-        let user = names[&e.user_id].clone();
-        out.push(json!({
-            "id": e.id,
-            "at": e.created_at,
-            "category": e.category,
-            "user_id": e.user_id,
-            "user_name": user,
-            "alarm_id": e.alarm_id,
-            "acknowledged": !acknowledged_by.is_empty(),
-            "acknowledged_by": acknowledged_by,
-            "details": serde_json::from_str::<Value>(&e.details).unwrap_or(Value::Null),
-        }));
+        out.push(EmergencyEvent {
+            user_name: names[&e.user_id].clone(),
+            details: serde_json::from_str::<Value>(&e.details).unwrap_or(Value::Null),
+            id: e.id,
+            at: e.created_at,
+            category: e.category,
+            user_id: e.user_id,
+            alarm_id: e.alarm_id,
+            acknowledged: !acknowledged_by.is_empty(),
+            acknowledged_by,
+        });
     }
-    Ok(Json(Value::from(out)))
+    Ok(Json(out))
 }

@@ -9,22 +9,34 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::{ADMIN, PUBLIC};
 
 use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
 
 /// Routes of the page gate and logins.
-pub fn router() -> Router<AppState> {
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(index))
+        .routes(routes!(login))
+        .routes(routes!(sso_login))
+        .routes(routes!(admin_login))
+        .routes(routes!(request_headers))
+}
+
+/// The icon (not part of the API).
+pub fn assets() -> Router<AppState> {
     Router::new()
-        .route("/", get(index))
-        .route("/login", get(login))
         .route("/favicon.ico", get(favicon))
         .route("/favicon.svg", get(favicon))
-        .route("/api/login", get(sso_login))
-        .route("/api/admin/login", get(admin_login))
-        .route("/api/admin/request-headers", get(request_headers))
 }
 
 const FAVICON: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#1f5f8b"/><rect x="25" y="12" width="14" height="26" rx="7" fill="#fff"/><path d="M18 30a14 14 0 0 0 28 0M32 44v8" stroke="#fff" stroke-width="4" fill="none"/></svg>"##;
@@ -59,6 +71,11 @@ fn without_link_token(query: &str) -> String {
     }
 }
 
+/// The web page; `?k=<token>` stores the personal link in the cookie and redirects without it.
+#[utoipa::path(get, path = "/", tag = PUBLIC, responses(
+    (status = 200, description = "the assistant page", content_type = "text/html"),
+    (status = 303, description = "a valid personal link: into the cookie, then the page without it"),
+    (status = 401, description = "no identity: the sign-in page", content_type = "text/html")))]
 async fn index(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -103,6 +120,9 @@ pub fn gate(app: &App) -> Response {
 }
 
 /// The sign-in button: the single-sign-on login where a proxy is configured, else how to get in without one.
+#[utoipa::path(get, path = "/login", tag = PUBLIC, responses(
+    (status = 200, description = "how to get in without a proxy: the personal link", content_type = "text/html"),
+    (status = 303, description = "to /api/login behind a single-sign-on proxy")))]
 async fn login(State(app): State<AppState>) -> Response {
     if !app.settings.trusted_proxy_ips.is_empty() {
         return redirect("/api/login", None);
@@ -132,7 +152,10 @@ fn page(message: &str, login: bool) -> String {
     )
 }
 
-/// Behind the proxy's login: the forwarded person gets a fresh token (beside those of their other devices).
+/// Behind the SSO proxy: issues a token in cookie va_token and redirects to /.
+#[utoipa::path(get, path = "/api/login", tag = PUBLIC, responses(
+    (status = 303, description = "signed in: the token is in the cookie"),
+    (status = 401, description = "not from a trusted proxy, or no identity header")))]
 async fn sso_login(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -148,7 +171,10 @@ async fn sso_login(
     Ok(redirect("/", Some(&fresh)))
 }
 
-/// Behind the proxy's login: an SSO admin's token is rotated and stored in the cookie; others get 403.
+/// Behind the SSO proxy: rotates an admin's token into the cookie; others 403.
+#[utoipa::path(get, path = "/api/admin/login", tag = PUBLIC, responses(
+    (status = 303, description = "signed in as admin: the token is in the cookie"),
+    (status = 403, description = "not an admin, or not behind the proxy")))]
 async fn admin_login(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -178,8 +204,21 @@ async fn admin_login(
 /// Headers whose values are secrets and are never echoed.
 const REDACTED: &[&str] = &["authorization", "cookie", ADMIN_KEY_HEADER, "proxy-authorization"];
 
-/// Shows what the proxy sends, to find the identity header: admin, or the admin key as `?key=` or header.
-async fn request_headers(State(app): State<AppState>, request: Request) -> Result<Json<Value>> {
+/// What the proxy sends, as the gateway sees it, to find the identity header.
+#[derive(Serialize, ToSchema)]
+struct RequestHeaders {
+    peer: Option<String>,
+    peer_is_trusted_proxy: bool,
+    trusted_auth_header: String,
+    /// The identity the trusted header gives, if any.
+    identity: Option<String>,
+    /// Every header; secrets show as `(redacted)`.
+    headers: BTreeMap<String, String>,
+}
+
+/// Headers as the gateway sees them (also `?key=` or X-Admin-Key).
+#[utoipa::path(get, path = "/api/admin/request-headers", tag = ADMIN, responses((status = 200, body = RequestHeaders)))]
+async fn request_headers(State(app): State<AppState>, request: Request) -> Result<Json<RequestHeaders>> {
     let (mut parts, _body) = request.into_parts();
     let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
     match auth::query_param(parts.uri.query(), "key") {
@@ -187,21 +226,21 @@ async fn request_headers(State(app): State<AppState>, request: Request) -> Resul
         None => Admin::from_request_parts(&mut parts, &app).await.map(drop)?,
     }
     let headers = &parts.headers;
-    let mut shown = Map::new();
+    let mut shown = BTreeMap::new();
     for (name, value) in headers {
         let text = if REDACTED.contains(&name.as_str()) {
             "(redacted)".to_string()
         } else {
             String::from_utf8_lossy(value.as_bytes()).into_owned()
         };
-        shown.insert(name.as_str().to_string(), Value::from(text));
+        shown.insert(name.as_str().to_string(), text);
     }
-    let header = &app.settings.trusted_auth_header;
-    Ok(Json(json!({
-        "peer": peer.map(|ip| ip.to_string()),
-        "peer_is_trusted_proxy": peer.is_some_and(|ip| app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&ip))),
-        "trusted_auth_header": header,
-        "identity": auth::trusted_identity(&app, headers, parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0)),
-        "headers": shown,
-    })))
+    let from = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    Ok(Json(RequestHeaders {
+        peer: peer.map(|ip| ip.to_string()),
+        peer_is_trusted_proxy: peer.is_some_and(|ip| app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&ip))),
+        trusted_auth_header: app.settings.trusted_auth_header.clone(),
+        identity: auth::trusted_identity(&app, headers, from),
+        headers: shown,
+    }))
 }

@@ -1,11 +1,15 @@
 //! The caller's own account: `/api/me`, prefs and memories.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{delete, get, put};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::USER;
 
 use crate::app::AppState;
 use crate::auth::CurrentUser;
@@ -13,38 +17,69 @@ use crate::error::{ApiError, AppJson, Result};
 use crate::prefs::{self, Writer};
 use crate::store::memories::Memory;
 
+/// What a prefs change may hold.
+pub const PREFS_BODY: &str = "Any subset of: language, voice, voice_gender, stt_provider, llm_provider, \
+    tts_provider, llm_model, web_search_enabled, full_name, street, postal_code, city, phone_mobile, phone_landline, \
+    birth_date (YYYY-MM-DD), medical_notes, emergency_contacts (e-mail list), emergency_contact_phones (+ numbers), \
+    location_consent; admin only: allowed_languages, web_search_daily_limit, daily_request_limit, \
+    emergency_cooldown_minutes (\"\" or \"0\"..\"60\"). null removes a key.";
+
 /// Longest memory text accepted.
 pub const MEMORY_MAX_CHARS: usize = 1000;
 
 /// Routes of `/api/me`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/me", get(me))
-        .route("/api/me/prefs", put(put_prefs).get(get_prefs))
-        .route("/api/me/memories", get(list_memories).post(add_memory))
-        .route("/api/me/memories/{memory_id}", delete(delete_memory))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(me))
+        .routes(routes!(put_prefs, get_prefs))
+        .routes(routes!(list_memories, add_memory))
+        .routes(routes!(delete_memory))
 }
 
-async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Value>> {
+/// The caller.
+#[derive(Serialize, ToSchema)]
+struct Me {
+    id: String,
+    name: String,
+    display_name: String,
+    external_id: Option<String>,
+    is_admin: bool,
+    is_anonymous: bool,
+    /// Epoch milliseconds.
+    created_at: i64,
+    #[schema(value_type = Object)]
+    prefs: Map<String, Value>,
+    sso_logout_url: Option<String>,
+}
+
+/// The caller with is_admin, prefs and sso_logout_url.
+#[utoipa::path(get, path = "/api/me", tag = USER, responses((status = 200, body = Me)))]
+async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>> {
     let prefs = app.store.prefs(&caller.user.id).await?;
-    let u = &caller.user;
-    Ok(Json(json!({
-        "id": u.id,
-        "name": u.name,
-        "display_name": u.display_name,
-        "external_id": u.external_id,
-        "is_admin": caller.is_admin,
-        "is_anonymous": u.is_anonymous,
-        "created_at": u.created_at,
-        "prefs": prefs,
-        "sso_logout_url": app.settings.sso_logout_url,
-    })))
+    let u = caller.user;
+    Ok(Json(Me {
+        id: u.id,
+        name: u.name,
+        display_name: u.display_name,
+        external_id: u.external_id,
+        is_admin: caller.is_admin,
+        is_anonymous: u.is_anonymous,
+        created_at: u.created_at,
+        prefs,
+        sso_logout_url: app.settings.sso_logout_url.clone(),
+    }))
 }
 
+/// The caller's prefs.
+#[utoipa::path(get, path = "/api/me/prefs", tag = USER, responses((status = 200, body = Object)))]
 async fn get_prefs(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Map<String, Value>>> {
     Ok(Json(app.store.prefs(&caller.user.id).await?))
 }
 
+/// Merges prefs (null removes a key); admin-only keys give 403.
+#[utoipa::path(put, path = "/api/me/prefs", tag = USER, request_body(content = Object, description = PREFS_BODY),
+    responses((status = 200, description = "all prefs after the change", body = Object),
+        (status = 403, description = "an admin-only key")))]
 async fn put_prefs(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -55,7 +90,7 @@ async fn put_prefs(
 }
 
 /// Body of a new memory.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct NewMemory {
     /// The fact to remember.
     pub text: String,
@@ -76,6 +111,8 @@ pub fn memory_text(text: &str) -> Result<&str> {
     Ok(text)
 }
 
+/// The caller's memories.
+#[utoipa::path(get, path = "/api/me/memories", tag = USER, responses((status = 200, body = Vec<Memory>)))]
 async fn list_memories(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Vec<Memory>>> {
     Ok(Json(app.store.memories(&caller.user.id).await?))
 }
@@ -85,6 +122,9 @@ pub fn memories_full(cap: u32) -> ApiError {
     ApiError::Conflict(format!("the limit of {cap} memories is reached; delete one first"))
 }
 
+/// Adds a memory (at most MEMORIES_MAX).
+#[utoipa::path(post, path = "/api/me/memories", tag = USER, request_body = NewMemory,
+    responses((status = 201, body = Memory), (status = 409, description = "MEMORIES_MAX is reached")))]
 async fn add_memory(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -99,13 +139,22 @@ async fn add_memory(
     Ok((StatusCode::CREATED, Json(memory)))
 }
 
+/// What a delete removed.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    /// The id of what is gone.
+    pub deleted: String,
+}
+
+/// Deletes one of the caller's memories.
+#[utoipa::path(delete, path = "/api/me/memories/{memory_id}", tag = USER, responses((status = 200, body = Deleted)))]
 async fn delete_memory(
     State(app): State<AppState>,
     caller: CurrentUser,
     Path(memory_id): Path<String>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Deleted>> {
     if app.store.delete_memory(&caller.user.id, &memory_id).await? {
-        Ok(Json(json!({"deleted": memory_id})))
+        Ok(Json(Deleted { deleted: memory_id }))
     } else {
         Err(ApiError::NotFound("memory"))
     }

@@ -4,31 +4,40 @@
 
 use std::time::Instant;
 
+use axum::Json;
 use axum::extract::{MatchedPath, Query, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::openapi::ADMIN;
 use crate::app::AppState;
 use crate::auth::Admin;
 
 /// The route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/metrics", get(metrics))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(metrics))
 }
 
-#[derive(Debug, Deserialize)]
+/// Query of `GET /api/metrics`.
+#[derive(Debug, Deserialize, IntoParams)]
 struct MetricsQuery {
     /// `prometheus` for the text exposition format.
     format: Option<String>,
 }
 
-/// JSON by default; the Prometheus text format with `?format=prometheus` or an `Accept` of `text/plain` or
-/// `application/openmetrics-text` (what Prometheus sends).
+/// Counters, gauges and latency histograms: JSON by default; the Prometheus text format with
+/// `?format=prometheus` or an `Accept` of `text/plain` or `application/openmetrics-text` (what Prometheus sends).
+#[utoipa::path(get, path = "/api/metrics", tag = ADMIN, params(MetricsQuery), responses((status = 200,
+    description = "HTTP requests and latency per route template, stage timings, fallbacks, provider errors, quota \
+        rejections, emergency_total, emergency_retries_total, emergency_acknowledgements_total, \
+        emergency_escalations_total, ws_connections",
+    content((Object = "application/json"), (String = "text/plain")))))]
 async fn metrics(
     State(app): State<AppState>,
     _admin: Admin,

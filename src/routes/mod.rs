@@ -23,14 +23,15 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::app::AppState;
 use crate::error::error_response;
 
-/// The whole HTTP interface.
-pub fn router(state: AppState) -> Router {
-    let body_limit = state.settings.body_limit_bytes;
-    let routes = Router::new()
+/// Every route with its description, without state; uploads to `/api/transcribe` may be up to `audio_limit`
+/// bytes.
+pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .merge(health::router())
         .merge(public_config::router())
         .merge(openapi::router())
@@ -39,7 +40,7 @@ pub fn router(state: AppState) -> Router {
         .merge(me::router())
         .merge(sessions::router())
         .merge(devices::router())
-        .merge(chat::router(state.settings.audio_limit_bytes))
+        .merge(chat::router(audio_limit))
         .merge(emergency::router())
         .merge(admin_users::router())
         .merge(admin_config::router())
@@ -48,6 +49,15 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_ops::router())
         .merge(crate::ws::router())
         .merge(metrics::router())
+}
+
+/// The whole HTTP interface.
+pub fn router(state: AppState) -> Router {
+    let body_limit = state.settings.body_limit_bytes;
+    let (routes, _) = described(state.settings.audio_limit_bytes).split_for_parts();
+    let routes = routes
+        .merge(login::assets())
+        .merge(ui::assets())
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

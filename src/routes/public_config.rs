@@ -2,13 +2,17 @@
 
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
-use serde_json::{Value, json};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::openapi::PUBLIC;
 use crate::app::{App, AppState};
 use crate::config::LANGUAGES;
+use crate::config::public::{
+    Available, Fallbacks, Limits, MemoryExtraction, Models, Provider, PublicConfig, StageChoice, VoiceOption,
+};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
@@ -18,11 +22,13 @@ use crate::providers::tts::piper;
 const CACHE_TTL: Duration = Duration::from_secs(30);
 
 /// The config route (open: the UI reads it before login; it holds no secret).
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/config", get(config))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(config))
 }
 
-async fn config(State(app): State<AppState>) -> Result<Json<Value>> {
+/// Effective non-secret configuration, available options and voice menu (cached 30 s).
+#[utoipa::path(get, path = "/api/config", tag = PUBLIC, responses((status = 200, body = PublicConfig)))]
+async fn config(State(app): State<AppState>) -> Result<Json<PublicConfig>> {
     if let Some((at, body)) = app
         .config_cache
         .lock()
@@ -33,54 +39,64 @@ async fn config(State(app): State<AppState>) -> Result<Json<Value>> {
         return Ok(Json(body.clone()));
     }
     let effective = app.runtime.effective().await?;
-    let body = build(&app, &effective).await;
+    let body = build(&app, &effective);
     if let Ok(mut cache) = app.config_cache.lock() {
         *cache = Some((Instant::now(), body.clone()));
     }
     Ok(Json(body))
 }
 
-async fn build(app: &App, eff: &Effective) -> Value {
+fn build(app: &App, eff: &Effective) -> PublicConfig {
     let s = &app.settings;
     let p = &s.providers;
-    json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "profile": s.profile.as_str(),
-        "auth_enabled": s.auth_enabled,
-        "sso_login_url": s.sso_login_url,
-        "sso_logout_url": s.sso_logout_url,
-        "default_language": s.default_language,
-        "history_max_messages": s.history_max_messages,
-        "audio_stream_default": s.audio_stream_default,
-        "providers": {
-            "stt": eff.get("default_stt_provider"),
-            "llm": eff.get("default_llm_provider"),
-            "tts": eff.get("default_tts_provider"),
-            "web_search": eff.get("web_search_provider"),
+    PublicConfig {
+        version: env!("CARGO_PKG_VERSION"),
+        profile: s.profile.as_str(),
+        auth_enabled: s.auth_enabled,
+        sso_login_url: s.sso_login_url.clone(),
+        sso_logout_url: s.sso_logout_url.clone(),
+        default_language: s.default_language.clone(),
+        history_max_messages: s.history_max_messages,
+        audio_stream_default: s.audio_stream_default,
+        providers: StageChoice {
+            stt: eff.get("default_stt_provider").to_string(),
+            llm: eff.get("default_llm_provider").to_string(),
+            tts: eff.get("default_tts_provider").to_string(),
+            web_search: eff.get("web_search_provider").to_string(),
         },
-        "fallbacks": {"stt": s.fallbacks.stt, "llm": s.fallbacks.llm, "tts": s.fallbacks.tts},
-        "models": {"local": eff.get("local_llm_model"), "cloud": eff.get("cloud_llm_model")},
-        "local_llm_backend": p.local_llm_backend,
-        "llm_temperature": eff.number("llm_temperature"),
-        "daily_request_limit": eff.count("daily_request_limit"),
-        "web_search_enabled": eff.flag("web_search_enabled"),
-        "web_search_daily_limit": eff.count("web_search_daily_limit"),
-        "tts_normalization_enabled": eff.flag("tts_normalization_enabled"),
-        "stt_force_language": eff.flag("stt_force_language"),
-        "emergency_cooldown_minutes": eff.count("emergency_cooldown_minutes"),
-        "memory_extraction": {
-            "enabled": s.memory.enabled,
-            "every_n_turns": s.memory.every_n_turns,
-            "max": s.memory.max,
+        fallbacks: Fallbacks {
+            stt: s.fallbacks.stt.clone(),
+            llm: s.fallbacks.llm.clone(),
+            tts: s.fallbacks.tts.clone(),
         },
-        "limits": {"body_bytes": s.body_limit_bytes, "audio_bytes": s.audio_limit_bytes},
-        "available": available(app),
-        "tts_menu": tts_menu(app, eff).await,
-    })
+        models: Models {
+            local: eff.get("local_llm_model").to_string(),
+            cloud: eff.get("cloud_llm_model").to_string(),
+        },
+        local_llm_backend: p.local_llm_backend.clone(),
+        llm_temperature: eff.number("llm_temperature"),
+        daily_request_limit: eff.count("daily_request_limit"),
+        web_search_enabled: eff.flag("web_search_enabled"),
+        web_search_daily_limit: eff.count("web_search_daily_limit"),
+        tts_normalization_enabled: eff.flag("tts_normalization_enabled"),
+        stt_force_language: eff.flag("stt_force_language"),
+        emergency_cooldown_minutes: eff.count("emergency_cooldown_minutes"),
+        memory_extraction: MemoryExtraction {
+            enabled: s.memory.enabled,
+            every_n_turns: s.memory.every_n_turns,
+            max: s.memory.max,
+        },
+        limits: Limits {
+            body_bytes: s.body_limit_bytes,
+            audio_bytes: s.audio_limit_bytes,
+        },
+        available: available(app),
+        tts_menu: tts_menu(app, eff),
+    }
 }
 
 /// Which provider of each stage is configured, and the languages the cloud TTS cannot speak.
-fn available(app: &App) -> Value {
+fn available(app: &App) -> Available {
     let s = &app.settings;
     let p = &s.providers;
     let configured = |stage: &str, id: &str| match (stage, id) {
@@ -93,44 +109,59 @@ fn available(app: &App) -> Value {
         ("search", "brave") => p.brave_api_key.is_some(),
         _ => true,
     };
-    let stage = |name: &str, ids: &[&str]| -> Value {
+    let stage = |name: &str, ids: &[&'static str]| -> Vec<Provider> {
         ids.iter()
-            .map(|id| json!({"id": id, "configured": configured(name, id)}))
+            .map(|&id| Provider {
+                id,
+                configured: configured(name, id),
+            })
             .collect()
     };
-    json!({
-        "languages": LANGUAGES,
-        "stt_providers": stage("stt", STT_PROVIDERS),
-        "llm_providers": stage("llm", LLM_PROVIDERS),
-        "tts_providers": stage("tts", TTS_PROVIDERS),
-        "web_search_providers": stage("search", SEARCH_PROVIDERS),
-        "web_search": SEARCH_PROVIDERS.iter().any(|id| configured("search", id)),
-        "openai_tts_unsupported_languages": p.openai_tts_unsupported_languages,
-        "voice_genders": ["female", "male"],
-    })
+    Available {
+        languages: LANGUAGES.to_vec(),
+        stt_providers: stage("stt", STT_PROVIDERS),
+        llm_providers: stage("llm", LLM_PROVIDERS),
+        tts_providers: stage("tts", TTS_PROVIDERS),
+        web_search_providers: stage("search", SEARCH_PROVIDERS),
+        web_search: SEARCH_PROVIDERS.iter().any(|id| configured("search", id)),
+        openai_tts_unsupported_languages: p.openai_tts_unsupported_languages.clone(),
+        voice_genders: ["female", "male"],
+    }
 }
 
 /// Ready-made voice options: espeak-ng for every language, Piper voices found on disk, the cloud voice.
-async fn tts_menu(app: &App, eff: &Effective) -> Value {
+fn tts_menu(app: &App, eff: &Effective) -> Vec<VoiceOption> {
     let p = &app.settings.providers;
-    let mut menu: Vec<Value> = LANGUAGES
+    let mut menu: Vec<VoiceOption> = LANGUAGES
         .iter()
-        .map(|lang| {
-            json!({"provider": "espeak", "voice": lang, "label": format!("espeak-ng ({lang})"), "languages": [lang]})
+        .map(|lang| VoiceOption {
+            provider: "espeak",
+            voice: lang.to_string(),
+            label: format!("espeak-ng ({lang})"),
+            languages: vec![lang.to_string()],
         })
         .collect();
     for voice in app.providers.piper.voices() {
-        let lang = piper::language_of(voice);
-        menu.push(json!({"provider": "piper", "voice": voice, "label": format!("Piper {voice}"), "languages": [lang]}));
+        menu.push(VoiceOption {
+            provider: "piper",
+            voice: voice.clone(),
+            label: format!("Piper {voice}"),
+            languages: vec![piper::language_of(voice).to_string()],
+        });
     }
     if p.openai_tts_configured {
-        let languages: Vec<&str> = LANGUAGES
+        let languages = LANGUAGES
             .iter()
-            .copied()
-            .filter(|l| !p.openai_tts_unsupported_languages.iter().any(|u| u == l))
+            .filter(|l| !p.openai_tts_unsupported_languages.iter().any(|u| u == *l))
+            .map(|l| l.to_string())
             .collect();
         let voice = eff.get("openai_tts_voice");
-        menu.push(json!({"provider": "openai", "voice": voice, "label": format!("{voice} (OpenAI-compatible)"), "languages": languages}));
+        menu.push(VoiceOption {
+            provider: "openai",
+            voice: voice.to_string(),
+            label: format!("{voice} (OpenAI-compatible)"),
+            languages,
+        });
     }
-    Value::from(menu)
+    menu
 }

@@ -9,7 +9,10 @@ use axum::http::HeaderMap;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::openapi::PUBLIC;
 use crate::app::AppState;
 
 const INDEX: &str = include_str!("../../ui/index.html");
@@ -21,8 +24,13 @@ const ADMIN: &str = include_str!("../../ui/admin.html");
 const ADMIN_JS: &str = include_str!("../../ui/admin.js");
 const ACK_CSS: &str = include_str!("../../ui/ack.css");
 
-/// The asset routes (the page itself is served by the gate at `/`).
-pub fn router() -> Router<AppState> {
+/// The admin page.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(admin_page))
+}
+
+/// The pages' scripts and styles (not part of the API; the page itself is served by the gate at `/`).
+pub fn assets() -> Router<AppState> {
     Router::new()
         .route(
             "/ui/app.js",
@@ -48,7 +56,6 @@ pub fn router() -> Router<AppState> {
             "/ui/ack.css",
             get(|| async { asset("text/css; charset=utf-8", ACK_CSS) }),
         )
-        .route("/admin", get(admin_page))
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -59,6 +66,11 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 }
 
 /// The admin panel for admins; others get 403, callers without identity the same gate as `/`.
+#[utoipa::path(get, path = "/admin", tag = PUBLIC, responses(
+    (status = 200, description = "the admin panel", content_type = "text/html"),
+    (status = 303, description = "no identity, behind a proxy: its login"),
+    (status = 401, description = "no identity: the sign-in page", content_type = "text/html"),
+    (status = 403, description = "not an admin")))]
 async fn admin_page(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Store, StoreError, new_id, now_ms};
 
 /// One audited admin action.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct AuditEntry {
     /// Identifier.
     pub id: String,

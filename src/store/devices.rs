@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Store, StoreError, new_id, now_ms};
 
 /// A registered device.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Device {
     /// Identifier.
     pub id: String,

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{Store, StoreError, new_id, now_ms};
 
 /// One logged send (an alarm, a retry or a reminder).
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct EmergencyEvent {
     /// Identifier.
     pub id: String,
@@ -62,7 +62,7 @@ pub struct DeliveryState {
 }
 
 /// A contact who confirmed having seen an alarm.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Acknowledgement {
     /// The contact's e-mail address or phone number.
     pub contact: String,

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Store, StoreError, new_id, now_ms};
 
 /// One remembered fact or preference.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Memory {
     /// Identifier.
     pub id: String,

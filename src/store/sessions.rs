@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{Store, StoreError, new_id, now_ms};
 
 /// A session row: owner, title and the per-session route overrides.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Session {
     /// Identifier.
     pub id: String,
@@ -33,7 +33,7 @@ impl Session {
 }
 
 /// One stored turn half.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Message {
     /// Identifier (sorts by creation).
     pub id: String,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Store, StoreError, today};
 
 /// Usage and cost of one user.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct UserUsage {
     /// User id.
     pub user_id: String,
@@ -24,7 +24,7 @@ pub struct UserUsage {
 }
 
 /// A user's conversations at a glance.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct ConversationSummary {
     /// User id.
     pub user_id: String,

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Store, StoreError, conflict_as, new_id, now_ms};
 
 /// A user record.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct User {
     /// Identifier (UUIDv7, or `anonymous` for the development user).
     pub id: String,

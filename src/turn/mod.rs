@@ -10,6 +10,7 @@ mod memory;
 mod prompt;
 pub mod quota;
 pub mod search;
+pub mod semantic;
 pub mod speech;
 pub mod translate;
 

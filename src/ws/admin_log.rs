@@ -16,6 +16,10 @@ use crate::error::Result;
 /// A reader that does not take a line within this time is disconnected.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The live service log over WebSocket, one text frame per line.
+#[utoipa::path(get, path = "/api/admin/log", tag = crate::routes::openapi::ADMIN, responses(
+    (status = 101, description = "switching to the WebSocket protocol; one text frame per log line"),
+    (status = 403, description = "not an admin, or a foreign Origin")))]
 pub async fn handler(
     State(app): State<AppState>,
     admin: Admin,

@@ -11,13 +11,12 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::SinkExt;
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::budget::{AudioBuffer, Refusal, Seat};
 use super::end_of_turn::{TurnCheck, Verdict};
-use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, error_event, event, parse};
+use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse};
 use super::smart_turn::SmartTurn;
 use super::turn::{self, EarlyTranscript, Out};
 use super::vad::{Vad, VadConfig, VadEvent};
@@ -158,14 +157,14 @@ impl Conn {
                     false
                 }
                 Step::Incoming(None) => false,
-                Step::Frame(Some(Out::Event(value))) => {
+                Step::Frame(Some(Out::Event(event))) => {
                     // `done` ends the turn for the client, which may ask the next question at once: the turn
                     // is over here too, even if its task has not quite returned, so that question interrupts
                     // nothing.
-                    if value["type"] == "done" {
+                    if matches!(event, ServerEvent::Done) {
                         self.running = None;
                     }
-                    send(&mut socket, Message::Text(value.to_string().into())).await
+                    send_event(&mut socket, event).await
                 }
                 Step::Frame(Some(Out::Audio(bytes))) => send(&mut socket, Message::Binary(bytes.into())).await,
                 Step::Frame(None) => {
@@ -416,7 +415,7 @@ impl Conn {
             Some(running) => {
                 running.task.abort();
                 drop(running.frames);
-                send_event(socket, event("interrupted")).await
+                send_event(socket, ServerEvent::Interrupted).await
             }
             None => true,
         }
@@ -461,8 +460,14 @@ async fn reject(socket: &mut WebSocket, err: ApiError) -> bool {
     send_event(socket, error_event(&err)).await
 }
 
-async fn send_event(socket: &mut WebSocket, value: Value) -> bool {
-    send(socket, Message::Text(value.to_string().into())).await
+async fn send_event(socket: &mut WebSocket, event: ServerEvent) -> bool {
+    match serde_json::to_string(&event) {
+        Ok(text) => send(socket, Message::Text(text.into())).await,
+        Err(err) => {
+            tracing::error!(%err, "an event could not be written");
+            true
+        }
+    }
 }
 
 /// Sends a frame; false when the client is gone or too slow.

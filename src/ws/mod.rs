@@ -19,37 +19,49 @@ pub mod smart_turn;
 mod turn;
 pub mod vad;
 
-use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::{HOST, ORIGIN};
 use axum::response::Response;
-use axum::routing::get;
 use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, Result};
+use crate::routes::openapi::USER;
 
 /// Largest message the WebSocket layer accepts at all; frames above the channel's own limits (see
 /// [`protocol`]) but below this get an error event and the connection stays open.
 const PROTOCOL_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The channel routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/ws/chat", get(chat))
-        .route("/ws/voice", get(voice))
-        .route("/api/admin/log", get(admin_log::handler))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(chat))
+        .routes(routes!(voice))
+        .routes(routes!(admin_log::handler))
 }
 
-/// Handshake query: `token` authenticates (read by the auth layer); `session_id` continues a session.
-#[derive(Debug, Deserialize)]
+/// Handshake query.
+#[derive(Debug, Deserialize, IntoParams)]
 struct HandshakeQuery {
+    /// Continues this session (a frame's `session_id` wins).
     session_id: Option<String>,
+    /// The user's token, for clients that cannot set a header (read by the auth layer).
+    #[serde(default)]
+    #[allow(dead_code)]
+    token: Option<String>,
 }
 
+/// Streaming text chat over WebSocket: frames `{"text", options}` and `{"type":"interrupt"}`; the server's
+/// events are `ServerEvent`.
+#[utoipa::path(get, path = "/ws/chat", tag = USER, params(HandshakeQuery), responses(
+    (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
+    (status = 403, description = "a foreign Origin")))]
 async fn chat(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -60,6 +72,11 @@ async fn chat(
     accept(&app, caller, &headers, query, upgrade, conn::Channel::Chat)
 }
 
+/// Speech turns over WebSocket: `start` (vad, sample_rate, chat options), binary 16-bit PCM frames, `end`,
+/// `interrupt`; the server's events are `ServerEvent`.
+#[utoipa::path(get, path = "/ws/voice", tag = USER, params(HandshakeQuery), responses(
+    (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
+    (status = 403, description = "a foreign Origin")))]
 async fn voice(
     State(app): State<AppState>,
     caller: CurrentUser,

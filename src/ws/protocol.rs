@@ -1,9 +1,12 @@
 //! Frames of the WebSocket channels: the client's options and commands, and the server's events.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::turn::semantic::Semantic;
 
 /// Longest JSON frame a client may send.
 pub const MAX_TEXT_FRAME: usize = 64 * 1024;
@@ -107,25 +110,83 @@ pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
     }
 }
 
+/// An event the server sends on `/ws/chat` and `/ws/voice` (a JSON text frame with its `type`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerEvent {
+    /// `/ws/voice`: what was heard, before the answer; translated into the turn's language when it was
+    /// detected in another.
+    Transcript {
+        text: String,
+        language: String,
+        /// The words as heard, when translated.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        original: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        translated_to: Option<String>,
+    },
+    /// The turn was accepted.
+    Ack {
+        session_id: Option<String>,
+        language: String,
+    },
+    /// One LLM token (only with `stream`).
+    Token { text: String },
+    /// A short reassuring phrase while the first token is late; not part of the answer.
+    Filler { text: String },
+    /// A friendly system message (a time-sensitive question without web search).
+    Notice { text: String },
+    /// The structured result of the answer.
+    Semantic(Box<Semantic>),
+    /// Speech, followed by one binary frame (WAV). With `audio_stream` one per sentence, else one for the
+    /// whole answer.
+    Audio {
+        /// Counts the audio of a turn from 0, filler included.
+        seq: u64,
+        /// `wav`.
+        format: &'static str,
+        /// The sentence spoken (sentence-wise audio only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// The filler phrase, not the answer.
+        filler: bool,
+        provider: Option<String>,
+        tts_fallback: bool,
+    },
+    /// The running turn was cancelled.
+    Interrupted,
+    /// The turn is over; always the last event of a turn.
+    Done,
+    /// A failure, with an HTTP-like status (422 for invalid requests, 403, 429, 502).
+    Error {
+        status: u16,
+        code: &'static str,
+        /// A short fixed text of the problem (`no speech recognized`, or the status's reason).
+        error: &'static str,
+        /// What to tell the person.
+        message: String,
+    },
+}
+
 /// The `error` event of an API error: the HTTP-like status, the error code and the message.
-pub fn error_event(err: &ApiError) -> Value {
+pub fn error_event(err: &ApiError) -> ServerEvent {
     let (status, code) = err.status_and_code();
     // On a WebSocket every invalid request is a 422 event (the specification's table); REST keeps 400 for
     // an empty body.
-    let status = if status == axum::http::StatusCode::BAD_REQUEST {
-        axum::http::StatusCode::UNPROCESSABLE_ENTITY
+    let status = if status == StatusCode::BAD_REQUEST {
+        StatusCode::UNPROCESSABLE_ENTITY
     } else {
         status
     };
     if let ApiError::Internal(cause) = err {
         tracing::error!(%cause, "internal error in a WebSocket turn");
     }
-    json!({"type": "error", "status": status.as_u16(), "code": code, "message": err.to_string()})
-}
-
-/// An event with only its type.
-pub fn event(kind: &str) -> Value {
-    json!({"type": kind})
+    ServerEvent::Error {
+        status: status.as_u16(),
+        code,
+        error: status.canonical_reason().unwrap_or("error"),
+        message: err.to_string(),
+    }
 }
 
 #[cfg(test)]

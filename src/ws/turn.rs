@@ -6,13 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::phrases;
-use super::protocol::{Options, error_event, event};
+use super::protocol::{Options, ServerEvent, error_event};
 use crate::app::App;
 use crate::config::LANGUAGES;
 use crate::config::route::{Route, RouteLayer};
@@ -22,6 +22,7 @@ use crate::providers::audio::Pcm;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
 use crate::store::users::User;
+use crate::turn::semantic::Semantic;
 use crate::turn::translate::translate;
 use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route_for, speech};
 
@@ -29,7 +30,7 @@ use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route
 #[derive(Debug)]
 pub enum Out {
     /// A JSON event.
-    Event(Value),
+    Event(ServerEvent),
     /// Audio bytes (WAV).
     Audio(Vec<u8>),
 }
@@ -162,10 +163,14 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
         };
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
-            let frame = json!({"type": "error", "status": 422, "code": "no_speech",
-                "error": "no speech recognized", "message": message});
+            let frame = ServerEvent::Error {
+                status: 422,
+                code: "no_speech",
+                error: "no speech recognized",
+                message: message.to_string(),
+            };
             if send(&tx, Out::Event(frame)).await.is_ok() {
-                let _ = send(&tx, Out::Event(event("done"))).await;
+                let _ = send(&tx, Out::Event(ServerEvent::Done)).await;
             }
             return Ok(());
         }
@@ -175,15 +180,19 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             .language
             .clone()
             .filter(|l| !forced && LANGUAGES.contains(&l.as_str()));
-        let mut transcript = json!({"type": "transcript", "text": heard.text,
-            "language": detected.clone().unwrap_or_else(|| route.language.clone())});
-        let mut text = heard.text.clone();
-        if let Some(spoken) = detected.filter(|l| *l != route.language) {
-            text = translate(&app, &eff, &route, &heard.text, &spoken).await?;
-            transcript["text"] = json!(text);
-            transcript["original"] = json!(heard.text);
-            transcript["translated_to"] = json!(route.language);
-        }
+        let (text, original, translated_to) = match detected.clone().filter(|l| *l != route.language) {
+            Some(spoken) => {
+                let translated = translate(&app, &eff, &route, &heard.text, &spoken).await?;
+                (translated, Some(heard.text.clone()), Some(route.language.clone()))
+            }
+            None => (heard.text.clone(), None, None),
+        };
+        let transcript = ServerEvent::Transcript {
+            text: text.clone(),
+            language: detected.unwrap_or_else(|| route.language.clone()),
+            original,
+            translated_to,
+        };
         if send(&tx, Out::Event(transcript)).await.is_err() {
             return Ok(());
         }
@@ -207,7 +216,7 @@ async fn fail(result: Result<()>, tx: &Tx) {
         && !tx.is_closed()
         && send(tx, Out::Event(error_event(&err))).await.is_ok()
     {
-        let _ = send(tx, Out::Event(event("done"))).await;
+        let _ = send(tx, Out::Event(ServerEvent::Done)).await;
     }
 }
 
@@ -282,13 +291,16 @@ impl Flow<'_> {
                         self.tx.clone(),
                     ));
                 }
-                let ack = json!({"type": "ack", "session_id": session_id, "language": route.language});
+                let ack = ServerEvent::Ack {
+                    session_id: session_id.clone(),
+                    language: route.language.clone(),
+                };
                 self.route = Some(route);
                 Some(ack)
             }
             TurnEvent::Token(text) => {
                 self.first_token = true;
-                self.stream.then(|| json!({"type": "token", "text": text}))
+                self.stream.then_some(ServerEvent::Token { text })
             }
             TurnEvent::Sentence(sentence) => {
                 if let Some(speaker) = self.speaker.as_ref().filter(|_| self.sentence_audio) {
@@ -296,7 +308,7 @@ impl Flow<'_> {
                 }
                 None
             }
-            TurnEvent::Notice(text) => Some(json!({"type": "notice", "text": text})),
+            TurnEvent::Notice(text) => Some(ServerEvent::Notice { text }),
         };
         match out {
             Some(frame) => send(self.tx, Out::Event(frame)).await.map_err(|_| cancelled()),
@@ -324,9 +336,10 @@ impl Flow<'_> {
         if let Some(speaker) = &self.speaker {
             speaker.say(phrase.to_string(), true);
         }
-        send(self.tx, Out::Event(json!({"type": "filler", "text": phrase})))
-            .await
-            .map_err(|_| cancelled())
+        let filler = ServerEvent::Filler {
+            text: phrase.to_string(),
+        };
+        send(self.tx, Out::Event(filler)).await.map_err(|_| cancelled())
     }
 }
 
@@ -343,17 +356,7 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
     } else {
         outcome.tts_fallback
     };
-    let semantic = json!({
-        "type": "semantic",
-        "text": outcome.text,
-        "sentences": outcome.sentences,
-        "citations": outcome.citations,
-        "language": outcome.route.language,
-        "llm": {"provider": outcome.llm.0, "model": outcome.llm.1},
-        "tts_fallback": tts_fallback,
-        "fallbacks": outcome.fallbacks,
-        "notice": outcome.notice,
-    });
+    let semantic = ServerEvent::Semantic(Box::new(Semantic::of(outcome, tts_fallback)));
     send(tx, Out::Event(semantic)).await.map_err(|_| cancelled())?;
     let spoken = match flow.speaker {
         Some(speaker) => speaker.finish().await,
@@ -362,14 +365,20 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
     if !flow.sentence_audio
         && let Some(speech) = &outcome.audio
     {
-        let frame = json!({"type": "audio", "seq": spoken, "format": speech.format,
-            "provider": outcome.tts_provider, "tts_fallback": outcome.tts_fallback});
+        let frame = ServerEvent::Audio {
+            seq: spoken,
+            format: speech.format,
+            text: None,
+            filler: false,
+            provider: outcome.tts_provider.clone(),
+            tts_fallback: outcome.tts_fallback,
+        };
         send(tx, Out::Event(frame)).await.map_err(|_| cancelled())?;
         send(tx, Out::Audio(speech.audio.clone()))
             .await
             .map_err(|_| cancelled())?;
     }
-    send(tx, Out::Event(event("done"))).await.map_err(|_| cancelled())
+    send(tx, Out::Event(ServerEvent::Done)).await.map_err(|_| cancelled())
 }
 
 /// Speaks sentences one after another as they are handed over; each `audio` event (with its `seq`) is followed
@@ -391,9 +400,14 @@ impl Speaker {
             while let Some((sentence, filler)) = sentences.recv().await {
                 match speech::synthesize(&app, &eff, &prefs, &route, &sentence).await {
                     Ok(said) => {
-                        let frame = json!({"type": "audio", "seq": seq, "format": said.speech.format,
-                            "text": sentence, "filler": filler, "provider": said.provider,
-                            "tts_fallback": said.language_fallback});
+                        let frame = ServerEvent::Audio {
+                            seq,
+                            format: said.speech.format,
+                            text: Some(sentence),
+                            filler,
+                            provider: Some(said.provider),
+                            tts_fallback: said.language_fallback,
+                        };
                         seq += 1;
                         if send(&tx, Out::Event(frame)).await.is_err()
                             || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
