@@ -33,5 +33,12 @@ if [ ! -f target/engines/models/silero_vad.onnx ] || [ ! -f target/engines/model
   "$python" engines/engines.py vad --dir target/engines
 fi
 
+# The property-based run of the API description (tests/api/api_fuzz.rs) uses Schemathesis and an OpenAPI
+# validator, pinned, in their own venv.
+if [ ! -x target/api-venv/bin/st ] || [ ! -x target/api-venv/bin/openapi-spec-validator ]; then
+  python3 -m venv target/api-venv
+  target/api-venv/bin/pip install -q --disable-pip-version-check schemathesis==4.32.5 openapi-spec-validator==0.9.0
+fi
+
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
 cargo test --locked -- --include-ignored "$@"

@@ -194,6 +194,34 @@ fn timed_out(err: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// `Query<T>` whose rejection (a value of the wrong type) is a 422 with the contract body.
+pub struct AppQuery<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for AppQuery<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Self(value)),
+            Err(rejection) => Err(ApiError::Validation(rejection.body_text())),
+        }
+    }
+}
+
+/// A WebSocket route asked without a WebSocket handshake.
+impl From<axum::extract::ws::rejection::WebSocketUpgradeRejection> for ApiError {
+    fn from(rejection: axum::extract::ws::rejection::WebSocketUpgradeRejection) -> Self {
+        ApiError::BadRequest {
+            code: "websocket_expected",
+            message: format!("this is a WebSocket endpoint: {}", rejection.body_text()),
+        }
+    }
+}
+
 /// An absent body (no `Content-Type`, or empty) is `None`; a present one must be valid JSON.
 impl<S, T> axum::extract::OptionalFromRequest<S> for AppJson<T>
 where

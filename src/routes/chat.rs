@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -20,7 +20,7 @@ use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
-use crate::error::{ApiError, AppJson, Result};
+use crate::error::{ApiError, AppJson, AppQuery, Result};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
@@ -55,6 +55,7 @@ struct ChatBody {
 
 /// Query of `POST /api/chat`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ChatQuery {
     /// `?debug` (or `debug=true`) adds `history_len` and `memories_len`.
     debug: Option<String>,
@@ -86,7 +87,7 @@ struct ChatAnswer {
 async fn chat(
     State(app): State<AppState>,
     caller: CurrentUser,
-    Query(query): Query<ChatQuery>,
+    AppQuery(query): AppQuery<ChatQuery>,
     AppJson(body): AppJson<ChatBody>,
 ) -> Result<Json<ChatAnswer>> {
     check_text(&body.text)?;
@@ -200,6 +201,7 @@ async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effe
 
 /// Query of `POST /api/transcribe`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct TranscribeQuery {
     language: Option<String>,
     /// The STT provider.
@@ -238,7 +240,7 @@ struct Transcription {
 async fn transcribe(
     State(app): State<AppState>,
     caller: CurrentUser,
-    Query(query): Query<TranscribeQuery>,
+    AppQuery(query): AppQuery<TranscribeQuery>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Transcription>> {

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use axum::Json;
-use axum::extract::{MatchedPath, Query, Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
@@ -18,6 +18,7 @@ use utoipa_axum::routes;
 use super::openapi::ADMIN;
 use crate::app::AppState;
 use crate::auth::Admin;
+use crate::error::AppQuery;
 
 /// The route.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -26,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Query of `GET /api/metrics`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct MetricsQuery {
     /// `prometheus` for the text exposition format.
     format: Option<String>,
@@ -42,7 +44,7 @@ async fn metrics(
     State(app): State<AppState>,
     _admin: Admin,
     headers: HeaderMap,
-    Query(query): Query<MetricsQuery>,
+    AppQuery(query): AppQuery<MetricsQuery>,
 ) -> Response {
     let accept = headers.get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
     let text = query.format.as_deref() == Some("prometheus")

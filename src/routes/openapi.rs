@@ -86,6 +86,9 @@ fn complete_operation(method: &str, path: &str, operation: &mut Value) {
         _ => json!([]),
     };
     let has_body = operation.get("requestBody").is_some();
+    let has_query = operation["parameters"]
+        .as_array()
+        .is_some_and(|p| p.iter().any(|p| p["in"] == "query"));
     let mut params: Vec<Value> = operation["parameters"].as_array().cloned().unwrap_or_default();
     for name in path
         .split('/')
@@ -112,16 +115,23 @@ fn complete_operation(method: &str, path: &str, operation: &mut Value) {
         common.extend(["400", "408", "413", "422"]);
     }
     if path.contains('{') {
-        common.push("404");
+        // Unknown, or out of range (a language that does not exist).
+        common.extend(["404", "422"]);
+    }
+    if has_query {
+        common.push("422");
     }
     for code in common {
         responses.entry(code).or_insert_with(|| json!({"description": "error"}));
     }
-    // Every error answers the contract's body.
+    // Every error answers the contract's body; every response needs a description.
     let error = json!({"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}});
     for (code, response) in responses.iter_mut() {
         if code.as_str() >= "400" && response.get("content").is_none() {
             response["content"] = error.clone();
+        }
+        if response.get("description").is_none() {
+            response["description"] = json!(if code.as_str() < "400" { "success" } else { "error" });
         }
     }
 }

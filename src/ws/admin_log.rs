@@ -19,13 +19,14 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// The live service log over WebSocket, one text frame per line.
 #[utoipa::path(get, path = "/api/admin/log", tag = crate::routes::openapi::ADMIN, responses(
     (status = 101, description = "switching to the WebSocket protocol; one text frame per log line"),
-    (status = 403, description = "not an admin, or a foreign Origin")))]
+    (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 pub async fn handler(
     State(app): State<AppState>,
     admin: Admin,
     headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: std::result::Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response> {
+    let upgrade = upgrade?;
     super::check_origin(&headers, &app.settings.ws.allowed_origins)?;
     tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
     Ok(upgrade.on_upgrade(stream))

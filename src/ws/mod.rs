@@ -19,8 +19,9 @@ pub mod smart_turn;
 mod turn;
 pub mod vad;
 
+use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Query, State};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::http::HeaderMap;
 use axum::http::header::{HOST, ORIGIN};
 use axum::response::Response;
@@ -31,7 +32,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::CurrentUser;
-use crate::error::{ApiError, Result};
+use crate::error::{ApiError, AppQuery, Result};
 use crate::routes::openapi::USER;
 
 /// Largest message the WebSocket layer accepts at all; frames above the channel's own limits (see
@@ -48,6 +49,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Handshake query.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct HandshakeQuery {
     /// Continues this session (a frame's `session_id` wins).
     session_id: Option<String>,
@@ -61,30 +63,30 @@ struct HandshakeQuery {
 /// events are `ServerEvent`.
 #[utoipa::path(get, path = "/ws/chat", tag = USER, params(HandshakeQuery), responses(
     (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
-    (status = 403, description = "a foreign Origin")))]
+    (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 async fn chat(
     State(app): State<AppState>,
     caller: CurrentUser,
     headers: HeaderMap,
-    Query(query): Query<HandshakeQuery>,
-    upgrade: WebSocketUpgrade,
+    AppQuery(query): AppQuery<HandshakeQuery>,
+    upgrade: std::result::Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response> {
-    accept(&app, caller, &headers, query, upgrade, conn::Channel::Chat)
+    accept(&app, caller, &headers, query, upgrade?, conn::Channel::Chat)
 }
 
 /// Speech turns over WebSocket: `start` (vad, sample_rate, chat options), binary 16-bit PCM frames, `end`,
 /// `interrupt`; the server's events are `ServerEvent`.
 #[utoipa::path(get, path = "/ws/voice", tag = USER, params(HandshakeQuery), responses(
     (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
-    (status = 403, description = "a foreign Origin")))]
+    (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 async fn voice(
     State(app): State<AppState>,
     caller: CurrentUser,
     headers: HeaderMap,
-    Query(query): Query<HandshakeQuery>,
-    upgrade: WebSocketUpgrade,
+    AppQuery(query): AppQuery<HandshakeQuery>,
+    upgrade: std::result::Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response> {
-    accept(&app, caller, &headers, query, upgrade, conn::Channel::Voice)
+    accept(&app, caller, &headers, query, upgrade?, conn::Channel::Voice)
 }
 
 fn accept(

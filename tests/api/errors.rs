@@ -58,3 +58,21 @@ async fn unknown_paths_and_methods_get_the_error_body() {
     app.get("/api/nothing-here", As::Nobody).await.error(404);
     app.call(Method::PATCH, "/api/me", As::Nobody, None).await.error(405);
 }
+
+#[tokio::test]
+async fn a_bad_query_and_a_websocket_route_without_handshake_get_the_error_body() {
+    let app = spawn_app(&[]).await;
+    let (_, token) = app.create_user("quinn").await;
+    let r = app
+        .call(
+            Method::POST,
+            "/api/transcribe?sample_rate=fast",
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(r.error(422), "invalid_request");
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("sample_rate"));
+    let r = app.get("/ws/chat", As::Bearer(&token)).await;
+    assert_eq!(r.error(400), "websocket_expected");
+}
