@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use tokio::process::{Child, Command};
 
 use crate::config::Settings;
+use crate::config::keys::Key;
 
 /// The Python side, written next to the virtual environment at every start.
 const SCRIPT: &str = include_str!("../engines/engines.py");
@@ -42,8 +43,8 @@ fn missing(what: impl Into<String>) -> EngineError {
 /// Sets up and starts the engines the settings leave unconfigured, and points the settings at them.
 /// Returns `None` when nothing needs to run (`ENGINES=off`, or every stage configured).
 pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineError> {
-    let needs_llm = !settings.engines.llm_configured && settings.runtime_env["default_llm_provider"] == "local";
-    let needs_stt = !settings.engines.stt_configured && settings.runtime_env["default_stt_provider"] == "openai";
+    let needs_llm = !settings.engines.llm_configured && settings.runtime_env[&Key::DefaultLlmProvider] == "local";
+    let needs_stt = !settings.engines.stt_configured && settings.runtime_env[&Key::DefaultSttProvider] == "openai";
     if settings.engines.mode == "off" {
         for gap in unconfigured(settings) {
             tracing::warn!("{gap}");
@@ -84,7 +85,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
             ))
         })?;
         let port = free_port()?;
-        let alias = settings.runtime_env["local_llm_model"].clone();
+        let alias = settings.runtime_env[&Key::LocalLlmModel].clone();
         let args = ["llm", "--model", &gguf, "--port", &port.to_string(), "--alias", &alias];
         let child = script.spawn(&args, &dir.join("llm.log"))?;
         children.push(("llama.cpp", child));
@@ -132,7 +133,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         settings.providers.piper_url = Some(format!("{url}/v1"));
         settings.providers.piper_voice_dir = Some(voices);
         // Piper speaks its languages; the others fall back to espeak-ng (tts_fallback).
-        settings.runtime_env.insert("default_tts_provider", "piper".into());
+        settings.runtime_env.insert(Key::DefaultTtsProvider, "piper".into());
     }
     Ok(Some(Engines { children }))
 }
@@ -142,7 +143,7 @@ pub fn unconfigured(settings: &Settings) -> Vec<String> {
     let env = &settings.runtime_env;
     let p = &settings.providers;
     let mut gaps = Vec::new();
-    match env["default_llm_provider"].as_str() {
+    match env[&Key::DefaultLlmProvider].as_str() {
         "local" if !settings.engines.llm_configured => gaps.push(format!(
             "language model: LOCAL_LLM_URL is not set, so the gateway expects Ollama at {}; set LOCAL_LLM_URL to \
              your OpenAI-compatible server (llama.cpp, Ollama, vLLM), ENGINES=auto to have one set up, or \
@@ -156,7 +157,7 @@ pub fn unconfigured(settings: &Settings) -> Vec<String> {
         ),
         _ => {}
     }
-    if env["default_stt_provider"] == "openai" && !settings.engines.stt_configured && p.openai_stt_api_key.is_none() {
+    if env[&Key::DefaultSttProvider] == "openai" && !settings.engines.stt_configured && p.openai_stt_api_key.is_none() {
         gaps.push(format!(
             "speech to text: OPENAI_STT_URL is not set and there is no OPENAI_STT_API_KEY for {}; set \
              OPENAI_STT_URL to your OpenAI-compatible transcription server (faster-whisper-server, Speaches), \
@@ -177,7 +178,8 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// espeak-ng speaks every language; without it only a cloud TTS is left, so say how to get it.
 async fn check_espeak(settings: &Settings) {
-    if settings.runtime_env["default_tts_provider"] != "espeak" && !settings.fallbacks.tts.iter().any(|t| t == "espeak")
+    if settings.runtime_env[&Key::DefaultTtsProvider] != "espeak"
+        && !settings.fallbacks.tts.iter().any(|t| t == "espeak")
     {
         return;
     }

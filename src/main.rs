@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use voice_gateway::config::Settings;
+use voice_gateway::config::keys::Key;
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve};
 
@@ -137,20 +138,20 @@ async fn running(app: &App) -> String {
     let s = &app.settings;
     let p = &s.providers;
     let eff = app.runtime.effective().await.ok();
-    let get = |key: &str| {
+    let get = |key: Key| {
         eff.as_ref()
-            .map_or_else(|| s.runtime_env[key].clone(), |e| e.get(key).to_string())
+            .map_or_else(|| s.runtime_env[&key].clone(), |e| e.get(key).to_string())
     };
-    let llm = match get("default_llm_provider").as_str() {
+    let llm = match get(Key::DefaultLlmProvider).as_str() {
         "local" => format!(
             "{} at {} ({})",
-            get("local_llm_model"),
+            get(Key::LocalLlmModel),
             p.local_llm_url,
             p.local_llm_backend
         ),
-        other => format!("{other} ({})", get("cloud_llm_model")),
+        other => format!("{other} ({})", get(Key::CloudLlmModel)),
     };
-    let stt = match get("default_stt_provider").as_str() {
+    let stt = match get(Key::DefaultSttProvider).as_str() {
         "openai" => format!("{} at {}", p.openai_stt_model, p.openai_stt_url),
         other => other.to_string(),
     };
@@ -162,7 +163,7 @@ async fn running(app: &App) -> String {
     };
     format!(
         "running: language model {llm}; speech to text {stt}; voice {}; voice detection {detector}; end of turn {turn}",
-        get("default_tts_provider")
+        get(Key::DefaultTtsProvider)
     )
 }
 

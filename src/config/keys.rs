@@ -25,9 +25,73 @@ pub enum Kind {
     Minutes,
 }
 
+/// A runtime key, by name: code reads the effective settings through these, so a misspelled key does not
+/// compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    /// `default_stt_provider`.
+    DefaultSttProvider,
+    /// `default_llm_provider`.
+    DefaultLlmProvider,
+    /// `default_tts_provider`.
+    DefaultTtsProvider,
+    /// `web_search_provider`.
+    WebSearchProvider,
+    /// `local_llm_model`.
+    LocalLlmModel,
+    /// `cloud_llm_model`.
+    CloudLlmModel,
+    /// `openai_tts_voice`.
+    OpenaiTtsVoice,
+    /// `piper_voice`.
+    PiperVoice,
+    /// `system_prompt`.
+    SystemPrompt,
+    /// `llm_temperature`.
+    LlmTemperature,
+    /// `daily_request_limit`.
+    DailyRequestLimit,
+    /// `web_search_enabled`.
+    WebSearchEnabled,
+    /// `web_search_daily_limit`.
+    WebSearchDailyLimit,
+    /// `tts_normalization_enabled`.
+    TtsNormalizationEnabled,
+    /// `stt_force_language`.
+    SttForceLanguage,
+    /// `emergency_cooldown_minutes`.
+    EmergencyCooldownMinutes,
+}
+
+impl Key {
+    /// The override key (lower case); the environment variable is its upper-case form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::DefaultSttProvider => "default_stt_provider",
+            Self::DefaultLlmProvider => "default_llm_provider",
+            Self::DefaultTtsProvider => "default_tts_provider",
+            Self::WebSearchProvider => "web_search_provider",
+            Self::LocalLlmModel => "local_llm_model",
+            Self::CloudLlmModel => "cloud_llm_model",
+            Self::OpenaiTtsVoice => "openai_tts_voice",
+            Self::PiperVoice => "piper_voice",
+            Self::SystemPrompt => "system_prompt",
+            Self::LlmTemperature => "llm_temperature",
+            Self::DailyRequestLimit => "daily_request_limit",
+            Self::WebSearchEnabled => "web_search_enabled",
+            Self::WebSearchDailyLimit => "web_search_daily_limit",
+            Self::TtsNormalizationEnabled => "tts_normalization_enabled",
+            Self::SttForceLanguage => "stt_force_language",
+            Self::EmergencyCooldownMinutes => "emergency_cooldown_minutes",
+        }
+    }
+}
+
 /// One overridable setting.
 #[derive(Debug)]
 pub struct KeySpec {
+    /// The key.
+    pub id: Key,
     /// The override key (lower case); the environment variable is its upper-case form.
     pub key: &'static str,
     /// Built-in default, used when neither the profile nor the environment sets it.
@@ -44,101 +108,102 @@ without lists, tables or markdown, in the language of the user.";
 /// The overridable settings, in the order the admin panel shows them.
 pub const KEYS: [KeySpec; 16] = [
     spec(
-        "default_stt_provider",
+        Key::DefaultSttProvider,
         "openai",
         Kind::Provider(STT_PROVIDERS),
         "speech-to-text provider",
     ),
     spec(
-        "default_llm_provider",
+        Key::DefaultLlmProvider,
         "local",
         Kind::Provider(LLM_PROVIDERS),
         "language model provider",
     ),
     spec(
-        "default_tts_provider",
+        Key::DefaultTtsProvider,
         "espeak",
         Kind::Provider(TTS_PROVIDERS),
         "text-to-speech provider (unset, the zero-setup engines choose `piper` when they run it)",
     ),
     spec(
-        "web_search_provider",
+        Key::WebSearchProvider,
         "searxng",
         Kind::Provider(SEARCH_PROVIDERS),
         "web search provider",
     ),
     spec(
-        "local_llm_model",
+        Key::LocalLlmModel,
         "smollm2",
         Kind::Name,
         "model of the local LLM server",
     ),
     spec(
-        "cloud_llm_model",
+        Key::CloudLlmModel,
         "openai/gpt-4o-mini",
         Kind::Name,
         "model of the cloud LLM service",
     ),
     spec(
-        "openai_tts_voice",
+        Key::OpenaiTtsVoice,
         "alloy",
         Kind::Name,
         "default voice of the OpenAI-compatible TTS",
     ),
-    spec("piper_voice", "en_US-joe-medium", Kind::Name, "default Piper voice"),
+    spec(Key::PiperVoice, "en_US-joe-medium", Kind::Name, "default Piper voice"),
     spec(
-        "system_prompt",
+        Key::SystemPrompt,
         DEFAULT_SYSTEM_PROMPT,
         Kind::Text,
         "system prompt of every turn",
     ),
     spec(
-        "llm_temperature",
+        Key::LlmTemperature,
         "0.7",
         Kind::Temperature,
         "sampling temperature, 0 to 2",
     ),
     spec(
-        "daily_request_limit",
+        Key::DailyRequestLimit,
         "500",
         Kind::Count,
         "requests per user per day, 0 = unlimited",
     ),
     spec(
-        "web_search_enabled",
+        Key::WebSearchEnabled,
         "true",
         Kind::Bool,
         "web search tool on by default for users",
     ),
     spec(
-        "web_search_daily_limit",
+        Key::WebSearchDailyLimit,
         "50",
         Kind::Count,
         "web searches per user per day, 0 = unlimited",
     ),
     spec(
-        "tts_normalization_enabled",
+        Key::TtsNormalizationEnabled,
         "true",
         Kind::Bool,
         "speak numbers, dates and units as words",
     ),
     spec(
-        "stt_force_language",
+        Key::SttForceLanguage,
         "true",
         Kind::Bool,
         "transcribe in the target language instead of detecting it",
     ),
     spec(
-        "emergency_cooldown_minutes",
+        Key::EmergencyCooldownMinutes,
         "5",
         Kind::Minutes,
         "minutes between two alarms of one user, 0 = off",
     ),
 ];
 
-const fn spec(key: &'static str, default: &'static str, kind: Kind, meaning: &'static str) -> KeySpec {
+const fn spec(key: Key, default: &'static str, kind: Kind, meaning: &'static str) -> KeySpec {
     KeySpec {
-        key,
+        id: key,
+        key: key.as_str(),
         default,
         kind,
         meaning,

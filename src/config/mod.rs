@@ -90,7 +90,7 @@ pub struct Settings {
     /// `RESTART_COMMAND`: the privileged command that restarts the service (split at spaces, no shell).
     pub restart_command: Option<Vec<String>>,
     /// Environment values of the 16 runtime keys, validated and canonical.
-    pub runtime_env: BTreeMap<&'static str, String>,
+    pub runtime_env: BTreeMap<keys::Key, String>,
 }
 
 /// What one client may hold of the server: connections and the time to send a request.
@@ -604,14 +604,14 @@ fn gpus(src: &Source) -> Result<String, ConfigError> {
     }
 }
 
-fn runtime_env(src: &Source) -> Result<BTreeMap<&'static str, String>, ConfigError> {
+fn runtime_env(src: &Source) -> Result<BTreeMap<keys::Key, String>, ConfigError> {
     keys::KEYS
         .iter()
         .map(|spec| {
             let var = spec.env_name();
             let raw = src.raw(&var).unwrap_or_else(|| spec.default.to_string());
             spec.validate(&raw)
-                .map(|value| (spec.key, value))
+                .map(|value| (spec.id, value))
                 .map_err(|problem| ConfigError::new(&var, problem))
         })
         .collect()
@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(s.profile, Profile::LocalDev);
         assert!(!s.auth_enabled);
         assert_eq!(s.history_max_messages, 10);
-        assert_eq!(s.runtime_env["emergency_cooldown_minutes"], "5");
+        assert_eq!(s.runtime_env[&keys::Key::EmergencyCooldownMinutes], "5");
     }
 
     #[test]
@@ -662,10 +662,10 @@ mod tests {
     fn profile_changes_defaults_and_environment_wins() {
         let cloud = settings(&[("PROFILE", "cloud")]).unwrap();
         assert!(cloud.auth_enabled);
-        assert_eq!(cloud.runtime_env["default_tts_provider"], "openai");
+        assert_eq!(cloud.runtime_env[&keys::Key::DefaultTtsProvider], "openai");
         assert_eq!(cloud.fallbacks.tts, vec!["espeak"]);
         let hybrid = settings(&[("PROFILE", "hybrid"), ("DEFAULT_LLM_PROVIDER", "local")]).unwrap();
-        assert_eq!(hybrid.runtime_env["default_llm_provider"], "local");
+        assert_eq!(hybrid.runtime_env[&keys::Key::DefaultLlmProvider], "local");
         assert_eq!(hybrid.fallbacks.llm, vec!["local"]);
     }
 

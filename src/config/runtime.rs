@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::env::parse_bool;
-use super::keys::{self, KeySpec};
+use super::keys::{self, Key, KeySpec};
 use crate::store::{Store, StoreError};
 
 /// How long overrides read from the store are reused.
@@ -17,27 +17,27 @@ pub const CACHE_TTL: Duration = Duration::from_secs(30);
 /// The effective values of all 16 keys at one moment.
 #[derive(Debug, Clone)]
 pub struct Effective {
-    values: BTreeMap<&'static str, String>,
+    values: BTreeMap<Key, String>,
 }
 
 impl Effective {
     /// The canonical text of a key (every key of [`keys::KEYS`] is present).
-    pub fn get(&self, key: &str) -> &str {
-        self.values.get(key).map_or("", String::as_str)
+    pub fn get(&self, key: Key) -> &str {
+        self.values.get(&key).map_or("", String::as_str)
     }
 
     /// A count key.
-    pub fn count(&self, key: &str) -> u32 {
+    pub fn count(&self, key: Key) -> u32 {
         self.get(key).parse().unwrap_or(0)
     }
 
     /// A boolean key.
-    pub fn flag(&self, key: &str) -> bool {
+    pub fn flag(&self, key: Key) -> bool {
         parse_bool(self.get(key)).unwrap_or(false)
     }
 
     /// A number key.
-    pub fn number(&self, key: &str) -> f64 {
+    pub fn number(&self, key: Key) -> f64 {
         self.get(key).parse().unwrap_or(0.0)
     }
 }
@@ -45,13 +45,13 @@ impl Effective {
 /// Environment values plus cached overrides.
 pub struct RuntimeConfig {
     store: Store,
-    env: BTreeMap<&'static str, String>,
+    env: BTreeMap<Key, String>,
     cache: Mutex<Option<(Instant, HashMap<String, String>)>>,
 }
 
 impl RuntimeConfig {
     /// Wraps the environment's values of the runtime keys.
-    pub fn new(store: Store, env: BTreeMap<&'static str, String>) -> Self {
+    pub fn new(store: Store, env: BTreeMap<Key, String>) -> Self {
         Self {
             store,
             env,
@@ -60,8 +60,8 @@ impl RuntimeConfig {
     }
 
     /// The environment's value of a key.
-    pub fn env_value(&self, key: &str) -> Option<&str> {
-        self.env.get(key).map(String::as_str)
+    pub fn env_value(&self, key: Key) -> Option<&str> {
+        self.env.get(&key).map(String::as_str)
     }
 
     /// The stored overrides, from the cache when it is fresh.
@@ -86,9 +86,9 @@ impl RuntimeConfig {
                 let value = overrides
                     .get(spec.key)
                     .and_then(|v| spec.validate(v).ok())
-                    .or_else(|| self.env.get(spec.key).cloned())
+                    .or_else(|| self.env.get(&spec.id).cloned())
                     .unwrap_or_else(|| spec.default.to_string());
-                (spec.key, value)
+                (spec.id, value)
             })
             .collect();
         Ok(Effective { values })

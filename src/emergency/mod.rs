@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::store::emergency::{Acknowledgement, Alarm, Claim};
@@ -139,7 +140,7 @@ pub fn cooldown_minutes(prefs: &Map<String, Value>, eff: &Effective) -> i64 {
         })
         .filter(|s| !s.trim().is_empty())
         .and_then(|s| s.trim().parse::<i64>().ok());
-    own.unwrap_or_else(|| i64::from(eff.count("emergency_cooldown_minutes")))
+    own.unwrap_or_else(|| i64::from(eff.count(Key::EmergencyCooldownMinutes)))
 }
 
 fn language(app: &App, prefs: &Map<String, Value>) -> String {

@@ -45,8 +45,8 @@ async fn entry(app: &AppState, spec: &KeySpec) -> Result<Entry> {
     Ok(Entry {
         key: spec.key,
         value: overrides.get(spec.key).cloned(),
-        effective: effective.get(spec.key).to_string(),
-        environment: app.runtime.env_value(spec.key).map(String::from),
+        effective: effective.get(spec.id).to_string(),
+        environment: app.runtime.env_value(spec.id).map(String::from),
         meaning: spec.meaning,
     })
 }

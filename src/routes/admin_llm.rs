@@ -16,6 +16,7 @@ use super::openapi::ADMIN;
 use crate::app::{AppState, LOCAL_BACKEND_KEY};
 use crate::auth::Admin;
 use crate::config::keys;
+use crate::config::keys::Key;
 use crate::config::presets::{PRESET_KEYS, Preset};
 use crate::error::{ApiError, AppJson, Result};
 use crate::providers::llm::local::BACKENDS;
@@ -65,18 +66,21 @@ struct Selected {
 async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Presets>> {
     let eff = app.runtime.effective().await?;
     let overrides = app.runtime.overrides().await?;
-    let provider = eff.get("default_llm_provider").to_string();
+    let provider = eff.get(Key::DefaultLlmProvider).to_string();
     let model_key = if provider == "cloud" {
-        "cloud_llm_model"
+        Key::CloudLlmModel
     } else {
-        "local_llm_model"
+        Key::LocalLlmModel
     };
     let overridden = PRESET_KEYS.iter().any(|k| overrides.contains_key(*k));
     let active_index = app.settings.model_presets.iter().position(|p| {
         if p.default {
             !overridden
         } else {
-            overridden && p.values.iter().all(|(k, v)| v.as_str() == Some(eff.get(k)))
+            overridden
+                && p.values
+                    .iter()
+                    .all(|(k, v)| keys::find(k).is_some_and(|spec| v.as_str() == Some(eff.get(spec.id))))
         }
     });
     Ok(Json(Presets {
@@ -139,11 +143,11 @@ async fn select(
 
 async fn presets_after(app: &AppState) -> Result<Json<Selected>> {
     let eff = app.runtime.effective().await?;
-    let provider = eff.get("default_llm_provider").to_string();
+    let provider = eff.get(Key::DefaultLlmProvider).to_string();
     let model_key = if provider == "cloud" {
-        "cloud_llm_model"
+        Key::CloudLlmModel
     } else {
-        "local_llm_model"
+        Key::LocalLlmModel
     };
     Ok(Json(Selected {
         selected: true,
@@ -350,8 +354,8 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<LlmSt
     };
     Ok(Json(LlmStatus {
         url: app.providers.local.v1_url(),
-        model: eff.get("local_llm_model").to_string(),
-        default_llm_provider: eff.get("default_llm_provider").to_string(),
+        model: eff.get(Key::LocalLlmModel).to_string(),
+        default_llm_provider: eff.get(Key::DefaultLlmProvider).to_string(),
         backend_status: BackendStatus { reachable, error },
         loaded_models: loaded,
         available_models: available,

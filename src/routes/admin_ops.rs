@@ -17,6 +17,7 @@ use super::openapi::ADMIN;
 use super::sessions::SessionView;
 use crate::app::AppState;
 use crate::auth::Admin;
+use crate::config::keys::Key;
 use crate::error::{ApiError, Result};
 use crate::store::stats::ConversationSummary;
 
@@ -70,21 +71,21 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
         database: if app.store.ping().await { "ok" } else { "unavailable" },
         auth_enabled: s.auth_enabled,
         providers: json!({
-            "stt": {"default": eff.get("default_stt_provider"), "fallbacks": s.fallbacks.stt,
+            "stt": {"default": eff.get(Key::DefaultSttProvider), "fallbacks": s.fallbacks.stt,
                 "openai": {"url": p.openai_stt_url, "model": p.openai_stt_model, "key_set": p.openai_stt_api_key.is_some()},
                 "whisper": {"model_path": p.whisper_model_path, "built_in": false}},
-            "llm": {"default": eff.get("default_llm_provider"), "fallbacks": s.fallbacks.llm,
+            "llm": {"default": eff.get(Key::DefaultLlmProvider), "fallbacks": s.fallbacks.llm,
                 "local": {"backend": app.providers.local.name(), "url": app.providers.local.v1_url(),
-                    "model": eff.get("local_llm_model")},
-                "cloud": {"url": p.cloud_llm_url, "model": eff.get("cloud_llm_model"),
+                    "model": eff.get(Key::LocalLlmModel)},
+                "cloud": {"url": p.cloud_llm_url, "model": eff.get(Key::CloudLlmModel),
                     "key_set": p.cloud_llm_api_key.is_some()}},
-            "tts": {"default": eff.get("default_tts_provider"), "fallbacks": s.fallbacks.tts,
+            "tts": {"default": eff.get(Key::DefaultTtsProvider), "fallbacks": s.fallbacks.tts,
                 "openai": {"url": p.openai_tts_url, "model": p.openai_tts_model, "configured": p.openai_tts_configured,
                     "unsupported_languages": p.openai_tts_unsupported_languages},
                 "piper": {"voice_dir": p.piper_voice_dir, "url": p.piper_url,
                     "voices": app.providers.piper.voices()}, "espeak": {"configured": true}},
-            "web_search": {"provider": eff.get("web_search_provider"),
-                "configured": app.providers.search.get(eff.get("web_search_provider")).is_some_and(|e| e.configured())},
+            "web_search": {"provider": eff.get(Key::WebSearchProvider),
+                "configured": app.providers.search.get(eff.get(Key::WebSearchProvider)).is_some_and(|e| e.configured())},
         }),
         vad: match &app.silero {
             Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),

@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 
 use super::me::{Deleted, PREFS_BODY};
 use super::openapi::ADMIN;
+use crate::config::keys::Key;
 use crate::store::audit::AuditEntry;
 use crate::store::memories::Memory;
 
@@ -69,7 +70,7 @@ struct UserView {
 }
 
 async fn user_view(app: &App, user: User) -> Result<UserView> {
-    let web_default = app.runtime.effective().await?.flag("web_search_enabled");
+    let web_default = app.runtime.effective().await?.flag(Key::WebSearchEnabled);
     user_view_with(app, user, web_default).await
 }
 
@@ -104,7 +105,7 @@ async fn existing(app: &App, id: &str) -> Result<User> {
 /// Users with is_admin, allowed_languages, web_search_enabled and profile.
 #[utoipa::path(get, path = "/api/admin/users", tag = ADMIN, responses((status = 200, body = Vec<UserView>)))]
 async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<UserView>>> {
-    let web_default = app.runtime.effective().await?.flag("web_search_enabled");
+    let web_default = app.runtime.effective().await?.flag(Key::WebSearchEnabled);
     let mut out = Vec::new();
     for user in app.store.list_users().await? {
         out.push(user_view_with(&app, user, web_default).await?);

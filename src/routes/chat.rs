@@ -18,6 +18,7 @@ use super::openapi::USER;
 
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
+use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
@@ -165,7 +166,7 @@ async fn speak(
     speech::check_voice(&app, &route)?;
     quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
     let lexicon = app.lexicon(&route.language).await?;
-    let spoken = Pipeline::new(&route.language, lexicon, eff.flag("tts_normalization_enabled"))
+    let spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled))
         .split_all(&text)
         .join(" ");
     if spoken.trim().is_empty() {

@@ -10,6 +10,7 @@ use utoipa_axum::routes;
 use super::openapi::PUBLIC;
 use crate::app::{App, AppState};
 use crate::config::LANGUAGES;
+use crate::config::keys::Key;
 use crate::config::public::{
     Available, Fallbacks, Limits, MemoryExtraction, Models, Provider, PublicConfig, StageChoice, VoiceOption,
 };
@@ -59,10 +60,10 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
         history_max_messages: s.history_max_messages,
         audio_stream_default: s.audio_stream_default,
         providers: StageChoice {
-            stt: eff.get("default_stt_provider").to_string(),
-            llm: eff.get("default_llm_provider").to_string(),
-            tts: eff.get("default_tts_provider").to_string(),
-            web_search: eff.get("web_search_provider").to_string(),
+            stt: eff.get(Key::DefaultSttProvider).to_string(),
+            llm: eff.get(Key::DefaultLlmProvider).to_string(),
+            tts: eff.get(Key::DefaultTtsProvider).to_string(),
+            web_search: eff.get(Key::WebSearchProvider).to_string(),
         },
         fallbacks: Fallbacks {
             stt: s.fallbacks.stt.clone(),
@@ -70,17 +71,17 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
             tts: s.fallbacks.tts.clone(),
         },
         models: Models {
-            local: eff.get("local_llm_model").to_string(),
-            cloud: eff.get("cloud_llm_model").to_string(),
+            local: eff.get(Key::LocalLlmModel).to_string(),
+            cloud: eff.get(Key::CloudLlmModel).to_string(),
         },
         local_llm_backend: p.local_llm_backend.clone(),
-        llm_temperature: eff.number("llm_temperature"),
-        daily_request_limit: eff.count("daily_request_limit"),
-        web_search_enabled: eff.flag("web_search_enabled"),
-        web_search_daily_limit: eff.count("web_search_daily_limit"),
-        tts_normalization_enabled: eff.flag("tts_normalization_enabled"),
-        stt_force_language: eff.flag("stt_force_language"),
-        emergency_cooldown_minutes: eff.count("emergency_cooldown_minutes"),
+        llm_temperature: eff.number(Key::LlmTemperature),
+        daily_request_limit: eff.count(Key::DailyRequestLimit),
+        web_search_enabled: eff.flag(Key::WebSearchEnabled),
+        web_search_daily_limit: eff.count(Key::WebSearchDailyLimit),
+        tts_normalization_enabled: eff.flag(Key::TtsNormalizationEnabled),
+        stt_force_language: eff.flag(Key::SttForceLanguage),
+        emergency_cooldown_minutes: eff.count(Key::EmergencyCooldownMinutes),
         memory_extraction: MemoryExtraction {
             enabled: s.memory.enabled,
             every_n_turns: s.memory.every_n_turns,
@@ -155,7 +156,7 @@ fn tts_menu(app: &App, eff: &Effective) -> Vec<VoiceOption> {
             .filter(|l| !p.openai_tts_unsupported_languages.iter().any(|u| u == *l))
             .map(|l| l.to_string())
             .collect();
-        let voice = eff.get("openai_tts_voice");
+        let voice = eff.get(Key::OpenaiTtsVoice);
         menu.push(VoiceOption {
             provider: "openai",
             voice: voice.to_string(),

@@ -7,6 +7,7 @@ use super::fallback::{Failure, walk};
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
 use super::{Events, TurnEvent, emit, provider_error};
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
@@ -55,8 +56,8 @@ impl Attempt {
 /// The model a provider uses when the route names none.
 pub fn default_model(eff: &Effective, provider: &str) -> String {
     match provider {
-        "cloud" => eff.get("cloud_llm_model").to_string(),
-        _ => eff.get("local_llm_model").to_string(),
+        "cloud" => eff.get(Key::CloudLlmModel).to_string(),
+        _ => eff.get(Key::LocalLlmModel).to_string(),
     }
 }
 
@@ -156,7 +157,7 @@ async fn converse(
         let request = ChatRequest {
             model: model.to_string(),
             messages: messages.clone(),
-            temperature: Some(ctx.eff.number("llm_temperature")),
+            temperature: Some(ctx.eff.number(Key::LlmTemperature)),
             tools,
             max_tokens: Some(ctx.app.settings.llm_max_tokens),
         };

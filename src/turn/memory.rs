@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::chat::default_model;
 use super::prompt::language_name;
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::providers::llm::{ChatMessage, ChatRequest, collect};
 use crate::store::sessions::Session;
@@ -76,7 +77,7 @@ impl Job {
             .memory
             .provider
             .clone()
-            .unwrap_or_else(|| self.eff.get("default_llm_provider").to_string());
+            .unwrap_or_else(|| self.eff.get(Key::DefaultLlmProvider).to_string());
         let engine = app.providers.llm.get(provider.as_str()).ok_or("unknown LLM provider")?;
         let language = app
             .store

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer, resolve};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
@@ -137,9 +138,9 @@ pub fn check_text(text: &str) -> Result<&str> {
 /// The user's route for this request: effective defaults < user prefs < session < request.
 pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request: &TurnRequest) -> Route {
     let base = RouteLayer {
-        stt_provider: Some(eff.get("default_stt_provider").to_string()),
-        llm_provider: Some(eff.get("default_llm_provider").to_string()),
-        tts_provider: Some(eff.get("default_tts_provider").to_string()),
+        stt_provider: Some(eff.get(Key::DefaultSttProvider).to_string()),
+        llm_provider: Some(eff.get(Key::DefaultLlmProvider).to_string()),
+        tts_provider: Some(eff.get(Key::DefaultTtsProvider).to_string()),
         llm_model: None,
         voice: None,
         language: Some(app.settings.default_language.clone()),
@@ -219,7 +220,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         emit(&events, TurnEvent::Notice(notice.clone()));
     }
     let lexicon = app.lexicon(&route.language).await?;
-    let pipeline = Pipeline::new(&route.language, lexicon, eff.flag("tts_normalization_enabled"));
+    let pipeline = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled));
     let ctx = chat::Context {
         app,
         eff: &eff,

@@ -1,6 +1,7 @@
 //! The messages sent to the LLM: one leading system message (system prompt, language, the user's name and
 //! memories), then the session's history, then the question.
 
+use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::providers::llm::ChatMessage;
 use crate::store::memories::Memory;
@@ -37,7 +38,7 @@ pub fn memories_within(memories: &[Memory], max_chars: usize) -> Vec<&Memory> {
 
 /// The leading system message. The anonymous development user has no name or memories worth telling.
 pub fn system_message(eff: &Effective, user: &User, memories: &[&Memory], language: &str) -> ChatMessage {
-    let mut text = eff.get("system_prompt").trim().to_string();
+    let mut text = eff.get(Key::SystemPrompt).trim().to_string();
     text.push_str(&format!(
         "\nAnswer in {}. Your answer is read aloud: keep it short, no tables or code unless asked.\nToday is {}.",
         language_name(language),

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::quota::limit;
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::providers::llm::Tool;
@@ -52,9 +53,9 @@ pub async fn plan(
     let enabled = prefs
         .get("web_search_enabled")
         .and_then(Value::as_bool)
-        .unwrap_or_else(|| eff.flag("web_search_enabled"));
-    let budget = limit(prefs, "web_search_daily_limit", eff);
-    let id = eff.get("web_search_provider").to_string();
+        .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled));
+    let budget = limit(prefs, Key::WebSearchDailyLimit, eff);
+    let id = eff.get(Key::WebSearchProvider).to_string();
     let engine = app
         .providers
         .search

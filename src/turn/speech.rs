@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::fallback::{Failure, walk};
 use super::provider_error;
 use crate::app::App;
+use crate::config::keys::Key;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
@@ -55,8 +56,8 @@ pub fn language_fallback(app: &App, route: &Route) -> bool {
 /// An engine's own default voice where the settings name one (`OPENAI_TTS_VOICE`, `PIPER_VOICE`).
 fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
     let key = match provider {
-        "openai" => "openai_tts_voice",
-        "piper" => "piper_voice",
+        "openai" => Key::OpenaiTtsVoice,
+        "piper" => Key::PiperVoice,
         _ => return None,
     };
     Some(eff.get(key).to_string()).filter(|v| !v.is_empty())
@@ -122,7 +123,7 @@ pub async fn synthesize(
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
 /// to the route's unless `stt_force_language` is off.
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
-    let language = eff.flag("stt_force_language").then_some(route.language.as_str());
+    let language = eff.flag(Key::SttForceLanguage).then_some(route.language.as_str());
     let order = chain(&route.stt, &app.settings.fallbacks.stt);
     let answered = walk(
         app,

@@ -15,6 +15,7 @@ use super::phrases;
 use super::protocol::{Options, ServerEvent, error_event};
 use crate::app::App;
 use crate::config::LANGUAGES;
+use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
@@ -175,7 +176,7 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             return Ok(());
         }
         // A forced language is the turn's language whatever the recogniser reports.
-        let forced = eff.flag("stt_force_language");
+        let forced = eff.flag(Key::SttForceLanguage);
         let detected = heard
             .language
             .clone()
