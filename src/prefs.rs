@@ -3,11 +3,119 @@
 //! A change is a JSON object of some keys; `null` removes a key (back to the default). Values are stored in
 //! canonical form (trimmed text, phone numbers without spaces, cooldown minutes as a string).
 
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::config::LANGUAGES;
+use crate::config::route::RouteLayer;
 use crate::error::ApiError;
 use crate::provider_ids::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+
+/// One list of the preferences, from which the stored [`Prefs`], the [`PrefsChange`] of a write and the merge
+/// are made.
+macro_rules! preferences {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+        /// A user's preferences; a key that is not set is `None` (the default applies) and is left out of the
+        /// JSON.
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+        #[serde(default)]
+        pub struct Prefs {
+            $($(#[$doc])* #[serde(skip_serializing_if = "Option::is_none")] pub $name: Option<$ty>,)*
+        }
+
+        /// A checked change of preferences: `Some(Some(v))` sets a key, `Some(None)` (JSON `null`) removes
+        /// it, `None` leaves it alone.
+        #[derive(Debug, Clone, Default, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct PrefsChange {
+            $(#[serde(deserialize_with = "present")] pub $name: Option<Option<$ty>>,)*
+        }
+
+        impl Prefs {
+            /// These prefs with `change` applied.
+            pub fn apply(&mut self, change: PrefsChange) {
+                $(if let Some(value) = change.$name {
+                    self.$name = value;
+                })*
+            }
+        }
+    };
+}
+
+preferences! {
+    /// The language of the answers (one of the eight).
+    language: String,
+    /// The TTS voice.
+    voice: String,
+    /// `female`, `male` or `""`.
+    voice_gender: String,
+    stt_provider: String,
+    llm_provider: String,
+    tts_provider: String,
+    llm_model: String,
+    web_search_enabled: bool,
+    full_name: String,
+    street: String,
+    postal_code: String,
+    city: String,
+    /// International format, `+` and digits.
+    phone_mobile: String,
+    phone_landline: String,
+    /// `YYYY-MM-DD`.
+    birth_date: String,
+    medical_notes: String,
+    /// E-mail addresses alerted by the help button.
+    emergency_contacts: Vec<String>,
+    /// Phone numbers texted and called by the help button.
+    emergency_contact_phones: Vec<String>,
+    /// Whether the help button may send the position.
+    location_consent: bool,
+    /// Admin only: the languages the user may use.
+    allowed_languages: Vec<String>,
+    /// Admin only: web searches per day, 0 = unlimited.
+    web_search_daily_limit: u64,
+    /// Admin only: requests per day, 0 = unlimited.
+    daily_request_limit: u64,
+    /// Admin only: `""` (the global setting) or whole minutes from 0 to 60.
+    emergency_cooldown_minutes: String,
+}
+
+/// A field of a change that is present, `null` included.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl Prefs {
+    /// The route layer these prefs hold.
+    pub fn route_layer(&self) -> RouteLayer {
+        let get = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        RouteLayer {
+            stt_provider: get(&self.stt_provider),
+            llm_provider: get(&self.llm_provider),
+            tts_provider: get(&self.tts_provider),
+            llm_model: get(&self.llm_model),
+            voice: get(&self.voice),
+            language: get(&self.language),
+        }
+    }
+
+    /// The languages an admin allows the user (empty = all).
+    pub fn allowed_languages(&self) -> &[String] {
+        self.allowed_languages.as_deref().unwrap_or_default()
+    }
+
+    /// A text pref, empty when not set.
+    pub fn text(value: &Option<String>) -> &str {
+        value.as_deref().unwrap_or("").trim()
+    }
+}
+
+/// Checks a change of prefs (as [`validate`] does) and returns it typed.
+pub fn change(changes: &Map<String, Value>, writer: Writer) -> Result<PrefsChange, ApiError> {
+    let canonical = validate(changes, writer)?;
+    // Every value is canonical now, so it reads as its type.
+    serde_json::from_value(Value::Object(canonical)).map_err(|e| ApiError::Internal(format!("prefs: {e}")))
+}
 
 /// Who is writing prefs: users may not raise their own limits or change what the admin allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,6 +358,31 @@ pub fn is_email(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_sets_removes_and_leaves_alone() {
+        let mut prefs = Prefs {
+            language: Some("de".into()),
+            city: Some("Bern".into()),
+            ..Prefs::default()
+        };
+        let body = serde_json::json!({"language": "en", "city": null, "daily_request_limit": 5});
+        prefs.apply(change(body.as_object().unwrap(), Writer::Admin).unwrap());
+        assert_eq!(prefs.language.as_deref(), Some("en"));
+        assert_eq!(prefs.city, None, "null removes");
+        assert_eq!(prefs.daily_request_limit, Some(5));
+        let shown = serde_json::to_value(&prefs).unwrap();
+        assert_eq!(
+            shown,
+            serde_json::json!({"language": "en", "daily_request_limit": 5}),
+            "unset keys are left out"
+        );
+        let user = serde_json::json!({"daily_request_limit": 50});
+        assert!(
+            change(user.as_object().unwrap(), Writer::User).is_err(),
+            "an admin-only key"
+        );
+    }
     use serde_json::json;
 
     fn one(key: &str, value: Value, writer: Writer) -> Result<Value, String> {

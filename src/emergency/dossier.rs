@@ -1,7 +1,7 @@
 //! What an alarm says: the person's profile from the prefs, the position, and the texts of every channel in
 //! the person's language (the table in [`super::texts`]).
 
-use serde_json::{Map, Value};
+use crate::prefs::Prefs;
 
 use super::texts::{Texts, fill, texts};
 
@@ -62,26 +62,23 @@ pub struct Personal<'a> {
     pub reminder: Option<i64>,
 }
 
-fn text(prefs: &Map<String, Value>, key: &str) -> String {
-    prefs.get(key).and_then(Value::as_str).unwrap_or("").trim().to_string()
-}
-
 impl Dossier {
     /// The profile of the prefs; `fallback_name` when no full name is set.
-    pub fn from_prefs(prefs: &Map<String, Value>, fallback_name: &str, lang: &str) -> Self {
-        let name = Some(text(prefs, "full_name"))
+    pub fn from_prefs(prefs: &Prefs, fallback_name: &str, lang: &str) -> Self {
+        let text = |v: &Option<String>| Prefs::text(v).to_string();
+        let name = Some(text(&prefs.full_name))
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| fallback_name.to_string());
         Self {
             texts: texts(lang),
             name,
-            street: text(prefs, "street"),
-            postal_code: text(prefs, "postal_code"),
-            city: text(prefs, "city"),
-            phone_mobile: text(prefs, "phone_mobile"),
-            phone_landline: text(prefs, "phone_landline"),
-            birth_date: text(prefs, "birth_date"),
-            medical_notes: text(prefs, "medical_notes"),
+            street: text(&prefs.street),
+            postal_code: text(&prefs.postal_code),
+            city: text(&prefs.city),
+            phone_mobile: text(&prefs.phone_mobile),
+            phone_landline: text(&prefs.phone_landline),
+            birth_date: text(&prefs.birth_date),
+            medical_notes: text(&prefs.medical_notes),
             position: Position::NoConsent,
             device: String::new(),
         }
@@ -264,7 +261,7 @@ mod tests {
     use super::*;
 
     fn anna() -> Dossier {
-        let mut d = Dossier::from_prefs(&Map::new(), "Anna Muster", "de");
+        let mut d = Dossier::from_prefs(&Prefs::default(), "Anna Muster", "de");
         d.street = "Hauptstr. 5".into();
         d.postal_code = "20095".into();
         d.city = "Hamburg".into();
@@ -332,7 +329,7 @@ mod tests {
 
     #[test]
     fn markup_in_names_is_escaped_in_twiml() {
-        let d = Dossier::from_prefs(&Map::new(), "A <b> & \"C\"", "en");
+        let d = Dossier::from_prefs(&Prefs::default(), "A <b> & \"C\"", "en");
         assert!(
             d.twiml(Personal::default(), None)
                 .contains("A &lt;b&gt; &amp; &quot;C&quot;")

@@ -18,12 +18,13 @@ mod twilio;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
+use crate::prefs::Prefs;
 use crate::store::emergency::{Acknowledgement, Alarm, Claim};
 use crate::store::users::User;
 use crate::store::{new_id, now_ms};
@@ -68,26 +69,18 @@ pub struct Answer {
 struct Context<'a> {
     app: &'a App,
     user: &'a User,
-    prefs: Map<String, Value>,
+    prefs: Prefs,
     lang: String,
     window_ms: i64,
     press: Press,
 }
 
-fn list(prefs: &Map<String, Value>, key: &str) -> Vec<String> {
-    prefs
-        .get(key)
-        .and_then(Value::as_array)
-        .map(|l| l.iter().filter_map(Value::as_str).map(String::from).collect())
-        .unwrap_or_default()
-}
-
 /// Every channel and recipient of the person: one e-mail per address (the person's contacts and
 /// `EMERGENCY_CONTACT_EMAIL`), an SMS and a call per phone number, then the webhook.
-fn targets(app: &App, prefs: &Map<String, Value>) -> Vec<Target> {
+fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
     let mut emails = Vec::new();
     if app.settings.smtp.host.is_some() {
-        emails = list(prefs, "emergency_contacts");
+        emails = prefs.emergency_contacts.clone().unwrap_or_default();
         if let Some(global) = &app.settings.emergency_contact_email
             && !emails.iter().any(|e| e.eq_ignore_ascii_case(global))
         {
@@ -95,7 +88,7 @@ fn targets(app: &App, prefs: &Map<String, Value>) -> Vec<Target> {
         }
     }
     let phones = if app.settings.emergency.twilio_configured() {
-        list(prefs, "emergency_contact_phones")
+        prefs.emergency_contact_phones.clone().unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -125,29 +118,20 @@ fn targets(app: &App, prefs: &Map<String, Value>) -> Vec<Target> {
 
 /// Whether a press would reach anybody: a configured channel with a recipient (the webhook does not count;
 /// it tells a system, not a person).
-pub fn notify_ready(app: &App, prefs: &Map<String, Value>) -> bool {
+pub fn notify_ready(app: &App, prefs: &Prefs) -> bool {
     targets(app, prefs).iter().any(Target::is_person)
 }
 
 /// The cooldown in minutes: the user's pref (`""` = global, `"0"` = off), else the global setting.
-pub fn cooldown_minutes(prefs: &Map<String, Value>, eff: &Effective) -> i64 {
-    let own = prefs
-        .get("emergency_cooldown_minutes")
-        .and_then(|v| {
-            v.as_str()
-                .map(str::to_string)
-                .or_else(|| v.as_u64().map(|n| n.to_string()))
-        })
-        .filter(|s| !s.trim().is_empty())
-        .and_then(|s| s.trim().parse::<i64>().ok());
+pub fn cooldown_minutes(prefs: &Prefs, eff: &Effective) -> i64 {
+    let own = Prefs::text(&prefs.emergency_cooldown_minutes).parse::<i64>().ok();
     own.unwrap_or_else(|| i64::from(eff.count(Key::EmergencyCooldownMinutes)))
 }
 
-fn language(app: &App, prefs: &Map<String, Value>) -> String {
+fn language(app: &App, prefs: &Prefs) -> String {
     prefs
-        .get("language")
-        .and_then(Value::as_str)
-        .map(String::from)
+        .language
+        .clone()
         .unwrap_or_else(|| app.settings.default_language.clone())
 }
 
@@ -539,10 +523,10 @@ fn reached_in_log(details: &str) -> Vec<(String, String)> {
 }
 
 /// The dossier of a press: the profile, the position (only with consent), the device.
-pub fn build_dossier(user: &User, prefs: &Map<String, Value>, lang: &str, press: &Press) -> Dossier {
+pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> Dossier {
     let mut dossier = Dossier::from_prefs(prefs, &user.display_name, lang);
     let t = dossier.texts;
-    let consent = prefs.get("location_consent").and_then(Value::as_bool).unwrap_or(false);
+    let consent = prefs.location_consent.unwrap_or(false);
     dossier.position = match (&press.fix, &press.geo_error) {
         _ if !consent => Position::NoConsent,
         (Some((latitude, longitude, accuracy, timestamp)), _) => Position::Fix {

@@ -19,7 +19,7 @@ use crate::store::memories::Memory;
 use crate::app::{App, AppState};
 use crate::auth::{self, Admin, token};
 use crate::error::{ApiError, AppJson, Result};
-use crate::prefs::{self, Writer};
+use crate::prefs::{self, Prefs, Writer};
 use crate::routes::me::memory_text;
 use crate::store::users::{NewUser, User};
 
@@ -62,8 +62,7 @@ struct UserView {
     allowed_languages: Vec<String>,
     /// The user's choice, else the global setting.
     web_search_enabled: bool,
-    #[schema(value_type = Object)]
-    prefs: Map<String, Value>,
+    prefs: Prefs,
     /// Only in the answer to a create: the personal token, shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     token: Option<String>,
@@ -78,14 +77,11 @@ async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<User
     let prefs = app.store.prefs(&user.id).await?;
     Ok(UserView {
         is_admin: auth::is_admin(app, &user),
-        allowed_languages: match crate::turn::allowed_languages(&prefs) {
-            none if none.is_empty() => crate::config::LANGUAGES.map(String::from).to_vec(),
-            some => some,
-        },
-        web_search_enabled: prefs
-            .get("web_search_enabled")
-            .and_then(Value::as_bool)
-            .unwrap_or(web_default),
+        allowed_languages: prefs
+            .allowed_languages
+            .clone()
+            .unwrap_or_else(|| crate::config::LANGUAGES.map(String::from).to_vec()),
+        web_search_enabled: prefs.web_search_enabled.unwrap_or(web_default),
         id: user.id,
         name: user.name,
         display_name: user.display_name,
@@ -321,28 +317,24 @@ async fn list_memories(
 }
 
 /// A user's prefs.
-#[utoipa::path(get, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN, responses((status = 200, body = Object)))]
-async fn get_prefs(
-    State(app): State<AppState>,
-    _admin: Admin,
-    Path(id): Path<String>,
-) -> Result<Json<Map<String, Value>>> {
+#[utoipa::path(get, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN, responses((status = 200, body = Prefs)))]
+async fn get_prefs(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Prefs>> {
     existing(&app, &id).await?;
     Ok(Json(app.store.prefs(&id).await?))
 }
 
 /// Merges a user's prefs, admin-only keys included.
 #[utoipa::path(put, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN,
-    request_body(content = Object, description = PREFS_BODY), responses((status = 200, body = Object)))]
+    request_body(content = Object, description = PREFS_BODY), responses((status = 200, body = Prefs)))]
 async fn set_prefs(
     State(app): State<AppState>,
     admin: Admin,
     Path(id): Path<String>,
     AppJson(changes): AppJson<Map<String, Value>>,
-) -> Result<Json<Map<String, Value>>> {
+) -> Result<Json<Prefs>> {
     existing(&app, &id).await?;
-    let changes = prefs::validate(&changes, Writer::Admin)?;
     let keys: Vec<&String> = changes.keys().collect();
+    let changes = prefs::change(&changes, Writer::Admin)?;
     audit(&app, &admin, "user.prefs", &id, json!({"keys": keys})).await?;
     Ok(Json(app.store.merge_prefs(&id, changes).await?))
 }

@@ -9,7 +9,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -22,6 +21,7 @@ use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
+use crate::prefs::Prefs;
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
@@ -189,7 +189,7 @@ async fn speak(
 }
 
 /// The route of a speak or transcribe request (no session): effective settings, the user's prefs, the route.
-async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effective, Map<String, Value>, Route)> {
+async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effective, Prefs, Route)> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
     let request = TurnRequest {

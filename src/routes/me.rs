@@ -14,7 +14,7 @@ use super::openapi::USER;
 use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, Result};
-use crate::prefs::{self, Writer};
+use crate::prefs::{self, Prefs, Writer};
 use crate::store::memories::Memory;
 
 /// What a prefs change may hold.
@@ -47,8 +47,7 @@ struct Me {
     is_anonymous: bool,
     /// Epoch milliseconds.
     created_at: i64,
-    #[schema(value_type = Object)]
-    prefs: Map<String, Value>,
+    prefs: Prefs,
     sso_logout_url: Option<String>,
 }
 
@@ -71,21 +70,21 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
 }
 
 /// The caller's prefs.
-#[utoipa::path(get, path = "/api/me/prefs", tag = USER, responses((status = 200, body = Object)))]
-async fn get_prefs(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Map<String, Value>>> {
+#[utoipa::path(get, path = "/api/me/prefs", tag = USER, responses((status = 200, body = Prefs)))]
+async fn get_prefs(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Prefs>> {
     Ok(Json(app.store.prefs(&caller.user.id).await?))
 }
 
 /// Merges prefs (null removes a key); admin-only keys give 403.
 #[utoipa::path(put, path = "/api/me/prefs", tag = USER, request_body(content = Object, description = PREFS_BODY),
-    responses((status = 200, description = "all prefs after the change", body = Object),
+    responses((status = 200, description = "all prefs after the change", body = Prefs),
         (status = 403, description = "an admin-only key")))]
 async fn put_prefs(
     State(app): State<AppState>,
     caller: CurrentUser,
     AppJson(changes): AppJson<Map<String, Value>>,
-) -> Result<Json<Map<String, Value>>> {
-    let changes = prefs::validate(&changes, Writer::User)?;
+) -> Result<Json<Prefs>> {
+    let changes = prefs::change(&changes, Writer::User)?;
     Ok(Json(app.store.merge_prefs(&caller.user.id, changes).await?))
 }
 

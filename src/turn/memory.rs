@@ -84,7 +84,7 @@ impl Job {
             .prefs(&self.user.id)
             .await
             .ok()
-            .and_then(|p| p.get("language").and_then(|l| l.as_str()).map(String::from))
+            .and_then(|p| p.language)
             .unwrap_or_else(|| app.settings.default_language.clone());
         let mut conversation = String::from("Known facts:\n");
         for memory in &known {

@@ -24,6 +24,7 @@ use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer, resolve};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::prefs::Prefs;
 use crate::providers::ProviderError;
 use crate::providers::tts::Speech;
 use crate::store::sessions::Session;
@@ -136,7 +137,7 @@ pub fn check_text(text: &str) -> Result<&str> {
 }
 
 /// The user's route for this request: effective defaults < user prefs < session < request.
-pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request: &TurnRequest) -> Route {
+pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnRequest) -> Route {
     let base = RouteLayer {
         stt_provider: Some(eff.get(Key::DefaultSttProvider).to_string()),
         llm_provider: Some(eff.get(Key::DefaultLlmProvider).to_string()),
@@ -150,8 +151,8 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Map<String, Value>, request
         .as_ref()
         .map(|s| RouteLayer::from_map(&s.overrides_map()))
         .unwrap_or_default();
-    let layers = [base, RouteLayer::from_map(prefs), session, request.layer.clone()];
-    resolve(&layers, &allowed_languages(prefs))
+    let layers = [base, prefs.route_layer(), session, request.layer.clone()];
+    resolve(&layers, prefs.allowed_languages())
 }
 
 /// The request layer of route resolution from a request's route options (key, value), checked like a
@@ -171,15 +172,6 @@ pub fn request_layer(fields: &[(&str, Option<&str>)]) -> Result<RouteLayer> {
         .and_then(|(_, value)| *value)
         .map(String::from);
     Ok(layer)
-}
-
-/// The languages an admin allows the user (empty = all).
-pub fn allowed_languages(prefs: &Map<String, Value>) -> Vec<String> {
-    prefs
-        .get("allowed_languages")
-        .and_then(Value::as_array)
-        .map(|list| list.iter().filter_map(Value::as_str).map(String::from).collect())
-        .unwrap_or_default()
 }
 
 /// Runs one turn for `user`.

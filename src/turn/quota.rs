@@ -1,25 +1,21 @@
 //! The daily request quota: every chat, speak, transcribe and WebSocket turn counts one request.
 
-use serde_json::{Map, Value};
-
 use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::prefs::Prefs;
 use crate::store::usage::Counter;
 
-/// A per-user pref (a whole number, named like the key) or, without one, the global setting.
-pub fn limit(prefs: &Map<String, Value>, key: Key, eff: &Effective) -> u32 {
-    prefs
-        .get(key.as_str())
-        .and_then(Value::as_u64)
-        .map_or_else(|| eff.count(key), |n| u32::try_from(n).unwrap_or(u32::MAX))
+/// A per-user limit or, without one, the global setting.
+pub fn limit(own: Option<u64>, key: Key, eff: &Effective) -> u32 {
+    own.map_or_else(|| eff.count(key), |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 /// Counts one request for today, or refuses with 429 when the limit is reached (the count is atomic, so
 /// concurrent requests never pass the limit).
-pub async fn charge_request(app: &App, user_id: &str, prefs: &Map<String, Value>, eff: &Effective) -> Result<()> {
-    let limit = limit(prefs, Key::DailyRequestLimit, eff);
+pub async fn charge_request(app: &App, user_id: &str, prefs: &Prefs, eff: &Effective) -> Result<()> {
+    let limit = limit(prefs.daily_request_limit, Key::DailyRequestLimit, eff);
     match app.store.count_within(Counter::Requests, user_id, limit).await? {
         Some(_) => Ok(()),
         None => {

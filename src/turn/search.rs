@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::quota::limit;
 use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
+use crate::prefs::Prefs;
 use crate::providers::llm::Tool;
 use crate::providers::search::{Search, SearchResult};
 use crate::store::usage::Counter;
@@ -45,16 +46,15 @@ pub fn tool() -> Tool {
 pub async fn plan(
     app: &App,
     eff: &Effective,
-    prefs: &Map<String, Value>,
+    prefs: &Prefs,
     user_id: &str,
     question: &str,
     language: &str,
 ) -> Result<WebPlan> {
     let enabled = prefs
-        .get("web_search_enabled")
-        .and_then(Value::as_bool)
+        .web_search_enabled
         .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled));
-    let budget = limit(prefs, Key::WebSearchDailyLimit, eff);
+    let budget = limit(prefs.web_search_daily_limit, Key::WebSearchDailyLimit, eff);
     let id = eff.get(Key::WebSearchProvider).to_string();
     let engine = app
         .providers

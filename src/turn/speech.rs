@@ -1,8 +1,6 @@
 //! The speech stages of a turn, shared by `/api/chat`, `/api/speak` and `/api/transcribe`: synthesis with the
 //! local-voice fallback for languages the cloud TTS cannot speak, and transcription, each along its chain.
 
-use serde_json::{Map, Value};
-
 use super::fallback::{Failure, walk};
 use super::provider_error;
 use crate::app::App;
@@ -10,6 +8,7 @@ use crate::config::keys::Key;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::chain;
 use crate::providers::stt::Transcript;
@@ -64,18 +63,9 @@ fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
 }
 
 /// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
-pub async fn synthesize(
-    app: &App,
-    eff: &Effective,
-    prefs: &Map<String, Value>,
-    route: &Route,
-    text: &str,
-) -> Result<Said> {
+pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
     let language = route.language.as_str();
-    let gender = prefs
-        .get("voice_gender")
-        .and_then(Value::as_str)
-        .filter(|g| !g.is_empty());
+    let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
     let mut first = route.tts.as_str();
     let mut voice = route.voice.clone();
     let language_fallback = language_fallback(app, route);

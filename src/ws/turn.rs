@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -19,6 +18,7 @@ use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
@@ -116,7 +116,7 @@ struct VoiceContext {
     session: Option<Session>,
     layer: RouteLayer,
     eff: Effective,
-    prefs: serde_json::Map<String, Value>,
+    prefs: Prefs,
     route: Route,
 }
 
