@@ -103,6 +103,7 @@ impl SpokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn pipeline(lang: &str, normalize: bool) -> Pipeline {
         Pipeline::new(lang, Arc::new(Lexicon::builtin(lang)), normalize)
@@ -171,23 +172,28 @@ mod tests {
         );
     }
 
-    #[test]
-    fn arbitrary_unicode_never_panics() {
-        let alphabet: Vec<char> = "aZ 0123456789.,:;!?-–/+€$£%°()[]*_`#|~^<>\n\"„“”«»…é😀ß\u{301}\u{202e}"
-            .chars()
-            .collect();
-        let mut rng = 3u64;
-        for lang in ["de", "en", "fr"] {
+    proptest! {
+        /// Any text, in any of three languages: streamed in pieces it is spoken as the whole text is, and no
+        /// spoken sentence is empty.
+        #[test]
+        fn any_text_streams_as_it_speaks_whole(
+            chars in prop::collection::vec(prop::sample::select(
+                "aZ 0123456789.,:;!?-–/+€$£%°()[]*_`#|~^<>\n\"„“”«»…é😀ß\u{301}\u{202e}".chars().collect::<Vec<_>>(),
+            ), 0..120),
+            piece in 1usize..8,
+            lang in prop::sample::select(vec!["de", "en", "fr"]),
+        ) {
+            let text = String::from_iter(chars);
             let p = pipeline(lang, true);
-            for round in 0..400 {
-                let text: String = (0..round % 120)
-                    .map(|_| {
-                        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        alphabet[(rng >> 33) as usize % alphabet.len()]
-                    })
-                    .collect();
-                let _ = p.split_all(&text);
+            let whole = p.split_all(&text);
+            let mut stream = p.stream();
+            let mut streamed = Vec::new();
+            for chunk in text.chars().collect::<Vec<_>>().chunks(piece) {
+                streamed.extend(stream.push(&String::from_iter(chunk)));
             }
+            streamed.extend(stream.finish());
+            prop_assert_eq!(&streamed, &whole);
+            prop_assert!(whole.iter().all(|s| !s.trim().is_empty()), "{:?}", whole);
         }
     }
 }

@@ -301,6 +301,8 @@ fn nonblank(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn split(lang: &str, text: &str) -> Vec<String> {
@@ -310,21 +312,33 @@ mod tests {
         out
     }
 
-    fn split_chunked(lang: &str, text: &str, seed: u64) -> Vec<String> {
+    /// The sentences of `text` pushed in pieces of the given sizes (cycled), as an LLM streams tokens.
+    fn split_chunked(lang: &str, text: &str, sizes: &[usize]) -> Vec<String> {
         let mut s = SentenceSplitter::new(lang, DEFAULT_MAX_LEN, &Lexicon::builtin(lang));
         let mut out = Vec::new();
-        let mut rng = seed;
         let chars: Vec<char> = text.chars().collect();
         let mut i = 0;
-        while i < chars.len() {
-            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let n = 1 + (rng >> 60) as usize % 6;
+        for n in sizes.iter().cycle() {
+            if i >= chars.len() {
+                break;
+            }
             let token: String = chars[i..(i + n).min(chars.len())].iter().collect();
             out.extend(s.push(&token));
             i += n;
         }
         out.extend(s.finish());
         out
+    }
+
+    /// Text of the characters that matter to the splitter: ends, quotes, brackets, digits, odd Unicode.
+    fn text() -> impl Strategy<Value = String> {
+        let alphabet: Vec<char> = "aZ 9.!?\n\"„“”«»()…,;:-é😀ß\u{301}\u{202e}".chars().collect();
+        prop::collection::vec(prop::sample::select(alphabet), 0..300).prop_map(String::from_iter)
+    }
+
+    /// Token sizes of 1 to 6 characters.
+    fn sizes() -> impl Strategy<Value = Vec<usize>> {
+        prop::collection::vec(1usize..=6, 1..20)
     }
 
     #[test]
@@ -427,19 +441,15 @@ mod tests {
         assert_eq!(s.finish(), ["which goes on and on and on"]);
     }
 
-    #[test]
-    fn arbitrary_text_never_panics_and_chunking_never_changes_the_result() {
-        let alphabet: Vec<char> = "aZ 9.!?\n\"„“”«»()…,;:-é😀ß\u{301}\u{202e}".chars().collect();
-        let mut rng = 7u64;
-        for round in 0..300 {
-            let text: String = (0..(round % 97) * 3)
-                .map(|_| {
-                    rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    alphabet[(rng >> 33) as usize % alphabet.len()]
-                })
-                .collect();
-            for lang in ["de", "en"] {
-                assert_eq!(split_chunked(lang, &text, round as u64), split(lang, &text), "{text:?}");
+    proptest! {
+        /// However the tokens fall, the sentences are the same, and none is empty or padded with spaces.
+        #[test]
+        fn chunking_never_changes_the_sentences(text in text(), sizes in sizes(), english in any::<bool>()) {
+            let lang = if english { "en" } else { "de" };
+            let whole = split(lang, &text);
+            prop_assert_eq!(split_chunked(lang, &text, &sizes), whole.clone());
+            for sentence in &whole {
+                prop_assert!(!sentence.is_empty() && sentence.trim() == sentence, "{:?}", sentence);
             }
         }
     }
@@ -456,9 +466,9 @@ mod tests {
         for text in texts {
             for lang in ["de", "en"] {
                 let whole = split(lang, text);
-                for seed in 0..50 {
-                    assert_eq!(split_chunked(lang, text, seed), whole, "{lang} seed {seed}: {text}");
-                }
+                proptest!(|(sizes in sizes())| {
+                    prop_assert_eq!(split_chunked(lang, text, &sizes), whole.clone());
+                });
             }
         }
     }

@@ -11,6 +11,8 @@ use voice_gateway::config::Settings;
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve};
 
+use crate::fakes::Fake;
+
 /// The admin key every test app is started with.
 pub const ADMIN_KEY: &str = "test-admin-key-0123456789";
 
@@ -21,6 +23,54 @@ pub struct TestApp {
     pub store: Store,
     _dir: tempfile::TempDir,
     _stop: oneshot::Sender<()>,
+}
+
+/// A gateway for one test, described in one sentence:
+/// `TestApp::with().llm(&llm).env(&[("HISTORY_MAX_MESSAGES", "4")]).user("anna").await`.
+#[derive(Default)]
+pub struct Gateway {
+    env: Vec<(String, String)>,
+}
+
+impl Gateway {
+    /// The language model is `llm` (the local provider, OpenAI-compatible); answers are spoken by
+    /// espeak-ng; memory extraction and web search are off unless set again.
+    pub fn llm(self, llm: &Fake) -> Self {
+        let url = llm.v1();
+        self.env(&[
+            ("LOCAL_LLM_URL", &url),
+            ("DEFAULT_LLM_PROVIDER", "local"),
+            ("DEFAULT_TTS_PROVIDER", "espeak"),
+            ("MEMORY_EXTRACTION_ENABLED", "false"),
+            ("WEB_SEARCH_ENABLED", "false"),
+        ])
+    }
+
+    /// Speech is transcribed by `stt` (OpenAI-compatible).
+    pub fn stt(self, stt: &Fake) -> Self {
+        let url = stt.v1();
+        self.env(&[("OPENAI_STT_URL", &url), ("DEFAULT_STT_PROVIDER", "openai")])
+    }
+
+    /// Settings; a later value of a name wins.
+    pub fn env(mut self, pairs: &[(&str, &str)]) -> Self {
+        self.env
+            .extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        self
+    }
+
+    /// The running gateway.
+    pub async fn start(self) -> TestApp {
+        let pairs: Vec<(&str, &str)> = self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        spawn_app(&pairs).await
+    }
+
+    /// The running gateway with one user: `(app, token, user id)`.
+    pub async fn user(self, name: &str) -> (TestApp, String, String) {
+        let app = self.start().await;
+        let (id, token) = app.create_user(name).await;
+        (app, token, id)
+    }
 }
 
 /// Starts a gateway with AUTH_ENABLED=true, an admin key, and the given extra settings.
@@ -164,6 +214,13 @@ impl TestApp {
             .await
             .unwrap();
         n
+    }
+}
+
+impl TestApp {
+    /// Starts describing a gateway.
+    pub fn with() -> Gateway {
+        Gateway::default()
     }
 }
 

@@ -3,16 +3,10 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::common::{As, TestApp, spawn_app};
+use crate::common::{As, TestApp};
 use crate::fakes::{Fake, Reply, wav, wav_info};
 
 const STT: &str = "/v1/audio/transcriptions";
-
-async fn gateway(extra: &[(&str, &str)]) -> (TestApp, String) {
-    let app = spawn_app(extra).await;
-    let (_, token) = app.create_user("anna").await;
-    (app, token)
-}
 
 /// 16-bit mono PCM of a 440 Hz tone.
 fn tone(seconds: f64, rate: u32) -> Vec<u8> {
@@ -45,7 +39,7 @@ async fn upload(app: &TestApp, token: &str, path: &str, content_type: &str, body
 
 #[tokio::test]
 async fn speak_returns_a_valid_wav_from_the_real_espeak_ng() {
-    let (app, token) = gateway(&[]).await;
+    let (app, token, _) = TestApp::with().user("anna").await;
     let short = app
         .request(Method::POST, "/api/speak", As::Bearer(&token))
         .json(&json!({"text": "Hallo.", "language": "de"}));
@@ -70,7 +64,7 @@ async fn speak_returns_a_valid_wav_from_the_real_espeak_ng() {
 
 #[tokio::test]
 async fn speak_refuses_bad_input_clearly() {
-    let (app, token) = gateway(&[]).await;
+    let (app, token, _) = TestApp::with().user("anna").await;
     let call = |body| app.call(Method::POST, "/api/speak", As::Bearer(&token), Some(body));
     assert_eq!(call(json!({"text": ""})).await.error(400), "empty_text");
     assert_eq!(
@@ -96,13 +90,15 @@ async fn transcribe_uploads_a_wav_with_the_fixed_language_and_reads_the_transcri
         Reply::Json(json!({"text": " Hallo Welt. ", "language": "german", "duration": 1.0})),
     );
     let url = stt.v1();
-    let (app, token) = gateway(&[
-        ("OPENAI_STT_URL", &url),
-        ("OPENAI_STT_API_KEY", "stt-key"),
-        ("OPENAI_STT_MODEL", "whisper-large-v3"),
-        ("DEFAULT_STT_PROVIDER", "openai"),
-    ])
-    .await;
+    let (app, token, _) = TestApp::with()
+        .env(&[
+            ("OPENAI_STT_URL", &url),
+            ("OPENAI_STT_API_KEY", "stt-key"),
+            ("OPENAI_STT_MODEL", "whisper-large-v3"),
+            ("DEFAULT_STT_PROVIDER", "openai"),
+        ])
+        .user("anna")
+        .await;
     let pcm = tone(1.0, 16_000);
 
     let r = upload(
@@ -149,12 +145,14 @@ async fn transcribe_falls_back_from_the_unavailable_in_process_whisper() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "hello"})));
     let url = stt.v1();
-    let (app, token) = gateway(&[
-        ("OPENAI_STT_URL", &url),
-        ("DEFAULT_STT_PROVIDER", "whisper"),
-        ("STT_FALLBACK", "openai"),
-    ])
-    .await;
+    let (app, token, _) = TestApp::with()
+        .env(&[
+            ("OPENAI_STT_URL", &url),
+            ("DEFAULT_STT_PROVIDER", "whisper"),
+            ("STT_FALLBACK", "openai"),
+        ])
+        .user("anna")
+        .await;
     let r = upload(
         &app,
         &token,
@@ -174,7 +172,10 @@ async fn transcribe_refuses_audio_it_cannot_take() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "never"})));
     let url = stt.v1();
-    let (app, token) = gateway(&[("OPENAI_STT_URL", &url), ("AUDIO_LIMIT_BYTES", "20000")]).await;
+    let (app, token, _) = TestApp::with()
+        .env(&[("OPENAI_STT_URL", &url), ("AUDIO_LIMIT_BYTES", "20000")])
+        .user("anna")
+        .await;
     let mut float_wav = wav_of(&tone(0.1, 16_000), 16_000);
     float_wav[20..22].copy_from_slice(&3u16.to_le_bytes());
     float_wav[34..36].copy_from_slice(&32u16.to_le_bytes());
@@ -235,7 +236,7 @@ async fn an_stt_server_error_is_a_502_naming_the_provider() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Status(500, "model not loaded".into()));
     let url = stt.v1();
-    let (app, token) = gateway(&[("OPENAI_STT_URL", &url)]).await;
+    let (app, token, _) = TestApp::with().env(&[("OPENAI_STT_URL", &url)]).user("anna").await;
     let r = upload(
         &app,
         &token,

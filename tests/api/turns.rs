@@ -1,32 +1,16 @@
 //! Conversational turns over REST against fake providers that speak the real protocols.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use base64::Engine;
 use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, spawn_app};
+use crate::common::{As, TestApp, eventually};
 use crate::fakes::{CHAT, Fake, Reply, completion, token_chunks, tokens, tokens_with_usage, tool_call, wav, wav_info};
 
 /// A gateway whose local LLM is `llm`, speaking with espeak-ng, memory extraction off unless asked for.
-async fn gateway(llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String, String) {
-    let url = llm.v1();
-    let mut env = vec![
-        ("LOCAL_LLM_URL", url.as_str()),
-        ("DEFAULT_LLM_PROVIDER", "local"),
-        ("DEFAULT_TTS_PROVIDER", "espeak"),
-        ("MEMORY_EXTRACTION_ENABLED", "false"),
-        ("WEB_SEARCH_ENABLED", "false"),
-    ];
-    env.extend_from_slice(extra);
-    let app = spawn_app(&env).await;
-    let (id, token) = app.create_user("anna").await;
-    (app, token, id)
-}
-
 async fn chat(app: &TestApp, token: &str, body: Value) -> crate::common::Reply {
     app.call(Method::POST, "/api/chat", As::Bearer(token), Some(body)).await
 }
@@ -46,7 +30,11 @@ fn audio_of(body: &Value) -> Vec<u8> {
 async fn a_question_gets_a_streamed_answer_spoken_by_espeak_and_stored_in_the_session() {
     let llm = Fake::start().await;
     llm.then(CHAT, tokens(&["Hello", " Anna", ". It is", " 3 degrees", " today."]));
-    let (app, token, _) = gateway(&llm, &[("LOCAL_LLM_MODEL", "qwen3:4b"), ("LLM_TEMPERATURE", "0.3")]).await;
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("LOCAL_LLM_MODEL", "qwen3:4b"), ("LLM_TEMPERATURE", "0.3")])
+        .user("anna")
+        .await;
     let session = new_session(&app, &token).await;
 
     let r = chat(&app, &token, json!({"text": "How cold is it?", "session_id": session})).await;
@@ -101,7 +89,7 @@ async fn a_question_gets_a_streamed_answer_spoken_by_espeak_and_stored_in_the_se
 async fn a_server_that_answers_without_streaming_is_read_too_and_stateless_turns_store_nothing() {
     let llm = Fake::start().await;
     llm.then(CHAT, completion("Plain answer."));
-    let (app, token, id) = gateway(&llm, &[]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
 
     let r = chat(&app, &token, json!({"text": "Hi", "text_only": true})).await;
 
@@ -116,7 +104,11 @@ async fn a_server_that_answers_without_streaming_is_read_too_and_stateless_turns
 async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Fine."]));
-    let (app, token, _) = gateway(&llm, &[("HISTORY_MAX_MESSAGES", "4")]).await;
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("HISTORY_MAX_MESSAGES", "4")])
+        .user("anna")
+        .await;
     for text in ["I like green tea.", "My dog is Bello."] {
         let r = app
             .call(
@@ -167,7 +159,11 @@ async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
 async fn only_the_newest_memories_that_fit_the_budget_enter_the_prompt() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Fine."]));
-    let (app, token, _) = gateway(&llm, &[("MEMORY_PROMPT_MAX_CHARS", "40")]).await;
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("MEMORY_PROMPT_MAX_CHARS", "40")])
+        .user("anna")
+        .await;
     for text in ["The oldest fact of all.", "A middle fact here.", "The newest fact."] {
         let r = app
             .call(
@@ -202,13 +198,11 @@ async fn only_the_newest_memories_that_fit_the_budget_enter_the_prompt() {
 async fn the_anonymous_user_gets_no_name_or_memories_in_the_prompt() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Hi."]));
-    let url = llm.v1();
-    let app = spawn_app(&[
-        ("AUTH_ENABLED", "false"),
-        ("LOCAL_LLM_URL", &url),
-        ("DEFAULT_LLM_PROVIDER", "local"),
-    ])
-    .await;
+    let app = TestApp::with()
+        .llm(&llm)
+        .env(&[("AUTH_ENABLED", "false")])
+        .start()
+        .await;
     app.call(
         Method::POST,
         "/api/me/memories",
@@ -246,17 +240,17 @@ async fn the_llm_falls_back_in_the_configured_order_when_the_first_fails_before_
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["From local."]));
     let cloud_url = cloud.v1();
-    let (app, token, _) = gateway(
-        &local,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&local)
+        .env(&[
             ("DEFAULT_LLM_PROVIDER", "cloud"),
             ("CLOUD_LLM_URL", &cloud_url),
             ("CLOUD_LLM_API_KEY", "sk-cloud"),
             ("CLOUD_LLM_MODEL", "vendor/model-x"),
             ("LLM_FALLBACK", "local"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
 
     let r = chat(&app, &token, json!({"text": "Hello", "text_only": true})).await;
 
@@ -287,16 +281,16 @@ async fn an_error_event_before_the_first_token_falls_back() {
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["Local answer."]));
     let cloud_url = cloud.v1();
-    let (app, token, _) = gateway(
-        &local,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&local)
+        .env(&[
             ("DEFAULT_LLM_PROVIDER", "cloud"),
             ("CLOUD_LLM_URL", &cloud_url),
             ("CLOUD_LLM_API_KEY", "k"),
             ("LLM_FALLBACK", "local"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let r = chat(&app, &token, json!({"text": "Hello", "text_only": true})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["text"], "Local answer.");
@@ -310,16 +304,16 @@ async fn a_stream_cut_after_some_tokens_is_an_error_and_does_not_fall_back() {
     let local = Fake::start().await;
     local.always(CHAT, tokens(&["Should not be asked."]));
     let cloud_url = cloud.v1();
-    let (app, token, id) = gateway(
-        &local,
-        &[
+    let (app, token, id) = TestApp::with()
+        .llm(&local)
+        .env(&[
             ("DEFAULT_LLM_PROVIDER", "cloud"),
             ("CLOUD_LLM_URL", &cloud_url),
             ("CLOUD_LLM_API_KEY", "k"),
             ("LLM_FALLBACK", "local"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let session = new_session(&app, &token).await;
 
     let r = chat(&app, &token, json!({"text": "Hello", "session_id": session})).await;
@@ -338,7 +332,7 @@ async fn a_stream_cut_after_some_tokens_is_an_error_and_does_not_fall_back() {
 async fn every_provider_failing_names_the_last_one_with_502() {
     let local = Fake::start().await;
     local.always(CHAT, Reply::Status(500, "boom".into()));
-    let (app, token, _) = gateway(&local, &[]).await;
+    let (app, token, _) = TestApp::with().llm(&local).user("anna").await;
     let r = chat(&app, &token, json!({"text": "Hello"})).await;
     assert_eq!(r.error(502), "provider_failed");
     let message = r.body["error"]["message"].as_str().unwrap();
@@ -354,14 +348,10 @@ async fn an_unreachable_model_server_is_named_with_its_address_and_setting() {
         .unwrap()
         .port();
     let url = format!("http://user:secret@127.0.0.1:{port}/v1");
-    let app = spawn_app(&[
-        ("LOCAL_LLM_URL", url.as_str()),
-        ("DEFAULT_LLM_PROVIDER", "local"),
-        ("MEMORY_EXTRACTION_ENABLED", "false"),
-        ("WEB_SEARCH_ENABLED", "false"),
-    ])
-    .await;
-    let (_, token) = app.create_user("anna").await;
+    let (app, token, _) = TestApp::with()
+        .env(&[("LOCAL_LLM_URL", &url), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("anna")
+        .await;
     let r = chat(&app, &token, json!({"text": "Hello"})).await;
     assert_eq!(r.error(502), "provider_failed");
     let message = r.body["error"]["message"].as_str().unwrap();
@@ -389,15 +379,15 @@ async fn web_search_is_a_tool_whose_sources_become_citations() {
         ]})),
     );
     let search_url = search.base.clone();
-    let (app, token, id) = gateway(
-        &llm,
-        &[
+    let (app, token, id) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("WEB_SEARCH_ENABLED", "true"),
             ("WEB_SEARCH_PROVIDER", "searxng"),
             ("SEARXNG_URL", &search_url),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
 
     let r = chat(
         &app,
@@ -453,18 +443,18 @@ async fn tavily_and_brave_are_asked_with_their_own_protocols() {
             ),
         );
         let base = search.base.clone();
-        let (app, token, _) = gateway(
-            &llm,
-            &[
+        let (app, token, _) = TestApp::with()
+            .llm(&llm)
+            .env(&[
                 ("WEB_SEARCH_ENABLED", "true"),
                 ("WEB_SEARCH_PROVIDER", provider),
                 ("TAVILY_URL", &base),
                 ("TAVILY_API_KEY", "tvly-key"),
                 ("BRAVE_URL", &base),
                 ("BRAVE_API_KEY", "brave-key"),
-            ],
-        )
-        .await;
+            ])
+            .user("anna")
+            .await;
         let r = chat(&app, &token, json!({"text": "Any news?", "text_only": true})).await;
         assert_eq!(r.status, 200, "{}", r.body);
         let got = search.all_requests();
@@ -494,15 +484,15 @@ async fn when_the_search_budget_is_used_up_the_tool_is_off_and_a_time_sensitive_
         Reply::Json(json!({"results": [{"url": "https://a.example", "title": "a", "content": "b"}]})),
     );
     let search_url = search.base.clone();
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("WEB_SEARCH_ENABLED", "true"),
             ("SEARXNG_URL", &search_url),
             ("WEB_SEARCH_DAILY_LIMIT", "1"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let first = chat(&app, &token, json!({"text": "Tell me something", "text_only": true})).await;
     assert_eq!(first.body["semantic"]["citations"], json!(["https://a.example"]));
     assert_eq!(first.body["semantic"]["notice"], Value::Null);
@@ -543,11 +533,11 @@ async fn when_the_search_budget_is_used_up_the_tool_is_off_and_a_time_sensitive_
 async fn a_user_with_web_search_switched_off_gets_the_switched_off_notice() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Answer."]));
-    let (app, token, id) = gateway(
-        &llm,
-        &[("WEB_SEARCH_ENABLED", "true"), ("SEARXNG_URL", "http://127.0.0.1:9")],
-    )
-    .await;
+    let (app, token, id) = TestApp::with()
+        .llm(&llm)
+        .env(&[("WEB_SEARCH_ENABLED", "true"), ("SEARXNG_URL", "http://127.0.0.1:9")])
+        .user("anna")
+        .await;
     let r = app
         .call(
             Method::PUT,
@@ -575,7 +565,11 @@ async fn a_user_with_web_search_switched_off_gets_the_switched_off_notice() {
 async fn the_daily_quota_refuses_the_request_after_exactly_the_limit() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token, id) = gateway(&llm, &[("DAILY_REQUEST_LIMIT", "3")]).await;
+    let (app, token, id) = TestApp::with()
+        .llm(&llm)
+        .env(&[("DAILY_REQUEST_LIMIT", "3")])
+        .user("anna")
+        .await;
     for _ in 0..3 {
         let r = chat(&app, &token, json!({"text": "Hi", "text_only": true})).await;
         assert_eq!(r.status, 200, "{}", r.body);
@@ -623,15 +617,15 @@ async fn the_cost_of_the_usage_chunk_is_recorded_per_user_day_and_category() {
         ),
     );
     let cloud_url = cloud.v1();
-    let (app, token, id) = gateway(
-        &cloud,
-        &[
+    let (app, token, id) = TestApp::with()
+        .llm(&cloud)
+        .env(&[
             ("DEFAULT_LLM_PROVIDER", "cloud"),
             ("CLOUD_LLM_URL", &cloud_url),
             ("CLOUD_LLM_API_KEY", "k"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     for _ in 0..2 {
         let r = chat(&app, &token, json!({"text": "Hi", "text_only": true})).await;
         assert_eq!(r.status, 200, "{}", r.body);
@@ -659,15 +653,15 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
         ),
     );
     llm.always(CHAT, tokens(&["Nice."]));
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("MEMORY_EXTRACTION_ENABLED", "true"),
             ("MEMORY_EXTRACTION_EVERY_N_TURNS", "2"),
             ("MEMORY_EXTRACTION_MAX", "10"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let session = new_session(&app, &token).await;
     let turn = |text: &'static str| {
         chat(
@@ -686,15 +680,10 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
 
     // The answer is back while the extraction's LLM call is still held open by the gate.
     assert_eq!(second.status, 200);
-    let mut asked = false;
-    for _ in 0..100 {
-        asked = llm.all_requests().iter().any(|r| r.is_extraction());
-        if asked {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(asked, "the second turn starts an extraction");
+    eventually("the second turn's extraction", 5, || async {
+        llm.all_requests().iter().any(|r| r.is_extraction())
+    })
+    .await;
     let extraction = llm.all_requests().into_iter().find(|r| r.is_extraction()).unwrap();
     assert!(
         extraction.body.windows(15).any(|w| w == b"green tea every"),
@@ -704,21 +693,19 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
     assert_eq!(memories.body.as_array().unwrap().len(), 0);
 
     gate.add_permits(1);
-    let mut texts = Vec::new();
-    for _ in 0..100 {
+    let memories = || async {
         let r = app.get("/api/me/memories", As::Bearer(&token)).await;
-        texts = r
+        let texts: Vec<(Value, Value)> = r
             .body
             .as_array()
             .unwrap()
             .iter()
             .map(|m| (m["text"].clone(), m["source"].clone()))
             .collect();
-        if texts.len() == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        texts
+    };
+    eventually("the extracted memories", 5, || async { memories().await.len() == 2 }).await;
+    let texts = memories().await;
     assert_eq!(
         texts,
         vec![
@@ -733,14 +720,14 @@ async fn a_failing_memory_extraction_never_fails_the_turn() {
     let llm = Fake::start().await;
     llm.when(|r| r.is_extraction(), Reply::Status(500, "down".into()));
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("MEMORY_EXTRACTION_ENABLED", "true"),
             ("MEMORY_EXTRACTION_EVERY_N_TURNS", "1"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let session = new_session(&app, &token).await;
     let r = chat(
         &app,
@@ -751,15 +738,10 @@ async fn a_failing_memory_extraction_never_fails_the_turn() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["text"], "Ok.");
     // The extraction really ran (and failed) behind the answer; the session and the memories are intact.
-    let mut asked = false;
-    for _ in 0..100 {
-        asked = llm.all_requests().iter().any(|r| r.is_extraction());
-        if asked {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(asked, "the extraction was attempted");
+    eventually("the extraction attempt", 5, || async {
+        llm.all_requests().iter().any(|r| r.is_extraction())
+    })
+    .await;
     let memories = app.get("/api/me/memories", As::Bearer(&token)).await;
     assert_eq!(memories.body, json!([]));
     let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
@@ -781,15 +763,15 @@ async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
         std::fs::write(voices.path().join(file), b"{}").unwrap();
     }
     let (piper_url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("DEFAULT_TTS_PROVIDER", "piper"),
             ("PIPER_URL", &piper_url),
             ("PIPER_VOICE_DIR", &dir),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
 
     let english = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
     assert_eq!(english.status, 200, "{}", english.body);
@@ -828,17 +810,17 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
     let tts_url = tts.v1();
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("DEFAULT_TTS_PROVIDER", "openai"),
             ("OPENAI_TTS_URL", &tts_url),
             ("OPENAI_TTS_VOICE", "af_heart"),
             ("OPENAI_TTS_MODEL", "kokoro"),
             ("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "de,pl"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
 
     let german = chat(&app, &token, json!({"text": "Hallo", "language": "de"})).await;
     assert_eq!(german.status, 200, "{}", german.body);
@@ -865,15 +847,15 @@ async fn a_failing_tts_falls_back_along_the_chain() {
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Status(500, "gpu gone".into()));
     let tts_url = tts.v1();
-    let (app, token, _) = gateway(
-        &llm,
-        &[
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
             ("DEFAULT_TTS_PROVIDER", "openai"),
             ("OPENAI_TTS_URL", &tts_url),
             ("TTS_FALLBACK", "espeak"),
-        ],
-    )
-    .await;
+        ])
+        .user("anna")
+        .await;
     let r = chat(&app, &token, json!({"text": "Hi"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["semantic"]["tts"]["provider"], "espeak");
@@ -885,7 +867,7 @@ async fn a_failing_tts_falls_back_along_the_chain() {
 async fn route_layers_choose_the_language_and_it_is_clamped_to_the_allowed_ones() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token, id) = gateway(&llm, &[]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
     app.call(
         Method::PUT,
         &format!("/api/admin/users/{id}/prefs"),
@@ -941,7 +923,7 @@ async fn route_layers_choose_the_language_and_it_is_clamped_to_the_allowed_ones(
 async fn a_lexicon_entry_is_used_by_the_next_turn() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ask the GPT", " about it."]));
-    let (app, token, _) = gateway(&llm, &[]).await;
+    let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
     let before = chat(&app, &token, json!({"text": "x", "text_only": true})).await;
     assert_eq!(before.body["semantic"]["sentences"], json!(["Ask the GPT about it."]));
     let r = app
@@ -964,7 +946,7 @@ async fn a_lexicon_entry_is_used_by_the_next_turn() {
 async fn an_unknown_request_language_is_clamped_not_refused() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token, _) = gateway(&llm, &[]).await;
+    let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
     // A device's `en-US` gets English; a language the gateway does not know gets the first allowed one.
     for (asked, got) in [("en-US", "en"), ("de_AT", "de"), ("xx", "en")] {
         let r = chat(&app, &token, json!({"text": "x", "language": asked})).await;
@@ -977,7 +959,7 @@ async fn an_unknown_request_language_is_clamped_not_refused() {
 async fn bad_chat_requests_get_clear_errors_and_cost_nothing() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token, id) = gateway(&llm, &[]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
     let (_, other) = app.create_user("bert").await;
     let foreign = new_session(&app, &other).await;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use voice_gateway::ws::silero::{SileroModel, SileroVad};
 
-use crate::common::{As, spawn_app};
+use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
 
 const STT: &str = "/v1/audio/transcriptions";
@@ -63,7 +63,7 @@ fn silero_gives_the_reference_implementations_probabilities() {
     }
 }
 
-async fn voice_app(extra: &[(&str, &str)]) -> (crate::common::TestApp, String, Fake) {
+async fn voice_app(extra: &[(&str, &str)]) -> (TestApp, String, Fake) {
     let stt = Fake::start().await;
     stt.always(
         STT,
@@ -71,23 +71,12 @@ async fn voice_app(extra: &[(&str, &str)]) -> (crate::common::TestApp, String, F
     );
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Es ist Mittag."]));
-    let (stt_url, llm_url) = (stt.v1(), llm.v1());
-    let mut env = vec![
-        ("OPENAI_STT_URL", stt_url.as_str()),
-        ("DEFAULT_STT_PROVIDER", "openai"),
-        ("LOCAL_LLM_URL", llm_url.as_str()),
-        ("DEFAULT_LLM_PROVIDER", "local"),
-        ("MEMORY_EXTRACTION_ENABLED", "false"),
-        ("WEB_SEARCH_ENABLED", "false"),
-    ];
-    env.extend_from_slice(extra);
-    let app = spawn_app(&env).await;
-    let (_, token) = app.create_user("hanna").await;
+    let (app, token, _) = TestApp::with().llm(&llm).stt(&stt).env(extra).user("hanna").await;
     (app, token, stt)
 }
 
 async fn voice_socket(
-    app: &crate::common::TestApp,
+    app: &TestApp,
     token: &str,
 ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
     use futures_util::SinkExt;

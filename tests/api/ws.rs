@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-use crate::common::{ADMIN_KEY, As, TestApp, spawn_app};
+use crate::common::{ADMIN_KEY, As, Gateway, TestApp, eventually};
 use crate::fakes::{CHAT, Fake, Recorded, Reply, ending, token_chunks, tokens};
 
 const STT: &str = "/v1/audio/transcriptions";
@@ -120,20 +120,9 @@ async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
     Client(ws)
 }
 
-async fn gateway(llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String) {
-    let url = llm.v1();
-    let mut env = vec![
-        ("LOCAL_LLM_URL", url.as_str()),
-        ("DEFAULT_LLM_PROVIDER", "local"),
-        ("DEFAULT_TTS_PROVIDER", "espeak"),
-        ("MEMORY_EXTRACTION_ENABLED", "false"),
-        ("WEB_SEARCH_ENABLED", "false"),
-        ("FILLER_AFTER_MS", "0"),
-    ];
-    env.extend_from_slice(extra);
-    let app = spawn_app(&env).await;
-    let (_, token) = app.create_user("anna").await;
-    (app, token)
+/// A gateway for the channels: `llm` answers, and no filler interrupts the events a test expects.
+fn gateway(llm: &Fake) -> Gateway {
+    TestApp::with().llm(llm).env(&[("FILLER_AFTER_MS", "0")])
 }
 
 fn held(first: &[&str], rest: &[&str]) -> (Reply, Arc<Semaphore>, Arc<AtomicBool>) {
@@ -152,7 +141,7 @@ fn held(first: &[&str], rest: &[&str]) -> (Reply, Arc<Semaphore>, Arc<AtomicBool
 async fn a_streamed_chat_turn_sends_ack_tokens_semantic_audio_done_in_order() {
     let llm = Fake::start().await;
     llm.then(CHAT, tokens(&["Hello", " there.", " Bye."]));
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "Hi", "stream": true, "audio_stream": false}))
@@ -179,7 +168,7 @@ async fn a_streamed_chat_turn_sends_ack_tokens_semantic_audio_done_in_order() {
 async fn without_stream_there_are_no_tokens_and_text_only_has_no_audio() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Fine", " thanks."]));
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "How are you?", "audio_stream": false})).await;
@@ -195,7 +184,7 @@ async fn sentence_audio_leaves_while_the_llm_is_still_writing() {
     // A sentence is known to be complete when the next token shows what follows its period.
     let (reply, gate, _) = held(&["The first", " sentence is here.", " And"], &[" a second", " one."]);
     llm.then(CHAT, reply);
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "Tell me", "stream": true, "audio_stream": true}))
@@ -230,7 +219,7 @@ async fn an_interrupt_cancels_the_turn_at_once_and_closes_the_llm_request() {
     let (reply, _gate, closed) = held(&["Once upon"], &[" a time."]);
     llm.then(CHAT, reply);
     llm.then(CHAT, tokens(&["Next."]));
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let session = app
         .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
         .await
@@ -247,15 +236,7 @@ async fn an_interrupt_cancels_the_turn_at_once_and_closes_the_llm_request() {
 
     assert_eq!(ws.next().await.kind(), "interrupted");
     assert!(ws.quiet_for(300).await, "nothing of the interrupted turn follows");
-    let mut closed_seen = false;
-    for _ in 0..100 {
-        closed_seen = closed.load(Ordering::SeqCst);
-        if closed_seen {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(closed_seen, "the LLM request was closed");
+    eventually("the LLM request closing", 5, || async { closed.load(Ordering::SeqCst) }).await;
     let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
     assert_eq!(stored.body["messages"], json!([]), "an interrupted turn is not stored");
 
@@ -270,7 +251,7 @@ async fn new_input_interrupts_the_running_turn() {
     let (reply, _gate, closed) = held(&["Slow"], &[" answer."]);
     llm.then(CHAT, reply);
     llm.then(CHAT, tokens(&["Quick answer."]));
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "First", "stream": true, "text_only": true}))
@@ -282,8 +263,10 @@ async fn new_input_interrupts_the_running_turn() {
 
     assert_eq!(kinds(&frames), ["interrupted", "ack", "semantic", "done"]);
     assert_eq!(frames[2].json()["text"], "Quick answer.");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(closed.load(Ordering::SeqCst));
+    eventually("the first turn's LLM request closing", 5, || async {
+        closed.load(Ordering::SeqCst)
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -291,7 +274,7 @@ async fn a_slow_first_token_gets_a_filler_that_is_not_part_of_the_answer() {
     let llm = Fake::start().await;
     let (reply, gate, _) = held(&[], &["Here it is."]);
     llm.then(CHAT, reply);
-    let (app, token) = gateway(&llm, &[("FILLER_AFTER_MS", "100")]).await;
+    let (app, token, _) = gateway(&llm).env(&[("FILLER_AFTER_MS", "100")]).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "Hard question", "language": "de", "stream": true, "audio_stream": true}))
@@ -322,7 +305,7 @@ async fn a_slow_first_token_gets_a_filler_that_is_not_part_of_the_answer() {
 async fn a_turn_asked_right_after_done_is_not_reported_as_an_interruption() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Fine."]));
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     // `done` ends a turn: a frame sent the moment it arrives starts a new turn, it interrupts nothing.
@@ -339,7 +322,7 @@ async fn without_audio_stream_the_filler_is_still_spoken_as_sentence_zero() {
     let llm = Fake::start().await;
     let (reply, gate, _) = held(&[], &["Here it is."]);
     llm.then(CHAT, reply);
-    let (app, token) = gateway(&llm, &[("FILLER_AFTER_MS", "100")]).await;
+    let (app, token, _) = gateway(&llm).env(&[("FILLER_AFTER_MS", "100")]).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "Hard question", "language": "de", "audio_stream": false}))
@@ -370,11 +353,8 @@ fn tone(ms: u32) -> Vec<i16> {
         .collect()
 }
 
-async fn voice_gateway(stt: &Fake, llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String) {
-    let stt_url = stt.v1();
-    let mut env = vec![("OPENAI_STT_URL", stt_url.as_str()), ("DEFAULT_STT_PROVIDER", "openai")];
-    env.extend_from_slice(extra);
-    gateway(llm, &env).await
+fn voice_gateway(stt: &Fake, llm: &Fake) -> Gateway {
+    gateway(llm).stt(stt)
 }
 
 /// Seconds of audio in the WAV of a multipart upload.
@@ -390,7 +370,7 @@ async fn vad_ends_an_utterance_of_silence_tone_silence_by_itself() {
     stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "de"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Hallo zurück."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "vad": true, "language": "de", "text_only": true}))
@@ -416,7 +396,7 @@ async fn two_utterances_on_one_connection_with_end_frames_and_end_options_winnin
     stt.then(STT, Reply::Json(json!({"text": "two"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "language": "de", "text_only": true}))
@@ -449,7 +429,7 @@ async fn an_empty_buffer_and_an_empty_transcript_are_error_events_and_the_connec
     stt.then(STT, Reply::Json(json!({"text": "Das war gut"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Gut."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "language": "de", "text_only": true}))
@@ -494,7 +474,10 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
         tokens(&["Hallo, wie geht's?"]),
     );
     llm.always(CHAT, tokens(&["Gut, danke."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[("STT_FORCE_LANGUAGE", "false")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("STT_FORCE_LANGUAGE", "false")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "language": "de", "text_only": true}))
@@ -533,7 +516,7 @@ async fn with_a_forced_language_the_transcript_is_in_the_turns_language() {
     stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "french"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Gut."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "language": "de", "text_only": true}))
@@ -552,7 +535,10 @@ async fn with_a_forced_language_the_transcript_is_in_the_turns_language() {
 #[tokio::test]
 async fn a_foreign_origin_is_refused_and_the_own_origin_is_welcome() {
     let llm = Fake::start().await;
-    let (app, token) = gateway(&llm, &[("WS_ALLOWED_ORIGINS", "https://app.example")]).await;
+    let (app, token, _) = gateway(&llm)
+        .env(&[("WS_ALLOWED_ORIGINS", "https://app.example")])
+        .user("anna")
+        .await;
     let url = format!("ws://{}/ws/chat?token={token}", app.addr);
 
     let mut foreign = url.clone().into_client_request().unwrap();
@@ -578,7 +564,7 @@ async fn a_foreign_origin_is_refused_and_the_own_origin_is_welcome() {
 async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_connection() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token) = gateway(&llm, &[("DAILY_REQUEST_LIMIT", "1")]).await;
+    let (app, token, _) = gateway(&llm).env(&[("DAILY_REQUEST_LIMIT", "1")]).user("anna").await;
     let (_, other) = app.create_user("bert").await;
     let foreign = app
         .call(Method::POST, "/api/sessions", As::Bearer(&other), None)
@@ -627,7 +613,10 @@ async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
     stt.always(STT, Reply::Json(json!({"text": "short"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[("MAX_UTTERANCE_SECONDS", "1")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("MAX_UTTERANCE_SECONDS", "1")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "text_only": true})).await;
@@ -653,7 +642,10 @@ async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
 #[tokio::test]
 async fn an_idle_connection_is_closed_after_the_timeout() {
     let llm = Fake::start().await;
-    let (app, token) = gateway(&llm, &[("WS_IDLE_TIMEOUT_SECONDS", "1")]).await;
+    let (app, token, _) = gateway(&llm)
+        .env(&[("WS_IDLE_TIMEOUT_SECONDS", "1")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
     let closed = tokio::time::timeout(Duration::from_secs(5), ws.0.next())
         .await
@@ -664,7 +656,7 @@ async fn an_idle_connection_is_closed_after_the_timeout() {
 #[tokio::test]
 async fn admins_watch_the_live_log_and_others_may_not() {
     let llm = Fake::start().await;
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
     let url = format!("ws://{}/api/admin/log", app.addr);
     let mut request = url.clone().into_client_request().unwrap();
     request.headers_mut().insert("X-Admin-Key", ADMIN_KEY.parse().unwrap());
@@ -704,7 +696,10 @@ async fn closed_with(ws: &mut Client) -> (Value, u16) {
 #[tokio::test]
 async fn voice_connections_are_capped_per_user_and_a_closed_one_frees_its_place() {
     let (stt, llm) = (Fake::start().await, Fake::start().await);
-    let (app, token) = voice_gateway(&stt, &llm, &[("VOICE_CONNECTIONS_PER_USER", "2")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("VOICE_CONNECTIONS_PER_USER", "2")])
+        .user("anna")
+        .await;
     let first = connect(&app, "/ws/voice", &token).await;
     let _second = connect(&app, "/ws/voice", &token).await;
 
@@ -723,7 +718,10 @@ async fn voice_connections_are_capped_per_user_and_a_closed_one_frees_its_place(
 #[tokio::test]
 async fn audio_beyond_everybodys_budget_closes_that_connection_not_the_process() {
     let (stt, llm) = (Fake::start().await, Fake::start().await);
-    let (app, token) = voice_gateway(&stt, &llm, &[("AUDIO_BUFFER_BUDGET_BYTES", "200000")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("AUDIO_BUFFER_BUDGET_BYTES", "200000")])
+        .user("anna")
+        .await;
     let mut one = connect(&app, "/ws/voice", &token).await;
     one.send(json!({"type": "start"})).await;
     one.send_audio(&tone(3750)).await; // 60,000 samples: 120 kB
@@ -758,7 +756,7 @@ async fn a_close_frame_is_answered_and_refused_frames_get_their_close_code() {
     use tokio_tungstenite::tungstenite::protocol::CloseFrame;
     use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
     let llm = Fake::start().await;
-    let (app, token) = gateway(&llm, &[]).await;
+    let (app, token, _) = gateway(&llm).user("anna").await;
 
     let mut ws = connect(&app, "/ws/chat", &token).await;
     let bye = CloseFrame {
@@ -821,7 +819,10 @@ async fn speech_over_an_answer_interrupts_it_and_a_cough_does_not() {
     let (reply, _gate, closed) = held(&["Es war"], &[" einmal."]);
     llm.then(CHAT, reply);
     llm.then(CHAT, tokens(&["Sonnig."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[("BARGE_IN_MIN_SPEECH_MS", "400")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("BARGE_IN_MIN_SPEECH_MS", "400")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
     ws.send(json!({"type": "start", "vad": true, "stream": true, "text_only": true}))
         .await;
@@ -838,13 +839,10 @@ async fn speech_over_an_answer_interrupts_it_and_a_cough_does_not() {
     // Speaking over the answer stops it while the person is still speaking.
     ws.speak(tone(600)).await;
     assert_eq!(ws.next().await.kind(), "interrupted");
-    for _ in 0..100 {
-        if closed.load(Ordering::SeqCst) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(closed.load(Ordering::SeqCst), "the language model's request was closed");
+    eventually("the language model's request closing", 5, || async {
+        closed.load(Ordering::SeqCst)
+    })
+    .await;
     ws.speak(silence(900)).await;
     let next = ws.turn().await;
     assert_eq!(kinds(&next), ["transcript", "ack", "token", "semantic", "done"]);
@@ -859,25 +857,25 @@ async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech
     stt.then(STT, Reply::Json(json!({"text": "zweite Frage, mit Pause"})));
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Ok."]));
-    let (app, token) = voice_gateway(&stt, &llm, &[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "700")]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "700")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
     ws.send(json!({"type": "start", "vad": true, "text_only": true})).await;
+    let stt = &stt;
     let transcribed = |n: usize| {
-        let stt = stt.clone();
-        async move {
-            for _ in 0..100 {
-                if stt.requests(STT).len() >= n {
-                    return true;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            false
-        }
+        eventually(
+            "a transcription",
+            2,
+            move || async move { stt.requests(STT).len() >= n },
+        )
     };
 
     // 300 ms into the silence the turn is not over (it takes 700), but its transcription has started.
     ws.speak([silence(300), tone(800), silence(300)].concat()).await;
-    assert!(transcribed(1).await, "transcription started at the pause");
+    // Transcription started at the pause.
+    transcribed(1).await;
     assert!(ws.quiet_for(200).await, "the turn has not ended yet");
     ws.speak(silence(500)).await;
     let first = ws.turn().await;
@@ -890,7 +888,7 @@ async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech
 
     // A pause of 300 ms inside a sentence: the transcription started there is dropped when speech goes on.
     ws.speak([tone(600), silence(300)].concat()).await;
-    assert!(transcribed(2).await);
+    transcribed(2).await;
     ws.speak([tone(600), silence(800)].concat()).await;
     let second = ws.turn().await;
     assert_eq!(second[0].json()["text"], "zweite Frage, mit Pause");
