@@ -21,10 +21,16 @@ impl ConfigError {
     }
 }
 
+/// Every variable read, with its default when unset (`None`: no value), in the order of reading.
+pub type Defaults = Vec<(String, Option<String>)>;
+
 /// The environment as seen through a profile: an explicit variable wins over the profile's default.
 pub(crate) struct Source<'a> {
     lookup: &'a dyn Fn(&str) -> Option<String>,
     pub profile: Profile,
+    /// Every variable read, with the default it has when unset (`None`: no value), in the order of reading:
+    /// the README's table of settings is made from this.
+    pub read: std::cell::RefCell<Defaults>,
 }
 
 impl<'a> Source<'a> {
@@ -39,11 +45,23 @@ impl<'a> Source<'a> {
                 )
             })?,
         };
-        Ok(Self { lookup, profile })
+        let read = std::cell::RefCell::new(vec![("PROFILE".into(), Some(Profile::LocalDev.as_str().into()))]);
+        Ok(Self { lookup, profile, read })
+    }
+
+    /// Records that `var` was read and its default (a later, typed reading of it wins over a raw one).
+    fn note(&self, var: &str, default: Option<String>) {
+        let mut read = self.read.borrow_mut();
+        match read.iter_mut().find(|(name, _)| name == var) {
+            Some(entry) if default.is_some() => entry.1 = default,
+            Some(_) => {}
+            None => read.push((var.to_string(), default)),
+        }
     }
 
     /// The trimmed value, or the profile's default; empty counts as unset.
     pub fn raw(&self, var: &str) -> Option<String> {
+        self.note(var, self.profile.default_for(var).map(str::to_string));
         (self.lookup)(var)
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())
@@ -51,11 +69,16 @@ impl<'a> Source<'a> {
     }
 
     pub fn string(&self, var: &str, default: &str) -> String {
-        self.raw(var).unwrap_or_else(|| default.to_string())
+        let value = self.raw(var);
+        self.note(var, Some(self.profile.default_for(var).unwrap_or(default).to_string()));
+        value.unwrap_or_else(|| default.to_string())
     }
 
     pub fn bool(&self, var: &str, default: bool) -> Result<bool, ConfigError> {
-        match self.raw(var) {
+        let value = self.raw(var);
+        let profiled = self.profile.default_for(var).and_then(parse_bool);
+        self.note(var, Some(profiled.unwrap_or(default).to_string()));
+        match value {
             None => Ok(default),
             Some(v) => {
                 parse_bool(&v).ok_or_else(|| ConfigError::new(var, format!("{v:?} is not a boolean (true/false)")))
@@ -63,8 +86,10 @@ impl<'a> Source<'a> {
         }
     }
 
-    pub fn number<T: std::str::FromStr>(&self, var: &str, default: T) -> Result<T, ConfigError> {
-        match self.raw(var) {
+    pub fn number<T: std::str::FromStr + std::fmt::Display>(&self, var: &str, default: T) -> Result<T, ConfigError> {
+        let value = self.raw(var);
+        self.note(var, Some(default.to_string()));
+        match value {
             None => Ok(default),
             Some(v) => v
                 .parse()

@@ -203,9 +203,9 @@ pub struct ProviderSettings {
     pub cloud_llm_api_key: Option<SecretString>,
     /// `WHISPER_MODEL_PATH`: model file of the in-process whisper engine.
     pub whisper_model_path: Option<String>,
-    /// `WHISPER_MODEL`: model size (default small).
+    /// `WHISPER_MODEL`: model size.
     pub whisper_model: String,
-    /// `WHISPER_COMPUTE_TYPE`: quantisation (default int8).
+    /// `WHISPER_COMPUTE_TYPE`: quantisation.
     pub whisper_compute_type: String,
     /// `OPENAI_STT_URL`.
     pub openai_stt_url: String,
@@ -314,7 +314,7 @@ fn probability(src: &env::Source, var: &str, default: f32) -> Result<f32, Config
     Ok(value)
 }
 
-/// `EMERGENCY_ESCALATION_MINUTES`: default 3, 0 = off, fractions allowed (0.5 = 30 s), at most a day.
+/// `EMERGENCY_ESCALATION_MINUTES`: 0 = off, fractions allowed (0.5 = 30 s), at most a day.
 fn escalation_ms(src: &env::Source) -> Result<i64, ConfigError> {
     const VAR: &str = "EMERGENCY_ESCALATION_MINUTES";
     let minutes: f64 = src.number(VAR, 3.0)?;
@@ -363,6 +363,16 @@ impl Settings {
 
     /// Reads settings through any lookup; tests pass a map.
     pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        Self::parse(lookup).map(|(settings, _)| settings)
+    }
+
+    /// Every variable the settings read, with its default under `profile` (`None`: unset), in reading order.
+    pub fn defaults(profile: Profile) -> env::Defaults {
+        let lookup = |var: &str| (var == "PROFILE").then(|| profile.as_str().to_string());
+        Self::parse(&lookup).map(|(_, read)| read).unwrap_or_default()
+    }
+
+    fn parse(lookup: &dyn Fn(&str) -> Option<String>) -> Result<(Self, env::Defaults), ConfigError> {
         let src = Source::new(lookup)?;
         let secret = |var: &str| src.raw(var).map(SecretString::from);
         let listen = src.string("LISTEN_ADDR", "127.0.0.1:8080");
@@ -527,7 +537,7 @@ impl Settings {
             default_language,
             profile: src.profile,
         };
-        Ok(settings)
+        Ok((settings, src.read.into_inner()))
     }
 
     /// Whether a user name is listed in `ADMIN_USERS`.
