@@ -26,7 +26,9 @@ use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
 use crate::turn::semantic::Semantic;
-use crate::turn::{self, TurnOutcome, TurnRequest, check_text, owned, quota, request_layer, route_for, speech};
+use crate::turn::{
+    self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, quota, request_layer, route_for, speech,
+};
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
 pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
@@ -42,14 +44,8 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
 struct ChatBody {
     text: String,
     session_id: Option<String>,
-    /// The LLM provider (`llm_provider` is accepted too).
-    #[serde(alias = "llm_provider")]
-    provider: Option<String>,
-    model: Option<String>,
-    voice: Option<String>,
-    language: Option<String>,
-    stt_provider: Option<String>,
-    tts_provider: Option<String>,
+    #[serde(flatten)]
+    options: TurnOptions,
     #[serde(default)]
     text_only: bool,
 }
@@ -92,14 +88,7 @@ async fn chat(
     AppJson(body): AppJson<ChatBody>,
 ) -> Result<Json<ChatAnswer>> {
     check_text(&body.text)?;
-    let layer = request_layer(&[
-        ("llm_provider", body.provider.as_deref()),
-        ("llm_model", body.model.as_deref()),
-        ("voice", body.voice.as_deref()),
-        ("language", body.language.as_deref()),
-        ("stt_provider", body.stt_provider.as_deref()),
-        ("tts_provider", body.tts_provider.as_deref()),
-    ])?;
+    let layer = body.options.layer()?;
     let session = match &body.session_id {
         Some(id) => Some(owned(&app, &caller.user, id).await?),
         None => None,

@@ -155,6 +155,51 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
     resolve(&layers, prefs.allowed_languages())
 }
 
+/// The route options of a turn, the same in `POST /api/chat` and in the WebSocket frames.
+#[derive(Debug, Clone, Default, serde::Deserialize, utoipa::ToSchema)]
+pub struct TurnOptions {
+    /// LLM provider: local or cloud (`llm_provider` is accepted too).
+    #[serde(alias = "llm_provider")]
+    pub provider: Option<String>,
+    /// LLM model.
+    pub model: Option<String>,
+    /// TTS voice.
+    pub voice: Option<String>,
+    /// Language; an unknown or disallowed one is clamped to an allowed one.
+    pub language: Option<String>,
+    /// STT provider.
+    pub stt_provider: Option<String>,
+    /// TTS provider.
+    pub tts_provider: Option<String>,
+}
+
+impl TurnOptions {
+    /// The request layer of route resolution, checked like a session's overrides.
+    pub fn layer(&self) -> Result<RouteLayer> {
+        request_layer(&[
+            ("llm_provider", self.provider.as_deref()),
+            ("llm_model", self.model.as_deref()),
+            ("voice", self.voice.as_deref()),
+            ("language", self.language.as_deref()),
+            ("stt_provider", self.stt_provider.as_deref()),
+            ("tts_provider", self.tts_provider.as_deref()),
+        ])
+    }
+
+    /// These options with `over`'s given values on top.
+    pub fn merged(&self, over: &Self) -> Self {
+        let pick = |o: &Option<String>, b: &Option<String>| o.clone().or_else(|| b.clone());
+        Self {
+            provider: pick(&over.provider, &self.provider),
+            model: pick(&over.model, &self.model),
+            voice: pick(&over.voice, &self.voice),
+            language: pick(&over.language, &self.language),
+            stt_provider: pick(&over.stt_provider, &self.stt_provider),
+            tts_provider: pick(&over.tts_provider, &self.tts_provider),
+        }
+    }
+}
+
 /// The request layer of route resolution from a request's route options (key, value), checked like a
 /// session's overrides, so a 422 names the field.
 pub fn request_layer(fields: &[(&str, Option<&str>)]) -> Result<RouteLayer> {

@@ -6,6 +6,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::turn::TurnOptions;
 use crate::turn::semantic::Semantic;
 
 /// Longest JSON frame a client may send.
@@ -20,19 +21,9 @@ pub struct Options {
     pub stream: Option<bool>,
     /// Sentence-wise audio.
     pub audio_stream: Option<bool>,
-    /// LLM provider (`llm_provider` accepted too).
-    #[serde(alias = "llm_provider")]
-    pub provider: Option<String>,
-    /// LLM model.
-    pub model: Option<String>,
-    /// TTS voice.
-    pub voice: Option<String>,
-    /// Language.
-    pub language: Option<String>,
-    /// STT provider.
-    pub stt_provider: Option<String>,
-    /// TTS provider.
-    pub tts_provider: Option<String>,
+    /// Providers, model, voice and language.
+    #[serde(flatten)]
+    pub turn: TurnOptions,
     /// Text only: the device speaks.
     pub text_only: Option<bool>,
     /// The session to continue.
@@ -52,12 +43,7 @@ impl Options {
         Options {
             stream: pick(&over.stream, &self.stream),
             audio_stream: pick(&over.audio_stream, &self.audio_stream),
-            provider: pick(&over.provider, &self.provider),
-            model: pick(&over.model, &self.model),
-            voice: pick(&over.voice, &self.voice),
-            language: pick(&over.language, &self.language),
-            stt_provider: pick(&over.stt_provider, &self.stt_provider),
-            tts_provider: pick(&over.tts_provider, &self.tts_provider),
+            turn: self.turn.merged(&over.turn),
             text_only: pick(&over.text_only, &self.text_only),
             session_id: pick(&over.session_id, &self.session_id),
             vad: pick(&over.vad, &self.vad),
@@ -209,19 +195,20 @@ mod tests {
 
     #[test]
     fn the_end_frame_wins_over_the_start_frame() {
-        let start = Options {
-            language: Some("de".into()),
-            voice: Some("de".into()),
-            vad: Some(true),
-            ..Options::default()
+        let Ok(ClientFrame::Start(start)) = parse(r#"{"type":"start","language":"de","voice":"de","vad":true}"#) else {
+            panic!("start frame expected");
         };
-        let end = Options {
-            language: Some("en".into()),
-            ..Options::default()
+        let Ok(ClientFrame::End(end)) = parse(r#"{"type":"end","llm_provider":"cloud","language":"en"}"#) else {
+            panic!("end frame expected");
         };
         let merged = start.merged(&end);
-        assert_eq!(merged.language.as_deref(), Some("en"));
-        assert_eq!(merged.voice.as_deref(), Some("de"));
+        assert_eq!(merged.turn.language.as_deref(), Some("en"));
+        assert_eq!(merged.turn.voice.as_deref(), Some("de"));
+        assert_eq!(
+            merged.turn.provider.as_deref(),
+            Some("cloud"),
+            "llm_provider is the provider"
+        );
         assert_eq!(merged.vad, Some(true));
     }
 }

@@ -55,18 +55,6 @@ impl<T> Drop for AbortOnDrop<T> {
     }
 }
 
-/// The request layer of a frame's options, checked like a session's overrides.
-fn request_layer(options: &Options) -> Result<RouteLayer> {
-    turn::request_layer(&[
-        ("llm_provider", options.provider.as_deref()),
-        ("llm_model", options.model.as_deref()),
-        ("voice", options.voice.as_deref()),
-        ("language", options.language.as_deref()),
-        ("stt_provider", options.stt_provider.as_deref()),
-        ("tts_provider", options.tts_provider.as_deref()),
-    ])
-}
-
 /// The session named by the options: 404 when unknown, 403 when another user's.
 async fn session_of(app: &App, user: &User, options: &Options) -> Result<Option<Session>> {
     match &options.session_id {
@@ -82,7 +70,7 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
         let request = TurnRequest {
             text,
             session,
-            layer: request_layer(&options)?,
+            layer: options.turn.layer()?,
             text_only: options.text_only.unwrap_or(false),
             audio_stream: false,
             precharged: false,
@@ -123,7 +111,7 @@ struct VoiceContext {
 impl VoiceContext {
     async fn of(app: &App, user: &User, options: &Options) -> Result<Self> {
         let session = session_of(app, user, options).await?;
-        let layer = request_layer(options)?;
+        let layer = options.turn.layer()?;
         let eff = app.runtime.effective().await?;
         let prefs = app.store.prefs(&user.id).await?;
         let probe = TurnRequest {
