@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -37,8 +37,8 @@ pub struct App {
     pub metrics: Metrics,
     /// Live model lists of the LLM providers and when they were fetched (cached 10 minutes).
     pub model_lists: Mutex<HashMap<String, (Instant, Value)>>,
-    /// Held while a local backend switch runs; a second switch meanwhile gets 409.
-    pub backend_switch: tokio::sync::Mutex<()>,
+    /// This instance's name among the gateway's instances (`INSTANCE_ID`).
+    pub instance: String,
     /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
     pub restart: tokio::sync::watch::Sender<bool>,
     /// Voice connections and the audio they buffer.
@@ -52,13 +52,23 @@ pub struct App {
 impl App {
     /// Builds the state from settings and an opened store.
     pub fn new(settings: Settings, store: Store) -> Self {
-        let runtime = RuntimeConfig::new(store.clone(), settings.runtime_env.clone());
+        let runtime = RuntimeConfig::new(
+            store.clone(),
+            settings.runtime_env.clone(),
+            Duration::from_secs(settings.overrides_refresh_secs),
+        );
         let ws = &settings.ws;
         let voice_budget = Arc::new(VoiceBudget::new(
             ws.max_voice_connections,
             ws.voice_connections_per_user,
             ws.audio_buffer_budget_bytes,
         ));
+        let metrics = Metrics::default();
+        let info = [
+            ("instance", settings.instance_id.as_str()),
+            ("version", env!("CARGO_PKG_VERSION")),
+        ];
+        metrics.gauge_add(crate::metrics::GATEWAY_INFO, &info, 1);
         let silero = load_silero(ws);
         let smart_turn = load_smart_turn(ws);
         Self {
@@ -66,9 +76,9 @@ impl App {
             smart_turn,
             voice_budget,
             providers: Providers::from_settings(&settings),
-            metrics: Metrics::default(),
+            metrics,
             model_lists: Mutex::new(HashMap::new()),
-            backend_switch: tokio::sync::Mutex::new(()),
+            instance: settings.instance_id.clone(),
             restart: tokio::sync::watch::channel(false).0,
             settings,
             store,

@@ -62,6 +62,16 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// Takes up the stored local backend every `OVERRIDES_REFRESH_SECONDS`.
+async fn follow_backend(app: Arc<App>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(app.settings.overrides_refresh_secs));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tick.tick().await;
+        app.restore_backend().await;
+    }
+}
+
 /// How long running requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -76,6 +86,8 @@ pub async fn serve(
     // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a restart.
     let _stop_reminders = AbortOnDrop(tokio::spawn(emergency::escalation::run(app.clone())));
     let _stop_checkpoints = AbortOnDrop(tokio::spawn(app.store.clone().run_checkpoints()));
+    // An admin may switch the local backend through another instance of the gateway: take it up in time.
+    let _follow_backend = AbortOnDrop(tokio::spawn(follow_backend(app.clone())));
     let mut restart = app.restart.subscribe();
     let shutdown = async move {
         tokio::select! {

@@ -29,6 +29,8 @@ pub const EMERGENCY_RETRIES_TOTAL: &str = "emergency_retries_total";
 pub const EMERGENCY_ACKNOWLEDGEMENTS_TOTAL: &str = "emergency_acknowledgements_total";
 /// Series `emergency_escalations_total`.
 pub const EMERGENCY_ESCALATIONS_TOTAL: &str = "emergency_escalations_total";
+/// Series `gateway_info`: 1, labelled with the instance and the version.
+pub const GATEWAY_INFO: &str = "gateway_info";
 /// Series `ws_connections`.
 pub const WS_CONNECTIONS: &str = "ws_connections";
 
@@ -73,6 +75,10 @@ const HELP: &[(&str, &str)] = &[
         "Reminders sent because nobody confirmed an alarm in time.",
     ),
     (WS_CONNECTIONS, "Open WebSocket connections by channel."),
+    (
+        GATEWAY_INFO,
+        "This instance of the gateway (the metrics are per instance) and its version.",
+    ),
 ];
 
 /// Counters without labels, exported with 0 from the start so that an alert rule sees them before the first

@@ -310,6 +310,15 @@ pub const SETTINGS: &[Setting] = &[
     Setting::read("SMTP_PASSWORD", "mail relay password (secret)"),
     Setting::read("SMTP_FROM", "sender address of alarms"),
     Setting::read("SMTP_SECURITY", "`none`, `starttls` or `tls`"),
+    Setting::derived(
+        "INSTANCE_ID",
+        "host name:port",
+        "this instance's name when several gateways share one database: in metrics, the live log and leases",
+    ),
+    Setting::read(
+        "OVERRIDES_REFRESH_SECONDS",
+        "how old the runtime overrides (and the local backend) an instance uses may be; an admin's change through another instance takes effect within it",
+    ),
     Setting::read(
         "GPUS",
         "`auto`, `none` or a comma list of device numbers for local engines",

@@ -83,6 +83,10 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `GPUS`: `auto`, `none` or a comma list of device numbers.
     pub gpus: String,
+    /// `INSTANCE_ID`: this instance's name among the gateway's instances (metrics, live log, leases).
+    pub instance_id: String,
+    /// `OVERRIDES_REFRESH_SECONDS`: how old the runtime overrides an instance uses may be.
+    pub overrides_refresh_secs: u64,
     /// `ENGINES`, `ENGINES_DIR`: the zero-setup local engines.
     pub engines: EngineSettings,
     /// The model menu: the default preset, then `MODEL_PRESETS_FILE`'s or the built-in ones.
@@ -508,6 +512,10 @@ impl Settings {
                 public_url: public_url(&src)?,
             },
             gpus: gpus(&src)?,
+            instance_id: src
+                .raw("INSTANCE_ID")
+                .unwrap_or_else(|| format!("{}:{}", host_name(), listen_addr.port())),
+            overrides_refresh_secs: src.ranged("OVERRIDES_REFRESH_SECONDS", 30, 3600)?.max(1).into(),
             engines: EngineSettings {
                 mode: src.choice(
                     "ENGINES",
@@ -544,6 +552,16 @@ impl Settings {
     pub fn is_listed_admin(&self, name: &str) -> bool {
         self.admin_users.iter().any(|n| n == name)
     }
+}
+
+/// This machine's name (for the default instance id).
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "gateway".to_string())
 }
 
 fn database_url(src: &Source) -> Result<Option<SecretString>, ConfigError> {

@@ -1,6 +1,6 @@
 //! Runtime overrides of the 16 keys: effective value = override if set, else the environment's.
 //!
-//! Overrides are read from the store at most every 30 seconds (so several gateways on one database converge),
+//! Overrides are read from the store at most every `OVERRIDES_REFRESH_SECONDS` (30) (so several gateways on one database converge),
 //! and a write through this process is visible at once because it drops the cache.
 
 use std::collections::{BTreeMap, HashMap};
@@ -10,9 +10,6 @@ use std::time::{Duration, Instant};
 use super::env::parse_bool;
 use super::keys::{self, Key, KeySpec};
 use crate::store::{Store, StoreError};
-
-/// How long overrides read from the store are reused.
-pub const CACHE_TTL: Duration = Duration::from_secs(30);
 
 /// The effective values of all 16 keys at one moment.
 #[derive(Debug, Clone)]
@@ -47,15 +44,18 @@ pub struct RuntimeConfig {
     store: Store,
     env: BTreeMap<Key, String>,
     cache: Mutex<Option<(Instant, HashMap<String, String>)>>,
+    /// How long overrides read from the store are reused (`OVERRIDES_REFRESH_SECONDS`).
+    ttl: Duration,
 }
 
 impl RuntimeConfig {
     /// Wraps the environment's values of the runtime keys.
-    pub fn new(store: Store, env: BTreeMap<Key, String>) -> Self {
+    pub fn new(store: Store, env: BTreeMap<Key, String>, ttl: Duration) -> Self {
         Self {
             store,
             env,
             cache: Mutex::new(None),
+            ttl,
         }
     }
 
@@ -67,7 +67,7 @@ impl RuntimeConfig {
     /// The stored overrides, from the cache when it is fresh.
     pub async fn overrides(&self) -> Result<HashMap<String, String>, StoreError> {
         if let Some((at, map)) = self.cache.lock().map_err(poisoned)?.as_ref()
-            && at.elapsed() < CACHE_TTL
+            && at.elapsed() < self.ttl
         {
             return Ok(map.clone());
         }

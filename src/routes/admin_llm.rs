@@ -429,9 +429,23 @@ async fn try_switch(app: &AppState, admin: &Admin, body: &BackendBody) -> Result
             "expected 1-128 letters, digits or ._:/- starting with a letter or digit",
         ));
     }
-    let Ok(_guard) = app.backend_switch.try_lock() else {
+    // A lease in the database, so that no two switches run at once on any of the gateway's instances.
+    let holder = format!("{}/{}", app.instance, crate::store::new_id());
+    if !app.store.claim_lease(SWITCH_LEASE, &holder, SWITCH_LEASE_MS).await? {
         return Err(ApiError::Conflict("another backend switch is running".into()));
-    };
+    }
+    let switched = switch(app, admin, body).await;
+    if let Err(err) = app.store.release_lease(SWITCH_LEASE, &holder).await {
+        tracing::warn!(%err, "releasing the backend switch lease failed; it expires by itself");
+    }
+    switched
+}
+
+/// The lease of the backend switch, and how long it is held at most (the backend's answer, then the writes).
+const SWITCH_LEASE: &str = "llm-backend-switch";
+const SWITCH_LEASE_MS: i64 = 30_000;
+
+async fn switch(app: &AppState, admin: &Admin, body: &BackendBody) -> Result<Switched> {
     let (_, available) = backend_models(app, &body.backend).await.map_err(ApiError::Upstream)?;
     if !available.iter().any(|m| m == &body.model) {
         return Err(ApiError::invalid(

@@ -37,6 +37,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Serialize, ToSchema)]
 struct GatewayStatus {
     version: &'static str,
+    /// This instance's name (`INSTANCE_ID`).
+    instance: String,
     profile: &'static str,
     uptime_seconds: u64,
     /// `ok` or `unavailable`.
@@ -66,6 +68,7 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
     let p = &s.providers;
     Ok(Json(GatewayStatus {
         version: env!("CARGO_PKG_VERSION"),
+        instance: app.instance.clone(),
         profile: s.profile.as_str(),
         uptime_seconds: app.started_at.elapsed().as_secs(),
         database: if app.store.ping().await { "ok" } else { "unavailable" },

@@ -19,9 +19,6 @@ use crate::error::{ApiError, Result};
 use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 use crate::providers::tts::piper;
 
-/// How long the body is reused.
-const CACHE_TTL: Duration = Duration::from_secs(30);
-
 /// The config route (open: the UI reads it before login; it holds no secret).
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(config))
@@ -35,7 +32,7 @@ async fn config(State(app): State<AppState>) -> Result<Json<PublicConfig>> {
         .lock()
         .map_err(|_| ApiError::Internal("config cache".into()))?
         .as_ref()
-        && at.elapsed() < CACHE_TTL
+        && at.elapsed() < Duration::from_secs(app.settings.overrides_refresh_secs)
     {
         return Ok(Json(body.clone()));
     }

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod devices;
 pub mod emergency;
+pub mod leases;
 pub mod lexicon;
 pub mod memories;
 pub mod overrides;

@@ -29,11 +29,17 @@ pub async fn handler(
     let upgrade = upgrade?;
     super::check_origin(&headers, &app.settings.ws.allowed_origins)?;
     tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
-    Ok(upgrade.on_upgrade(stream))
+    let instance = app.instance.clone();
+    Ok(upgrade.on_upgrade(move |socket| stream(socket, instance)))
 }
 
-async fn stream(mut socket: WebSocket) {
+/// The log of this instance only: the first line says which one it is.
+async fn stream(mut socket: WebSocket, instance: String) {
     let mut lines = crate::logging::subscribe();
+    let hello = format!("live log of instance {instance} (each instance of the gateway has its own)");
+    if socket.send(Message::Text(hello.into())).await.is_err() {
+        return;
+    }
     loop {
         let text = tokio::select! {
             line = lines.recv() => match line {

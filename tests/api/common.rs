@@ -21,6 +21,8 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub store: Store,
+    /// The SQLite file; another instance started with `DB_PATH` set to it shares the database.
+    pub db_path: std::path::PathBuf,
     _dir: tempfile::TempDir,
     _stop: oneshot::Sender<()>,
 }
@@ -87,6 +89,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         env.insert(k.to_string(), v.to_string());
     }
     let settings = Settings::from_lookup(&|k| env.get(k).cloned()).expect("settings");
+    let db_path = settings.db_path.clone();
     let store = Store::open(&settings.db_path).await.expect("store");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
@@ -103,6 +106,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         addr,
         client,
         store,
+        db_path,
         _dir: dir,
         _stop: stop,
     }

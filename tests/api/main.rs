@@ -11,6 +11,7 @@ mod e2e;
 mod emergency;
 mod errors;
 mod fakes;
+mod instances;
 mod lexicon;
 mod limits;
 mod me;

@@ -1,0 +1,151 @@
+//! Several instances of the gateway on one database: what must be exact across them is kept in the database
+//! (quotas, leases), and what an instance caches (runtime overrides, the local backend) follows an admin's
+//! change through another instance within `OVERRIDES_REFRESH_SECONDS`.
+
+use reqwest::Method;
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+use crate::common::{As, TestApp, eventually};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+
+/// Instance `a`, and instance `b` on the same database; both refresh their overrides every second.
+async fn two_instances(llm: &Fake, llamacpp: &Fake) -> (TestApp, TestApp) {
+    let settings = [
+        ("OVERRIDES_REFRESH_SECONDS", "1"),
+        ("LLAMACPP_URL", llamacpp.base.as_str()),
+    ];
+    let a = TestApp::with()
+        .llm(llm)
+        .env(&settings)
+        .env(&[("INSTANCE_ID", "a")])
+        .start()
+        .await;
+    let db = a.db_path.display().to_string();
+    let b = TestApp::with()
+        .llm(llm)
+        .env(&settings)
+        .env(&[("INSTANCE_ID", "b"), ("DB_PATH", &db)])
+        .start()
+        .await;
+    (a, b)
+}
+
+#[tokio::test]
+async fn the_daily_quota_is_exact_across_instances() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (a, b) = two_instances(&llm, &llm).await;
+    let (id, token) = a.create_user("anna").await;
+    let limit = json!({"daily_request_limit": 10});
+    let path = format!("/api/admin/users/{id}/prefs");
+    assert_eq!(a.call(Method::PUT, &path, As::AdminKey, Some(limit)).await.status, 200);
+
+    let mut turns = Vec::new();
+    for n in 0..30 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let request = app
+            .request(Method::POST, "/api/chat", As::Bearer(&token))
+            .json(&json!({"text": format!("question {n}"), "text_only": true}));
+        turns.push(tokio::spawn(
+            async move { request.send().await.unwrap().status().as_u16() },
+        ));
+    }
+    let mut statuses = Vec::new();
+    for turn in turns {
+        statuses.push(turn.await.unwrap());
+    }
+    let served = statuses.iter().filter(|s| **s == 200).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!((served, refused), (10, 20), "{statuses:?}");
+    assert_eq!(llm.requests(CHAT).len(), 10, "only the served turns reached the model");
+}
+
+#[tokio::test]
+async fn an_admins_change_through_one_instance_reaches_the_other() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Ok."]));
+    let (a, b) = two_instances(&llm, &llm).await;
+    let set = json!({"value": "1.3"});
+    let r = a
+        .call(
+            Method::PUT,
+            "/api/admin/config/llm_temperature",
+            As::AdminKey,
+            Some(set),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    eventually("instance b taking up the override", 5, || async {
+        b.get("/api/config", As::Nobody).await.body["llm_temperature"] == json!(1.3)
+    })
+    .await;
+    let (_, token) = b.create_user("bert").await;
+    let turn = json!({"text": "hi", "text_only": true});
+    assert_eq!(
+        b.call(Method::POST, "/api/chat", As::Bearer(&token), Some(turn))
+            .await
+            .status,
+        200
+    );
+    let sent = llm.requests(CHAT).last().unwrap().json();
+    assert_eq!(sent["temperature"], json!(1.3), "instance b's turn used the override");
+}
+
+#[tokio::test]
+async fn a_backend_switch_is_one_at_a_time_across_instances_and_both_follow_it() {
+    let llm = Fake::start().await;
+    llm.always("/api/tags", Reply::Json(json!({"models": [{"name": "smollm2"}]})));
+    llm.always("/api/ps", Reply::Json(json!({"models": []})));
+    let llamacpp = Fake::start().await;
+    let gate = std::sync::Arc::new(Semaphore::new(0));
+    let models = Reply::Json(json!({"data": [{"id": "smollm2"}]}));
+    llamacpp.then("/v1/models", Reply::Gated(gate.clone(), Box::new(models.clone())));
+    llamacpp.always("/v1/models", models);
+    let (a, b) = two_instances(&llm, &llamacpp).await;
+
+    // Instance a's switch holds the lease while it waits for llama.cpp; instance b's meanwhile is refused.
+    let first = tokio::spawn({
+        let request = a
+            .request(Method::POST, "/api/admin/llm/backend", As::AdminKey)
+            .json(&json!({"backend": "llamacpp", "model": "smollm2"}));
+        async move { request.send().await.unwrap().status().as_u16() }
+    });
+    eventually("instance a asking llama.cpp", 5, || async {
+        !llamacpp.requests("/v1/models").is_empty()
+    })
+    .await;
+    let second = json!({"backend": "ollama", "model": "smollm2"});
+    let refused = b
+        .call(Method::POST, "/api/admin/llm/backend", As::AdminKey, Some(second))
+        .await;
+    assert_eq!(refused.error(409), "conflict");
+    gate.add_permits(1);
+    assert_eq!(first.await.unwrap(), 200);
+
+    // Instance b takes up the new backend without a restart.
+    eventually("instance b following the switch", 5, || async {
+        b.get("/api/admin/llm/status", As::AdminKey).await.body["backend"] == "llamacpp"
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn each_instance_names_itself_in_its_metrics_and_status() {
+    let llm = Fake::start().await;
+    let (a, b) = two_instances(&llm, &llm).await;
+    let text = a
+        .request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("gateway_info{") && l.contains("instance=\"a\"")),
+        "{text}"
+    );
+    assert_eq!(b.get("/api/admin/status", As::AdminKey).await.body["instance"], "b");
+}
