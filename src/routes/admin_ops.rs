@@ -247,11 +247,16 @@ async fn transcript(
 /// A consistent snapshot of the database (`VACUUM INTO` a temporary file while writes go on), downloaded as
 /// a file that the `sqlite3` tool opens; audit-logged.
 #[utoipa::path(get, path = "/api/admin/db-export", tag = ADMIN,
-    responses((status = 200, description = "the SQLite file", content_type = "application/vnd.sqlite3")))]
+    responses((status = 200, description = "the SQLite file", content_type = "application/vnd.sqlite3"),
+        (status = 409, description = "the database is PostgreSQL: pg_dump makes its backups")))]
 async fn db_export(State(app): State<AppState>, admin: Admin) -> Result<Response> {
     let dir = tempfile::tempdir().map_err(|e| ApiError::Internal(format!("export folder: {e}")))?;
     let path = dir.path().join("export.db");
-    app.store.snapshot_to(&path).await?;
+    if app.store.snapshot_to(&path).await?.is_none() {
+        return Err(ApiError::Conflict(
+            "the database is PostgreSQL: back it up with pg_dump (see docs/deploy.md)".into(),
+        ));
+    }
     let bytes = tokio::fs::read(&path)
         .await
         .map_err(|e| ApiError::Internal(format!("reading the export: {e}")))?;

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Store, StoreError, new_id, now_ms};
+use super::{Store, StoreError, new_id, now_ms, with_pool};
 
 /// One audited admin action.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -24,21 +24,25 @@ pub struct AuditEntry {
 impl Store {
     /// Appends an entry to the audit log.
     pub async fn audit(&self, actor: &str, action: &str, target: &str, detail: &str) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO audit_log (id, at, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(new_id())
-            .bind(now_ms())
-            .bind(actor)
-            .bind(action)
-            .bind(target)
-            .bind(detail)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query("INSERT INTO audit_log (id, at, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(new_id())
+                .bind(now_ms())
+                .bind(actor)
+                .bind(action)
+                .bind(target)
+                .bind(detail)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
     }
 
     /// The newest audit entries first.
     pub async fn audit_entries(&self, limit: i64) -> Result<Vec<AuditEntry>, StoreError> {
-        let sql = "SELECT id, at, actor, action, target, detail FROM audit_log ORDER BY id DESC LIMIT $1";
-        Ok(sqlx::query_as(sql).bind(limit).fetch_all(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = "SELECT id, at, actor, action, target, detail FROM audit_log ORDER BY id DESC LIMIT $1";
+            Ok(sqlx::query_as(sql).bind(limit).fetch_all(pool).await?)
+        })
     }
 }

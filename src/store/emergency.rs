@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::{Store, StoreError, new_id, now_ms};
+use super::{Store, StoreError, new_id, now_ms, with_pool};
 
 /// One logged send (an alarm, a retry or a reminder).
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -115,110 +115,124 @@ impl Store {
     /// Claims the alarm window of a user for `alarm_id`: succeeds when the last alarm is older than
     /// `window_ms` (or there is none), in one conditional upsert, so concurrent presses claim it once.
     pub async fn claim_emergency(&self, user_id: &str, window_ms: i64, alarm_id: &str) -> Result<Claim, StoreError> {
-        let now = now_ms();
-        let claimed: Option<(i64,)> = sqlx::query_as(
-            "INSERT INTO emergency_cooldowns (user_id, last_at, alarm_id) VALUES ($1, $2, $4) \
-             ON CONFLICT (user_id) DO UPDATE SET last_at = excluded.last_at, alarm_id = excluded.alarm_id \
-             WHERE emergency_cooldowns.last_at <= $3 RETURNING last_at",
-        )
-        .bind(user_id)
-        .bind(now)
-        .bind(now - window_ms)
-        .bind(alarm_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        if claimed.is_some() {
-            return Ok(Claim::Claimed);
-        }
-        let row: Option<(i64, Option<String>)> =
-            sqlx::query_as("SELECT last_at, alarm_id FROM emergency_cooldowns WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_optional(&self.pool)
-                .await?;
-        let (at, alarm_id) = row.unwrap_or((now, None));
-        Ok(Claim::CoolingDown { at, alarm_id })
+        with_pool!(self, pool => {
+            let now = now_ms();
+            let claimed: Option<(i64,)> = sqlx::query_as(
+                "INSERT INTO emergency_cooldowns (user_id, last_at, alarm_id) VALUES ($1, $2, $4) \
+                 ON CONFLICT (user_id) DO UPDATE SET last_at = excluded.last_at, alarm_id = excluded.alarm_id \
+                 WHERE emergency_cooldowns.last_at <= $3 RETURNING last_at",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(now - window_ms)
+            .bind(alarm_id)
+            .fetch_optional(pool)
+            .await?;
+            if claimed.is_some() {
+                return Ok(Claim::Claimed);
+            }
+            let row: Option<(i64, Option<String>)> =
+                sqlx::query_as("SELECT last_at, alarm_id FROM emergency_cooldowns WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_optional(pool)
+                    .await?;
+            let (at, alarm_id) = row.unwrap_or((now, None));
+            Ok(Claim::CoolingDown { at, alarm_id })
+        })
     }
 
     /// When the user's last alarm was raised, epoch ms.
     pub async fn last_emergency(&self, user_id: &str) -> Result<Option<i64>, StoreError> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT last_at FROM emergency_cooldowns WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|(at,)| at))
+        with_pool!(self, pool => {
+            let row: Option<(i64,)> = sqlx::query_as("SELECT last_at FROM emergency_cooldowns WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await?;
+            Ok(row.map(|(at,)| at))
+        })
     }
 
     /// Records a new alarm and its channels (all `sending`) in one transaction.
     pub async fn insert_alarm(&self, alarm: &Alarm, targets: &[(&str, &str)]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO emergency_alarms (id, user_id, created_at, status, lang, base_url, press, escalate_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&alarm.id)
-        .bind(&alarm.user_id)
-        .bind(alarm.created_at)
-        .bind(&alarm.status)
-        .bind(&alarm.lang)
-        .bind(&alarm.base_url)
-        .bind(&alarm.press)
-        .bind(alarm.escalate_at)
-        .execute(&mut *tx)
-        .await?;
-        for (channel, recipient) in targets {
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query(
-                "INSERT INTO emergency_deliveries (alarm_id, channel, recipient, state, updated_at) \
-                 VALUES ($1, $2, $3, 'sending', $4) ON CONFLICT DO NOTHING",
+                "INSERT INTO emergency_alarms (id, user_id, created_at, status, lang, base_url, press, escalate_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(&alarm.id)
-            .bind(channel)
-            .bind(recipient)
+            .bind(&alarm.user_id)
             .bind(alarm.created_at)
+            .bind(&alarm.status)
+            .bind(&alarm.lang)
+            .bind(&alarm.base_url)
+            .bind(&alarm.press)
+            .bind(alarm.escalate_at)
             .execute(&mut *tx)
             .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+            for (channel, recipient) in targets {
+                sqlx::query(
+                    "INSERT INTO emergency_deliveries (alarm_id, channel, recipient, state, updated_at) \
+                     VALUES ($1, $2, $3, 'sending', $4) ON CONFLICT DO NOTHING",
+                )
+                .bind(&alarm.id)
+                .bind(channel)
+                .bind(recipient)
+                .bind(alarm.created_at)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// One alarm.
     pub async fn alarm(&self, id: &str) -> Result<Option<Alarm>, StoreError> {
-        let sql = format!("SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE id = $1");
-        Ok(sqlx::query_as(&sql).bind(id).fetch_optional(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE id = $1");
+            Ok(sqlx::query_as(&sql).bind(id).fetch_optional(pool).await?)
+        })
     }
 
     /// The newest alarm of a user.
     pub async fn latest_alarm(&self, user_id: &str) -> Result<Option<Alarm>, StoreError> {
-        let sql = format!(
-            "SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1"
-        );
-        Ok(sqlx::query_as(&sql).bind(user_id).fetch_optional(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = format!(
+                "SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1"
+            );
+            Ok(sqlx::query_as(&sql).bind(user_id).fetch_optional(pool).await?)
+        })
     }
 
     /// The channels of an alarm and their states.
     pub async fn deliveries(&self, alarm_id: &str) -> Result<Vec<DeliveryState>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT channel, recipient, state FROM emergency_deliveries WHERE alarm_id = $1 \
-             ORDER BY channel, recipient",
-        )
-        .bind(alarm_id)
-        .fetch_all(&self.pool)
-        .await?)
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT channel, recipient, state FROM emergency_deliveries WHERE alarm_id = $1 \
+                 ORDER BY channel, recipient",
+            )
+            .bind(alarm_id)
+            .fetch_all(pool)
+            .await?)
+        })
     }
 
     /// Claims the failed channels of an alarm that reached nobody yet, for one retry: one conditional UPDATE,
     /// so of concurrent presses only one gets each channel. Empty when somebody was reached or nothing failed.
     pub async fn claim_retry(&self, alarm_id: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let sql = format!(
-            "UPDATE emergency_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = $2 \
-             WHERE alarm_id = $1 AND state = 'failed' AND NOT EXISTS ({PERSON_DELIVERED}) \
-             RETURNING channel, recipient"
-        );
-        Ok(sqlx::query_as(&sql)
-            .bind(alarm_id)
-            .bind(now_ms())
-            .fetch_all(&self.pool)
-            .await?)
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE emergency_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = $2 \
+                 WHERE alarm_id = $1 AND state = 'failed' AND NOT EXISTS ({PERSON_DELIVERED}) \
+                 RETURNING channel, recipient"
+            );
+            Ok(sqlx::query_as(&sql)
+                .bind(alarm_id)
+                .bind(now_ms())
+                .fetch_all(pool)
+                .await?)
+        })
     }
 
     /// Stores what the sends achieved (a channel that delivered once stays delivered) and returns the
@@ -229,34 +243,36 @@ impl Store {
         alarm_id: &str,
         results: &[(&str, &str, Option<&str>)],
     ) -> Result<String, StoreError> {
-        let now = now_ms();
-        let mut tx = self.pool.begin().await?;
-        for (channel, recipient, error) in results {
-            sqlx::query(
-                "UPDATE emergency_deliveries SET updated_at = $4, error = $5, \
-                 state = CASE WHEN $5 IS NULL OR state = 'delivered' THEN 'delivered' ELSE 'failed' END \
-                 WHERE alarm_id = $1 AND channel = $2 AND recipient = $3",
-            )
-            .bind(alarm_id)
-            .bind(channel)
-            .bind(recipient)
-            .bind(now)
-            .bind(error)
-            .execute(&mut *tx)
-            .await?;
-        }
-        let sql = format!(
-            "UPDATE emergency_alarms SET status = CASE \
-               WHEN status = 'no_recipients' THEN status \
-               WHEN EXISTS ({PERSON_DELIVERED}) THEN 'alerted' \
-               WHEN EXISTS (SELECT 1 FROM emergency_deliveries d WHERE d.alarm_id = $1 AND d.state = 'sending') \
-                 THEN 'sending' \
-               ELSE 'delivery_failed' END \
-             WHERE id = $1 RETURNING status"
-        );
-        let (status,): (String,) = sqlx::query_as(&sql).bind(alarm_id).fetch_one(&mut *tx).await?;
-        tx.commit().await?;
-        Ok(status)
+        with_pool!(self, pool => {
+            let now = now_ms();
+            let mut tx = pool.begin().await?;
+            for (channel, recipient, error) in results {
+                sqlx::query(
+                    "UPDATE emergency_deliveries SET updated_at = $4, error = $5, \
+                     state = CASE WHEN $5 IS NULL OR state = 'delivered' THEN 'delivered' ELSE 'failed' END \
+                     WHERE alarm_id = $1 AND channel = $2 AND recipient = $3",
+                )
+                .bind(alarm_id)
+                .bind(channel)
+                .bind(recipient)
+                .bind(now)
+                .bind(error)
+                .execute(&mut *tx)
+                .await?;
+            }
+            let sql = format!(
+                "UPDATE emergency_alarms SET status = CASE \
+                   WHEN status = 'no_recipients' THEN status \
+                   WHEN EXISTS ({PERSON_DELIVERED}) THEN 'alerted' \
+                   WHEN EXISTS (SELECT 1 FROM emergency_deliveries d WHERE d.alarm_id = $1 AND d.state = 'sending') \
+                     THEN 'sending' \
+                   ELSE 'delivery_failed' END \
+                 WHERE id = $1 RETURNING status"
+            );
+            let (status,): (String,) = sqlx::query_as(&sql).bind(alarm_id).fetch_one(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(status)
+        })
     }
 
     /// Stores acknowledgement links of an alarm (contact, hash of the secret) in one transaction; returns each
@@ -267,123 +283,137 @@ impl Store {
         links: &[(&str, String)],
         expires_at: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let mut ids = Vec::with_capacity(links.len());
-        for (contact, token_hash) in links {
-            let id = new_id();
-            sqlx::query(
-                "INSERT INTO emergency_acks (id, alarm_id, contact, token_hash, expires_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&id)
-            .bind(alarm_id)
-            .bind(contact)
-            .bind(token_hash)
-            .bind(expires_at)
-            .execute(&mut *tx)
-            .await?;
-            ids.push(id);
-        }
-        tx.commit().await?;
-        Ok(ids)
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let mut ids = Vec::with_capacity(links.len());
+            for (contact, token_hash) in links {
+                let id = new_id();
+                sqlx::query(
+                    "INSERT INTO emergency_acks (id, alarm_id, contact, token_hash, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&id)
+                .bind(alarm_id)
+                .bind(contact)
+                .bind(token_hash)
+                .bind(expires_at)
+                .execute(&mut *tx)
+                .await?;
+                ids.push(id);
+            }
+            tx.commit().await?;
+            Ok(ids)
+        })
     }
 
     /// The alarm of a valid (known, unexpired) link, without acknowledging.
     pub async fn ack_alarm(&self, key: AckKey<'_>) -> Result<Option<Alarm>, StoreError> {
-        let (column, value) = key.column();
-        let sql = format!(
-            "SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE id = \
-             (SELECT alarm_id FROM emergency_acks WHERE {column} = $1 AND expires_at > $2)"
-        );
-        Ok(sqlx::query_as(&sql)
-            .bind(value)
-            .bind(now_ms())
-            .fetch_optional(&self.pool)
-            .await?)
+        with_pool!(self, pool => {
+            let (column, value) = key.column();
+            let sql = format!(
+                "SELECT {ALARM_COLUMNS} FROM emergency_alarms WHERE id = \
+                 (SELECT alarm_id FROM emergency_acks WHERE {column} = $1 AND expires_at > $2)"
+            );
+            Ok(sqlx::query_as(&sql)
+                .bind(value)
+                .bind(now_ms())
+                .fetch_optional(pool)
+                .await?)
+        })
     }
 
     /// Acknowledges through a valid link: marks the link and the alarm and cancels a pending reminder.
     /// `None` for an unknown or expired link; a second use finds the alarm and changes nothing.
     pub async fn acknowledge(&self, key: AckKey<'_>, via: &str) -> Result<Option<Acknowledged>, StoreError> {
-        let (column, value) = key.column();
-        let now = now_ms();
-        let mut tx = self.pool.begin().await?;
-        let sql = format!(
-            "UPDATE emergency_acks SET acknowledged_at = $2, via = $3 \
-             WHERE {column} = $1 AND expires_at > $2 AND acknowledged_at IS NULL RETURNING alarm_id"
-        );
-        let first: Option<(String,)> = sqlx::query_as(&sql)
-            .bind(value)
-            .bind(now)
-            .bind(via)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if let Some((alarm_id,)) = &first {
-            sqlx::query(
-                "UPDATE emergency_alarms SET acknowledged_at = COALESCE(acknowledged_at, $2), escalate_at = NULL \
-                 WHERE id = $1",
-            )
-            .bind(alarm_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        let alarm = self.ack_alarm(key).await?;
-        Ok(alarm.map(|alarm| Acknowledged {
-            alarm,
-            first: first.is_some(),
-        }))
+        with_pool!(self, pool => {
+            let (column, value) = key.column();
+            let now = now_ms();
+            let mut tx = pool.begin().await?;
+            let sql = format!(
+                "UPDATE emergency_acks SET acknowledged_at = $2, via = $3 \
+                 WHERE {column} = $1 AND expires_at > $2 AND acknowledged_at IS NULL RETURNING alarm_id"
+            );
+            let first: Option<(String,)> = sqlx::query_as(&sql)
+                .bind(value)
+                .bind(now)
+                .bind(via)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some((alarm_id,)) = &first {
+                sqlx::query(
+                    "UPDATE emergency_alarms SET acknowledged_at = COALESCE(acknowledged_at, $2), escalate_at = NULL \
+                     WHERE id = $1",
+                )
+                .bind(alarm_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            let alarm = self.ack_alarm(key).await?;
+            Ok(alarm.map(|alarm| Acknowledged {
+                alarm,
+                first: first.is_some(),
+            }))
+        })
     }
 
     /// The contacts who confirmed an alarm, each once, first confirmation first.
     pub async fn acknowledged_by(&self, alarm_id: &str) -> Result<Vec<Acknowledgement>, StoreError> {
-        let rows: Vec<Acknowledgement> = sqlx::query_as(
-            "SELECT contact, acknowledged_at AS at, via FROM emergency_acks \
-             WHERE alarm_id = $1 AND acknowledged_at IS NOT NULL ORDER BY acknowledged_at, id",
-        )
-        .bind(alarm_id)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut seen = std::collections::HashSet::new();
-        Ok(rows.into_iter().filter(|a| seen.insert(a.contact.clone())).collect())
+        with_pool!(self, pool => {
+            let rows: Vec<Acknowledgement> = sqlx::query_as(
+                "SELECT contact, acknowledged_at AS at, via FROM emergency_acks \
+                 WHERE alarm_id = $1 AND acknowledged_at IS NOT NULL ORDER BY acknowledged_at, id",
+            )
+            .bind(alarm_id)
+            .fetch_all(pool)
+            .await?;
+            let mut seen = std::collections::HashSet::new();
+            Ok(rows.into_iter().filter(|a| seen.insert(a.contact.clone())).collect())
+        })
     }
 
     /// Claims the reminders that are due: pushes each forward by `lease_ms` (so a gateway that dies while
     /// sending leaves it to be sent again) and returns their alarms. One conditional UPDATE: of several
     /// gateways, one sends each reminder.
     pub async fn claim_due_escalations(&self, lease_ms: i64) -> Result<Vec<Alarm>, StoreError> {
-        let now = now_ms();
-        let sql = format!(
-            "UPDATE emergency_alarms SET escalate_at = $2 \
-             WHERE escalate_at <= $1 AND acknowledged_at IS NULL AND escalated_at IS NULL \
-             RETURNING {ALARM_COLUMNS}"
-        );
-        Ok(sqlx::query_as(&sql)
-            .bind(now)
-            .bind(now + lease_ms)
-            .fetch_all(&self.pool)
-            .await?)
+        with_pool!(self, pool => {
+            let now = now_ms();
+            let sql = format!(
+                "UPDATE emergency_alarms SET escalate_at = $2 \
+                 WHERE escalate_at <= $1 AND acknowledged_at IS NULL AND escalated_at IS NULL \
+                 RETURNING {ALARM_COLUMNS}"
+            );
+            Ok(sqlx::query_as(&sql)
+                .bind(now)
+                .bind(now + lease_ms)
+                .fetch_all(pool)
+                .await?)
+        })
     }
 
     /// Marks a reminder as sent.
     pub async fn finish_escalation(&self, alarm_id: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE emergency_alarms SET escalate_at = NULL, escalated_at = $2 WHERE id = $1")
-            .bind(alarm_id)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query("UPDATE emergency_alarms SET escalate_at = NULL, escalated_at = $2 WHERE id = $1")
+                .bind(alarm_id)
+                .bind(now_ms())
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
     }
 
     /// When the next reminder is due, if any.
     pub async fn next_escalation(&self) -> Result<Option<i64>, StoreError> {
-        let (at,): (Option<i64>,) = sqlx::query_as(
-            "SELECT MIN(escalate_at) FROM emergency_alarms WHERE escalate_at IS NOT NULL AND acknowledged_at IS NULL",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(at)
+        with_pool!(self, pool => {
+            let (at,): (Option<i64>,) = sqlx::query_as(
+                "SELECT MIN(escalate_at) FROM emergency_alarms WHERE escalate_at IS NOT NULL AND acknowledged_at IS NULL",
+            )
+            .fetch_one(pool)
+            .await?;
+            Ok(at)
+        })
     }
 
     /// Logs a send.
@@ -394,42 +424,48 @@ impl Store {
         details: &str,
         alarm_id: Option<&str>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO emergency_events (id, user_id, created_at, category, details, alarm_id) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(new_id())
-        .bind(user_id)
-        .bind(now_ms())
-        .bind(category)
-        .bind(details)
-        .bind(alarm_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO emergency_events (id, user_id, created_at, category, details, alarm_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(new_id())
+            .bind(user_id)
+            .bind(now_ms())
+            .bind(category)
+            .bind(details)
+            .bind(alarm_id)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
     }
 
     /// The newest logged sends of all users first.
     pub async fn emergency_events(&self, limit: i64) -> Result<Vec<EmergencyEvent>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT id, user_id, created_at, category, details, alarm_id FROM emergency_events \
-             ORDER BY created_at DESC, id DESC LIMIT $1",
-        )
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?)
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT id, user_id, created_at, category, details, alarm_id FROM emergency_events \
+                 ORDER BY created_at DESC, id DESC LIMIT $1",
+            )
+            .bind(limit)
+            .fetch_all(pool)
+            .await?)
+        })
     }
 
     /// The newest logged send of a user at or after `since`, epoch ms.
     pub async fn alarm_since(&self, user_id: &str, since: i64) -> Result<Option<EmergencyEvent>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT id, user_id, created_at, category, details, alarm_id FROM emergency_events \
-             WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1",
-        )
-        .bind(user_id)
-        .bind(since)
-        .fetch_optional(&self.pool)
-        .await?)
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT id, user_id, created_at, category, details, alarm_id FROM emergency_events \
+                 WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT 1",
+            )
+            .bind(user_id)
+            .bind(since)
+            .fetch_optional(pool)
+            .await?)
+        })
     }
 }
 

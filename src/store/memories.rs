@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Store, StoreError, new_id, now_ms};
+use super::{Store, StoreError, new_id, now_ms, with_pool};
 
 /// One remembered fact or preference.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -20,8 +20,10 @@ pub struct Memory {
 impl Store {
     /// The user's memories, oldest first.
     pub async fn memories(&self, user_id: &str) -> Result<Vec<Memory>, StoreError> {
-        let sql = "SELECT id, text, source, created_at FROM memories WHERE user_id = $1 ORDER BY id";
-        Ok(sqlx::query_as(sql).bind(user_id).fetch_all(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = "SELECT id, text, source, created_at FROM memories WHERE user_id = $1 ORDER BY id";
+            Ok(sqlx::query_as(sql).bind(user_id).fetch_all(pool).await?)
+        })
     }
 
     /// Adds a memory unless the user already has `cap` of them; `None` then. One statement, so concurrent
@@ -33,27 +35,31 @@ impl Store {
         source: &str,
         cap: u32,
     ) -> Result<Option<Memory>, StoreError> {
-        let sql = "INSERT INTO memories (id, user_id, text, source, created_at) \
-                   SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM memories WHERE user_id = $2) < $6 \
-                   RETURNING id, text, source, created_at";
-        Ok(sqlx::query_as(sql)
-            .bind(new_id())
-            .bind(user_id)
-            .bind(text)
-            .bind(source)
-            .bind(now_ms())
-            .bind(i64::from(cap))
-            .fetch_optional(&self.pool)
-            .await?)
+        with_pool!(self, pool => {
+            let sql = "INSERT INTO memories (id, user_id, text, source, created_at) \
+                       SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM memories WHERE user_id = $2) < $6 \
+                       RETURNING id, text, source, created_at";
+            Ok(sqlx::query_as(sql)
+                .bind(new_id())
+                .bind(user_id)
+                .bind(text)
+                .bind(source)
+                .bind(now_ms())
+                .bind(i64::from(cap))
+                .fetch_optional(pool)
+                .await?)
+        })
     }
 
     /// Deletes one of the user's memories; false when the user has no such memory.
     pub async fn delete_memory(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM memories WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() == 1)
+        with_pool!(self, pool => {
+            let done = sqlx::query("DELETE FROM memories WHERE id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user_id)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 }

@@ -1,7 +1,10 @@
-//! The database: SQLite in WAL mode with migrations run at start, one file per group of tables.
+//! The database: SQLite in WAL mode (the default), or PostgreSQL when several instances share one store;
+//! the same migrations run on both at start; one file per group of tables.
 //!
-//! All SQL here is written so PostgreSQL accepts it too (`$n` placeholders, BIGINT epoch milliseconds,
-//! `ON CONFLICT … DO UPDATE`, `RETURNING`). Counters are incremented in SQL, never read-modify-write in Rust.
+//! All SQL here is written so both accept it (`$n` placeholders, BIGINT epoch milliseconds, BOOLEAN flags,
+//! `ON CONFLICT … DO UPDATE`, `RETURNING`); each query is compiled for both drivers by [`with_pool!`].
+//! Counters are incremented in SQL, never read-modify-write in Rust, and every step that must be exact
+//! (quotas, the cooldown claim, leases) is one statement, so it holds between instances, not only tasks.
 
 pub mod audit;
 pub mod devices;
@@ -20,7 +23,6 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 /// The size the write-ahead log is held to: SQLite cuts the file back to it after a checkpoint, and a log that
@@ -61,12 +63,37 @@ pub(crate) fn conflict_as(what: &'static str) -> impl Fn(sqlx::Error) -> StoreEr
     }
 }
 
+/// The connection pool of either database.
+#[derive(Clone, Debug)]
+pub enum Pool {
+    /// The embedded SQLite file (the default).
+    Sqlite(sqlx::SqlitePool),
+    /// A PostgreSQL server (`DATABASE_URL`), shared by several instances of the gateway.
+    Postgres(sqlx::PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to the store's pool, whichever database it is: the body is written once
+/// and compiled for each, so every query is checked against both drivers' types.
+#[macro_export]
+macro_rules! with_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.pool {
+            $crate::store::Pool::Sqlite($pool) => $body,
+            $crate::store::Pool::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use with_pool;
+
 /// A handle to the database; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
     /// The connection pool.
-    pub pool: SqlitePool,
+    pub pool: Pool,
 }
+
+/// How long start-up waits for a PostgreSQL server that does not answer yet.
+const CONNECT_PATIENCE: Duration = Duration::from_secs(30);
 
 impl Store {
     /// Opens (creating if missing) the SQLite file and runs the migrations.
@@ -92,40 +119,80 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Setup(format!("migrations: {e}")))?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool: Pool::Sqlite(pool),
+        })
     }
 
-    /// A transaction that holds the write lock from its first statement (`BEGIN IMMEDIATE`). A transaction
-    /// that reads and then writes must start so: a deferred one cannot take the lock once another connection
-    /// has written since its read, and fails with "database is locked" instead of waiting.
-    pub async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    /// Connects to PostgreSQL at `url` with up to `connections` connections, waiting (with growing pauses, at
+    /// most [`CONNECT_PATIENCE`]) for a server that is still starting, then runs the migrations.
+    pub async fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
+        let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        let started = std::time::Instant::now();
+        let mut pause = Duration::from_millis(250);
+        let pool = loop {
+            let attempt = sqlx::postgres::PgPoolOptions::new()
+                .max_connections(connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options.clone())
+                .await;
+            match attempt {
+                Ok(pool) => break pool,
+                Err(err) if started.elapsed() < CONNECT_PATIENCE && is_unreachable(&err) => {
+                    tracing::warn!(%err, "PostgreSQL does not answer yet; trying again");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(4));
+                }
+                Err(err) => {
+                    return Err(StoreError::Setup(format!(
+                        "PostgreSQL at {} cannot be used: {err}",
+                        options.get_host()
+                    )));
+                }
+            }
+        };
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Setup(format!("migrations: {e}")))?;
+        Ok(Self {
+            pool: Pool::Postgres(pool),
+        })
     }
 
-    /// Copies the write-ahead log into the database. A passive checkpoint never waits; when the log has grown
-    /// past [`WAL_LIMIT_BYTES`] anyway (readers kept it from being reset), a truncating one waits for them
-    /// (holding writers back for that moment) and empties the file. Returns the log's size in pages before.
+    /// Whether this is the embedded SQLite store.
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self.pool, Pool::Sqlite(_))
+    }
+
+    /// Copies the write-ahead log into the database (SQLite only). A passive checkpoint never waits; when the
+    /// log has grown past [`WAL_LIMIT_BYTES`] anyway (readers kept it from being reset), a truncating one
+    /// waits for them (holding writers back for that moment) and empties the file. Returns the log's size in
+    /// pages before.
     pub async fn checkpoint(&self) -> Result<i64, StoreError> {
         self.checkpoint_over(WAL_LIMIT_BYTES).await
     }
 
     /// [`Store::checkpoint`] with another limit (tests use a small one).
     pub async fn checkpoint_over(&self, limit_bytes: i64) -> Result<i64, StoreError> {
-        let (_busy, log, _done): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
-            .fetch_one(&self.pool)
-            .await?;
-        let (page_size,): (i64,) = sqlx::query_as("PRAGMA page_size").fetch_one(&self.pool).await?;
+        let Pool::Sqlite(pool) = &self.pool else {
+            return Ok(0);
+        };
+        let (_busy, log, _done): (i64, i64, i64) =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(pool).await?;
+        let (page_size,): (i64,) = sqlx::query_as("PRAGMA page_size").fetch_one(pool).await?;
         if log * page_size > limit_bytes {
             tracing::info!(pages = log, "write-ahead log over its limit; truncating");
-            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&self.pool)
-                .await?;
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(pool).await?;
         }
         Ok(log)
     }
 
-    /// Checkpoints every [`CHECKPOINT_EVERY`] until the task is dropped.
+    /// Checkpoints every [`CHECKPOINT_EVERY`] until the task is dropped (nothing to do on PostgreSQL).
     pub async fn run_checkpoints(self) {
+        if !self.is_sqlite() {
+            return;
+        }
         let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
@@ -138,7 +205,17 @@ impl Store {
 
     /// Whether the database answers (used by `/health`).
     pub async fn ping(&self) -> bool {
-        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok())
+    }
+}
+
+/// Connection refused, or the server still starting up.
+fn is_unreachable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut => true,
+        // 57P03: the database system is starting up.
+        sqlx::Error::Database(db) => db.code().as_deref() == Some("57P03"),
+        _ => false,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{Store, StoreError, now_ms, retry_busy};
+use super::{Pool, Store, StoreError, now_ms, retry_busy, with_pool};
 use crate::prefs::{Prefs, PrefsChange};
 
 /// Stored prefs; what does not read (written by an older version) counts as not set.
@@ -14,39 +14,69 @@ fn read(data: Option<(String,)>) -> Prefs {
 impl Store {
     /// The user's prefs; none set when none were stored.
     pub async fn prefs(&self, user_id: &str) -> Result<Prefs, StoreError> {
-        let row: Option<(String,)> = sqlx::query_as("SELECT data FROM prefs WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(read(row))
+        with_pool!(self, pool => {
+            let row: Option<(String,)> = sqlx::query_as("SELECT data FROM prefs WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await?;
+            Ok(read(row))
+        })
     }
 
-    /// Applies `change` to the stored prefs in one transaction and returns the result. The transaction takes
-    /// the write lock before it reads, so concurrent merges queue instead of failing, and none loses another's
+    /// Applies `change` to the stored prefs in one transaction and returns the result. The transaction locks
+    /// the user's row before it reads (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: the row made sure of, then
+    /// `FOR UPDATE`), so concurrent merges, on any instance, queue instead of failing, and none loses another's
     /// keys.
     pub async fn merge_prefs(&self, user_id: &str, change: PrefsChange) -> Result<Prefs, StoreError> {
         retry_busy(|| self.try_merge_prefs(user_id, &change)).await
     }
 
     async fn try_merge_prefs(&self, user_id: &str, change: &PrefsChange) -> Result<Prefs, StoreError> {
-        let mut tx = self.write().await?;
-        let row: Option<(String,)> = sqlx::query_as("SELECT data FROM prefs WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        let mut prefs = read(row);
-        prefs.apply(change.clone());
-        let data = serde_json::to_value(&prefs).unwrap_or(Value::Null).to_string();
-        sqlx::query(
-            "INSERT INTO prefs (user_id, data, updated_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
-        )
-        .bind(user_id)
-        .bind(data)
-        .bind(now_ms())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(prefs)
+        let (tx, lock) = match &self.pool {
+            Pool::Sqlite(pool) => (Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?), ""),
+            Pool::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query(
+                    "INSERT INTO prefs (user_id, data, updated_at) VALUES ($1, '{}', $2) ON CONFLICT DO NOTHING",
+                )
+                .bind(user_id)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+                (Tx::Postgres(tx), " FOR UPDATE")
+            }
+        };
+        let select = format!("SELECT data FROM prefs WHERE user_id = $1{lock}");
+        let write = "INSERT INTO prefs (user_id, data, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at";
+        macro_rules! merge {
+            ($tx:ident) => {{
+                let row: Option<(String,)> = sqlx::query_as(&select)
+                    .bind(user_id)
+                    .fetch_optional(&mut *$tx)
+                    .await?;
+                let mut prefs = read(row);
+                prefs.apply(change.clone());
+                let data = serde_json::to_value(&prefs).unwrap_or(Value::Null).to_string();
+                sqlx::query(write)
+                    .bind(user_id)
+                    .bind(data)
+                    .bind(now_ms())
+                    .execute(&mut *$tx)
+                    .await?;
+                $tx.commit().await?;
+                Ok(prefs)
+            }};
+        }
+        match tx {
+            Tx::Sqlite(mut tx) => merge!(tx),
+            Tx::Postgres(mut tx) => merge!(tx),
+        }
     }
+}
+
+/// A transaction of either database.
+enum Tx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
 }

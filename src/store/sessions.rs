@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Store, StoreError, new_id, now_ms};
+use super::{Store, StoreError, new_id, now_ms, with_pool};
 
 /// A session row: owner, title and the per-session route overrides.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -56,33 +56,39 @@ impl Store {
         title: &str,
         overrides: &Map<String, Value>,
     ) -> Result<String, StoreError> {
-        let id = new_id();
-        let now = now_ms();
-        sqlx::query(
-            "INSERT INTO sessions (id, user_id, title, overrides, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)",
-        )
-        .bind(&id)
-        .bind(user_id)
-        .bind(title)
-        .bind(Value::Object(overrides.clone()).to_string())
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(id)
+        with_pool!(self, pool => {
+            let id = new_id();
+            let now = now_ms();
+            sqlx::query(
+                "INSERT INTO sessions (id, user_id, title, overrides, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)",
+            )
+            .bind(&id)
+            .bind(user_id)
+            .bind(title)
+            .bind(Value::Object(overrides.clone()).to_string())
+            .bind(now)
+            .execute(pool)
+            .await?;
+            Ok(id)
+        })
     }
 
     /// A session by identifier, whoever owns it (the caller checks ownership).
     pub async fn session(&self, id: &str) -> Result<Option<Session>, StoreError> {
-        let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = $1");
-        Ok(sqlx::query_as(&sql).bind(id).fetch_optional(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = $1");
+            Ok(sqlx::query_as(&sql).bind(id).fetch_optional(pool).await?)
+        })
     }
 
     /// The user's sessions, most recently used first.
     pub async fn sessions(&self, user_id: &str) -> Result<Vec<Session>, StoreError> {
-        let sql = format!(
-            "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.user_id = $1 ORDER BY s.updated_at DESC, s.id DESC"
-        );
-        Ok(sqlx::query_as(&sql).bind(user_id).fetch_all(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = format!(
+                "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.user_id = $1 ORDER BY s.updated_at DESC, s.id DESC"
+            );
+            Ok(sqlx::query_as(&sql).bind(user_id).fetch_all(pool).await?)
+        })
     }
 
     /// Updates title and overrides of a session.
@@ -92,62 +98,72 @@ impl Store {
         title: &str,
         overrides: &Map<String, Value>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE sessions SET title = $1, overrides = $2, updated_at = $3 WHERE id = $4")
-            .bind(title)
-            .bind(Value::Object(overrides.clone()).to_string())
-            .bind(now_ms())
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query("UPDATE sessions SET title = $1, overrides = $2, updated_at = $3 WHERE id = $4")
+                .bind(title)
+                .bind(Value::Object(overrides.clone()).to_string())
+                .bind(now_ms())
+                .bind(id)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
     }
 
     /// Deletes a session and its messages.
     pub async fn delete_session(&self, id: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM messages WHERE session_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM sessions WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("DELETE FROM messages WHERE session_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Deletes all sessions and messages of a user; returns how many sessions went.
     pub async fn delete_history(&self, user_id: &str) -> Result<u64, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM messages WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(done.rows_affected())
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("DELETE FROM messages WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(done.rows_affected())
+        })
     }
 
     /// All messages of a session, in order.
     pub async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
-        let sql = "SELECT id, role, text, created_at FROM messages WHERE session_id = $1 ORDER BY id";
-        Ok(sqlx::query_as(sql).bind(session_id).fetch_all(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = "SELECT id, role, text, created_at FROM messages WHERE session_id = $1 ORDER BY id";
+            Ok(sqlx::query_as(sql).bind(session_id).fetch_all(pool).await?)
+        })
     }
 
     /// The last `limit` messages of a session, in order.
     pub async fn recent_messages(&self, session_id: &str, limit: u32) -> Result<Vec<Message>, StoreError> {
-        let sql = "SELECT id, role, text, created_at FROM \
-                   (SELECT id, role, text, created_at FROM messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2) r \
-                   ORDER BY id";
-        Ok(sqlx::query_as(sql)
-            .bind(session_id)
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?)
+        with_pool!(self, pool => {
+            let sql = "SELECT id, role, text, created_at FROM \
+                       (SELECT id, role, text, created_at FROM messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2) r \
+                       ORDER BY id";
+            Ok(sqlx::query_as(sql)
+                .bind(session_id)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?)
+        })
     }
 
     /// Stores one turn (the user's text and the answer) in one transaction.
@@ -158,38 +174,42 @@ impl Store {
         question: &str,
         answer: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let now = now_ms();
-        for (role, text) in [("user", question), ("assistant", answer)] {
-            sqlx::query(
-                "INSERT INTO messages (id, session_id, user_id, role, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(new_id())
-            .bind(session_id)
-            .bind(user_id)
-            .bind(role)
-            .bind(text)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
-        sqlx::query("UPDATE sessions SET updated_at = $1 WHERE id = $2")
-            .bind(now)
-            .bind(session_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let now = now_ms();
+            for (role, text) in [("user", question), ("assistant", answer)] {
+                sqlx::query(
+                    "INSERT INTO messages (id, session_id, user_id, role, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(new_id())
+                .bind(session_id)
+                .bind(user_id)
+                .bind(role)
+                .bind(text)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            sqlx::query("UPDATE sessions SET updated_at = $1 WHERE id = $2")
+                .bind(now)
+                .bind(session_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 }
 
 impl Store {
     /// How many questions of a user are stored, over all sessions (the turn count of memory extraction).
     pub async fn stored_turns(&self, user_id: &str) -> Result<i64, StoreError> {
-        let row: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND role = 'user'")
-            .bind(user_id)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(row.0)
+        with_pool!(self, pool => {
+            let row: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE user_id = $1 AND role = 'user'")
+                .bind(user_id)
+                .fetch_one(pool)
+                .await?;
+            Ok(row.0)
+        })
     }
 }

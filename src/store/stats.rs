@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Store, StoreError, today};
+use super::{Store, StoreError, today, with_pool};
 
 /// Usage and cost of one user.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -43,41 +43,49 @@ pub struct ConversationSummary {
 impl Store {
     /// Usage and cost per user for the month of today (`YYYY-MM`).
     pub async fn usage_by_user(&self) -> Result<Vec<UserUsage>, StoreError> {
-        let day = today();
-        let month = format!("{}%", &day[..7]);
-        Ok(sqlx::query_as(
-            "SELECT u.id AS user_id, u.name AS name, \
-               COALESCE((SELECT count FROM usage WHERE user_id = u.id AND day = $1), 0) AS requests_today, \
-               COALESCE((SELECT SUM(count) FROM usage WHERE user_id = u.id AND day LIKE $2), 0) AS requests_month, \
-               COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
-               COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) AS cost_total \
-             FROM users u ORDER BY u.name",
-        )
-        .bind(day)
-        .bind(month)
-        .fetch_all(&self.pool)
-        .await?)
+        with_pool!(self, pool => {
+            let day = today();
+            let month = format!("{}%", &day[..7]);
+            Ok(sqlx::query_as(
+                "SELECT u.id AS user_id, u.name AS name, \
+                   COALESCE((SELECT count FROM usage WHERE user_id = u.id AND day = $1), 0) AS requests_today, \
+                   COALESCE((SELECT SUM(count) FROM usage WHERE user_id = u.id AND day LIKE $2), 0) AS requests_month, \
+                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
+                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) AS cost_total \
+                 FROM users u ORDER BY u.name",
+            )
+            .bind(day)
+            .bind(month)
+            .fetch_all(pool)
+            .await?)
+        })
     }
 
     /// Every user with the number of sessions and messages, most recently active first.
     pub async fn conversation_summaries(&self) -> Result<Vec<ConversationSummary>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT u.id AS user_id, u.name AS name, u.display_name AS display_name, \
-               (SELECT COUNT(*) FROM sessions WHERE user_id = u.id) AS sessions, \
-               (SELECT COUNT(*) FROM messages WHERE user_id = u.id) AS messages, \
-               (SELECT MAX(updated_at) FROM sessions WHERE user_id = u.id) AS last_active \
-             FROM users u ORDER BY last_active DESC, u.name",
-        )
-        .fetch_all(&self.pool)
-        .await?)
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT u.id AS user_id, u.name AS name, u.display_name AS display_name, \
+                   (SELECT COUNT(*) FROM sessions WHERE user_id = u.id) AS sessions, \
+                   (SELECT COUNT(*) FROM messages WHERE user_id = u.id) AS messages, \
+                   (SELECT MAX(updated_at) FROM sessions WHERE user_id = u.id) AS last_active \
+                 FROM users u ORDER BY last_active DESC, u.name",
+            )
+            .fetch_all(pool)
+            .await?)
+        })
     }
 
-    /// A consistent copy of the whole database in a new file, taken while writes go on (`VACUUM INTO`).
-    pub async fn snapshot_to(&self, path: &Path) -> Result<(), StoreError> {
+    /// A consistent copy of the whole SQLite database in a new file, taken while writes go on (`VACUUM INTO`);
+    /// `None` on PostgreSQL, whose own tools (`pg_dump`) make the backup.
+    pub async fn snapshot_to(&self, path: &Path) -> Result<Option<()>, StoreError> {
+        let super::Pool::Sqlite(pool) = &self.pool else {
+            return Ok(None);
+        };
         sqlx::query("VACUUM INTO $1")
             .bind(path.display().to_string())
-            .execute(&self.pool)
+            .execute(pool)
             .await?;
-        Ok(())
+        Ok(Some(()))
     }
 }

@@ -1,6 +1,6 @@
 //! Daily counters (requests, web searches) and cost accounting, all incremented atomically in SQL.
 
-use super::{Store, StoreError, today};
+use super::{Store, StoreError, today, with_pool};
 
 /// The per-day counter tables.
 #[derive(Debug, Clone, Copy)]
@@ -24,45 +24,51 @@ impl Store {
     /// Counts one more for today unless that would pass `limit` (0 = unlimited), in one SQL statement, so
     /// concurrent requests can never overshoot. Returns the new count, or None when the limit is reached.
     pub async fn count_within(&self, counter: Counter, user_id: &str, limit: u32) -> Result<Option<i64>, StoreError> {
-        let sql = format!(
-            "INSERT INTO {t} (user_id, day, count) VALUES ($1, $2, 1) \
-             ON CONFLICT (user_id, day) DO UPDATE SET count = {t}.count + 1 \
-             WHERE $3 = 0 OR {t}.count < $3 RETURNING count",
-            t = counter.table()
-        );
-        let row: Option<(i64,)> = sqlx::query_as(&sql)
-            .bind(user_id)
-            .bind(today())
-            .bind(i64::from(limit))
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|(count,)| count))
+        with_pool!(self, pool => {
+            let sql = format!(
+                "INSERT INTO {t} (user_id, day, count) VALUES ($1, $2, 1) \
+                 ON CONFLICT (user_id, day) DO UPDATE SET count = {t}.count + 1 \
+                 WHERE $3 = 0 OR {t}.count < $3 RETURNING count",
+                t = counter.table()
+            );
+            let row: Option<(i64,)> = sqlx::query_as(&sql)
+                .bind(user_id)
+                .bind(today())
+                .bind(i64::from(limit))
+                .fetch_optional(pool)
+                .await?;
+            Ok(row.map(|(count,)| count))
+        })
     }
 
     /// Today's count of a counter.
     pub async fn count_today(&self, counter: Counter, user_id: &str) -> Result<i64, StoreError> {
-        let sql = format!("SELECT count FROM {} WHERE user_id = $1 AND day = $2", counter.table());
-        let row: Option<(i64,)> = sqlx::query_as(&sql)
-            .bind(user_id)
-            .bind(today())
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map_or(0, |(count,)| count))
+        with_pool!(self, pool => {
+            let sql = format!("SELECT count FROM {} WHERE user_id = $1 AND day = $2", counter.table());
+            let row: Option<(i64,)> = sqlx::query_as(&sql)
+                .bind(user_id)
+                .bind(today())
+                .fetch_optional(pool)
+                .await?;
+            Ok(row.map_or(0, |(count,)| count))
+        })
     }
 
     /// Adds a charged cost to today's row of a category (`llm`, `web_search`).
     pub async fn add_cost(&self, user_id: &str, category: &str, cost: f64) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO cost_usage (user_id, day, category, cost, requests) VALUES ($1, $2, $3, $4, 1) \
-             ON CONFLICT (user_id, day, category) DO UPDATE \
-             SET cost = cost_usage.cost + excluded.cost, requests = cost_usage.requests + 1",
-        )
-        .bind(user_id)
-        .bind(today())
-        .bind(category)
-        .bind(cost)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO cost_usage (user_id, day, category, cost, requests) VALUES ($1, $2, $3, $4, 1) \
+                 ON CONFLICT (user_id, day, category) DO UPDATE \
+                 SET cost = cost_usage.cost + excluded.cost, requests = cost_usage.requests + 1",
+            )
+            .bind(user_id)
+            .bind(today())
+            .bind(category)
+            .bind(cost)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Store, StoreError, conflict_as, new_id, now_ms};
+use super::{Store, StoreError, conflict_as, new_id, now_ms, with_pool};
 
 /// A user record.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -25,6 +25,8 @@ pub struct User {
 
 /// Identifier and name of the anonymous development user.
 pub const ANONYMOUS_ID: &str = "anonymous";
+
+const INSERT_TOKEN: &str = "INSERT INTO tokens (hash, user_id, label, created_at) VALUES ($1, $2, $3, $4)";
 
 const COLUMNS: &str = "id, name, display_name, external_id, is_admin, is_anonymous, created_at";
 
@@ -52,193 +54,217 @@ pub const SSO_PREFIX: &str = "sso:";
 impl Store {
     /// Creates a user (and its first token) in one transaction.
     pub async fn create_user(&self, new: NewUser<'_>) -> Result<User, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let display = if new.display_name.is_empty() {
-            new.name
-        } else {
-            new.display_name
-        };
-        let user: User = sqlx::query_as(
-            "INSERT INTO users (id, name, display_name, external_id, is_admin, is_anonymous, created_at) \
-             VALUES ($1, $2, $3, $4, $5, FALSE, $6) \
-             RETURNING id, name, display_name, external_id, is_admin, is_anonymous, created_at",
-        )
-        .bind(new_id())
-        .bind(new.name)
-        .bind(display)
-        .bind(new.external_id)
-        .bind(new.is_admin)
-        .bind(now_ms())
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(conflict_as("user"))?;
-        if let Some(hash) = new.token_hash {
-            insert_token(&mut tx, &user.id, hash, "created").await?;
-        }
-        tx.commit().await?;
-        Ok(user)
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let display = if new.display_name.is_empty() {
+                new.name
+            } else {
+                new.display_name
+            };
+            let user: User = sqlx::query_as(
+                "INSERT INTO users (id, name, display_name, external_id, is_admin, is_anonymous, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, FALSE, $6) \
+                 RETURNING id, name, display_name, external_id, is_admin, is_anonymous, created_at",
+            )
+            .bind(new_id())
+            .bind(new.name)
+            .bind(display)
+            .bind(new.external_id)
+            .bind(new.is_admin)
+            .bind(now_ms())
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(conflict_as("user"))?;
+            if let Some(hash) = new.token_hash {
+                sqlx::query(INSERT_TOKEN)
+                    .bind(hash)
+                    .bind(&user.id)
+                    .bind("created")
+                    .bind(now_ms())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(conflict_as("token"))?;
+            }
+            tx.commit().await?;
+            Ok(user)
+        })
     }
 
     /// The anonymous development user, created on first use.
     pub async fn ensure_anonymous(&self) -> Result<User, StoreError> {
-        sqlx::query(
-            "INSERT INTO users (id, name, display_name, external_id, is_admin, is_anonymous, created_at) \
-             VALUES ($1, $1, '', NULL, FALSE, TRUE, $2) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(ANONYMOUS_ID)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
-        self.user_by_id(ANONYMOUS_ID)
-            .await?
-            .ok_or(StoreError::Setup("anonymous user missing".into()))
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO users (id, name, display_name, external_id, is_admin, is_anonymous, created_at) \
+                 VALUES ($1, $1, '', NULL, FALSE, TRUE, $2) ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(ANONYMOUS_ID)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            self.user_by_id(ANONYMOUS_ID)
+                .await?
+                .ok_or(StoreError::Setup("anonymous user missing".into()))
+        })
     }
 
     /// A user by identifier.
     pub async fn user_by_id(&self, id: &str) -> Result<Option<User>, StoreError> {
-        let sql =
-            "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users WHERE id = $1";
-        Ok(sqlx::query_as(sql).bind(id).fetch_optional(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql =
+                "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users WHERE id = $1";
+            Ok(sqlx::query_as(sql).bind(id).fetch_optional(pool).await?)
+        })
     }
 
     /// The user holding a token with this hash.
     pub async fn user_by_token_hash(&self, hash: &str) -> Result<Option<User>, StoreError> {
-        let sql = "SELECT u.id, u.name, u.display_name, u.external_id, u.is_admin, u.is_anonymous, u.created_at \
-                   FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1";
-        Ok(sqlx::query_as(sql).bind(hash).fetch_optional(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = "SELECT u.id, u.name, u.display_name, u.external_id, u.is_admin, u.is_anonymous, u.created_at \
+                       FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1";
+            Ok(sqlx::query_as(sql).bind(hash).fetch_optional(pool).await?)
+        })
     }
 
     /// The user an SSO identity belongs to: the one provisioned from it (or linked to it by an admin through
     /// `external_id`), else a new user. A local account is never taken over because it shares the name: when
     /// the name is taken or reserved (`admin`, `anonymous`), the new user is named `sso:<identity>`.
     pub async fn user_for_external_id(&self, external_id: &str) -> Result<User, StoreError> {
-        let sql = "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users WHERE external_id = $1";
-        let find = || {
-            sqlx::query_as::<_, User>(sql)
-                .bind(external_id)
-                .fetch_optional(&self.pool)
-        };
-        if let Some(user) = find().await? {
-            return Ok(user);
-        }
-        let namespaced = format!("{SSO_PREFIX}{external_id}");
-        let reserved = RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(external_id));
-        let names = if reserved {
-            vec![namespaced.as_str()]
-        } else {
-            vec![external_id, namespaced.as_str()]
-        };
-        for name in names {
-            let new = NewUser {
-                name,
-                display_name: external_id,
-                is_admin: false,
-                external_id: Some(external_id),
-                token_hash: None,
+        with_pool!(self, pool => {
+            let sql = "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users WHERE external_id = $1";
+            let find = || {
+                sqlx::query_as::<_, User>(sql)
+                    .bind(external_id)
+                    .fetch_optional(pool)
             };
-            match self.create_user(new).await {
-                // Either two first requests of one person raced (the other created it), or the name belongs
-                // to a local account (then the namespaced name is tried).
-                Err(StoreError::Conflict(_)) => {
-                    if let Some(user) = find().await? {
-                        return Ok(user);
-                    }
-                }
-                other => return other,
+            if let Some(user) = find().await? {
+                return Ok(user);
             }
-        }
-        Err(StoreError::Conflict("user name"))
+            let namespaced = format!("{SSO_PREFIX}{external_id}");
+            let reserved = RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(external_id));
+            let names = if reserved {
+                vec![namespaced.as_str()]
+            } else {
+                vec![external_id, namespaced.as_str()]
+            };
+            for name in names {
+                let new = NewUser {
+                    name,
+                    display_name: external_id,
+                    is_admin: false,
+                    external_id: Some(external_id),
+                    token_hash: None,
+                };
+                match self.create_user(new).await {
+                    // Either two first requests of one person raced (the other created it), or the name belongs
+                    // to a local account (then the namespaced name is tried).
+                    Err(StoreError::Conflict(_)) => {
+                        if let Some(user) = find().await? {
+                            return Ok(user);
+                        }
+                    }
+                    other => return other,
+                }
+            }
+            Err(StoreError::Conflict("user name"))
+        })
     }
 
     /// All users, oldest first.
     pub async fn list_users(&self) -> Result<Vec<User>, StoreError> {
-        let sql = format!("SELECT {COLUMNS} FROM users ORDER BY created_at, id");
-        Ok(sqlx::query_as(&sql).fetch_all(&self.pool).await?)
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {COLUMNS} FROM users ORDER BY created_at, id");
+            Ok(sqlx::query_as(&sql).fetch_all(pool).await?)
+        })
     }
 
     /// Sets the display name; false when the user does not exist.
     pub async fn rename_user(&self, id: &str, display_name: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE users SET display_name = $1 WHERE id = $2")
-            .bind(display_name)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() == 1)
+        with_pool!(self, pool => {
+            let done = sqlx::query("UPDATE users SET display_name = $1 WHERE id = $2")
+                .bind(display_name)
+                .bind(id)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 
     /// Sets the persistent admin flag; false when the user does not exist.
     pub async fn set_admin(&self, id: &str, is_admin: bool) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE users SET is_admin = $1 WHERE id = $2")
-            .bind(is_admin)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() == 1)
+        with_pool!(self, pool => {
+            let done = sqlx::query("UPDATE users SET is_admin = $1 WHERE id = $2")
+                .bind(is_admin)
+                .bind(id)
+                .execute(pool)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 
     /// Replaces every token of the user by one new token, atomically: old tokens stop working at once.
     pub async fn replace_tokens(&self, user_id: &str, hash: &str, label: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM tokens WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        insert_token(&mut tx, user_id, hash, label).await?;
-        tx.commit().await?;
-        Ok(())
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("DELETE FROM tokens WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(INSERT_TOKEN)
+                .bind(hash)
+                .bind(user_id)
+                .bind(label)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await
+                .map_err(conflict_as("token"))?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     /// Adds a token (a new device login) beside the user's others.
     pub async fn add_token(&self, user_id: &str, hash: &str, label: &str) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_token(&mut tx, user_id, hash, label).await?;
-        tx.commit().await?;
-        Ok(())
+        with_pool!(self, pool => {
+            sqlx::query(INSERT_TOKEN)
+                .bind(hash)
+                .bind(user_id)
+                .bind(label)
+                .bind(now_ms())
+                .execute(pool)
+                .await
+                .map_err(conflict_as("token"))?;
+            Ok(())
+        })
     }
 
     /// Deletes a user and all of the user's data in one transaction; false when the user does not exist.
     pub async fn delete_user(&self, id: &str) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        // Foreign keys cascade too; the explicit deletes keep the removal visible and independent of them.
-        for table in [
-            "messages",
-            "sessions",
-            "memories",
-            "devices",
-            "usage",
-            "web_search_usage",
-            "cost_usage",
-            "emergency_events",
-            "emergency_cooldowns",
-            "emergency_alarms",
-            "prefs",
-            "tokens",
-        ] {
-            let sql = format!("DELETE FROM {table} WHERE user_id = $1");
-            sqlx::query(&sql).bind(id).execute(&mut *tx).await?;
-        }
-        let done = sqlx::query("DELETE FROM users WHERE id = $1 AND is_anonymous = FALSE")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(done.rows_affected() == 1)
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            // Foreign keys cascade too; the explicit deletes keep the removal visible and independent of them.
+            for table in [
+                "messages",
+                "sessions",
+                "memories",
+                "devices",
+                "usage",
+                "web_search_usage",
+                "cost_usage",
+                "emergency_events",
+                "emergency_cooldowns",
+                "emergency_alarms",
+                "prefs",
+                "tokens",
+            ] {
+                let sql = format!("DELETE FROM {table} WHERE user_id = $1");
+                sqlx::query(&sql).bind(id).execute(&mut *tx).await?;
+            }
+            let done = sqlx::query("DELETE FROM users WHERE id = $1 AND is_anonymous = FALSE")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
-}
-
-async fn insert_token(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    user_id: &str,
-    hash: &str,
-    label: &str,
-) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO tokens (hash, user_id, label, created_at) VALUES ($1, $2, $3, $4)")
-        .bind(hash)
-        .bind(user_id)
-        .bind(label)
-        .bind(now_ms())
-        .execute(&mut **tx)
-        .await
-        .map_err(conflict_as("token"))?;
-    Ok(())
 }

@@ -227,10 +227,12 @@ async fn the_link_in_the_mail_confirms_once_and_the_person_sees_who_confirmed() 
         .url("/api/emergency/ack/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     let forged_get = s.app.send(s.app.client.get(&forged)).await;
     assert_eq!(forged_get.error(404), "not_found");
-    sqlx::query("UPDATE emergency_acks SET expires_at = 0")
-        .execute(&s.app.store.pool)
+    voice_gateway::with_pool!(s.app.store, pool => {
+        sqlx::query("UPDATE emergency_acks SET expires_at = 0")
+        .execute(pool)
         .await
         .unwrap();
+    });
     let desk = ack_link(&mail_to(&all, "desk@care.example").body());
     let expired = s.app.send(s.app.client.post(&desk)).await;
     assert_eq!(expired.error(404), "not_found");

@@ -273,10 +273,10 @@ async fn a_token_reset_invalidates_the_old_token_at_once_and_keeps_the_data() {
     app.get("/api/me", As::Bearer(&old)).await.error(401);
     let memories = app.get("/api/me/memories", As::Bearer(&new)).await;
     assert_eq!(memories.body[0]["text"], "likes tea");
-    let stored: Vec<(String,)> = sqlx::query_as("SELECT hash FROM tokens")
-        .fetch_all(&app.store.pool)
+    let stored: Vec<(String,)> = voice_gateway::with_pool!(app.store, pool => sqlx::query_as("SELECT hash FROM tokens")
+        .fetch_all(pool)
         .await
-        .unwrap();
+        .unwrap());
     assert!(
         stored.iter().all(|(h,)| h.len() == 64 && *h != new),
         "only hashes are stored"

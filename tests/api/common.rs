@@ -21,8 +21,6 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub store: Store,
-    /// The SQLite file; another instance started with `DB_PATH` set to it shares the database.
-    pub db_path: std::path::PathBuf,
     _dir: tempfile::TempDir,
     _stop: oneshot::Sender<()>,
 }
@@ -89,7 +87,6 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         env.insert(k.to_string(), v.to_string());
     }
     let settings = Settings::from_lookup(&|k| env.get(k).cloned()).expect("settings");
-    let db_path = settings.db_path.clone();
     let store = Store::open(&settings.db_path).await.expect("store");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
@@ -106,7 +103,6 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         addr,
         client,
         store,
-        db_path,
         _dir: dir,
         _stop: stop,
     }
@@ -212,11 +208,11 @@ impl TestApp {
     /// Number of rows of a table that belong to a user.
     pub async fn rows_of(&self, table: &str, user_id: &str) -> i64 {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE user_id = $1");
-        let (n,): (i64,) = sqlx::query_as(&sql)
+        let (n,): (i64,) = voice_gateway::with_pool!(self.store, pool => sqlx::query_as(&sql)
             .bind(user_id)
-            .fetch_one(&self.store.pool)
+            .fetch_one(pool)
             .await
-            .unwrap();
+            .unwrap());
         n
     }
 }

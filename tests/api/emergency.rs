@@ -99,14 +99,14 @@ pub(crate) fn form(r: &Recorded) -> HashMap<String, String> {
 }
 
 pub(crate) async fn events(app: &TestApp, id: &str) -> Vec<String> {
-    sqlx::query_as::<_, (String,)>("SELECT category FROM emergency_events WHERE user_id = $1 ORDER BY created_at")
-        .bind(id)
-        .fetch_all(&app.store.pool)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|(c,)| c)
-        .collect()
+    let rows: Vec<(String,)> = voice_gateway::with_pool!(app.store, pool => sqlx::query_as(
+        "SELECT category FROM emergency_events WHERE user_id = $1 ORDER BY created_at",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await
+    .unwrap());
+    rows.into_iter().map(|(c,)| c).collect()
 }
 
 #[tokio::test]
@@ -373,11 +373,13 @@ async fn a_second_press_inside_the_cooldown_sends_nothing_and_logs_nothing() {
     assert!(status.body["remaining_seconds"].as_i64().unwrap() > 290);
 
     // Six minutes later the window of five has passed.
-    sqlx::query("UPDATE emergency_cooldowns SET last_at = last_at - 360000 WHERE user_id = $1")
+    voice_gateway::with_pool!(s.app.store, pool => {
+        sqlx::query("UPDATE emergency_cooldowns SET last_at = last_at - 360000 WHERE user_id = $1")
         .bind(&s.id)
-        .execute(&s.app.store.pool)
+        .execute(pool)
         .await
         .unwrap();
+    });
     let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
     assert_eq!(
         (

@@ -21,7 +21,7 @@ async fn two_instances(llm: &Fake, llamacpp: &Fake) -> (TestApp, TestApp) {
         .env(&[("INSTANCE_ID", "a")])
         .start()
         .await;
-    let db = a.db_path.display().to_string();
+    let db = a.db_path().display().to_string();
     let b = TestApp::with()
         .llm(llm)
         .env(&settings)

@@ -10,11 +10,11 @@ use crate::common::{As, TestApp, spawn_app};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
 
 async fn audit_actions(app: &TestApp, action: &str) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE action = $1")
+    let (n,): (i64,) = voice_gateway::with_pool!(app.store, pool => sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE action = $1")
         .bind(action)
-        .fetch_one(&app.store.pool)
+        .fetch_one(pool)
         .await
-        .unwrap();
+        .unwrap());
     n
 }
 

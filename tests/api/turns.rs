@@ -630,12 +630,11 @@ async fn the_cost_of_the_usage_chunk_is_recorded_per_user_day_and_category() {
         let r = chat(&app, &token, json!({"text": "Hi", "text_only": true})).await;
         assert_eq!(r.status, 200, "{}", r.body);
     }
-    let (category, cost, requests): (String, f64, i64) =
-        sqlx::query_as("SELECT category, cost, requests FROM cost_usage WHERE user_id = $1")
+    let (category, cost, requests): (String, f64, i64) = voice_gateway::with_pool!(app.store, pool => sqlx::query_as("SELECT category, cost, requests FROM cost_usage WHERE user_id = $1")
             .bind(&id)
-            .fetch_one(&app.store.pool)
+            .fetch_one(pool)
             .await
-            .unwrap();
+            .unwrap());
     assert_eq!(category, "llm");
     assert!((cost - 0.0042).abs() < 1e-9, "{cost}");
     assert_eq!(requests, 2);
