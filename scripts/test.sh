@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as a newcomer and CI run it: installs what the tests need when it is missing,
-# then runs every test, including the end-to-end test with the real engines (ignored by a plain `cargo test`).
+# then runs every test, including the end-to-end test with the real engines (ignored by a plain `cargo test`),
+# on SQLite, then the integration tests once more on a throwaway PostgreSQL server.
 # Usage: ./scripts/test.sh [test name filter]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ command -v python3 >/dev/null || need+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 command -v chromium >/dev/null || need+=(chromium)
 command -v node >/dev/null || need+=(nodejs npm)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -42,3 +44,9 @@ fi
 
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
 cargo test --locked -- --include-ignored "$@"
+
+# The integration suite again, on PostgreSQL: a throwaway server, each test's gateway with its own database.
+eval "$(scripts/postgres.sh start)"
+trap 'scripts/postgres.sh stop "$PG_TEST_DIR"' EXIT
+echo "the integration tests on PostgreSQL ($TEST_DATABASE_URL)"
+TEST_DATABASE_URL="$TEST_DATABASE_URL" cargo test --locked --test api "$@"

@@ -209,14 +209,12 @@ fn reexecute() -> ExitCode {
 
 async fn run(mut settings: Settings) -> (ExitCode, bool) {
     voice_gateway::logging::init();
-    if settings.database_url.is_some() {
-        eprintln!(
-            "voice-gateway: invalid setting DATABASE_URL: PostgreSQL is not supported by this build yet; unset it to use DB_PATH"
-        );
-        return (ExitCode::from(2), false);
-    }
-    let store = match Store::open(&settings.db_path).await {
+    let store = match Store::from_settings(&settings).await {
         Ok(store) => store,
+        Err(err) if settings.database_url.is_some() => {
+            eprintln!("voice-gateway: cannot use the database of DATABASE_URL: {err}");
+            return (ExitCode::from(1), false);
+        }
         Err(err) => {
             eprintln!("voice-gateway: cannot open {}: {err}", settings.db_path.display());
             return (ExitCode::from(1), false);

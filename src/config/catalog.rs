@@ -50,7 +50,11 @@ pub const SETTINGS: &[Setting] = &[
     Setting::read("DB_PATH", "the embedded SQLite store (created with its folder)"),
     Setting::read(
         "DATABASE_URL",
-        "`postgres://…` selects PostgreSQL (not yet supported: start-up stops)",
+        "`postgres://…` selects PostgreSQL instead of the SQLite file, for several instances on one store (secret: it may hold a password); start-up waits up to 30 s for the server",
+    ),
+    Setting::read(
+        "DATABASE_MAX_CONNECTIONS",
+        "connections each instance keeps to PostgreSQL",
     ),
     Setting::read(
         "AUTH_ENABLED",

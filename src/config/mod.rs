@@ -35,8 +35,10 @@ pub struct Settings {
     pub listen_addr: SocketAddr,
     /// `DB_PATH`: the embedded SQLite file.
     pub db_path: PathBuf,
-    /// `DATABASE_URL`: a PostgreSQL store instead of SQLite (not yet supported by this build).
+    /// `DATABASE_URL`: a PostgreSQL store instead of SQLite, shared by several instances.
     pub database_url: Option<SecretString>,
+    /// `DATABASE_MAX_CONNECTIONS`: the PostgreSQL connection pool's size.
+    pub database_max_connections: u32,
     /// `AUTH_ENABLED`: false lets every caller act as the anonymous user.
     pub auth_enabled: bool,
     /// `ADMIN_API_KEY`: the admin secret accepted in `X-Admin-Key`.
@@ -402,6 +404,7 @@ impl Settings {
             listen_addr,
             db_path: PathBuf::from(src.string("DB_PATH", "data/gateway.db")),
             database_url: database_url(&src)?,
+            database_max_connections: src.ranged("DATABASE_MAX_CONNECTIONS", 10, 1000)?.max(1),
             auth_enabled: src.bool("AUTH_ENABLED", false)?,
             admin_api_key: secret("ADMIN_API_KEY"),
             trusted_auth_header: header_name(&src)?,

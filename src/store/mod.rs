@@ -160,6 +160,17 @@ impl Store {
         })
     }
 
+    /// The store the settings name: PostgreSQL at `DATABASE_URL`, else the SQLite file at `DB_PATH`.
+    pub async fn from_settings(settings: &crate::config::Settings) -> Result<Self, StoreError> {
+        match &settings.database_url {
+            Some(url) => {
+                use secrecy::ExposeSecret;
+                Self::connect(url.expose_secret(), settings.database_max_connections).await
+            }
+            None => Self::open(&settings.db_path).await,
+        }
+    }
+
     /// Whether this is the embedded SQLite store.
     pub fn is_sqlite(&self) -> bool {
         matches!(self.pool, Pool::Sqlite(_))

@@ -49,7 +49,7 @@ impl Store {
             Ok(sqlx::query_as(
                 "SELECT u.id AS user_id, u.name AS name, \
                    COALESCE((SELECT count FROM usage WHERE user_id = u.id AND day = $1), 0) AS requests_today, \
-                   COALESCE((SELECT SUM(count) FROM usage WHERE user_id = u.id AND day LIKE $2), 0) AS requests_month, \
+                   COALESCE((SELECT CAST(SUM(count) AS BIGINT) FROM usage WHERE user_id = u.id AND day LIKE $2), 0) AS requests_month, \
                    COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
                    COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) AS cost_total \
                  FROM users u ORDER BY u.name",

@@ -21,8 +21,28 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     pub store: Store,
+    /// The PostgreSQL database of this gateway, when the suite runs on PostgreSQL.
+    pub database_url: Option<String>,
     _dir: tempfile::TempDir,
     _stop: oneshot::Sender<()>,
+}
+
+/// With `TEST_DATABASE_URL` (a PostgreSQL server, set by `scripts/test.sh` for the suite's run on PostgreSQL),
+/// a fresh database there for one gateway; else `None`, and the gateway has a fresh SQLite file.
+async fn fresh_database() -> Option<String> {
+    use sqlx::Connection;
+    let server = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())?;
+    let name = format!("t{}", uuid::Uuid::now_v7().simple());
+    let mut admin = sqlx::PgConnection::connect(&server)
+        .await
+        .expect("the PostgreSQL server of TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .expect("a test database");
+    let mut url = reqwest::Url::parse(&server).expect("TEST_DATABASE_URL is a URL");
+    url.set_path(&name);
+    Some(url.to_string())
 }
 
 /// A gateway for one test, described in one sentence:
@@ -50,6 +70,16 @@ impl Gateway {
     pub fn stt(self, stt: &Fake) -> Self {
         let url = stt.v1();
         self.env(&[("OPENAI_STT_URL", &url), ("DEFAULT_STT_PROVIDER", "openai")])
+    }
+
+    /// On the same database as `other`: another instance of the same gateway.
+    pub fn beside(self, other: &TestApp) -> Self {
+        let db = other.db_path().display().to_string();
+        let this = self.env(&[("DB_PATH", &db)]);
+        match &other.database_url {
+            Some(url) => this.env(&[("DATABASE_URL", url)]),
+            None => this,
+        }
     }
 
     /// Settings; a later value of a name wins.
@@ -86,8 +116,14 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     for (k, v) in extra {
         env.insert(k.to_string(), v.to_string());
     }
+    if !env.contains_key("DATABASE_URL")
+        && let Some(url) = fresh_database().await
+    {
+        env.insert("DATABASE_URL".into(), url);
+    }
+    let database_url = env.get("DATABASE_URL").cloned();
     let settings = Settings::from_lookup(&|k| env.get(k).cloned()).expect("settings");
-    let store = Store::open(&settings.db_path).await.expect("store");
+    let store = Store::from_settings(&settings).await.expect("store");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = oneshot::channel::<()>();
@@ -103,6 +139,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         addr,
         client,
         store,
+        database_url,
         _dir: dir,
         _stop: stop,
     }

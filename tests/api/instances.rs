@@ -21,11 +21,11 @@ async fn two_instances(llm: &Fake, llamacpp: &Fake) -> (TestApp, TestApp) {
         .env(&[("INSTANCE_ID", "a")])
         .start()
         .await;
-    let db = a.db_path().display().to_string();
     let b = TestApp::with()
         .llm(llm)
         .env(&settings)
-        .env(&[("INSTANCE_ID", "b"), ("DB_PATH", &db)])
+        .env(&[("INSTANCE_ID", "b")])
+        .beside(&a)
         .start()
         .await;
     (a, b)
