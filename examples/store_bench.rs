@@ -128,7 +128,10 @@ async fn turns(gateways: &[SocketAddr], seconds: u64, concurrency: usize) -> (f6
     for task in tasks {
         task.await.unwrap();
     }
-    (done.load(Ordering::Relaxed) as f64 / seconds as f64, failed.load(Ordering::Relaxed))
+    (
+        done.load(Ordering::Relaxed) as f64 / seconds as f64,
+        failed.load(Ordering::Relaxed),
+    )
 }
 
 /// The median time of one quota step (the atomic count of a request) on `store`, in microseconds.
@@ -148,7 +151,10 @@ async fn per_step(store: &Store, steps: u64) -> f64 {
 async fn fresh_database(server: &str) -> String {
     let name = format!("bench{}", uuid::Uuid::now_v7().simple());
     let mut admin = sqlx::PgConnection::connect(server).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
     let mut url = reqwest::Url::parse(server).unwrap();
     url.set_path(&name);
     url.to_string()

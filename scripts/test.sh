@@ -16,6 +16,7 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 command -v chromium >/dev/null || need+=(chromium)
 command -v node >/dev/null || need+=(nodejs npm)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -43,10 +44,13 @@ if [ ! -x target/api-venv/bin/st ] || [ ! -x target/api-venv/bin/openapi-spec-va
 fi
 
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
-cargo test --locked -- --include-ignored "$@"
+# (The deployment test needs the PostgreSQL below.)
+cargo test --locked -- --include-ignored --skip deploy:: "$@"
 
 # The integration suite again, on PostgreSQL: a throwaway server, each test's gateway with its own database.
 eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop "$PG_TEST_DIR"' EXIT
 echo "the integration tests on PostgreSQL ($TEST_DATABASE_URL)"
 TEST_DATABASE_URL="$TEST_DATABASE_URL" cargo test --locked --test api "$@"
+# Two gateway binaries on that PostgreSQL behind nginx, configured by docs/deploy.md (tests/api/deploy.rs).
+TEST_DATABASE_URL="$TEST_DATABASE_URL" cargo test --locked --test api deploy -- --ignored "$@"

@@ -29,7 +29,7 @@ pub struct TestApp {
 
 /// With `TEST_DATABASE_URL` (a PostgreSQL server, set by `scripts/test.sh` for the suite's run on PostgreSQL),
 /// a fresh database there for one gateway; else `None`, and the gateway has a fresh SQLite file.
-async fn fresh_database() -> Option<String> {
+pub async fn fresh_database() -> Option<String> {
     use sqlx::Connection;
     let server = std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())?;
     let name = format!("t{}", uuid::Uuid::now_v7().simple());

@@ -7,6 +7,7 @@ mod binary;
 mod browser;
 mod common;
 mod config;
+mod deploy;
 mod e2e;
 mod emergency;
 mod errors;

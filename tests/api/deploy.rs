@@ -1,0 +1,287 @@
+//! Two gateway binaries on one PostgreSQL behind nginx, configured by `docs/deploy.md` itself: quotas and the
+//! help button are exact across the instances, an admin's change through one reaches the other, a voice turn
+//! passes the proxy's WebSocket upgrade, and killing one instance mid-load loses no acknowledged write.
+//!
+//! Ignored by a plain `cargo test` (it needs PostgreSQL and nginx); `scripts/test.sh` runs it in its
+//! PostgreSQL run.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::Method;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::{ADMIN_KEY, eventually, fresh_database};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+use crate::smtp::{Mode, SmtpServer};
+
+const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+
+/// A child process killed when the test ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One instance of the gateway on the shared database.
+fn instance(name: &str, port: u16, env: &[(&str, String)], dir: &std::path::Path) -> Running {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("INSTANCE_ID", name)
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("DB_PATH", dir.join(format!("{name}.db")))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    Running(command.spawn().expect("the gateway binary"))
+}
+
+/// The nginx configuration of `docs/deploy.md`, pointed at this test's ports.
+fn nginx_config(listen: u16, a: u16, b: u16, dir: &std::path::Path) -> String {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/deploy.md")).unwrap();
+    let block = doc
+        .split("```nginx\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/deploy.md holds an nginx block");
+    let site = block
+        .replace("127.0.0.1:8081", &format!("127.0.0.1:{a}"))
+        .replace("127.0.0.1:8082", &format!("127.0.0.1:{b}"))
+        .replace("listen 127.0.0.1:8080;", &format!("listen 127.0.0.1:{listen};"));
+    assert!(site.contains(&format!("127.0.0.1:{a}")) && site.contains(&format!("{listen};")));
+    let d = dir.display();
+    format!(
+        "daemon off; pid {d}/nginx.pid; error_log {d}/error.log;\nevents {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n    \
+         client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;\n{site}\n}}\n"
+    )
+}
+
+async fn call(client: &reqwest::Client, url: String, method: Method, who: &str, body: Option<Value>) -> (u16, Value) {
+    let mut request = client.request(method, url);
+    request = if who == "admin" {
+        request.header("X-Admin-Key", ADMIN_KEY)
+    } else {
+        request.bearer_auth(who)
+    };
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (TEST_DATABASE_URL) and nginx; scripts/test.sh runs it"]
+async fn two_instances_behind_nginx_share_one_postgresql() {
+    let database = fresh_database()
+        .await
+        .expect("TEST_DATABASE_URL names a PostgreSQL server");
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Fine, thanks."]));
+    let stt = Fake::start().await;
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "Wie spät ist es?"})),
+    );
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, String)> = vec![
+        ("DATABASE_URL", database),
+        ("ADMIN_API_KEY", ADMIN_KEY.into()),
+        ("AUTH_ENABLED", "true".into()),
+        ("ENGINES", "off".into()),
+        ("LOCAL_LLM_URL", llm.v1()),
+        ("DEFAULT_LLM_PROVIDER", "local".into()),
+        ("OPENAI_STT_URL", stt.v1()),
+        ("DEFAULT_STT_PROVIDER", "openai".into()),
+        ("DEFAULT_TTS_PROVIDER", "espeak".into()),
+        ("SMTP_HOST", "127.0.0.1".into()),
+        ("SMTP_PORT", smtp.port.to_string()),
+        ("SMTP_SECURITY", "none".into()),
+        ("TRUSTED_PROXY_IPS", "127.0.0.1".into()),
+        ("OVERRIDES_REFRESH_SECONDS", "5".into()),
+        ("MEMORY_EXTRACTION_ENABLED", "false".into()),
+        ("WEB_SEARCH_ENABLED", "false".into()),
+        ("RUST_LOG", "warn".into()),
+    ];
+    let (port_a, port_b, port_proxy) = (free_port(), free_port(), free_port());
+    let mut a = instance("a", port_a, &env, dir.path());
+    let _b = instance("b", port_b, &env, dir.path());
+    let client = reqwest::Client::new();
+    for port in [port_a, port_b] {
+        let health = format!("http://127.0.0.1:{port}/health");
+        eventually("an instance to start", 60, || async {
+            client.get(&health).send().await.is_ok_and(|r| r.status() == 200)
+        })
+        .await;
+    }
+    std::fs::write(
+        dir.path().join("nginx.conf"),
+        nginx_config(port_proxy, port_a, port_b, dir.path()),
+    )
+    .unwrap();
+    let _nginx = Running(
+        // Debian puts it in /usr/sbin, which a user's PATH may lack.
+        Command::new(
+            ["/usr/sbin/nginx", "nginx"]
+                .into_iter()
+                .find(|p| std::path::Path::new(p).exists())
+                .unwrap_or("nginx"),
+        )
+        .args(["-p", &dir.path().display().to_string(), "-c"])
+        .arg(dir.path().join("nginx.conf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nginx"),
+    );
+    let proxy = |path: &str| format!("http://127.0.0.1:{port_proxy}{path}");
+    eventually("nginx to answer", 20, || async {
+        client
+            .get(proxy("/health"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+
+    // A person with a daily limit of 151 (a voice turn, then 150 typed ones) and one emergency contact, made
+    // through the proxy.
+    let (status, user) = call(
+        &client,
+        proxy("/api/admin/users"),
+        Method::POST,
+        "admin",
+        Some(json!({"name": "anna"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{user}");
+    let (id, token) = (
+        user["id"].as_str().unwrap().to_string(),
+        user["token"].as_str().unwrap().to_string(),
+    );
+    let prefs = json!({"daily_request_limit": 151, "emergency_contacts": ["tochter@family.example"]});
+    let path = proxy(&format!("/api/admin/users/{id}/prefs"));
+    assert_eq!(call(&client, path, Method::PUT, "admin", Some(prefs)).await.0, 200);
+
+    // A voice turn through the proxy's WebSocket upgrade.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port_proxy}/ws/voice?token={token}"))
+        .await
+        .expect("the upgrade passes the proxy");
+    let start = json!({"type": "start", "language": "de", "text_only": true});
+    ws.send(Message::Text(start.to_string().into())).await.unwrap();
+    let tone: Vec<u8> = (0..8000)
+        .flat_map(|i| (((f64::from(i) / 16.0).sin() * 8000.0) as i16).to_le_bytes())
+        .collect();
+    ws.send(Message::Binary(tone.into())).await.unwrap();
+    ws.send(Message::Text(json!({"type": "end"}).to_string().into()))
+        .await
+        .unwrap();
+    let mut kinds = Vec::new();
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+        if let Message::Text(text) = frame {
+            let event: Value = serde_json::from_str(&text).unwrap();
+            kinds.push(event["type"].as_str().unwrap().to_string());
+            if event["type"] == "done" {
+                break;
+            }
+        }
+    }
+    assert_eq!(kinds, ["transcript", "ack", "semantic", "done"]);
+
+    // 400 concurrent turns spread over both instances: exactly the 150 left of the limit are served.
+    let mut turns = Vec::new();
+    for n in 0..400 {
+        let request = client
+            .post(proxy("/api/chat"))
+            .bearer_auth(&token)
+            .json(&json!({"text": format!("question {n}"), "text_only": true}));
+        turns.push(tokio::spawn(async move {
+            request.send().await.map(|r| r.status().as_u16()).unwrap_or(0)
+        }));
+    }
+    let mut statuses = Vec::new();
+    for turn in turns {
+        statuses.push(turn.await.unwrap());
+    }
+    let count = |code: u16| statuses.iter().filter(|s| **s == code).count();
+    assert_eq!((count(200), count(429)), (150, 250), "{statuses:?}");
+
+    // 20 concurrent presses of the help button: one alarm, one mail to the contact.
+    let mut presses = Vec::new();
+    for _ in 0..20 {
+        let request = client.post(proxy("/api/emergency")).bearer_auth(&token);
+        presses.push(tokio::spawn(
+            async move { request.send().await.unwrap().status().as_u16() },
+        ));
+    }
+    for press in presses {
+        assert_eq!(press.await.unwrap(), 200);
+    }
+    eventually("the alarm's mail", 10, || async { !smtp.mails().is_empty() }).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(smtp.mails().len(), 1, "one alarm for 20 presses on two instances");
+
+    // An override set through instance a is in effect on instance b within OVERRIDES_REFRESH_SECONDS.
+    let set = json!({"value": "1.1"});
+    let a_url = format!("http://127.0.0.1:{port_a}/api/admin/config/llm_temperature");
+    assert_eq!(call(&client, a_url, Method::PUT, "admin", Some(set)).await.0, 200);
+    let b_config = format!("http://127.0.0.1:{port_b}/api/config");
+    eventually("instance b taking up the override", 30, || async {
+        call(&client, b_config.clone(), Method::GET, "admin", None).await.1["llm_temperature"] == json!(1.1)
+    })
+    .await;
+
+    // Writes while instance a is killed: every acknowledged one is kept, and the proxy reaches instance b.
+    let mut writes = Vec::new();
+    for n in 0..120 {
+        let request = client
+            .post(proxy("/api/me/memories"))
+            .bearer_auth(&token)
+            .json(&json!({"text": format!("fact {n}")}));
+        writes.push(tokio::spawn(async move {
+            request.send().await.map(|r| r.status().as_u16()).unwrap_or(0)
+        }));
+        if n == 40 {
+            a.0.kill().unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let mut acknowledged = 0;
+    let mut after_the_kill = Vec::new();
+    for (n, write) in writes.into_iter().enumerate() {
+        let status = write.await.unwrap();
+        acknowledged += usize::from(status == 201);
+        if n > 60 {
+            after_the_kill.push(status);
+        }
+    }
+    assert!(
+        after_the_kill.iter().all(|s| *s == 201),
+        "the proxy passes to instance b: {after_the_kill:?}"
+    );
+    let (_, stored) = call(&client, proxy("/api/me/memories"), Method::GET, &token, None).await;
+    let stored = stored.as_array().unwrap().len();
+    assert!(stored >= acknowledged, "{acknowledged} acknowledged, {stored} kept");
+    assert!(acknowledged >= 100, "{acknowledged} of 120 acknowledged");
+}
