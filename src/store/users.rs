@@ -201,10 +201,15 @@ impl Store {
         })
     }
 
-    /// Replaces every token of the user by one new token, atomically: old tokens stop working at once.
+    /// Replaces every token of the user by one new token, atomically: old tokens stop working at once. The user's
+    /// row is locked first, so two resets at once (on any instances) run one after the other and leave one token.
     pub async fn replace_tokens(&self, user_id: &str, hash: &str, label: &str) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            sqlx::query("UPDATE users SET id = id WHERE id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
             sqlx::query("DELETE FROM tokens WHERE user_id = $1")
                 .bind(user_id)
                 .execute(&mut *tx)

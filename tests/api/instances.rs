@@ -149,3 +149,34 @@ async fn each_instance_names_itself_in_its_metrics_and_status() {
     );
     assert_eq!(b.get("/api/admin/status", As::AdminKey).await.body["instance"], "b");
 }
+
+#[tokio::test]
+async fn token_resets_at_once_on_two_instances_leave_one_working_token() {
+    let llm = Fake::start().await;
+    let (a, b) = two_instances(&llm, &llm).await;
+    let (id, _) = a.create_user("anna").await;
+    let path = format!("/api/admin/users/{id}/token");
+    let mut resets = Vec::new();
+    for n in 0..10 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let request = app.request(Method::POST, &path, As::AdminKey);
+        resets.push(tokio::spawn(async move {
+            let r = request.send().await.unwrap();
+            assert_eq!(r.status(), 200);
+            r.json::<serde_json::Value>().await.unwrap()["token"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }));
+    }
+    let mut tokens = Vec::new();
+    for reset in resets {
+        tokens.push(reset.await.unwrap());
+    }
+    let mut working = 0;
+    for token in &tokens {
+        working += usize::from(a.get("/api/me", As::Bearer(token)).await.status == 200);
+    }
+    assert_eq!(working, 1, "one reset wins; the others' tokens were replaced");
+    assert_eq!(a.rows_of("tokens", &id).await, 1);
+}
