@@ -35,6 +35,18 @@ pub async fn maybe_extract(app: &Arc<App>, user: &User, session: &Session, eff: 
     if turns == 0 || turns % i64::from(settings.every_n_turns) != 0 {
         return;
     }
+    // One extraction per user at a time, on all instances: two turns stored at once could both count the Nth.
+    let lease = format!("memory-extraction:{}", user.id);
+    let holder = format!("{}/{}", app.instance, crate::store::new_id());
+    let lease_ms = i64::try_from(TIMEOUT.as_millis()).unwrap_or(i64::MAX);
+    match app.store.claim_lease(&lease, &holder, lease_ms).await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(err) => {
+            tracing::error!(error = %err, "claiming the memory extraction failed");
+            return;
+        }
+    }
     let job = Job {
         app: Arc::clone(app),
         user: user.clone(),
@@ -43,10 +55,14 @@ pub async fn maybe_extract(app: &Arc<App>, user: &User, session: &Session, eff: 
     };
     tokio::spawn(async move {
         let user = job.user.name.clone();
+        let app = Arc::clone(&job.app);
         match tokio::time::timeout(TIMEOUT, job.run()).await {
             Ok(Ok(added)) => tracing::info!(%user, added, "memory extraction done"),
             Ok(Err(err)) => tracing::warn!(%user, error = %err, "memory extraction failed"),
             Err(_) => tracing::warn!(%user, "memory extraction timed out"),
+        }
+        if let Err(err) = app.store.release_lease(&lease, &holder).await {
+            tracing::warn!(error = %err, "releasing the memory extraction lease failed; it expires by itself");
         }
     });
 }

@@ -180,3 +180,47 @@ async fn token_resets_at_once_on_two_instances_leave_one_working_token() {
     assert_eq!(working, 1, "one reset wins; the others' tokens were replaced");
     assert_eq!(a.rows_of("tokens", &id).await, 1);
 }
+
+#[tokio::test]
+async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
+    let llm = Fake::start().await;
+    let gate = std::sync::Arc::new(Semaphore::new(0));
+    let facts = tokens(&["- Anna likes green tea.\n"]);
+    llm.when(|r| r.is_extraction(), Reply::Gated(gate.clone(), Box::new(facts)));
+    llm.always(CHAT, tokens(&["Nice."]));
+    let extraction = [
+        ("MEMORY_EXTRACTION_ENABLED", "true"),
+        ("MEMORY_EXTRACTION_EVERY_N_TURNS", "1"),
+    ];
+    let a = TestApp::with().llm(&llm).env(&extraction).start().await;
+    let b = TestApp::with().llm(&llm).env(&extraction).beside(&a).start().await;
+    let (_, token) = a.create_user("anna").await;
+    let session = a
+        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
+        .await
+        .body["id"]
+        .clone();
+    let turn = async |app: &TestApp, text: &str| {
+        let body = json!({"text": text, "session_id": session, "text_only": true});
+        app.call(Method::POST, "/api/chat", As::Bearer(&token), Some(body)).await
+    };
+    let extractions = || llm.all_requests().iter().filter(|r| r.is_extraction()).count();
+
+    // The first turn's extraction is held open by the gate; the turns stored meanwhile, on either instance,
+    // start none of their own.
+    assert_eq!(turn(&a, "I drink green tea.").await.status, 200);
+    eventually("the first extraction", 5, || async { extractions() == 1 }).await;
+    let (second, third) = tokio::join!(turn(&b, "I live in Hamburg."), turn(&a, "My dog is Bello."));
+    assert_eq!((second.status.as_u16(), third.status.as_u16()), (200, 200));
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(extractions(), 1, "no second extraction while one runs");
+    gate.add_permits(1);
+    eventually("the extracted memory", 5, || async {
+        a.get("/api/me/memories", As::Bearer(&token))
+            .await
+            .body
+            .as_array()
+            .is_some_and(|m| m.len() == 1)
+    })
+    .await;
+}
