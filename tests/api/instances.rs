@@ -202,7 +202,8 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
         .clone();
     let turn = async |app: &TestApp, text: &str| {
         let body = json!({"text": text, "session_id": session, "text_only": true});
-        app.call(Method::POST, "/api/chat", As::Bearer(&token), Some(body)).await
+        app.call(Method::POST, "/api/chat", As::Bearer(&token), Some(body))
+            .await
     };
     let extractions = || llm.all_requests().iter().filter(|r| r.is_extraction()).count();
 
@@ -223,4 +224,37 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
             .is_some_and(|m| m.len() == 1)
     })
     .await;
+}
+
+#[tokio::test]
+async fn an_unconfirmed_alarm_is_reminded_once_though_two_instances_watch_it() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    // 0.02 minutes: the reminder is due 1.2 s after the press.
+    let settings = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("EMERGENCY_ESCALATION_MINUTES", "0.02"),
+    ];
+    let a = TestApp::with().env(&settings).start().await;
+    let b = TestApp::with().env(&settings).beside(&a).start().await;
+    let (id, token) = a.create_user("anna").await;
+    let contacts = json!({"emergency_contacts": ["tochter@family.example"]});
+    let path = format!("/api/admin/users/{id}/prefs");
+    assert_eq!(
+        a.call(Method::PUT, &path, As::AdminKey, Some(contacts)).await.status,
+        200
+    );
+
+    let pressed = b.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
+    assert_eq!(pressed.body["status"], "alerted", "{}", pressed.body);
+    eventually("the reminder", 10, || async { smtp.mails().len() >= 2 }).await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let subjects: Vec<String> = smtp.mails().iter().map(|m| m.header("Subject")).collect();
+    assert_eq!(subjects.len(), 2, "the alarm and one reminder: {subjects:?}");
+    assert!(
+        subjects[1].starts_with("ERINNERUNG") || subjects[1].starts_with("REMINDER"),
+        "{subjects:?}"
+    );
 }
