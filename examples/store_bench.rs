@@ -1,7 +1,7 @@
 //! The store under load, on SQLite and on PostgreSQL (run by hand, not in CI):
 //! (a) text-only `POST /api/chat` turns per second against a fake OpenAI-compatible model on loopback, with one
-//!     gateway on SQLite, one on PostgreSQL, and two on one PostgreSQL (the client alternates between them; a
-//!     proxy in front adds its own cost);
+//!     gateway on SQLite, one on PostgreSQL, and two on one PostgreSQL (the client alternating between them,
+//!     and behind nginx configured by `docs/deploy.md` when nginx is installed);
 //! (b) the cost of the quota step (one conditional upsert) per request on each store.
 //!
 //! Run: `eval "$(scripts/postgres.sh start)"; cargo run --release --example store_bench -- [--seconds 10]
@@ -53,7 +53,11 @@ async fn main() {
         println!("| PostgreSQL | 1 | {rate:.0} | {errors} |");
         let two = start(&llm, &[("DATABASE_URL", &url), ("INSTANCE_ID", "b")]).await;
         let (rate, errors) = turns(&[one.0, two.0], seconds, concurrency).await;
-        println!("| PostgreSQL | 2 | {rate:.0} | {errors} |");
+        println!("| PostgreSQL | 2, the client alternating | {rate:.0} | {errors} |");
+        if let Some((proxy, _nginx, _dir)) = nginx(one.0.port(), two.0.port()).await {
+            let (rate, errors) = turns(&[proxy], seconds, concurrency).await;
+            println!("| PostgreSQL | 2, behind nginx (docs/deploy.md) | {rate:.0} | {errors} |");
+        }
         quota.push(("PostgreSQL", per_step(&one.1, quota_steps).await));
     }
     println!("\n| store | quota step, µs per request (median of {quota_steps}) |\n|---|---|");
@@ -145,6 +149,56 @@ async fn per_step(store: &Store, steps: u64) -> f64 {
     }
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
+}
+
+/// nginx with the configuration of `docs/deploy.md` in front of the two instances, when nginx is installed.
+async fn nginx(a: u16, b: u16) -> Option<(SocketAddr, KillOnDrop, tempfile::TempDir)> {
+    let bin = ["/usr/sbin/nginx", "/usr/bin/nginx"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())?;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/deploy.md")).ok()?;
+    let block = doc.split("```nginx\n").nth(1)?.split("```").next()?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()?
+        .port();
+    let site = block
+        .replace("127.0.0.1:8081", &format!("127.0.0.1:{a}"))
+        .replace("127.0.0.1:8082", &format!("127.0.0.1:{b}"))
+        .replace("listen 127.0.0.1:8080;", &format!("listen 127.0.0.1:{port};"));
+    let dir = tempfile::tempdir().ok()?;
+    let d = dir.path().display();
+    let conf = format!(
+        "daemon off; pid {d}/nginx.pid; error_log {d}/error.log;\nevents {{ worker_connections 4096; }}\n\
+         http {{ access_log off; client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;\n{site}\n}}\n"
+    );
+    std::fs::write(dir.path().join("nginx.conf"), conf).ok()?;
+    let child = std::process::Command::new(bin)
+        .args(["-p", &d.to_string(), "-c", &format!("{d}/nginx.conf")])
+        .spawn()
+        .ok()?;
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().ok()?;
+    for _ in 0..100 {
+        if reqwest::get(format!("http://{addr}/health"))
+            .await
+            .is_ok_and(|r| r.status() == 200)
+        {
+            return Some((addr, KillOnDrop(child), dir));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+/// A child process stopped when dropped.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// A new database on the PostgreSQL server of `server`.
