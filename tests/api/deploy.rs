@@ -19,12 +19,13 @@ use crate::smtp::{Mode, SmtpServer};
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
-/// A child process killed when the test ends.
+/// A child process stopped when the test ends: asked to (SIGTERM), so that nginx's master takes its workers
+/// with it.
 struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
         let _ = self.0.wait();
     }
 }
