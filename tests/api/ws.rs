@@ -656,12 +656,17 @@ async fn an_idle_connection_is_closed_after_the_timeout() {
 #[tokio::test]
 async fn admins_watch_the_live_log_and_others_may_not() {
     let llm = Fake::start().await;
-    let (app, token, _) = gateway(&llm).user("anna").await;
+    let (app, token, _) = gateway(&llm).env(&[("INSTANCE_ID", "gw7")]).user("anna").await;
     let url = format!("ws://{}/api/admin/log", app.addr);
     let mut request = url.clone().into_client_request().unwrap();
     request.headers_mut().insert("X-Admin-Key", ADMIN_KEY.parse().unwrap());
     let (mut log, _) = connect_async(request).await.expect("admin connects");
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The first line says which instance's log this is (each instance has its own); it comes once the
+    // connection listens, so what follows is seen.
+    let Some(Ok(Message::Text(hello))) = log.next().await else {
+        panic!("a first line");
+    };
+    assert!(hello.starts_with("live log of instance gw7"), "{hello}");
 
     let (id, _) = app.create_user("logwatch").await;
 
