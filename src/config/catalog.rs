@@ -50,7 +50,11 @@ pub const SETTINGS: &[Setting] = &[
     Setting::read("DB_PATH", "the embedded SQLite store (created with its folder)"),
     Setting::read(
         "DATABASE_URL",
-        "`postgres://…` selects PostgreSQL instead of the SQLite file, for several instances on one store (secret: it may hold a password); start-up waits up to 30 s for the server",
+        "`postgres://…` selects PostgreSQL instead of the SQLite file, for several instances on one store (secret: it may hold a password)",
+    ),
+    Setting::read(
+        "DATABASE_WAIT_SECONDS",
+        "how long start-up waits for a PostgreSQL server that refuses connections or is starting up, then stops saying so",
     ),
     Setting::read(
         "DATABASE_MAX_CONNECTIONS",

@@ -39,6 +39,8 @@ pub struct Settings {
     pub database_url: Option<SecretString>,
     /// `DATABASE_MAX_CONNECTIONS`: the PostgreSQL connection pool's size.
     pub database_max_connections: u32,
+    /// `DATABASE_WAIT_SECONDS`: how long start-up waits for a PostgreSQL server that does not answer yet.
+    pub database_wait_secs: u64,
     /// `AUTH_ENABLED`: false lets every caller act as the anonymous user.
     pub auth_enabled: bool,
     /// `ADMIN_API_KEY`: the admin secret accepted in `X-Admin-Key`.
@@ -405,6 +407,7 @@ impl Settings {
             db_path: PathBuf::from(src.string("DB_PATH", "data/gateway.db")),
             database_url: database_url(&src)?,
             database_max_connections: src.ranged("DATABASE_MAX_CONNECTIONS", 10, 1000)?.max(1),
+            database_wait_secs: src.ranged("DATABASE_WAIT_SECONDS", 30, 3600)?.into(),
             auth_enabled: src.bool("AUTH_ENABLED", false)?,
             admin_api_key: secret("ADMIN_API_KEY"),
             trusted_auth_header: header_name(&src)?,

@@ -92,9 +92,6 @@ pub struct Store {
     pub pool: Pool,
 }
 
-/// How long start-up waits for a PostgreSQL server that does not answer yet.
-const CONNECT_PATIENCE: Duration = Duration::from_secs(30);
-
 impl Store {
     /// Opens (creating if missing) the SQLite file and runs the migrations.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
@@ -125,20 +122,20 @@ impl Store {
     }
 
     /// Connects to PostgreSQL at `url` with up to `connections` connections, waiting (with growing pauses, at
-    /// most [`CONNECT_PATIENCE`]) for a server that is still starting, then runs the migrations.
-    pub async fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
+    /// most `patience`) for a server that is still starting, then runs the migrations.
+    pub async fn connect(url: &str, connections: u32, patience: Duration) -> Result<Self, StoreError> {
         let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
         let started = std::time::Instant::now();
         let mut pause = Duration::from_millis(250);
         let pool = loop {
             let attempt = sqlx::postgres::PgPoolOptions::new()
                 .max_connections(connections)
-                .acquire_timeout(Duration::from_secs(10))
+                .acquire_timeout(patience.clamp(Duration::from_secs(1), Duration::from_secs(10)))
                 .connect_with(options.clone())
                 .await;
             match attempt {
                 Ok(pool) => break pool,
-                Err(err) if started.elapsed() < CONNECT_PATIENCE && is_unreachable(&err) => {
+                Err(err) if started.elapsed() < patience && is_unreachable(&err) => {
                     tracing::warn!(%err, "PostgreSQL does not answer yet; trying again");
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(Duration::from_secs(4));
@@ -165,7 +162,8 @@ impl Store {
         match &settings.database_url {
             Some(url) => {
                 use secrecy::ExposeSecret;
-                Self::connect(url.expose_secret(), settings.database_max_connections).await
+                let patience = Duration::from_secs(settings.database_wait_secs);
+                Self::connect(url.expose_secret(), settings.database_max_connections, patience).await
             }
             None => Self::open(&settings.db_path).await,
         }

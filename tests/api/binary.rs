@@ -16,6 +16,36 @@ fn version_prints_the_package_version() {
 }
 
 #[test]
+fn an_unreachable_database_stops_start_up_saying_where_without_the_password() {
+    let dir = tempfile::tempdir().unwrap();
+    // A port nobody listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let started = Instant::now();
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("ENGINES", "off")
+        .env(
+            "DATABASE_URL",
+            format!("postgres://voice:s3cret-pass@127.0.0.1:{port}/voice"),
+        )
+        .env("DATABASE_WAIT_SECONDS", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "it waited about DATABASE_WAIT_SECONDS"
+    );
+    assert!(said.contains("DATABASE_URL") && said.contains("127.0.0.1"), "{said}");
+    assert!(!said.contains("s3cret-pass"), "{said}");
+}
+
+#[test]
 fn a_bad_setting_stops_start_up_naming_the_variable() {
     let dir = tempfile::tempdir().unwrap();
     for (var, value) in [
