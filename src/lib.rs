@@ -53,10 +53,11 @@ use tokio::net::TcpListener;
 pub use app::{App, AppState};
 pub use routes::router;
 
-/// Stops a background task when the server stops.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+/// Aborts a spawned task when dropped: a background task stops with the server, a turn's speaker with its
+/// turn.
+pub(crate) struct AbortOnDrop<T = ()>(pub(crate) tokio::task::JoinHandle<T>);
 
-impl Drop for AbortOnDrop {
+impl<T> Drop for AbortOnDrop<T> {
     fn drop(&mut self) {
         self.0.abort();
     }

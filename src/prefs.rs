@@ -88,7 +88,7 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 impl Prefs {
     /// The route layer these prefs hold.
     pub fn route_layer(&self) -> RouteLayer {
-        let get = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+        let get = |v: &Option<String>| Some(Self::text(v)).filter(|s| !s.is_empty()).map(String::from);
         RouteLayer {
             stt_provider: get(&self.stt_provider),
             llm_provider: get(&self.llm_provider),

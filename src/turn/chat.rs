@@ -61,6 +61,16 @@ pub fn default_model(eff: &Effective, provider: &str) -> String {
     }
 }
 
+/// The model for the `n`th provider of the route's chain: the route's own for the first, each fallback's
+/// configured one after it (a model name rarely means anything to another provider).
+pub fn model_for(eff: &Effective, route: &Route, n: usize, provider: &str) -> String {
+    route
+        .llm_model
+        .clone()
+        .filter(|_| n == 0)
+        .unwrap_or_else(|| default_model(eff, provider))
+}
+
 /// What the LLM stage of a turn works with.
 pub struct Context<'a> {
     /// The gateway.
@@ -94,11 +104,7 @@ pub async fn answer(
         || format!("LLM provider {}", route.llm),
         |n, id| async move {
             let engine = app.providers.llm.get(id)?;
-            let model = route
-                .llm_model
-                .clone()
-                .filter(|_| n == 0)
-                .unwrap_or_else(|| default_model(eff, id));
+            let model = model_for(eff, route, n, id);
             let mut attempt = Attempt {
                 text: String::new(),
                 spoken: pipeline.stream(),

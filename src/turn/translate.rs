@@ -1,7 +1,7 @@
 //! Translation of a transcript into the target language by the LLM (for voice turns when the spoken language
 //! is detected rather than fixed and differs from the target).
 
-use super::chat::default_model;
+use super::chat::model_for;
 use super::fallback::walk;
 use super::prompt::language_name;
 use super::provider_error;
@@ -28,11 +28,7 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
         || format!("LLM provider {}", route.llm),
         |n, id| async move {
             let engine = app.providers.llm.get(id)?;
-            let model = route
-                .llm_model
-                .clone()
-                .filter(|_| n == 0)
-                .unwrap_or_else(|| default_model(eff, id));
+            let model = model_for(eff, route, n, id);
             let request = ChatRequest {
                 model,
                 messages: vec![

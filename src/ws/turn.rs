@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::phrases;
 use super::protocol::{Options, ServerEvent, error_event};
+use crate::AbortOnDrop;
 use crate::app::App;
 use crate::config::LANGUAGES;
 use crate::config::keys::Key;
@@ -44,15 +45,6 @@ struct Gone;
 
 async fn send(tx: &Tx, out: Out) -> Result<(), Gone> {
     tx.send(out).await.map_err(|_| Gone)
-}
-
-/// Aborts a spawned task when dropped, so nothing of an interrupted turn keeps running.
-struct AbortOnDrop<T>(JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 /// The session named by the options: 404 when unknown, 403 when another user's.
