@@ -8,14 +8,14 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::config::Settings;
-use crate::config::runtime::RuntimeConfig;
+use crate::listen::budget::VoiceBudget;
+use crate::listen::silero::SileroModel;
+use crate::listen::smart_turn::SmartTurn;
 use crate::metrics::Metrics;
+use crate::overrides::RuntimeConfig;
 use crate::providers::Providers;
 use crate::store::{Store, StoreError};
 use crate::text::lexicon::{Lexicon, LexiconCache};
-use crate::ws::budget::VoiceBudget;
-use crate::ws::silero::SileroModel;
-use crate::ws::smart_turn::SmartTurn;
 
 /// Everything a request may need, built once at start.
 pub struct App {

@@ -2,7 +2,7 @@
 //!
 //! # Layout
 //! - [`config`]: settings from the environment, profiles, the 16 runtime-overridable keys.
-//! - [`store`]: the SQLite database (migrations in `migrations/`), one file per group of tables.
+//! - [`store`]: the database, SQLite or PostgreSQL (migrations in `migrations/`), one file per group of tables.
 //! - [`auth`]: who is calling: tokens, cookie, personal link, trusted proxy header, admin key.
 //! - [`prefs`]: which user preferences exist and how they are validated.
 //! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
@@ -12,16 +12,20 @@
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
 //! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
+//! - [`listen`]: hearing a speaker: voice detectors, the end-of-turn model, the audio buffer budget.
+//! - [`overrides`]: the store-backed cache of the runtime overrides.
 //! - [`logging`]: the service log, also broadcast to admins.
 //! - [`engines`]: the zero-setup local engines (llama.cpp server, faster-whisper) started when none is configured.
 //! - [`emergency`]: the manual help function: cooldown, dossier, e-mail, SMS, call and webhook.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
-//!
 //! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
+//!
+//! No two modules depend on each other, even through others (a test checks it): a module's `crate::` paths
+//! name only modules below it.
 
 // The library is safe Rust throughout; the binary's one `unsafe` call gives idle memory back (`main.rs`).
 #![forbid(unsafe_code)]
@@ -32,8 +36,10 @@ pub mod config;
 pub mod emergency;
 pub mod engines;
 pub mod error;
+pub mod listen;
 pub mod logging;
 pub mod metrics;
+pub mod overrides;
 pub mod prefs;
 pub mod provider_ids;
 pub mod providers;
@@ -98,4 +104,65 @@ pub async fn serve(
     };
     server::run(listener, app, shutdown).await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// The top-level modules each module's code names through `crate::` (comments and unit tests left out).
+    fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
+        let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![src.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let rel = path.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+                let top = rel.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+                if top == "lib" || top == "main" || !rel.ends_with(".rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+                for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                    for part in line.split("crate::").skip(1) {
+                        let name: String = part.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        if name != top {
+                            deps.entry(top.clone()).or_default().insert(name);
+                        }
+                    }
+                }
+            }
+        }
+        deps
+    }
+
+    #[test]
+    fn modules_have_no_cycles() {
+        let deps = dependencies();
+        assert!(
+            deps.contains_key("turn") && deps["routes"].contains("turn"),
+            "the scan found the modules"
+        );
+        // A cycle shows as a module that reaches itself.
+        for start in deps.keys() {
+            let mut seen = BTreeSet::new();
+            let mut todo: Vec<(&str, Vec<&str>)> = vec![(start.as_str(), vec![start.as_str()])];
+            while let Some((module, path)) = todo.pop() {
+                for next in deps.get(module).into_iter().flatten() {
+                    let mut path = path.clone();
+                    path.push(next);
+                    assert_ne!(next, start, "module cycle: {}", path.join(" -> "));
+                    if seen.insert(next.as_str()) {
+                        todo.push((next, path));
+                    }
+                }
+            }
+        }
+    }
 }

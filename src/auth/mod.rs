@@ -18,6 +18,16 @@ use crate::app::{App, AppState};
 use crate::error::ApiError;
 use crate::store::users::User;
 
+/// Who may call an operation: the API description tags each route with one of these, and its security follows.
+pub mod access {
+    /// Routes anybody may call.
+    pub const PUBLIC: &str = "public";
+    /// Routes of any authenticated user (everyone when AUTH_ENABLED is false).
+    pub const USER: &str = "user";
+    /// The admins' routes: admin key, admin flag or ADMIN_USERS.
+    pub const ADMIN: &str = "admin";
+}
+
 /// Header carrying the admin key.
 pub const ADMIN_KEY_HEADER: &str = "x-admin-key";
 

@@ -15,12 +15,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 
-/// Tag of the routes anybody may call.
-pub const PUBLIC: &str = "public";
-/// Tag of the routes of any authenticated user (everyone when AUTH_ENABLED is false).
-pub const USER: &str = "user";
-/// Tag of the admins' routes: admin key, admin flag or ADMIN_USERS.
-pub const ADMIN: &str = "admin";
+pub use crate::auth::access::{ADMIN, PUBLIC, USER};
 
 /// The route of the description itself.
 pub fn router() -> OpenApiRouter<AppState> {

@@ -17,7 +17,7 @@ use crate::error::Result;
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The live service log over WebSocket, one text frame per line.
-#[utoipa::path(get, path = "/api/admin/log", tag = crate::routes::openapi::ADMIN, responses(
+#[utoipa::path(get, path = "/api/admin/log", tag = crate::auth::access::ADMIN, responses(
     (status = 101, description = "switching to the WebSocket protocol; one text frame per log line"),
     (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 pub async fn handler(

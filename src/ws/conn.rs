@@ -14,14 +14,14 @@ use futures_util::SinkExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::budget::{AudioBuffer, Refusal, Seat};
-use super::end_of_turn::{TurnCheck, Verdict};
 use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse};
-use super::smart_turn::SmartTurn;
 use super::turn::{self, EarlyTranscript, Out};
-use super::vad::{Vad, VadConfig, VadEvent};
 use crate::app::App;
 use crate::error::ApiError;
+use crate::listen::budget::{AudioBuffer, Refusal, Seat};
+use crate::listen::end_of_turn::{TurnCheck, Verdict};
+use crate::listen::smart_turn::SmartTurn;
+use crate::listen::vad::{Vad, VadConfig, VadEvent};
 use crate::providers::audio::Pcm;
 use crate::store::users::User;
 

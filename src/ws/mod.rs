@@ -7,17 +7,10 @@
 //! events of at most one running turn ([`turn`]).
 
 mod admin_log;
-pub mod budget;
 mod conn;
-mod end_of_turn;
-pub mod mel;
-mod onnx;
 mod phrases;
 pub mod protocol;
-pub mod silero;
-pub mod smart_turn;
 mod turn;
-pub mod vad;
 
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
@@ -32,8 +25,8 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 use crate::auth::CurrentUser;
+use crate::auth::access::USER;
 use crate::error::{ApiError, AppQuery, Result};
-use crate::routes::openapi::USER;
 
 /// Largest message the WebSocket layer accepts at all; frames above the channel's own limits (see
 /// [`protocol`]) but below this get an error event and the connection stays open.

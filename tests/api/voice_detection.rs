@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use voice_gateway::ws::silero::{SileroModel, SileroVad};
+use voice_gateway::listen::silero::{SileroModel, SileroVad};
 
 use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
@@ -202,8 +202,8 @@ const INCOMPLETE: &[u8] = include_bytes!("../fixtures/turn_incomplete_en_16k.pcm
 #[test]
 #[ignore = "needs ONNX Runtime and the Smart Turn model; scripts/test.sh fetches them"]
 fn smart_turn_gives_the_reference_features_and_probabilities() {
-    use voice_gateway::ws::mel;
-    use voice_gateway::ws::smart_turn::SmartTurn;
+    use voice_gateway::listen::mel;
+    use voice_gateway::listen::smart_turn::SmartTurn;
 
     let (lib, _) = runtime_and_model();
     let model = SmartTurn::load(lib.as_ref(), smart_turn_model().as_ref()).expect("the model loads");

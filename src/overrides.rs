@@ -1,0 +1,92 @@
+//! Runtime overrides of the 16 keys: effective value = override if set, else the environment's.
+//!
+//! Overrides are read from the store at most every `OVERRIDES_REFRESH_SECONDS` (30) (so several gateways on one
+//! database converge), and a write through this process is visible at once because it drops the cache.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::config::keys::{self, Key, KeySpec};
+use crate::config::runtime::Effective;
+use crate::store::{Store, StoreError};
+
+/// Environment values plus cached overrides.
+pub struct RuntimeConfig {
+    store: Store,
+    env: BTreeMap<Key, String>,
+    cache: Mutex<Option<(Instant, HashMap<String, String>)>>,
+    /// How long overrides read from the store are reused (`OVERRIDES_REFRESH_SECONDS`).
+    ttl: Duration,
+}
+
+impl RuntimeConfig {
+    /// Wraps the environment's values of the runtime keys.
+    pub fn new(store: Store, env: BTreeMap<Key, String>, ttl: Duration) -> Self {
+        Self {
+            store,
+            env,
+            cache: Mutex::new(None),
+            ttl,
+        }
+    }
+
+    /// The environment's value of a key.
+    pub fn env_value(&self, key: Key) -> Option<&str> {
+        self.env.get(&key).map(String::as_str)
+    }
+
+    /// The stored overrides, from the cache when it is fresh.
+    pub async fn overrides(&self) -> Result<HashMap<String, String>, StoreError> {
+        if let Some((at, map)) = self.cache.lock().map_err(poisoned)?.as_ref()
+            && at.elapsed() < self.ttl
+        {
+            return Ok(map.clone());
+        }
+        let map = self.store.overrides().await?;
+        *self.cache.lock().map_err(poisoned)? = Some((Instant::now(), map.clone()));
+        Ok(map)
+    }
+
+    /// Effective values of all keys.
+    pub async fn effective(&self) -> Result<Effective, StoreError> {
+        let overrides = self.overrides().await?;
+        let values = keys::KEYS
+            .iter()
+            .map(|spec| {
+                // An override that no longer validates (a key's rules tightened) is ignored, not fatal.
+                let value = overrides
+                    .get(spec.key)
+                    .and_then(|v| spec.validate(v).ok())
+                    .or_else(|| self.env.get(&spec.id).cloned())
+                    .unwrap_or_else(|| spec.default.to_string());
+                (spec.id, value)
+            })
+            .collect();
+        Ok(Effective { values })
+    }
+
+    /// Stores a validated override and drops the cache.
+    pub async fn set(&self, spec: &KeySpec, value: &str, actor: &str) -> Result<(), StoreError> {
+        self.store.set_override(spec.key, value, actor).await?;
+        self.invalidate();
+        Ok(())
+    }
+
+    /// Removes an override and drops the cache; false when none was set.
+    pub async fn reset(&self, spec: &KeySpec) -> Result<bool, StoreError> {
+        let removed = self.store.delete_override(spec.key).await?;
+        self.invalidate();
+        Ok(removed)
+    }
+
+    fn invalidate(&self) {
+        if let Ok(mut cache) = self.cache.lock() {
+            *cache = None;
+        }
+    }
+}
+
+fn poisoned<T>(_: std::sync::PoisonError<T>) -> StoreError {
+    StoreError::Setup("override cache lock poisoned".into())
+}
