@@ -1,5 +1,9 @@
 //! Reading typed values out of the environment, with errors that name the variable.
 
+use std::cell::RefCell;
+
+use secrecy::SecretString;
+
 use super::profile::Profile;
 
 /// A setting that could not be used; start-up stops with this message.
@@ -21,16 +25,23 @@ impl ConfigError {
     }
 }
 
-/// Every variable read, with its default when unset (`None`: no value), in the order of reading.
-pub type Defaults = Vec<(String, Option<String>)>;
+/// One setting as its reading defines it: the README's table of settings is made from these.
+#[derive(Debug, Clone)]
+pub struct Documented {
+    /// The environment variable.
+    pub name: String,
+    /// Its default under the profile read with (`None`: unset).
+    pub default: Option<String>,
+    /// What it does.
+    pub meaning: String,
+}
 
 /// The environment as seen through a profile: an explicit variable wins over the profile's default.
 pub(crate) struct Source<'a> {
     lookup: &'a dyn Fn(&str) -> Option<String>,
     pub profile: Profile,
-    /// Every variable read, with the default it has when unset (`None`: no value), in the order of reading:
-    /// the README's table of settings is made from this.
-    pub read: std::cell::RefCell<Defaults>,
+    /// Every variable read, in the order of reading.
+    pub documented: RefCell<Vec<Documented>>,
 }
 
 impl<'a> Source<'a> {
@@ -45,69 +56,147 @@ impl<'a> Source<'a> {
                 )
             })?,
         };
-        let read = std::cell::RefCell::new(vec![("PROFILE".into(), Some(Profile::LocalDev.as_str().into()))]);
-        Ok(Self { lookup, profile, read })
+        let documented = RefCell::new(vec![Documented {
+            name: "PROFILE".into(),
+            default: Some(Profile::LocalDev.as_str().into()),
+            meaning: "`local-dev`, `hybrid` or `cloud`: changes the defaults marked (profile)".into(),
+        }]);
+        Ok(Self {
+            lookup,
+            profile,
+            documented,
+        })
     }
 
-    /// Records that `var` was read and its default (a later, typed reading of it wins over a raw one).
-    fn note(&self, var: &str, default: Option<String>) {
-        let mut read = self.read.borrow_mut();
-        match read.iter_mut().find(|(name, _)| name == var) {
-            Some(entry) if default.is_some() => entry.1 = default,
-            Some(_) => {}
-            None => read.push((var.to_string(), default)),
+    /// The one definition of a setting: its variable and meaning; the reader called on it gives its type,
+    /// default and validation.
+    pub fn var(&self, name: impl Into<String>, meaning: impl Into<String>) -> Var<'_, 'a> {
+        Var {
+            src: self,
+            name: name.into(),
+            meaning: meaning.into(),
+            profiles: [None; 3],
+            shown: None,
         }
+    }
+}
+
+/// A setting being read (see [`Source::var`]).
+pub(crate) struct Var<'s, 'a> {
+    src: &'s Source<'a>,
+    name: String,
+    meaning: String,
+    /// Defaults under local-dev, hybrid and cloud, above the built-in one.
+    profiles: [Option<&'static str>; 3],
+    /// The default as the README states it, when it is computed from other settings.
+    shown: Option<&'static str>,
+}
+
+impl Var<'_, '_> {
+    /// Defaults of the profiles local-dev, hybrid and cloud (`None`: the reader's default).
+    pub fn profiles(mut self, defaults: [Option<&'static str>; 3]) -> Self {
+        self.profiles = defaults;
+        self
+    }
+
+    /// How the README states a default computed from other settings.
+    pub fn shown(mut self, default: &'static str) -> Self {
+        self.shown = Some(default);
+        self
+    }
+
+    /// A problem with this setting's value.
+    pub fn error(&self, message: impl Into<String>) -> ConfigError {
+        ConfigError::new(&self.name, message)
+    }
+
+    fn profile_default(&self) -> Option<&'static str> {
+        self.profiles[self.src.profile as usize]
+    }
+
+    /// Records the setting with its default (read again, the later reading wins).
+    fn document(&self, default: Option<String>) {
+        let entry = Documented {
+            name: self.name.clone(),
+            default: self.shown.map(String::from).or(default),
+            meaning: self.meaning.clone(),
+        };
+        let mut documented = self.src.documented.borrow_mut();
+        match documented.iter_mut().find(|d| d.name == self.name) {
+            Some(old) => *old = entry,
+            None => documented.push(entry),
+        }
+    }
+
+    fn value(&self) -> Option<String> {
+        (self.src.lookup)(&self.name)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .or_else(|| self.profile_default().map(str::to_string))
+    }
+
+    /// Read elsewhere (before the settings): documented only.
+    pub fn read_elsewhere(&self) {
+        self.document(None);
     }
 
     /// The trimmed value, or the profile's default; empty counts as unset.
-    pub fn raw(&self, var: &str) -> Option<String> {
-        self.note(var, self.profile.default_for(var).map(str::to_string));
-        (self.lookup)(var)
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-            .or_else(|| self.profile.default_for(var).map(str::to_string))
+    pub fn raw(&self) -> Option<String> {
+        self.document(self.profile_default().map(str::to_string));
+        self.value()
     }
 
-    pub fn string(&self, var: &str, default: &str) -> String {
-        let value = self.raw(var);
-        self.note(var, Some(self.profile.default_for(var).unwrap_or(default).to_string()));
-        value.unwrap_or_else(|| default.to_string())
+    /// A secret: never shown, redacted in `Debug`.
+    pub fn secret(mut self) -> Option<SecretString> {
+        self.meaning.push_str(" (secret)");
+        self.raw().map(SecretString::from)
     }
 
-    pub fn bool(&self, var: &str, default: bool) -> Result<bool, ConfigError> {
-        let value = self.raw(var);
-        let profiled = self.profile.default_for(var).and_then(parse_bool);
-        self.note(var, Some(profiled.unwrap_or(default).to_string()));
-        match value {
+    pub fn string(&self, default: &str) -> String {
+        self.document(Some(self.profile_default().unwrap_or(default).to_string()));
+        self.value().unwrap_or_else(|| default.to_string())
+    }
+
+    pub fn bool(&self, default: bool) -> Result<bool, ConfigError> {
+        let profiled = self.profile_default().and_then(parse_bool);
+        self.document(Some(profiled.unwrap_or(default).to_string()));
+        match self.value() {
             None => Ok(default),
-            Some(v) => {
-                parse_bool(&v).ok_or_else(|| ConfigError::new(var, format!("{v:?} is not a boolean (true/false)")))
-            }
+            Some(v) => parse_bool(&v).ok_or_else(|| self.error(format!("{v:?} is not a boolean (true/false)"))),
         }
     }
 
-    pub fn number<T: std::str::FromStr + std::fmt::Display>(&self, var: &str, default: T) -> Result<T, ConfigError> {
-        let value = self.raw(var);
-        self.note(var, Some(default.to_string()));
-        match value {
+    pub fn number<T: std::str::FromStr + std::fmt::Display>(&self, default: T) -> Result<T, ConfigError> {
+        self.document(Some(default.to_string()));
+        match self.value() {
             None => Ok(default),
             Some(v) => v
                 .parse()
-                .map_err(|_| ConfigError::new(var, format!("{v:?} is not a valid non-negative number"))),
+                .map_err(|_| self.error(format!("{v:?} is not a valid non-negative number"))),
         }
     }
 
-    pub fn ranged(&self, var: &str, default: u32, max: u32) -> Result<u32, ConfigError> {
-        let value = self.number(var, default)?;
+    /// A whole number up to `max`.
+    pub fn ranged(&self, default: u32, max: u32) -> Result<u32, ConfigError> {
+        let value = self.number(default)?;
         if value > max {
-            return Err(ConfigError::new(var, format!("{value} is above the maximum {max}")));
+            return Err(self.error(format!("{value} is above the maximum {max}")));
+        }
+        Ok(value)
+    }
+
+    /// A number between 0 and 1.
+    pub fn probability(&self, default: f32) -> Result<f32, ConfigError> {
+        let value: f32 = self.number(default)?;
+        if !(0.0..=1.0).contains(&value) {
+            return Err(self.error(format!("{value} is not between 0 and 1")));
         }
         Ok(value)
     }
 
     /// A comma list; blanks dropped.
-    pub fn list(&self, var: &str) -> Vec<String> {
-        self.raw(var)
+    pub fn list(&self) -> Vec<String> {
+        self.raw()
             .map(|v| {
                 v.split(',')
                     .map(str::trim)
@@ -118,16 +207,22 @@ impl<'a> Source<'a> {
             .unwrap_or_default()
     }
 
+    /// A comma list of values out of a fixed set.
+    pub fn subset(&self, allowed: &[&str]) -> Result<Vec<String>, ConfigError> {
+        let list = self.list();
+        match list.iter().find(|p| !allowed.contains(&p.as_str())) {
+            Some(bad) => Err(self.error(format!("{bad:?} is not one of {}", allowed.join(", ")))),
+            None => Ok(list),
+        }
+    }
+
     /// One value out of a fixed set.
-    pub fn choice(&self, var: &str, default: &str, allowed: &[&str]) -> Result<String, ConfigError> {
-        let value = self.string(var, default);
+    pub fn choice(&self, default: &str, allowed: &[&str]) -> Result<String, ConfigError> {
+        let value = self.string(default);
         if allowed.contains(&value.as_str()) {
             Ok(value)
         } else {
-            Err(ConfigError::new(
-                var,
-                format!("{value:?} is not one of {}", allowed.join(", ")),
-            ))
+            Err(self.error(format!("{value:?} is not one of {}", allowed.join(", "))))
         }
     }
 }

@@ -96,6 +96,8 @@ pub struct KeySpec {
     pub key: &'static str,
     /// Built-in default, used when neither the profile nor the environment sets it.
     pub default: &'static str,
+    /// Defaults of the profiles local-dev, hybrid and cloud, above the built-in one.
+    pub profiles: [Option<&'static str>; 3],
     /// How values are validated.
     pub kind: Kind,
     /// One line for the README and `/openapi.json`.
@@ -118,13 +120,15 @@ pub const KEYS: [KeySpec; 16] = [
         "local",
         Kind::Provider(LLM_PROVIDERS),
         "language model provider",
-    ),
+    )
+    .by_profile([None, Some("cloud"), Some("cloud")]),
     spec(
         Key::DefaultTtsProvider,
         "espeak",
         Kind::Provider(TTS_PROVIDERS),
         "text-to-speech provider (unset, the zero-setup engines choose `piper` when they run it)",
-    ),
+    )
+    .by_profile([None, None, Some("openai")]),
     spec(
         Key::WebSearchProvider,
         "searxng",
@@ -205,8 +209,16 @@ const fn spec(key: Key, default: &'static str, kind: Kind, meaning: &'static str
         id: key,
         key: key.as_str(),
         default,
+        profiles: [None; 3],
         kind,
         meaning,
+    }
+}
+
+impl KeySpec {
+    const fn by_profile(mut self, defaults: [Option<&'static str>; 3]) -> Self {
+        self.profiles = defaults;
+        self
     }
 }
 

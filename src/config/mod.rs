@@ -17,10 +17,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use ipnet::IpNet;
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
+
+use crate::provider_ids::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
 
 pub use env::ConfigError;
-use env::Source;
+use env::{Source, Var};
 pub use profile::Profile;
 
 /// The eight UI languages; every language setting and pref is one of these.
@@ -313,42 +315,128 @@ pub struct SmtpSettings {
     pub security: String,
 }
 
-/// A probability setting between 0 and 1.
-fn probability(src: &env::Source, var: &str, default: f32) -> Result<f32, ConfigError> {
-    let value: f32 = src.number(var, default)?;
-    if !(0.0..=1.0).contains(&value) {
-        return Err(ConfigError::new(var, format!("{value} is not between 0 and 1")));
-    }
-    Ok(value)
+/// `SMTP_*`: the port's default follows the security.
+fn smtp(src: &Source) -> Result<SmtpSettings, ConfigError> {
+    let security = src
+        .var("SMTP_SECURITY", "`none`, `starttls` or `tls`")
+        .choice("starttls", &["none", "starttls", "tls"])?;
+    let port = match security.as_str() {
+        "tls" => 465,
+        "none" => 25,
+        _ => 587,
+    };
+    Ok(SmtpSettings {
+        host: src.var("SMTP_HOST", "mail relay; without it no mail is sent").raw(),
+        port: src
+            .var("SMTP_PORT", "mail relay port")
+            .shown("587 (starttls), 465 (tls), 25 (none)")
+            .number(port)?,
+        user: src.var("SMTP_USER", "mail relay login").raw(),
+        password: src.var("SMTP_PASSWORD", "mail relay password").secret(),
+        from: src
+            .var("SMTP_FROM", "sender address of alarms")
+            .string("voice-gateway@localhost"),
+        security,
+    })
+}
+
+fn listen_addr(var: Var) -> Result<SocketAddr, ConfigError> {
+    let listen = var.string("127.0.0.1:8080");
+    listen
+        .parse()
+        .map_err(|_| var.error(format!("{listen:?} is not an address like 127.0.0.1:8080")))
 }
 
 /// `EMERGENCY_ESCALATION_MINUTES`: 0 = off, fractions allowed (0.5 = 30 s), at most a day.
-fn escalation_ms(src: &env::Source) -> Result<i64, ConfigError> {
-    const VAR: &str = "EMERGENCY_ESCALATION_MINUTES";
-    let minutes: f64 = src.number(VAR, 3.0)?;
+fn escalation_ms(var: Var) -> Result<i64, ConfigError> {
+    let minutes: f64 = var.number(3.0)?;
     if !(0.0..=1440.0).contains(&minutes) {
-        return Err(ConfigError::new(
-            VAR,
-            format!("{minutes} is not between 0 and 1440 minutes"),
-        ));
+        return Err(var.error(format!("{minutes} is not between 0 and 1440 minutes")));
     }
     Ok((minutes * 60_000.0).round() as i64)
 }
 
 /// `PUBLIC_URL`: an http(s) address without a trailing slash.
-fn public_url(src: &env::Source) -> Result<Option<String>, ConfigError> {
-    let Some(url) = src.raw("PUBLIC_URL") else {
+fn public_url(var: Var) -> Result<Option<String>, ConfigError> {
+    let Some(url) = var.raw() else {
         return Ok(None);
     };
     match reqwest::Url::parse(&url) {
         Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host_str().is_some() => {
             Ok(Some(url.trim_end_matches('/').to_string()))
         }
-        _ => Err(ConfigError::new(
-            "PUBLIC_URL",
-            format!("{url:?} is not an http(s) address"),
-        )),
+        _ => Err(var.error(format!("{url:?} is not an http(s) address"))),
     }
+}
+
+fn database_url(var: Var) -> Result<Option<SecretString>, ConfigError> {
+    let name = var.error("").var;
+    match var.secret() {
+        None => Ok(None),
+        Some(url)
+            if url.expose_secret().starts_with("postgres://") || url.expose_secret().starts_with("postgresql://") =>
+        {
+            Ok(Some(url))
+        }
+        Some(_) => Err(ConfigError::new(&name, "expected a postgres:// URL")),
+    }
+}
+
+fn header_name(var: Var) -> Result<String, ConfigError> {
+    let name = var.string("X-Forwarded-User");
+    axum::http::HeaderName::from_bytes(name.as_bytes())
+        .map(|h| h.as_str().to_string())
+        .map_err(|_| var.error(format!("{name:?} is not a valid header name")))
+}
+
+fn proxy_ips(var: Var) -> Result<Vec<IpNet>, ConfigError> {
+    var.list()
+        .iter()
+        .map(|entry| {
+            entry
+                .parse::<IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| var.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
+        })
+        .collect()
+}
+
+fn gpus(var: Var) -> Result<String, ConfigError> {
+    let value = var.string("auto");
+    let valid = value == "auto"
+        || value == "none"
+        || value
+            .split(',')
+            .all(|d| !d.trim().is_empty() && d.trim().chars().all(|c| c.is_ascii_digit()));
+    if valid {
+        Ok(value)
+    } else {
+        Err(var.error(format!("{value:?} is not auto, none or a comma list of device numbers")))
+    }
+}
+
+/// The 16 runtime keys, each defined in [`keys::KEYS`].
+fn runtime_env(src: &Source) -> Result<BTreeMap<keys::Key, String>, ConfigError> {
+    keys::KEYS
+        .iter()
+        .map(|spec| {
+            let var = src
+                .var(
+                    spec.env_name(),
+                    format!("{} (runtime key `{}`)", spec.meaning, spec.key),
+                )
+                .profiles(spec.profiles);
+            // A long text is not repeated in the README.
+            let var = if spec.kind == keys::Kind::Text {
+                var.shown("(a short voice-assistant prompt)")
+            } else {
+                var
+            };
+            spec.validate(&var.string(spec.default))
+                .map(|value| (spec.id, value))
+                .map_err(|problem| var.error(problem))
+        })
+        .collect()
 }
 
 impl Settings {
@@ -375,183 +463,218 @@ impl Settings {
     }
 
     /// Every variable the settings read, with its default under `profile` (`None`: unset), in reading order.
-    pub fn defaults(profile: Profile) -> env::Defaults {
+    pub fn defaults(profile: Profile) -> Vec<env::Documented> {
         let lookup = |var: &str| (var == "PROFILE").then(|| profile.as_str().to_string());
         Self::parse(&lookup).map(|(_, read)| read).unwrap_or_default()
     }
 
-    fn parse(lookup: &dyn Fn(&str) -> Option<String>) -> Result<(Self, env::Defaults), ConfigError> {
+    fn parse(lookup: &dyn Fn(&str) -> Option<String>) -> Result<(Self, Vec<env::Documented>), ConfigError> {
         let src = Source::new(lookup)?;
-        let secret = |var: &str| src.raw(var).map(SecretString::from);
-        let listen = src.string("LISTEN_ADDR", "127.0.0.1:8080");
-        let listen_addr = listen.parse().map_err(|_| {
-            ConfigError::new(
-                "LISTEN_ADDR",
-                format!("{listen:?} is not an address like 127.0.0.1:8080"),
+        let configured = |var: &str| lookup(var).is_some_and(|v| !v.trim().is_empty());
+        let listen_addr = listen_addr(src.var("LISTEN_ADDR", "address the server binds"))?;
+        let db_path = PathBuf::from(
+            src.var("DB_PATH", "the embedded SQLite store (created with its folder)")
+                .string("data/gateway.db"),
+        );
+        let engines_dir = src
+            .var(
+                "ENGINES_DIR",
+                "virtual environment, models and logs of the local engines",
             )
-        })?;
-        let default_language = src.choice("DEFAULT_LANGUAGE", "en", &LANGUAGES)?;
-        let engines_dir = src.raw("ENGINES_DIR").map(PathBuf::from).unwrap_or_else(|| {
-            PathBuf::from(src.string("DB_PATH", "data/gateway.db"))
-                .parent()
-                .map_or_else(|| PathBuf::from("engines"), |p| p.join("engines"))
-        });
-        let security = src.choice("SMTP_SECURITY", "starttls", &["none", "starttls", "tls"])?;
-        let smtp_port_default = match security.as_str() {
-            "tls" => 465,
-            "none" => 25,
-            _ => 587,
+            .shown("data/engines")
+            .raw()
+            .map_or_else(
+                || {
+                    db_path
+                        .parent()
+                        .map_or_else(|| PathBuf::from("engines"), |p| p.join("engines"))
+                },
+                PathBuf::from,
+            );
+        let in_engines = |var: &str, meaning: &str, shown: &'static str, path: &[&str]| {
+            let default = path.iter().fold(engines_dir.clone(), |dir, part| dir.join(part));
+            src.var(var, meaning).shown(shown).raw().map_or(default, PathBuf::from)
         };
+        let tts_api_key = src.var("OPENAI_TTS_API_KEY", "its API key").secret();
         let settings = Self {
             listen_addr,
-            db_path: PathBuf::from(src.string("DB_PATH", "data/gateway.db")),
-            database_url: database_url(&src)?,
-            database_max_connections: src.ranged("DATABASE_MAX_CONNECTIONS", 10, 1000)?.max(1),
-            database_wait_secs: src.ranged("DATABASE_WAIT_SECONDS", 30, 3600)?.into(),
-            auth_enabled: src.bool("AUTH_ENABLED", false)?,
-            admin_api_key: secret("ADMIN_API_KEY"),
-            trusted_auth_header: header_name(&src)?,
-            trusted_proxy_ips: proxy_ips(&src)?,
-            admin_users: src.list("ADMIN_USERS"),
-            sso_logout_url: src.raw("SSO_LOGOUT_URL"),
-            sso_login_url: src.raw("SSO_LOGIN_URL"),
-            body_limit_bytes: src.number("BODY_LIMIT_BYTES", 1024 * 1024)?,
+            db_path,
+            database_url: database_url(src.var("DATABASE_URL", "a `postgres://…` URL (it may hold a password) selects PostgreSQL instead of the SQLite file, for several instances on one store"))?,
+            database_wait_secs: src.var("DATABASE_WAIT_SECONDS", "how long start-up waits for a PostgreSQL server that refuses connections or is starting up, then stops saying so").ranged(30, 3600)?.into(),
+            database_max_connections: src.var("DATABASE_MAX_CONNECTIONS", "connections each instance keeps to PostgreSQL").ranged(10, 1000)?.max(1),
+            auth_enabled: src.var("AUTH_ENABLED", "false: callers without credentials act as the anonymous user").profiles([None, Some("true"), Some("true")]).bool(false)?,
+            admin_api_key: src.var("ADMIN_API_KEY", "admin secret, sent as `X-Admin-Key`").secret(),
+            trusted_auth_header: header_name(src.var("TRUSTED_AUTH_HEADER", "identity header set by the single-sign-on proxy"))?,
+            trusted_proxy_ips: proxy_ips(src.var("TRUSTED_PROXY_IPS", "comma list of addresses and CIDR ranges whose identity header is believed"))?,
+            admin_users: src.var("ADMIN_USERS", "comma list of user names that are admins").list(),
+            sso_logout_url: src.var("SSO_LOGOUT_URL", "logout address shown by `/api/me` as `sso_logout_url`").raw(),
+            sso_login_url: src.var("SSO_LOGIN_URL", "where the UI gate sends callers without identity (else 401)").raw(),
+            body_limit_bytes: src.var("BODY_LIMIT_BYTES", "largest JSON request body; larger gets 413").number(1024 * 1024)?,
+            audio_limit_bytes: src.var("AUDIO_LIMIT_BYTES", "largest audio upload; larger gets 413").number(16 * 1024 * 1024)?,
             server: ServerSettings {
-                max_connections: src.ranged("MAX_CONNECTIONS", 4096, 1_000_000)?.max(1) as usize,
-                max_connections_per_client: src.ranged("MAX_CONNECTIONS_PER_CLIENT", 256, 1_000_000)?.max(1) as usize,
-                header_timeout_secs: src.ranged("HEADER_READ_TIMEOUT_SECONDS", 10, 3600)?.max(1).into(),
-                body_timeout_secs: src.ranged("BODY_READ_TIMEOUT_SECONDS", 60, 3600)?.max(1).into(),
-            },
-            audio_limit_bytes: src.number("AUDIO_LIMIT_BYTES", 16 * 1024 * 1024)?,
-            llm_max_tokens: src.ranged("LLM_MAX_TOKENS", 400, 100_000)?.max(16),
-            provider_timeout_secs: src.ranged("PROVIDER_TIMEOUT_SECONDS", 120, 3600)?.max(1).into(),
-            history_max_messages: src.ranged("HISTORY_MAX_MESSAGES", 10, 1000)?,
-            audio_stream_default: src.bool("AUDIO_STREAM_DEFAULT", true)?,
-            memory: MemorySettings {
-                enabled: src.bool("MEMORY_EXTRACTION_ENABLED", true)?,
-                every_n_turns: src.ranged("MEMORY_EXTRACTION_EVERY_N_TURNS", 5, 1000)?.max(1),
-                max: src.ranged("MEMORY_EXTRACTION_MAX", 50, 10_000)?,
-                provider: provider_or_none(&src, "MEMORY_EXTRACTION_PROVIDER", crate::provider_ids::LLM_PROVIDERS)?,
-                cap: src.ranged("MEMORIES_MAX", 200, 100_000)?.max(1),
-                prompt_max_chars: src.ranged("MEMORY_PROMPT_MAX_CHARS", 4000, 1_000_000)? as usize,
+                max_connections: src.var("MAX_CONNECTIONS", "open connections served in full (WebSockets included); beyond, 503 except `/health`").ranged(4096, 1_000_000)?.max(1) as usize,
+                max_connections_per_client: src.var("MAX_CONNECTIONS_PER_CLIENT", "the same per client address (not for `TRUSTED_PROXY_IPS`)").ranged(256, 1_000_000)?.max(1)
+                    as usize,
+                header_timeout_secs: src.var("HEADER_READ_TIMEOUT_SECONDS", "time to send a request's headers; also the idle time of a keep-alive connection").ranged(10, 3600)?.max(1).into(),
+                body_timeout_secs: src.var("BODY_READ_TIMEOUT_SECONDS", "time to send a request's body; slower gets 408").ranged(60, 3600)?.max(1).into(),
             },
             ws: WsSettings {
-                allowed_origins: src.list("WS_ALLOWED_ORIGINS"),
-                idle_timeout_secs: src.ranged("WS_IDLE_TIMEOUT_SECONDS", 300, 86_400)?.max(1).into(),
-                filler_after_ms: src.ranged("FILLER_AFTER_MS", 1500, 60_000)?.into(),
-                vad_threshold: src.ranged("VAD_THRESHOLD", 500, 32_767)?,
-                vad_min_speech_ms: src.ranged("VAD_MIN_SPEECH_MS", 200, 10_000)?,
-                vad_silence_ms: src.ranged("VAD_SILENCE_MS", 700, 10_000)?.max(20),
-                vad_engine: src.choice("VAD_ENGINE", "auto", &["auto", "silero", "energy"])?,
-                vad_speech_probability: probability(&src, "VAD_SPEECH_PROBABILITY", 0.5)?,
-                onnxruntime_lib: src.raw("ONNXRUNTIME_LIB").map_or_else(
-                    || engines_dir.join("onnxruntime").join("libonnxruntime.so"),
-                    PathBuf::from,
+                allowed_origins: src.var("WS_ALLOWED_ORIGINS", "comma list of browser origins (`https://app.example`) allowed to open WebSockets besides the gateway's own").list(),
+                idle_timeout_secs: src.var("WS_IDLE_TIMEOUT_SECONDS", "a WebSocket without frames and without a running turn is closed after this").ranged(300, 86_400)?.max(1).into(),
+                filler_after_ms: src.var("FILLER_AFTER_MS", "a short reassuring phrase is sent when the first token takes longer (0 = never)").ranged(1500, 60_000)?.into(),
+                vad_threshold: src.var("VAD_THRESHOLD", "RMS level of 16-bit samples above which a 20 ms frame counts as speech (`/ws/voice` with `vad`)").ranged(500, 32_767)?,
+                vad_min_speech_ms: src.var("VAD_MIN_SPEECH_MS", "speech needed before silence can end an utterance").ranged(200, 10_000)?,
+                vad_silence_ms: src.var("VAD_SILENCE_MS", "trailing silence that ends an utterance when Smart Turn does not decide it").ranged(700, 10_000)?.max(20),
+                barge_in_min_speech_ms: src.var("BARGE_IN_MIN_SPEECH_MS", "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored").ranged(400, 10_000)?,
+                stt_early_ms: src.var("STT_EARLY_MS", "silence after which an utterance is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(200, 10_000)?,
+                vad_engine: src.var("VAD_ENGINE", "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
+                vad_speech_probability: src.var("VAD_SPEECH_PROBABILITY", "Silero's probability at which a 32 ms window counts as speech").probability(0.5)?,
+                onnxruntime_lib: in_engines(
+                    "ONNXRUNTIME_LIB",
+                    "the ONNX Runtime library the neural models run on (the one in the PyPI `onnxruntime` wheel will do)",
+                    "ENGINES_DIR/onnxruntime/libonnxruntime.so",
+                    &["onnxruntime", "libonnxruntime.so"],
                 ),
-                silero_vad_model: src
-                    .raw("SILERO_VAD_MODEL")
-                    .map_or_else(|| engines_dir.join("models").join("silero_vad.onnx"), PathBuf::from),
-                turn_engine: src.choice("TURN_ENGINE", "auto", &["auto", "smart-turn", "silence"])?,
-                smart_turn_model: src.raw("SMART_TURN_MODEL").map_or_else(
-                    || engines_dir.join("models").join("smart-turn-v3.2-cpu.onnx"),
-                    PathBuf::from,
+                silero_vad_model: in_engines(
+                    "SILERO_VAD_MODEL",
+                    "the Silero VAD model (fetched by the zero-setup engines)",
+                    "ENGINES_DIR/models/silero_vad.onnx",
+                    &["models", "silero_vad.onnx"],
                 ),
-                turn_check_ms: src.ranged("TURN_CHECK_MS", 200, 10_000)?.max(20),
-                turn_max_silence_ms: src.ranged("TURN_MAX_SILENCE_MS", 2000, 10_000)?.max(20),
-                turn_complete_probability: probability(&src, "TURN_COMPLETE_PROBABILITY", 0.5)?,
-                barge_in_min_speech_ms: src.ranged("BARGE_IN_MIN_SPEECH_MS", 400, 10_000)?,
-                stt_early_ms: src.ranged("STT_EARLY_MS", 200, 10_000)?,
-                max_utterance_secs: src.ranged("MAX_UTTERANCE_SECONDS", 60, 600)?.max(1),
-                max_voice_connections: src.ranged("MAX_VOICE_CONNECTIONS", 200, 100_000)?.max(1) as usize,
-                voice_connections_per_user: src.ranged("VOICE_CONNECTIONS_PER_USER", 4, 1000)?.max(1) as usize,
-                audio_buffer_budget_bytes: src.number("AUDIO_BUFFER_BUDGET_BYTES", 256 * 1024 * 1024)?,
+                turn_engine: src.var("TURN_ENGINE", "end of turn on `/ws/voice` with `vad`: `auto` (Smart Turn when its runtime and model are there, else the fixed `VAD_SILENCE_MS`), `smart-turn`, `silence`").choice("auto", &["auto", "smart-turn", "silence"])?,
+                smart_turn_model: in_engines(
+                    "SMART_TURN_MODEL",
+                    "the Smart Turn v3 model, which hears whether a turn is complete (fetched by the zero-setup engines)",
+                    "ENGINES_DIR/models/smart-turn-v3.2-cpu.onnx",
+                    &["models", "smart-turn-v3.2-cpu.onnx"],
+                ),
+                turn_check_ms: src.var("TURN_CHECK_MS", "silence after which Smart Turn is asked whether the turn is complete; complete ends it at once").ranged(200, 10_000)?.max(20),
+                turn_max_silence_ms: src.var("TURN_MAX_SILENCE_MS", "silence that ends a turn Smart Turn found incomplete (a thinking pause shorter than this is not cut)").ranged(2000, 10_000)?.max(20),
+                turn_complete_probability: src.var("TURN_COMPLETE_PROBABILITY", "Smart Turn's probability at which a turn counts as complete").probability(0.5)?,
+                max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance buffered on `/ws/voice`; longer gets an error event").ranged(60, 600)?.max(1),
+                max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody; beyond, an error event and close 1008").ranged(200, 100_000)?.max(1) as usize,
+                voice_connections_per_user: src.var("VOICE_CONNECTIONS_PER_USER", "open `/ws/voice` connections of one user; beyond, an error event and close 1008").ranged(4, 1000)?.max(1)
+                    as usize,
+                audio_buffer_budget_bytes: src.var("AUDIO_BUFFER_BUDGET_BYTES", "audio all voice connections may buffer together; a connection that would pass it is closed (1008)").number(256 * 1024 * 1024)?,
+            },
+            llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops").ranged(400, 100_000)?.max(16),
+            provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
+            history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,
+            audio_stream_default: src.var("AUDIO_STREAM_DEFAULT", "sentence-wise audio when a request does not set `audio_stream`").bool(true)?,
+            default_language: src.var("DEFAULT_LANGUAGE", "language when neither user nor request names one (de, en, fr, es, it, nl, pl, pt)").choice("en", &LANGUAGES)?,
+            memory: MemorySettings {
+                enabled: src.var("MEMORY_EXTRACTION_ENABLED", "extract durable facts from conversations in the background").bool(true)?,
+                every_n_turns: src.var("MEMORY_EXTRACTION_EVERY_N_TURNS", "extraction runs after every N stored turns of a user").ranged(5, 1000)?.max(1),
+                max: src.var("MEMORY_EXTRACTION_MAX", "memories per user at which extraction stops adding").ranged(50, 10_000)?,
+                cap: src.var("MEMORIES_MAX", "memories a user may have (added by the user, an admin or extraction); beyond, 409").ranged(200, 100_000)?.max(1),
+                prompt_max_chars: src.var("MEMORY_PROMPT_MAX_CHARS", "memory text that enters a prompt; the newest memories go in first, older ones are left out").ranged(4000, 1_000_000)? as usize,
+                provider: src
+                    .var("MEMORY_EXTRACTION_PROVIDER", "LLM provider asked for extraction: `local` or `cloud`")
+                    .shown("(default LLM provider)")
+                    .subset(LLM_PROVIDERS)?
+                    .into_iter()
+                    .next(),
             },
             fallbacks: Fallbacks {
-                stt: chain(&src, "STT_FALLBACK", crate::provider_ids::STT_PROVIDERS)?,
-                llm: chain(&src, "LLM_FALLBACK", crate::provider_ids::LLM_PROVIDERS)?,
-                tts: chain(&src, "TTS_FALLBACK", crate::provider_ids::TTS_PROVIDERS)?,
+                stt: src.var("STT_FALLBACK", "comma list of STT providers tried after the chosen one").subset(STT_PROVIDERS)?,
+                llm: src.var("LLM_FALLBACK", "comma list of LLM providers tried after the chosen one").profiles([None, Some("local"), None]).subset(LLM_PROVIDERS)?,
+                tts: src.var("TTS_FALLBACK", "comma list of TTS providers tried after the chosen one").profiles([None, None, Some("espeak")]).subset(TTS_PROVIDERS)?,
             },
             providers: ProviderSettings {
-                local_llm_url: src.string("LOCAL_LLM_URL", "http://127.0.0.1:11434/v1"),
-                local_llm_backend: src.choice("LOCAL_LLM_BACKEND", "ollama", &["ollama", "llamacpp"])?,
-                ollama_url: src.string("OLLAMA_URL", "http://127.0.0.1:11434"),
-                llamacpp_url: src.string("LLAMACPP_URL", "http://127.0.0.1:8081"),
-                cloud_llm_url: src.string("CLOUD_LLM_URL", "https://openrouter.ai/api/v1"),
-                cloud_llm_api_key: secret("CLOUD_LLM_API_KEY"),
-                whisper_model_path: src.raw("WHISPER_MODEL_PATH"),
-                whisper_model: src.string("WHISPER_MODEL", "small"),
-                whisper_compute_type: src.string("WHISPER_COMPUTE_TYPE", "int8"),
-                openai_stt_url: src.string("OPENAI_STT_URL", "https://api.openai.com/v1"),
-                openai_stt_api_key: secret("OPENAI_STT_API_KEY"),
-                openai_stt_model: src.string("OPENAI_STT_MODEL", "whisper-1"),
-                piper_voice_dir: src.raw("PIPER_VOICE_DIR"),
-                piper_url: src.raw("PIPER_URL"),
-                openai_tts_url: src.string("OPENAI_TTS_URL", "https://api.openai.com/v1"),
-                openai_tts_api_key: secret("OPENAI_TTS_API_KEY"),
-                openai_tts_model: src.string("OPENAI_TTS_MODEL", "tts-1"),
-                openai_tts_configured: lookup("OPENAI_TTS_URL").is_some_and(|v| !v.trim().is_empty())
-                    || src.raw("OPENAI_TTS_API_KEY").is_some(),
-                openai_tts_unsupported_languages: languages(&src, "OPENAI_TTS_UNSUPPORTED_LANGUAGES")?,
-                searxng_url: src.raw("SEARXNG_URL"),
-                tavily_url: src.string("TAVILY_URL", "https://api.tavily.com"),
-                brave_url: src.string("BRAVE_URL", "https://api.search.brave.com/res/v1"),
-                tavily_api_key: secret("TAVILY_API_KEY"),
-                brave_api_key: secret("BRAVE_API_KEY"),
+                local_llm_url: src.var("LOCAL_LLM_URL", "OpenAI-compatible base URL of the local LLM server").string("http://127.0.0.1:11434/v1"),
+                local_llm_backend: src.var("LOCAL_LLM_BACKEND", "`ollama` or `llamacpp`: how the local server is managed").choice("ollama", &["ollama", "llamacpp"])?,
+                ollama_url: src.var("OLLAMA_URL", "the Ollama server when the local backend is switched to `ollama` (the configured backend uses LOCAL_LLM_URL)").string("http://127.0.0.1:11434"),
+                llamacpp_url: src.var("LLAMACPP_URL", "the llama.cpp server when the local backend is switched to `llamacpp`").string("http://127.0.0.1:8081"),
+                cloud_llm_url: src.var("CLOUD_LLM_URL", "OpenAI-compatible base URL of the cloud LLM").string("https://openrouter.ai/api/v1"),
+                cloud_llm_api_key: src.var("CLOUD_LLM_API_KEY", "API key of the cloud LLM").secret(),
+                whisper_model_path: src.var("WHISPER_MODEL_PATH", "model file of the in-process whisper STT").raw(),
+                whisper_model: src
+                    .var("WHISPER_MODEL", "Whisper size; unless this is set, the zero-setup engines run small where CTranslate2 finds a CUDA device and base on a CPU (74M parameters to small's 244M; 0.37 s per question on 2 cores); base when the size cannot be fetched")
+                    .shown("small (engines: small on a GPU, base on a CPU)")
+                    .string("small"),
+                whisper_compute_type: src.var("WHISPER_COMPUTE_TYPE", "whisper quantisation").string("int8"),
+                openai_stt_url: src
+                    .var("OPENAI_STT_URL", "base URL of the OpenAI-compatible transcription service")
+                    .profiles([
+                        Some("http://127.0.0.1:8090/v1"),
+                        Some("http://127.0.0.1:8090/v1"),
+                        None,
+                    ])
+                    .string("https://api.openai.com/v1"),
+                openai_stt_api_key: src.var("OPENAI_STT_API_KEY", "its API key").secret(),
+                openai_stt_model: src.var("OPENAI_STT_MODEL", "its model").string("whisper-1"),
+                piper_voice_dir: src
+                    .var("PIPER_VOICE_DIR", "folder of Piper voices (`NAME.onnx` with `NAME.onnx.json`; the name's start is the language)")
+                    .shown("(unset; engines: ENGINES_DIR/voices)")
+                    .raw(),
+                piper_url: src.var("PIPER_URL", "OpenAI-compatible speech server with those voices (`…/v1`); the zero-setup engines start one").shown("(unset; engines: their Piper service)").raw(),
+                openai_tts_url: src
+                    .var("OPENAI_TTS_URL", "base URL of the OpenAI-compatible speech service")
+                    .profiles([
+                        Some("http://127.0.0.1:8880/v1"),
+                        Some("http://127.0.0.1:8880/v1"),
+                        None,
+                    ])
+                    .string("https://api.openai.com/v1"),
+                openai_tts_configured: configured("OPENAI_TTS_URL") || tts_api_key.is_some(),
+                openai_tts_api_key: tts_api_key,
+                openai_tts_model: src.var("OPENAI_TTS_MODEL", "its model").string("tts-1"),
+                openai_tts_unsupported_languages: src.var("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "languages it cannot speak (e.g. `de,nl,pl` for Kokoro); those use the local voice").subset(&LANGUAGES)?,
+                searxng_url: src.var("SEARXNG_URL", "base URL of a SearXNG instance (JSON API enabled)").raw(),
+                tavily_url: src.var("TAVILY_URL", "address of the Tavily search API").string("https://api.tavily.com"),
+                tavily_api_key: src.var("TAVILY_API_KEY", "Tavily search key").secret(),
+                brave_url: src.var("BRAVE_URL", "address of the Brave search API").string("https://api.search.brave.com/res/v1"),
+                brave_api_key: src.var("BRAVE_API_KEY", "Brave search key").secret(),
             },
-            smtp: SmtpSettings {
-                host: src.raw("SMTP_HOST"),
-                port: src.number("SMTP_PORT", smtp_port_default)?,
-                user: src.raw("SMTP_USER"),
-                password: secret("SMTP_PASSWORD"),
-                from: src.string("SMTP_FROM", "voice-gateway@localhost"),
-                security,
-            },
-            emergency_contact_email: src.raw("EMERGENCY_CONTACT_EMAIL"),
+            emergency_contact_email: src.var("EMERGENCY_CONTACT_EMAIL", "recipient of every alarm, besides the user's own contacts").raw(),
             emergency: EmergencySettings {
-                twilio_api_url: src.string("TWILIO_API_URL", "https://api.twilio.com"),
-                twilio_account_sid: src.raw("TWILIO_ACCOUNT_SID"),
-                twilio_auth_token: secret("TWILIO_AUTH_TOKEN"),
-                twilio_from: src.raw("TWILIO_FROM_NUMBER"),
-                webhook_url: src.raw("EMERGENCY_WEBHOOK_URL"),
-                channel_timeout_secs: src.ranged("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", 15, 300)?.max(1).into(),
-                escalation_ms: escalation_ms(&src)?,
-                public_url: public_url(&src)?,
+                twilio_api_url: src.var("TWILIO_API_URL", "base address of the Twilio REST API (SMS and calls of the help function)").string("https://api.twilio.com"),
+                twilio_account_sid: src.var("TWILIO_ACCOUNT_SID", "Twilio account; with the token and number it enables SMS and calls").raw(),
+                twilio_auth_token: src.var("TWILIO_AUTH_TOKEN", "Twilio auth token").secret(),
+                twilio_from: src.var("TWILIO_FROM_NUMBER", "the Twilio number alarms are sent and called from (+4930…)").raw(),
+                webhook_url: src.var("EMERGENCY_WEBHOOK_URL", "address that receives a JSON POST of every alarm (best effort)").raw(),
+                channel_timeout_secs: src.var("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "longest one alarm channel (mail, each SMS or call, webhook) may take").ranged(15, 300)?.max(1).into(),
+                escalation_ms: escalation_ms(src.var("EMERGENCY_ESCALATION_MINUTES", "a reminder goes out on every channel when no contact confirmed an alarm within this time (0 = off)"))?,
+                public_url: public_url(src.var("PUBLIC_URL", "address contacts reach the gateway at (acknowledgement links); else the address help was pressed at"))?,
             },
-            gpus: gpus(&src)?,
+            smtp: smtp(&src)?,
             instance_id: src
-                .raw("INSTANCE_ID")
+                .var("INSTANCE_ID", "this instance's name when several gateways share one database: in metrics, the live log and leases")
+                .shown("host name:port")
+                .raw()
                 .unwrap_or_else(|| format!("{}:{}", host_name(), listen_addr.port())),
-            overrides_refresh_secs: src.ranged("OVERRIDES_REFRESH_SECONDS", 30, 3600)?.max(1).into(),
+            overrides_refresh_secs: src.var("OVERRIDES_REFRESH_SECONDS", "how old the runtime overrides (and the local backend) an instance uses may be; an admin's change through another instance takes effect within it").ranged(30, 3600)?.max(1).into(),
+            gpus: gpus(src.var("GPUS", "`auto`, `none` or a comma list of device numbers for local engines"))?,
             engines: EngineSettings {
-                mode: src.choice(
-                    "ENGINES",
-                    if src.profile == Profile::LocalDev {
-                        "auto"
-                    } else {
-                        "off"
-                    },
-                    &["auto", "off"],
-                )?,
+                mode: src
+                    .var("ENGINES", "`auto`: at start, set up and run llama.cpp and faster-whisper for whatever LOCAL_LLM_URL / OPENAI_STT_URL do not configure")
+                    .profiles([Some("auto"), None, None])
+                    .choice("off", &["auto", "off"])?,
                 dir: engines_dir.clone(),
-                llm_configured: lookup("LOCAL_LLM_URL").is_some_and(|v| !v.trim().is_empty()),
-                stt_configured: lookup("OPENAI_STT_URL").is_some_and(|v| !v.trim().is_empty()),
-                tts_configured: ["DEFAULT_TTS_PROVIDER", "PIPER_URL"]
-                    .iter()
-                    .any(|k| lookup(k).is_some_and(|v| !v.trim().is_empty())),
-                whisper_model_explicit: lookup("WHISPER_MODEL").is_some_and(|v| !v.trim().is_empty()),
-                whisper_window_secs: src.ranged("WHISPER_WINDOW_SECONDS", 15, 30)?.max(1),
+                llm_configured: configured("LOCAL_LLM_URL"),
+                stt_configured: configured("OPENAI_STT_URL"),
+                tts_configured: configured("DEFAULT_TTS_PROVIDER") || configured("PIPER_URL"),
+                whisper_model_explicit: configured("WHISPER_MODEL"),
+                whisper_window_secs: src.var("WHISPER_WINDOW_SECONDS", "audio window the local faster-whisper encodes for a clip of known language shorter than it (longer clips: just long enough); 30 = Whisper's own window, 0.6 s slower for a short question").ranged(15, 30)?.max(1),
             },
-            model_presets: presets::load(src.raw("MODEL_PRESETS_FILE").as_deref())
-                .map_err(|e| ConfigError::new("MODEL_PRESETS_FILE", e))?,
+            model_presets: {
+                let file = src.var("MODEL_PRESETS_FILE", "JSON list of model presets for the admin menu (see README, Operations)").shown("(unset: built-in presets)");
+                presets::load(file.raw().as_deref()).map_err(|e| file.error(e))?
+            },
             restart_command: src
-                .raw("RESTART_COMMAND")
+                .var("RESTART_COMMAND", "privileged command that restarts the service, e.g. `sudo -n systemctl restart voice-gateway` (no shell)")
+                .shown("(unset: the gateway re-executes itself)")
+                .raw()
                 .map(|c| c.split_whitespace().map(String::from).collect::<Vec<_>>())
                 .filter(|parts| !parts.is_empty()),
             runtime_env: runtime_env(&src)?,
-            default_language,
             profile: src.profile,
         };
-        Ok((settings, src.read.into_inner()))
+        // Read by the logging set-up, before the settings.
+        src.var("RUST_LOG", "log filter (tracing `EnvFilter` syntax)")
+            .shown("info")
+            .read_elsewhere();
+        Ok((settings, src.documented.into_inner()))
     }
 
     /// Whether a user name is listed in `ADMIN_USERS`.
@@ -568,87 +691,6 @@ fn host_name() -> String {
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "gateway".to_string())
-}
-
-fn database_url(src: &Source) -> Result<Option<SecretString>, ConfigError> {
-    match src.raw("DATABASE_URL") {
-        None => Ok(None),
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => Ok(Some(url.into())),
-        Some(_) => Err(ConfigError::new("DATABASE_URL", "expected a postgres:// URL")),
-    }
-}
-
-fn header_name(src: &Source) -> Result<String, ConfigError> {
-    let name = src.string("TRUSTED_AUTH_HEADER", "X-Forwarded-User");
-    axum::http::HeaderName::from_bytes(name.as_bytes())
-        .map(|h| h.as_str().to_string())
-        .map_err(|_| ConfigError::new("TRUSTED_AUTH_HEADER", format!("{name:?} is not a valid header name")))
-}
-
-fn proxy_ips(src: &Source) -> Result<Vec<IpNet>, ConfigError> {
-    src.list("TRUSTED_PROXY_IPS")
-        .iter()
-        .map(|entry| {
-            entry
-                .parse::<IpNet>()
-                .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
-                .map_err(|_| {
-                    ConfigError::new(
-                        "TRUSTED_PROXY_IPS",
-                        format!("{entry:?} is neither an IP address nor a CIDR range"),
-                    )
-                })
-        })
-        .collect()
-}
-
-fn chain(src: &Source, var: &str, ids: &[&str]) -> Result<Vec<String>, ConfigError> {
-    let list = src.list(var);
-    match list.iter().find(|p| !ids.contains(&p.as_str())) {
-        Some(bad) => Err(ConfigError::new(
-            var,
-            format!("{bad:?} is not one of {}", ids.join(", ")),
-        )),
-        None => Ok(list),
-    }
-}
-
-fn provider_or_none(src: &Source, var: &str, ids: &[&str]) -> Result<Option<String>, ConfigError> {
-    Ok(chain(src, var, ids)?.into_iter().next())
-}
-
-fn languages(src: &Source, var: &str) -> Result<Vec<String>, ConfigError> {
-    chain(src, var, &LANGUAGES)
-}
-
-fn gpus(src: &Source) -> Result<String, ConfigError> {
-    let value = src.string("GPUS", "auto");
-    let valid = value == "auto"
-        || value == "none"
-        || value
-            .split(',')
-            .all(|d| !d.trim().is_empty() && d.trim().chars().all(|c| c.is_ascii_digit()));
-    if valid {
-        Ok(value)
-    } else {
-        Err(ConfigError::new(
-            "GPUS",
-            format!("{value:?} is not auto, none or a comma list of device numbers"),
-        ))
-    }
-}
-
-fn runtime_env(src: &Source) -> Result<BTreeMap<keys::Key, String>, ConfigError> {
-    keys::KEYS
-        .iter()
-        .map(|spec| {
-            let var = spec.env_name();
-            let raw = src.raw(&var).unwrap_or_else(|| spec.default.to_string());
-            spec.validate(&raw)
-                .map(|value| (spec.id, value))
-                .map_err(|problem| ConfigError::new(&var, problem))
-        })
-        .collect()
 }
 
 #[cfg(test)]
