@@ -43,6 +43,12 @@ if [ ! -x target/api-venv/bin/st ] || [ ! -x target/api-venv/bin/openapi-spec-va
   target/api-venv/bin/pip install -q --disable-pip-version-check schemathesis==4.32.5 openapi-spec-validator==0.9.0
 fi
 
+# The OpenAI-compatible API is tested with the official openai SDK (tests/api/openai_sdk.rs), pinned, in its own venv.
+if [ ! -x target/openai-venv/bin/python ] || ! target/openai-venv/bin/python -c 'import openai, websockets' 2>/dev/null; then
+  python3 -m venv target/openai-venv
+  target/openai-venv/bin/pip install -q --disable-pip-version-check 'openai[realtime]==3.54.0'
+fi
+
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
 # (The deployment test needs the PostgreSQL below.)
 cargo test --locked -- --include-ignored --skip deploy:: "$@"

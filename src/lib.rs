@@ -11,6 +11,7 @@
 //! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
+//! - [`openai`]: the OpenAI-compatible API under `/v1` (models, chat completions, speech, transcription).
 //! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
 //! - [`listen`]: hearing a speaker: voice detectors, the end-of-turn model, the audio buffer budget.
 //! - [`overrides`]: the store-backed cache of the runtime overrides.
@@ -39,6 +40,7 @@ pub mod error;
 pub mod listen;
 pub mod logging;
 pub mod metrics;
+pub mod openai;
 pub mod overrides;
 pub mod prefs;
 pub mod provider_ids;

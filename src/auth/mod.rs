@@ -26,6 +26,8 @@ pub mod access {
     pub const USER: &str = "user";
     /// The admins' routes: admin key, admin flag or ADMIN_USERS.
     pub const ADMIN: &str = "admin";
+    /// The OpenAI-compatible routes under `/v1`: any user, by bearer token; errors in OpenAI's shape.
+    pub const OPENAI: &str = "openai";
 }
 
 /// Header carrying the admin key.

@@ -15,19 +15,13 @@ use utoipa_axum::routes;
 
 use super::openapi::USER;
 
-use crate::app::{App, AppState};
+use crate::app::AppState;
 use crate::auth::CurrentUser;
-use crate::config::keys::Key;
-use crate::config::route::{Route, RouteLayer};
-use crate::config::runtime::Effective;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
-use crate::prefs::Prefs;
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
-use crate::store::users::User;
-use crate::text::pipeline::Pipeline;
 use crate::turn::semantic::Semantic;
 use crate::turn::{
-    self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, quota, request_layer, route_for, speech,
+    self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech,
 };
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
@@ -145,26 +139,13 @@ async fn speak(
     caller: CurrentUser,
     AppJson(body): AppJson<SpeakBody>,
 ) -> Result<Response> {
-    let text = check_text(&body.text)?.to_string();
+    check_text(&body.text)?;
     let layer = request_layer(&[
         ("tts_provider", body.provider.as_deref()),
         ("voice", body.voice.as_deref()),
         ("language", body.language.as_deref()),
     ])?;
-    let (eff, prefs, route) = speech_route(&app, &caller.user, layer).await?;
-    speech::check_voice(&app, &route)?;
-    quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
-    let lexicon = app.lexicon(&route.language).await?;
-    let spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled))
-        .split_all(&text)
-        .join(" ");
-    if spoken.trim().is_empty() {
-        return Err(ApiError::BadRequest {
-            code: "empty_text",
-            message: "nothing speakable in the text".into(),
-        });
-    }
-    let said = speech::synthesize(&app, &eff, &prefs, &route, &spoken).await?;
+    let said = speech::speak(&app, &caller.user, layer, &body.text).await?;
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("audio/wav"));
     if let Ok(v) = HeaderValue::from_str(&said.provider) {
@@ -175,18 +156,6 @@ async fn speak(
         HeaderValue::from_static(if said.language_fallback { "true" } else { "false" }),
     );
     Ok((StatusCode::OK, headers, said.speech.audio).into_response())
-}
-
-/// The route of a speak or transcribe request (no session): effective settings, the user's prefs, the route.
-async fn speech_route(app: &App, user: &User, layer: RouteLayer) -> Result<(Effective, Prefs, Route)> {
-    let eff = app.runtime.effective().await?;
-    let prefs = app.store.prefs(&user.id).await?;
-    let request = TurnRequest {
-        layer,
-        ..TurnRequest::default()
-    };
-    let route = route_for(app, &eff, &prefs, &request);
-    Ok((eff, prefs, route))
 }
 
 /// Query of `POST /api/transcribe`.
@@ -240,12 +209,10 @@ async fn transcribe(
         ("stt_provider", query.provider.as_deref()),
         ("language", query.language.as_deref()),
     ])?;
-    let (eff, prefs, route) = speech_route(&app, &caller.user, layer).await?;
-    quota::charge_request(&app, &caller.user.id, &prefs, &eff).await?;
-    let (transcript, fallbacks) = speech::transcribe(&app, &eff, &route, &audio).await?;
+    let (text, language, fallbacks) = speech::hear(&app, &caller.user, layer, &audio).await?;
     Ok(Json(Transcription {
-        text: transcript.text,
-        language: transcript.language.unwrap_or(route.language),
+        text,
+        language,
         provider_fallbacks: fallbacks,
         duration_seconds: audio.duration_secs(),
     }))

@@ -49,6 +49,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(admin_ops::router())
         .merge(crate::ws::router())
         .merge(metrics::router())
+        .merge(crate::openai::router(audio_limit))
 }
 
 /// The whole HTTP interface.
@@ -62,7 +63,8 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
-        .layer(CatchPanicLayer::custom(panic_response));
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn(crate::openai::errors::translate));
     with_security_headers(routes).with_state(state)
 }
 

@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 
-pub use crate::auth::access::{ADMIN, PUBLIC, USER};
+pub use crate::auth::access::{ADMIN, OPENAI, PUBLIC, USER};
 
 /// The route of the description itself.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -42,7 +42,11 @@ pub fn document() -> &'static Value {
 /// The schemas no route's body names: the error body every route may answer, and the WebSocket channels'
 /// events.
 #[derive(utoipa::OpenApi)]
-#[openapi(components(schemas(crate::error::ErrorBody, crate::ws::protocol::ServerEvent)))]
+#[openapi(components(schemas(
+    crate::error::ErrorBody,
+    crate::openai::errors::OpenAiErrorBody,
+    crate::ws::protocol::ServerEvent
+)))]
 struct Events;
 
 /// Adds what every route of a kind answers, the security schemes and the version to the derived description.
@@ -57,8 +61,8 @@ fn complete(api: utoipa::openapi::OpenApi) -> Value {
     }
     doc["openapi"] = json!("3.1.0");
     doc["info"] = json!({"title": "voice-gateway", "version": env!("CARGO_PKG_VERSION"),
-        "description": "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error; \
-            the events of /ws/chat and /ws/voice are components/schemas/ServerEvent."});
+        "description": "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error \
+            (OpenAiErrorBody under /v1, the OpenAI-compatible API); the events of /ws/chat and /ws/voice are components/schemas/ServerEvent."});
     doc["components"]["securitySchemes"] = json!({
         "bearer": {"type": "http", "scheme": "bearer"},
         "cookie": {"type": "apiKey", "in": "cookie", "name": "va_token"},
@@ -77,6 +81,7 @@ fn complete_operation(method: &str, path: &str, operation: &mut Value) {
     let tag = operation["tags"][0].as_str().unwrap_or(PUBLIC).to_string();
     operation["security"] = match tag.as_str() {
         USER => json!([{"bearer": []}, {"cookie": []}]),
+        OPENAI => json!([{"bearer": []}]),
         ADMIN => json!([{"adminKey": []}, {"bearer": []}, {"cookie": []}]),
         _ => json!([]),
     };
@@ -119,8 +124,9 @@ fn complete_operation(method: &str, path: &str, operation: &mut Value) {
     for code in common {
         responses.entry(code).or_insert_with(|| json!({"description": "error"}));
     }
-    // Every error answers the contract's body; every response needs a description.
-    let error = json!({"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}});
+    // Every error answers the contract's body (OpenAI's on `/v1`); every response needs a description.
+    let schema = if tag == OPENAI { "OpenAiErrorBody" } else { "Error" };
+    let error = json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}});
     for (code, response) in responses.iter_mut() {
         if code.as_str() >= "400" && response.get("content").is_none() {
             response["content"] = error.clone();

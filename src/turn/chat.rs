@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::fallback::{Failure, walk};
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
-use super::{Events, TurnEvent, emit, provider_error};
+use super::{Events, TokenUsage, TurnEvent, emit, provider_error};
 use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::route::Route;
@@ -31,6 +31,8 @@ pub struct Answer {
     pub llm: (String, String),
     /// `llm:<id>` for every provider that failed before.
     pub fallbacks: Vec<String>,
+    /// Tokens used, as the provider reported them.
+    pub usage: Option<TokenUsage>,
 }
 
 /// One provider's attempt at the answer.
@@ -40,6 +42,7 @@ struct Attempt {
     sentences: Vec<String>,
     citations: Vec<String>,
     cost: Option<f64>,
+    usage: Option<TokenUsage>,
 }
 
 impl Attempt {
@@ -111,6 +114,7 @@ pub async fn answer(
                 sentences: Vec::new(),
                 citations: Vec::new(),
                 cost: None,
+                usage: None,
             };
             Some(
                 match converse(ctx, engine, &model, messages.clone(), &mut attempt, events).await {
@@ -142,6 +146,7 @@ pub async fn answer(
         citations: attempt.citations,
         llm: (answered.provider, model),
         fallbacks: answered.fallbacks,
+        usage: attempt.usage,
     })
 }
 
@@ -177,6 +182,9 @@ async fn converse(
                     if let Some(cost) = usage.cost {
                         *attempt.cost.get_or_insert(0.0) += cost;
                     }
+                    let total = attempt.usage.get_or_insert_default();
+                    total.prompt_tokens += usage.prompt_tokens;
+                    total.completion_tokens += usage.completion_tokens;
                 }
             }
         }

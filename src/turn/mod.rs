@@ -4,10 +4,10 @@
 //! REST handlers call [`run`] and wait for the outcome; streaming channels pass an event sender and receive
 //! tokens and spoken sentences while the answer is written.
 
-mod chat;
+pub mod chat;
 mod fallback;
 mod memory;
-mod prompt;
+pub mod prompt;
 pub mod quota;
 pub mod search;
 pub mod semantic;
@@ -26,6 +26,7 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::ProviderError;
+use crate::providers::llm::ChatMessage;
 use crate::providers::tts::Speech;
 use crate::store::sessions::Session;
 use crate::store::users::User;
@@ -59,6 +60,9 @@ pub struct TurnRequest {
     pub audio_stream: bool,
     /// The request was already counted against the quota (a voice turn counts before transcribing).
     pub precharged: bool,
+    /// Earlier messages the client keeps itself (the OpenAI-compatible API), instead of a session's history:
+    /// their system texts join the gateway's system message, the last `HISTORY_MAX_MESSAGES` others follow it.
+    pub context: Vec<ChatMessage>,
 }
 
 /// What happens during a turn, for streaming channels.
@@ -101,6 +105,17 @@ pub struct TurnOutcome {
     pub history_len: usize,
     /// Memories sent to the LLM.
     pub memories_len: usize,
+    /// Tokens of the requests and of the answer, as the providers reported them (`None`: none did).
+    pub usage: Option<TokenUsage>,
+}
+
+/// Tokens a turn's LLM requests used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TokenUsage {
+    /// Tokens of the requests (a web-search round counts its own).
+    pub prompt_tokens: u64,
+    /// Tokens of the answer.
+    pub completion_tokens: u64,
 }
 
 /// Optional event channel of a streaming caller.
@@ -250,6 +265,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     let memories = prompt::memories_within(&memories, app.settings.memory.prompt_max_chars);
     let mut messages = vec![prompt::system_message(&eff, user, &memories, &route.language)];
     messages.extend(history.iter().map(|m| prompt::history_message(&m.role, &m.text)));
+    prompt::add_context(&mut messages, &request.context, app.settings.history_max_messages);
     messages.push(prompt::user_message(&question));
 
     let web = search::plan(app, &eff, &prefs, &user.id, &question, &route.language).await?;
@@ -279,6 +295,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         tts_fallback: false,
         history_len: history.len(),
         memories_len: memories.len(),
+        usage: answer.usage,
         route,
     };
     if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {

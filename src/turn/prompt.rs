@@ -63,6 +63,21 @@ pub fn history_message(role: &str, text: &str) -> ChatMessage {
     ChatMessage::new(role, text)
 }
 
+/// Adds the messages a client keeps itself: system texts join the leading system message (the gateway's
+/// prompt, name and memories stay first), and of the others the last `max` follow, as a session's history.
+pub fn add_context(messages: &mut Vec<ChatMessage>, context: &[ChatMessage], max: u32) {
+    let (system, others): (Vec<&ChatMessage>, Vec<&ChatMessage>) = context.iter().partition(|m| m.role == "system");
+    if let Some(lead) = messages.first_mut() {
+        for text in system.iter().filter_map(|m| m.content.as_deref()) {
+            let content = lead.content.get_or_insert_default();
+            content.push_str("\n\n");
+            content.push_str(text);
+        }
+    }
+    let skip = others.len().saturating_sub(max as usize);
+    messages.extend(others.into_iter().skip(skip).cloned());
+}
+
 /// The question.
 pub fn user_message(text: &str) -> ChatMessage {
     ChatMessage::new("user", text)

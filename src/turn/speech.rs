@@ -2,10 +2,10 @@
 //! local-voice fallback for languages the cloud TTS cannot speak, and transcription, each along its chain.
 
 use super::fallback::{Failure, walk};
-use super::provider_error;
+use super::{TurnRequest, check_text, provider_error, quota, route_for};
 use crate::app::App;
 use crate::config::keys::Key;
-use crate::config::route::Route;
+use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
@@ -13,6 +13,51 @@ use crate::providers::audio::Pcm;
 use crate::providers::chain;
 use crate::providers::stt::Transcript;
 use crate::providers::tts::{Speech, SpeechRequest};
+use crate::store::users::User;
+use crate::text::pipeline::Pipeline;
+
+/// The route of a speak or transcribe request outside a turn (no session): effective settings, the user's
+/// prefs, the route.
+pub async fn route_alone(app: &App, user: &User, layer: RouteLayer) -> Result<(Effective, Prefs, Route)> {
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&user.id).await?;
+    let request = TurnRequest {
+        layer,
+        ..TurnRequest::default()
+    };
+    let route = route_for(app, &eff, &prefs, &request);
+    Ok((eff, prefs, route))
+}
+
+/// Speaks a text outside a turn (`/api/speak`, `/v1/audio/speech`): checks the voice, counts the request, puts
+/// the text through the text pipeline and speaks it along the TTS chain.
+pub async fn speak(app: &App, user: &User, layer: RouteLayer, text: &str) -> Result<Said> {
+    let text = check_text(text)?;
+    let (eff, prefs, route) = route_alone(app, user, layer).await?;
+    check_voice(app, &route)?;
+    quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    let lexicon = app.lexicon(&route.language).await?;
+    let spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled))
+        .split_all(text)
+        .join(" ");
+    if spoken.trim().is_empty() {
+        return Err(ApiError::BadRequest {
+            code: "empty_text",
+            message: "nothing speakable in the text".into(),
+        });
+    }
+    synthesize(app, &eff, &prefs, &route, &spoken).await
+}
+
+/// Transcribes audio outside a turn (`/api/transcribe`, `/v1/audio/transcriptions`): counts the request and
+/// transcribes along the STT chain. Answers the transcript, the language heard (or the route's) and the
+/// providers that failed before.
+pub async fn hear(app: &App, user: &User, layer: RouteLayer, audio: &Pcm) -> Result<(String, String, Vec<String>)> {
+    let (eff, prefs, route) = route_alone(app, user, layer).await?;
+    quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    let (transcript, fallbacks) = transcribe(app, &eff, &route, audio).await?;
+    Ok((transcript.text, transcript.language.unwrap_or(route.language), fallbacks))
+}
 
 /// The engine that speaks every language, used when the chosen one cannot.
 const LOCAL_VOICE: &str = "espeak";

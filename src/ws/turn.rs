@@ -64,8 +64,8 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
             session,
             layer: options.turn.layer()?,
             text_only: options.text_only.unwrap_or(false),
-            audio_stream: false,
             precharged: false,
+            ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, &tx).await
     }
@@ -182,8 +182,8 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             session,
             layer,
             text_only: options.text_only.unwrap_or(false),
-            audio_stream: false,
             precharged: true,
+            ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, &tx).await
     }

@@ -1,0 +1,231 @@
+//! `POST /v1/audio/speech` and `POST /v1/audio/transcriptions`: the gateway's speech and transcription in
+//! OpenAI's shape, with the user's route, quota, text pipeline and fallback chains.
+//!
+//! Audio formats: speech answers `wav` (the default here; OpenAI's is mp3) or `pcm` (raw 16-bit little-endian
+//! mono at 24 kHz, as OpenAI sends it); transcription takes a WAV file (16-bit PCM). Compressed formats (mp3,
+//! opus, aac, flac, webm) are refused with a message naming the ones taken.
+
+use axum::Json;
+use axum::extract::multipart::{Multipart, MultipartRejection};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::errors::V1Error;
+use crate::app::AppState;
+use crate::auth::CurrentUser;
+use crate::auth::access::OPENAI;
+use crate::error::{ApiError, AppJson};
+use crate::provider_ids::{STT_PROVIDERS, TTS_PROVIDERS};
+use crate::providers::audio::{parse_wav, to_mono};
+use crate::turn::prompt::language_name;
+use crate::turn::{request_layer, speech};
+
+/// OpenAI's `pcm`: 24 kHz.
+pub const PCM_RATE: u32 = 24_000;
+
+/// OpenAI's voice names: meant for its TTS, and for any other engine the user's own voice.
+const OPENAI_VOICES: [&str; 13] = [
+    "alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer", "verse", "marin", "cedar",
+];
+
+/// The routes; uploads may be up to `audio_limit` bytes.
+pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
+    let (schemas, paths, upload) = routes!(transcriptions);
+    OpenApiRouter::new()
+        .routes(routes!(speech))
+        .routes((schemas, paths, upload.layer(DefaultBodyLimit::max(audio_limit))))
+}
+
+/// Body of `POST /v1/audio/speech`. `speed` and `instructions` are accepted and not used.
+#[derive(Debug, Deserialize, ToSchema)]
+struct SpeechBody {
+    /// A TTS provider (`espeak`, `piper`, `openai`); any other name (`tts-1`) keeps the user's.
+    #[serde(default)]
+    model: Option<String>,
+    /// The text to speak; it goes through the text pipeline.
+    input: String,
+    /// A voice of the route's engine; OpenAI's names keep the user's voice unless the engine is `openai`.
+    #[serde(default)]
+    voice: Option<String>,
+    /// `wav` (default) or `pcm` (24 kHz).
+    #[serde(default)]
+    response_format: Option<String>,
+}
+
+/// Speaks text as OpenAI's speech endpoint does, through the gateway's text pipeline and TTS chain.
+#[utoipa::path(post, path = "/v1/audio/speech", tag = OPENAI, request_body = SpeechBody, responses(
+    (status = 200, description = "the audio", content((Vec<u8> = "audio/wav"), (Vec<u8> = "audio/pcm"))),
+    (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
+#[tracing::instrument(skip_all, fields(user = %caller.user.name))]
+async fn speech(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    AppJson(body): AppJson<SpeechBody>,
+) -> Result<Response, V1Error> {
+    let format = body.response_format.as_deref().unwrap_or("wav");
+    if !matches!(format, "wav" | "pcm") {
+        return Err(V1Error::new(
+            StatusCode::BAD_REQUEST,
+            "unsupported_response_format",
+            Some("response_format"),
+            format!("response_format {format:?} is not supported; use wav or pcm"),
+        ));
+    }
+    let provider = body.model.as_deref().filter(|m| TTS_PROVIDERS.contains(m));
+    let layer = request_layer(&[("tts_provider", provider)])?;
+    let voice = match body.voice.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+        Some(v) if OPENAI_VOICES.contains(&v) => {
+            let (_, _, route) = speech::route_alone(&app, &caller.user, layer.clone()).await?;
+            (route.tts == "openai").then_some(v)
+        }
+        other => other,
+    };
+    let layer = request_layer(&[("tts_provider", provider), ("voice", voice)])?;
+    let said = speech::speak(&app, &caller.user, layer, &body.input).await?;
+    let (audio, content_type) = if format == "pcm" {
+        let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
+        let pcm = tokio::task::spawn_blocking(move || pcm.resampled(PCM_RATE))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        (pcm.to_le_bytes(), "audio/pcm")
+    } else {
+        (said.speech.audio, "audio/wav")
+    };
+    Ok(([(CONTENT_TYPE, HeaderValue::from_static(content_type))], audio).into_response())
+}
+
+/// The form of `POST /v1/audio/transcriptions`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct TranscriptionForm {
+    /// A WAV file (16-bit PCM, 8-96 kHz, 1-2 channels).
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// An STT provider (`whisper`, `openai`); any other name (`whisper-1`) keeps the user's.
+    model: Option<String>,
+    /// The language spoken (`en`).
+    language: Option<String>,
+    /// `json` (default), `text` or `verbose_json`.
+    response_format: Option<String>,
+}
+
+/// What was heard.
+#[derive(Serialize, ToSchema)]
+struct Transcription {
+    text: String,
+}
+
+/// What was heard, with its language (in English words, as OpenAI writes it) and duration.
+#[derive(Serialize, ToSchema)]
+struct VerboseTranscription {
+    /// `transcribe`.
+    task: &'static str,
+    language: String,
+    duration: f64,
+    text: String,
+    /// Always empty: the engines give no segments here.
+    segments: Vec<String>,
+}
+
+/// Transcribes a WAV file as OpenAI's transcription endpoint does, along the user's STT chain.
+#[utoipa::path(post, path = "/v1/audio/transcriptions", tag = OPENAI,
+    request_body(content = TranscriptionForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = Transcription, description = "`json`; `verbose_json` adds task, language, \
+        duration and segments; `text` is plain text"),
+        (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
+#[tracing::instrument(skip_all, fields(user = %caller.user.name))]
+async fn transcriptions(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    form: Result<Multipart, MultipartRejection>,
+) -> Result<Response, V1Error> {
+    let form = read_form(form.map_err(|e| bad_form(&e.body_text()))?).await?;
+    let Some(file) = form.file else {
+        return Err(V1Error::new(StatusCode::BAD_REQUEST, "invalid_request", Some("file"), "file is missing"));
+    };
+    let format = form.response_format.as_deref().unwrap_or("json");
+    if !matches!(format, "json" | "text" | "verbose_json") {
+        return Err(V1Error::new(
+            StatusCode::BAD_REQUEST,
+            "unsupported_response_format",
+            Some("response_format"),
+            format!("response_format {format:?} is not supported; use json, text or verbose_json"),
+        ));
+    }
+    let audio = parse_wav(&file).map_err(|e| {
+        V1Error::new(
+            StatusCode::BAD_REQUEST,
+            "unsupported_audio",
+            Some("file"),
+            format!("{e}; send a WAV file with 16-bit PCM"),
+        )
+    })?;
+    let audio = to_mono(audio);
+    if audio.samples.is_empty() {
+        return Err(V1Error::new(StatusCode::BAD_REQUEST, "empty_audio", Some("file"), "the audio holds no samples"));
+    }
+    let provider = form.model.as_deref().filter(|m| STT_PROVIDERS.contains(m));
+    let layer = request_layer(&[("stt_provider", provider), ("language", form.language.as_deref())])?;
+    let (text, language, _) = speech::hear(&app, &caller.user, layer, &audio).await?;
+    Ok(match format {
+        "text" => ([(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))], text).into_response(),
+        "verbose_json" => Json(VerboseTranscription {
+            task: "transcribe",
+            language: language_name(&language).to_ascii_lowercase(),
+            duration: audio.duration_secs(),
+            text,
+            segments: Vec::new(),
+        })
+        .into_response(),
+        _ => Json(Transcription { text }).into_response(),
+    })
+}
+
+/// The fields of the form that are used; others (`prompt`, `temperature`, …) are read and dropped.
+#[derive(Default)]
+struct Form {
+    file: Option<Vec<u8>>,
+    model: Option<String>,
+    language: Option<String>,
+    response_format: Option<String>,
+}
+
+async fn read_form(mut multipart: Multipart) -> Result<Form, V1Error> {
+    let mut form = Form::default();
+    while let Some(field) = multipart.next_field().await.map_err(|e| bad_form(&e.body_text()))? {
+        let name = field.name().unwrap_or_default().to_string();
+        if name == "file" {
+            let bytes = field.bytes().await.map_err(|e| bad_form(&e.body_text()))?;
+            form.file = Some(bytes.to_vec());
+            continue;
+        }
+        let value = field.text().await.map_err(|e| bad_form(&e.body_text()))?;
+        let value = Some(value.trim().to_string()).filter(|v| !v.is_empty());
+        match name.as_str() {
+            "model" => form.model = value,
+            "language" => form.language = value,
+            "response_format" => form.response_format = value,
+            _ => {}
+        }
+    }
+    Ok(form)
+}
+
+/// A form that cannot be read: too large (413) or not `multipart/form-data` (400).
+fn bad_form(problem: &str) -> V1Error {
+    if problem.contains("length limit") || problem.contains("too large") {
+        return ApiError::PayloadTooLarge.into();
+    }
+    V1Error::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_form",
+        None,
+        format!("send multipart/form-data with a file field: {problem}"),
+    )
+}

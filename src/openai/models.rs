@@ -1,0 +1,110 @@
+//! `GET /v1/models` and what the `model` of a chat request means here: `default` (the user's own route), a
+//! provider (`local`, `cloud`: its configured model), a provider and model (`cloud/openai/gpt-4o-mini`), or
+//! the id of a model preset of the admin's menu.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::errors::V1Error;
+use crate::app::{App, AppState};
+use crate::auth::CurrentUser;
+use crate::auth::access::OPENAI;
+use crate::config::route::RouteLayer;
+use crate::config::runtime::Effective;
+use crate::provider_ids::LLM_PROVIDERS;
+use crate::turn::chat::default_model;
+use crate::turn::request_layer;
+
+/// The model that follows the user's route (preferences, the defaults).
+pub const DEFAULT_MODEL: &str = "default";
+
+/// The route.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list))
+}
+
+/// The models a client may name.
+#[derive(Serialize, ToSchema)]
+struct ModelList {
+    /// `list`.
+    object: &'static str,
+    data: Vec<Model>,
+}
+
+/// One model.
+#[derive(Serialize, ToSchema)]
+struct Model {
+    /// What `model` takes.
+    id: String,
+    /// `model`.
+    object: &'static str,
+    /// Unix time; 0, the gateway does not know.
+    created: u64,
+    /// `voice-gateway`.
+    owned_by: &'static str,
+}
+
+/// The models: `default`, each LLM provider alone and with its configured model, and the presets of the model
+/// menu.
+#[utoipa::path(get, path = "/v1/models", tag = OPENAI, responses((status = 200, body = ModelList)))]
+async fn list(State(app): State<AppState>, _caller: CurrentUser) -> Result<Json<ModelList>, V1Error> {
+    let eff = app.runtime.effective().await.map_err(crate::error::ApiError::from)?;
+    let data = offered(&app, &eff)
+        .into_iter()
+        .map(|id| Model {
+            id,
+            object: "model",
+            created: 0,
+            owned_by: "voice-gateway",
+        })
+        .collect();
+    Ok(Json(ModelList { object: "list", data }))
+}
+
+/// Every model id `/v1/models` lists, in order, without repeats.
+fn offered(app: &App, eff: &Effective) -> Vec<String> {
+    let mut ids = vec![DEFAULT_MODEL.to_string()];
+    ids.extend(LLM_PROVIDERS.iter().map(|p| p.to_string()));
+    ids.extend(LLM_PROVIDERS.iter().map(|p| format!("{p}/{}", default_model(eff, p))));
+    ids.extend(app.settings.model_presets.iter().map(|p| p.id.clone()));
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
+    ids
+}
+
+/// The route layer a `model` selects; an id that is none of the forms above is 404 `model_not_found`.
+pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, V1Error> {
+    let model = model.trim();
+    let (provider, name): (Option<&str>, Option<String>) = if model.is_empty() || model == DEFAULT_MODEL {
+        (None, None)
+    } else if LLM_PROVIDERS.contains(&model) {
+        (Some(model), None)
+    } else if let Some((p, rest)) = model.split_once('/').filter(|(p, _)| LLM_PROVIDERS.contains(p)) {
+        (Some(p), Some(rest.to_string()))
+    } else if let Some(preset) = app.settings.model_presets.iter().find(|p| p.id == model) {
+        let provider = preset.values.get("default_llm_provider").and_then(|v| v.as_str());
+        let chosen = provider.map_or_else(|| eff.get(crate::config::keys::Key::DefaultLlmProvider), |p| p);
+        let name = preset
+            .values
+            .get(&format!("{chosen}_llm_model"))
+            .and_then(|v| v.as_str())
+            .map(String::from);
+        (provider.and_then(|p| LLM_PROVIDERS.iter().find(|k| **k == p).copied()), name)
+    } else {
+        return Err(V1Error::new(
+            StatusCode::NOT_FOUND,
+            "model_not_found",
+            Some("model"),
+            format!("the model {model:?} does not exist; GET /v1/models lists the models"),
+        ));
+    };
+    Ok(request_layer(&[
+        ("llm_provider", provider),
+        ("llm_model", name.as_deref()),
+    ])?)
+}

@@ -1,0 +1,171 @@
+//! `/v1` with the official `openai` Python SDK, as the client applications that speak OpenAI's protocol use it:
+//! `tests/openai_sdk/client.py` runs a scenario against the gateway and prints what it saw; the providers are
+//! fakes speaking their real protocols (espeak-ng speaks for the user's own voice).
+//!
+//! Ignored by a plain `cargo test`: it needs the SDK, which `scripts/test.sh` installs into `target/openai-venv`.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp};
+use crate::fakes::{CHAT, Fake, Reply, tokens, wav, wav_info};
+
+const PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/openai-venv/bin/python");
+const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/openai_sdk/client.py");
+
+/// Runs a scenario of the SDK client as the user with `token`; its JSON report.
+async fn sdk(app: &TestApp, token: &str, scenario: &str, envs: &[(&str, &str)]) -> Value {
+    let run = tokio::process::Command::new(PYTHON)
+        .args([CLIENT, scenario])
+        .env("GATEWAY_URL", format!("http://{}", app.addr))
+        .env("USER_TOKEN", token)
+        .envs(envs.iter().copied())
+        .output()
+        .await
+        .expect("python in target/openai-venv (scripts/test.sh installs it)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
+}
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["I am ", "fine."]));
+    let stt = Fake::start().await;
+    stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "hello"})));
+    let tts = Fake::start().await;
+    tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
+    let tts_url = tts.v1();
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[("OPENAI_TTS_URL", &tts_url), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("anna")
+        .await;
+    let r = app
+        .call(
+            Method::POST,
+            "/api/me/memories",
+            As::Bearer(&token),
+            Some(json!({"text": "Anna drinks her tea without sugar"})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let question = tempfile::NamedTempFile::new().unwrap();
+    let mut one_second = wav(0);
+    one_second.truncate(44);
+    let pcm: Vec<u8> = (0..24_000).flat_map(|i| (((i % 50) as i16 - 25) * 400).to_le_bytes()).collect();
+    one_second[4..8].copy_from_slice(&(36 + pcm.len() as u32).to_le_bytes());
+    one_second[40..44].copy_from_slice(&(pcm.len() as u32).to_le_bytes());
+    one_second.extend_from_slice(&pcm);
+    std::fs::write(question.path(), &one_second).unwrap();
+
+    let seen = sdk(&app, &token, "chat", &[("QUESTION_WAV", question.path().to_str().unwrap())]).await;
+
+    let models: Vec<&str> = seen["models"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    for id in ["default", "local", "cloud", "local/smollm2", "cloud/openai/gpt-4o-mini"] {
+        assert!(models.contains(&id), "{id} in {models:?}");
+    }
+
+    // The whole answer is what the model said; the model got the user's name and memory in the gateway's
+    // system message, the client's system text after it, and the client's conversation in order.
+    let whole = &seen["whole"];
+    assert_eq!(whole["object"], "chat.completion");
+    assert_eq!(whole["text"], "I am fine.");
+    assert_eq!((whole["role"].as_str(), whole["finish"].as_str()), (Some("assistant"), Some("stop")));
+    assert_eq!(whole["model"], "default");
+    assert_eq!(whole["usage"]["prompt_tokens"], 12);
+    assert_eq!(whole["usage"]["completion_tokens"], 2);
+    assert_eq!(whole["usage"]["total_tokens"], 14);
+    let asked = llm.requests(CHAT)[0].json();
+    let messages = asked["messages"].as_array().unwrap();
+    let system = messages[0]["content"].as_str().unwrap();
+    assert_eq!(messages[0]["role"], "system");
+    assert!(system.contains("talking with anna"), "{system}");
+    assert!(system.contains("Anna drinks her tea without sugar"), "{system}");
+    assert!(system.ends_with("Mention the weather."), "{system}");
+    let rest: Vec<(&str, &str)> = messages[1..]
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap(), m["content"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        rest,
+        [("user", "Hi there"), ("assistant", "Hello!"), ("user", "How are you?")]
+    );
+
+    // Streamed: chunks of one id, the role first, the same text, `stop`, then the usage in a chunk of its own.
+    let stream = &seen["stream"];
+    assert_eq!(stream["objects"], json!(["chat.completion.chunk"]));
+    assert_eq!(stream["ids"], 1);
+    assert_eq!(stream["first_role"], "assistant");
+    assert_eq!(stream["text"], "I am fine.");
+    assert_eq!(stream["finish"], "stop");
+    assert_eq!(stream["last_choices"], json!([]));
+    assert_eq!(stream["usage"]["total_tokens"], 14);
+    assert_eq!(llm.requests(CHAT).len(), 2, "one provider request per answer");
+
+    // Speech: the OpenAI-compatible TTS got the text after the text pipeline, with its voice; the user's own
+    // voice (espeak, which has no "alloy") spoke the PCM at 24 kHz.
+    let speech = &seen["speech"];
+    let wav_bytes = base64_decode(speech["wav"].as_str().unwrap());
+    assert_eq!(wav_info(&wav_bytes).0, 24_000);
+    let said = tts.requests("/v1/audio/speech")[0].json();
+    assert_eq!(said["voice"], "alloy");
+    let input = said["input"].as_str().unwrap();
+    assert!(input.contains("three degrees"), "{input}");
+    let pcm = base64_decode(speech["pcm"].as_str().unwrap());
+    assert_eq!(pcm.len() % 2, 0);
+    let samples: Vec<i16> = pcm.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let seconds = samples.len() as f64 / 24_000.0;
+    assert!((1.0..6.0).contains(&seconds), "{seconds} s of speech at 24 kHz");
+    assert!(samples.iter().any(|s| s.unsigned_abs() > 2000), "the PCM is speech, not silence");
+
+    // Transcription: the fake's text, and with verbose_json the language and the upload's length.
+    let heard = &seen["transcription"];
+    assert_eq!(heard["text"], "hello");
+    assert_eq!(heard["verbose"]["text"], "hello");
+    assert_eq!(heard["verbose"]["language"], "english");
+    assert!((heard["verbose"]["duration"].as_f64().unwrap() - 1.0).abs() < 0.01);
+    assert_eq!(stt.requests("/v1/audio/transcriptions").len(), 2);
+
+    // Errors in OpenAI's shape, raised as the SDK's classes.
+    let errors = &seen["errors"];
+    let wrong = &errors["wrong_token"];
+    assert_eq!((wrong["class"].as_str(), wrong["status"].as_u64()), (Some("AuthenticationError"), Some(401)));
+    assert_eq!(wrong["body"]["code"], "invalid_api_key");
+    assert_eq!(wrong["body"]["type"], "invalid_request_error");
+    let unknown = &errors["unknown_model"];
+    assert_eq!((unknown["class"].as_str(), unknown["status"].as_u64()), (Some("NotFoundError"), Some(404)));
+    assert_eq!(unknown["body"]["code"], "model_not_found");
+    assert_eq!(unknown["body"]["param"], "model");
+    let mp3 = &errors["mp3"];
+    assert_eq!((mp3["class"].as_str(), mp3["status"].as_u64()), (Some("BadRequestError"), Some(400)));
+    assert_eq!(mp3["body"]["param"], "response_format");
+    assert_eq!(llm.requests(CHAT).len(), 2, "refused requests reach no provider");
+}
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn the_openai_sdk_sees_the_daily_quota_as_a_rate_limit() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Fine."]));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("DAILY_REQUEST_LIMIT", "2"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("ben")
+        .await;
+    let seen = sdk(&app, &token, "quota", &[]).await;
+    let answers = seen["answers"].as_array().unwrap();
+    assert_eq!(answers[..2], [json!("answered"), json!("answered")]);
+    assert_eq!(answers[2]["class"], "RateLimitError");
+    assert_eq!(answers[2]["status"], 429);
+    assert_eq!(answers[2]["body"]["code"], "insufficient_quota");
+    assert_eq!(answers[2]["body"]["type"], "insufficient_quota");
+    assert_eq!(llm.requests(CHAT).len(), 2);
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).unwrap()
+}
