@@ -37,9 +37,11 @@ const OPENAI_VOICES: [&str; 13] = [
 /// The routes; uploads may be up to `audio_limit` bytes.
 pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
     let (schemas, paths, upload) = routes!(transcriptions);
-    OpenApiRouter::new()
-        .routes(routes!(speech))
-        .routes((schemas, paths, upload.layer(DefaultBodyLimit::max(audio_limit))))
+    OpenApiRouter::new().routes(routes!(speech)).routes((
+        schemas,
+        paths,
+        upload.layer(DefaultBodyLimit::max(audio_limit)),
+    ))
 }
 
 /// Body of `POST /v1/audio/speech`. `speed` and `instructions` are accepted and not used.
@@ -147,7 +149,12 @@ async fn transcriptions(
 ) -> Result<Response, V1Error> {
     let form = read_form(form.map_err(|e| bad_form(&e.body_text()))?).await?;
     let Some(file) = form.file else {
-        return Err(V1Error::new(StatusCode::BAD_REQUEST, "invalid_request", Some("file"), "file is missing"));
+        return Err(V1Error::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            Some("file"),
+            "file is missing",
+        ));
     };
     let format = form.response_format.as_deref().unwrap_or("json");
     if !matches!(format, "json" | "text" | "verbose_json") {
@@ -168,13 +175,22 @@ async fn transcriptions(
     })?;
     let audio = to_mono(audio);
     if audio.samples.is_empty() {
-        return Err(V1Error::new(StatusCode::BAD_REQUEST, "empty_audio", Some("file"), "the audio holds no samples"));
+        return Err(V1Error::new(
+            StatusCode::BAD_REQUEST,
+            "empty_audio",
+            Some("file"),
+            "the audio holds no samples",
+        ));
     }
     let provider = form.model.as_deref().filter(|m| STT_PROVIDERS.contains(m));
     let layer = request_layer(&[("stt_provider", provider), ("language", form.language.as_deref())])?;
     let (text, language, _) = speech::hear(&app, &caller.user, layer, &audio).await?;
     Ok(match format {
-        "text" => ([(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))], text).into_response(),
+        "text" => (
+            [(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))],
+            text,
+        )
+            .into_response(),
         "verbose_json" => Json(VerboseTranscription {
             task: "transcribe",
             language: language_name(&language).to_ascii_lowercase(),

@@ -149,8 +149,17 @@ async fn completions(
     let eff = app.runtime.effective().await.map_err(ApiError::from)?;
     let model = body.model.unwrap_or_default();
     let layer = layer_for(&app, &eff, &model)?;
-    let model = if model.trim().is_empty() { DEFAULT_MODEL.to_string() } else { model };
-    let estimate = context.iter().filter_map(|m| m.content.as_deref()).map(str::len).sum::<usize>() + question.len();
+    let model = if model.trim().is_empty() {
+        DEFAULT_MODEL.to_string()
+    } else {
+        model
+    };
+    let estimate = context
+        .iter()
+        .filter_map(|m| m.content.as_deref())
+        .map(str::len)
+        .sum::<usize>()
+        + question.len();
     let request = TurnRequest {
         text: question,
         layer,
@@ -285,7 +294,9 @@ async fn streamed(
     include_usage: bool,
 ) -> Result<Response, V1Error> {
     let (tx, mut turn_events) = mpsc::unbounded_channel();
-    let mut turn = crate::AbortOnDrop(tokio::spawn(async move { turn::run(&app, &user, request, Some(tx)).await }));
+    let mut turn = crate::AbortOnDrop(tokio::spawn(
+        async move { turn::run(&app, &user, request, Some(tx)).await },
+    ));
     match turn_events.recv().await {
         Some(TurnEvent::Accepted(_)) => {}
         // The turn ended before it was accepted: its error is the answer.
@@ -335,7 +346,10 @@ async fn streamed(
             return None;
         }
         match events.recv().await {
-            Some(value) => Some((Ok::<_, Infallible>(Event::default().data(value.to_string())), (events, false))),
+            Some(value) => Some((
+                Ok::<_, Infallible>(Event::default().data(value.to_string())),
+                (events, false),
+            )),
             None => Some((Ok(Event::default().data("[DONE]")), (events, true))),
         }
     });

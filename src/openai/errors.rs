@@ -101,7 +101,7 @@ fn kind_of(status: StatusCode) -> &'static str {
 }
 
 /// The code clients test for where OpenAI has one, else the contract's.
-fn openai_code<'a>(status: StatusCode, code: &'a str) -> &'a str {
+fn openai_code(status: StatusCode, code: &str) -> &str {
     match (status.as_u16(), code) {
         (401, _) => "invalid_api_key",
         (429, "quota_exceeded") => "insufficient_quota",

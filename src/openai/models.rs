@@ -84,17 +84,23 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
         (None, None)
     } else if LLM_PROVIDERS.contains(&model) {
         (Some(model), None)
-    } else if let Some((p, rest)) = model.split_once('/').filter(|(p, _)| LLM_PROVIDERS.contains(p)) {
+    } else if let Some((p, rest)) = model
+        .split_once('/')
+        .filter(|(p, rest)| LLM_PROVIDERS.contains(p) && !rest.trim().is_empty())
+    {
         (Some(p), Some(rest.to_string()))
     } else if let Some(preset) = app.settings.model_presets.iter().find(|p| p.id == model) {
         let provider = preset.values.get("default_llm_provider").and_then(|v| v.as_str());
-        let chosen = provider.map_or_else(|| eff.get(crate::config::keys::Key::DefaultLlmProvider), |p| p);
+        let chosen = provider.unwrap_or_else(|| eff.get(crate::config::keys::Key::DefaultLlmProvider));
         let name = preset
             .values
             .get(&format!("{chosen}_llm_model"))
             .and_then(|v| v.as_str())
             .map(String::from);
-        (provider.and_then(|p| LLM_PROVIDERS.iter().find(|k| **k == p).copied()), name)
+        (
+            provider.and_then(|p| LLM_PROVIDERS.iter().find(|k| **k == p).copied()),
+            name,
+        )
     } else {
         return Err(V1Error::new(
             StatusCode::NOT_FOUND,

@@ -72,7 +72,10 @@ impl Pcm {
     pub fn resampled(&self, rate: u32) -> Pcm {
         let mono = to_mono(self.clone());
         if mono.sample_rate == rate || mono.samples.is_empty() || rate == 0 || mono.sample_rate == 0 {
-            return Pcm { sample_rate: rate, ..mono };
+            return Pcm {
+                sample_rate: rate,
+                ..mono
+            };
         }
         let common = gcd(mono.sample_rate, rate);
         let (up, down) = ((rate / common) as usize, (mono.sample_rate / common) as usize);
@@ -271,13 +274,26 @@ mod tests {
             let out = tone.resampled(to);
             assert_eq!(out.sample_rate, to);
             assert_eq!(out.samples.len(), to as usize, "{from} -> {to}");
-            assert!((frequency(&out) - 440.0).abs() < 3.0, "{from} -> {to}: {} Hz", frequency(&out));
-            let peak = out.samples[100..out.samples.len() - 100].iter().map(|s| s.unsigned_abs()).max();
-            assert!(peak.is_some_and(|p| (7600..=8400).contains(&p)), "{from} -> {to}: peak {peak:?}");
+            assert!(
+                (frequency(&out) - 440.0).abs() < 3.0,
+                "{from} -> {to}: {} Hz",
+                frequency(&out)
+            );
+            let peak = out.samples[100..out.samples.len() - 100]
+                .iter()
+                .map(|s| s.unsigned_abs())
+                .max();
+            assert!(
+                peak.is_some_and(|p| (7600..=8400).contains(&p)),
+                "{from} -> {to}: peak {peak:?}"
+            );
         }
         // A tone above the new Nyquist frequency is removed, not folded back into the speech band.
         let high = sine(48_000, 15_000.0, 0.5).resampled(24_000);
-        let loudest = high.samples[200..high.samples.len() - 200].iter().map(|s| s.unsigned_abs()).max();
+        let loudest = high.samples[200..high.samples.len() - 200]
+            .iter()
+            .map(|s| s.unsigned_abs())
+            .max();
         assert!(loudest.is_some_and(|p| p < 200), "{loudest:?}");
     }
 

@@ -20,9 +20,7 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::turn::semantic::Semantic;
-use crate::turn::{
-    self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech,
-};
+use crate::turn::{self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech};
 
 /// The routes; audio uploads may be up to `audio_limit` bytes.
 pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {

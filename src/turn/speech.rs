@@ -56,7 +56,11 @@ pub async fn hear(app: &App, user: &User, layer: RouteLayer, audio: &Pcm) -> Res
     let (eff, prefs, route) = route_alone(app, user, layer).await?;
     quota::charge_request(app, &user.id, &prefs, &eff).await?;
     let (transcript, fallbacks) = transcribe(app, &eff, &route, audio).await?;
-    Ok((transcript.text, transcript.language.unwrap_or(route.language), fallbacks))
+    Ok((
+        transcript.text,
+        transcript.language.unwrap_or(route.language),
+        fallbacks,
+    ))
 }
 
 /// The engine that speaks every language, used when the chosen one cannot.

@@ -55,15 +55,28 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     let question = tempfile::NamedTempFile::new().unwrap();
     let mut one_second = wav(0);
     one_second.truncate(44);
-    let pcm: Vec<u8> = (0..24_000).flat_map(|i| (((i % 50) as i16 - 25) * 400).to_le_bytes()).collect();
+    let pcm: Vec<u8> = (0..24_000)
+        .flat_map(|i| (((i % 50) as i16 - 25) * 400).to_le_bytes())
+        .collect();
     one_second[4..8].copy_from_slice(&(36 + pcm.len() as u32).to_le_bytes());
     one_second[40..44].copy_from_slice(&(pcm.len() as u32).to_le_bytes());
     one_second.extend_from_slice(&pcm);
     std::fs::write(question.path(), &one_second).unwrap();
 
-    let seen = sdk(&app, &token, "chat", &[("QUESTION_WAV", question.path().to_str().unwrap())]).await;
+    let seen = sdk(
+        &app,
+        &token,
+        "chat",
+        &[("QUESTION_WAV", question.path().to_str().unwrap())],
+    )
+    .await;
 
-    let models: Vec<&str> = seen["models"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let models: Vec<&str> = seen["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     for id in ["default", "local", "cloud", "local/smollm2", "cloud/openai/gpt-4o-mini"] {
         assert!(models.contains(&id), "{id} in {models:?}");
     }
@@ -73,7 +86,10 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     let whole = &seen["whole"];
     assert_eq!(whole["object"], "chat.completion");
     assert_eq!(whole["text"], "I am fine.");
-    assert_eq!((whole["role"].as_str(), whole["finish"].as_str()), (Some("assistant"), Some("stop")));
+    assert_eq!(
+        (whole["role"].as_str(), whole["finish"].as_str()),
+        (Some("assistant"), Some("stop"))
+    );
     assert_eq!(whole["model"], "default");
     assert_eq!(whole["usage"]["prompt_tokens"], 12);
     assert_eq!(whole["usage"]["completion_tokens"], 2);
@@ -119,7 +135,10 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     let samples: Vec<i16> = pcm.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
     let seconds = samples.len() as f64 / 24_000.0;
     assert!((1.0..6.0).contains(&seconds), "{seconds} s of speech at 24 kHz");
-    assert!(samples.iter().any(|s| s.unsigned_abs() > 2000), "the PCM is speech, not silence");
+    assert!(
+        samples.iter().any(|s| s.unsigned_abs() > 2000),
+        "the PCM is speech, not silence"
+    );
 
     // Transcription: the fake's text, and with verbose_json the language and the upload's length.
     let heard = &seen["transcription"];
@@ -132,15 +151,24 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     // Errors in OpenAI's shape, raised as the SDK's classes.
     let errors = &seen["errors"];
     let wrong = &errors["wrong_token"];
-    assert_eq!((wrong["class"].as_str(), wrong["status"].as_u64()), (Some("AuthenticationError"), Some(401)));
+    assert_eq!(
+        (wrong["class"].as_str(), wrong["status"].as_u64()),
+        (Some("AuthenticationError"), Some(401))
+    );
     assert_eq!(wrong["body"]["code"], "invalid_api_key");
     assert_eq!(wrong["body"]["type"], "invalid_request_error");
     let unknown = &errors["unknown_model"];
-    assert_eq!((unknown["class"].as_str(), unknown["status"].as_u64()), (Some("NotFoundError"), Some(404)));
+    assert_eq!(
+        (unknown["class"].as_str(), unknown["status"].as_u64()),
+        (Some("NotFoundError"), Some(404))
+    );
     assert_eq!(unknown["body"]["code"], "model_not_found");
     assert_eq!(unknown["body"]["param"], "model");
     let mp3 = &errors["mp3"];
-    assert_eq!((mp3["class"].as_str(), mp3["status"].as_u64()), (Some("BadRequestError"), Some(400)));
+    assert_eq!(
+        (mp3["class"].as_str(), mp3["status"].as_u64()),
+        (Some("BadRequestError"), Some(400))
+    );
     assert_eq!(mp3["body"]["param"], "response_format");
     assert_eq!(llm.requests(CHAT).len(), 2, "refused requests reach no provider");
 }

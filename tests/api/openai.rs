@@ -1,0 +1,234 @@
+//! `/v1` on the wire: the event stream's exact form, errors in OpenAI's shape on every kind of bad request,
+//! the client's conversation trimmed like a session's history, and a provider failing mid-answer.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp};
+use crate::fakes::{CHAT, Fake, Reply, token_chunks, tokens};
+
+fn conversation(turns: usize) -> Vec<Value> {
+    let mut messages = Vec::new();
+    for i in 0..turns {
+        messages.push(json!({"role": "user", "content": format!("question {i}")}));
+        messages.push(json!({"role": "assistant", "content": format!("answer {i}")}));
+    }
+    messages.push(
+        json!({"role": "user", "content": [{"type": "text", "text": "last"}, {"type": "text", "text": "question"}]}),
+    );
+    messages
+}
+
+/// The `data:` payloads of an event stream, in order.
+fn events(body: &str) -> Vec<String> {
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:")))
+        .map(|d| d.trim().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_streamed_answer_is_chunks_then_done_and_the_conversation_is_trimmed_like_history() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Sure", ", here."]));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("HISTORY_MAX_MESSAGES", "4"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("cleo")
+        .await;
+    let req = app
+        .request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
+        .json(&json!({"model": "local", "messages": conversation(5), "stream": true}));
+    let res = req.send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let data = events(&res.text().await.unwrap());
+    assert_eq!(data.last().map(String::as_str), Some("[DONE]"));
+    let chunks: Vec<Value> = data[..data.len() - 1]
+        .iter()
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let deltas: Vec<&Value> = chunks.iter().map(|c| &c["choices"][0]["delta"]).collect();
+    assert_eq!(deltas[0], &json!({"role": "assistant", "content": ""}));
+    assert_eq!(deltas[1], &json!({"content": "Sure"}));
+    assert_eq!(deltas[2], &json!({"content": ", here."}));
+    assert_eq!(chunks.last().unwrap()["choices"][0]["finish_reason"], "stop");
+    assert!(
+        chunks.iter().all(|c| c.get("usage").is_none()),
+        "no usage without include_usage"
+    );
+
+    // Ten earlier messages, of which the last four follow the system message, then the question's text parts.
+    let asked = llm.requests(CHAT)[0].json();
+    let texts: Vec<&str> = asked["messages"].as_array().unwrap()[1..]
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["question 3", "answer 3", "question 4", "answer 4", "last\nquestion"]
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_on_v1_get_openai_errors_and_reach_no_provider() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Hi."]));
+    let (app, token, _) = TestApp::with().llm(&llm).user("dan").await;
+    let post = |body: Value| {
+        app.request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
+            .json(&body)
+    };
+    let cases = [
+        (post(json!({"messages": []})), 400, "invalid_request", Some("messages")),
+        (
+            post(json!({"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]})),
+            400,
+            "invalid_request",
+            Some("messages"),
+        ),
+        (
+            post(json!({"messages": [{"role": "tool", "content": "x"}, {"role": "user", "content": "hi"}]})),
+            400,
+            "invalid_request",
+            Some("messages[0].role"),
+        ),
+        (
+            post(
+                json!({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}),
+            ),
+            400,
+            "invalid_request",
+            Some("messages[0].content"),
+        ),
+        (
+            post(json!({"messages": [{"role": "user", "content": "  "}]})),
+            400,
+            "empty_text",
+            None,
+        ),
+        (
+            post(json!({"model": "mistral", "messages": [{"role": "user", "content": "hi"}]})),
+            404,
+            "model_not_found",
+            Some("model"),
+        ),
+        (
+            post(json!({"model": "local/", "messages": [{"role": "user", "content": "hi"}]})),
+            404,
+            "model_not_found",
+            Some("model"),
+        ),
+        (post(json!({"messages": "hi"})), 422, "invalid_request", None),
+        (
+            app.request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
+                .header("content-type", "application/json")
+                .body("{not json"),
+            400,
+            "malformed_json",
+            None,
+        ),
+        (
+            app.request(Method::GET, "/v1/models", As::Bearer("wrong")),
+            401,
+            "invalid_api_key",
+            None,
+        ),
+        (
+            app.request(Method::GET, "/v1/engines", As::Bearer(&token)),
+            404,
+            "not_found",
+            None,
+        ),
+        (
+            app.request(Method::POST, "/v1/audio/transcriptions", As::Bearer(&token))
+                .header("content-type", "application/json")
+                .body("{}"),
+            400,
+            "invalid_form",
+            None,
+        ),
+        (
+            app.request(Method::POST, "/v1/audio/transcriptions", As::Bearer(&token))
+                .multipart(reqwest::multipart::Form::new().part(
+                    "file",
+                    reqwest::multipart::Part::bytes(b"ID3\x04mp3 data".to_vec()).file_name("a.mp3"),
+                )),
+            400,
+            "unsupported_audio",
+            Some("file"),
+        ),
+    ];
+    for (req, status, code, param) in cases {
+        let r = app.send(req).await;
+        assert_eq!(r.status, status, "{}", r.body);
+        let error = &r.body["error"];
+        assert_eq!(error["code"], code, "{}", r.body);
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", r.body);
+        assert!(error["type"].is_string() && error.get("status").is_none(), "{}", r.body);
+        if let Some(param) = param {
+            assert_eq!(error["param"], param, "{}", r.body);
+        }
+    }
+    assert!(llm.requests(CHAT).is_empty());
+    // Outside /v1 the contract's body stays.
+    let r = app.get("/api/nothing", As::Bearer(&token)).await;
+    assert_eq!(r.body["error"]["status"], 404);
+}
+
+#[tokio::test]
+async fn a_provider_failing_mid_answer_ends_the_stream_with_an_error_event() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, Reply::SseCut(token_chunks(&["Half an ", "answer"])));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("eva")
+        .await;
+    let res = app
+        .request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
+        .json(&json!({"messages": [{"role": "user", "content": "hi"}], "stream": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let data = events(&res.text().await.unwrap());
+    let payloads: Vec<Value> = data
+        .iter()
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let text: String = payloads
+        .iter()
+        .filter_map(|p| p["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(text, "Half an answer");
+    let last = payloads.last().unwrap();
+    assert_eq!(last["error"]["type"], "server_error", "{last}");
+    assert_eq!(last["error"]["code"], "provider_failed", "{last}");
+}
+
+#[tokio::test]
+async fn a_used_up_quota_is_an_http_429_before_any_stream() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Hi."]));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("DAILY_REQUEST_LIMIT", "1"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("finn")
+        .await;
+    let ask = || {
+        app.request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
+            .json(&json!({"messages": [{"role": "user", "content": "hi"}], "stream": true}))
+    };
+    assert_eq!(app.send(ask()).await.status, 200);
+    let r = app.send(ask()).await;
+    assert_eq!(r.status, 429);
+    assert_eq!(r.body["error"]["code"], "insufficient_quota");
+    assert_eq!(llm.requests(CHAT).len(), 1);
+}
