@@ -128,11 +128,24 @@ pub fn is_admin(app: &App, user: &User) -> bool {
             .is_some_and(|e| app.settings.is_listed_admin(e))
 }
 
+/// The bearer token: `Authorization: Bearer …`, or on a WebSocket handshake from a browser (which cannot set
+/// that header) the subprotocol `openai-insecure-api-key.<token>` of OpenAI's Realtime clients.
 fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+    if let Some(value) = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let (scheme, token) = value.split_once(' ')?;
+        return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string());
+    }
+    headers
+        .get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .find_map(|p| p.trim().strip_prefix(REALTIME_KEY_PROTOCOL).map(String::from))
+        .filter(|token| !token.is_empty())
 }
+
+/// The subprotocol prefix that carries a token on a browser's WebSocket handshake.
+pub const REALTIME_KEY_PROTOCOL: &str = "openai-insecure-api-key.";
 
 /// The token of the personal link (`k`) or of a WebSocket URL (`token`).
 pub fn query_token(query: Option<&str>) -> Option<String> {

@@ -17,12 +17,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::errors::V1Error;
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
+use crate::config::route::RouteLayer;
 use crate::error::{ApiError, AppJson};
 use crate::provider_ids::{STT_PROVIDERS, TTS_PROVIDERS};
 use crate::providers::audio::{parse_wav, to_mono};
+use crate::store::users::User;
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
 
@@ -42,6 +44,23 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
         paths,
         upload.layer(DefaultBodyLimit::max(audio_limit)),
     ))
+}
+
+/// The voice a client names, for the engine the route (with `layer`) chooses: OpenAI's voice names only for the
+/// `openai` engine, where they exist; for any other engine they mean the user's own voice.
+pub async fn voice_for(
+    app: &App,
+    user: &User,
+    layer: RouteLayer,
+    voice: Option<&str>,
+) -> Result<Option<String>, ApiError> {
+    match voice.map(str::trim).filter(|v| !v.is_empty()) {
+        Some(v) if OPENAI_VOICES.contains(&v) => {
+            let (_, _, route) = speech::route_alone(app, user, layer).await?;
+            Ok((route.tts == "openai").then(|| v.to_string()))
+        }
+        other => Ok(other.map(String::from)),
+    }
 }
 
 /// Body of `POST /v1/audio/speech`. `speed` and `instructions` are accepted and not used.
@@ -81,14 +100,8 @@ async fn speech(
     }
     let provider = body.model.as_deref().filter(|m| TTS_PROVIDERS.contains(m));
     let layer = request_layer(&[("tts_provider", provider)])?;
-    let voice = match body.voice.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-        Some(v) if OPENAI_VOICES.contains(&v) => {
-            let (_, _, route) = speech::route_alone(&app, &caller.user, layer.clone()).await?;
-            (route.tts == "openai").then_some(v)
-        }
-        other => other,
-    };
-    let layer = request_layer(&[("tts_provider", provider), ("voice", voice)])?;
+    let voice = voice_for(&app, &caller.user, layer, body.voice.as_deref()).await?;
+    let layer = request_layer(&[("tts_provider", provider), ("voice", voice.as_deref())])?;
     let said = speech::speak(&app, &caller.user, layer, &body.input).await?;
     let (audio, content_type) = if format == "pcm" {
         let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;

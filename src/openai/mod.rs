@@ -1,12 +1,13 @@
 //! The OpenAI-compatible API under `/v1`, so that clients, SDKs and agent frameworks that speak OpenAI's protocol
 //! use the gateway with a user's token as their API key: models, chat completions (streamed or whole), speech
 //! and transcription. Each request is the user's: their route, memories, quota and costs. Errors on these paths
-//! use OpenAI's shape ([`errors`]).
+//! use OpenAI's shape ([`errors`]). [`realtime`] speaks OpenAI's Realtime protocol over WebSocket.
 
 pub mod audio;
 pub mod chat;
 pub mod errors;
 pub mod models;
+pub mod realtime;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -18,4 +19,5 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(models::router())
         .merge(chat::router())
         .merge(audio::router(audio_limit))
+        .merge(realtime::router())
 }

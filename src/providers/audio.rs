@@ -66,60 +66,15 @@ impl Pcm {
         self.samples.iter().flat_map(|s| s.to_le_bytes()).collect()
     }
 
-    /// This audio, mixed to mono, at another sample rate. Band-limited: the spectrum of the whole clip is cut or
-    /// padded at the new Nyquist frequency (one FFT each way), so nothing above it folds back as noise. A clip
-    /// is at most seconds of speech, so one transform of the whole is cheaper than a streaming filter.
+    /// This audio, mixed to mono, at another sample rate (see [`super::resample`]).
     pub fn resampled(&self, rate: u32) -> Pcm {
         let mono = to_mono(self.clone());
-        if mono.sample_rate == rate || mono.samples.is_empty() || rate == 0 || mono.sample_rate == 0 {
-            return Pcm {
-                sample_rate: rate,
-                ..mono
-            };
-        }
-        let common = gcd(mono.sample_rate, rate);
-        let (up, down) = ((rate / common) as usize, (mono.sample_rate / common) as usize);
-        // Padded to a multiple of 2·down, both lengths are whole and even.
-        let n_in = mono.samples.len().div_ceil(2 * down) * 2 * down;
-        let n_out = n_in / down * up;
-        let mut planner = realfft::RealFftPlanner::<f32>::new();
-        let (forward, inverse) = (planner.plan_fft_forward(n_in), planner.plan_fft_inverse(n_out));
-        let mut input = forward.make_input_vec();
-        for (slot, sample) in input.iter_mut().zip(&mono.samples) {
-            *slot = f32::from(*sample);
-        }
-        let mut spectrum = forward.make_output_vec();
-        let mut wanted = inverse.make_input_vec();
-        let mut output = inverse.make_output_vec();
-        if forward.process(&mut input, &mut spectrum).is_err() {
-            return mono;
-        }
-        let keep = spectrum.len().min(wanted.len());
-        wanted[..keep].copy_from_slice(&spectrum[..keep]);
-        // The bins at 0 and at the new Nyquist frequency of a real signal are real.
-        wanted[0].im = 0.0;
-        if let Some(last) = wanted.last_mut() {
-            last.im = 0.0;
-        }
-        if inverse.process(&mut wanted, &mut output).is_err() {
-            return mono;
-        }
-        let len = (mono.samples.len() * up).div_ceil(down);
-        let scale = 1.0 / n_in as f32;
-        let samples = output[..len]
-            .iter()
-            .map(|x| (x * scale).round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16)
-            .collect();
         Pcm {
+            samples: super::resample::resample(&mono.samples, mono.sample_rate, rate),
             sample_rate: rate,
-            samples,
             channels: 1,
         }
     }
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Audio that is not what the gateway takes: the message says what was expected.
@@ -247,54 +202,6 @@ mod tests {
             samples: (0..n).map(|i| (i as i16).wrapping_mul(300)).collect(),
             channels: 1,
         }
-    }
-
-    fn sine(rate: u32, hz: f64, seconds: f64) -> Pcm {
-        let n = (f64::from(rate) * seconds) as usize;
-        let samples = (0..n)
-            .map(|i| (8000.0 * (2.0 * std::f64::consts::PI * hz * i as f64 / f64::from(rate)).sin()) as i16)
-            .collect();
-        Pcm {
-            sample_rate: rate,
-            samples,
-            channels: 1,
-        }
-    }
-
-    /// Crossings of zero upwards per second: the frequency of a pure tone.
-    fn frequency(pcm: &Pcm) -> f64 {
-        let ups = pcm.samples.windows(2).filter(|w| w[0] < 0 && w[1] >= 0).count();
-        ups as f64 / pcm.duration_secs()
-    }
-
-    #[test]
-    fn resampling_keeps_pitch_length_and_loudness() {
-        for (from, to) in [(22_050, 24_000), (16_000, 24_000), (48_000, 24_000), (24_000, 16_000)] {
-            let tone = sine(from, 440.0, 1.0);
-            let out = tone.resampled(to);
-            assert_eq!(out.sample_rate, to);
-            assert_eq!(out.samples.len(), to as usize, "{from} -> {to}");
-            assert!(
-                (frequency(&out) - 440.0).abs() < 3.0,
-                "{from} -> {to}: {} Hz",
-                frequency(&out)
-            );
-            let peak = out.samples[100..out.samples.len() - 100]
-                .iter()
-                .map(|s| s.unsigned_abs())
-                .max();
-            assert!(
-                peak.is_some_and(|p| (7600..=8400).contains(&p)),
-                "{from} -> {to}: peak {peak:?}"
-            );
-        }
-        // A tone above the new Nyquist frequency is removed, not folded back into the speech band.
-        let high = sine(48_000, 15_000.0, 0.5).resampled(24_000);
-        let loudest = high.samples[200..high.samples.len() - 200]
-            .iter()
-            .map(|s| s.unsigned_abs())
-            .max();
-        assert!(loudest.is_some_and(|p| p < 200), "{loudest:?}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod audio;
 pub mod llm;
+pub mod resample;
 pub mod search;
 pub mod stt;
 pub mod tts;

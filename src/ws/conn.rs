@@ -26,7 +26,7 @@ use crate::providers::audio::Pcm;
 use crate::store::users::User;
 
 /// A client that does not take a frame within this time is disconnected.
-const SEND_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const SEND_TIMEOUT: Duration = Duration::from_secs(30);
 /// Frames a turn may have queued for a client before it waits.
 const QUEUE: usize = 32;
 /// Sample rate of `/ws/voice` PCM unless the start frame says otherwise.
@@ -435,7 +435,7 @@ async fn refuse(mut socket: WebSocket, refusal: Refusal) {
 
 /// The close code for a frame the WebSocket layer refused: 1009 for one above [`super::PROTOCOL_MESSAGE_LIMIT`],
 /// 1002 for a protocol error, 1007 for text that is not UTF-8; none when the connection is simply gone.
-fn close_code(err: axum::Error) -> Option<(u16, &'static str)> {
+pub(crate) fn close_code(err: axum::Error) -> Option<(u16, &'static str)> {
     use tungstenite::Error;
     let inner = err.into_inner();
     match inner.downcast_ref::<Error>()? {
@@ -447,7 +447,7 @@ fn close_code(err: axum::Error) -> Option<(u16, &'static str)> {
 }
 
 /// Sends a close frame with a code and reason.
-async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) -> bool {
+pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) -> bool {
     let frame = CloseFrame {
         code,
         reason: reason.into(),
@@ -471,7 +471,7 @@ async fn send_event(socket: &mut WebSocket, event: ServerEvent) -> bool {
 }
 
 /// Sends a frame; false when the client is gone or too slow.
-async fn send(socket: &mut WebSocket, message: Message) -> bool {
+pub(crate) async fn send(socket: &mut WebSocket, message: Message) -> bool {
     matches!(
         tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
         Ok(Ok(()))

@@ -7,10 +7,10 @@
 //! events of at most one running turn ([`turn`]).
 
 mod admin_log;
-mod conn;
+pub(crate) mod conn;
 mod phrases;
 pub mod protocol;
-mod turn;
+pub(crate) mod turn;
 
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;

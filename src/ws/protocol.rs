@@ -32,6 +32,9 @@ pub struct Options {
     pub vad: Option<bool>,
     /// `/ws/voice`: sample rate of the PCM frames (default 16000).
     pub sample_rate: Option<u32>,
+    /// System text added to the gateway's (the `instructions` of an OpenAI Realtime session); not a frame field.
+    #[serde(skip)]
+    pub instructions: Option<String>,
 }
 
 impl Options {
@@ -48,6 +51,7 @@ impl Options {
             session_id: pick(&over.session_id, &self.session_id),
             vad: pick(&over.vad, &self.vad),
             sample_rate: pick(&over.sample_rate, &self.sample_rate),
+            instructions: pick(&over.instructions, &self.instructions),
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
+use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
 use crate::store::users::User;
@@ -65,6 +66,7 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
             layer: options.turn.layer()?,
             text_only: options.text_only.unwrap_or(false),
             precharged: false,
+            context: instructions(&options),
             ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, &tx).await
@@ -183,12 +185,23 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             layer,
             text_only: options.text_only.unwrap_or(false),
             precharged: true,
+            context: instructions(&options),
             ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, &tx).await
     }
     .await;
     fail(result, &tx).await;
+}
+
+/// The client's system text, as the turn's context.
+fn instructions(options: &Options) -> Vec<ChatMessage> {
+    options
+        .instructions
+        .iter()
+        .filter(|text| !text.trim().is_empty())
+        .map(|text| ChatMessage::new("system", text.as_str()))
+        .collect()
 }
 
 /// Ends a failed turn as every turn ends: its error event, then `done`, so a client waits for one event.

@@ -232,3 +232,139 @@ async fn a_used_up_quota_is_an_http_429_before_any_stream() {
     assert_eq!(r.body["error"]["code"], "insufficient_quota");
     assert_eq!(llm.requests(CHAT).len(), 1);
 }
+
+mod realtime {
+    use futures_util::{SinkExt, StreamExt};
+    use serde_json::{Value, json};
+    use tokio_tungstenite::connect_async;
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+    use crate::common::TestApp;
+
+    type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+    async fn next_event(ws: &mut Socket) -> Value {
+        loop {
+            let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+                .await
+                .expect("an event in time")
+                .expect("open")
+                .expect("a frame");
+            if let Message::Text(text) = message {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_browser_key_in_the_subprotocol_opens_a_session_and_bad_events_get_error_events() {
+        let (app, token, _) = TestApp::with().user("gus").await;
+        let url = format!("ws://{}/v1/realtime?model=default", app.addr);
+        let mut request = url.clone().into_client_request().unwrap();
+        let protocols = format!("realtime, openai-insecure-api-key.{token}");
+        request
+            .headers_mut()
+            .insert("sec-websocket-protocol", HeaderValue::from_str(&protocols).unwrap());
+        let (mut ws, answer) = connect_async(request).await.expect("handshake");
+        assert_eq!(answer.headers()["sec-websocket-protocol"], "realtime");
+        let created = next_event(&mut ws).await;
+        assert_eq!(created["type"], "session.created");
+        assert_eq!(
+            created["session"]["audio"]["input"]["turn_detection"]["type"],
+            "server_vad"
+        );
+
+        let cases = [
+            (
+                json!({"type": "input_audio_buffer.commit"}).to_string(),
+                "input_audio_buffer_commit_empty",
+            ),
+            (
+                json!({"type": "response.cancel"}).to_string(),
+                "response_cancel_not_active",
+            ),
+            (json!({"type": "response.create"}).to_string(), "no_input"),
+            (
+                json!({"type": "input_audio_buffer.append", "audio": "%%%"}).to_string(),
+                "invalid_audio",
+            ),
+            (
+                json!({"type": "input_audio_buffer.append", "audio": "AA=="}).to_string(),
+                "invalid_audio",
+            ),
+            (
+                json!({"type": "session.update", "session": {"input_audio_format": "g711_alaw"}}).to_string(),
+                "invalid_session",
+            ),
+            (
+                json!({"type": "conversation.item.create", "item": {"type": "message", "role": "assistant"}})
+                    .to_string(),
+                "invalid_item",
+            ),
+            (
+                json!({"type": "transcription_session.update"}).to_string(),
+                "invalid_event",
+            ),
+            ("not json".to_string(), "invalid_event"),
+        ];
+        for (event, code) in cases {
+            ws.send(Message::Text(event.clone().into())).await.unwrap();
+            let answer = next_event(&mut ws).await;
+            assert_eq!(answer["type"], "error", "{event}: {answer}");
+            assert_eq!(answer["error"]["code"], code, "{event}: {answer}");
+            assert_eq!(answer["error"]["type"], "invalid_request_error");
+        }
+        // The connection is still there.
+        ws.send(Message::Text(
+            json!({"type": "input_audio_buffer.clear"}).to_string().into(),
+        ))
+        .await
+        .unwrap();
+        assert_eq!(next_event(&mut ws).await["type"], "input_audio_buffer.cleared");
+    }
+
+    #[tokio::test]
+    async fn a_foreign_origin_a_wrong_token_or_an_unknown_model_is_refused_in_openai_shape() {
+        let (app, token, _) = TestApp::with().user("hal").await;
+        let refused = |path: String, token: String, origin: Option<&'static str>| {
+            let mut request = format!("ws://{}{path}", app.addr).into_client_request().unwrap();
+            let bearer = HeaderValue::from_str(&format!("Bearer {token}")).unwrap();
+            request.headers_mut().insert("authorization", bearer);
+            if let Some(origin) = origin {
+                request.headers_mut().insert("origin", HeaderValue::from_static(origin));
+            }
+            async move {
+                match connect_async(request).await.unwrap_err() {
+                    tokio_tungstenite::tungstenite::Error::Http(response) => {
+                        let body: Value =
+                            serde_json::from_slice(response.body().as_deref().unwrap_or_default()).unwrap_or_default();
+                        (
+                            response.status().as_u16(),
+                            body["error"]["code"].as_str().unwrap_or_default().to_string(),
+                        )
+                    }
+                    other => panic!("{other}"),
+                }
+            }
+        };
+        let cases = [
+            (
+                refused("/v1/realtime".into(), token.clone(), Some("https://evil.example")).await,
+                (403, "forbidden"),
+            ),
+            (
+                refused("/v1/realtime".into(), "wrong".into(), None).await,
+                (401, "invalid_api_key"),
+            ),
+            (
+                refused("/v1/realtime?model=gpt-4o-realtime".into(), token.clone(), None).await,
+                (404, "model_not_found"),
+            ),
+        ];
+        for ((status, code), (want_status, want_code)) in cases {
+            assert_eq!((status, code.as_str()), (want_status, want_code));
+        }
+    }
+}

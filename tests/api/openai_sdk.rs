@@ -197,3 +197,128 @@ fn base64_decode(text: &str) -> Vec<u8> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(text).unwrap()
 }
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn the_openai_sdk_talks_over_realtime_by_commit_by_server_vad_and_cancels() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["Hello Anna. ", "Nice to hear you."]));
+    llm.then(CHAT, tokens(&["Yes, I heard you."]));
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    llm.then(
+        CHAT,
+        Reply::SseHeld {
+            first: crate::fakes::token_chunks(&["Once upon a time there was a fox. ", "It lived "]),
+            gate: gate.clone(),
+            rest: crate::fakes::ending(&["in a wood."]),
+            closed: closed.clone(),
+        },
+    );
+    let stt = Fake::start().await;
+    stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "hello there"})));
+    let (app, token, user_id) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[("MEMORY_EXTRACTION_ENABLED", "false"), ("FILLER_AFTER_MS", "0")])
+        .user("anna")
+        .await;
+
+    let seen = sdk(&app, &token, "realtime", &[]).await;
+
+    assert_eq!(seen["created"]["audio"]["output"]["format"]["rate"], 24_000);
+    assert_eq!(seen["updated"]["audio"]["input"]["turn_detection"], Value::Null);
+
+    // By commit: the transcript of the user's audio, the answer's transcript and its audio as 24 kHz PCM16.
+    let manual = &seen["manual"];
+    let types: Vec<&str> = manual["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let first = |kind: &str| {
+        types
+            .iter()
+            .position(|t| *t == kind)
+            .unwrap_or_else(|| panic!("{kind} in {types:?}"))
+    };
+    assert!(first("input_audio_buffer.committed") < first("conversation.item.added"));
+    assert!(first("response.created") < first("conversation.item.input_audio_transcription.completed"));
+    assert!(first("conversation.item.input_audio_transcription.completed") < first("response.output_audio.delta"));
+    assert!(first("response.output_audio.delta") < first("response.output_audio.done"));
+    assert!(first("response.output_audio.done") < first("response.done"));
+    assert_eq!(types.last(), Some(&"response.done"));
+    assert_eq!(manual["heard"], json!(["hello there"]));
+    assert_eq!(manual["transcript"], "Hello Anna. Nice to hear you.");
+    assert_eq!(manual["done"], json!(["completed"]));
+    // espeak speaks the two sentences in well over a second: at 24 kHz that is over 48000 bytes.
+    let bytes = manual["audio_bytes"].as_u64().unwrap();
+    assert!(
+        bytes % 2 == 0 && bytes > 48_000 && bytes < 24_000 * 2 * 10,
+        "{bytes} bytes"
+    );
+    assert!(
+        manual["audio_peak"].as_u64().unwrap() > 2000,
+        "the audio is speech, not silence"
+    );
+
+    // Server VAD ends the turn by itself.
+    let vad = &seen["vad"];
+    let types: Vec<&str> = vad["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let order: Vec<&str> = types
+        .iter()
+        .copied()
+        .filter(|t| {
+            [
+                "input_audio_buffer.speech_started",
+                "input_audio_buffer.speech_stopped",
+                "input_audio_buffer.committed",
+                "response.created",
+                "response.done",
+            ]
+            .contains(t)
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "input_audio_buffer.speech_started",
+            "input_audio_buffer.speech_stopped",
+            "input_audio_buffer.committed",
+            "response.created",
+            "response.done"
+        ]
+    );
+    assert_eq!(vad["transcript"], "Yes, I heard you.");
+    assert_eq!(vad["done"], json!(["completed"]));
+
+    // The cancel stops the answer: its first sentence was spoken, nothing came after `response.done`, and the
+    // model's request was dropped.
+    let cancel = &seen["cancel"];
+    assert_eq!(cancel["done"], json!(["cancelled"]));
+    let types: Vec<&str> = cancel["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(types.contains(&"response.output_audio.delta"), "{types:?}");
+    assert!(!types.contains(&"response.output_audio.done"), "{types:?}");
+    assert_eq!(seen["after_cancel"], json!([]));
+    crate::common::eventually("the model's request is dropped", 5, || {
+        let closed = closed.clone();
+        async move { closed.load(std::sync::atomic::Ordering::SeqCst) }
+    })
+    .await;
+
+    // The conversation is kept as one of the user's sessions: the spoken turns and the typed one.
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await;
+    assert_eq!(sessions.body.as_array().map(Vec::len), Some(1), "{}", sessions.body);
+    assert_eq!(app.rows_of("messages", &user_id).await, 4);
+}

@@ -4,8 +4,10 @@ saw as one JSON document for tests/api/openai_sdk.rs to check. Usage: client.py 
 Environment: GATEWAY_URL (http://127.0.0.1:port), USER_TOKEN (the user's token, the SDK's api_key) and, for
 chat, QUESTION_WAV (a WAV file to transcribe)."""
 
+import asyncio
 import base64
 import json
+import math
 import os
 import sys
 
@@ -86,4 +88,95 @@ def quota():
     return {"answers": answers}
 
 
-print(json.dumps({"chat": chat, "quota": quota}[sys.argv[1]]()))
+def tone(seconds, silence):
+    """PCM16 at 24 kHz: a loud 220 Hz tone (the energy detector hears it as speech), then silence."""
+    n, quiet = int(24000 * seconds), int(24000 * silence)
+    samples = [int(8000 * math.sin(2 * math.pi * 220 * i / 24000)) for i in range(n)] + [0] * quiet
+    return b"".join(s.to_bytes(2, "little", signed=True) for s in samples)
+
+
+async def events_until(conn, last, on_event=None):
+    """The events up to and including the first of type `last`, as dicts."""
+    seen = []
+    async def collect():
+        async for event in conn:
+            seen.append(event.model_dump())
+            if on_event is not None:
+                await on_event(seen[-1])
+            if event.type == last:
+                return
+    await asyncio.wait_for(collect(), 30)
+    return seen
+
+
+def summary(events):
+    audio = b"".join(base64.b64decode(e["delta"]) for e in events if e["type"] == "response.output_audio.delta")
+    return {
+        "types": [e["type"] for e in events],
+        "audio_bytes": len(audio),
+        "audio_peak": max((abs(int.from_bytes(audio[i:i + 2], "little", signed=True)) for i in range(0, len(audio), 2)), default=0),
+        "transcript": "".join(e["delta"] for e in events if e["type"] == "response.output_audio_transcript.delta"),
+        "heard": [e["transcript"] for e in events
+                  if e["type"] == "conversation.item.input_audio_transcription.completed"],
+        "done": [e["response"]["status"] for e in events if e["type"] == "response.done"],
+    }
+
+
+async def realtime_session():
+    aclient = openai.AsyncOpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"], max_retries=0)
+    out = {}
+    async with aclient.realtime.connect(model="default") as conn:
+        created = await events_until(conn, "session.created")
+        out["created"] = created[-1]["session"]
+        # Manual turns: the client commits and asks.
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["audio"],
+                                           "audio": {"input": {"format": {"type": "audio/pcm", "rate": 24000},
+                                                               "turn_detection": None}}})
+        updated = await events_until(conn, "session.updated")
+        out["updated"] = updated[-1]["session"]
+        audio = tone(1.0, 0.2)
+        for i in range(0, len(audio), 9600):
+            await conn.input_audio_buffer.append(audio=base64.b64encode(audio[i:i + 9600]).decode())
+        await conn.input_audio_buffer.commit()
+        await conn.response.create()
+        manual = await events_until(conn, "response.done")
+        out["manual"] = summary(manual)
+        # Server VAD: the gateway hears the end of the turn and answers by itself.
+        await conn.session.update(session={"type": "realtime", "audio": {"input": {
+            "turn_detection": {"type": "server_vad", "silence_duration_ms": 400}}}})
+        await events_until(conn, "session.updated")
+        audio = tone(1.0, 1.0)
+        for i in range(0, len(audio), 4800):
+            await conn.input_audio_buffer.append(audio=base64.b64encode(audio[i:i + 4800]).decode())
+        out["vad"] = summary(await events_until(conn, "response.done"))
+        # A cancel in the middle of an answer: no audio after it.
+        await conn.conversation.item.create(item={"type": "message", "role": "user",
+                                                  "content": [{"type": "input_text", "text": "Tell me a story."}]})
+        await conn.response.create()
+        cancelled = {"sent": False}
+
+        async def cancel_on_audio(event):
+            if event["type"] == "response.output_audio.delta" and not cancelled["sent"]:
+                cancelled["sent"] = True
+                await conn.response.cancel()
+        story = await events_until(conn, "response.done", cancel_on_audio)
+        out["cancel"] = summary(story)
+        # Anything more would arrive within this second.
+        late = []
+
+        async def drain():
+            async for event in conn:
+                late.append(event.type)
+        try:
+            await asyncio.wait_for(drain(), 1.0)
+        except asyncio.TimeoutError:
+            pass
+        out["after_cancel"] = late
+    return out
+
+
+def realtime():
+    return asyncio.run(realtime_session())
+
+
+print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime}[sys.argv[1]]()))

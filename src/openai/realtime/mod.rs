@@ -1,0 +1,665 @@
+//! `GET /v1/realtime`: OpenAI's Realtime protocol over WebSocket, mapped onto the gateway's voice turn, so that
+//! Realtime clients (the SDKs' `realtime.connect`, Pipecat's and LiveKit's OpenAI services) talk to the user's
+//! own route, memories and quota.
+//!
+//! Audio is PCM16 at 24 kHz both ways, base64 in the events. The input is converted to 16 kHz as it arrives
+//! (the rate the detectors and STT hear); each spoken sentence of the answer is converted to 24 kHz and sent as
+//! `response.output_audio.delta` as soon as it exists. With `server_vad` (the default) the gateway's voice
+//! detector ends a turn and answers by itself; with `turn_detection: null` the client commits and asks with
+//! `response.create`. Speech during an answer (longer than `BARGE_IN_MIN_SPEECH_MS`), `response.cancel` or a
+//! new response stops the answer. A connection keeps its conversation as one of the user's sessions.
+//!
+//! Which events and fields are taken and which are ignored is listed in the README.
+
+pub mod events;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use self::events::{ClientEvent, Config, error, id, message_item, response, server, user_text};
+use super::errors::V1Error;
+use super::models::{DEFAULT_MODEL, layer_for};
+use crate::app::{App, AppState};
+use crate::auth::CurrentUser;
+use crate::auth::access::OPENAI;
+use crate::error::{ApiError, AppQuery};
+use crate::listen::budget::{AudioBuffer, Seat};
+use crate::listen::vad::{Vad, VadConfig, VadEvent};
+use crate::providers::audio::{Pcm, parse_wav};
+use crate::providers::resample::Resampler;
+use crate::store::users::User;
+use crate::turn::TurnOptions;
+use crate::ws::conn::{close, close_code, send};
+use crate::ws::protocol::{Options, ServerEvent};
+use crate::ws::turn::{self as voice_turn, Out};
+
+/// The protocol's audio rate, both ways.
+pub const RATE: u32 = 24_000;
+/// The rate the detectors and STT hear.
+const HEARING_RATE: u32 = 16_000;
+/// Largest event accepted (an append of about 5 minutes of audio); OpenAI's limit is 15 MiB.
+const MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
+/// Frames a response may have queued before it waits for this connection.
+const QUEUE: usize = 32;
+
+/// The route.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(realtime))
+}
+
+/// Handshake query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct RealtimeQuery {
+    /// A model of `/v1/models` (default: the user's route).
+    model: Option<String>,
+}
+
+/// OpenAI's Realtime protocol: speech in, speech and text out, as the user. Authenticated by `Authorization:
+/// Bearer <token>` or, from a browser, the subprotocol `openai-insecure-api-key.<token>`.
+#[utoipa::path(get, path = "/v1/realtime", tag = OPENAI, params(RealtimeQuery), responses(
+    (status = 101, description = "switching to the WebSocket protocol: OpenAI Realtime events"),
+    (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin"),
+    (status = 404, description = "no such model")))]
+async fn realtime(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    headers: HeaderMap,
+    AppQuery(query): AppQuery<RealtimeQuery>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, V1Error> {
+    let upgrade = upgrade.map_err(ApiError::from)?;
+    crate::ws::check_origin(&headers, &app.settings.ws.allowed_origins)?;
+    let model = query.model.unwrap_or_else(|| DEFAULT_MODEL.to_string());
+    let eff = app.runtime.effective().await.map_err(ApiError::from)?;
+    let layer = layer_for(&app, &eff, &model)?;
+    let turn = TurnOptions {
+        provider: layer.llm_provider,
+        model: layer.llm_model,
+        ..TurnOptions::default()
+    };
+    let app = app.0.clone();
+    // A browser offers the subprotocols `realtime` and the key; the answer must name one it offered.
+    Ok(upgrade
+        .protocols(["realtime"])
+        .max_message_size(MESSAGE_LIMIT)
+        .max_frame_size(MESSAGE_LIMIT)
+        .on_upgrade(move |socket| serve(socket, app, caller.user, Config::new(model), turn)))
+}
+
+/// What the user said and the gateway has not answered yet.
+enum Input {
+    Audio { item: String, pcm: Pcm },
+    Text(String),
+}
+
+/// The answer being given.
+struct Answer {
+    id: String,
+    item: String,
+    /// The user's spoken item, whose transcript the turn reports.
+    heard: Option<String>,
+    task: JoinHandle<()>,
+    frames: mpsc::Receiver<Out>,
+    text: String,
+    failed: bool,
+}
+
+struct Conn {
+    app: Arc<App>,
+    user: User,
+    config: Config,
+    /// Provider and model of the handshake's `model`.
+    turn: TurnOptions,
+    /// The user's session this conversation is kept in.
+    session_id: String,
+    realtime_id: String,
+    hearing: Resampler,
+    /// The input at 16 kHz, within the voice budget.
+    samples: AudioBuffer,
+    /// Samples heard since the connection began, for `audio_start_ms`.
+    heard_total: usize,
+    vad: Option<Vad>,
+    /// The item of the speech the detector is following.
+    speech_item: Option<String>,
+    pending: Option<Input>,
+    last_item: Option<String>,
+    answer: Option<Answer>,
+    _seat: Seat,
+}
+
+/// What woke the loop.
+enum Step {
+    Incoming(Option<Result<Message, axum::Error>>),
+    Frame(Option<Out>),
+    Idle,
+}
+
+async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config, turn: TurnOptions) {
+    let seat = match app.voice_budget.seat(&user.id) {
+        Ok(seat) => seat,
+        Err(_) => {
+            let event = error(
+                "invalid_request_error",
+                "too_many_connections",
+                "too many voice connections are open",
+            );
+            if send_json(&mut socket, event).await {
+                let _ = close(&mut socket, 1008, "too many voice connections").await;
+            }
+            return;
+        }
+    };
+    let session_id = match app
+        .store
+        .create_session(&user.id, "Realtime", &Default::default())
+        .await
+    {
+        Ok(id) => id,
+        Err(err) => {
+            tracing::error!(%err, "no session for a realtime connection");
+            let _ = send_json(&mut socket, error("server_error", "internal", "internal error")).await;
+            return;
+        }
+    };
+    let label = [("channel", "realtime")];
+    app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
+    let mut conn = Conn {
+        samples: AudioBuffer::new(app.voice_budget.clone()),
+        hearing: Resampler::new(RATE, HEARING_RATE),
+        app: app.clone(),
+        user,
+        config,
+        turn,
+        session_id,
+        realtime_id: id("sess_"),
+        heard_total: 0,
+        vad: None,
+        speech_item: None,
+        pending: None,
+        last_item: None,
+        answer: None,
+        _seat: seat,
+    };
+    conn.vad = conn.detector();
+    let created = server(
+        "session.created",
+        json!({"session": conn.config.session(&conn.realtime_id)}),
+    );
+    if send_json(&mut socket, created).await {
+        conn.run(&mut socket).await;
+    }
+    if let Some(answer) = conn.answer.take() {
+        answer.task.abort();
+    }
+    app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
+}
+
+async fn next_frame(answer: &mut Option<Answer>) -> Option<Out> {
+    match answer {
+        Some(a) => a.frames.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Conn {
+    async fn run(&mut self, socket: &mut WebSocket) {
+        let idle = Duration::from_secs(self.app.settings.ws.idle_timeout_secs);
+        loop {
+            let step = tokio::select! {
+                incoming = socket.recv() => Step::Incoming(incoming),
+                frame = next_frame(&mut self.answer) => Step::Frame(frame),
+                () = tokio::time::sleep(idle), if self.answer.is_none() => Step::Idle,
+            };
+            let keep_going = match step {
+                Step::Incoming(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<ClientEvent>(&text) {
+                    Ok(event) => self.on_event(socket, event).await,
+                    Err(err) => {
+                        self.fail(
+                            socket,
+                            "invalid_event",
+                            &format!("not an event the gateway takes: {err}"),
+                        )
+                        .await
+                    }
+                },
+                Step::Incoming(Some(Ok(Message::Binary(_)))) => {
+                    self.fail(
+                        socket,
+                        "invalid_event",
+                        "send audio as input_audio_buffer.append events",
+                    )
+                    .await
+                }
+                Step::Incoming(Some(Ok(Message::Close(_))) | None) => false,
+                Step::Incoming(Some(Ok(_))) => true,
+                Step::Incoming(Some(Err(err))) => {
+                    if let Some((code, reason)) = close_code(err) {
+                        let _ = close(socket, code, reason).await;
+                    }
+                    false
+                }
+                Step::Frame(Some(out)) => self.on_frame(socket, out).await,
+                Step::Frame(None) => self.finish(socket).await,
+                Step::Idle => {
+                    let _ = close(socket, 1000, "idle timeout").await;
+                    false
+                }
+            };
+            if !keep_going {
+                return;
+            }
+        }
+    }
+
+    /// The voice detector of server VAD, at the hearing rate.
+    fn detector(&self) -> Option<Vad> {
+        let vad = self.config.server_vad?;
+        let mut config: VadConfig = (&self.app.settings.ws).into();
+        if let Some(ms) = vad.silence_ms {
+            config.silence_ms = ms;
+        }
+        Some(match &self.app.silero {
+            Ok(model) => Vad::neural(config, HEARING_RATE, model),
+            Err(_) => Vad::new(config, HEARING_RATE),
+        })
+    }
+
+    async fn on_event(&mut self, socket: &mut WebSocket, event: ClientEvent) -> bool {
+        match event {
+            ClientEvent::SessionUpdate { session } => match self.config.update(&session) {
+                Ok(()) => {
+                    self.vad = self.detector();
+                    let updated = server(
+                        "session.updated",
+                        json!({"session": self.config.session(&self.realtime_id)}),
+                    );
+                    send_json(socket, updated).await
+                }
+                Err(problem) => self.fail(socket, "invalid_session", &problem).await,
+            },
+            ClientEvent::Append { audio } => self.append(socket, &audio).await,
+            ClientEvent::Commit => {
+                let mut samples = self.samples.take_all();
+                samples.extend(self.hearing.finish());
+                self.hearing = Resampler::new(RATE, HEARING_RATE);
+                if samples.is_empty() {
+                    return self
+                        .fail(
+                            socket,
+                            "input_audio_buffer_commit_empty",
+                            "the input audio buffer is empty",
+                        )
+                        .await;
+                }
+                if let Some(vad) = &mut self.vad {
+                    vad.reset();
+                }
+                self.commit(socket, samples).await
+            }
+            ClientEvent::Clear => {
+                self.samples.clear();
+                self.hearing = Resampler::new(RATE, HEARING_RATE);
+                self.speech_item = None;
+                if let Some(vad) = &mut self.vad {
+                    vad.reset();
+                }
+                send_json(socket, server("input_audio_buffer.cleared", json!({}))).await
+            }
+            ClientEvent::ItemCreate { item } => match user_text(&item) {
+                Ok(text) => {
+                    let item = id("item_");
+                    let content = json!([{"type": "input_text", "text": text}]);
+                    self.pending = Some(Input::Text(text));
+                    self.added(socket, message_item(&item, "user", "completed", content))
+                        .await
+                }
+                Err(problem) => self.fail(socket, "invalid_item", &problem).await,
+            },
+            ClientEvent::ResponseCreate => match self.pending.take() {
+                Some(input) => self.respond(socket, input).await,
+                None => {
+                    self.fail(
+                        socket,
+                        "no_input",
+                        "nothing to answer: commit audio or add a user message first",
+                    )
+                    .await
+                }
+            },
+            ClientEvent::ResponseCancel => {
+                if self.answer.is_none() {
+                    return self
+                        .fail(socket, "response_cancel_not_active", "no response is running")
+                        .await;
+                }
+                self.cancel(socket).await
+            }
+        }
+    }
+
+    /// Takes PCM16 at 24 kHz; with server VAD, a finished utterance is committed and answered.
+    async fn append(&mut self, socket: &mut WebSocket, audio: &str) -> bool {
+        let bytes = match base64::engine::general_purpose::STANDARD.decode(audio.trim()) {
+            Ok(bytes) => bytes,
+            Err(_) => return self.fail(socket, "invalid_audio", "audio is not base64").await,
+        };
+        let pcm = match Pcm::from_le_bytes(&bytes, RATE) {
+            Ok(pcm) => pcm,
+            Err(err) => return self.fail(socket, "invalid_audio", &err.to_string()).await,
+        };
+        let heard = self.hearing.push(&pcm.samples);
+        let limit = self.app.settings.ws.max_utterance_secs as usize * HEARING_RATE as usize;
+        if self.samples.samples().len() + heard.len() > limit {
+            self.samples.clear();
+            if let Some(vad) = &mut self.vad {
+                vad.reset();
+            }
+            let message = format!("audio longer than {} s was dropped", limit / HEARING_RATE as usize);
+            return self.fail(socket, "input_audio_too_long", &message).await;
+        }
+        if !self.samples.extend(&heard) {
+            tracing::warn!("audio buffer budget reached; a realtime connection is closed");
+            let _ = self
+                .fail(socket, "overloaded", "the gateway holds too much audio right now")
+                .await;
+            let _ = close(socket, 1008, "audio budget reached").await;
+            return false;
+        }
+        self.heard_total += heard.len();
+        let Some(vad) = &mut self.vad else {
+            return true;
+        };
+        let event = vad.update(self.samples.samples());
+        let (speech_ms, unheard) = (
+            vad.speech_ms(),
+            self.samples.samples().len().saturating_sub(vad.analysed()),
+        );
+        match event {
+            VadEvent::Listening => {
+                if speech_ms > 0 && self.speech_item.is_none() {
+                    let item = id("item_");
+                    // The speech began `speech_ms` before the last sample the detector judged.
+                    let start_ms = self.ms_at(unheard).saturating_sub(speech_ms.into());
+                    self.speech_item = Some(item.clone());
+                    let started = json!({"audio_start_ms": start_ms, "item_id": item});
+                    if !send_json(socket, server("input_audio_buffer.speech_started", started)).await {
+                        return false;
+                    }
+                }
+                let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+                let interrupts = self.config.server_vad.is_some_and(|v| v.interrupt_response);
+                if self.answer.is_some() && interrupts && barge_in_ms > 0 && speech_ms >= barge_in_ms {
+                    return self.cancel(socket).await;
+                }
+                true
+            }
+            VadEvent::DropSilence(n) => {
+                self.samples.drop_front(n);
+                true
+            }
+            VadEvent::Utterance(n) => {
+                let utterance = self.samples.take_front(n);
+                let item = self.speech_item.clone().unwrap_or_else(|| id("item_"));
+                let stopped = json!({"audio_end_ms": self.ms_at(self.samples.samples().len()), "item_id": item});
+                if !send_json(socket, server("input_audio_buffer.speech_stopped", stopped)).await
+                    || !self.commit(socket, utterance).await
+                {
+                    return false;
+                }
+                match self.pending.take() {
+                    Some(input) if self.config.server_vad.is_some_and(|v| v.create_response) => {
+                        self.respond(socket, input).await
+                    }
+                    other => {
+                        self.pending = other;
+                        true
+                    }
+                }
+            }
+        }
+    }
+
+    /// The time in the input, in ms, where `behind` samples before the newest one are.
+    fn ms_at(&self, behind: usize) -> u64 {
+        (self.heard_total.saturating_sub(behind) as u64) * 1000 / u64::from(HEARING_RATE)
+    }
+
+    /// The samples become the user's next spoken item.
+    async fn commit(&mut self, socket: &mut WebSocket, samples: Vec<i16>) -> bool {
+        let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
+        let committed = json!({"item_id": item, "previous_item_id": self.last_item});
+        if !send_json(socket, server("input_audio_buffer.committed", committed)).await {
+            return false;
+        }
+        let pcm = Pcm {
+            sample_rate: HEARING_RATE,
+            samples,
+            channels: 1,
+        };
+        self.pending = Some(Input::Audio {
+            item: item.clone(),
+            pcm,
+        });
+        let content = json!([{"type": "input_audio", "transcript": null}]);
+        self.added(socket, message_item(&item, "user", "completed", content))
+            .await
+    }
+
+    /// `conversation.item.added`, and `conversation.item.created` for clients of the beta protocol.
+    async fn added(&mut self, socket: &mut WebSocket, item: Value) -> bool {
+        let previous = self
+            .last_item
+            .replace(item["id"].as_str().unwrap_or_default().to_string());
+        for kind in ["conversation.item.added", "conversation.item.created"] {
+            let event = server(kind, json!({"item": item, "previous_item_id": previous}));
+            if !send_json(socket, event).await {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Answers the input with a turn of the gateway, replacing a running answer.
+    async fn respond(&mut self, socket: &mut WebSocket, input: Input) -> bool {
+        if self.answer.is_some() && !self.cancel(socket).await {
+            return false;
+        }
+        let text_only = self.config.text_only;
+        let (answer_id, item) = (id("resp_"), id("item_"));
+        let created = server(
+            "response.created",
+            json!({"response": response(&answer_id, "in_progress", json!([]), text_only)}),
+        );
+        let assistant = message_item(&item, "assistant", "in_progress", json!([]));
+        let output = json!({"response_id": answer_id, "output_index": 0, "item": assistant});
+        let part = json!({"response_id": answer_id, "item_id": item, "output_index": 0, "content_index": 0,
+            "part": if text_only { json!({"type": "text", "text": ""}) } else { json!({"type": "audio", "transcript": ""}) }});
+        if !send_json(socket, created).await
+            || !send_json(socket, server("response.output_item.added", output)).await
+            || !self.added(socket, assistant).await
+            || !send_json(socket, server("response.content_part.added", part)).await
+        {
+            return false;
+        }
+        let voice = match &self.config.voice {
+            Some(voice) => {
+                let layer = self.turn.layer().unwrap_or_default();
+                super::audio::voice_for(&self.app, &self.user, layer, Some(voice))
+                    .await
+                    .unwrap_or(None)
+            }
+            None => None,
+        };
+        let options = Options {
+            stream: Some(true),
+            audio_stream: Some(!text_only),
+            text_only: Some(text_only),
+            session_id: Some(self.session_id.clone()),
+            instructions: self.config.instructions.clone(),
+            turn: TurnOptions {
+                voice,
+                language: self.config.language.clone(),
+                ..self.turn.clone()
+            },
+            ..Options::default()
+        };
+        let (tx, frames) = mpsc::channel(QUEUE);
+        let (app, user) = (self.app.clone(), self.user.clone());
+        let (task, heard) = match input {
+            Input::Audio { item, pcm } => (
+                tokio::spawn(voice_turn::voice(app, user, pcm, options, None, tx)),
+                Some(item),
+            ),
+            Input::Text(text) => (tokio::spawn(voice_turn::chat(app, user, text, options, tx)), None),
+        };
+        self.answer = Some(Answer {
+            id: answer_id,
+            item,
+            heard,
+            task,
+            frames,
+            text: String::new(),
+            failed: false,
+        });
+        true
+    }
+
+    /// One frame of the running turn, as the protocol's events.
+    async fn on_frame(&mut self, socket: &mut WebSocket, out: Out) -> bool {
+        let text_only = self.config.text_only;
+        let Some(answer) = self.answer.as_mut() else {
+            return true;
+        };
+        let at = json!({"response_id": answer.id, "item_id": answer.item, "output_index": 0, "content_index": 0});
+        let event = match out {
+            Out::Event(ServerEvent::Transcript { text, .. }) => answer.heard.as_ref().map(|item| {
+                server(
+                    "conversation.item.input_audio_transcription.completed",
+                    json!({"item_id": item, "content_index": 0, "transcript": text}),
+                )
+            }),
+            Out::Event(ServerEvent::Token { text }) => {
+                answer.text.push_str(&text);
+                let kind = if text_only {
+                    "response.output_text.delta"
+                } else {
+                    "response.output_audio_transcript.delta"
+                };
+                Some(server(kind, with(at, "delta", json!(text))))
+            }
+            Out::Audio(wav) => match parse_wav(&wav) {
+                Ok(pcm) => {
+                    let pcm = pcm.resampled(RATE);
+                    let delta = base64::engine::general_purpose::STANDARD.encode(pcm.to_le_bytes());
+                    Some(server("response.output_audio.delta", with(at, "delta", json!(delta))))
+                }
+                Err(err) => {
+                    tracing::error!(%err, "the TTS audio could not be read");
+                    None
+                }
+            },
+            Out::Event(ServerEvent::Error {
+                status, code, message, ..
+            }) => {
+                answer.failed = true;
+                let kind = match status {
+                    429 => "insufficient_quota",
+                    s if s >= 500 => "server_error",
+                    _ => "invalid_request_error",
+                };
+                Some(error(kind, code, &message))
+            }
+            Out::Event(ServerEvent::Done) => return self.finish(socket).await,
+            // The acknowledgement, filler text, notices, the semantic result and the audio event's own fields
+            // have no counterpart here; the filler's audio is sent like the answer's.
+            Out::Event(_) => None,
+        };
+        match event {
+            Some(event) => send_json(socket, event).await,
+            None => true,
+        }
+    }
+
+    /// The running answer is over: its closing events and `response.done`.
+    async fn finish(&mut self, socket: &mut WebSocket) -> bool {
+        let Some(answer) = self.answer.take() else {
+            return true;
+        };
+        let text_only = self.config.text_only;
+        let at = json!({"response_id": answer.id, "item_id": answer.item, "output_index": 0, "content_index": 0});
+        let part = if text_only {
+            json!({"type": "text", "text": answer.text})
+        } else {
+            json!({"type": "audio", "transcript": answer.text})
+        };
+        let status = if answer.failed { "failed" } else { "completed" };
+        let item = message_item(&answer.item, "assistant", status, json!([part]));
+        let mut closing = Vec::new();
+        if !answer.failed {
+            if text_only {
+                closing.push(server(
+                    "response.output_text.done",
+                    with(at.clone(), "text", json!(answer.text)),
+                ));
+            } else {
+                closing.push(server("response.output_audio.done", at.clone()));
+                let transcript = with(at.clone(), "transcript", json!(answer.text));
+                closing.push(server("response.output_audio_transcript.done", transcript));
+            }
+            closing.push(server("response.content_part.done", with(at, "part", part)));
+            let done = json!({"response_id": answer.id, "output_index": 0, "item": item});
+            closing.push(server("response.output_item.done", done));
+        }
+        let output = if answer.failed { json!([]) } else { json!([item]) };
+        closing.push(server(
+            "response.done",
+            json!({"response": response(&answer.id, status, output, text_only)}),
+        ));
+        for event in closing {
+            if !send_json(socket, event).await {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Stops the running answer (its LLM request and speech with it): `response.done` with `cancelled`.
+    async fn cancel(&mut self, socket: &mut WebSocket) -> bool {
+        let Some(answer) = self.answer.take() else {
+            return true;
+        };
+        answer.task.abort();
+        let done = json!({"response": response(&answer.id, "cancelled", json!([]), self.config.text_only)});
+        send_json(socket, server("response.done", done)).await
+    }
+
+    /// An `error` event for a bad client event; the connection stays open.
+    async fn fail(&mut self, socket: &mut WebSocket, code: &str, message: &str) -> bool {
+        send_json(socket, error("invalid_request_error", code, message)).await
+    }
+}
+
+/// `value` with one more field.
+fn with(mut value: Value, key: &str, field: Value) -> Value {
+    value[key] = field;
+    value
+}
+
+async fn send_json(socket: &mut WebSocket, event: Value) -> bool {
+    send(socket, Message::Text(event.to_string().into())).await
+}
