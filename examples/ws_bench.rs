@@ -9,8 +9,13 @@
 //! (b) Concurrency: `--sessions` `/ws/voice` connections each running turns (1 s of PCM, STT, LLM, sentence
 //!     TTS) for `--seconds`: turns per second, errors, resident memory per open connection.
 //!
+//! (c) End of speech to first audio: over `--voice-turns` sequential turns of 1 s of PCM, the time from the
+//!     client's end of the utterance to the first audio of the answer: `end` to the first binary frame on
+//!     `/ws/voice`, and `input_audio_buffer.commit` + `response.create` to the first
+//!     `response.output_audio.delta` on `/v1/realtime` (the same fakes; Realtime adds base64 and 24 kHz).
+//!
 //! Run: `cargo run --release --example ws_bench -- [--turns 1000] [--sessions 200] [--seconds 60]
-//! [--tts-delay-ms 20] [--stt-delay-ms 50]`
+//! [--voice-turns 200] [--tts-delay-ms 20] [--stt-delay-ms 50]`
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -70,6 +75,25 @@ async fn main() {
         latency.last().copied().unwrap_or(0.0),
         fakes.tts_delay.as_millis()
     );
+
+    let voice_turns = arg(&args, "--voice-turns", 200) as usize;
+    let (voice, realtime) = end_to_first_audio(addr, voice_turns).await;
+    println!(
+        "\n(c) end of speech -> first audio of the answer (fake STT {} ms, fake TTS {} ms)",
+        fakes.stt_delay.as_millis(),
+        fakes.tts_delay.as_millis()
+    );
+    println!("| channel | turns | median | p99 | max |");
+    println!("|---|---|---|---|---|");
+    for (name, samples) in [("/ws/voice (end)", &voice), ("/v1/realtime (commit)", &realtime)] {
+        println!(
+            "| {name} | {} | {:.2} ms | {:.2} ms | {:.2} ms |",
+            samples.len(),
+            percentile(samples, 0.5),
+            percentile(samples, 0.99),
+            samples.last().copied().unwrap_or(0.0)
+        );
+    }
 
     let load = concurrency(addr, sessions, Duration::from_secs(seconds)).await;
     println!("\n(b) {sessions} concurrent /ws/voice sessions for {seconds} s");
@@ -184,6 +208,8 @@ async fn start_gateway(providers: &str) -> (std::net::SocketAddr, tempfile::Temp
         ("MEMORY_EXTRACTION_ENABLED", "false".into()),
         ("WEB_SEARCH_ENABLED", "false".into()),
         ("FILLER_AFTER_MS", "0".into()),
+        // Every connection is the anonymous user's: the per-user cap would refuse all but four.
+        ("VOICE_CONNECTIONS_PER_USER", "1000".into()),
         ("LOCAL_LLM_URL", providers.into()),
         ("DEFAULT_LLM_PROVIDER", "local".into()),
         ("OPENAI_STT_URL", providers.into()),
@@ -230,6 +256,78 @@ async fn added_latency(addr: std::net::SocketAddr, fakes: &Fakes, turns: usize) 
     samples
 }
 
+/// One second of PCM16 at `rate`.
+fn second_of_pcm(rate: i32) -> Vec<u8> {
+    (0..rate)
+        .flat_map(|i| (((i % 40) - 20) as i16 * 300).to_le_bytes())
+        .collect()
+}
+
+/// Sequential voice turns on both channels; milliseconds from the end of speech to the first audio, sorted.
+async fn end_to_first_audio(addr: std::net::SocketAddr, turns: usize) -> (Vec<f64>, Vec<f64>) {
+    use base64::Engine;
+    let (mut voice, _) = connect_async_with_config(format!("ws://{addr}/ws/voice"), None, true)
+        .await
+        .unwrap();
+    let start = json!({"type": "start", "audio_stream": true, "stream": true});
+    voice.send(Message::Text(start.to_string().into())).await.unwrap();
+    let pcm = second_of_pcm(16_000);
+    let mut voice_ms = Vec::with_capacity(turns);
+    for _ in 0..turns {
+        for piece in pcm.chunks(3200) {
+            voice.send(Message::Binary(piece.to_vec().into())).await.unwrap();
+        }
+        let ended = Instant::now();
+        voice
+            .send(Message::Text(json!({"type": "end"}).to_string().into()))
+            .await
+            .unwrap();
+        let mut first = None;
+        loop {
+            match voice.next().await {
+                Some(Ok(Message::Binary(_))) if first.is_none() => first = Some(ended.elapsed()),
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"done\"") => break,
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"error\"") => panic!("error event: {t}"),
+                Some(Ok(_)) => {}
+                other => panic!("connection ended: {other:?}"),
+            }
+        }
+        voice_ms.extend(first.map(|d| d.as_secs_f64() * 1000.0));
+    }
+    let (mut realtime, _) = connect_async_with_config(format!("ws://{addr}/v1/realtime"), None, true)
+        .await
+        .unwrap();
+    let manual = json!({"type": "session.update", "session": {"audio": {"input": {"turn_detection": null}}}});
+    realtime.send(Message::Text(manual.to_string().into())).await.unwrap();
+    let audio = base64::engine::general_purpose::STANDARD.encode(second_of_pcm(24_000));
+    let append = json!({"type": "input_audio_buffer.append", "audio": audio}).to_string();
+    let mut realtime_ms = Vec::with_capacity(turns);
+    for _ in 0..turns {
+        realtime.send(Message::Text(append.clone().into())).await.unwrap();
+        let ended = Instant::now();
+        for event in ["input_audio_buffer.commit", "response.create"] {
+            let event = json!({"type": event}).to_string();
+            realtime.send(Message::Text(event.into())).await.unwrap();
+        }
+        let mut first = None;
+        loop {
+            match realtime.next().await {
+                Some(Ok(Message::Text(t))) if first.is_none() && t.contains("response.output_audio.delta") => {
+                    first = Some(ended.elapsed());
+                }
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"response.done\"") => break,
+                Some(Ok(Message::Text(t))) if t.contains("\"type\":\"error\"") => panic!("error event: {t}"),
+                Some(Ok(_)) => {}
+                other => panic!("connection ended: {other:?}"),
+            }
+        }
+        realtime_ms.extend(first.map(|d| d.as_secs_f64() * 1000.0));
+    }
+    voice_ms.sort_by(f64::total_cmp);
+    realtime_ms.sort_by(f64::total_cmp);
+    (voice_ms, realtime_ms)
+}
+
 struct Load {
     turns: u64,
     errors: u64,
@@ -251,9 +349,7 @@ async fn concurrency(addr: std::net::SocketAddr, sessions: usize, length: Durati
     let turns = Arc::new(AtomicU64::new(0));
     let errors = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + length;
-    let pcm: Vec<u8> = (0..16_000i32)
-        .flat_map(|i| (((i % 40) - 20) as i16 * 300).to_le_bytes())
-        .collect();
+    let pcm = second_of_pcm(16_000);
     let mut tasks = Vec::new();
     for mut ws in sockets {
         let (turns, errors, pcm) = (turns.clone(), errors.clone(), pcm.clone());
