@@ -562,17 +562,25 @@ impl Conn {
                 };
                 Some(server(kind, with(at, "delta", json!(text))))
             }
-            Out::Audio(wav) => match parse_wav(&wav) {
-                Ok(pcm) => {
-                    let pcm = pcm.resampled(RATE);
-                    let delta = base64::engine::general_purpose::STANDARD.encode(pcm.to_le_bytes());
-                    Some(server("response.output_audio.delta", with(at, "delta", json!(delta))))
+            Out::Audio(wav) => {
+                // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
+                let converted = tokio::task::spawn_blocking(move || {
+                    parse_wav(&wav)
+                        .map(|pcm| base64::engine::general_purpose::STANDARD.encode(pcm.resampled(RATE).to_le_bytes()))
+                })
+                .await;
+                match converted {
+                    Ok(Ok(delta)) => Some(server("response.output_audio.delta", with(at, "delta", json!(delta)))),
+                    Ok(Err(err)) => {
+                        tracing::error!(%err, "the TTS audio could not be read");
+                        None
+                    }
+                    Err(err) => {
+                        tracing::error!(%err, "the TTS audio could not be converted");
+                        None
+                    }
                 }
-                Err(err) => {
-                    tracing::error!(%err, "the TTS audio could not be read");
-                    None
-                }
-            },
+            }
             Out::Event(ServerEvent::Error {
                 status, code, message, ..
             }) => {
