@@ -5,7 +5,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::common::{As, TestApp};
-use crate::fakes::{CHAT, Fake, Reply, token_chunks, tokens};
+use crate::fakes::{CHAT, Fake, Reply, token_chunks, tokens, tool_call};
 
 fn conversation(turns: usize) -> Vec<Value> {
     let mut messages = Vec::new();
@@ -233,6 +233,53 @@ async fn a_used_up_quota_is_an_http_429_before_any_stream() {
     assert_eq!(llm.requests(CHAT).len(), 1);
 }
 
+#[tokio::test]
+async fn web_search_is_the_gateways_tool_on_v1_too_and_counts_against_its_budget() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
+    llm.then(CHAT, tokens(&["Sunny in Berlin."]));
+    let search = Fake::start().await;
+    search.then(
+        "/search",
+        Reply::Json(json!({"results": [{"url": "https://wetter.example/berlin", "title": "Berlin", "content": "Sunny, 21 °C"}]})),
+    );
+    let search_url = search.base.clone();
+    let (app, token, id) = TestApp::with()
+        .llm(&llm)
+        .env(&[
+            ("WEB_SEARCH_ENABLED", "true"),
+            ("SEARXNG_URL", &search_url),
+            ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ])
+        .user("ida")
+        .await;
+    let r = app
+        .call(
+            Method::POST,
+            "/v1/chat/completions",
+            As::Bearer(&token),
+            Some(
+                json!({"model": "default", "messages": [{"role": "user", "content": "Weather in Berlin?"}],
+                "tools": [{"type": "function", "function": {"name": "client_tool", "parameters": {}}}]}),
+            ),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["choices"][0]["message"]["content"], "Sunny in Berlin.");
+    let asked = llm.requests(CHAT);
+    let first = asked[0].json();
+    let tools: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .collect();
+    assert_eq!(tools, ["web_search"], "the gateway's tool, not the client's");
+    let result = asked[1].json()["messages"].as_array().unwrap().last().cloned().unwrap();
+    assert!(result["content"].as_str().unwrap().contains("Sunny, 21 °C"));
+    assert_eq!(app.rows_of("web_search_usage", &id).await, 1);
+}
+
 mod realtime {
     use futures_util::{SinkExt, StreamExt};
     use serde_json::{Value, json};
@@ -323,6 +370,108 @@ mod realtime {
         .await
         .unwrap();
         assert_eq!(next_event(&mut ws).await["type"], "input_audio_buffer.cleared");
+    }
+
+    /// PCM16 at 24 kHz, base64: a loud tone (speech to the energy detector) or silence.
+    fn audio(seconds: f64, loud: bool) -> String {
+        use base64::Engine;
+        let n = (24_000.0 * seconds) as usize;
+        let pcm: Vec<u8> = (0..n)
+            .flat_map(|i| {
+                let s = if loud {
+                    (8000.0 * (i as f64 * 220.0 * std::f64::consts::TAU / 24_000.0).sin()) as i16
+                } else {
+                    0
+                };
+                s.to_le_bytes()
+            })
+            .collect();
+        base64::engine::general_purpose::STANDARD.encode(pcm)
+    }
+
+    async fn send(ws: &mut Socket, event: Value) {
+        ws.send(Message::Text(event.to_string().into())).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn speech_during_an_answer_cancels_it_and_becomes_the_next_question() {
+        let llm = crate::fakes::Fake::start().await;
+        let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+        let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        llm.then(
+            crate::fakes::CHAT,
+            crate::fakes::Reply::SseHeld {
+                first: crate::fakes::token_chunks(&["Let me think about that. "]),
+                gate,
+                rest: crate::fakes::ending(&["Done."]),
+                closed: closed.clone(),
+            },
+        );
+        llm.then(crate::fakes::CHAT, crate::fakes::tokens(&["Sure."]));
+        let stt = crate::fakes::Fake::start().await;
+        stt.always(
+            "/v1/audio/transcriptions",
+            crate::fakes::Reply::Json(json!({"text": "wait"})),
+        );
+        let (app, token, _) = TestApp::with()
+            .llm(&llm)
+            .stt(&stt)
+            .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+            .user("ivy")
+            .await;
+        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
+        request.headers_mut().insert(
+            "authorization",
+            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
+        );
+        let (mut ws, _) = connect_async(request).await.expect("handshake");
+        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        let add = json!({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "Tell me something."}]}});
+        send(&mut ws, add).await;
+        send(&mut ws, json!({"type": "response.create"})).await;
+        // Wait until the first sentence is spoken, then talk over it.
+        loop {
+            if next_event(&mut ws).await["type"] == "response.output_audio.delta" {
+                break;
+            }
+        }
+        send(
+            &mut ws,
+            json!({"type": "input_audio_buffer.append", "audio": audio(0.8, true)}),
+        )
+        .await;
+        let mut types = Vec::new();
+        let cancelled = loop {
+            let event = next_event(&mut ws).await;
+            types.push(event["type"].as_str().unwrap_or_default().to_string());
+            if event["type"] == "response.done" {
+                break event;
+            }
+        };
+        assert_eq!(cancelled["response"]["status"], "cancelled", "{types:?}");
+        assert!(
+            types.contains(&"input_audio_buffer.speech_started".to_string()),
+            "{types:?}"
+        );
+        // The rest of the speech ends the turn, which is answered.
+        send(
+            &mut ws,
+            json!({"type": "input_audio_buffer.append", "audio": audio(1.2, false)}),
+        )
+        .await;
+        let answered = loop {
+            let event = next_event(&mut ws).await;
+            if event["type"] == "response.done" {
+                break event;
+            }
+        };
+        assert_eq!(answered["response"]["status"], "completed");
+        assert_eq!(answered["response"]["output"][0]["content"][0]["transcript"], "Sure.");
+        assert!(
+            closed.load(std::sync::atomic::Ordering::SeqCst),
+            "the first answer's request was dropped"
+        );
     }
 
     #[tokio::test]
