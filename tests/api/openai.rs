@@ -474,6 +474,67 @@ mod realtime {
         );
     }
 
+    /// A typed question and `response.create`; the events up to `response.done`.
+    async fn ask_in_text(ws: &mut Socket) -> Vec<Value> {
+        let add = json!({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "Say two words."}]}});
+        send(ws, add).await;
+        send(ws, json!({"type": "response.create"})).await;
+        let mut events = Vec::new();
+        loop {
+            let event = next_event(ws).await;
+            let done = event["type"] == "response.done";
+            events.push(event);
+            if done {
+                return events;
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn text_answers_come_as_text_deltas_and_the_quota_counts_each_response() {
+        let llm = crate::fakes::Fake::start().await;
+        llm.always(crate::fakes::CHAT, crate::fakes::tokens(&["Two ", "words."]));
+        let (app, token, _) = TestApp::with()
+            .llm(&llm)
+            .env(&[("DAILY_REQUEST_LIMIT", "1"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+            .user("jon")
+            .await;
+        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
+        request.headers_mut().insert(
+            "authorization",
+            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
+        );
+        let (mut ws, _) = connect_async(request).await.expect("handshake");
+        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        send(
+            &mut ws,
+            json!({"type": "session.update", "session": {"output_modalities": ["text"]}}),
+        )
+        .await;
+        let updated = next_event(&mut ws).await;
+        assert_eq!(updated["session"]["output_modalities"], json!(["text"]));
+        let first = ask_in_text(&mut ws).await;
+        let deltas: String = first
+            .iter()
+            .filter(|e| e["type"] == "response.output_text.delta")
+            .filter_map(|e| e["delta"].as_str())
+            .collect();
+        assert_eq!(deltas, "Two words.");
+        assert!(first.iter().all(|e| e["type"] != "response.output_audio.delta"));
+        assert!(
+            first
+                .iter()
+                .any(|e| e["type"] == "response.output_text.done" && e["text"] == "Two words.")
+        );
+        assert_eq!(first.last().unwrap()["response"]["status"], "completed");
+        let second = ask_in_text(&mut ws).await;
+        let error = second.iter().find(|e| e["type"] == "error").expect("an error event");
+        assert_eq!(error["error"]["type"], "insufficient_quota");
+        assert_eq!(second.last().unwrap()["response"]["status"], "failed");
+        assert_eq!(llm.requests(crate::fakes::CHAT).len(), 1);
+    }
+
     #[tokio::test]
     async fn a_foreign_origin_a_wrong_token_or_an_unknown_model_is_refused_in_openai_shape() {
         let (app, token, _) = TestApp::with().user("hal").await;
