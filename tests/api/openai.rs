@@ -536,6 +536,58 @@ mod realtime {
     }
 
     #[tokio::test]
+    async fn too_long_audio_is_dropped_with_an_error_and_an_idle_connection_is_closed() {
+        let (app, token, _) = TestApp::with()
+            .env(&[("MAX_UTTERANCE_SECONDS", "1"), ("WS_IDLE_TIMEOUT_SECONDS", "1")])
+            .user("kim")
+            .await;
+        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
+        request.headers_mut().insert(
+            "authorization",
+            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
+        );
+        let (mut ws, _) = connect_async(request).await.expect("handshake");
+        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        send(
+            &mut ws,
+            json!({"type": "session.update", "session": {"turn_detection": null}}),
+        )
+        .await;
+        assert_eq!(next_event(&mut ws).await["type"], "session.updated");
+        send(
+            &mut ws,
+            json!({"type": "input_audio_buffer.append", "audio": audio(0.8, true)}),
+        )
+        .await;
+        send(
+            &mut ws,
+            json!({"type": "input_audio_buffer.append", "audio": audio(0.8, true)}),
+        )
+        .await;
+        let error = next_event(&mut ws).await;
+        assert_eq!(error["error"]["code"], "input_audio_too_long", "{error}");
+        // The buffer was emptied: a commit has nothing to take.
+        send(&mut ws, json!({"type": "input_audio_buffer.commit"})).await;
+        assert_eq!(
+            next_event(&mut ws).await["error"]["code"],
+            "input_audio_buffer_commit_empty"
+        );
+        // Then a second of nothing: closed as idle.
+        let closed = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+            loop {
+                match ws.next().await {
+                    Some(Ok(Message::Close(frame))) => return frame.map(|f| (u16::from(f.code), f.reason.to_string())),
+                    Some(Ok(_)) => {}
+                    _ => return None,
+                }
+            }
+        })
+        .await
+        .expect("closed in time");
+        assert_eq!(closed, Some((1000, "idle timeout".to_string())));
+    }
+
+    #[tokio::test]
     async fn a_foreign_origin_a_wrong_token_or_an_unknown_model_is_refused_in_openai_shape() {
         let (app, token, _) = TestApp::with().user("hal").await;
         let refused = |path: String, token: String, origin: Option<&'static str>| {

@@ -312,12 +312,7 @@ impl Conn {
                 self.commit(socket, samples).await
             }
             ClientEvent::Clear => {
-                self.samples.clear();
-                self.hearing = Resampler::new(RATE, HEARING_RATE);
-                self.speech_item = None;
-                if let Some(vad) = &mut self.vad {
-                    vad.reset();
-                }
+                self.drop_input();
                 send_json(socket, server("input_audio_buffer.cleared", json!({}))).await
             }
             ClientEvent::ItemCreate { item } => match user_text(&item) {
@@ -365,10 +360,7 @@ impl Conn {
         let heard = self.hearing.push(&pcm.samples);
         let limit = self.app.settings.ws.max_utterance_secs as usize * HEARING_RATE as usize;
         if self.samples.samples().len() + heard.len() > limit {
-            self.samples.clear();
-            if let Some(vad) = &mut self.vad {
-                vad.reset();
-            }
+            self.drop_input();
             let message = format!("audio longer than {} s was dropped", limit / HEARING_RATE as usize);
             return self.fail(socket, "input_audio_too_long", &message).await;
         }
@@ -431,6 +423,16 @@ impl Conn {
                     }
                 }
             }
+        }
+    }
+
+    /// Forgets the input heard so far (a clear, or audio over the length limit).
+    fn drop_input(&mut self) {
+        self.samples.clear();
+        self.hearing = Resampler::new(RATE, HEARING_RATE);
+        self.speech_item = None;
+        if let Some(vad) = &mut self.vad {
+            vad.reset();
         }
     }
 
