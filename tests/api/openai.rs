@@ -588,6 +588,46 @@ mod realtime {
     }
 
     #[tokio::test]
+    async fn a_client_of_the_beta_protocol_gets_its_event_names() {
+        let llm = crate::fakes::Fake::start().await;
+        llm.always(crate::fakes::CHAT, crate::fakes::tokens(&["Hello there."]));
+        let (app, token, _) = TestApp::with()
+            .llm(&llm)
+            .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+            .user("lou")
+            .await;
+        let mut request = format!("ws://{}/v1/realtime?model=local", app.addr)
+            .into_client_request()
+            .unwrap();
+        let headers = request.headers_mut();
+        headers.insert(
+            "authorization",
+            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
+        );
+        headers.insert("openai-beta", HeaderValue::from_static("realtime=v1"));
+        let (mut ws, _) = connect_async(request).await.expect("handshake");
+        let created = next_event(&mut ws).await;
+        assert_eq!(created["session"]["input_audio_format"], "pcm16", "{created}");
+        assert_eq!(created["session"]["turn_detection"]["type"], "server_vad");
+        let events = ask_in_text(&mut ws).await;
+        let types: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+        for beta in [
+            "response.audio_transcript.delta",
+            "response.audio.delta",
+            "response.audio.done",
+            "response.audio_transcript.done",
+            "conversation.item.created",
+        ] {
+            assert!(types.contains(&beta), "{beta} in {types:?}");
+        }
+        assert!(
+            !types.iter().any(|t| t.starts_with("response.output_audio")),
+            "{types:?}"
+        );
+        assert_eq!(events.last().unwrap()["response"]["status"], "completed");
+    }
+
+    #[tokio::test]
     async fn a_foreign_origin_a_wrong_token_or_an_unknown_model_is_refused_in_openai_shape() {
         let (app, token, _) = TestApp::with().user("hal").await;
         let refused = |path: String, token: String, origin: Option<&'static str>| {

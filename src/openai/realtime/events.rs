@@ -146,10 +146,7 @@ impl Config {
     /// The session object of `session.created` and `session.updated`.
     pub fn session(&self, id: &str) -> Value {
         let pcm = json!({"type": "audio/pcm", "rate": super::RATE});
-        let detection = self.server_vad.map_or(Value::Null, |vad| {
-            json!({"type": "server_vad", "silence_duration_ms": vad.silence_ms, "create_response": vad.create_response,
-                "interrupt_response": vad.interrupt_response})
-        });
+        let detection = self.detection();
         json!({
             "type": "realtime", "object": "realtime.session", "id": id, "model": self.model,
             "output_modalities": [if self.text_only { "text" } else { "audio" }],
@@ -161,6 +158,41 @@ impl Config {
             },
         })
     }
+}
+
+impl Config {
+    /// `turn_detection` as the session objects show it.
+    fn detection(&self) -> Value {
+        self.server_vad.map_or(Value::Null, |vad| {
+            json!({"type": "server_vad", "silence_duration_ms": vad.silence_ms, "create_response": vad.create_response,
+                "interrupt_response": vad.interrupt_response})
+        })
+    }
+
+    /// The session object in the beta protocol's shape.
+    pub fn beta_session(&self, id: &str) -> Value {
+        let detection = self.detection();
+        json!({
+            "id": id, "object": "realtime.session", "model": self.model,
+            "modalities": if self.text_only { json!(["text"]) } else { json!(["audio", "text"]) },
+            "instructions": self.instructions.clone().unwrap_or_default(), "voice": self.voice,
+            "input_audio_format": "pcm16", "output_audio_format": "pcm16", "turn_detection": detection,
+            "input_audio_transcription": {"model": "gateway", "language": self.language},
+        })
+    }
+}
+
+/// The beta protocol's name of a GA server event, where it differs.
+pub fn beta_name(ga: &str) -> Option<&'static str> {
+    Some(match ga {
+        "response.output_audio.delta" => "response.audio.delta",
+        "response.output_audio.done" => "response.audio.done",
+        "response.output_audio_transcript.delta" => "response.audio_transcript.delta",
+        "response.output_audio_transcript.done" => "response.audio_transcript.done",
+        "response.output_text.delta" => "response.text.delta",
+        "response.output_text.done" => "response.text.done",
+        _ => return None,
+    })
 }
 
 /// Only PCM16 at 24 kHz (GA `audio/pcm`, beta `pcm16`) is taken; an absent format is that.

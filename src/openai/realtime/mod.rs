@@ -92,13 +92,20 @@ async fn realtime(
         model: layer.llm_model,
         ..TurnOptions::default()
     };
+    // Clients of the beta protocol say so in a header, or from a browser in a subprotocol.
+    let beta = headers
+        .get_all("openai-beta")
+        .iter()
+        .chain(headers.get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL))
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("realtime=v1") || v.contains("openai-beta.realtime-v1"));
     let app = app.0.clone();
     // A browser offers the subprotocols `realtime` and the key; the answer must name one it offered.
     Ok(upgrade
         .protocols(["realtime"])
         .max_message_size(MESSAGE_LIMIT)
         .max_frame_size(MESSAGE_LIMIT)
-        .on_upgrade(move |socket| serve(socket, app, caller.user, Config::new(model), turn)))
+        .on_upgrade(move |socket| serve(socket, app, caller.user, Config::new(model), turn, beta)))
 }
 
 /// What the user said and the gateway has not answered yet.
@@ -121,6 +128,8 @@ struct Answer {
 
 struct Conn {
     app: Arc<App>,
+    /// The client speaks the beta protocol (`OpenAI-Beta: realtime=v1`): beta event names and session shape.
+    beta: bool,
     user: User,
     config: Config,
     /// Provider and model of the handshake's `model`.
@@ -149,7 +158,7 @@ enum Step {
     Idle,
 }
 
-async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config, turn: TurnOptions) {
+async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config, turn: TurnOptions, beta: bool) {
     let seat = match app.voice_budget.seat(&user.id) {
         Ok(seat) => seat,
         Err(_) => {
@@ -182,6 +191,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         samples: AudioBuffer::new(app.voice_budget.clone()),
         hearing: Resampler::new(RATE, HEARING_RATE),
         app: app.clone(),
+        beta,
         user,
         config,
         turn,
@@ -196,11 +206,8 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         _seat: seat,
     };
     conn.vad = conn.detector();
-    let created = server(
-        "session.created",
-        json!({"session": conn.config.session(&conn.realtime_id)}),
-    );
-    if send_json(&mut socket, created).await {
+    let created = server("session.created", json!({"session": conn.session()}));
+    if conn.send(&mut socket, created).await {
         conn.run(&mut socket).await;
     }
     if let Some(answer) = conn.answer.take() {
@@ -266,6 +273,25 @@ impl Conn {
         }
     }
 
+    /// Sends an event, under its beta name to a client of the beta protocol.
+    async fn send(&self, socket: &mut WebSocket, mut event: Value) -> bool {
+        if self.beta
+            && let Some(name) = event["type"].as_str().and_then(events::beta_name)
+        {
+            event["type"] = json!(name);
+        }
+        send_json(socket, event).await
+    }
+
+    /// The session object of `session.created` and `session.updated`, in the client's protocol.
+    fn session(&self) -> Value {
+        if self.beta {
+            self.config.beta_session(&self.realtime_id)
+        } else {
+            self.config.session(&self.realtime_id)
+        }
+    }
+
     /// The voice detector of server VAD, at the hearing rate.
     fn detector(&self) -> Option<Vad> {
         let vad = self.config.server_vad?;
@@ -284,11 +310,8 @@ impl Conn {
             ClientEvent::SessionUpdate { session } => match self.config.update(&session) {
                 Ok(()) => {
                     self.vad = self.detector();
-                    let updated = server(
-                        "session.updated",
-                        json!({"session": self.config.session(&self.realtime_id)}),
-                    );
-                    send_json(socket, updated).await
+                    let updated = server("session.updated", json!({"session": self.session()}));
+                    self.send(socket, updated).await
                 }
                 Err(problem) => self.fail(socket, "invalid_session", &problem).await,
             },
@@ -313,7 +336,7 @@ impl Conn {
             }
             ClientEvent::Clear => {
                 self.drop_input();
-                send_json(socket, server("input_audio_buffer.cleared", json!({}))).await
+                self.send(socket, server("input_audio_buffer.cleared", json!({}))).await
             }
             ClientEvent::ItemCreate { item } => match user_text(&item) {
                 Ok(text) => {
@@ -389,7 +412,10 @@ impl Conn {
                     let start_ms = self.ms_at(unheard).saturating_sub(speech_ms.into());
                     self.speech_item = Some(item.clone());
                     let started = json!({"audio_start_ms": start_ms, "item_id": item});
-                    if !send_json(socket, server("input_audio_buffer.speech_started", started)).await {
+                    if !self
+                        .send(socket, server("input_audio_buffer.speech_started", started))
+                        .await
+                    {
                         return false;
                     }
                 }
@@ -408,7 +434,9 @@ impl Conn {
                 let utterance = self.samples.take_front(n);
                 let item = self.speech_item.clone().unwrap_or_else(|| id("item_"));
                 let stopped = json!({"audio_end_ms": self.ms_at(self.samples.samples().len()), "item_id": item});
-                if !send_json(socket, server("input_audio_buffer.speech_stopped", stopped)).await
+                if !self
+                    .send(socket, server("input_audio_buffer.speech_stopped", stopped))
+                    .await
                     || !self.commit(socket, utterance).await
                 {
                     return false;
@@ -445,7 +473,10 @@ impl Conn {
     async fn commit(&mut self, socket: &mut WebSocket, samples: Vec<i16>) -> bool {
         let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
         let committed = json!({"item_id": item, "previous_item_id": self.last_item});
-        if !send_json(socket, server("input_audio_buffer.committed", committed)).await {
+        if !self
+            .send(socket, server("input_audio_buffer.committed", committed))
+            .await
+        {
             return false;
         }
         let pcm = Pcm {
@@ -469,7 +500,7 @@ impl Conn {
             .replace(item["id"].as_str().unwrap_or_default().to_string());
         for kind in ["conversation.item.added", "conversation.item.created"] {
             let event = server(kind, json!({"item": item, "previous_item_id": previous}));
-            if !send_json(socket, event).await {
+            if !self.send(socket, event).await {
                 return false;
             }
         }
@@ -491,10 +522,10 @@ impl Conn {
         let output = json!({"response_id": answer_id, "output_index": 0, "item": assistant});
         let part = json!({"response_id": answer_id, "item_id": item, "output_index": 0, "content_index": 0,
             "part": if text_only { json!({"type": "text", "text": ""}) } else { json!({"type": "audio", "transcript": ""}) }});
-        if !send_json(socket, created).await
-            || !send_json(socket, server("response.output_item.added", output)).await
+        if !self.send(socket, created).await
+            || !self.send(socket, server("response.output_item.added", output)).await
             || !self.added(socket, assistant).await
-            || !send_json(socket, server("response.content_part.added", part)).await
+            || !self.send(socket, server("response.content_part.added", part)).await
         {
             return false;
         }
@@ -600,7 +631,7 @@ impl Conn {
             Out::Event(_) => None,
         };
         match event {
-            Some(event) => send_json(socket, event).await,
+            Some(event) => self.send(socket, event).await,
             None => true,
         }
     }
@@ -641,7 +672,7 @@ impl Conn {
             json!({"response": response(&answer.id, status, output, text_only)}),
         ));
         for event in closing {
-            if !send_json(socket, event).await {
+            if !self.send(socket, event).await {
                 return false;
             }
         }
@@ -655,12 +686,12 @@ impl Conn {
         };
         answer.task.abort();
         let done = json!({"response": response(&answer.id, "cancelled", json!([]), self.config.text_only)});
-        send_json(socket, server("response.done", done)).await
+        self.send(socket, server("response.done", done)).await
     }
 
     /// An `error` event for a bad client event; the connection stays open.
     async fn fail(&mut self, socket: &mut WebSocket, code: &str, message: &str) -> bool {
-        send_json(socket, error("invalid_request_error", code, message)).await
+        self.send(socket, error("invalid_request_error", code, message)).await
     }
 }
 
