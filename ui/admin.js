@@ -105,9 +105,11 @@ let editing = null;
 const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes'];
 async function editUser(u) {
   editing = u;
-  $('#user-editor').hidden = false;
-  $('#editor-title').textContent = `Preferences of ${u.name}`;
+  // The form appears once it holds this user's prefs: a box ticked earlier would be reset by their arrival.
+  $('#user-editor').hidden = true;
   const p = await api(`/api/admin/users/${u.id}/prefs`);
+  if (editing !== u) return; // another user was chosen meanwhile
+  $('#editor-title').textContent = `Preferences of ${u.name}`;
   const allowed = p.allowed_languages || [];
   document.querySelectorAll('#pref-languages input').forEach((box) => { box.checked = allowed.includes(box.value); });
   $('#pref-language').value = p.language || '';
@@ -119,6 +121,7 @@ async function editUser(u) {
   $('#pref-emergency_contacts').value = (p.emergency_contacts || []).join(', ');
   $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
   $('#pref-location_consent').checked = p.location_consent === true;
+  $('#user-editor').hidden = false;
 }
 
 /// The form as a prefs change: empty fields remove the key (back to the default).
