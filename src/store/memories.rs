@@ -36,18 +36,24 @@ impl Store {
         cap: u32,
     ) -> Result<Option<Memory>, StoreError> {
         with_pool!(self, pool => {
+            // The user's row is locked first: on PostgreSQL two adds at once would otherwise both count the
+            // memories before either is committed, and pass the cap together.
+            let mut tx = pool.begin().await?;
+            sqlx::query(super::users::LOCK_USER).bind(user_id).execute(&mut *tx).await?;
             let sql = "INSERT INTO memories (id, user_id, text, source, created_at) \
                        SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM memories WHERE user_id = $2) < $6 \
                        RETURNING id, text, source, created_at";
-            Ok(sqlx::query_as(sql)
+            let added = sqlx::query_as(sql)
                 .bind(new_id())
                 .bind(user_id)
                 .bind(text)
                 .bind(source)
                 .bind(now_ms())
                 .bind(i64::from(cap))
-                .fetch_optional(pool)
-                .await?)
+                .fetch_optional(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(added)
         })
     }
 

@@ -51,6 +51,9 @@ pub const RESERVED_NAMES: &[&str] = &["admin", ANONYMOUS_ID];
 /// cannot contain `:`, so it never collides with one.
 pub const SSO_PREFIX: &str = "sso:";
 
+/// Locks a user's row until the transaction ends (a no-op write, valid on SQLite and PostgreSQL), so that a
+/// check and the write it guards (the memory cap, the token reset) run one after the other for that user.
+pub(crate) const LOCK_USER: &str = "UPDATE users SET id = id WHERE id = $1";
 impl Store {
     /// Creates a user (and its first token) in one transaction.
     pub async fn create_user(&self, new: NewUser<'_>) -> Result<User, StoreError> {
@@ -206,10 +209,7 @@ impl Store {
     pub async fn replace_tokens(&self, user_id: &str, hash: &str, label: &str) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query("UPDATE users SET id = id WHERE id = $1")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(LOCK_USER).bind(user_id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM tokens WHERE user_id = $1")
                 .bind(user_id)
                 .execute(&mut *tx)

@@ -31,6 +31,37 @@ async fn concurrent_counting_never_passes_the_limit() {
 }
 
 #[tokio::test]
+async fn concurrent_memory_adds_never_pass_the_cap() {
+    let app = spawn_app(&[]).await;
+    let (id, _) = app.create_user("rememberer").await;
+    // Several rounds, each of many adds at once from a new cap: on PostgreSQL two adds that count before either
+    // commits would both pass.
+    for round in 1..=5u32 {
+        let cap = round * 3;
+        let tasks: Vec<_> = (0..30)
+            .map(|i| {
+                let store = app.store.clone();
+                let id = id.clone();
+                tokio::spawn(async move {
+                    store
+                        .add_memory(&id, &format!("fact {round}.{i}"), "user", cap)
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+        assert_eq!(
+            app.store.memories(&id).await.unwrap().len(),
+            cap as usize,
+            "round {round}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_write_ahead_log_grown_under_a_long_reader_is_truncated_by_the_checkpoint() {
     let app = spawn_app(&[]).await;
     let (id, _) = app.create_user("writer").await;
