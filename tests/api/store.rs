@@ -32,17 +32,19 @@ async fn concurrent_counting_never_passes_the_limit() {
 
 #[tokio::test]
 async fn concurrent_memory_adds_never_pass_the_cap() {
-    let app = spawn_app(&[]).await;
+    // As many connections as adds at once, so that on PostgreSQL they really run side by side.
+    let app = spawn_app(&[("DATABASE_MAX_CONNECTIONS", "30")]).await;
     let (id, _) = app.create_user("rememberer").await;
     // Several rounds, each of many adds at once from a new cap: on PostgreSQL two adds that count before either
     // commits would both pass.
-    for round in 1..=5u32 {
+    for round in 1..=10u32 {
         let cap = round * 3;
+        let start = std::sync::Arc::new(tokio::sync::Barrier::new(30));
         let tasks: Vec<_> = (0..30)
             .map(|i| {
-                let store = app.store.clone();
-                let id = id.clone();
+                let (store, id, start) = (app.store.clone(), id.clone(), start.clone());
                 tokio::spawn(async move {
+                    start.wait().await;
                     store
                         .add_memory(&id, &format!("fact {round}.{i}"), "user", cap)
                         .await
