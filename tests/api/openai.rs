@@ -289,6 +289,7 @@ mod realtime {
     use tokio_tungstenite::tungstenite::http::HeaderValue;
 
     use crate::common::TestApp;
+    use crate::fakes::{CHAT, Fake, Reply, ending, token_chunks, tokens};
 
     type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -372,6 +373,27 @@ mod realtime {
         assert_eq!(next_event(&mut ws).await["type"], "input_audio_buffer.cleared");
     }
 
+    /// Opens `/v1/realtime` with a query as the user, with more headers: the socket and its `session.created`.
+    async fn connect(
+        app: &TestApp,
+        token: &str,
+        query: &str,
+        headers: &[(&'static str, &'static str)],
+    ) -> (Socket, Value) {
+        let mut request = format!("ws://{}/v1/realtime{query}", app.addr)
+            .into_client_request()
+            .unwrap();
+        let bearer = HeaderValue::from_str(&format!("Bearer {token}")).unwrap();
+        request.headers_mut().insert("authorization", bearer);
+        for (name, value) in headers {
+            request.headers_mut().insert(*name, HeaderValue::from_static(value));
+        }
+        let (mut ws, _) = connect_async(request).await.expect("handshake");
+        let created = next_event(&mut ws).await;
+        assert_eq!(created["type"], "session.created");
+        (ws, created)
+    }
+
     /// PCM16 at 24 kHz, base64: a loud tone (speech to the energy detector) or silence.
     fn audio(seconds: f64, loud: bool) -> String {
         use base64::Engine;
@@ -395,37 +417,28 @@ mod realtime {
 
     #[tokio::test]
     async fn speech_during_an_answer_cancels_it_and_becomes_the_next_question() {
-        let llm = crate::fakes::Fake::start().await;
+        let llm = Fake::start().await;
         let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
         let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         llm.then(
-            crate::fakes::CHAT,
-            crate::fakes::Reply::SseHeld {
-                first: crate::fakes::token_chunks(&["Let me think about that. "]),
+            CHAT,
+            Reply::SseHeld {
+                first: token_chunks(&["Let me think about that. "]),
                 gate,
-                rest: crate::fakes::ending(&["Done."]),
+                rest: ending(&["Done."]),
                 closed: closed.clone(),
             },
         );
-        llm.then(crate::fakes::CHAT, crate::fakes::tokens(&["Sure."]));
-        let stt = crate::fakes::Fake::start().await;
-        stt.always(
-            "/v1/audio/transcriptions",
-            crate::fakes::Reply::Json(json!({"text": "wait"})),
-        );
+        llm.then(CHAT, tokens(&["Sure."]));
+        let stt = Fake::start().await;
+        stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "wait"})));
         let (app, token, _) = TestApp::with()
             .llm(&llm)
             .stt(&stt)
             .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])
             .user("ivy")
             .await;
-        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
-        request.headers_mut().insert(
-            "authorization",
-            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
-        );
-        let (mut ws, _) = connect_async(request).await.expect("handshake");
-        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        let (mut ws, _) = connect(&app, &token, "", &[]).await;
         let add = json!({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
             "content": [{"type": "input_text", "text": "Tell me something."}]}});
         send(&mut ws, add).await;
@@ -493,20 +506,14 @@ mod realtime {
 
     #[tokio::test]
     async fn text_answers_come_as_text_deltas_and_the_quota_counts_each_response() {
-        let llm = crate::fakes::Fake::start().await;
-        llm.always(crate::fakes::CHAT, crate::fakes::tokens(&["Two ", "words."]));
+        let llm = Fake::start().await;
+        llm.always(CHAT, tokens(&["Two ", "words."]));
         let (app, token, _) = TestApp::with()
             .llm(&llm)
             .env(&[("DAILY_REQUEST_LIMIT", "1"), ("MEMORY_EXTRACTION_ENABLED", "false")])
             .user("jon")
             .await;
-        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
-        request.headers_mut().insert(
-            "authorization",
-            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
-        );
-        let (mut ws, _) = connect_async(request).await.expect("handshake");
-        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        let (mut ws, _) = connect(&app, &token, "", &[]).await;
         send(
             &mut ws,
             json!({"type": "session.update", "session": {"output_modalities": ["text"]}}),
@@ -532,7 +539,7 @@ mod realtime {
         let error = second.iter().find(|e| e["type"] == "error").expect("an error event");
         assert_eq!(error["error"]["type"], "insufficient_quota");
         assert_eq!(second.last().unwrap()["response"]["status"], "failed");
-        assert_eq!(llm.requests(crate::fakes::CHAT).len(), 1);
+        assert_eq!(llm.requests(CHAT).len(), 1);
     }
 
     #[tokio::test]
@@ -541,13 +548,7 @@ mod realtime {
             .env(&[("MAX_UTTERANCE_SECONDS", "1"), ("WS_IDLE_TIMEOUT_SECONDS", "1")])
             .user("kim")
             .await;
-        let mut request = format!("ws://{}/v1/realtime", app.addr).into_client_request().unwrap();
-        request.headers_mut().insert(
-            "authorization",
-            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
-        );
-        let (mut ws, _) = connect_async(request).await.expect("handshake");
-        assert_eq!(next_event(&mut ws).await["type"], "session.created");
+        let (mut ws, _) = connect(&app, &token, "", &[]).await;
         send(
             &mut ws,
             json!({"type": "session.update", "session": {"turn_detection": null}}),
@@ -589,24 +590,14 @@ mod realtime {
 
     #[tokio::test]
     async fn a_client_of_the_beta_protocol_gets_its_event_names() {
-        let llm = crate::fakes::Fake::start().await;
-        llm.always(crate::fakes::CHAT, crate::fakes::tokens(&["Hello there."]));
+        let llm = Fake::start().await;
+        llm.always(CHAT, tokens(&["Hello there."]));
         let (app, token, _) = TestApp::with()
             .llm(&llm)
             .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])
             .user("lou")
             .await;
-        let mut request = format!("ws://{}/v1/realtime?model=local", app.addr)
-            .into_client_request()
-            .unwrap();
-        let headers = request.headers_mut();
-        headers.insert(
-            "authorization",
-            HeaderValue::from_str(&format!("Bearer {token}")).unwrap(),
-        );
-        headers.insert("openai-beta", HeaderValue::from_static("realtime=v1"));
-        let (mut ws, _) = connect_async(request).await.expect("handshake");
-        let created = next_event(&mut ws).await;
+        let (mut ws, created) = connect(&app, &token, "?model=local", &[("openai-beta", "realtime=v1")]).await;
         assert_eq!(created["session"]["input_audio_format"], "pcm16", "{created}");
         assert_eq!(created["session"]["turn_detection"]["type"], "server_vad");
         let events = ask_in_text(&mut ws).await;

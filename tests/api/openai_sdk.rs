@@ -135,6 +135,16 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     let samples: Vec<i16> = pcm.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
     let seconds = samples.len() as f64 / 24_000.0;
     assert!((1.0..6.0).contains(&seconds), "{seconds} s of speech at 24 kHz");
+    // espeak speaks at 22.05 kHz: converted to 24 kHz, the speech lasts exactly as long as its own WAV.
+    let (native_rate, _, _, native_seconds) = wav_info(&base64_decode(speech["native"].as_str().unwrap()));
+    assert_ne!(
+        native_rate, 24_000,
+        "the voice's own rate differs, so the conversion is tested"
+    );
+    assert!(
+        (seconds - native_seconds).abs() < 0.005,
+        "{seconds} s at 24 kHz, {native_seconds} s as spoken"
+    );
     assert!(
         samples.iter().any(|s| s.unsigned_abs() > 2000),
         "the PCM is speech, not silence"

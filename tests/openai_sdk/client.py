@@ -62,7 +62,10 @@ def chat():
     # The OpenAI-compatible TTS by name, with its voice; then the user's own voice (espeak), which has no "alloy".
     wav = client.audio.speech.create(model="openai", voice="alloy", input="It is 3 °C today.", response_format="wav")
     pcm = client.audio.speech.create(model="tts-1", voice="alloy", input="It is 3 °C today.", response_format="pcm")
-    out["speech"] = {"wav": base64.b64encode(wav.content).decode(), "pcm": base64.b64encode(pcm.content).decode()}
+    # The same voice as WAV at its own rate: the PCM must last as long.
+    native = client.audio.speech.create(model="tts-1", voice="alloy", input="It is 3 °C today.", response_format="wav")
+    out["speech"] = {"wav": base64.b64encode(wav.content).decode(), "pcm": base64.b64encode(pcm.content).decode(),
+                     "native": base64.b64encode(native.content).decode()}
     with open(os.environ["QUESTION_WAV"], "rb") as f:
         question = f.read()
     heard = client.audio.transcriptions.create(model="whisper-1", file=("question.wav", question, "audio/wav"))

@@ -304,9 +304,7 @@ impl Conn {
             },
             ClientEvent::Append { audio } => self.append(socket, &audio).await,
             ClientEvent::Commit => {
-                let mut samples = self.samples.take_all();
-                samples.extend(self.hearing.finish());
-                self.hearing = Resampler::new(RATE, HEARING_RATE);
+                let samples = self.take_input();
                 if samples.is_empty() {
                     return self
                         .fail(
@@ -315,9 +313,6 @@ impl Conn {
                             "the input audio buffer is empty",
                         )
                         .await;
-                }
-                if let Some(vad) = &mut self.vad {
-                    vad.reset();
                 }
                 self.commit(socket, samples).await
             }
@@ -441,14 +436,21 @@ impl Conn {
         }
     }
 
-    /// Forgets the input heard so far (a clear, or audio over the length limit).
-    fn drop_input(&mut self) {
-        self.samples.clear();
+    /// Everything heard so far, the converter's held samples too; the input starts afresh.
+    fn take_input(&mut self) -> Vec<i16> {
+        let mut samples = self.samples.take_all();
+        samples.extend(self.hearing.finish());
         self.hearing = Resampler::new(RATE, HEARING_RATE);
-        self.speech_item = None;
         if let Some(vad) = &mut self.vad {
             vad.reset();
         }
+        samples
+    }
+
+    /// Forgets the input heard so far (a clear, or audio over the length limit).
+    fn drop_input(&mut self) {
+        self.take_input();
+        self.speech_item = None;
     }
 
     /// The time in the input, in ms, where `behind` samples before the newest one are.
