@@ -17,14 +17,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::errors::V1Error;
-use crate::app::{App, AppState};
+use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
-use crate::config::route::RouteLayer;
+use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
 use crate::provider_ids::{STT_PROVIDERS, TTS_PROVIDERS};
 use crate::providers::audio::{parse_wav, to_mono};
-use crate::store::users::User;
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
 
@@ -46,20 +45,14 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
     ))
 }
 
-/// The voice a client names, for the engine the route (with `layer`) chooses: OpenAI's voice names only for the
-/// `openai` engine, where they exist; for any other engine they mean the user's own voice.
-pub async fn voice_for(
-    app: &App,
-    user: &User,
-    layer: RouteLayer,
-    voice: Option<&str>,
-) -> Result<Option<String>, ApiError> {
+/// The voice a client names, for the engine the route chose: OpenAI's voice names only for the `openai` engine,
+/// where they exist; for any other engine they mean the user's own voice (the route's). Another name is checked
+/// like a request's voice.
+pub fn voice_for(route: &Route, voice: Option<&str>) -> Result<Option<String>, ApiError> {
     match voice.map(str::trim).filter(|v| !v.is_empty()) {
-        Some(v) if OPENAI_VOICES.contains(&v) => {
-            let (_, _, route) = speech::route_alone(app, user, layer).await?;
-            Ok((route.tts == "openai").then(|| v.to_string()))
-        }
-        other => Ok(other.map(String::from)),
+        Some(v) if OPENAI_VOICES.contains(&v) && route.tts != "openai" => Ok(route.voice.clone()),
+        Some(v) => Ok(request_layer(&[("voice", Some(v))])?.voice),
+        None => Ok(route.voice.clone()),
     }
 }
 
@@ -100,9 +93,9 @@ async fn speech(
     }
     let provider = body.model.as_deref().filter(|m| TTS_PROVIDERS.contains(m));
     let layer = request_layer(&[("tts_provider", provider)])?;
-    let voice = voice_for(&app, &caller.user, layer, body.voice.as_deref()).await?;
-    let layer = request_layer(&[("tts_provider", provider), ("voice", voice.as_deref())])?;
-    let said = speech::speak(&app, &caller.user, layer, &body.input).await?;
+    let (eff, prefs, mut route) = speech::route_alone(&app, &caller.user, layer).await?;
+    route.voice = voice_for(&route, body.voice.as_deref())?;
+    let said = speech::speak_along(&app, &caller.user, (&eff, &prefs, &route), &body.input).await?;
     let (audio, content_type) = if format == "pcm" {
         let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
         let pcm = tokio::task::spawn_blocking(move || pcm.resampled(PCM_RATE))

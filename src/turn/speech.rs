@@ -32,10 +32,16 @@ pub async fn route_alone(app: &App, user: &User, layer: RouteLayer) -> Result<(E
 /// Speaks a text outside a turn (`/api/speak`, `/v1/audio/speech`): checks the voice, counts the request, puts
 /// the text through the text pipeline and speaks it along the TTS chain.
 pub async fn speak(app: &App, user: &User, layer: RouteLayer, text: &str) -> Result<Said> {
-    let text = check_text(text)?;
     let (eff, prefs, route) = route_alone(app, user, layer).await?;
-    check_voice(app, &route)?;
-    quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    speak_along(app, user, (&eff, &prefs, &route), text).await
+}
+
+/// [`speak`] along a route the caller resolved with [`route_alone`] (and may have adjusted).
+pub async fn speak_along(app: &App, user: &User, resolved: (&Effective, &Prefs, &Route), text: &str) -> Result<Said> {
+    let (eff, prefs, route) = resolved;
+    let text = check_text(text)?;
+    check_voice(app, route)?;
+    quota::charge_request(app, &user.id, prefs, eff).await?;
     let lexicon = app.lexicon(&route.language).await?;
     let spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled))
         .split_all(text)
@@ -46,7 +52,7 @@ pub async fn speak(app: &App, user: &User, layer: RouteLayer, text: &str) -> Res
             message: "nothing speakable in the text".into(),
         });
     }
-    synthesize(app, &eff, &prefs, &route, &spoken).await
+    synthesize(app, eff, prefs, route, &spoken).await
 }
 
 /// Transcribes audio outside a turn (`/api/transcribe`, `/v1/audio/transcriptions`): counts the request and

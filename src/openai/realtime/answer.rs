@@ -49,15 +49,6 @@ impl Conn {
         {
             return false;
         }
-        let voice = match &self.config.voice {
-            Some(voice) => {
-                let layer = self.turn.layer().unwrap_or_default();
-                crate::openai::audio::voice_for(&self.app, &self.user, layer, Some(voice))
-                    .await
-                    .unwrap_or(None)
-            }
-            None => None,
-        };
         let options = Options {
             stream: Some(true),
             audio_stream: Some(!text_only),
@@ -65,7 +56,7 @@ impl Conn {
             session_id: Some(self.session_id.clone()),
             instructions: self.config.instructions.clone(),
             turn: TurnOptions {
-                voice,
+                voice: self.voice.clone(),
                 language: self.config.language.clone(),
                 ..self.turn.clone()
             },

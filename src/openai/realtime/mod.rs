@@ -39,10 +39,11 @@ use crate::auth::access::OPENAI;
 use crate::error::{ApiError, AppQuery};
 use crate::listen::budget::{AudioBuffer, Seat};
 use crate::listen::vad::{Vad, VadConfig, VadEvent};
+use crate::openai::audio::voice_for;
 use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
 use crate::store::users::User;
-use crate::turn::TurnOptions;
+use crate::turn::{TurnOptions, speech};
 use crate::ws::conn::{close, close_code, send};
 use crate::ws::turn::Out;
 
@@ -121,6 +122,8 @@ struct Conn {
     config: Config,
     /// Provider and model of the handshake's `model`.
     turn: TurnOptions,
+    /// The session's voice for the user's engine, decided when the session changes (see [`voice_for`]).
+    voice: Option<String>,
     /// The user's session this conversation is kept in.
     session_id: String,
     realtime_id: String,
@@ -182,6 +185,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         user,
         config,
         turn,
+        voice: None,
         session_id,
         realtime_id: id("sess_"),
         heard_total: 0,
@@ -279,6 +283,19 @@ impl Conn {
         }
     }
 
+    /// The session's voice for the engine the user's route chooses; a name that is not a voice's is passed on, and
+    /// the turn says what is wrong with it.
+    async fn chosen_voice(&self) -> Option<String> {
+        let asked = self.config.voice.clone()?;
+        let Ok(layer) = self.turn.layer() else {
+            return Some(asked);
+        };
+        match speech::route_alone(&self.app, &self.user, layer).await {
+            Ok((_, _, route)) => voice_for(&route, Some(&asked)).unwrap_or(Some(asked)),
+            Err(_) => Some(asked),
+        }
+    }
+
     /// The voice detector of server VAD, at the hearing rate.
     fn detector(&self) -> Option<Vad> {
         let vad = self.config.server_vad?;
@@ -297,6 +314,7 @@ impl Conn {
             ClientEvent::SessionUpdate { session } => match self.config.update(&session) {
                 Ok(()) => {
                     self.vad = self.detector();
+                    self.voice = self.chosen_voice().await;
                     let updated = server("session.updated", json!({"session": self.session()}));
                     self.send(socket, updated).await
                 }
