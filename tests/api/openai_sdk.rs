@@ -160,26 +160,25 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
 
     // Errors in OpenAI's shape, raised as the SDK's classes.
     let errors = &seen["errors"];
-    let wrong = &errors["wrong_token"];
     assert_eq!(
-        (wrong["class"].as_str(), wrong["status"].as_u64()),
-        (Some("AuthenticationError"), Some(401))
+        raised(&errors["wrong_token"]),
+        ("AuthenticationError", 401, "invalid_request_error", "invalid_api_key")
     );
-    assert_eq!(wrong["body"]["code"], "invalid_api_key");
-    assert_eq!(wrong["body"]["type"], "invalid_request_error");
-    let unknown = &errors["unknown_model"];
     assert_eq!(
-        (unknown["class"].as_str(), unknown["status"].as_u64()),
-        (Some("NotFoundError"), Some(404))
+        raised(&errors["unknown_model"]),
+        ("NotFoundError", 404, "invalid_request_error", "model_not_found")
     );
-    assert_eq!(unknown["body"]["code"], "model_not_found");
-    assert_eq!(unknown["body"]["param"], "model");
-    let mp3 = &errors["mp3"];
+    assert_eq!(errors["unknown_model"]["body"]["param"], "model");
     assert_eq!(
-        (mp3["class"].as_str(), mp3["status"].as_u64()),
-        (Some("BadRequestError"), Some(400))
+        raised(&errors["mp3"]),
+        (
+            "BadRequestError",
+            400,
+            "invalid_request_error",
+            "unsupported_response_format"
+        )
     );
-    assert_eq!(mp3["body"]["param"], "response_format");
+    assert_eq!(errors["mp3"]["body"]["param"], "response_format");
     assert_eq!(llm.requests(CHAT).len(), 2, "refused requests reach no provider");
 }
 
@@ -196,11 +195,21 @@ async fn the_openai_sdk_sees_the_daily_quota_as_a_rate_limit() {
     let seen = sdk(&app, &token, "quota", &[]).await;
     let answers = seen["answers"].as_array().unwrap();
     assert_eq!(answers[..2], [json!("answered"), json!("answered")]);
-    assert_eq!(answers[2]["class"], "RateLimitError");
-    assert_eq!(answers[2]["status"], 429);
-    assert_eq!(answers[2]["body"]["code"], "insufficient_quota");
-    assert_eq!(answers[2]["body"]["type"], "insufficient_quota");
+    assert_eq!(
+        raised(&answers[2]),
+        ("RateLimitError", 429, "insufficient_quota", "insufficient_quota")
+    );
     assert_eq!(llm.requests(CHAT).len(), 2);
+}
+
+/// An error the SDK raised: its class, the status, and the body's type and code.
+fn raised(error: &Value) -> (&str, u64, &str, &str) {
+    (
+        error["class"].as_str().unwrap_or_default(),
+        error["status"].as_u64().unwrap_or_default(),
+        error["body"]["type"].as_str().unwrap_or_default(),
+        error["body"]["code"].as_str().unwrap_or_default(),
+    )
 }
 
 fn base64_decode(text: &str) -> Vec<u8> {
