@@ -75,7 +75,11 @@ impl App {
             silero,
             smart_turn,
             voice_budget,
-            providers: Providers::from_settings(&settings),
+            providers: Providers::new(
+                &settings.providers,
+                std::time::Duration::from_secs(settings.provider_timeout_secs),
+                &crate::config::LANGUAGES,
+            ),
             metrics,
             model_lists: Mutex::new(HashMap::new()),
             instance: settings.instance_id.clone(),

@@ -11,6 +11,7 @@ use tokio::process::{Child, Command};
 
 use crate::config::Settings;
 use crate::config::keys::Key;
+use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
 /// The Python side, written next to the virtual environment at every start.
 const SCRIPT: &str = include_str!("../engines/engines.py");
@@ -43,8 +44,10 @@ fn missing(what: impl Into<String>) -> EngineError {
 /// Sets up and starts the engines the settings leave unconfigured, and points the settings at them.
 /// Returns `None` when nothing needs to run (`ENGINES=off`, or every stage configured).
 pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineError> {
-    let needs_llm = !settings.engines.llm_configured && settings.runtime_env[&Key::DefaultLlmProvider] == "local";
-    let needs_stt = !settings.engines.stt_configured && settings.runtime_env[&Key::DefaultSttProvider] == "openai";
+    let needs_llm =
+        !settings.engines.llm_configured && settings.runtime_env[&Key::DefaultLlmProvider] == LlmId::Local.as_str();
+    let needs_stt =
+        !settings.engines.stt_configured && settings.runtime_env[&Key::DefaultSttProvider] == SttId::Openai.as_str();
     if settings.engines.mode == "off" {
         for gap in unconfigured(settings) {
             tracing::warn!("{gap}");
@@ -133,7 +136,9 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         settings.providers.piper_url = Some(format!("{url}/v1"));
         settings.providers.piper_voice_dir = Some(voices);
         // Piper speaks its languages; the others fall back to espeak-ng (tts_fallback).
-        settings.runtime_env.insert(Key::DefaultTtsProvider, "piper".into());
+        settings
+            .runtime_env
+            .insert(Key::DefaultTtsProvider, TtsId::Piper.to_string());
     }
     Ok(Some(Engines { children }))
 }
@@ -143,21 +148,24 @@ pub fn unconfigured(settings: &Settings) -> Vec<String> {
     let env = &settings.runtime_env;
     let p = &settings.providers;
     let mut gaps = Vec::new();
-    match env[&Key::DefaultLlmProvider].as_str() {
-        "local" if !settings.engines.llm_configured => gaps.push(format!(
+    match LlmId::parse(&env[&Key::DefaultLlmProvider]) {
+        Ok(LlmId::Local) if !settings.engines.llm_configured => gaps.push(format!(
             "language model: LOCAL_LLM_URL is not set, so the gateway expects Ollama at {}; set LOCAL_LLM_URL to \
              your OpenAI-compatible server (llama.cpp, Ollama, vLLM), ENGINES=auto to have one set up, or \
              DEFAULT_LLM_PROVIDER=cloud with CLOUD_LLM_API_KEY",
             p.local_llm_url
         )),
-        "cloud" if p.cloud_llm_api_key.is_none() => gaps.push(
+        Ok(LlmId::Cloud) if p.cloud_llm_api_key.is_none() => gaps.push(
             "language model: DEFAULT_LLM_PROVIDER=cloud, but CLOUD_LLM_API_KEY is not set; set it, or \
              DEFAULT_LLM_PROVIDER=local with LOCAL_LLM_URL"
                 .to_string(),
         ),
         _ => {}
     }
-    if env[&Key::DefaultSttProvider] == "openai" && !settings.engines.stt_configured && p.openai_stt_api_key.is_none() {
+    if env[&Key::DefaultSttProvider] == SttId::Openai.as_str()
+        && !settings.engines.stt_configured
+        && p.openai_stt_api_key.is_none()
+    {
         gaps.push(format!(
             "speech to text: OPENAI_STT_URL is not set and there is no OPENAI_STT_API_KEY for {}; set \
              OPENAI_STT_URL to your OpenAI-compatible transcription server (faster-whisper-server, Speaches), \
@@ -178,8 +186,8 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// espeak-ng speaks every language; without it only a cloud TTS is left, so say how to get it.
 async fn check_espeak(settings: &Settings) {
-    if settings.runtime_env[&Key::DefaultTtsProvider] != "espeak"
-        && !settings.fallbacks.tts.iter().any(|t| t == "espeak")
+    if settings.runtime_env[&Key::DefaultTtsProvider] != TtsId::Espeak.as_str()
+        && !settings.fallbacks.tts.contains(&TtsId::Espeak)
     {
         return;
     }

@@ -6,8 +6,8 @@
 //! - [`auth`]: who is calling: tokens, cookie, personal link, trusted proxy header, admin key.
 //! - [`prefs`]: which user preferences exist and how they are validated.
 //! - [`routes`]: the HTTP interface, one module per resource; [`routes::openapi`] describes it.
-//! - [`provider_ids`]: the provider names each stage accepts (a leaf both settings and providers use).
-//! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol.
+//! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol, registered with a
+//!   typed id and capabilities ([`providers::registry`]); speech in and out streams through one interface.
 //! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
@@ -43,7 +43,6 @@ pub mod metrics;
 pub mod openai;
 pub mod overrides;
 pub mod prefs;
-pub mod provider_ids;
 pub mod providers;
 pub mod routes;
 pub mod server;

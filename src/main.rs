@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use voice_gateway::config::Settings;
 use voice_gateway::config::keys::Key;
+use voice_gateway::providers::{LlmId, ProviderId, SttId};
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve};
 
@@ -142,18 +143,18 @@ async fn running(app: &App) -> String {
         eff.as_ref()
             .map_or_else(|| s.runtime_env[&key].clone(), |e| e.get(key).to_string())
     };
-    let llm = match get(Key::DefaultLlmProvider).as_str() {
-        "local" => format!(
+    let llm = match LlmId::parse(&get(Key::DefaultLlmProvider)) {
+        Ok(LlmId::Local) => format!(
             "{} at {} ({})",
             get(Key::LocalLlmModel),
             p.local_llm_url,
             p.local_llm_backend
         ),
-        other => format!("{other} ({})", get(Key::CloudLlmModel)),
+        _ => format!("{} ({})", get(Key::DefaultLlmProvider), get(Key::CloudLlmModel)),
     };
-    let stt = match get(Key::DefaultSttProvider).as_str() {
-        "openai" => format!("{} at {}", p.openai_stt_model, p.openai_stt_url),
-        other => other.to_string(),
+    let stt = match SttId::parse(&get(Key::DefaultSttProvider)) {
+        Ok(SttId::Openai) => format!("{} at {}", p.openai_stt_model, p.openai_stt_url),
+        _ => get(Key::DefaultSttProvider),
     };
     let detector = if app.silero.is_ok() { "Silero VAD" } else { "energy" };
     let turn = if app.smart_turn.is_ok() {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::config::LANGUAGES;
 use crate::config::route::RouteLayer;
 use crate::error::ApiError;
-use crate::provider_ids::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+use crate::providers::{ProviderId, Stage};
 
 /// One list of the preferences, from which the stored [`Prefs`], the [`PrefsChange`] of a write and the merge
 /// are made.
@@ -89,10 +89,14 @@ impl Prefs {
     /// The route layer these prefs hold.
     pub fn route_layer(&self) -> RouteLayer {
         let get = |v: &Option<String>| Some(Self::text(v)).filter(|s| !s.is_empty()).map(String::from);
+        // Checked when they were stored; a provider that no longer exists has no say.
+        fn id<I: ProviderId>(name: Option<String>) -> Option<I> {
+            I::parse(&name?).ok()
+        }
         RouteLayer {
-            stt_provider: get(&self.stt_provider),
-            llm_provider: get(&self.llm_provider),
-            tts_provider: get(&self.tts_provider),
+            stt_provider: id(get(&self.stt_provider)),
+            llm_provider: id(get(&self.llm_provider)),
+            tts_provider: id(get(&self.tts_provider)),
             llm_model: get(&self.llm_model),
             voice: get(&self.voice),
             language: get(&self.language),
@@ -214,9 +218,9 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             g @ ("female" | "male" | "") => Ok(Value::from(g)),
             _ => Err(bad("expected \"female\", \"male\" or \"\"")),
         },
-        "stt_provider" => provider(key, value, STT_PROVIDERS),
-        "llm_provider" => provider(key, value, LLM_PROVIDERS),
-        "tts_provider" => provider(key, value, TTS_PROVIDERS),
+        "stt_provider" => provider(key, value, Stage::Stt),
+        "llm_provider" => provider(key, value, Stage::Llm),
+        "tts_provider" => provider(key, value, Stage::Tts),
         "llm_model" | "voice" => Ok(Value::from(text(key, value, 200)?)),
         "birth_date" => {
             let date = text(key, value, 10)?;
@@ -289,15 +293,15 @@ fn language(key: &str, lang: impl AsRef<str>) -> Result<String, ApiError> {
     }
 }
 
-fn provider(key: &str, value: &Value, ids: &[&str]) -> Result<Value, ApiError> {
+fn provider(key: &str, value: &Value, stage: Stage) -> Result<Value, ApiError> {
     let id = text(key, value, 20)?;
-    if ids.contains(&id.as_str()) {
-        Ok(Value::from(id))
-    } else {
-        Err(ApiError::invalid(
+    // Not trimmed: a stored id is used as it is written.
+    match stage.parse(&id) {
+        Ok(canonical) if canonical == id => Ok(Value::from(id)),
+        _ => Err(ApiError::invalid(
             key,
-            format!("{id:?} is not one of {}", ids.join(", ")),
-        ))
+            format!("{id:?} is not one of {}", stage.ids().join(", ")),
+        )),
     }
 }
 

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use secrecy::SecretString;
 
 use super::profile::Profile;
+use crate::providers::ProviderId;
 
 /// A setting that could not be used; start-up stops with this message.
 #[derive(Debug, thiserror::Error)]
@@ -214,6 +215,14 @@ impl Var<'_, '_> {
             Some(bad) => Err(self.error(format!("{bad:?} is not one of {}", allowed.join(", ")))),
             None => Ok(list),
         }
+    }
+
+    /// A comma list of provider ids of one stage (a wrong one is refused with the valid ones).
+    pub fn providers<I: ProviderId>(&self) -> Result<Vec<I>, ConfigError> {
+        self.list()
+            .iter()
+            .map(|name| I::parse(name).map_err(|e| self.error(e.to_string())))
+            .collect()
     }
 
     /// One value out of a fixed set.

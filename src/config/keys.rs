@@ -4,13 +4,13 @@
 //! environment value at start-up and to an override at runtime, so both give the same canonical string.
 
 use super::env::parse_bool;
-use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+use crate::providers::{LlmId, SearchId, Stage, SttId, TtsId};
 
 /// What a runtime key holds, which decides how its value is validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// One provider id of a stage.
-    Provider(&'static [&'static str]),
+    Provider(Stage),
     /// A model or voice name: printable, no spaces at the ends, at most 200 characters.
     Name,
     /// Free text (the system prompt), at most 8000 characters.
@@ -87,6 +87,35 @@ impl Key {
     }
 }
 
+impl Key {
+    /// The key of the model an LLM provider uses when the route names none.
+    pub const fn model_of(provider: LlmId) -> Self {
+        match provider {
+            LlmId::Local => Self::LocalLlmModel,
+            LlmId::Cloud => Self::CloudLlmModel,
+        }
+    }
+
+    /// The key of a stage's default provider.
+    pub const fn default_of(stage: Stage) -> Self {
+        match stage {
+            Stage::Stt => Self::DefaultSttProvider,
+            Stage::Llm => Self::DefaultLlmProvider,
+            Stage::Tts => Self::DefaultTtsProvider,
+            Stage::Search => Self::WebSearchProvider,
+        }
+    }
+
+    /// The key of a TTS provider's default voice, for the engines whose voice is a setting.
+    pub const fn voice_of(provider: TtsId) -> Option<Self> {
+        match provider {
+            TtsId::Openai => Some(Self::OpenaiTtsVoice),
+            TtsId::Piper => Some(Self::PiperVoice),
+            TtsId::Espeak => None,
+        }
+    }
+}
+
 /// One overridable setting.
 #[derive(Debug)]
 pub struct KeySpec {
@@ -111,28 +140,28 @@ without lists, tables or markdown, in the language of the user.";
 pub const KEYS: [KeySpec; 16] = [
     spec(
         Key::DefaultSttProvider,
-        "openai",
-        Kind::Provider(STT_PROVIDERS),
+        SttId::Openai.as_str(),
+        Kind::Provider(Stage::Stt),
         "speech-to-text provider",
     ),
     spec(
         Key::DefaultLlmProvider,
-        "local",
-        Kind::Provider(LLM_PROVIDERS),
+        LlmId::Local.as_str(),
+        Kind::Provider(Stage::Llm),
         "language model provider",
     )
-    .by_profile([None, Some("cloud"), Some("cloud")]),
+    .by_profile([None, Some(LlmId::Cloud.as_str()), Some(LlmId::Cloud.as_str())]),
     spec(
         Key::DefaultTtsProvider,
-        "espeak",
-        Kind::Provider(TTS_PROVIDERS),
+        TtsId::Espeak.as_str(),
+        Kind::Provider(Stage::Tts),
         "text-to-speech provider (unset, the zero-setup engines choose `piper` when they run it)",
     )
-    .by_profile([None, None, Some("openai")]),
+    .by_profile([None, None, Some(TtsId::Openai.as_str())]),
     spec(
         Key::WebSearchProvider,
-        "searxng",
-        Kind::Provider(SEARCH_PROVIDERS),
+        SearchId::Searxng.as_str(),
+        Kind::Provider(Stage::Search),
         "web search provider",
     ),
     spec(
@@ -237,8 +266,7 @@ impl KeySpec {
     pub fn validate(&self, raw: &str) -> Result<String, String> {
         let v = raw.trim();
         match self.kind {
-            Kind::Provider(ids) if ids.contains(&v) => Ok(v.to_string()),
-            Kind::Provider(ids) => Err(format!("{v:?} is not one of {}", ids.join(", "))),
+            Kind::Provider(stage) => stage.parse(v).map(String::from).map_err(|e| e.to_string()),
             Kind::Name if v.is_empty() || v.chars().count() > 200 || v.chars().any(char::is_control) => {
                 Err("expected a name of 1 to 200 printable characters".into())
             }

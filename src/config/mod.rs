@@ -19,7 +19,8 @@ use std::path::PathBuf;
 use ipnet::IpNet;
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::provider_ids::{LLM_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+pub use crate::providers::ProviderSettings;
+use crate::providers::{LlmId, SttId, TtsId};
 
 pub use env::ConfigError;
 use env::{Source, Var};
@@ -128,7 +129,7 @@ pub struct MemorySettings {
     /// `MEMORY_EXTRACTION_MAX`: memories per user the extraction stops at.
     pub max: u32,
     /// `MEMORY_EXTRACTION_PROVIDER`: LLM provider asked; empty = the default LLM provider.
-    pub provider: Option<String>,
+    pub provider: Option<LlmId>,
     /// `MEMORIES_MAX`: memories a user may have, however they are added.
     pub cap: u32,
     /// `MEMORY_PROMPT_MAX_CHARS`: memory text that enters a prompt; the newest memories go in first.
@@ -189,64 +190,11 @@ pub struct WsSettings {
 #[derive(Debug)]
 pub struct Fallbacks {
     /// `STT_FALLBACK`.
-    pub stt: Vec<String>,
+    pub stt: Vec<SttId>,
     /// `LLM_FALLBACK`.
-    pub llm: Vec<String>,
+    pub llm: Vec<LlmId>,
     /// `TTS_FALLBACK`.
-    pub tts: Vec<String>,
-}
-
-/// Provider endpoints and credentials (see the provider table of the contract).
-#[derive(Debug)]
-pub struct ProviderSettings {
-    /// `LOCAL_LLM_URL`.
-    pub local_llm_url: String,
-    /// `LOCAL_LLM_BACKEND`: `ollama` or `llamacpp`.
-    pub local_llm_backend: String,
-    /// `OLLAMA_URL`: the Ollama server (without `/v1`), used when the local backend is switched to Ollama.
-    pub ollama_url: String,
-    /// `LLAMACPP_URL`: the llama.cpp server (without `/v1`), used when the local backend is switched to it.
-    pub llamacpp_url: String,
-    /// `CLOUD_LLM_URL`.
-    pub cloud_llm_url: String,
-    /// `CLOUD_LLM_API_KEY`.
-    pub cloud_llm_api_key: Option<SecretString>,
-    /// `WHISPER_MODEL_PATH`: model file of the in-process whisper engine.
-    pub whisper_model_path: Option<String>,
-    /// `WHISPER_MODEL`: model size.
-    pub whisper_model: String,
-    /// `WHISPER_COMPUTE_TYPE`: quantisation.
-    pub whisper_compute_type: String,
-    /// `OPENAI_STT_URL`.
-    pub openai_stt_url: String,
-    /// `OPENAI_STT_API_KEY`.
-    pub openai_stt_api_key: Option<SecretString>,
-    /// `OPENAI_STT_MODEL`.
-    pub openai_stt_model: String,
-    /// `PIPER_VOICE_DIR`: the Piper voices (`.onnx` with `.onnx.json`); the zero-setup engines set it.
-    pub piper_voice_dir: Option<String>,
-    /// `PIPER_URL`: an OpenAI-compatible speech server with those voices (`…/v1`); the zero-setup engines set it.
-    pub piper_url: Option<String>,
-    /// `OPENAI_TTS_URL`.
-    pub openai_tts_url: String,
-    /// `OPENAI_TTS_API_KEY`.
-    pub openai_tts_api_key: Option<SecretString>,
-    /// `OPENAI_TTS_MODEL`.
-    pub openai_tts_model: String,
-    /// Whether the OpenAI-compatible TTS was configured (`OPENAI_TTS_URL` set explicitly or a key given).
-    pub openai_tts_configured: bool,
-    /// `OPENAI_TTS_UNSUPPORTED_LANGUAGES`: languages the OpenAI-compatible TTS cannot speak.
-    pub openai_tts_unsupported_languages: Vec<String>,
-    /// `SEARXNG_URL`.
-    pub searxng_url: Option<String>,
-    /// `TAVILY_URL`.
-    pub tavily_url: String,
-    /// `BRAVE_URL`.
-    pub brave_url: String,
-    /// `TAVILY_API_KEY`.
-    pub tavily_api_key: Option<SecretString>,
-    /// `BRAVE_API_KEY`.
-    pub brave_api_key: Option<SecretString>,
+    pub tts: Vec<TtsId>,
 }
 
 /// The local engines the gateway sets up and starts itself when nothing else is configured.
@@ -571,14 +519,14 @@ impl Settings {
                 provider: src
                     .var("MEMORY_EXTRACTION_PROVIDER", "LLM provider asked for extraction: `local` or `cloud`")
                     .shown("(default LLM provider)")
-                    .subset(LLM_PROVIDERS)?
+                    .providers()?
                     .into_iter()
                     .next(),
             },
             fallbacks: Fallbacks {
-                stt: src.var("STT_FALLBACK", "comma list of STT providers tried after the chosen one").subset(STT_PROVIDERS)?,
-                llm: src.var("LLM_FALLBACK", "comma list of LLM providers tried after the chosen one").profiles([None, Some("local"), None]).subset(LLM_PROVIDERS)?,
-                tts: src.var("TTS_FALLBACK", "comma list of TTS providers tried after the chosen one").profiles([None, None, Some("espeak")]).subset(TTS_PROVIDERS)?,
+                stt: src.var("STT_FALLBACK", "comma list of STT providers tried after the chosen one").providers()?,
+                llm: src.var("LLM_FALLBACK", "comma list of LLM providers tried after the chosen one").profiles([None, Some(LlmId::Local.as_str()), None]).providers()?,
+                tts: src.var("TTS_FALLBACK", "comma list of TTS providers tried after the chosen one").profiles([None, None, Some(TtsId::Espeak.as_str())]).providers()?,
             },
             providers: ProviderSettings {
                 local_llm_url: src.var("LOCAL_LLM_URL", "OpenAI-compatible base URL of the local LLM server").string("http://127.0.0.1:11434/v1"),
@@ -739,10 +687,10 @@ mod tests {
         let cloud = settings(&[("PROFILE", "cloud")]).unwrap();
         assert!(cloud.auth_enabled);
         assert_eq!(cloud.runtime_env[&keys::Key::DefaultTtsProvider], "openai");
-        assert_eq!(cloud.fallbacks.tts, vec!["espeak"]);
+        assert_eq!(cloud.fallbacks.tts, vec![TtsId::Espeak]);
         let hybrid = settings(&[("PROFILE", "hybrid"), ("DEFAULT_LLM_PROVIDER", "local")]).unwrap();
         assert_eq!(hybrid.runtime_env[&keys::Key::DefaultLlmProvider], "local");
-        assert_eq!(hybrid.fallbacks.llm, vec!["local"]);
+        assert_eq!(hybrid.fallbacks.llm, vec![LlmId::Local]);
     }
 
     #[test]

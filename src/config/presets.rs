@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::keys;
+use super::keys::{self, Key};
+use crate::providers::LlmId;
 
 /// Keys a preset may set.
 pub const PRESET_KEYS: [&str; 3] = ["default_llm_provider", "local_llm_model", "cloud_llm_model"];
@@ -31,12 +32,20 @@ pub struct Preset {
     pub default: bool,
 }
 
-fn preset(id: &str, label: &str, note: Option<&str>, values: &[(&str, &str)]) -> Preset {
+/// A built-in preset: a provider and its model.
+fn preset(id: &str, label: &str, note: Option<&str>, provider: LlmId, model: &str) -> Preset {
+    let values = [
+        (Key::DefaultLlmProvider, provider.as_str()),
+        (Key::model_of(provider), model),
+    ];
     Preset {
         id: id.into(),
         label: label.into(),
         note: note.map(String::from),
-        values: values.iter().map(|(k, v)| (k.to_string(), Value::from(*v))).collect(),
+        values: values
+            .iter()
+            .map(|(k, v)| (k.as_str().to_string(), Value::from(*v)))
+            .collect(),
         default: false,
     }
 }
@@ -58,37 +67,36 @@ fn builtin() -> Vec<Preset> {
             "local-smollm2",
             "SmolLM2 135M (local, tiny)",
             Some("runs anywhere; answers are simple"),
-            &[("default_llm_provider", "local"), ("local_llm_model", "smollm2")],
+            LlmId::Local,
+            "smollm2",
         ),
         preset(
             "local-qwen3-4b",
             "Qwen3 4B (local)",
             Some("about 3 GB; good German"),
-            &[("default_llm_provider", "local"), ("local_llm_model", "qwen3:4b")],
+            LlmId::Local,
+            "qwen3:4b",
         ),
         preset(
             "local-llama3.2-3b",
             "Llama 3.2 3B (local)",
             Some("about 2 GB"),
-            &[("default_llm_provider", "local"), ("local_llm_model", "llama3.2:3b")],
+            LlmId::Local,
+            "llama3.2:3b",
         ),
         preset(
             "cloud-gpt-4o-mini",
             "GPT-4o mini (cloud)",
             Some("fast and cheap"),
-            &[
-                ("default_llm_provider", "cloud"),
-                ("cloud_llm_model", "openai/gpt-4o-mini"),
-            ],
+            LlmId::Cloud,
+            "openai/gpt-4o-mini",
         ),
         preset(
             "cloud-claude-haiku",
             "Claude Haiku 4.5 (cloud)",
             None,
-            &[
-                ("default_llm_provider", "cloud"),
-                ("cloud_llm_model", "anthropic/claude-haiku-4.5"),
-            ],
+            LlmId::Cloud,
+            "anthropic/claude-haiku-4.5",
         ),
     ]
 }

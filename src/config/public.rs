@@ -3,6 +3,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::providers::{Capabilities, LlmId, SttId, TtsId};
+
 /// The effective non-secret configuration, what can be chosen, and the voice menu.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PublicConfig {
@@ -47,9 +49,9 @@ pub struct StageChoice<T> {
 /// The fallback chains of the speech and language stages.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Fallbacks {
-    pub stt: Vec<String>,
-    pub llm: Vec<String>,
-    pub tts: Vec<String>,
+    pub stt: Vec<SttId>,
+    pub llm: Vec<LlmId>,
+    pub tts: Vec<TtsId>,
 }
 
 /// The default model of each LLM provider.
@@ -87,17 +89,18 @@ pub struct Available {
     pub voice_genders: [&'static str; 2],
 }
 
-/// A provider and whether its settings are there.
+/// A provider, whether its settings are there, and what it can do (the registry's description).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Provider {
     pub id: &'static str,
     pub configured: bool,
+    pub capabilities: Capabilities,
 }
 
 /// One entry of the voice menu.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct VoiceOption {
-    pub provider: &'static str,
+    pub provider: TtsId,
     pub voice: String,
     pub label: String,
     pub languages: Vec<String>,

@@ -8,16 +8,17 @@
 use serde_json::{Map, Value};
 
 use super::LANGUAGES;
+use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
 /// What one layer says about the route; `None` = this layer has no say.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RouteLayer {
-    /// STT provider id.
-    pub stt_provider: Option<String>,
-    /// LLM provider id.
-    pub llm_provider: Option<String>,
-    /// TTS provider id.
-    pub tts_provider: Option<String>,
+    /// STT provider.
+    pub stt_provider: Option<SttId>,
+    /// LLM provider.
+    pub llm_provider: Option<LlmId>,
+    /// TTS provider.
+    pub tts_provider: Option<TtsId>,
     /// LLM model name.
     pub llm_model: Option<String>,
     /// TTS voice name.
@@ -27,7 +28,8 @@ pub struct RouteLayer {
 }
 
 impl RouteLayer {
-    /// The layer held in a prefs object or a session's overrides (the route keys of `prefs::ROUTE_KEYS`).
+    /// The layer held in a prefs object or a session's overrides (the route keys of `prefs::ROUTE_KEYS`,
+    /// checked when they were stored; a provider that no longer exists has no say).
     pub fn from_map(map: &Map<String, Value>) -> Self {
         let get = |key: &str| {
             map.get(key)
@@ -36,10 +38,13 @@ impl RouteLayer {
                 .filter(|s| !s.is_empty())
                 .map(String::from)
         };
+        fn id<I: ProviderId>(name: Option<String>) -> Option<I> {
+            I::parse(&name?).ok()
+        }
         Self {
-            stt_provider: get("stt_provider"),
-            llm_provider: get("llm_provider"),
-            tts_provider: get("tts_provider"),
+            stt_provider: id(get("stt_provider")),
+            llm_provider: id(get("llm_provider")),
+            tts_provider: id(get("tts_provider")),
             llm_model: get("llm_model"),
             voice: get("voice"),
             language: get("language"),
@@ -50,12 +55,12 @@ impl RouteLayer {
 /// The resolved route of one turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
-    /// STT provider id.
-    pub stt: String,
-    /// LLM provider id.
-    pub llm: String,
-    /// TTS provider id.
-    pub tts: String,
+    /// STT provider.
+    pub stt: SttId,
+    /// LLM provider.
+    pub llm: LlmId,
+    /// TTS provider.
+    pub tts: TtsId,
     /// LLM model; `None` = the provider's configured model.
     pub llm_model: Option<String>,
     /// Voice; `None` = the TTS provider's default voice for the language.
@@ -70,24 +75,24 @@ pub struct Route {
 /// an unknown or disallowed language becomes the first allowed one.
 pub fn resolve(layers: &[RouteLayer], allowed: &[String]) -> Route {
     let mut route = Route {
-        stt: "openai".into(),
-        llm: "local".into(),
-        tts: "espeak".into(),
+        stt: SttId::Openai,
+        llm: LlmId::Local,
+        tts: TtsId::Espeak,
         llm_model: None,
         voice: None,
         language: "en".into(),
     };
     for layer in layers {
-        if let Some(stt) = &layer.stt_provider {
-            route.stt.clone_from(stt);
+        if let Some(stt) = layer.stt_provider {
+            route.stt = stt;
         }
-        if let Some(llm) = &layer.llm_provider {
+        if let Some(llm) = layer.llm_provider {
             route.llm_model = None;
-            route.llm.clone_from(llm);
+            route.llm = llm;
         }
-        if let Some(tts) = &layer.tts_provider {
+        if let Some(tts) = layer.tts_provider {
             route.voice = None;
-            route.tts.clone_from(tts);
+            route.tts = tts;
         }
         if let Some(model) = &layer.llm_model {
             route.llm_model = Some(model.clone());

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::env::parse_bool;
 use super::keys::Key;
+use crate::providers::ProviderId;
 
 /// The effective values of all 16 keys at one moment.
 #[derive(Debug, Clone)]
@@ -26,6 +27,15 @@ impl Effective {
     /// A boolean key.
     pub fn flag(&self, key: Key) -> bool {
         parse_bool(self.get(key)).unwrap_or(false)
+    }
+
+    /// A provider key of stage `I`. Its value was validated against the registry when it was read, so it
+    /// parses; were it not to, the stage's first provider stands in and the log says so.
+    pub fn provider<I: ProviderId>(&self, key: Key) -> I {
+        I::parse(self.get(key)).unwrap_or_else(|e| {
+            tracing::error!(key = key.as_str(), error = %e, "a provider setting does not name a provider");
+            I::ALL[0]
+        })
     }
 
     /// A number key.

@@ -22,8 +22,8 @@ use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
 use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
-use crate::provider_ids::{STT_PROVIDERS, TTS_PROVIDERS};
 use crate::providers::audio::{parse_wav, to_mono};
+use crate::providers::{Stage, TtsId};
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
 
@@ -50,7 +50,7 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
 /// like a request's voice.
 pub fn voice_for(route: &Route, voice: Option<&str>) -> Result<Option<String>, ApiError> {
     match voice.map(str::trim).filter(|v| !v.is_empty()) {
-        Some(v) if OPENAI_VOICES.contains(&v) && route.tts != "openai" => Ok(route.voice.clone()),
+        Some(v) if OPENAI_VOICES.contains(&v) && route.tts != TtsId::Openai => Ok(route.voice.clone()),
         Some(v) => Ok(request_layer(&[("voice", Some(v))])?.voice),
         None => Ok(route.voice.clone()),
     }
@@ -91,7 +91,7 @@ async fn speech(
             format!("response_format {format:?} is not supported; use wav or pcm"),
         ));
     }
-    let provider = body.model.as_deref().filter(|m| TTS_PROVIDERS.contains(m));
+    let provider = body.model.as_deref().filter(|m| Stage::Tts.parse(m).is_ok());
     let layer = request_layer(&[("tts_provider", provider)])?;
     let (eff, prefs, mut route) = speech::route_alone(&app, &caller.user, layer).await?;
     route.voice = voice_for(&route, body.voice.as_deref())?;
@@ -188,7 +188,7 @@ async fn transcriptions(
             "the audio holds no samples",
         ));
     }
-    let provider = form.model.as_deref().filter(|m| STT_PROVIDERS.contains(m));
+    let provider = form.model.as_deref().filter(|m| Stage::Stt.parse(m).is_ok());
     let layer = request_layer(&[("stt_provider", provider), ("language", form.language.as_deref())])?;
     let (text, language, _) = speech::hear(&app, &caller.user, layer, &audio).await?;
     Ok(match format {

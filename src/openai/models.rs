@@ -14,9 +14,10 @@ use super::errors::V1Error;
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
+use crate::config::keys::Key;
 use crate::config::route::RouteLayer;
 use crate::config::runtime::Effective;
-use crate::provider_ids::LLM_PROVIDERS;
+use crate::providers::{LlmId, ProviderId};
 use crate::turn::chat::default_model;
 use crate::turn::request_layer;
 
@@ -69,8 +70,8 @@ async fn list(State(app): State<AppState>, _caller: CurrentUser) -> Result<Json<
 /// Every model id `/v1/models` lists, in order, without repeats.
 fn offered(app: &App, eff: &Effective) -> Vec<String> {
     let mut ids = vec![DEFAULT_MODEL.to_string()];
-    ids.extend(LLM_PROVIDERS.iter().map(|p| p.to_string()));
-    ids.extend(LLM_PROVIDERS.iter().map(|p| format!("{p}/{}", default_model(eff, p))));
+    ids.extend(LlmId::NAMES.iter().map(|p| p.to_string()));
+    ids.extend(LlmId::ALL.iter().map(|&p| format!("{p}/{}", default_model(eff, p))));
     ids.extend(app.settings.model_presets.iter().map(|p| p.id.clone()));
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(id.clone()));
@@ -80,27 +81,21 @@ fn offered(app: &App, eff: &Effective) -> Vec<String> {
 /// The route layer a `model` selects; an id that is none of the forms above is 404 `model_not_found`.
 pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, V1Error> {
     let model = model.trim();
-    let (provider, name): (Option<&str>, Option<String>) = if model.is_empty() || model == DEFAULT_MODEL {
+    let (provider, name): (Option<LlmId>, Option<String>) = if model.is_empty() || model == DEFAULT_MODEL {
         (None, None)
-    } else if LLM_PROVIDERS.contains(&model) {
-        (Some(model), None)
-    } else if let Some((p, rest)) = model
+    } else if let Ok(id) = LlmId::parse(model) {
+        (Some(id), None)
+    } else if let Some((id, rest)) = model
         .split_once('/')
-        .filter(|(p, rest)| LLM_PROVIDERS.contains(p) && !rest.trim().is_empty())
+        .and_then(|(p, rest)| Some((LlmId::parse(p).ok()?, rest)))
+        .filter(|(_, rest)| !rest.trim().is_empty())
     {
-        (Some(p), Some(rest.to_string()))
+        (Some(id), Some(rest.to_string()))
     } else if let Some(preset) = app.settings.model_presets.iter().find(|p| p.id == model) {
-        let provider = preset.values.get("default_llm_provider").and_then(|v| v.as_str());
-        let chosen = provider.unwrap_or_else(|| eff.get(crate::config::keys::Key::DefaultLlmProvider));
-        let name = preset
-            .values
-            .get(&format!("{chosen}_llm_model"))
-            .and_then(|v| v.as_str())
-            .map(String::from);
-        (
-            provider.and_then(|p| LLM_PROVIDERS.iter().find(|k| **k == p).copied()),
-            name,
-        )
+        let value = |key: Key| preset.values.get(key.as_str()).and_then(|v| v.as_str());
+        let provider = value(Key::DefaultLlmProvider).and_then(|p| LlmId::parse(p).ok());
+        let chosen = provider.unwrap_or_else(|| eff.provider(Key::DefaultLlmProvider));
+        (provider, value(Key::model_of(chosen)).map(String::from))
     } else {
         return Err(V1Error::new(
             StatusCode::NOT_FOUND,
@@ -110,7 +105,7 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
         ));
     };
     Ok(request_layer(&[
-        ("llm_provider", provider),
+        ("llm_provider", provider.map(LlmId::as_str)),
         ("llm_model", name.as_deref()),
     ])?)
 }

@@ -162,6 +162,23 @@ pub fn parse_wav(bytes: &[u8]) -> Result<Pcm, AudioError> {
     Ok(pcm)
 }
 
+/// The start of a WAV stream: its sample rate, channels and where the samples begin, once its header has
+/// arrived (`None` while more bytes are needed).
+pub fn wav_stream_start(bytes: &[u8]) -> Result<Option<(u32, u16, usize)>, AudioError> {
+    match layout(bytes) {
+        Ok(wav) if (wav.format == 1 || wav.format == 0xFFFE) && wav.bits == 16 => {
+            Ok(Some((wav.sample_rate, wav.channels, wav.data_start)))
+        }
+        Ok(wav) => Err(AudioError(format!(
+            "the WAV holds format {} with {} bits per sample; expected 16-bit integer PCM",
+            wav.format, wav.bits
+        ))),
+        // A header is a few dozen bytes; past this it is not coming.
+        Err(_) if bytes.len() < 4096 => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Mixes interleaved channels down to one.
 pub fn to_mono(pcm: Pcm) -> Pcm {
     if pcm.channels <= 1 {

@@ -1,21 +1,32 @@
 //! Speech-to-text, language-model, text-to-speech and web-search providers.
 //!
-//! Each stage has a trait in its module (`llm`, `stt`, `tts`, `search`) and one file per engine. Every network
-//! engine speaks its servers' real protocol. [`Providers`] builds all engines from the settings once at start
-//! and hands them out by id; the turn walks a stage's fallback chain through it.
+//! Each stage has a trait in its module (`llm`, `stt`, `tts`, `search`) and one file per engine, registered
+//! there with one line (see [`registry`]). Every network engine speaks its servers' real protocol.
+//! [`Providers`] builds all engines from the settings once at start and hands them out by typed id; the turn
+//! walks a stage's fallback chain through it.
 
 pub mod audio;
 pub mod llm;
+pub mod registry;
 pub mod resample;
 pub mod search;
+mod settings;
 pub mod stt;
 pub mod tts;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::Settings;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+pub use llm::LlmId;
+use registry::{Build, Engine, Engines};
+pub use registry::{Capabilities, ProviderId, Stage, chain};
+pub use search::SearchId;
+pub use settings::ProviderSettings;
+pub use stt::SttId;
+pub use tts::TtsId;
 
 /// How long connecting to any provider may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -51,7 +62,8 @@ impl ProviderError {
     /// Maps a transport error to a text that names the address tried (without credentials or query, which
     /// may carry a key) and the setting that chooses it: "local failed: could not connect to
     /// http://127.0.0.1:11434/v1/chat/completions (connection refused); check LOCAL_LLM_URL".
-    pub fn from_http(provider: &str, err: &reqwest::Error) -> Self {
+    pub fn from_http(origin: Origin<'_>, err: &reqwest::Error) -> Self {
+        let provider = origin.id;
         let what = if err.is_timeout() {
             "timed out at"
         } else if err.is_connect() {
@@ -73,9 +85,7 @@ impl ProviderError {
             url.port().map(|p| format!(":{p}")).unwrap_or_default()
         ) + url.path();
         let cause = io_cause(err).map(|c| format!(" ({c})")).unwrap_or_default();
-        let hint = setting_for(provider, url.path())
-            .map(|s| format!("; check {s}"))
-            .unwrap_or_default();
+        let hint = origin.setting.map(|s| format!("; check {s}")).unwrap_or_default();
         Self::failed(provider, format!("{what} {address}{cause}{hint}"))
     }
 }
@@ -101,25 +111,29 @@ fn io_cause(err: &reqwest::Error) -> Option<String> {
     None
 }
 
-/// The setting that holds a provider's address.
-fn setting_for(provider: &str, path: &str) -> Option<&'static str> {
-    Some(match provider {
-        "local" => "LOCAL_LLM_URL",
-        "cloud" => "CLOUD_LLM_URL",
-        "openai" if path.ends_with("/audio/transcriptions") => "OPENAI_STT_URL",
-        "openai" if path.ends_with("/audio/speech") => "OPENAI_TTS_URL",
-        "searxng" => "SEARXNG_URL",
-        "brave" => "BRAVE_URL",
-        "tavily" => "TAVILY_URL",
-        "ollama" => "OLLAMA_URL",
-        "llamacpp" => "LLAMACPP_URL",
-        _ => return None,
-    })
+/// Who made a provider call: the id errors name, and the setting that holds its address (named as the thing
+/// to check when the address cannot be reached).
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The provider (or backend) id.
+    pub id: &'a str,
+    /// The setting of its address.
+    pub setting: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    /// A provider whose address is set by `setting`.
+    pub const fn new(id: &'a str, setting: &'a str) -> Self {
+        Self {
+            id,
+            setting: Some(setting),
+        }
+    }
 }
 
 /// Checks the status of a provider's answer; an error status becomes a `Failed` naming the provider, with the
 /// start of the body (providers put the reason there).
-pub async fn check_status(provider: &str, response: reqwest::Response) -> Result<reqwest::Response, ProviderError> {
+pub async fn check_status(origin: Origin<'_>, response: reqwest::Response) -> Result<reqwest::Response, ProviderError> {
     let status = response.status();
     if status.is_success() {
         return Ok(response);
@@ -127,19 +141,19 @@ pub async fn check_status(provider: &str, response: reqwest::Response) -> Result
     let body = response.text().await.unwrap_or_default();
     let reason: String = body.chars().take(200).collect();
     Err(ProviderError::failed(
-        provider,
+        origin.id,
         format!("answered HTTP {}: {}", status.as_u16(), reason.trim()),
     ))
 }
 
 /// Sends a provider request and reads its JSON answer; every failure names the provider.
-pub async fn send_json(provider: &str, call: reqwest::RequestBuilder) -> Result<serde_json::Value, ProviderError> {
-    let response = call.send().await.map_err(|e| ProviderError::from_http(provider, &e))?;
-    check_status(provider, response)
+pub async fn send_json(origin: Origin<'_>, call: reqwest::RequestBuilder) -> Result<serde_json::Value, ProviderError> {
+    let response = call.send().await.map_err(|e| ProviderError::from_http(origin, &e))?;
+    check_status(origin, response)
         .await?
         .json()
         .await
-        .map_err(|e| ProviderError::from_http(provider, &e))
+        .map_err(|e| ProviderError::from_http(origin, &e))
 }
 
 /// The HTTP client shared by all network providers: one connection pool, a connect timeout, and a total
@@ -153,62 +167,69 @@ pub fn http_client(total: Duration) -> reqwest::Client {
         .expect("the HTTP client builds with static settings")
 }
 
-/// Every engine, built once from the settings.
+/// Every engine, built once from the settings, by typed id.
 pub struct Providers {
-    /// Language models by id.
-    pub llm: HashMap<&'static str, Arc<dyn llm::Llm>>,
-    /// Speech-to-text engines by id.
-    pub stt: HashMap<&'static str, Arc<dyn stt::Stt>>,
-    /// Text-to-speech engines by id.
-    pub tts: HashMap<&'static str, Arc<dyn tts::Tts>>,
-    /// Web-search engines by id.
-    pub search: HashMap<&'static str, Arc<dyn search::Search>>,
-    /// The switchable local LLM backend.
+    /// Language models.
+    pub llm: Engines<LlmId, dyn llm::Llm>,
+    /// Speech-to-text engines.
+    pub stt: Engines<SttId, dyn stt::Stt>,
+    /// Text-to-speech engines.
+    pub tts: Engines<TtsId, dyn tts::Tts>,
+    /// Web-search engines.
+    pub search: Engines<SearchId, dyn search::Search>,
+    /// The switchable local LLM backend (which server the `local` engine talks to; not an engine itself).
     pub local: Arc<llm::local::LocalBackend>,
-    /// Piper, also in `tts`: its voices for the menu and the status.
-    pub piper: Arc<tts::piper::Piper>,
     /// The shared HTTP client (for admin calls to the providers' native endpoints).
     pub http: reqwest::Client,
 }
 
+/// One provider as the registry describes it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ProviderInfo {
+    /// Its id.
+    pub id: &'static str,
+    /// Its stage.
+    pub stage: Stage,
+    /// What it can do.
+    #[serde(flatten)]
+    pub capabilities: Capabilities,
+}
+
 impl Providers {
-    /// Builds the engines of every stage from the settings.
-    pub fn from_settings(settings: &Settings) -> Self {
-        let http = http_client(Duration::from_secs(settings.provider_timeout_secs));
-        let p = &settings.providers;
+    /// Builds the engines of every stage; `timeout` is the longest a provider call may take, `languages` the
+    /// gateway's languages.
+    pub fn new(p: &ProviderSettings, timeout: Duration, languages: &'static [&'static str]) -> Self {
+        let http = http_client(timeout);
         let local = Arc::new(llm::local::LocalBackend::new(p));
-        let piper = Arc::new(tts::piper::Piper::new(p, http.clone()));
+        let build = Build {
+            settings: p,
+            http: &http,
+            local: &local,
+            languages,
+        };
         Self {
-            llm: llm::engines(p, &local, &http),
-            stt: stt::engines(p, &http),
-            tts: tts::engines(p, &http, piper.clone()),
-            search: search::engines(p, &http),
+            llm: llm::engines(&build),
+            stt: stt::engines(&build),
+            tts: tts::engines(&build),
+            search: search::engines(&build),
             local,
-            piper,
             http,
         }
     }
-}
 
-/// The provider to use first, then the stage's fallbacks in their order, each once.
-pub fn chain<'a>(first: &'a str, fallbacks: &'a [String]) -> Vec<&'a str> {
-    let mut order = vec![first];
-    for id in fallbacks {
-        if !order.contains(&id.as_str()) {
-            order.push(id);
+    /// Every provider of every stage with its capabilities, stage by stage in registration order.
+    pub fn list(&self) -> Vec<ProviderInfo> {
+        fn infos<I: ProviderId, E: Engine + ?Sized>(engines: &Engines<I, E>) -> impl Iterator<Item = ProviderInfo> {
+            engines.iter().map(|(id, engine)| ProviderInfo {
+                id: id.name(),
+                stage: I::STAGE,
+                capabilities: engine.capabilities(),
+            })
         }
-    }
-    order
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chain_starts_with_the_choice_and_skips_repeats() {
-        let fallbacks = vec!["cloud".to_string(), "local".to_string()];
-        assert_eq!(chain("local", &fallbacks), vec!["local", "cloud"]);
-        assert_eq!(chain("cloud", &[]), vec!["cloud"]);
+        infos(&self.stt)
+            .chain(infos(&self.llm))
+            .chain(infos(&self.tts))
+            .chain(infos(&self.search))
+            .collect()
     }
 }

@@ -19,8 +19,8 @@ use crate::config::keys;
 use crate::config::keys::Key;
 use crate::config::presets::{PRESET_KEYS, Preset};
 use crate::error::{ApiError, AppJson, Result};
-use crate::providers::llm::local::BACKENDS;
-use crate::providers::send_json;
+use crate::providers::llm::local::{BACKENDS, url_setting};
+use crate::providers::{LlmId, Origin, ProviderError, ProviderId};
 
 /// How long a provider's model list is reused.
 const MODEL_LIST_TTL: Duration = Duration::from_secs(600);
@@ -66,12 +66,8 @@ struct Selected {
 async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Presets>> {
     let eff = app.runtime.effective().await?;
     let overrides = app.runtime.overrides().await?;
-    let provider = eff.get(Key::DefaultLlmProvider).to_string();
-    let model_key = if provider == "cloud" {
-        Key::CloudLlmModel
-    } else {
-        Key::LocalLlmModel
-    };
+    let id: LlmId = eff.provider(Key::DefaultLlmProvider);
+    let (provider, model_key) = (id.to_string(), Key::model_of(id));
     let overridden = PRESET_KEYS.iter().any(|k| overrides.contains_key(*k));
     let active_index = app.settings.model_presets.iter().position(|p| {
         if p.default {
@@ -143,12 +139,8 @@ async fn select(
 
 async fn presets_after(app: &AppState) -> Result<Json<Selected>> {
     let eff = app.runtime.effective().await?;
-    let provider = eff.get(Key::DefaultLlmProvider).to_string();
-    let model_key = if provider == "cloud" {
-        Key::CloudLlmModel
-    } else {
-        Key::LocalLlmModel
-    };
+    let id: LlmId = eff.provider(Key::DefaultLlmProvider);
+    let (provider, model_key) = (id.to_string(), Key::model_of(id));
     Ok(Json(Selected {
         selected: true,
         active: Active {
@@ -180,14 +172,7 @@ async fn provider_models(
     _admin: Admin,
     Path(provider): Path<String>,
 ) -> Result<Json<ModelList>> {
-    let (base, key) = match provider.as_str() {
-        "cloud" => (
-            app.settings.providers.cloud_llm_url.clone(),
-            app.settings.providers.cloud_llm_api_key.clone(),
-        ),
-        "local" => (app.providers.local.v1_url(), None),
-        _ => return Err(ApiError::NotFound("provider")),
-    };
+    let id = LlmId::parse(&provider).map_err(|_| ApiError::NotFound("provider"))?;
     if let Ok(cache) = app.model_lists.lock()
         && let Some((at, list)) = cache.get(&provider)
         && at.elapsed() < MODEL_LIST_TTL
@@ -198,20 +183,9 @@ async fn provider_models(
             provider,
         }));
     }
-    let mut call = app
-        .providers
-        .http
-        .get(format!("{}/models", base.trim_end_matches('/')))
-        .timeout(BACKEND_TIMEOUT);
-    if let Some(key) = &key {
-        call = call.bearer_auth(secrecy::ExposeSecret::expose_secret(key));
-    }
-    let body = send_json(&provider, call)
-        .await
-        .map_err(|e| ApiError::Upstream(e.to_string()))?;
-    let models: Vec<Value> = body["data"]
-        .as_array()
-        .ok_or_else(|| ApiError::Upstream(format!("{provider} sent no model list")))?
+    let listed = app.providers.llm.get(id).models(BACKEND_TIMEOUT).await;
+    let listed = listed.map_err(|e| ApiError::Upstream(e.to_string()))?;
+    let models: Vec<Value> = listed
         .iter()
         .filter_map(|m| {
             let id = m["id"].as_str()?;
@@ -244,7 +218,7 @@ async fn backend_models(app: &AppState, backend: &str) -> std::result::Result<(V
             if e.is_connect() {
                 format!("{backend} is not reachable at {base}")
             } else {
-                crate::providers::ProviderError::from_http(backend, &e).to_string()
+                ProviderError::from_http(Origin::new(backend, url_setting(backend)), &e).to_string()
             }
         };
         let response = http.get(&url).timeout(BACKEND_TIMEOUT).send().await.map_err(failed)?;

@@ -1,6 +1,8 @@
 //! Operating views of the admin: gateway status, usage statistics, conversations, the database export and
 //! the restart.
 
+use std::collections::BTreeMap;
+
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -18,7 +20,10 @@ use super::sessions::SessionView;
 use crate::app::AppState;
 use crate::auth::Admin;
 use crate::config::keys::Key;
+use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::providers::registry::{Engine, Engines, Setup};
+use crate::providers::{ProviderId, ProviderInfo, SearchId};
 use crate::store::stats::ConversationSummary;
 
 /// The routes.
@@ -46,7 +51,9 @@ struct GatewayStatus {
     auth_enabled: bool,
     /// Per stage: the default, the fallbacks, and each provider's address and model, whether its key is set
     /// (never the key).
-    providers: Value,
+    providers: ProvidersStatus,
+    /// Every provider with its stage and capabilities, as the registry describes it.
+    registry: Vec<ProviderInfo>,
     /// The voice activity detector that runs (`silero` or `energy`, with the reason).
     vad: Value,
     /// The end-of-turn decision that runs (`smart-turn` or `silence`, with the reason).
@@ -59,13 +66,62 @@ struct GatewayStatus {
     metrics: Value,
 }
 
+/// The providers of each stage in the status.
+#[derive(Serialize, ToSchema)]
+struct ProvidersStatus {
+    stt: StageStatus,
+    llm: StageStatus,
+    tts: StageStatus,
+    web_search: WebSearchStatus,
+}
+
+/// A stage's default, its fallbacks, and how each of its providers is set up (by id).
+#[derive(Serialize, ToSchema)]
+struct StageStatus {
+    default: String,
+    fallbacks: Vec<String>,
+    #[serde(flatten)]
+    providers: BTreeMap<&'static str, Setup>,
+}
+
+/// The web-search provider in use and whether it is set up.
+#[derive(Serialize, ToSchema)]
+struct WebSearchStatus {
+    provider: String,
+    configured: bool,
+}
+
+/// A stage of the status from the registry: each engine's setup, with the effective model where a runtime
+/// key holds it (`model_key`).
+fn stage<I: ProviderId, E: Engine + ?Sized>(
+    engines: &Engines<I, E>,
+    eff: &Effective,
+    fallbacks: &[I],
+    model_key: Option<fn(I) -> Key>,
+) -> StageStatus {
+    let providers = engines
+        .iter()
+        .map(|(id, engine)| {
+            let mut setup = engine.setup();
+            if let Some(key) = model_key {
+                setup.model = Some(eff.get(key(id)).to_string());
+            }
+            (id.name(), setup)
+        })
+        .collect();
+    StageStatus {
+        default: eff.get(Key::default_of(I::STAGE)).to_string(),
+        fallbacks: fallbacks.iter().map(|id| id.to_string()).collect(),
+        providers,
+    }
+}
+
 /// Version, uptime, provider configuration (addresses and whether keys are set, never the keys), GPUs and the
 /// runtime metrics.
 #[utoipa::path(get, path = "/api/admin/status", tag = ADMIN, responses((status = 200, body = GatewayStatus)))]
 async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<GatewayStatus>> {
     let eff = app.runtime.effective().await?;
     let s = &app.settings;
-    let p = &s.providers;
     Ok(Json(GatewayStatus {
         version: env!("CARGO_PKG_VERSION"),
         instance: app.instance.clone(),
@@ -73,23 +129,20 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
         uptime_seconds: app.started_at.elapsed().as_secs(),
         database: if app.store.ping().await { "ok" } else { "unavailable" },
         auth_enabled: s.auth_enabled,
-        providers: json!({
-            "stt": {"default": eff.get(Key::DefaultSttProvider), "fallbacks": s.fallbacks.stt,
-                "openai": {"url": p.openai_stt_url, "model": p.openai_stt_model, "key_set": p.openai_stt_api_key.is_some()},
-                "whisper": {"model_path": p.whisper_model_path, "built_in": false}},
-            "llm": {"default": eff.get(Key::DefaultLlmProvider), "fallbacks": s.fallbacks.llm,
-                "local": {"backend": app.providers.local.name(), "url": app.providers.local.v1_url(),
-                    "model": eff.get(Key::LocalLlmModel)},
-                "cloud": {"url": p.cloud_llm_url, "model": eff.get(Key::CloudLlmModel),
-                    "key_set": p.cloud_llm_api_key.is_some()}},
-            "tts": {"default": eff.get(Key::DefaultTtsProvider), "fallbacks": s.fallbacks.tts,
-                "openai": {"url": p.openai_tts_url, "model": p.openai_tts_model, "configured": p.openai_tts_configured,
-                    "unsupported_languages": p.openai_tts_unsupported_languages},
-                "piper": {"voice_dir": p.piper_voice_dir, "url": p.piper_url,
-                    "voices": app.providers.piper.voices()}, "espeak": {"configured": true}},
-            "web_search": {"provider": eff.get(Key::WebSearchProvider),
-                "configured": app.providers.search.get(eff.get(Key::WebSearchProvider)).is_some_and(|e| e.configured())},
-        }),
+        providers: ProvidersStatus {
+            stt: stage(&app.providers.stt, &eff, &s.fallbacks.stt, None),
+            llm: stage(&app.providers.llm, &eff, &s.fallbacks.llm, Some(Key::model_of)),
+            tts: stage(&app.providers.tts, &eff, &s.fallbacks.tts, None),
+            web_search: WebSearchStatus {
+                provider: eff.get(Key::WebSearchProvider).to_string(),
+                configured: app
+                    .providers
+                    .search
+                    .get(eff.provider::<SearchId>(Key::WebSearchProvider))
+                    .configured(),
+            },
+        },
+        registry: app.providers.list(),
         vad: match &app.silero {
             Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),
             Err(why) => json!({"engine": "energy", "reason": why, "setting": s.ws.vad_engine}),

@@ -19,6 +19,7 @@ use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::providers::{SttId, TtsId};
 use crate::turn::semantic::Semantic;
 use crate::turn::{self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech};
 
@@ -121,6 +122,7 @@ struct SpeakBody {
     language: Option<String>,
     /// The TTS provider (`tts_provider` is accepted too).
     #[serde(alias = "tts_provider")]
+    #[schema(value_type = Option<TtsId>)]
     provider: Option<String>,
 }
 
@@ -146,7 +148,7 @@ async fn speak(
     let said = speech::speak(&app, &caller.user, layer, &body.text).await?;
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("audio/wav"));
-    if let Ok(v) = HeaderValue::from_str(&said.provider) {
+    if let Ok(v) = HeaderValue::from_str(said.provider.as_str()) {
         headers.insert("x-tts-provider", v);
     }
     headers.insert(
@@ -162,6 +164,7 @@ async fn speak(
 struct TranscribeQuery {
     language: Option<String>,
     /// The STT provider.
+    #[param(value_type = Option<SttId>)]
     provider: Option<String>,
     /// Sample rate of raw PCM bodies (default 16000).
     sample_rate: Option<u32>,

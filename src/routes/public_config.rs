@@ -16,8 +16,9 @@ use crate::config::public::{
 };
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
-use crate::provider_ids::{LLM_PROVIDERS, SEARCH_PROVIDERS, STT_PROVIDERS, TTS_PROVIDERS};
+use crate::providers::registry::{Engine, Engines};
 use crate::providers::tts::piper;
+use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
 /// The config route (open: the UI reads it before login; it holds no secret).
 pub fn router() -> OpenApiRouter<AppState> {
@@ -57,9 +58,9 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
         history_max_messages: s.history_max_messages,
         audio_stream_default: s.audio_stream_default,
         providers: StageChoice {
-            stt: eff.get(Key::DefaultSttProvider).to_string(),
-            llm: eff.get(Key::DefaultLlmProvider).to_string(),
-            tts: eff.get(Key::DefaultTtsProvider).to_string(),
+            stt: eff.provider::<SttId>(Key::DefaultSttProvider).to_string(),
+            llm: eff.provider::<LlmId>(Key::DefaultLlmProvider).to_string(),
+            tts: eff.provider::<TtsId>(Key::DefaultTtsProvider).to_string(),
             web_search: eff.get(Key::WebSearchProvider).to_string(),
         },
         fallbacks: Fallbacks {
@@ -93,72 +94,65 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
     }
 }
 
-/// Which provider of each stage is configured, and the languages the cloud TTS cannot speak.
+/// Every provider of each stage with what it can do (from the registry), and the languages the cloud TTS
+/// cannot speak.
 fn available(app: &App) -> Available {
-    let s = &app.settings;
-    let p = &s.providers;
-    let configured = |stage: &str, id: &str| match (stage, id) {
-        ("stt", "whisper") => p.whisper_model_path.is_some(),
-        ("llm", "cloud") => p.cloud_llm_api_key.is_some(),
-        ("tts", "piper") => !app.providers.piper.voices().is_empty(),
-        ("tts", "openai") => p.openai_tts_configured,
-        ("search", "searxng") => p.searxng_url.is_some(),
-        ("search", "tavily") => p.tavily_api_key.is_some(),
-        ("search", "brave") => p.brave_api_key.is_some(),
-        _ => true,
-    };
-    let stage = |name: &str, ids: &[&'static str]| -> Vec<Provider> {
-        ids.iter()
-            .map(|&id| Provider {
-                id,
-                configured: configured(name, id),
-            })
-            .collect()
-    };
+    let p = &app.settings.providers;
+    let providers = &app.providers;
     Available {
         languages: LANGUAGES.to_vec(),
-        stt_providers: stage("stt", STT_PROVIDERS),
-        llm_providers: stage("llm", LLM_PROVIDERS),
-        tts_providers: stage("tts", TTS_PROVIDERS),
-        web_search_providers: stage("search", SEARCH_PROVIDERS),
-        web_search: SEARCH_PROVIDERS.iter().any(|id| configured("search", id)),
+        stt_providers: listed(&providers.stt),
+        llm_providers: listed(&providers.llm),
+        tts_providers: listed(&providers.tts),
+        web_search_providers: listed(&providers.search),
+        web_search: providers.search.iter().any(|(_, e)| e.capabilities().configured),
         openai_tts_unsupported_languages: p.openai_tts_unsupported_languages.clone(),
         voice_genders: ["female", "male"],
     }
 }
 
-/// Ready-made voice options: espeak-ng for every language, Piper voices found on disk, the cloud voice.
+/// A stage's providers as `/api/config` lists them.
+fn listed<I: ProviderId, E: Engine + ?Sized>(engines: &Engines<I, E>) -> Vec<Provider> {
+    engines
+        .iter()
+        .map(|(id, engine)| {
+            let capabilities = engine.capabilities();
+            Provider {
+                id: id.name(),
+                configured: capabilities.configured,
+                capabilities,
+            }
+        })
+        .collect()
+}
+
+/// Ready-made voice options: espeak-ng for every language, the Piper voices found, the cloud voice.
 fn tts_menu(app: &App, eff: &Effective) -> Vec<VoiceOption> {
-    let p = &app.settings.providers;
     let mut menu: Vec<VoiceOption> = LANGUAGES
         .iter()
         .map(|lang| VoiceOption {
-            provider: "espeak",
+            provider: TtsId::Espeak,
             voice: lang.to_string(),
             label: format!("espeak-ng ({lang})"),
             languages: vec![lang.to_string()],
         })
         .collect();
-    for voice in app.providers.piper.voices() {
+    for voice in app.providers.tts.get(TtsId::Piper).capabilities().voices {
         menu.push(VoiceOption {
-            provider: "piper",
-            voice: voice.clone(),
+            provider: TtsId::Piper,
+            languages: vec![piper::language_of(&voice).to_string()],
             label: format!("Piper {voice}"),
-            languages: vec![piper::language_of(voice).to_string()],
+            voice,
         });
     }
-    if p.openai_tts_configured {
-        let languages = LANGUAGES
-            .iter()
-            .filter(|l| !p.openai_tts_unsupported_languages.iter().any(|u| u == *l))
-            .map(|l| l.to_string())
-            .collect();
+    let openai = app.providers.tts.get(TtsId::Openai).capabilities();
+    if openai.configured {
         let voice = eff.get(Key::OpenaiTtsVoice);
         menu.push(VoiceOption {
-            provider: "openai",
+            provider: TtsId::Openai,
             voice: voice.to_string(),
             label: format!("{voice} (OpenAI-compatible)"),
-            languages,
+            languages: openai.languages,
         });
     }
     menu

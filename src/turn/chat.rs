@@ -12,7 +12,7 @@ use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::providers::llm::{ChatMessage, ChatRequest, Delta, Llm};
-use crate::providers::{ProviderError, chain};
+use crate::providers::{LlmId, ProviderError, chain};
 use crate::store::users::User;
 use crate::text::pipeline::{Pipeline, SpokenStream};
 
@@ -57,16 +57,13 @@ impl Attempt {
 }
 
 /// The model a provider uses when the route names none.
-pub fn default_model(eff: &Effective, provider: &str) -> String {
-    match provider {
-        "cloud" => eff.get(Key::CloudLlmModel).to_string(),
-        _ => eff.get(Key::LocalLlmModel).to_string(),
-    }
+pub fn default_model(eff: &Effective, provider: LlmId) -> String {
+    eff.get(Key::model_of(provider)).to_string()
 }
 
 /// The model for the `n`th provider of the route's chain: the route's own for the first, each fallback's
 /// configured one after it (a model name rarely means anything to another provider).
-pub fn model_for(eff: &Effective, route: &Route, n: usize, provider: &str) -> String {
+pub fn model_for(eff: &Effective, route: &Route, n: usize, provider: LlmId) -> String {
     route
         .llm_model
         .clone()
@@ -98,15 +95,14 @@ pub async fn answer(
     let Context {
         app, eff, user, route, ..
     } = *ctx;
-    let order = chain(&route.llm, &app.settings.fallbacks.llm);
+    let order = chain(route.llm, &app.settings.fallbacks.llm);
     let messages = &messages;
     let answered = walk(
         app,
-        "llm",
         &order,
         || format!("LLM provider {}", route.llm),
         |n, id| async move {
-            let engine = app.providers.llm.get(id)?;
+            let engine = app.providers.llm.get(id);
             let model = model_for(eff, route, n, id);
             let mut attempt = Attempt {
                 text: String::new(),
@@ -144,7 +140,7 @@ pub async fn answer(
         text: attempt.text,
         sentences: attempt.sentences,
         citations: attempt.citations,
-        llm: (answered.provider, model),
+        llm: (answered.provider.to_string(), model),
         fallbacks: answered.fallbacks,
         usage: attempt.usage,
     })

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::app::App;
 use crate::metrics::{FALLBACK_TOTAL, PROVIDER_ERRORS_TOTAL, STAGE_DURATION_SECONDS};
-use crate::providers::ProviderError;
+use crate::providers::{ProviderError, ProviderId};
 
 /// Why an attempt failed, and whether the next provider may try.
 pub struct Failure {
@@ -23,34 +23,35 @@ impl From<ProviderError> for Failure {
 }
 
 /// The answer of the provider that answered.
-pub struct Answered<T> {
+pub struct Answered<T, I> {
     /// What it returned.
     pub value: T,
     /// Its id.
-    pub provider: String,
+    pub provider: I,
     /// `<stage>:<id>` of each provider that failed before it.
     pub fallbacks: Vec<String>,
 }
 
-/// Tries `order` (provider ids, first choice first) with `attempt`, which is given the position in the chain
-/// and the id and returns `None` when no such provider is configured (it is skipped). Fails with the last
-/// provider's error, or `NotConfigured(unconfigured)` when none was there to try.
+/// Tries `order` (provider ids of one stage, first choice first) with `attempt`, which is given the position in
+/// the chain and the id and returns `None` when the provider cannot take this request (it is skipped). Fails
+/// with the last provider's error, or `NotConfigured(unconfigured)` when none was there to try.
 // A plain closure returning a future rather than an async closure: the future of an async closure cannot yet
 // be required to be `Send`, and the turn runs on spawned tasks.
-pub async fn walk<'a, T, Fut>(
+pub async fn walk<I: ProviderId, T, Fut>(
     app: &App,
-    stage: &'static str,
-    order: &[&'a str],
+    order: &[I],
     unconfigured: impl FnOnce() -> String,
-    mut attempt: impl FnMut(usize, &'a str) -> Fut,
-) -> Result<Answered<T>, ProviderError>
+    mut attempt: impl FnMut(usize, I) -> Fut,
+) -> Result<Answered<T, I>, ProviderError>
 where
     Fut: Future<Output = Option<Result<T, Failure>>>,
 {
+    let stage = I::STAGE.as_str();
     let started = Instant::now();
     let mut fallbacks = Vec::new();
     let mut last_error = None;
     for (n, &id) in order.iter().enumerate() {
+        let name = id.name();
         let Some(result) = attempt(n, id).await else {
             continue;
         };
@@ -61,21 +62,21 @@ where
                     .observe(STAGE_DURATION_SECONDS, &[("stage", stage)], seconds);
                 return Ok(Answered {
                     value,
-                    provider: id.to_string(),
+                    provider: id,
                     fallbacks,
                 });
             }
             Err(Failure { error, retry }) => {
-                tracing::warn!(stage, provider = %id, error = %error, "provider failed");
+                tracing::warn!(stage, provider = name, error = %error, "provider failed");
                 app.metrics
-                    .incr(PROVIDER_ERRORS_TOTAL, &[("stage", stage), ("provider", id)]);
+                    .incr(PROVIDER_ERRORS_TOTAL, &[("stage", stage), ("provider", name)]);
                 if !retry {
                     return Err(error);
                 }
                 if n + 1 < order.len() {
-                    app.metrics.incr(FALLBACK_TOTAL, &[("stage", stage), ("from", id)]);
+                    app.metrics.incr(FALLBACK_TOTAL, &[("stage", stage), ("from", name)]);
                 }
-                fallbacks.push(format!("{stage}:{id}"));
+                fallbacks.push(format!("{stage}:{name}"));
                 last_error = Some(error);
             }
         }

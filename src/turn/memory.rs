@@ -92,9 +92,8 @@ impl Job {
             .settings
             .memory
             .provider
-            .clone()
-            .unwrap_or_else(|| self.eff.get(Key::DefaultLlmProvider).to_string());
-        let engine = app.providers.llm.get(provider.as_str()).ok_or("unknown LLM provider")?;
+            .unwrap_or_else(|| self.eff.provider(Key::DefaultLlmProvider));
+        let engine = app.providers.llm.get(provider);
         let language = app
             .store
             .prefs(&self.user.id)
@@ -123,7 +122,7 @@ impl Job {
             language_name(&language)
         );
         let request = ChatRequest {
-            model: default_model(&self.eff, &provider),
+            model: default_model(&self.eff, provider),
             messages: vec![
                 ChatMessage::new("system", instruction),
                 ChatMessage::new("user", conversation),

@@ -25,9 +25,9 @@ use crate::config::route::{Route, RouteLayer, resolve};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
-use crate::providers::ProviderError;
 use crate::providers::llm::ChatMessage;
 use crate::providers::tts::Speech;
+use crate::providers::{LlmId, ProviderError, SttId, TtsId};
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
@@ -98,7 +98,7 @@ pub struct TurnOutcome {
     /// The spoken answer, unless text only.
     pub audio: Option<Speech>,
     /// The TTS provider that spoke.
-    pub tts_provider: Option<String>,
+    pub tts_provider: Option<TtsId>,
     /// The chosen cloud TTS could not speak the language, so the local voice spoke.
     pub tts_fallback: bool,
     /// History messages sent to the LLM.
@@ -154,9 +154,9 @@ pub fn check_text(text: &str) -> Result<&str> {
 /// The user's route for this request: effective defaults < user prefs < session < request.
 pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnRequest) -> Route {
     let base = RouteLayer {
-        stt_provider: Some(eff.get(Key::DefaultSttProvider).to_string()),
-        llm_provider: Some(eff.get(Key::DefaultLlmProvider).to_string()),
-        tts_provider: Some(eff.get(Key::DefaultTtsProvider).to_string()),
+        stt_provider: Some(eff.provider(Key::DefaultSttProvider)),
+        llm_provider: Some(eff.provider(Key::DefaultLlmProvider)),
+        tts_provider: Some(eff.provider(Key::DefaultTtsProvider)),
         llm_model: None,
         voice: None,
         language: Some(app.settings.default_language.clone()),
@@ -175,6 +175,7 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
 pub struct TurnOptions {
     /// LLM provider: local or cloud (`llm_provider` is accepted too).
     #[serde(alias = "llm_provider")]
+    #[schema(value_type = Option<LlmId>)]
     pub provider: Option<String>,
     /// LLM model.
     pub model: Option<String>,
@@ -183,8 +184,10 @@ pub struct TurnOptions {
     /// Language; an unknown or disallowed one is clamped to an allowed one.
     pub language: Option<String>,
     /// STT provider.
+    #[schema(value_type = Option<SttId>)]
     pub stt_provider: Option<String>,
     /// TTS provider.
+    #[schema(value_type = Option<TtsId>)]
     pub tts_provider: Option<String>,
 }
 

@@ -11,6 +11,7 @@ use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::prefs::Prefs;
+use crate::providers::SearchId;
 use crate::providers::llm::Tool;
 use crate::providers::search::{Search, SearchResult};
 use crate::store::usage::Counter;
@@ -55,18 +56,17 @@ pub async fn plan(
         .web_search_enabled
         .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled));
     let budget = limit(prefs.web_search_daily_limit, Key::WebSearchDailyLimit, eff);
-    let id = eff.get(Key::WebSearchProvider).to_string();
-    let engine = app
-        .providers
-        .search
-        .get(id.as_str())
-        .filter(|e| e.configured())
-        .cloned();
+    let id: SearchId = eff.provider(Key::WebSearchProvider);
+    let engine = Some(app.providers.search.get(id)).filter(|e| e.configured()).cloned();
     let used_up = budget != 0 && app.store.count_today(Counter::WebSearches, user_id).await? >= i64::from(budget);
     let offered = enabled && engine.is_some() && !used_up;
     let notice = (!offered && is_time_sensitive(question)).then(|| notice(language, used_up && enabled).to_string());
     Ok(WebPlan {
-        engine: if offered { engine.map(|e| (id, e)) } else { None },
+        engine: if offered {
+            engine.map(|e| (id.to_string(), e))
+        } else {
+            None
+        },
         budget,
         notice,
     })

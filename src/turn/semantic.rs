@@ -4,6 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::TurnOutcome;
+use crate::providers::TtsId;
 
 /// The structured result of an answer.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -39,7 +40,7 @@ pub struct Model {
 /// A TTS provider and its voice (null: the provider's default).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Voice {
-    pub provider: String,
+    pub provider: TtsId,
     pub voice: Option<String>,
 }
 
@@ -56,7 +57,7 @@ impl Semantic {
                 model: outcome.llm.1.clone(),
             },
             tts: outcome.tts_provider.as_ref().map(|provider| Voice {
-                provider: provider.clone(),
+                provider: *provider,
                 voice: outcome.route.voice.clone(),
             }),
             tts_fallback,

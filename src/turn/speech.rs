@@ -10,9 +10,9 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
-use crate::providers::chain;
-use crate::providers::stt::Transcript;
-use crate::providers::tts::{Speech, SpeechRequest};
+use crate::providers::stt::{self, Transcript};
+use crate::providers::tts::{self, Speech, SpeechRequest};
+use crate::providers::{TtsId, chain};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
 
@@ -69,15 +69,15 @@ pub async fn hear(app: &App, user: &User, layer: RouteLayer, audio: &Pcm) -> Res
     ))
 }
 
-/// The engine that speaks every language, used when the chosen one cannot.
-const LOCAL_VOICE: &str = "espeak";
+/// The local engine that speaks every language, used when the chosen one cannot.
+const LOCAL_VOICE: TtsId = TtsId::Espeak;
 
 /// Synthesised speech and how it came about.
 pub struct Said {
     /// The audio.
     pub speech: Speech,
     /// The TTS provider that spoke.
-    pub provider: String,
+    pub provider: TtsId,
     /// The chosen engine cannot speak the language, so the local voice spoke (`tts_fallback`).
     pub language_fallback: bool,
     /// `tts:<id>` for every engine that failed before.
@@ -89,31 +89,21 @@ pub fn check_voice(app: &App, route: &Route) -> Result<()> {
     let Some(voice) = &route.voice else {
         return Ok(());
     };
-    let engine = app
-        .providers
+    app.providers
         .tts
-        .get(route.tts.as_str())
-        .ok_or_else(|| ApiError::invalid("tts_provider", format!("{:?} is not a TTS provider", route.tts)))?;
-    engine
+        .get(route.tts)
         .check_voice(voice, &route.language)
         .map_err(|problem| ApiError::invalid("voice", problem))
 }
 
 /// Whether the route's TTS cannot speak the route's language, so the local voice will speak instead.
 pub fn language_fallback(app: &App, route: &Route) -> bool {
-    !app.providers
-        .tts
-        .get(route.tts.as_str())
-        .is_some_and(|e| e.speaks(&route.language))
+    !app.providers.tts.get(route.tts).speaks(&route.language)
 }
 
 /// An engine's own default voice where the settings name one (`OPENAI_TTS_VOICE`, `PIPER_VOICE`).
-fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
-    let key = match provider {
-        "openai" => Key::OpenaiTtsVoice,
-        "piper" => Key::PiperVoice,
-        _ => return None,
-    };
+fn default_voice(eff: &Effective, provider: TtsId) -> Option<String> {
+    let key = Key::voice_of(provider)?;
     Some(eff.get(key).to_string()).filter(|v| !v.is_empty())
 }
 
@@ -121,37 +111,36 @@ fn default_voice(eff: &Effective, provider: &str) -> Option<String> {
 pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
     let language = route.language.as_str();
     let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
-    let mut first = route.tts.as_str();
+    let mut first = route.tts;
     let mut voice = route.voice.clone();
     let language_fallback = language_fallback(app, route);
     if language_fallback {
         tracing::info!(
-            provider = first,
+            provider = %first,
             language,
             "TTS cannot speak the language; using the local voice"
         );
         app.metrics
-            .incr(crate::metrics::TTS_LANGUAGE_FALLBACK_TOTAL, &[("from", first)]);
+            .incr(crate::metrics::TTS_LANGUAGE_FALLBACK_TOTAL, &[("from", first.as_str())]);
         first = LOCAL_VOICE;
         voice = None;
     }
     let order = chain(first, &app.settings.fallbacks.tts);
     let answered = walk(
         app,
-        "tts",
         &order,
         || format!("TTS provider {} for {language}", route.tts),
         |n, id| {
             let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
             async move {
-                let engine = app.providers.tts.get(id).filter(|e| e.speaks(language))?;
+                let engine = Some(app.providers.tts.get(id)).filter(|e| e.speaks(language))?;
                 let request = SpeechRequest {
                     text,
                     language,
                     voice: voice.as_deref(),
                     gender,
                 };
-                Some(engine.speak(&request).await.map_err(Failure::from))
+                Some(speak_whole(engine, id, &request).await.map_err(Failure::from))
             }
         },
     )
@@ -165,19 +154,34 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
     })
 }
 
+/// Speaks through the engine's stream (its own, or its whole file as one chunk) and gathers the speech into a
+/// WAV file, which is what clients of a whole answer receive.
+async fn speak_whole(
+    engine: &std::sync::Arc<dyn tts::Tts>,
+    id: TtsId,
+    request: &SpeechRequest<'_>,
+) -> Result<Speech, crate::providers::ProviderError> {
+    let pcm = tts::open(engine, id.as_str(), request).await?.collect().await?;
+    Ok(Speech {
+        audio: pcm.to_wav(),
+        format: "wav",
+    })
+}
+
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
 /// to the route's unless `stt_force_language` is off.
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
     let language = eff.flag(Key::SttForceLanguage).then_some(route.language.as_str());
-    let order = chain(&route.stt, &app.settings.fallbacks.stt);
+    let order = chain(route.stt, &app.settings.fallbacks.stt);
     let answered = walk(
         app,
-        "stt",
         &order,
         || format!("STT provider {}", route.stt),
         |_, id| async move {
-            let engine = app.providers.stt.get(id)?;
-            Some(engine.transcribe(audio, language).await.map_err(Failure::from))
+            // Through the stream every engine offers: the clip goes in whole, the final transcript comes out.
+            let stream = stt::open(app.providers.stt.get(id), audio.sample_rate, language);
+            stream.push(&crate::providers::audio::to_mono(audio.clone()).samples);
+            Some(stream.finish().await.map_err(Failure::from))
         },
     )
     .await

@@ -19,15 +19,14 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
         language_name(from),
         language_name(&route.language)
     );
-    let order = chain(&route.llm, &app.settings.fallbacks.llm);
+    let order = chain(route.llm, &app.settings.fallbacks.llm);
     let instruction = &instruction;
     let answered = walk(
         app,
-        "llm",
         &order,
         || format!("LLM provider {}", route.llm),
         |n, id| async move {
-            let engine = app.providers.llm.get(id)?;
+            let engine = app.providers.llm.get(id);
             let model = model_for(eff, route, n, id);
             let request = ChatRequest {
                 model,
@@ -45,7 +44,7 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
             };
             Some(match answer {
                 Ok((translated, _)) if !translated.trim().is_empty() => Ok(translated.trim().to_string()),
-                Ok(_) => Err(ProviderError::failed(id, "returned an empty translation").into()),
+                Ok(_) => Err(ProviderError::failed(id.as_str(), "returned an empty translation").into()),
                 Err(err) => Err(err.into()),
             })
         },

@@ -6,6 +6,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::providers::TtsId;
 use crate::turn::TurnOptions;
 use crate::turn::semantic::Semantic;
 
@@ -140,7 +141,8 @@ pub enum ServerEvent {
         text: Option<String>,
         /// The filler phrase, not the answer.
         filler: bool,
-        provider: Option<String>,
+        /// The TTS provider that spoke.
+        provider: Option<TtsId>,
         tts_fallback: bool,
     },
     /// The running turn was cancelled.

@@ -364,7 +364,7 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
             format: speech.format,
             text: None,
             filler: false,
-            provider: outcome.tts_provider.clone(),
+            provider: outcome.tts_provider,
             tts_fallback: outcome.tts_fallback,
         };
         send(tx, Out::Event(frame)).await.map_err(|_| cancelled())?;

@@ -20,7 +20,28 @@ async fn config_shows_version_choices_and_voice_menu_but_no_secret() {
         json!(["de", "nl", "pl"])
     );
     let llm = r.body["available"]["llm_providers"].as_array().unwrap();
-    assert!(llm.contains(&json!({"id": "cloud", "configured": true})));
+    let cloud = llm.iter().find(|p| p["id"] == "cloud").expect("cloud listed");
+    assert_eq!(cloud["configured"], true);
+    // What the registry says of it: a streaming service paid by the token.
+    assert_eq!(
+        (
+            &cloud["capabilities"]["streaming"],
+            &cloud["capabilities"]["local"],
+            &cloud["capabilities"]["cost"]
+        ),
+        (&json!(true), &json!(false), &json!("per_token"))
+    );
+    let tts = r.body["available"]["tts_providers"].as_array().unwrap();
+    let espeak = tts.iter().find(|p| p["id"] == "espeak").expect("espeak listed");
+    assert_eq!(espeak["capabilities"]["local"], true);
+    assert_eq!(espeak["capabilities"]["sample_rates"], json!([22050]));
+    let openai = tts.iter().find(|p| p["id"] == "openai").expect("openai listed");
+    assert!(
+        !openai["capabilities"]["languages"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("de"))
+    );
     let menu = r.body["tts_menu"].as_array().unwrap();
     assert!(menu.iter().any(|v| v["provider"] == "espeak" && v["voice"] == "de"));
     let cloud_voice = menu

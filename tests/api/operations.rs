@@ -328,6 +328,32 @@ async fn admins_see_status_statistics_and_conversations() {
     let status = app.get("/api/admin/status", As::AdminKey).await;
     assert_eq!(status.status, 200);
     assert_eq!(status.body["providers"]["llm"]["cloud"]["key_set"], true);
+    // The registry's list: every provider of every stage, with what it can do.
+    let registry = status.body["registry"].as_array().unwrap();
+    let ids: Vec<String> = registry
+        .iter()
+        .map(|p| format!("{}:{}", p["stage"].as_str().unwrap(), p["id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "stt:whisper",
+            "stt:openai",
+            "llm:local",
+            "llm:cloud",
+            "tts:espeak",
+            "tts:piper",
+            "tts:openai",
+            "search:searxng",
+            "search:tavily",
+            "search:brave"
+        ]
+    );
+    let cloud = registry.iter().find(|p| p["id"] == "cloud").unwrap();
+    assert_eq!(
+        (&cloud["configured"], &cloud["streaming"]),
+        (&serde_json::json!(true), &serde_json::json!(true))
+    );
     assert!(!status.body.to_string().contains("sk-very-secret"));
     assert_eq!(status.body["gpus"]["setting"], "auto");
 

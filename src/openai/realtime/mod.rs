@@ -88,7 +88,7 @@ async fn realtime(
     let eff = app.runtime.effective().await.map_err(ApiError::from)?;
     let layer = layer_for(&app, &eff, &model)?;
     let turn = TurnOptions {
-        provider: layer.llm_provider,
+        provider: layer.llm_provider.map(|id| id.to_string()),
         model: layer.llm_model,
         ..TurnOptions::default()
     };

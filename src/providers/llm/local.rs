@@ -3,10 +3,19 @@
 
 use std::sync::RwLock;
 
-use crate::config::ProviderSettings;
+use crate::providers::ProviderSettings;
 
 /// Backends the local provider can run on.
 pub const BACKENDS: [&str; 2] = ["ollama", "llamacpp"];
+
+/// The setting that holds a backend's address.
+pub fn url_setting(backend: &str) -> &'static str {
+    if backend == "llamacpp" {
+        "LLAMACPP_URL"
+    } else {
+        "OLLAMA_URL"
+    }
+}
 
 /// The active local backend.
 #[derive(Debug)]

@@ -7,7 +7,6 @@ pub mod local;
 mod openai;
 pub mod sse;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -15,8 +14,18 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::ProviderError;
-use crate::config::ProviderSettings;
+use super::registry::{Build, Engine, registry};
+use super::{Origin, ProviderError};
+
+registry! {
+    /// A language-model provider.
+    LlmId: Llm, dyn Llm {
+        /// A local OpenAI-compatible server (Ollama, llama.cpp server, vLLM), following the switchable backend.
+        Local = "local" => local_engine,
+        /// A cloud OpenAI-compatible service (OpenRouter by default); refuses to run without a key.
+        Cloud = "cloud" => cloud_engine,
+    }
+}
 
 /// One message of a chat request.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -150,27 +159,32 @@ impl LlmStream {
     }
 }
 
-/// A language model.
+/// A language model; every answer streams.
 #[async_trait]
-pub trait Llm: Send + Sync {
+pub trait Llm: Engine {
     /// Starts an answer. Errors before the first byte of the answer are returned here; later ones arrive in
     /// the stream.
     async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError>;
+    /// The models the server offers now (`GET …/models`), as it describes them.
+    async fn models(&self, timeout: std::time::Duration) -> Result<Vec<Value>, ProviderError>;
 }
 
-/// The engines of this stage; `local` follows the switchable backend.
-pub fn engines(
-    p: &ProviderSettings,
-    local_backend: &Arc<local::LocalBackend>,
-    http: &reqwest::Client,
-) -> HashMap<&'static str, Arc<dyn Llm>> {
-    let local = openai::OpenAiChat::new("local", openai::Base::Local(local_backend.clone()), None, http.clone());
-    let cloud_base = openai::Base::Fixed(p.cloud_llm_url.clone());
-    let cloud = openai::OpenAiChat::new("cloud", cloud_base, p.cloud_llm_api_key.clone(), http.clone()).requiring_key();
-    HashMap::from([
-        ("local", Arc::new(local) as Arc<dyn Llm>),
-        ("cloud", Arc::new(cloud) as Arc<dyn Llm>),
-    ])
+/// The registry's builder of `local`: the address follows the switchable backend.
+fn local_engine(b: &Build<'_>) -> Arc<dyn Llm> {
+    let origin = Origin::new(LlmId::Local.as_str(), "LOCAL_LLM_URL");
+    Arc::new(
+        openai::OpenAiChat::new(origin, openai::Base::Local(b.local.clone()), None, b.http.clone())
+            .languages(b.languages),
+    )
+}
+
+/// The registry's builder of `cloud`.
+fn cloud_engine(b: &Build<'_>) -> Arc<dyn Llm> {
+    let p = b.settings;
+    let origin = Origin::new(LlmId::Cloud.as_str(), "CLOUD_LLM_URL");
+    let base = openai::Base::Fixed(p.cloud_llm_url.clone());
+    let chat = openai::OpenAiChat::new(origin, base, p.cloud_llm_api_key.clone(), b.http.clone());
+    Arc::new(chat.requiring_key().languages(b.languages))
 }
 
 /// Collects a whole answer (text and usage) from a stream; for background work that needs no tokens.

@@ -12,7 +12,8 @@ use tokio::sync::mpsc;
 use super::local::LocalBackend;
 use super::sse::SseParser;
 use super::{ChatRequest, Delta, Llm, LlmStream, ToolCall, Usage};
-use crate::providers::{ProviderError, check_status};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
+use crate::providers::{Origin, ProviderError, check_status};
 
 /// Where the server is: fixed, or wherever the switchable local backend is.
 pub enum Base {
@@ -24,22 +25,38 @@ pub enum Base {
 
 /// One OpenAI-compatible server.
 pub struct OpenAiChat {
-    id: &'static str,
+    origin: Origin<'static>,
     base: Base,
     key: Option<SecretString>,
     key_required: bool,
     http: reqwest::Client,
+    languages: Vec<String>,
 }
 
 impl OpenAiChat {
     /// A server at `base` (ending in `/v1` or the like).
-    pub fn new(id: &'static str, base: Base, key: Option<SecretString>, http: reqwest::Client) -> Self {
+    pub fn new(origin: Origin<'static>, base: Base, key: Option<SecretString>, http: reqwest::Client) -> Self {
         Self {
-            id,
+            origin,
             base,
             key,
             key_required: false,
             http,
+            languages: Vec::new(),
+        }
+    }
+
+    /// The gateway's languages, which any chat model is asked in.
+    pub fn languages(mut self, languages: &[&str]) -> Self {
+        self.languages = languages.iter().map(|l| l.to_string()).collect();
+        self
+    }
+
+    /// The server's `…/v1` address now.
+    fn base_url(&self) -> String {
+        match &self.base {
+            Base::Fixed(url) => url.clone(),
+            Base::Local(local) => local.v1_url(),
         }
     }
 
@@ -75,26 +92,67 @@ impl OpenAiChat {
     }
 }
 
+impl Engine for OpenAiChat {
+    fn capabilities(&self) -> Capabilities {
+        let local = is_local_address(&self.base_url());
+        Capabilities {
+            configured: !self.key_required || self.key.is_some(),
+            streaming: true,
+            local,
+            languages: self.languages.clone(),
+            voices: Vec::new(),
+            sample_rates: Vec::new(),
+            cost: Cost::PerToken.unless_local(local),
+        }
+    }
+
+    fn setup(&self) -> Setup {
+        let (url, backend) = match &self.base {
+            Base::Fixed(url) => (url.clone(), None),
+            Base::Local(local) => (local.v1_url(), Some(local.name())),
+        };
+        Setup {
+            url: Some(url),
+            backend,
+            key_set: self.key_required.then_some(self.key.is_some()),
+            ..Setup::default()
+        }
+    }
+}
+
 #[async_trait]
 impl Llm for OpenAiChat {
-    #[tracing::instrument(skip_all, fields(provider = self.id, model = %request.model))]
+    #[tracing::instrument(skip_all, fields(provider = self.origin.id))]
+    async fn models(&self, timeout: std::time::Duration) -> Result<Vec<Value>, ProviderError> {
+        let url = format!("{}/models", self.base_url().trim_end_matches('/'));
+        let mut call = self.http.get(url).timeout(timeout);
+        if let Some(key) = &self.key {
+            call = call.bearer_auth(key.expose_secret());
+        }
+        let body = crate::providers::send_json(self.origin, call).await?;
+        match body.get("data").and_then(Value::as_array) {
+            Some(list) => Ok(list.clone()),
+            None => Err(ProviderError::failed(self.origin.id, "sent no model list")),
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = self.origin.id, model = %request.model))]
     async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError> {
         if self.key_required && self.key.is_none() {
-            return Err(ProviderError::NotConfigured(format!("{} (no API key)", self.id)));
+            return Err(ProviderError::NotConfigured(format!("{} (no API key)", self.origin.id)));
         }
-        let base = match &self.base {
-            Base::Fixed(url) => url.clone(),
-            Base::Local(local) => local.v1_url(),
-        };
-        let url = format!("{}/chat/completions", base.trim_end_matches('/'));
+        let url = format!("{}/chat/completions", self.base_url().trim_end_matches('/'));
         let mut call = self.http.post(url).json(&self.body(&request));
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());
         }
-        let response = call.send().await.map_err(|e| ProviderError::from_http(self.id, &e))?;
-        let response = check_status(self.id, response).await?;
+        let response = call
+            .send()
+            .await
+            .map_err(|e| ProviderError::from_http(self.origin, &e))?;
+        let response = check_status(self.origin, response).await?;
         let (tx, rx) = mpsc::channel(64);
-        let id = self.id;
+        let id = self.origin;
         let is_json = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
@@ -112,7 +170,7 @@ impl Llm for OpenAiChat {
 type Sender = mpsc::Sender<Result<Delta, ProviderError>>;
 
 /// Reads SSE chunks until `[DONE]` or the end of the body, sending deltas as they come.
-async fn read_stream(id: &'static str, mut response: reqwest::Response, tx: Sender) {
+async fn read_stream(id: Origin<'static>, mut response: reqwest::Response, tx: Sender) {
     let mut parser = SseParser::default();
     let mut calls = CallBuilder::default();
     let mut finished = false;
@@ -140,13 +198,13 @@ async fn read_stream(id: &'static str, mut response: reqwest::Response, tx: Send
                 Ok(v) => v,
                 Err(_) => {
                     let _ = tx
-                        .send(Err(ProviderError::failed(id, "sent a chunk that is not JSON")))
+                        .send(Err(ProviderError::failed(id.id, "sent a chunk that is not JSON")))
                         .await;
                     return;
                 }
             };
             finished |= chunk.pointer("/choices/0/finish_reason").is_some_and(Value::is_string);
-            if let Err(e) = chunk_deltas(id, &chunk, &mut calls, &tx).await {
+            if let Err(e) = chunk_deltas(id.id, &chunk, &mut calls, &tx).await {
                 let _ = tx.send(Err(e)).await;
                 return;
             }
@@ -159,7 +217,7 @@ async fn read_stream(id: &'static str, mut response: reqwest::Response, tx: Send
                 // delivered; the cut is an error.
                 let _ = tx
                     .send(Err(ProviderError::failed(
-                        id,
+                        id.id,
                         "stream ended before the answer was complete",
                     )))
                     .await;
@@ -209,7 +267,7 @@ async fn send(tx: &Sender, delta: Delta) {
 }
 
 /// Reads a non-streamed completion (`choices[0].message`).
-async fn read_document(id: &'static str, response: reqwest::Response, tx: Sender) {
+async fn read_document(id: Origin<'static>, response: reqwest::Response, tx: Sender) {
     let doc: Value = match response.json().await {
         Ok(v) => v,
         Err(e) => {
@@ -219,7 +277,7 @@ async fn read_document(id: &'static str, response: reqwest::Response, tx: Sender
     };
     if let Some(err) = doc.get("error") {
         let message = err.get("message").and_then(Value::as_str).unwrap_or("error");
-        let _ = tx.send(Err(ProviderError::failed(id, message.to_string()))).await;
+        let _ = tx.send(Err(ProviderError::failed(id.id, message.to_string()))).await;
         return;
     }
     let message = &doc["choices"][0]["message"];

@@ -1,13 +1,36 @@
 //! Brave Search: `GET {base}/web/search?q=…&count=…` with the key in `X-Subscription-Token`, answering
 //! `{"web": {"results": [{"title", "url", "description"}]}}`.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
-use super::{MAX_RESULTS, Search, SearchResult, hits};
-use crate::providers::{ProviderError, send_json};
+use super::{MAX_RESULTS, Search, SearchId, SearchResult, hits};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
+use crate::providers::{Origin, ProviderError, send_json};
 
-const ID: &str = "brave";
+const ID: Origin = Origin::new(SearchId::Brave.as_str(), "BRAVE_URL");
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Search> {
+    let p = b.settings;
+    Arc::new(Brave::new(&p.brave_url, p.brave_api_key.clone(), b.http.clone()))
+}
+
+impl Engine for Brave {
+    fn capabilities(&self) -> Capabilities {
+        let local = is_local_address(&self.url);
+        super::capabilities(self.configured(), local, Cost::PerQuery.unless_local(local))
+    }
+
+    fn setup(&self) -> super::Setup {
+        super::Setup {
+            configured: Some(self.configured()),
+            ..super::Setup::default()
+        }
+    }
+}
 
 /// The Brave Search API.
 pub struct Brave {
@@ -33,7 +56,7 @@ impl Search for Brave {
         self.key.is_some()
     }
 
-    #[tracing::instrument(skip_all, fields(provider = ID))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id))]
     async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError> {
         let key = self
             .key

@@ -4,14 +4,24 @@ mod brave;
 mod searxng;
 mod tavily;
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use serde::Serialize;
 
 use super::ProviderError;
-use crate::config::ProviderSettings;
+pub use super::registry::Setup;
+use super::registry::{Capabilities, Cost, Engine, registry};
+
+registry! {
+    /// A web-search provider.
+    SearchId: Search, dyn Search {
+        /// A SearXNG instance's JSON API.
+        Searxng = "searxng" => searxng::build,
+        /// Tavily's search API.
+        Tavily = "tavily" => tavily::build,
+        /// Brave's search API.
+        Brave = "brave" => brave::build,
+    }
+}
 
 /// Results asked of a search engine per query: enough for an answer, few enough for a small model's context.
 pub const MAX_RESULTS: usize = 5;
@@ -55,31 +65,22 @@ fn hits(items: &[serde_json::Value], snippet: &str) -> Vec<SearchResult> {
 
 /// A web-search engine.
 #[async_trait]
-pub trait Search: Send + Sync {
+pub trait Search: Engine {
     /// Whether the engine has what it needs (an address or a key).
     fn configured(&self) -> bool;
     /// Searches the web; `language` narrows the results where the engine allows it.
     async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError>;
 }
 
-/// The engines of this stage.
-pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Search>> {
-    HashMap::from([
-        (
-            "searxng",
-            Arc::new(searxng::Searxng::new(p.searxng_url.clone(), http.clone())) as Arc<dyn Search>,
-        ),
-        (
-            "tavily",
-            Arc::new(tavily::Tavily::new(
-                &p.tavily_url,
-                p.tavily_api_key.clone(),
-                http.clone(),
-            )) as Arc<dyn Search>,
-        ),
-        (
-            "brave",
-            Arc::new(brave::Brave::new(&p.brave_url, p.brave_api_key.clone(), http.clone())) as Arc<dyn Search>,
-        ),
-    ])
+/// What a search engine can do: results come whole, in any language.
+fn capabilities(configured: bool, local: bool, cost: Cost) -> Capabilities {
+    Capabilities {
+        configured,
+        streaming: false,
+        local,
+        languages: Vec::new(),
+        voices: Vec::new(),
+        sample_rates: Vec::new(),
+        cost,
+    }
 }

@@ -1,12 +1,35 @@
 //! SearXNG's JSON API: `GET {base}/search?q=…&format=json&language=…` (the instance must allow the `json`
 //! format in its settings), answering `{"results": [{"url", "title", "content"}]}`.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 
-use super::{Search, SearchResult, hits};
-use crate::providers::{ProviderError, send_json};
+use super::{Search, SearchId, SearchResult, hits};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
+use crate::providers::{Origin, ProviderError, send_json};
 
-const ID: &str = "searxng";
+const ID: Origin = Origin::new(SearchId::Searxng.as_str(), "SEARXNG_URL");
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Search> {
+    let p = b.settings;
+    Arc::new(Searxng::new(p.searxng_url.clone(), b.http.clone()))
+}
+
+impl Engine for Searxng {
+    fn capabilities(&self) -> Capabilities {
+        let local = self.url.as_deref().is_some_and(is_local_address);
+        super::capabilities(self.configured(), local, Cost::Free.unless_local(local))
+    }
+
+    fn setup(&self) -> super::Setup {
+        super::Setup {
+            configured: Some(self.configured()),
+            ..super::Setup::default()
+        }
+    }
+}
 
 /// A SearXNG instance.
 pub struct Searxng {
@@ -30,7 +53,7 @@ impl Search for Searxng {
         self.url.is_some()
     }
 
-    #[tracing::instrument(skip_all, fields(provider = ID))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id))]
     async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError> {
         let url = self
             .url
@@ -45,7 +68,7 @@ impl Search for Searxng {
         let body = send_json(ID, call).await?;
         let results = body["results"]
             .as_array()
-            .ok_or_else(|| ProviderError::failed(ID, "answer has no results list"))?;
+            .ok_or_else(|| ProviderError::failed(ID.id, "answer has no results list"))?;
         Ok(hits(results, "content"))
     }
 }

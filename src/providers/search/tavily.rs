@@ -1,14 +1,37 @@
 //! Tavily: `POST {base}/search` with a bearer key and `{"query", "max_results"}`, answering
 //! `{"results": [{"title", "url", "content"}]}`.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
-use super::{MAX_RESULTS, Search, SearchResult, hits};
-use crate::providers::{ProviderError, send_json};
+use super::{MAX_RESULTS, Search, SearchId, SearchResult, hits};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
+use crate::providers::{Origin, ProviderError, send_json};
 
-const ID: &str = "tavily";
+const ID: Origin = Origin::new(SearchId::Tavily.as_str(), "TAVILY_URL");
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Search> {
+    let p = b.settings;
+    Arc::new(Tavily::new(&p.tavily_url, p.tavily_api_key.clone(), b.http.clone()))
+}
+
+impl Engine for Tavily {
+    fn capabilities(&self) -> Capabilities {
+        let local = is_local_address(&self.url);
+        super::capabilities(self.configured(), local, Cost::PerQuery.unless_local(local))
+    }
+
+    fn setup(&self) -> super::Setup {
+        super::Setup {
+            configured: Some(self.configured()),
+            ..super::Setup::default()
+        }
+    }
+}
 
 /// The Tavily API.
 pub struct Tavily {
@@ -34,7 +57,7 @@ impl Search for Tavily {
         self.key.is_some()
     }
 
-    #[tracing::instrument(skip_all, fields(provider = ID))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id))]
     async fn search(&self, query: &str, _language: &str) -> Result<Vec<SearchResult>, ProviderError> {
         let key = self
             .key
@@ -45,7 +68,7 @@ impl Search for Tavily {
         let body = send_json(ID, call).await?;
         let results = body["results"]
             .as_array()
-            .ok_or_else(|| ProviderError::failed(ID, "answer has no results list"))?;
+            .ok_or_else(|| ProviderError::failed(ID.id, "answer has no results list"))?;
         Ok(hits(results, "content"))
     }
 }

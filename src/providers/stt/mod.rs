@@ -1,15 +1,26 @@
-//! Speech to text: the trait, the transcript, and the engines by id.
+//! Speech to text: the trait, the transcript, the stream every caller transcribes through, and the engines.
 
 mod openai;
-
-use std::collections::HashMap;
-use std::sync::Arc;
+mod stream;
+mod whisper;
 
 use async_trait::async_trait;
 
 use super::ProviderError;
 use super::audio::Pcm;
-use crate::config::ProviderSettings;
+use super::registry::{Engine, registry};
+
+pub use stream::{SpeechEvent, SttStream, open};
+
+registry! {
+    /// A speech-to-text provider.
+    SttId: Stt, dyn Stt {
+        /// whisper.cpp in process (not part of this build: choosing it falls back along `STT_FALLBACK`).
+        Whisper = "whisper" => whisper::build,
+        /// An OpenAI-compatible `/audio/transcriptions` service (OpenAI, Groq, speaches, the zero-setup Whisper).
+        Openai = "openai" => openai::build,
+    }
+}
 
 /// What was heard.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,39 +31,16 @@ pub struct Transcript {
     pub language: Option<String>,
 }
 
-/// A speech recogniser.
+/// A speech recogniser. Callers use [`open`], which streams where the engine can and batches where it cannot.
 #[async_trait]
-pub trait Stt: Send + Sync {
-    /// Transcribes mono 16-bit PCM. `language` fixes the language; `None` lets the engine detect it.
+pub trait Stt: Engine {
+    /// Transcribes a whole clip of mono 16-bit PCM. `language` fixes the language; `None` lets the engine
+    /// detect it.
     async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError>;
-}
 
-/// The in-process whisper.cpp engine is not part of this build: choosing it fails clearly, and a configured
-/// fallback (`STT_FALLBACK`) takes over.
-struct Unavailable(&'static str);
-
-#[async_trait]
-impl Stt for Unavailable {
-    async fn transcribe(&self, _: &Pcm, _: Option<&str>) -> Result<Transcript, ProviderError> {
-        Err(ProviderError::NotConfigured(self.0.to_string()))
+    /// A recognition fed as the audio arrives, for engines that recognise incrementally; `None` (the default)
+    /// for engines that take whole clips, which [`open`] wraps.
+    fn stream(&self, _sample_rate: u32, _language: Option<&str>) -> Option<SttStream> {
+        None
     }
-}
-
-/// The engines of this stage.
-pub fn engines(p: &ProviderSettings, http: &reqwest::Client) -> HashMap<&'static str, Arc<dyn Stt>> {
-    let openai = openai::OpenAiStt::new(
-        &p.openai_stt_url,
-        p.openai_stt_api_key.clone(),
-        &p.openai_stt_model,
-        http.clone(),
-    );
-    HashMap::from([
-        ("openai", Arc::new(openai) as Arc<dyn Stt>),
-        (
-            "whisper",
-            Arc::new(Unavailable(
-                "whisper (in-process whisper.cpp is not built in; use openai)",
-            )) as Arc<dyn Stt>,
-        ),
-    ])
 }

@@ -2,15 +2,33 @@
 //! file. `verbose_json` is asked for because it carries the detected language (OpenAI, Groq, speaches and
 //! whisper.cpp server all return it); a plain `{"text"}` answer is read too.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use reqwest::multipart::{Form, Part};
 use secrecy::{ExposeSecret, SecretString};
 
-use super::{Stt, Transcript};
+use super::{Stt, SttId, Transcript};
 use crate::providers::audio::Pcm;
-use crate::providers::{ProviderError, send_json};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup, is_local_address};
+use crate::providers::{Origin, ProviderError, send_json};
 
-const ID: &str = "openai";
+const ID: Origin = Origin::new(SttId::Openai.as_str(), "OPENAI_STT_URL");
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Stt> {
+    let p = b.settings;
+    Arc::new(OpenAiStt {
+        local: is_local_address(&p.openai_stt_url),
+        languages: b.languages.iter().map(|l| l.to_string()).collect(),
+        ..OpenAiStt::new(
+            &p.openai_stt_url,
+            p.openai_stt_api_key.clone(),
+            &p.openai_stt_model,
+            b.http.clone(),
+        )
+    })
+}
 
 /// An OpenAI-compatible transcription server.
 pub struct OpenAiStt {
@@ -18,6 +36,10 @@ pub struct OpenAiStt {
     key: Option<SecretString>,
     model: String,
     http: reqwest::Client,
+    /// The base address, as the settings give it.
+    base: String,
+    local: bool,
+    languages: Vec<String>,
 }
 
 impl OpenAiStt {
@@ -28,13 +50,40 @@ impl OpenAiStt {
             key,
             model: model.to_string(),
             http,
+            base: base.to_string(),
+            local: false,
+            languages: Vec::new(),
+        }
+    }
+}
+
+impl Engine for OpenAiStt {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            configured: true,
+            streaming: false,
+            local: self.local,
+            languages: self.languages.clone(),
+            voices: Vec::new(),
+            // Any WAV; the gateway sends what it has (16 kHz from its channels).
+            sample_rates: vec![16_000],
+            cost: Cost::PerMinute.unless_local(self.local),
+        }
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            url: Some(self.base.clone()),
+            model: Some(self.model.clone()),
+            key_set: Some(self.key.is_some()),
+            ..Setup::default()
         }
     }
 }
 
 #[async_trait]
 impl Stt for OpenAiStt {
-    #[tracing::instrument(skip_all, fields(provider = ID, seconds = audio.duration_secs()))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id, seconds = audio.duration_secs()))]
     async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError> {
         let file = Part::bytes(audio.to_wav())
             .file_name("audio.wav")
@@ -54,7 +103,7 @@ impl Stt for OpenAiStt {
         let body = send_json(ID, call).await?;
         let text = body["text"]
             .as_str()
-            .ok_or_else(|| ProviderError::failed(ID, "answer has no text field"))?;
+            .ok_or_else(|| ProviderError::failed(ID.id, "answer has no text field"))?;
         Ok(Transcript {
             text: text.trim().to_string(),
             language: body["language"].as_str().and_then(iso_code),

@@ -1,21 +1,33 @@
-//! Text to speech: the trait, the audio it returns, and the engines by id.
+//! Text to speech: the trait, the audio it gives, the stream every caller synthesises through, and the
+//! engines.
 
 mod espeak;
 mod openai;
 pub mod piper;
-
-use std::collections::HashMap;
-use std::sync::Arc;
+mod stream;
 
 use async_trait::async_trait;
 
-use super::{ProviderError, check_status};
-use crate::config::ProviderSettings;
-use crate::providers::audio::fix_wav_sizes;
+use super::audio::fix_wav_sizes;
+use super::registry::{Engine, registry};
+use super::{Origin, ProviderError, check_status};
 
 pub use espeak::espeak_voice;
+pub use stream::{SpeechStream, open};
 
-/// Synthesised speech. Every engine returns WAV, so clients and the sentence stream need one decoder.
+registry! {
+    /// A text-to-speech provider.
+    TtsId: Tts, dyn Tts {
+        /// espeak-ng, local, every language.
+        Espeak = "espeak" => espeak::build,
+        /// Piper voices from an OpenAI-compatible speech server (the zero-setup engines start one).
+        Piper = "piper" => piper::build,
+        /// An OpenAI-compatible `/audio/speech` service (OpenAI, Kokoro-FastAPI, speaches).
+        Openai = "openai" => openai::build,
+    }
+}
+
+/// Synthesised speech as a file. Engines that answer with a whole file return WAV.
 #[derive(Debug, Clone)]
 pub struct Speech {
     /// The audio file.
@@ -37,40 +49,32 @@ pub struct SpeechRequest<'a> {
     pub gender: Option<&'a str>,
 }
 
-/// A speech synthesiser.
+/// A speech synthesiser. Callers use [`open`], which streams where the engine can and wraps a whole file
+/// where it cannot.
 #[async_trait]
-pub trait Tts: Send + Sync {
+pub trait Tts: Engine {
     /// Whether this engine can speak a language (the cloud TTS cannot speak some).
     fn speaks(&self, language: &str) -> bool;
     /// Whether a voice name is usable by this engine for a language; the message says why not.
     fn check_voice(&self, voice: &str, language: &str) -> Result<(), String>;
-    /// Speaks the text.
+    /// Speaks the text into a whole file.
     async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError>;
+    /// Speaks the text as audio chunks while it is produced, for engines that can; `None` (the default) for
+    /// engines that produce a whole file, which [`open`] wraps.
+    async fn stream(&self, _request: &SpeechRequest<'_>) -> Option<Result<SpeechStream, ProviderError>> {
+        None
+    }
 }
 
-/// The engines of this stage; Piper is built by the caller, which keeps it for its voice list.
-pub fn engines(
-    p: &ProviderSettings,
-    http: &reqwest::Client,
-    piper: Arc<piper::Piper>,
-) -> HashMap<&'static str, Arc<dyn Tts>> {
-    let openai = openai::OpenAiTts::new(p, http.clone());
-    HashMap::from([
-        ("espeak", Arc::new(espeak::Espeak::default()) as Arc<dyn Tts>),
-        ("openai", Arc::new(openai) as Arc<dyn Tts>),
-        ("piper", piper as Arc<dyn Tts>),
-    ])
-}
-
-/// Sends a prepared OpenAI-compatible `/audio/speech` request of provider `id` and returns its WAV (with the
-/// sizes a streaming server leaves open filled in).
-async fn wav_answer(id: &str, call: reqwest::RequestBuilder) -> Result<Speech, ProviderError> {
-    let response = call.send().await.map_err(|e| ProviderError::from_http(id, &e))?;
-    let bytes = check_status(id, response)
+/// Sends a prepared OpenAI-compatible `/audio/speech` request and returns its WAV (with the sizes a streaming
+/// server leaves open filled in).
+async fn wav_answer(origin: Origin<'_>, call: reqwest::RequestBuilder) -> Result<Speech, ProviderError> {
+    let response = call.send().await.map_err(|e| ProviderError::from_http(origin, &e))?;
+    let bytes = check_status(origin, response)
         .await?
         .bytes()
         .await
-        .map_err(|e| ProviderError::from_http(id, &e))?;
-    let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(id, e.to_string()))?;
+        .map_err(|e| ProviderError::from_http(origin, &e))?;
+    let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(origin.id, e.to_string()))?;
     Ok(Speech { audio, format: "wav" })
 }

@@ -1,15 +1,55 @@
 //! OpenAI-compatible speech: `POST {base}/audio/speech` with `{model, input, voice, response_format: "wav"}`
 //! (OpenAI, Kokoro-FastAPI, speaches). WAV is asked for so that every engine hands out the same format.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
-use super::{Speech, SpeechRequest, Tts};
-use crate::config::ProviderSettings;
-use crate::providers::ProviderError;
+use super::{Speech, SpeechRequest, Tts, TtsId};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup, is_local_address};
+use crate::providers::{Origin, ProviderError, ProviderSettings};
 
-const ID: &str = "openai";
+const ID: Origin = Origin::new(TtsId::Openai.as_str(), "OPENAI_TTS_URL");
+/// OpenAI's speech comes at 24 kHz (Kokoro's too).
+const SAMPLE_RATE: u32 = 24_000;
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Tts> {
+    let mut tts = OpenAiTts::new(b.settings, b.http.clone());
+    tts.languages = b
+        .languages
+        .iter()
+        .filter(|l| tts.speaks(l))
+        .map(|l| l.to_string())
+        .collect();
+    Arc::new(tts)
+}
+
+impl Engine for OpenAiTts {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            configured: self.configured,
+            streaming: false,
+            local: self.local,
+            languages: self.languages.clone(),
+            voices: Vec::new(),
+            sample_rates: vec![SAMPLE_RATE],
+            cost: Cost::PerCharacter.unless_local(self.local),
+        }
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            url: Some(self.base.clone()),
+            model: Some(self.model.clone()),
+            configured: Some(self.configured),
+            unsupported_languages: Some(self.unsupported.clone()),
+            ..Setup::default()
+        }
+    }
+}
 /// The voice when neither the request nor `OPENAI_TTS_VOICE` names one.
 const DEFAULT_VOICE: &str = "alloy";
 
@@ -21,6 +61,10 @@ pub struct OpenAiTts {
     configured: bool,
     unsupported: Vec<String>,
     http: reqwest::Client,
+    /// `OPENAI_TTS_URL` as set.
+    base: String,
+    local: bool,
+    languages: Vec<String>,
 }
 
 impl OpenAiTts {
@@ -33,6 +77,9 @@ impl OpenAiTts {
             configured: p.openai_tts_configured,
             unsupported: p.openai_tts_unsupported_languages.clone(),
             http,
+            local: is_local_address(&p.openai_tts_url),
+            base: p.openai_tts_url.clone(),
+            languages: Vec::new(),
         }
     }
 }
@@ -53,7 +100,7 @@ impl Tts for OpenAiTts {
         }
     }
 
-    #[tracing::instrument(skip_all, fields(provider = ID, chars = request.text.len()))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id, chars = request.text.len()))]
     async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError> {
         if !self.configured {
             return Err(ProviderError::NotConfigured(

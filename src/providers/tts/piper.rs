@@ -3,18 +3,56 @@
 //! files of `PIPER_VOICE_DIR`; a voice's language is the start of its name (`de_DE-thorsten-medium` speaks
 //! `de`), and a language without a voice is spoken by the local voice instead (`tts_fallback`).
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use serde_json::json;
 
-use super::{Speech, SpeechRequest, Tts};
-use crate::config::ProviderSettings;
-use crate::providers::ProviderError;
+use super::{Speech, SpeechRequest, Tts, TtsId};
+use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup};
+use crate::providers::{Origin, ProviderError, ProviderSettings};
 
-const ID: &str = "piper";
+const ID: Origin = Origin::new(TtsId::Piper.as_str(), "PIPER_URL");
+/// The sample rate of Piper's medium voices.
+const SAMPLE_RATE: u32 = 22_050;
+
+/// The registry's builder.
+pub(super) fn build(b: &Build<'_>) -> Arc<dyn Tts> {
+    Arc::new(Piper::new(b.settings, b.http.clone()))
+}
+
+impl Engine for Piper {
+    fn capabilities(&self) -> Capabilities {
+        let voices = self.voices().to_vec();
+        let mut languages: Vec<String> = voices.iter().map(|v| language_of(v).to_string()).collect();
+        languages.dedup();
+        Capabilities {
+            configured: !voices.is_empty(),
+            streaming: false,
+            local: true,
+            languages,
+            voices,
+            sample_rates: vec![SAMPLE_RATE],
+            cost: Cost::Free,
+        }
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            voice_dir: self.voice_dir.clone(),
+            url: self.server.clone(),
+            voices: Some(self.voices().to_vec()),
+            ..Setup::default()
+        }
+    }
+}
 
 /// A Piper speech server and the voices it has.
 pub struct Piper {
     url: Option<String>,
+    /// `PIPER_URL` and `PIPER_VOICE_DIR` as set.
+    server: Option<String>,
+    voice_dir: Option<String>,
     voices: Vec<String>,
     http: reqwest::Client,
 }
@@ -28,6 +66,8 @@ impl Piper {
                 .as_ref()
                 .map(|u| format!("{}/audio/speech", u.trim_end_matches('/'))),
             voices: p.piper_voice_dir.as_deref().map(voices_in).unwrap_or_default(),
+            server: p.piper_url.clone(),
+            voice_dir: p.piper_voice_dir.clone(),
             http,
         }
     }
@@ -83,7 +123,7 @@ impl Tts for Piper {
         }
     }
 
-    #[tracing::instrument(skip_all, fields(provider = ID, chars = request.text.len()))]
+    #[tracing::instrument(skip_all, fields(provider = ID.id, chars = request.text.len()))]
     async fn speak(&self, request: &SpeechRequest<'_>) -> Result<Speech, ProviderError> {
         let Some(url) = &self.url else {
             return Err(ProviderError::NotConfigured(
@@ -108,6 +148,8 @@ mod tests {
         assert_eq!(language_of("en_US-joe-medium"), "en");
         let piper = Piper {
             url: Some("http://127.0.0.1:1/v1/audio/speech".into()),
+            server: None,
+            voice_dir: None,
             voices: vec!["de_DE-thorsten-medium".into(), "en_US-joe-medium".into()],
             http: reqwest::Client::new(),
         };

@@ -1,0 +1,56 @@
+//! Addresses, models and keys of the providers, as the settings give them (read in `config`).
+
+use secrecy::SecretString;
+
+/// Provider endpoints and credentials (see the provider table of the contract).
+#[derive(Debug)]
+pub struct ProviderSettings {
+    /// `LOCAL_LLM_URL`.
+    pub local_llm_url: String,
+    /// `LOCAL_LLM_BACKEND`: `ollama` or `llamacpp`.
+    pub local_llm_backend: String,
+    /// `OLLAMA_URL`: the Ollama server (without `/v1`), used when the local backend is switched to Ollama.
+    pub ollama_url: String,
+    /// `LLAMACPP_URL`: the llama.cpp server (without `/v1`), used when the local backend is switched to it.
+    pub llamacpp_url: String,
+    /// `CLOUD_LLM_URL`.
+    pub cloud_llm_url: String,
+    /// `CLOUD_LLM_API_KEY`.
+    pub cloud_llm_api_key: Option<SecretString>,
+    /// `WHISPER_MODEL_PATH`: model file of the in-process whisper engine.
+    pub whisper_model_path: Option<String>,
+    /// `WHISPER_MODEL`: model size.
+    pub whisper_model: String,
+    /// `WHISPER_COMPUTE_TYPE`: quantisation.
+    pub whisper_compute_type: String,
+    /// `OPENAI_STT_URL`.
+    pub openai_stt_url: String,
+    /// `OPENAI_STT_API_KEY`.
+    pub openai_stt_api_key: Option<SecretString>,
+    /// `OPENAI_STT_MODEL`.
+    pub openai_stt_model: String,
+    /// `PIPER_VOICE_DIR`: the Piper voices (`.onnx` with `.onnx.json`); the zero-setup engines set it.
+    pub piper_voice_dir: Option<String>,
+    /// `PIPER_URL`: an OpenAI-compatible speech server with those voices (`…/v1`); the zero-setup engines set it.
+    pub piper_url: Option<String>,
+    /// `OPENAI_TTS_URL`.
+    pub openai_tts_url: String,
+    /// `OPENAI_TTS_API_KEY`.
+    pub openai_tts_api_key: Option<SecretString>,
+    /// `OPENAI_TTS_MODEL`.
+    pub openai_tts_model: String,
+    /// Whether the OpenAI-compatible TTS was configured (`OPENAI_TTS_URL` set explicitly or a key given).
+    pub openai_tts_configured: bool,
+    /// `OPENAI_TTS_UNSUPPORTED_LANGUAGES`: languages the OpenAI-compatible TTS cannot speak.
+    pub openai_tts_unsupported_languages: Vec<String>,
+    /// `SEARXNG_URL`.
+    pub searxng_url: Option<String>,
+    /// `TAVILY_URL`.
+    pub tavily_url: String,
+    /// `BRAVE_URL`.
+    pub brave_url: String,
+    /// `TAVILY_API_KEY`.
+    pub tavily_api_key: Option<SecretString>,
+    /// `BRAVE_API_KEY`.
+    pub brave_api_key: Option<SecretString>,
+}
