@@ -248,7 +248,7 @@ async fn start_gateway(smtp_port: u16, twilio: &str) -> (String, tempfile::TempD
         ("EMERGENCY_ESCALATION_MINUTES", "0".into()),
     ]);
     let settings = Settings::from_lookup(&|k| env.get(k).cloned()).unwrap();
-    let store = Store::open(&settings.db_path).await.unwrap();
+    let store = Store::open(&settings.store.db_path).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(serve(

@@ -218,7 +218,7 @@ async fn start_gateway(providers: &str) -> (std::net::SocketAddr, tempfile::Temp
         ("DEFAULT_TTS_PROVIDER", "openai".into()),
     ]);
     let settings = Settings::from_lookup(&|k| env.get(k).cloned()).unwrap();
-    let store = Store::open(&settings.db_path).await.unwrap();
+    let store = Store::open(&settings.store.db_path).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = Arc::new(App::new(settings, store));

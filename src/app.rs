@@ -55,9 +55,9 @@ impl App {
         let runtime = RuntimeConfig::new(
             store.clone(),
             settings.runtime_env.clone(),
-            Duration::from_secs(settings.overrides_refresh_secs),
+            Duration::from_secs(settings.server.overrides_refresh_secs),
         );
-        let ws = &settings.ws;
+        let ws = &settings.voice;
         let voice_budget = Arc::new(VoiceBudget::new(
             ws.max_voice_connections,
             ws.voice_connections_per_user,
@@ -65,7 +65,7 @@ impl App {
         ));
         let metrics = Metrics::default();
         let info = [
-            ("instance", settings.instance_id.as_str()),
+            ("instance", settings.server.instance_id.as_str()),
             ("version", env!("CARGO_PKG_VERSION")),
         ];
         metrics.gauge_add(crate::metrics::GATEWAY_INFO, &info, 1);
@@ -77,12 +77,12 @@ impl App {
             voice_budget,
             providers: Providers::new(
                 &settings.providers,
-                std::time::Duration::from_secs(settings.provider_timeout_secs),
+                std::time::Duration::from_secs(settings.limits.provider_timeout_secs),
                 &crate::config::LANGUAGES,
             ),
             metrics,
             model_lists: Mutex::new(HashMap::new()),
-            instance: settings.instance_id.clone(),
+            instance: settings.server.instance_id.clone(),
             restart: tokio::sync::watch::channel(false).0,
             settings,
             store,
@@ -121,7 +121,7 @@ impl App {
 }
 
 /// The Silero model as `VAD_ENGINE` asks, or why the energy detector runs.
-fn load_silero(ws: &crate::config::WsSettings) -> Result<Arc<SileroModel>, String> {
+fn load_silero(ws: &crate::config::VoiceSettings) -> Result<Arc<SileroModel>, String> {
     let names = ("voice detection", "Silero VAD", "the energy detector");
     neural(
         names,
@@ -132,7 +132,7 @@ fn load_silero(ws: &crate::config::WsSettings) -> Result<Arc<SileroModel>, Strin
 }
 
 /// The Smart Turn model as `TURN_ENGINE` asks, or why the fixed silence ends turns.
-fn load_smart_turn(ws: &crate::config::WsSettings) -> Result<Arc<SmartTurn>, String> {
+fn load_smart_turn(ws: &crate::config::VoiceSettings) -> Result<Arc<SmartTurn>, String> {
     let names = ("end of turn", "Smart Turn", "the fixed silence");
     neural(
         names,

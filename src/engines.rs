@@ -69,7 +69,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     let script = Script {
         python: venv(&dir).await?,
         path,
-        gpu_mask: settings.cuda_visible_devices(),
+        gpu_mask: settings.engines.cuda_visible_devices(),
     };
     // Unless WHISPER_MODEL names a size, the engines choose by hardware (small on a GPU, base on a CPU) and say so.
     let size = if settings.engines.whisper_model_explicit {

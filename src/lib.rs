@@ -72,7 +72,7 @@ impl<T> Drop for AbortOnDrop<T> {
 
 /// Takes up the stored local backend every `OVERRIDES_REFRESH_SECONDS`.
 async fn follow_backend(app: Arc<App>) {
-    let mut tick = tokio::time::interval(Duration::from_secs(app.settings.overrides_refresh_secs));
+    let mut tick = tokio::time::interval(Duration::from_secs(app.settings.server.overrides_refresh_secs));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         tick.tick().await;

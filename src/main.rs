@@ -174,7 +174,7 @@ fn base_url(settings: &voice_gateway::config::Settings) -> String {
     if let Some(url) = &settings.emergency.public_url {
         return url.clone();
     }
-    let mut addr = settings.listen_addr;
+    let mut addr = settings.server.listen_addr;
     if addr.ip().is_unspecified() {
         addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
@@ -212,12 +212,12 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     voice_gateway::logging::init();
     let store = match Store::from_settings(&settings).await {
         Ok(store) => store,
-        Err(err) if settings.database_url.is_some() => {
+        Err(err) if settings.store.database_url.is_some() => {
             eprintln!("voice-gateway: cannot use the database of DATABASE_URL: {err}");
             return (ExitCode::from(1), false);
         }
         Err(err) => {
-            eprintln!("voice-gateway: cannot open {}: {err}", settings.db_path.display());
+            eprintln!("voice-gateway: cannot open {}: {err}", settings.store.db_path.display());
             return (ExitCode::from(1), false);
         }
     };
@@ -233,20 +233,20 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     if let Some(engines) = &engines {
         tracing::info!(engines = ?engines.names(), "local engines running");
     }
-    let link_file = settings.db_path.parent().map(|d| d.join("admin-link.txt"));
+    let link_file = settings.store.db_path.parent().map(|d| d.join("admin-link.txt"));
     let app = Arc::new(App::new(settings, store));
     let settings = &app.settings;
-    let listener = match tokio::net::TcpListener::bind(settings.listen_addr).await {
+    let listener = match tokio::net::TcpListener::bind(settings.server.listen_addr).await {
         Ok(listener) => listener,
         Err(err) => {
-            eprintln!("voice-gateway: cannot listen on {}: {err}", settings.listen_addr);
+            eprintln!("voice-gateway: cannot listen on {}: {err}", settings.server.listen_addr);
             return (ExitCode::from(1), false);
         }
     };
     tracing::info!(
-        address = %settings.listen_addr,
+        address = %settings.server.listen_addr,
         profile = settings.profile.as_str(),
-        auth = settings.auth_enabled,
+        auth = settings.auth.enabled,
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );

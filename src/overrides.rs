@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::config::keys::{self, Key, KeySpec};
-use crate::config::runtime::Effective;
+use crate::config::runtime::{Effective, InvalidOverride, Value};
 use crate::store::{Store, StoreError};
 
 /// Environment values plus cached overrides.
@@ -44,6 +44,13 @@ impl RuntimeConfig {
             return Ok(map.clone());
         }
         let map = self.store.overrides().await?;
+        for (key, raw) in &map {
+            if let Some(spec) = keys::find(key)
+                && let Err(problem) = Value::parse(spec, raw)
+            {
+                tracing::warn!(key = %key, value = %raw, problem = %problem, "a stored override no longer passes its rules; the environment's value is used");
+            }
+        }
         *self.cache.lock().map_err(poisoned)? = Some((Instant::now(), map.clone()));
         Ok(map)
     }
@@ -51,19 +58,37 @@ impl RuntimeConfig {
     /// Effective values of all keys.
     pub async fn effective(&self) -> Result<Effective, StoreError> {
         let overrides = self.overrides().await?;
+        let mut invalid = Vec::new();
         let values = keys::KEYS
             .iter()
             .map(|spec| {
-                // An override that no longer validates (a key's rules tightened) is ignored, not fatal.
-                let value = overrides
-                    .get(spec.key)
-                    .and_then(|v| spec.validate(v).ok())
-                    .or_else(|| self.env.get(&spec.id).cloned())
-                    .unwrap_or_else(|| spec.default.to_string());
+                // An override that no longer validates (a key's rules tightened) is passed over and reported,
+                // not fatal: the environment's value holds.
+                let stored = overrides.get(spec.key).and_then(|raw| match Value::parse(spec, raw) {
+                    Ok(value) => Some(value),
+                    Err(problem) => {
+                        invalid.push(InvalidOverride {
+                            key: spec.key,
+                            value: raw.clone(),
+                            problem,
+                        });
+                        None
+                    }
+                });
+                let value = stored.unwrap_or_else(|| self.env_or_default(spec));
                 (spec.id, value)
             })
             .collect();
-        Ok(Effective { values })
+        Ok(Effective::new(values, invalid))
+    }
+
+    /// The environment's value of a key (validated at start-up), else its built-in default.
+    fn env_or_default(&self, spec: &KeySpec) -> Value {
+        self.env
+            .get(&spec.id)
+            .and_then(|raw| Value::parse(spec, raw).ok())
+            .or_else(|| Value::parse(spec, spec.default).ok())
+            .unwrap_or_else(|| Value::Text(spec.default.to_string()))
     }
 
     /// Stores a validated override and drops the cache.

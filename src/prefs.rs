@@ -32,6 +32,9 @@ macro_rules! preferences {
         }
 
         impl Prefs {
+            /// The name of every preference.
+            pub const KEYS: &[&str] = &[$(stringify!($name),)*];
+
             /// These prefs with `change` applied.
             pub fn apply(&mut self, change: PrefsChange) {
                 $(if let Some(value) = change.$name {
@@ -165,6 +168,10 @@ pub fn validate(changes: &Map<String, Value>, writer: Writer) -> Result<Map<Stri
             return Err(ApiError::Forbidden(format!("{key} can only be set by an admin")));
         }
         let canonical = if value.is_null() {
+            // Removing a preference that does not exist is as wrong as setting one.
+            if !Prefs::KEYS.contains(&key.as_str()) {
+                return Err(ApiError::invalid(key, "unknown preference"));
+            }
             Value::Null
         } else {
             check(key, value)?

@@ -128,7 +128,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
     let limits = app.settings.server.clone();
     let tracker = Arc::new(Tracker {
         limits: limits.clone(),
-        trusted: app.settings.trusted_proxy_ips.clone(),
+        trusted: app.settings.auth.trusted_proxy_ips.clone(),
         counts: Mutex::default(),
     });
     let state = AppState(app);
@@ -282,6 +282,10 @@ mod tests {
                 max_connections_per_client: per_client,
                 header_timeout_secs: 10,
                 body_timeout_secs: 60,
+                listen_addr: "127.0.0.1:0".parse().unwrap(),
+                instance_id: "test".into(),
+                overrides_refresh_secs: 30,
+                restart_command: None,
             },
             trusted: vec!["10.0.0.1/32".parse().unwrap()],
             counts: Mutex::default(),

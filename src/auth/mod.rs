@@ -102,7 +102,7 @@ pub async fn identify(
         let user = app.store.user_for_external_id(&external_id).await?;
         return Ok(found(user, Method::TrustedHeader));
     }
-    if !app.settings.auth_enabled {
+    if !app.settings.auth.enabled {
         // A read on the hot path; the insert happens once, on the first anonymous request.
         let user = match app.store.user_by_id(crate::store::users::ANONYMOUS_ID).await? {
             Some(user) => user,
@@ -121,11 +121,11 @@ fn reject<T>(why: &str) -> Result<T, ApiError> {
 /// Whether a user is admin: the persistent flag, or a name (or SSO identity) listed in ADMIN_USERS.
 pub fn is_admin(app: &App, user: &User) -> bool {
     user.is_admin
-        || app.settings.is_listed_admin(&user.name)
+        || app.settings.auth.is_listed_admin(&user.name)
         || user
             .external_id
             .as_deref()
-            .is_some_and(|e| app.settings.is_listed_admin(e))
+            .is_some_and(|e| app.settings.auth.is_listed_admin(e))
 }
 
 /// The bearer token: `Authorization: Bearer …`, or on a WebSocket handshake from a browser (which cannot set
@@ -164,14 +164,20 @@ pub fn query_param(query: Option<&str>, name: &str) -> Option<String> {
 /// The SSO identity, when the header is present and the peer is a trusted proxy.
 pub fn trusted_identity(app: &App, headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
     let value = headers
-        .get(app.settings.trusted_auth_header.as_str())?
+        .get(app.settings.auth.trusted_auth_header.as_str())?
         .to_str()
         .ok()?
         .trim();
     if value.is_empty() || value.len() > 256 {
         return None;
     }
-    let trusted = peer.is_some_and(|p| app.settings.trusted_proxy_ips.iter().any(|net| net.contains(&p.ip())));
+    let trusted = peer.is_some_and(|p| {
+        app.settings
+            .auth
+            .trusted_proxy_ips
+            .iter()
+            .any(|net| net.contains(&p.ip()))
+    });
     if !trusted {
         tracing::debug!(?peer, "identity header ignored: peer is not a trusted proxy");
         return None;
@@ -211,7 +217,7 @@ impl FromRequestParts<AppState> for Admin {
 /// Checks an admin key in constant time.
 pub fn admin_by_key(app: &App, given: &str) -> Result<Admin, ApiError> {
     use secrecy::ExposeSecret;
-    match &app.settings.admin_api_key {
+    match &app.settings.auth.admin_api_key {
         Some(expected) if token::secrets_equal(given, expected.expose_secret()) => Ok(Admin {
             actor: "admin-key".into(),
             user: None,

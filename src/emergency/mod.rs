@@ -81,7 +81,7 @@ fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
     let mut emails = Vec::new();
     if app.settings.smtp.host.is_some() {
         emails = prefs.emergency_contacts.clone().unwrap_or_default();
-        if let Some(global) = &app.settings.emergency_contact_email
+        if let Some(global) = &app.settings.emergency.contact_email
             && !emails.iter().any(|e| e.eq_ignore_ascii_case(global))
         {
             emails.push(global.clone());
@@ -132,7 +132,7 @@ fn language(app: &App, prefs: &Prefs) -> String {
     prefs
         .language
         .clone()
-        .unwrap_or_else(|| app.settings.default_language.clone())
+        .unwrap_or_else(|| app.settings.turn.default_language.clone())
 }
 
 /// The state of the help function for a person.

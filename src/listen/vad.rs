@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::silero::{SileroModel, SileroVad};
-use crate::config::WsSettings;
+use crate::config::VoiceSettings;
 
 /// Silence kept before the first speech frame, so the first syllable is not cut.
 const PRE_ROLL_MS: u32 = 300;
@@ -29,8 +29,8 @@ pub struct VadConfig {
     pub speech_probability: f32,
 }
 
-impl From<&WsSettings> for VadConfig {
-    fn from(s: &WsSettings) -> Self {
+impl From<&VoiceSettings> for VadConfig {
+    fn from(s: &VoiceSettings) -> Self {
         Self {
             threshold: f64::from(s.vad_threshold),
             min_speech_ms: s.vad_min_speech_ms,

@@ -45,7 +45,7 @@ async fn entry(app: &AppState, spec: &KeySpec) -> Result<Entry> {
     Ok(Entry {
         key: spec.key,
         value: overrides.get(spec.key).cloned(),
-        effective: effective.get(spec.id).to_string(),
+        effective: effective.text(spec.id),
         environment: app.runtime.env_value(spec.id).map(String::from),
         meaning: spec.meaning,
     })

@@ -20,7 +20,7 @@ use super::sessions::SessionView;
 use crate::app::AppState;
 use crate::auth::Admin;
 use crate::config::keys::Key;
-use crate::config::runtime::Effective;
+use crate::config::runtime::{Effective, InvalidOverride};
 use crate::error::{ApiError, Result};
 use crate::providers::registry::{Engine, Engines, Setup};
 use crate::providers::{ProviderId, ProviderInfo, SearchId};
@@ -54,6 +54,8 @@ struct GatewayStatus {
     providers: ProvidersStatus,
     /// Every provider with its stage and capabilities, as the registry describes it.
     registry: Vec<ProviderInfo>,
+    /// Stored runtime overrides that no longer pass their key's rules (the environment's value is used).
+    invalid_overrides: Vec<InvalidOverride>,
     /// The voice activity detector that runs (`silero` or `energy`, with the reason).
     vad: Value,
     /// The end-of-turn decision that runs (`smart-turn` or `silence`, with the reason).
@@ -128,7 +130,7 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
         profile: s.profile.as_str(),
         uptime_seconds: app.started_at.elapsed().as_secs(),
         database: if app.store.ping().await { "ok" } else { "unavailable" },
-        auth_enabled: s.auth_enabled,
+        auth_enabled: s.auth.enabled,
         providers: ProvidersStatus {
             stt: stage(&app.providers.stt, &eff, &s.fallbacks.stt, None),
             llm: stage(&app.providers.llm, &eff, &s.fallbacks.llm, Some(Key::model_of)),
@@ -143,19 +145,20 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
             },
         },
         registry: app.providers.list(),
+        invalid_overrides: eff.invalid.clone(),
         vad: match &app.silero {
-            Ok(_) => json!({"engine": "silero", "model": s.ws.silero_vad_model, "setting": s.ws.vad_engine}),
-            Err(why) => json!({"engine": "energy", "reason": why, "setting": s.ws.vad_engine}),
+            Ok(_) => json!({"engine": "silero", "model": s.voice.silero_vad_model, "setting": s.voice.vad_engine}),
+            Err(why) => json!({"engine": "energy", "reason": why, "setting": s.voice.vad_engine}),
         },
         turn: match &app.smart_turn {
-            Ok(_) => json!({"engine": "smart-turn", "model": s.ws.smart_turn_model, "setting": s.ws.turn_engine,
-                "check_ms": s.ws.turn_check_ms, "max_silence_ms": s.ws.turn_max_silence_ms}),
-            Err(why) => json!({"engine": "silence", "reason": why, "setting": s.ws.turn_engine,
-                "silence_ms": s.ws.vad_silence_ms}),
+            Ok(_) => json!({"engine": "smart-turn", "model": s.voice.smart_turn_model, "setting": s.voice.turn_engine,
+                "check_ms": s.voice.turn_check_ms, "max_silence_ms": s.voice.turn_max_silence_ms}),
+            Err(why) => json!({"engine": "silence", "reason": why, "setting": s.voice.turn_engine,
+                "silence_ms": s.voice.vad_silence_ms}),
         },
         emergency: json!({"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
             "webhook": s.emergency.webhook_url.is_some()}),
-        gpus: json!({"setting": s.gpus, "cuda_visible_devices": s.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())}),
+        gpus: json!({"setting": s.engines.gpus, "cuda_visible_devices": s.engines.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())}),
         metrics: app.metrics.to_json(),
     }))
 }
@@ -339,7 +342,7 @@ struct Restarting {
 /// stops serving gracefully and `main` executes itself again.
 #[utoipa::path(post, path = "/api/admin/gateway/restart", tag = ADMIN, responses((status = 200, body = Restarting)))]
 async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Restarting>> {
-    let how = if app.settings.restart_command.is_some() {
+    let how = if app.settings.server.restart_command.is_some() {
         "command"
     } else {
         "re-exec"
@@ -349,7 +352,7 @@ async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Resta
     tokio::spawn(async move {
         // Let the answer leave first.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        match &state.settings.restart_command {
+        match &state.settings.server.restart_command {
             Some(parts) => {
                 let spawned = std::process::Command::new(&parts[0])
                     .args(&parts[1..])

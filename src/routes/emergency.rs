@@ -113,14 +113,19 @@ fn base_url(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
         return url.clone();
     }
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let trusted = app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&peer.ip()));
+    let trusted = app
+        .settings
+        .auth
+        .trusted_proxy_ips
+        .iter()
+        .any(|n| n.contains(&peer.ip()));
     let scheme = match header("x-forwarded-proto") {
         Some("https") if trusted => "https",
         _ => "http",
     };
     let host = header("host")
         .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c)))
-        .map_or_else(|| app.settings.listen_addr.to_string(), String::from);
+        .map_or_else(|| app.settings.server.listen_addr.to_string(), String::from);
     format!("{scheme}://{host}")
 }
 

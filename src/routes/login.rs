@@ -109,7 +109,7 @@ async fn index(
 /// What a browser without identity gets at `/` and `/admin`: the proxy's login where there is one, else the
 /// page with the sign-in button.
 pub fn gate(app: &App) -> Response {
-    match &app.settings.sso_login_url {
+    match &app.settings.auth.sso_login_url {
         Some(url) => redirect(url, None),
         None => (
             StatusCode::UNAUTHORIZED,
@@ -124,7 +124,7 @@ pub fn gate(app: &App) -> Response {
     (status = 200, description = "how to get in without a proxy: the personal link", content_type = "text/html"),
     (status = 303, description = "to /api/login behind a single-sign-on proxy")))]
 async fn login(State(app): State<AppState>) -> Response {
-    if !app.settings.trusted_proxy_ips.is_empty() {
+    if !app.settings.auth.trusted_proxy_ips.is_empty() {
         return redirect("/api/login", None);
     }
     let message = "Signing in by name needs a single-sign-on proxy in front of voice-gateway, and this \
@@ -238,8 +238,9 @@ async fn request_headers(State(app): State<AppState>, request: Request) -> Resul
     let from = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
     Ok(Json(RequestHeaders {
         peer: peer.map(|ip| ip.to_string()),
-        peer_is_trusted_proxy: peer.is_some_and(|ip| app.settings.trusted_proxy_ips.iter().any(|n| n.contains(&ip))),
-        trusted_auth_header: app.settings.trusted_auth_header.clone(),
+        peer_is_trusted_proxy: peer
+            .is_some_and(|ip| app.settings.auth.trusted_proxy_ips.iter().any(|n| n.contains(&ip))),
+        trusted_auth_header: app.settings.auth.trusted_auth_header.clone(),
         identity: auth::trusted_identity(&app, headers, from),
         headers: shown,
     }))

@@ -65,7 +65,7 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
         is_anonymous: u.is_anonymous,
         created_at: u.created_at,
         prefs,
-        sso_logout_url: app.settings.sso_logout_url.clone(),
+        sso_logout_url: app.settings.auth.sso_logout_url.clone(),
     }))
 }
 

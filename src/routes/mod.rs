@@ -54,8 +54,8 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
 
 /// The whole HTTP interface.
 pub fn router(state: AppState) -> Router {
-    let body_limit = state.settings.body_limit_bytes;
-    let (routes, _) = described(state.settings.audio_limit_bytes).split_for_parts();
+    let body_limit = state.settings.limits.body_bytes;
+    let (routes, _) = described(state.settings.limits.audio_bytes).split_for_parts();
     let routes = routes
         .merge(login::assets())
         .merge(ui::assets())

@@ -33,7 +33,7 @@ async fn config(State(app): State<AppState>) -> Result<Json<PublicConfig>> {
         .lock()
         .map_err(|_| ApiError::Internal("config cache".into()))?
         .as_ref()
-        && at.elapsed() < Duration::from_secs(app.settings.overrides_refresh_secs)
+        && at.elapsed() < Duration::from_secs(app.settings.server.overrides_refresh_secs)
     {
         return Ok(Json(body.clone()));
     }
@@ -51,12 +51,12 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
     PublicConfig {
         version: env!("CARGO_PKG_VERSION"),
         profile: s.profile.as_str(),
-        auth_enabled: s.auth_enabled,
-        sso_login_url: s.sso_login_url.clone(),
-        sso_logout_url: s.sso_logout_url.clone(),
-        default_language: s.default_language.clone(),
-        history_max_messages: s.history_max_messages,
-        audio_stream_default: s.audio_stream_default,
+        auth_enabled: s.auth.enabled,
+        sso_login_url: s.auth.sso_login_url.clone(),
+        sso_logout_url: s.auth.sso_logout_url.clone(),
+        default_language: s.turn.default_language.clone(),
+        history_max_messages: s.limits.history_max_messages,
+        audio_stream_default: s.turn.audio_stream_default,
         providers: StageChoice {
             stt: eff.provider::<SttId>(Key::DefaultSttProvider).to_string(),
             llm: eff.provider::<LlmId>(Key::DefaultLlmProvider).to_string(),
@@ -86,8 +86,8 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
             max: s.memory.max,
         },
         limits: Limits {
-            body_bytes: s.body_limit_bytes,
-            audio_bytes: s.audio_limit_bytes,
+            body_bytes: s.limits.body_bytes,
+            audio_bytes: s.limits.audio_bytes,
         },
         available: available(app),
         tts_menu: tts_menu(app, eff),

@@ -159,13 +159,13 @@ impl Store {
 
     /// The store the settings name: PostgreSQL at `DATABASE_URL`, else the SQLite file at `DB_PATH`.
     pub async fn from_settings(settings: &crate::config::Settings) -> Result<Self, StoreError> {
-        match &settings.database_url {
+        match &settings.store.database_url {
             Some(url) => {
                 use secrecy::ExposeSecret;
-                let patience = Duration::from_secs(settings.database_wait_secs);
-                Self::connect(url.expose_secret(), settings.database_max_connections, patience).await
+                let patience = Duration::from_secs(settings.store.database_wait_secs);
+                Self::connect(url.expose_secret(), settings.store.database_max_connections, patience).await
             }
-            None => Self::open(&settings.db_path).await,
+            None => Self::open(&settings.store.db_path).await,
         }
     }
 

@@ -166,7 +166,7 @@ async fn converse(
             messages: messages.clone(),
             temperature: Some(ctx.eff.number(Key::LlmTemperature)),
             tools,
-            max_tokens: Some(ctx.app.settings.llm_max_tokens),
+            max_tokens: Some(ctx.app.settings.limits.llm_max_tokens),
         };
         let mut stream = engine.chat(request).await?;
         let mut calls = Vec::new();

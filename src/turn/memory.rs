@@ -100,7 +100,7 @@ impl Job {
             .await
             .ok()
             .and_then(|p| p.language)
-            .unwrap_or_else(|| app.settings.default_language.clone());
+            .unwrap_or_else(|| app.settings.turn.default_language.clone());
         let mut conversation = String::from("Known facts:\n");
         for memory in &known {
             conversation.push_str(&format!("- {}\n", memory.text));

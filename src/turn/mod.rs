@@ -159,7 +159,7 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
         tts_provider: Some(eff.provider(Key::DefaultTtsProvider)),
         llm_model: None,
         voice: None,
-        language: Some(app.settings.default_language.clone()),
+        language: Some(app.settings.turn.default_language.clone()),
     };
     let session = request
         .session
@@ -255,7 +255,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     let history = match &request.session {
         Some(s) => {
             app.store
-                .recent_messages(&s.id, app.settings.history_max_messages)
+                .recent_messages(&s.id, app.settings.limits.history_max_messages)
                 .await?
         }
         None => Vec::new(),
@@ -268,7 +268,11 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     let memories = prompt::memories_within(&memories, app.settings.memory.prompt_max_chars);
     let mut messages = vec![prompt::system_message(&eff, user, &memories, &route.language)];
     messages.extend(history.iter().map(|m| prompt::history_message(&m.role, &m.text)));
-    prompt::add_context(&mut messages, &request.context, app.settings.history_max_messages);
+    prompt::add_context(
+        &mut messages,
+        &request.context,
+        app.settings.limits.history_max_messages,
+    );
     messages.push(prompt::user_message(&question));
 
     let web = search::plan(app, &eff, &prefs, &user.id, &question, &route.language).await?;

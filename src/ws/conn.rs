@@ -139,7 +139,7 @@ async fn next_frame(running: &mut Option<Running>) -> Option<Out> {
 
 impl Conn {
     async fn run(&mut self, mut socket: WebSocket) {
-        let idle = Duration::from_secs(self.app.settings.ws.idle_timeout_secs);
+        let idle = Duration::from_secs(self.app.settings.voice.idle_timeout_secs);
         loop {
             let step = tokio::select! {
                 incoming = socket.recv() => Step::Incoming(incoming),
@@ -226,7 +226,7 @@ impl Conn {
                     return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
                 }
                 let mut recording = Recording::new(&self.app, self.base.merged(&options), rate);
-                let ws = &self.app.settings.ws;
+                let ws = &self.app.settings.voice;
                 let mut config: VadConfig = ws.into();
                 if recording.turn_model.is_some() {
                     // The model ends complete turns early; the detector's silence is the longest pause.
@@ -287,7 +287,7 @@ impl Conn {
             Err(err) => return reject(socket, ApiError::invalid("audio", err)).await,
         };
         let rec = &mut self.recording;
-        let limit = self.app.settings.ws.max_utterance_secs as usize * rec.rate as usize;
+        let limit = self.app.settings.voice.max_utterance_secs as usize * rec.rate as usize;
         if rec.samples.samples().len() + pcm.samples.len() > limit {
             rec.samples.clear();
             if let Some(vad) = &mut rec.vad {
@@ -307,7 +307,7 @@ impl Conn {
         let Some(vad) = &mut rec.vad else {
             return true;
         };
-        let ws = &self.app.settings.ws;
+        let ws = &self.app.settings.voice;
         let (barge_in_ms, early_ms, check_ms) = (ws.barge_in_min_speech_ms, ws.stt_early_ms, ws.turn_check_ms);
         let fixed_silence_ms = ws.vad_silence_ms;
         let answering = self.running.is_some();
@@ -364,7 +364,7 @@ impl Conn {
     async fn end_utterance(&mut self, socket: &mut WebSocket, n: usize) -> bool {
         let rec = &mut self.recording;
         rec.check = None;
-        let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+        let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
         let speech_ms = rec.vad.as_ref().map_or(u32::MAX, Vad::last_speech_ms);
         if self.running.is_some() && barge_in_ms > 0 && speech_ms < barge_in_ms {
             rec.samples.drop_front(n);

@@ -90,7 +90,7 @@ fn accept(
     upgrade: WebSocketUpgrade,
     channel: conn::Channel,
 ) -> Result<Response> {
-    check_origin(headers, &app.settings.ws.allowed_origins)?;
+    check_origin(headers, &app.settings.voice.allowed_origins)?;
     let app = app.0.clone();
     Ok(upgrade
         .max_message_size(PROTOCOL_MESSAGE_LIMIT)

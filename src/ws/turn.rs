@@ -218,14 +218,14 @@ async fn fail(result: Result<()>, tx: &Tx) {
 async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &Options, tx: &Tx) -> Result<()> {
     let stream = options.stream.unwrap_or(false);
     let server_speech = !request.text_only;
-    let sentence_audio = server_speech && options.audio_stream.unwrap_or(app.settings.audio_stream_default);
+    let sentence_audio = server_speech && options.audio_stream.unwrap_or(app.settings.turn.audio_stream_default);
     request.audio_stream = sentence_audio;
     let session_id = request.session.as_ref().map(|s| s.id.clone());
     let (events_tx, mut events) = mpsc::unbounded_channel();
     let turn = turn::run(app, user, request, Some(events_tx));
     tokio::pin!(turn);
 
-    let filler_after = app.settings.ws.filler_after_ms;
+    let filler_after = app.settings.voice.filler_after_ms;
     let filler_at = Instant::now() + Duration::from_millis(filler_after);
     let mut state = Flow {
         tx,

@@ -205,3 +205,42 @@ async fn config_and_overrides_written_elsewhere_are_served_from_a_30_second_cach
     let key = app.get("/api/admin/config/daily_request_limit", As::AdminKey).await;
     assert_eq!(key.body["effective"], "500");
 }
+
+#[tokio::test]
+async fn a_stored_override_that_no_longer_passes_is_reported_and_the_environment_holds() {
+    let app = spawn_app(&[("DAILY_REQUEST_LIMIT", "7")]).await;
+    // As an older version or a hand edit may have left it: not a count.
+    app.store
+        .set_override("daily_request_limit", "lots", "upgrade")
+        .await
+        .unwrap();
+    // A write through the API drops the cache, so the next read sees the stored value.
+    let set = app
+        .call(
+            Method::PUT,
+            "/api/admin/config/web_search_daily_limit",
+            As::AdminKey,
+            Some(json!({"value": 3})),
+        )
+        .await;
+    assert_eq!(set.status, 200);
+
+    let config = app.get("/api/config", As::Nobody).await;
+    assert_eq!(
+        config.body["daily_request_limit"], 7,
+        "the environment's value, not zero"
+    );
+    assert_eq!(config.body["web_search_daily_limit"], 3);
+    let status = app.get("/api/admin/status", As::AdminKey).await;
+    assert_eq!(status.status, 200);
+    let invalid = status.body["invalid_overrides"].as_array().unwrap();
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["key"], "daily_request_limit");
+    assert_eq!(invalid[0]["value"], "lots");
+    assert!(
+        invalid[0]["problem"].as_str().unwrap().contains("whole number"),
+        "{invalid:?}"
+    );
+    let key = app.get("/api/admin/config/daily_request_limit", As::AdminKey).await;
+    assert_eq!(key.body["effective"], "7");
+}

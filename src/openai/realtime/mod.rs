@@ -83,7 +83,7 @@ async fn realtime(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, V1Error> {
     let upgrade = upgrade.map_err(ApiError::from)?;
-    crate::ws::check_origin(&headers, &app.settings.ws.allowed_origins)?;
+    crate::ws::check_origin(&headers, &app.settings.voice.allowed_origins)?;
     let model = query.model.unwrap_or_else(|| DEFAULT_MODEL.to_string());
     let eff = app.runtime.effective().await.map_err(ApiError::from)?;
     let layer = layer_for(&app, &eff, &model)?;
@@ -216,7 +216,7 @@ async fn next_frame(answer: &mut Option<Answer>) -> Option<Out> {
 
 impl Conn {
     async fn run(&mut self, socket: &mut WebSocket) {
-        let idle = Duration::from_secs(self.app.settings.ws.idle_timeout_secs);
+        let idle = Duration::from_secs(self.app.settings.voice.idle_timeout_secs);
         loop {
             let step = tokio::select! {
                 incoming = socket.recv() => Step::Incoming(incoming),
@@ -299,7 +299,7 @@ impl Conn {
     /// The voice detector of server VAD, at the hearing rate.
     fn detector(&self) -> Option<Vad> {
         let vad = self.config.server_vad?;
-        let mut config: VadConfig = (&self.app.settings.ws).into();
+        let mut config: VadConfig = (&self.app.settings.voice).into();
         if let Some(ms) = vad.silence_ms {
             config.silence_ms = ms;
         }
@@ -381,7 +381,7 @@ impl Conn {
             Err(err) => return self.fail(socket, "invalid_audio", &err.to_string()).await,
         };
         let heard = self.hearing.push(&pcm.samples);
-        let limit = self.app.settings.ws.max_utterance_secs as usize * HEARING_RATE as usize;
+        let limit = self.app.settings.voice.max_utterance_secs as usize * HEARING_RATE as usize;
         if self.samples.samples().len() + heard.len() > limit {
             self.drop_input();
             let message = format!("audio longer than {} s was dropped", limit / HEARING_RATE as usize);
@@ -419,7 +419,7 @@ impl Conn {
                         return false;
                     }
                 }
-                let barge_in_ms = self.app.settings.ws.barge_in_min_speech_ms;
+                let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
                 let interrupts = self.config.server_vad.is_some_and(|v| v.interrupt_response);
                 if self.answer.is_some() && interrupts && barge_in_ms > 0 && speech_ms >= barge_in_ms {
                     return self.cancel(socket).await;

@@ -1,0 +1,87 @@
+//! The auth area: who may call, and how they are recognised.
+
+use ipnet::IpNet;
+use secrecy::SecretString;
+
+use super::env::{ConfigError, Source, Var};
+
+/// Credentials and identities.
+#[derive(Debug)]
+pub struct AuthSettings {
+    /// `AUTH_ENABLED`: false lets every caller act as the anonymous user.
+    pub enabled: bool,
+    /// `ADMIN_API_KEY`: the admin secret accepted in `X-Admin-Key`.
+    pub admin_api_key: Option<SecretString>,
+    /// `TRUSTED_AUTH_HEADER`: identity header set by the single-sign-on proxy.
+    pub trusted_auth_header: String,
+    /// `TRUSTED_PROXY_IPS`: peers whose identity header is believed.
+    pub trusted_proxy_ips: Vec<IpNet>,
+    /// `ADMIN_USERS`: user names that are admins whatever their flag says.
+    pub admin_users: Vec<String>,
+    /// `SSO_LOGOUT_URL`, shown by `/api/me`.
+    pub sso_logout_url: Option<String>,
+    /// `SSO_LOGIN_URL`, where the UI gate sends callers without identity.
+    pub sso_login_url: Option<String>,
+}
+
+impl AuthSettings {
+    /// Reads the area.
+    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+        Ok(Self {
+            enabled: src
+                .var(
+                    "AUTH_ENABLED",
+                    "false: callers without credentials act as the anonymous user",
+                )
+                .profiles([None, Some("true"), Some("true")])
+                .bool(false)?,
+            admin_api_key: src.var("ADMIN_API_KEY", "admin secret, sent as `X-Admin-Key`").secret(),
+            trusted_auth_header: header_name(
+                src.var("TRUSTED_AUTH_HEADER", "identity header set by the single-sign-on proxy"),
+            )?,
+            trusted_proxy_ips: proxy_ips(src.var(
+                "TRUSTED_PROXY_IPS",
+                "comma list of addresses and CIDR ranges whose identity header is believed",
+            ))?,
+            admin_users: src
+                .var("ADMIN_USERS", "comma list of user names that are admins")
+                .list(),
+            sso_logout_url: src
+                .var(
+                    "SSO_LOGOUT_URL",
+                    "logout address shown by `/api/me` as `sso_logout_url`",
+                )
+                .raw(),
+            sso_login_url: src
+                .var(
+                    "SSO_LOGIN_URL",
+                    "where the UI gate sends callers without identity (else 401)",
+                )
+                .raw(),
+        })
+    }
+
+    /// Whether a user name is listed in `ADMIN_USERS`.
+    pub fn is_listed_admin(&self, name: &str) -> bool {
+        self.admin_users.iter().any(|n| n == name)
+    }
+}
+
+fn header_name(var: Var) -> Result<String, ConfigError> {
+    let name = var.string("X-Forwarded-User");
+    axum::http::HeaderName::from_bytes(name.as_bytes())
+        .map(|h| h.as_str().to_string())
+        .map_err(|_| var.error(format!("{name:?} is not a valid header name")))
+}
+
+fn proxy_ips(var: Var) -> Result<Vec<IpNet>, ConfigError> {
+    var.list()
+        .iter()
+        .map(|entry| {
+            entry
+                .parse::<IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| var.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
+        })
+        .collect()
+}

@@ -1,0 +1,156 @@
+//! The help-function area: mail relay, SMS and calls, webhook, reminders.
+
+use secrecy::SecretString;
+
+use super::env::{ConfigError, Source, Var};
+
+/// Channels of the help function besides e-mail.
+#[derive(Debug)]
+pub struct EmergencySettings {
+    /// `TWILIO_API_URL`: base address of the Twilio REST API.
+    pub twilio_api_url: String,
+    /// `TWILIO_ACCOUNT_SID`.
+    pub twilio_account_sid: Option<String>,
+    /// `TWILIO_AUTH_TOKEN`.
+    pub twilio_auth_token: Option<SecretString>,
+    /// `TWILIO_FROM_NUMBER`: the sending number, international format.
+    pub twilio_from: Option<String>,
+    /// `EMERGENCY_WEBHOOK_URL`: an address told of every alarm (best effort).
+    pub webhook_url: Option<String>,
+    /// `EMERGENCY_CHANNEL_TIMEOUT_SECONDS`: longest any one channel may take.
+    pub channel_timeout_secs: u64,
+    /// `EMERGENCY_ESCALATION_MINUTES` in milliseconds: a reminder goes out when no contact confirmed an
+    /// alarm within this time; 0 = no reminders.
+    pub escalation_ms: i64,
+    /// `EMERGENCY_CONTACT_EMAIL`: a recipient of every alarm.
+    pub contact_email: Option<String>,
+    /// `PUBLIC_URL`: the address contacts reach the gateway at, for acknowledgement links; without it the
+    /// address the help button was pressed at.
+    pub public_url: Option<String>,
+}
+
+impl EmergencySettings {
+    /// Whether SMS and calls can be sent.
+    pub fn twilio_configured(&self) -> bool {
+        self.twilio_account_sid.is_some() && self.twilio_auth_token.is_some() && self.twilio_from.is_some()
+    }
+}
+
+impl EmergencySettings {
+    /// Reads the area.
+    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+        Ok(Self {
+            contact_email: src
+                .var(
+                    "EMERGENCY_CONTACT_EMAIL",
+                    "recipient of every alarm, besides the user's own contacts",
+                )
+                .raw(),
+            twilio_api_url: src
+                .var(
+                    "TWILIO_API_URL",
+                    "base address of the Twilio REST API (SMS and calls of the help function)",
+                )
+                .string("https://api.twilio.com"),
+            twilio_account_sid: src
+                .var(
+                    "TWILIO_ACCOUNT_SID",
+                    "Twilio account; with the token and number it enables SMS and calls",
+                )
+                .raw(),
+            twilio_auth_token: src.var("TWILIO_AUTH_TOKEN", "Twilio auth token").secret(),
+            twilio_from: src
+                .var(
+                    "TWILIO_FROM_NUMBER",
+                    "the Twilio number alarms are sent and called from (+4930…)",
+                )
+                .raw(),
+            webhook_url: src
+                .var(
+                    "EMERGENCY_WEBHOOK_URL",
+                    "address that receives a JSON POST of every alarm (best effort)",
+                )
+                .raw(),
+            channel_timeout_secs: src
+                .var(
+                    "EMERGENCY_CHANNEL_TIMEOUT_SECONDS",
+                    "longest one alarm channel (mail, each SMS or call, webhook) may take",
+                )
+                .ranged(15, 300)?
+                .max(1)
+                .into(),
+            escalation_ms: escalation_ms(src.var(
+                "EMERGENCY_ESCALATION_MINUTES",
+                "a reminder goes out on every channel when no contact confirmed an alarm within this time (0 = off)",
+            ))?,
+            public_url: public_url(src.var(
+                "PUBLIC_URL",
+                "address contacts reach the gateway at (acknowledgement links); else the address help was pressed at",
+            ))?,
+        })
+    }
+}
+
+/// The SMTP relay.
+#[derive(Debug)]
+pub struct SmtpSettings {
+    /// `SMTP_HOST`; without it no mail is sent.
+    pub host: Option<String>,
+    /// `SMTP_PORT`.
+    pub port: u16,
+    /// `SMTP_USER`.
+    pub user: Option<String>,
+    /// `SMTP_PASSWORD`.
+    pub password: Option<SecretString>,
+    /// `SMTP_FROM`.
+    pub from: String,
+    /// `SMTP_SECURITY`: `none`, `starttls` or `tls`.
+    pub security: String,
+}
+
+/// `SMTP_*`: the port's default follows the security.
+pub(super) fn smtp(src: &Source) -> Result<SmtpSettings, ConfigError> {
+    let security = src
+        .var("SMTP_SECURITY", "`none`, `starttls` or `tls`")
+        .choice("starttls", &["none", "starttls", "tls"])?;
+    let port = match security.as_str() {
+        "tls" => 465,
+        "none" => 25,
+        _ => 587,
+    };
+    Ok(SmtpSettings {
+        host: src.var("SMTP_HOST", "mail relay; without it no mail is sent").raw(),
+        port: src
+            .var("SMTP_PORT", "mail relay port")
+            .shown("587 (starttls), 465 (tls), 25 (none)")
+            .number(port)?,
+        user: src.var("SMTP_USER", "mail relay login").raw(),
+        password: src.var("SMTP_PASSWORD", "mail relay password").secret(),
+        from: src
+            .var("SMTP_FROM", "sender address of alarms")
+            .string("voice-gateway@localhost"),
+        security,
+    })
+}
+
+/// `EMERGENCY_ESCALATION_MINUTES`: 0 = off, fractions allowed (0.5 = 30 s), at most a day.
+fn escalation_ms(var: Var) -> Result<i64, ConfigError> {
+    let minutes: f64 = var.number(3.0)?;
+    if !(0.0..=1440.0).contains(&minutes) {
+        return Err(var.error(format!("{minutes} is not between 0 and 1440 minutes")));
+    }
+    Ok((minutes * 60_000.0).round() as i64)
+}
+
+/// `PUBLIC_URL`: an http(s) address without a trailing slash.
+fn public_url(var: Var) -> Result<Option<String>, ConfigError> {
+    let Some(url) = var.raw() else {
+        return Ok(None);
+    };
+    match reqwest::Url::parse(&url) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host_str().is_some() => {
+            Ok(Some(url.trim_end_matches('/').to_string()))
+        }
+        _ => Err(var.error(format!("{url:?} is not an http(s) address"))),
+    }
+}

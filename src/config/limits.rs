@@ -1,0 +1,31 @@
+//! The limits area: sizes of what clients send, and of what the gateway asks of its providers.
+
+use super::env::{ConfigError, Source};
+
+/// Body sizes, answer length, provider time, history.
+#[derive(Debug)]
+pub struct LimitSettings {
+    /// `BODY_LIMIT_BYTES`: largest JSON body.
+    pub body_bytes: usize,
+    /// `AUDIO_LIMIT_BYTES`: largest audio upload.
+    pub audio_bytes: usize,
+    /// `LLM_MAX_TOKENS`: longest answer of the language model, in tokens.
+    pub llm_max_tokens: u32,
+    /// `PROVIDER_TIMEOUT_SECONDS`: total time a provider call may take.
+    pub provider_timeout_secs: u64,
+    /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
+    pub history_max_messages: u32,
+}
+
+impl LimitSettings {
+    /// Reads the area.
+    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+        Ok(Self {
+            body_bytes: src.var("BODY_LIMIT_BYTES", "largest JSON request body; larger gets 413").number(1024 * 1024)?,
+            audio_bytes: src.var("AUDIO_LIMIT_BYTES", "largest audio upload; larger gets 413").number(16 * 1024 * 1024)?,
+            llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops").ranged(400, 100_000)?.max(16),
+            provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
+            history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,
+        })
+    }
+}
