@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites the README's configuration table from the settings' definitions (src/config/mod.rs) (the unit test prints it when they differ).
+# Rewrites the README's configuration table from the settings' definitions (src/config/, one file per area) (the unit test prints it when they differ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --lib the_readme_holds 2>&1 | sed -n '/verbatim:/,/^$/p' | tail -n +2 > /tmp/readme-table.md || true

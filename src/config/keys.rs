@@ -106,12 +106,13 @@ impl Key {
         }
     }
 
-    /// The key of a TTS provider's default voice, for the engines whose voice is a setting.
+    /// The key of a TTS provider's default voice, for the engines whose voice is a setting (a new engine
+    /// has none until a key is made for it).
     pub const fn voice_of(provider: TtsId) -> Option<Self> {
         match provider {
             TtsId::Openai => Some(Self::OpenaiTtsVoice),
             TtsId::Piper => Some(Self::PiperVoice),
-            TtsId::Espeak => None,
+            _ => None,
         }
     }
 }
