@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::config::LANGUAGES;
 use crate::config::route::RouteLayer;
 use crate::error::ApiError;
-use crate::providers::{ProviderId, Stage};
+use crate::providers::{LlmId, ProviderId, Stage, SttId, TtsId};
 
 /// One list of the preferences, from which the stored [`Prefs`], the [`PrefsChange`] of a write and the merge
 /// are made.
@@ -52,8 +52,14 @@ preferences! {
     voice: String,
     /// `female`, `male` or `""`.
     voice_gender: String,
+    /// The speech-to-text provider.
+    #[schema(value_type = Option<SttId>)]
     stt_provider: String,
+    /// The language-model provider.
+    #[schema(value_type = Option<LlmId>)]
     llm_provider: String,
+    /// The text-to-speech provider.
+    #[schema(value_type = Option<TtsId>)]
     tts_provider: String,
     llm_model: String,
     web_search_enabled: bool,
