@@ -39,13 +39,17 @@ pub fn document() -> &'static Value {
     })
 }
 
-/// The schemas no route's body names: the error body every route may answer, and the WebSocket channels'
-/// events.
+/// The schemas no route's body names: the error body every route may answer, and the frames and events of the
+/// WebSocket channels (`/ws/chat` and `/ws/voice`; OpenAI's Realtime protocol on `/v1/realtime`), derived from
+/// the types that read and write them.
 #[derive(utoipa::OpenApi)]
 #[openapi(components(schemas(
     crate::error::ErrorBody,
     crate::openai::errors::OpenAiErrorBody,
-    crate::ws::protocol::ServerEvent
+    crate::ws::protocol::ServerEvent,
+    crate::ws::protocol::ClientFrame,
+    crate::openai::realtime::events::ServerEvent,
+    crate::openai::realtime::client::ClientEvent
 )))]
 struct Events;
 
@@ -62,7 +66,9 @@ fn complete(api: utoipa::openapi::OpenApi) -> Value {
     doc["openapi"] = json!("3.1.0");
     doc["info"] = json!({"title": "voice-gateway", "version": env!("CARGO_PKG_VERSION"),
         "description": "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error \
-            (OpenAiErrorBody under /v1, the OpenAI-compatible API); the events of /ws/chat and /ws/voice are components/schemas/ServerEvent."});
+            (OpenAiErrorBody under /v1, the OpenAI-compatible API); the frames of /ws/chat and /ws/voice are \
+            components/schemas/ClientFrame and ServerEvent, those of /v1/realtime RealtimeClientEvent and \
+            RealtimeServerEvent."});
     doc["components"]["securitySchemes"] = json!({
         "bearer": {"type": "http", "scheme": "bearer"},
         "cookie": {"type": "apiKey", "in": "cookie", "name": "va_token"},

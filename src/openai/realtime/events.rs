@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::conversation::{At, ContentPart, Item, ResponseObject};
 use super::session::SessionObject;
 
-/// A server event.
+/// A server event. On the wire each also carries its own `event_id` (`event_…`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(tag = "type")]
 #[schema(as = RealtimeServerEvent)]

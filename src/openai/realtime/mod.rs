@@ -77,7 +77,8 @@ struct RealtimeQuery {
 /// OpenAI's Realtime protocol: speech in, speech and text out, as the user. Authenticated by `Authorization:
 /// Bearer <token>` or, from a browser, the subprotocol `openai-insecure-api-key.<token>`.
 #[utoipa::path(get, path = "/v1/realtime", tag = OPENAI, params(RealtimeQuery), responses(
-    (status = 101, description = "switching to the WebSocket protocol: OpenAI Realtime events"),
+    (status = 101, description = "switching to the WebSocket protocol: OpenAI Realtime events \
+        (components/schemas/RealtimeClientEvent, RealtimeServerEvent)"),
     (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin"),
     (status = 404, description = "no such model")))]
 async fn realtime(
