@@ -87,30 +87,33 @@ impl ApiError {
 /// The contract's error body: `{"error": {"status", "code", "message"}}`.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 #[schema(as = Error)]
-pub struct ErrorBody<'a> {
+pub struct ErrorBody {
     /// What went wrong.
-    pub error: ErrorDetail<'a>,
+    pub error: ErrorDetail,
 }
 
-/// The error itself.
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-pub struct ErrorDetail<'a> {
+/// The error itself. Every error response also carries it in its extensions, so that a layer can answer the
+/// same error in another shape (OpenAI's on `/v1`, [`crate::openai::errors`]) without reading the body back.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
     /// The HTTP status, repeated.
     pub status: u16,
     /// A stable code (`invalid_request`, `quota_exceeded`, …).
-    pub code: &'a str,
+    pub code: String,
     /// A text for people.
-    pub message: &'a str,
+    pub message: String,
 }
 
 /// Builds the contract's error body for any status; also used by fallbacks and middleware.
 pub fn error_response(status: StatusCode, code: &str, message: &str) -> Response {
     let error = ErrorDetail {
         status: status.as_u16(),
-        code,
-        message,
+        code: code.to_string(),
+        message: message.to_string(),
     };
-    (status, Json(ErrorBody { error })).into_response()
+    let mut response = (status, Json(ErrorBody { error: error.clone() })).into_response();
+    response.extensions_mut().insert(error);
+    response
 }
 
 impl IntoResponse for ApiError {

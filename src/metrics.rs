@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 /// Series `http_requests_total`.
 pub const HTTP_REQUESTS_TOTAL: &str = "http_requests_total";
@@ -109,6 +109,31 @@ struct Inner {
     histograms: BTreeMap<Series, Histogram>,
 }
 
+/// The metrics at one moment, as `/api/metrics` shows them in JSON; series are named `name{label="value"}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = MetricsSnapshot)]
+pub struct Snapshot {
+    /// Counters by series.
+    pub counters: BTreeMap<String, u64>,
+    /// Gauges by series.
+    pub gauges: BTreeMap<String, i64>,
+    /// Latency histograms by series.
+    pub histograms: BTreeMap<String, HistogramView>,
+}
+
+/// A latency histogram in the snapshot.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct HistogramView {
+    /// Observations.
+    pub count: u64,
+    /// Their sum, in seconds.
+    pub sum: f64,
+    /// Their mean, in seconds (0 without observations).
+    pub mean: f64,
+    /// Observations at or below each bound (seconds), cumulative.
+    pub buckets: BTreeMap<String, u64>,
+}
+
 /// The gateway's metrics.
 #[derive(Debug)]
 pub struct Metrics {
@@ -188,42 +213,35 @@ impl Metrics {
         .unwrap_or(0)
     }
 
-    /// Everything as JSON: counters and gauges by series name, histograms with count, sum and buckets.
-    pub fn to_json(&self) -> Value {
+    /// Everything at this moment, for JSON: counters and gauges by series name, histograms with count, sum
+    /// and buckets; `None` when the metrics are unreadable (a panic while recording).
+    pub fn snapshot(&self) -> Option<Snapshot> {
         self.with(|m| {
-            let counters: serde_json::Map<String, Value> = m
-                .counters
-                .iter()
-                .map(|((n, l), v)| (series_name(n, l), json!(v)))
-                .collect();
-            let gauges: serde_json::Map<String, Value> = m
-                .gauges
-                .iter()
-                .map(|((n, l), v)| (series_name(n, l), json!(v)))
-                .collect();
-            let histograms: serde_json::Map<String, Value> = m
-                .histograms
-                .iter()
-                .map(|((n, l), h)| {
-                    let mut cumulative = 0;
-                    let buckets: serde_json::Map<String, Value> = BUCKETS
-                        .iter()
-                        .zip(h.buckets)
-                        .map(|(bound, count)| {
-                            cumulative += count;
-                            (bound.to_string(), json!(cumulative))
-                        })
-                        .collect();
-                    let mean = if h.count == 0 { 0.0 } else { h.sum / h.count as f64 };
-                    (
-                        series_name(n, l),
-                        json!({"count": h.count, "sum": h.sum, "mean": mean, "buckets": buckets}),
-                    )
-                })
-                .collect();
-            json!({"counters": counters, "gauges": gauges, "histograms": histograms})
+            let histograms = m.histograms.iter().map(|((n, l), h)| {
+                let mut cumulative = 0;
+                let buckets = BUCKETS
+                    .iter()
+                    .zip(h.buckets)
+                    .map(|(bound, count)| {
+                        cumulative += count;
+                        (bound.to_string(), cumulative)
+                    })
+                    .collect();
+                let mean = if h.count == 0 { 0.0 } else { h.sum / h.count as f64 };
+                let view = HistogramView {
+                    count: h.count,
+                    sum: h.sum,
+                    mean,
+                    buckets,
+                };
+                (series_name(n, l), view)
+            });
+            Snapshot {
+                counters: m.counters.iter().map(|((n, l), v)| (series_name(n, l), *v)).collect(),
+                gauges: m.gauges.iter().map(|((n, l), v)| (series_name(n, l), *v)).collect(),
+                histograms: histograms.collect(),
+            }
         })
-        .unwrap_or(Value::Null)
     }
 
     /// The Prometheus text exposition format (version 0.0.4).
@@ -312,7 +330,7 @@ mod tests {
         m.gauge_add("ws_connections", &[("channel", "chat")], 1);
         assert!(m.to_prometheus().contains("ws_connections{channel=\"chat\"} 1"));
         assert_eq!(
-            m.to_json()["histograms"]["stage_duration_seconds{stage=\"tts\"}"]["count"],
+            serde_json::to_value(m.snapshot()).unwrap()["histograms"]["stage_duration_seconds{stage=\"tts\"}"]["count"],
             3
         );
     }

@@ -7,7 +7,6 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use super::dossier::{Dossier, Personal, Position};
 use super::{mail, twilio};
@@ -202,27 +201,92 @@ async fn webhook(app: &App, user: &User, dossier: &Dossier, reminder: Option<i64
 }
 
 /// The webhook's JSON: who, when, where (only with consent), and what the person's profile says.
-fn webhook_payload(user: &User, d: &Dossier, reminder: Option<i64>) -> Value {
+fn webhook_payload<'a>(user: &'a User, d: &'a Dossier, reminder: Option<i64>) -> WebhookPayload<'a> {
     let position = match &d.position {
         Position::Fix {
             latitude,
             longitude,
             accuracy,
             timestamp,
-        } => json!({
-            "latitude": latitude, "longitude": longitude, "accuracy": accuracy, "timestamp": timestamp,
-            "map": d.map_link(),
+        } => Some(WebhookPosition::Fix {
+            latitude: *latitude,
+            longitude: *longitude,
+            accuracy: *accuracy,
+            timestamp: *timestamp,
+            map: d.map_link(),
         }),
-        Position::Unavailable(reason) => json!({"unavailable": reason}),
-        Position::NoConsent => Value::Null,
+        Position::Unavailable(reason) => Some(WebhookPosition::Unavailable { unavailable: reason }),
+        Position::NoConsent => None,
     };
-    json!({
-        "event": if reminder.is_some() { "emergency_reminder" } else { "emergency" },
-        "at": now_ms(),
-        "user": {"id": user.id, "name": user.name, "display_name": user.display_name},
-        "person": {"name": d.name, "address": d.address(), "phone_mobile": d.phone_mobile,
-            "phone_landline": d.phone_landline},
-        "position": position,
-        "device": d.device,
-    })
+    WebhookPayload {
+        event: if reminder.is_some() {
+            "emergency_reminder"
+        } else {
+            "emergency"
+        },
+        at: now_ms(),
+        user: WebhookUser {
+            id: &user.id,
+            name: &user.name,
+            display_name: &user.display_name,
+        },
+        person: WebhookPerson {
+            name: &d.name,
+            address: d.address(),
+            phone_mobile: &d.phone_mobile,
+            phone_landline: &d.phone_landline,
+        },
+        position,
+        device: &d.device,
+    }
+}
+
+/// The webhook's JSON.
+#[derive(Serialize)]
+struct WebhookPayload<'a> {
+    /// `emergency`, or `emergency_reminder` for an unconfirmed alarm's reminder.
+    event: &'static str,
+    /// Epoch ms.
+    at: i64,
+    /// The gateway's user.
+    user: WebhookUser<'a>,
+    /// What the person's profile says.
+    person: WebhookPerson<'a>,
+    /// Null without location consent.
+    position: Option<WebhookPosition<'a>>,
+    /// The kind of device and its platform.
+    device: &'a str,
+}
+
+/// The user in the webhook's JSON.
+#[derive(Serialize)]
+struct WebhookUser<'a> {
+    id: &'a str,
+    name: &'a str,
+    display_name: &'a str,
+}
+
+/// The person in the webhook's JSON.
+#[derive(Serialize)]
+struct WebhookPerson<'a> {
+    name: &'a str,
+    address: String,
+    phone_mobile: &'a str,
+    phone_landline: &'a str,
+}
+
+/// The position in the webhook's JSON: a fix, or why there is none.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WebhookPosition<'a> {
+    /// A fix from the device, with a map link.
+    Fix {
+        latitude: f64,
+        longitude: f64,
+        accuracy: Option<f64>,
+        timestamp: Option<i64>,
+        map: Option<String>,
+    },
+    /// The device's reason.
+    Unavailable { unavailable: &'a str },
 }

@@ -3,7 +3,6 @@
 //! route from `model`, offers web search as its own tool, counts the quota and the cost, and answers as one
 //! `chat.completion` or, with `stream`, as `chat.completion.chunk` events ending in `[DONE]`.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Json;
@@ -13,13 +12,13 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::errors::V1Error;
+use super::errors::{OpenAiErrorBody, V1Error};
 use super::models::{DEFAULT_MODEL, layer_for};
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
@@ -120,6 +119,51 @@ struct OutMessage {
     role: &'static str,
     content: String,
     refusal: Option<String>,
+}
+
+/// One `chat.completion.chunk` of a streamed answer.
+#[derive(Serialize)]
+struct Chunk {
+    id: String,
+    /// `chat.completion.chunk`.
+    object: &'static str,
+    created: u64,
+    /// The model as requested.
+    model: String,
+    /// The one choice; none in the usage chunk.
+    choices: Vec<ChunkChoice>,
+    /// Absent without `include_usage`; with it null, and the token counts in the last chunk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Option<Usage>>,
+}
+
+/// The one choice of a chunk.
+#[derive(Serialize)]
+struct ChunkChoice {
+    index: u32,
+    delta: Delta,
+    /// `stop` in the answer's last chunk.
+    finish_reason: Option<&'static str>,
+    logprobs: Option<Value>,
+}
+
+/// What a chunk adds to the answer: the role first, then text.
+#[derive(Serialize, Default)]
+struct Delta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<String>,
+}
+
+/// One `data:` payload of the event stream.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Payload {
+    /// A chunk of the answer.
+    Chunk(Chunk),
+    /// The turn failed after the stream began: the stream's last payload.
+    Error(OpenAiErrorBody),
 }
 
 /// Tokens of the request and the answer: as the provider reported them, else estimated (four characters a
@@ -271,16 +315,27 @@ impl Reply {
         }
     }
 
-    /// A `chat.completion.chunk` with this delta and finish reason.
-    fn chunk(&self, delta: Value, finish: Option<&str>, include_usage: bool) -> Value {
-        let mut chunk = json!({
-            "id": self.id, "object": "chat.completion.chunk", "created": self.created, "model": self.model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": null}],
-        });
-        if include_usage {
-            chunk["usage"] = Value::Null;
-        }
-        chunk
+    /// A `chat.completion.chunk` with these choices and usage.
+    fn chunk(&self, choices: Vec<ChunkChoice>, usage: Option<Option<Usage>>) -> Payload {
+        Payload::Chunk(Chunk {
+            id: self.id.clone(),
+            object: "chat.completion.chunk",
+            created: self.created,
+            model: self.model.clone(),
+            choices,
+            usage,
+        })
+    }
+
+    /// A chunk of the answer with this delta and finish reason.
+    fn delta(&self, delta: Delta, finish_reason: Option<&'static str>, include_usage: bool) -> Payload {
+        let choice = ChunkChoice {
+            index: 0,
+            delta,
+            finish_reason,
+            logprobs: None,
+        };
+        self.chunk(vec![choice], include_usage.then_some(None))
     }
 }
 
@@ -307,14 +362,20 @@ async fn streamed(
             });
         }
     }
-    let (out, events) = mpsc::channel::<Value>(64);
+    let (out, events) = mpsc::channel::<Payload>(64);
     tokio::spawn(async move {
-        let _ = out
-            .send(reply.chunk(json!({"role": "assistant", "content": ""}), None, include_usage))
-            .await;
+        let role = Delta {
+            role: Some("assistant"),
+            content: Some(String::new()),
+        };
+        let _ = out.send(reply.delta(role, None, include_usage)).await;
         while let Some(event) = turn_events.recv().await {
             if let TurnEvent::Token(token) = event {
-                let chunk = reply.chunk(json!({"content": token}), None, include_usage);
+                let text = Delta {
+                    role: None,
+                    content: Some(token),
+                };
+                let chunk = reply.delta(text, None, include_usage);
                 if out.send(chunk).await.is_err() {
                     // The client went away: dropping the guard stops the turn.
                     return;
@@ -323,17 +384,17 @@ async fn streamed(
         }
         let ending = match (&mut turn.0).await {
             Ok(Ok(outcome)) => {
-                let mut ending = vec![reply.chunk(json!({}), Some("stop"), include_usage)];
+                let mut ending = vec![reply.delta(Delta::default(), Some("stop"), include_usage)];
                 if include_usage {
-                    let mut last = reply.chunk(json!({}), None, true);
-                    last["choices"] = json!([]);
-                    last["usage"] = serde_json::to_value(reply.usage(&outcome)).unwrap_or_default();
-                    ending.push(last);
+                    ending.push(reply.chunk(Vec::new(), Some(Some(reply.usage(&outcome)))));
                 }
                 ending
             }
-            Ok(Err(err)) => vec![V1Error::from(err).to_json()],
-            Err(_) => vec![V1Error::from(ApiError::Internal("the turn stopped".into())).to_json()],
+            Ok(Err(err)) => vec![Payload::Error(V1Error::from(err).into_body())],
+            Err(_) => {
+                let stopped = V1Error::from(ApiError::Internal("the turn stopped".into()));
+                vec![Payload::Error(stopped.into_body())]
+            }
         };
         for event in ending {
             if out.send(event).await.is_err() {
@@ -346,10 +407,7 @@ async fn streamed(
             return None;
         }
         match events.recv().await {
-            Some(value) => Some((
-                Ok::<_, Infallible>(Event::default().data(value.to_string())),
-                (events, false),
-            )),
+            Some(payload) => Some((Event::default().json_data(payload), (events, false))),
             None => Some((Ok(Event::default().data("[DONE]")), (events, true))),
         }
     });

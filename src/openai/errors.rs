@@ -1,5 +1,9 @@
 //! Errors on `/v1` in OpenAI's shape, `{"error": {"message", "type", "param", "code"}}`, which the SDKs turn into
 //! their exception classes by status. The contract's body stays on every other path.
+//!
+//! The `/v1` handlers answer [`V1Error`] themselves. What answers before or instead of them (an extractor's
+//! rejection, the fallback, a panic) answers the contract's error, whose typed [`ErrorDetail`] rides along in
+//! the response's extensions; [`translate`] answers that in OpenAI's shape.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -8,12 +12,8 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::error::ApiError;
-
-/// Largest error body read back when translating one (the contract's bodies are a few hundred bytes).
-const ERROR_BODY_LIMIT: usize = 64 * 1024;
+use crate::error::{ApiError, ErrorDetail};
 
 /// OpenAI's error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -60,9 +60,9 @@ impl V1Error {
         }
     }
 
-    /// The error as one `data:` payload of an event stream that already began.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(&self.body).unwrap_or_default()
+    /// The error's body, also the last `data:` payload of an event stream that already began.
+    pub fn into_body(self) -> OpenAiErrorBody {
+        self.body
     }
 }
 
@@ -109,36 +109,105 @@ fn openai_code(status: StatusCode, code: &str) -> &str {
     }
 }
 
-/// Middleware: a contract error body answered on a `/v1` path (an extractor's rejection, the fallback, a
-/// panic) is rewritten in OpenAI's shape; every other response passes untouched.
+/// Middleware: a contract error answered on a `/v1` path (an extractor's rejection, the fallback, a panic) is
+/// answered in OpenAI's shape instead, with the same status and headers; every other response passes untouched.
 pub async fn translate(request: Request, next: Next) -> Response {
     let path = request.uri().path();
     let openai = path == "/v1" || path.starts_with("/v1/");
-    let response = next.run(request).await;
-    let is_json = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !openai || !is_json || !(response.status().is_client_error() || response.status().is_server_error()) {
+    let mut response = next.run(request).await;
+    if !openai {
         return response;
     }
-    let (mut parts, body) = response.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, ERROR_BODY_LIMIT).await else {
-        return V1Error::from(ApiError::Internal("unreadable error body".into())).into_response();
+    let Some(error) = response.extensions_mut().remove::<ErrorDetail>() else {
+        return response;
     };
-    let contract: Value = serde_json::from_slice(&bytes).unwrap_or_default();
-    let detail = &contract["error"];
-    if detail.get("type").is_some() || detail.get("code").is_none() {
-        // Already OpenAI's shape, or not an error body at all.
-        return Response::from_parts(parts, Body::from(bytes));
-    }
-    let code = detail["code"].as_str().unwrap_or("error");
-    let message = detail["message"].as_str().unwrap_or("error");
-    let translated = V1Error::new(parts.status, openai_code(parts.status, code), None, message);
-    let body = serde_json::to_vec(&translated.body).unwrap_or_default();
+    let (mut parts, _contract_body) = response.into_parts();
+    // The handlers' own errors name the field at fault; a rejection's message does not say it reliably.
+    let translated = V1Error::new(
+        parts.status,
+        openai_code(parts.status, &error.code),
+        None,
+        error.message,
+    );
+    let Ok(body) = serde_json::to_vec(&translated.body) else {
+        return translated.into_response();
+    };
     parts.headers.remove(CONTENT_LENGTH);
     parts
         .headers
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     Response::from_parts(parts, Body::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::Router;
+    use axum::body::Body;
+    use axum::http::header::RETRY_AFTER;
+    use axum::routing::get;
+    use serde_json::{Value, json};
+    use tower_http::catch_panic::CatchPanicLayer;
+    use tower_service::Service;
+
+    use super::*;
+
+    /// The answer of a router with the translation to a GET of `path`: status, `Retry-After`, body.
+    async fn answer(path: &str) -> (u16, Option<String>, Value) {
+        let mut app = Router::new()
+            .route(
+                "/v1/rejected",
+                get(|| async { ([(RETRY_AFTER, "1")], ApiError::Validation("messages: bad".into())) }),
+            )
+            .route(
+                "/v1/own",
+                get(|| async { V1Error::new(StatusCode::NOT_FOUND, "model_not_found", Some("model"), "no") }),
+            )
+            .route("/v1/boom", get(boom))
+            .route("/api/rejected", get(|| async { ApiError::Unauthorized }))
+            .layer(CatchPanicLayer::custom(|_| {
+                crate::error::error_response(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
+            }))
+            .layer(axum::middleware::from_fn(translate));
+        let request = Request::get(path).body(Body::empty()).unwrap();
+        let response = app.call(request).await.unwrap();
+        let status = response.status().as_u16();
+        let retry = response
+            .headers()
+            .get(RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        (status, retry, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    async fn boom() -> &'static str {
+        panic!("a bug")
+    }
+
+    #[tokio::test]
+    async fn contract_errors_on_v1_are_answered_in_openais_shape_and_others_pass() {
+        let error = |message: &str, kind: &str, code: &str| json!({"error": {"message": message, "type": kind, "param": null, "code": code}});
+        assert_eq!(
+            answer("/v1/rejected").await,
+            (
+                422,
+                Some("1".into()),
+                error("messages: bad", "invalid_request_error", "invalid_request")
+            ),
+            "the status and headers stay"
+        );
+        assert_eq!(
+            answer("/v1/boom").await,
+            (500, None, error("internal error", "server_error", "internal"))
+        );
+        let own = answer("/v1/own").await;
+        assert_eq!(
+            own.2["error"]["param"], "model",
+            "a handler's own error passes untouched"
+        );
+        let outside = answer("/api/rejected").await;
+        assert_eq!(
+            outside.2,
+            json!({"error": {"status": 401, "code": "unauthorized", "message": "authentication required"}})
+        );
+    }
 }

@@ -2,6 +2,7 @@
 //! the restart.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use axum::Json;
 use axum::body::Body;
@@ -9,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -22,6 +23,7 @@ use crate::auth::Admin;
 use crate::config::keys::Key;
 use crate::config::runtime::{Effective, InvalidOverride};
 use crate::error::{ApiError, Result};
+use crate::metrics::Snapshot;
 use crate::providers::registry::{Engine, Engines, Setup};
 use crate::providers::{ProviderId, ProviderInfo, SearchId};
 use crate::store::stats::ConversationSummary;
@@ -57,15 +59,64 @@ struct GatewayStatus {
     /// Stored runtime overrides that no longer pass their key's rules (the environment's value is used).
     invalid_overrides: Vec<InvalidOverride>,
     /// The voice activity detector that runs (`silero` or `energy`, with the reason).
-    vad: Value,
+    vad: VadStatus,
     /// The end-of-turn decision that runs (`smart-turn` or `silence`, with the reason).
-    turn: Value,
+    turn: TurnStatus,
     /// Which channels of the help function are set up.
-    emergency: Value,
+    emergency: EmergencyChannels,
     /// `GPUS` and the `CUDA_VISIBLE_DEVICES` the engines get.
-    gpus: Value,
+    gpus: Gpus,
     /// The metrics as `/api/metrics` shows them.
-    metrics: Value,
+    metrics: Option<Snapshot>,
+}
+
+/// The voice activity detector that runs, by `engine`; `setting` is `VAD_ENGINE`.
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "engine", rename_all = "kebab-case")]
+enum VadStatus {
+    /// The neural detector.
+    Silero {
+        #[schema(value_type = String)]
+        model: PathBuf,
+        setting: String,
+    },
+    /// The energy detector, because the neural one is off or could not load.
+    Energy { reason: String, setting: String },
+}
+
+/// The end-of-turn decision that runs, by `engine`; `setting` is `TURN_ENGINE`.
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "engine", rename_all = "kebab-case")]
+enum TurnStatus {
+    /// The Smart Turn model, asked every `check_ms` in a pause, up to `max_silence_ms`.
+    SmartTurn {
+        #[schema(value_type = String)]
+        model: PathBuf,
+        setting: String,
+        check_ms: u32,
+        max_silence_ms: u32,
+    },
+    /// A fixed silence, because the model is off or could not load.
+    Silence {
+        reason: String,
+        setting: String,
+        silence_ms: u32,
+    },
+}
+
+/// Which channels of the help function are set up.
+#[derive(Serialize, ToSchema)]
+struct EmergencyChannels {
+    smtp: bool,
+    twilio: bool,
+    webhook: bool,
+}
+
+/// `GPUS` and the `CUDA_VISIBLE_DEVICES` the engines get.
+#[derive(Serialize, ToSchema)]
+struct Gpus {
+    setting: String,
+    cuda_visible_devices: Option<String>,
 }
 
 /// The providers of each stage in the status.
@@ -147,19 +198,41 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
         registry: app.providers.list(),
         invalid_overrides: eff.invalid.clone(),
         vad: match &app.silero {
-            Ok(_) => json!({"engine": "silero", "model": s.voice.silero_vad_model, "setting": s.voice.vad_engine}),
-            Err(why) => json!({"engine": "energy", "reason": why, "setting": s.voice.vad_engine}),
+            Ok(_) => VadStatus::Silero {
+                model: s.voice.silero_vad_model.clone(),
+                setting: s.voice.vad_engine.clone(),
+            },
+            Err(why) => VadStatus::Energy {
+                reason: why.clone(),
+                setting: s.voice.vad_engine.clone(),
+            },
         },
         turn: match &app.smart_turn {
-            Ok(_) => json!({"engine": "smart-turn", "model": s.voice.smart_turn_model, "setting": s.voice.turn_engine,
-                "check_ms": s.voice.turn_check_ms, "max_silence_ms": s.voice.turn_max_silence_ms}),
-            Err(why) => json!({"engine": "silence", "reason": why, "setting": s.voice.turn_engine,
-                "silence_ms": s.voice.vad_silence_ms}),
+            Ok(_) => TurnStatus::SmartTurn {
+                model: s.voice.smart_turn_model.clone(),
+                setting: s.voice.turn_engine.clone(),
+                check_ms: s.voice.turn_check_ms,
+                max_silence_ms: s.voice.turn_max_silence_ms,
+            },
+            Err(why) => TurnStatus::Silence {
+                reason: why.clone(),
+                setting: s.voice.turn_engine.clone(),
+                silence_ms: s.voice.vad_silence_ms,
+            },
         },
-        emergency: json!({"smtp": s.smtp.host.is_some(), "twilio": s.emergency.twilio_configured(),
-            "webhook": s.emergency.webhook_url.is_some()}),
-        gpus: json!({"setting": s.engines.gpus, "cuda_visible_devices": s.engines.cuda_visible_devices().or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok())}),
-        metrics: app.metrics.to_json(),
+        emergency: EmergencyChannels {
+            smtp: s.smtp.host.is_some(),
+            twilio: s.emergency.twilio_configured(),
+            webhook: s.emergency.webhook_url.is_some(),
+        },
+        gpus: Gpus {
+            setting: s.engines.gpus.clone(),
+            cuda_visible_devices: s
+                .engines
+                .cuda_visible_devices()
+                .or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok()),
+        },
+        metrics: app.metrics.snapshot(),
     }))
 }
 

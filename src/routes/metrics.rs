@@ -39,7 +39,7 @@ struct MetricsQuery {
     description = "HTTP requests and latency per route template, stage timings, fallbacks, provider errors, quota \
         rejections, emergency_total, emergency_retries_total, emergency_acknowledgements_total, \
         emergency_escalations_total, ws_connections",
-    content((Object = "application/json"), (String = "text/plain")))))]
+    content((crate::metrics::Snapshot = "application/json"), (String = "text/plain")))))]
 async fn metrics(
     State(app): State<AppState>,
     _admin: Admin,
@@ -54,7 +54,7 @@ async fn metrics(
         let content_type = HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8");
         ([(CONTENT_TYPE, content_type)], app.metrics.to_prometheus()).into_response()
     } else {
-        Json(app.metrics.to_json()).into_response()
+        Json(app.metrics.snapshot()).into_response()
     }
 }
 

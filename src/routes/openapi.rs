@@ -8,8 +8,11 @@
 use std::sync::OnceLock;
 
 use axum::Json;
-use serde_json::{Value, json};
-use utoipa::OpenApi;
+use serde_json::Value;
+use utoipa::OpenApi as _;
+use utoipa::openapi::path::{Operation, Parameter, ParameterIn};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{Content, Info, Object, OpenApi, OpenApiVersion, PathItem, Ref, RefOr, Required, Response, Type};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -35,75 +38,115 @@ pub fn document() -> &'static Value {
     DOCUMENT.get_or_init(|| {
         let mut api = super::described(0).into_openapi();
         api.merge(Events::openapi());
-        complete(api)
+        complete(&mut api);
+        serde_json::to_value(&api).unwrap_or_default()
     })
 }
 
-/// The schemas no route's body names: the error body every route may answer, and the WebSocket channels'
-/// events.
+/// The schemas no route's body names: the error body every route may answer, and the frames and events of the
+/// WebSocket channels (`/ws/chat` and `/ws/voice`; OpenAI's Realtime protocol on `/v1/realtime`), derived from
+/// the types that read and write them.
 #[derive(utoipa::OpenApi)]
 #[openapi(components(schemas(
     crate::error::ErrorBody,
     crate::openai::errors::OpenAiErrorBody,
-    crate::ws::protocol::ServerEvent
+    crate::ws::protocol::ServerEvent,
+    crate::ws::protocol::ClientFrame,
+    crate::openai::realtime::events::ServerEvent,
+    crate::openai::realtime::client::ClientEvent
 )))]
 struct Events;
 
 /// Adds what every route of a kind answers, the security schemes and the version to the derived description.
-fn complete(api: utoipa::openapi::OpenApi) -> Value {
-    let mut doc = serde_json::to_value(&api).unwrap_or_default();
-    if let Some(paths) = doc["paths"].as_object_mut() {
-        for (path, item) in paths.iter_mut() {
-            for (method, operation) in item.as_object_mut().into_iter().flatten() {
-                complete_operation(method, path, operation);
-            }
+fn complete(api: &mut OpenApi) {
+    for (path, item) in api.paths.paths.iter_mut() {
+        for (method, operation) in operations_mut(item) {
+            complete_operation(method, path, operation);
         }
     }
-    doc["openapi"] = json!("3.1.0");
-    doc["info"] = json!({"title": "voice-gateway", "version": env!("CARGO_PKG_VERSION"),
-        "description": "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error \
-            (OpenAiErrorBody under /v1, the OpenAI-compatible API); the events of /ws/chat and /ws/voice are components/schemas/ServerEvent."});
-    doc["components"]["securitySchemes"] = json!({
-        "bearer": {"type": "http", "scheme": "bearer"},
-        "cookie": {"type": "apiKey", "in": "cookie", "name": "va_token"},
-        "adminKey": {"type": "apiKey", "in": "header", "name": "X-Admin-Key"},
-    });
-    doc
+    api.openapi = OpenApiVersion::Version31;
+    let mut info = Info::new("voice-gateway", env!("CARGO_PKG_VERSION"));
+    info.description = Some(
+        "Self-hosted voice assistant gateway. Errors use the body in components/schemas/Error \
+         (OpenAiErrorBody under /v1, the OpenAI-compatible API); the frames of /ws/chat and /ws/voice are \
+         components/schemas/ClientFrame and ServerEvent, those of /v1/realtime RealtimeClientEvent and \
+         RealtimeServerEvent."
+            .into(),
+    );
+    api.info = info;
+    let schemes = &mut api.components.get_or_insert_with(Default::default).security_schemes;
+    let bearer = SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer));
+    schemes.insert("bearer".into(), RefOr::T(bearer));
+    let cookie = SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new("va_token")));
+    schemes.insert("cookie".into(), RefOr::T(cookie));
+    let admin_key = SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-Admin-Key")));
+    schemes.insert("adminKey".into(), RefOr::T(admin_key));
 }
 
-fn complete_operation(method: &str, path: &str, operation: &mut Value) {
+/// The operations of a path, by method.
+fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = (&'static str, &mut Operation)> {
+    [
+        ("get", &mut item.get),
+        ("put", &mut item.put),
+        ("post", &mut item.post),
+        ("delete", &mut item.delete),
+        ("options", &mut item.options),
+        ("head", &mut item.head),
+        ("patch", &mut item.patch),
+        ("trace", &mut item.trace),
+    ]
+    .into_iter()
+    .filter_map(|(method, operation)| Some((method, operation.as_mut()?)))
+}
+
+fn complete_operation(method: &str, path: &str, operation: &mut Operation) {
     // Handlers of different modules share names (`list`); the method and path are unique.
     let id: String = format!("{method}{path}")
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    operation["operationId"] = json!(id.trim_end_matches('_'));
-    let tag = operation["tags"][0].as_str().unwrap_or(PUBLIC).to_string();
-    operation["security"] = match tag.as_str() {
-        USER => json!([{"bearer": []}, {"cookie": []}]),
-        OPENAI => json!([{"bearer": []}]),
-        ADMIN => json!([{"adminKey": []}, {"bearer": []}, {"cookie": []}]),
-        _ => json!([]),
+    operation.operation_id = Some(id.trim_end_matches('_').to_string());
+    let tag = operation
+        .tags
+        .as_ref()
+        .and_then(|tags| tags.first())
+        .map_or(PUBLIC, String::as_str)
+        .to_string();
+    let schemes: &[&str] = match tag.as_str() {
+        USER => &["bearer", "cookie"],
+        OPENAI => &["bearer"],
+        ADMIN => &["adminKey", "bearer", "cookie"],
+        _ => &[],
     };
-    let has_body = operation.get("requestBody").is_some();
-    let has_query = operation["parameters"]
-        .as_array()
-        .is_some_and(|p| p.iter().any(|p| p["in"] == "query"));
-    let mut params: Vec<Value> = operation["parameters"].as_array().cloned().unwrap_or_default();
+    let no_scopes: [&str; 0] = [];
+    operation.security = Some(
+        schemes
+            .iter()
+            .map(|scheme| SecurityRequirement::new(*scheme, no_scopes))
+            .collect(),
+    );
+    let has_body = operation.request_body.is_some();
+    let is_param = |p: &RefOr<Parameter>, name: &str, kind: &ParameterIn| matches!(p, RefOr::T(p) if p.parameter_in == *kind && (name.is_empty() || p.name == name));
+    let params = operation.parameters.get_or_insert_with(Vec::new);
+    let has_query = params.iter().any(|p| is_param(p, "", &ParameterIn::Query));
     for name in path
         .split('/')
         .filter_map(|seg| seg.strip_prefix('{')?.strip_suffix('}'))
     {
-        if !params.iter().any(|p| p["name"] == name && p["in"] == "path") {
-            params.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+        if !params.iter().any(|p| is_param(p, name, &ParameterIn::Path)) {
+            let param = Parameter::builder()
+                .name(name)
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(Object::with_type(Type::String)))
+                .build();
+            params.push(RefOr::T(param));
         }
     }
-    if !params.is_empty() {
-        operation["parameters"] = Value::from(params);
+    if params.is_empty() {
+        operation.parameters = None;
     }
-    let Some(responses) = operation["responses"].as_object_mut() else {
-        return;
-    };
+    let responses = &mut operation.responses.responses;
     let mut common = vec!["503"];
     if tag != PUBLIC {
         common.push("401");
@@ -122,17 +165,23 @@ fn complete_operation(method: &str, path: &str, operation: &mut Value) {
         common.push("422");
     }
     for code in common {
-        responses.entry(code).or_insert_with(|| json!({"description": "error"}));
+        responses
+            .entry(code.to_string())
+            .or_insert_with(|| RefOr::T(Response::new("error")));
     }
     // Every error answers the contract's body (OpenAI's on `/v1`); every response needs a description.
     let schema = if tag == OPENAI { "OpenAiErrorBody" } else { "Error" };
-    let error = json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}});
     for (code, response) in responses.iter_mut() {
-        if code.as_str() >= "400" && response.get("content").is_none() {
-            response["content"] = error.clone();
+        let RefOr::T(response) = response else {
+            continue;
+        };
+        let error = code.as_str() >= "400";
+        if error && response.content.is_empty() {
+            let body = Content::new(Some(Ref::from_schema_name(schema)));
+            response.content.insert("application/json".into(), RefOr::T(body));
         }
-        if response.get("description").is_none() {
-            response["description"] = json!(if code.as_str() < "400" { "success" } else { "error" });
+        if response.description.is_empty() {
+            response.description = if error { "error" } else { "success" }.into();
         }
     }
 }

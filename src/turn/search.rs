@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::quota::limit;
 use crate::app::App;
@@ -84,9 +85,9 @@ pub async fn run_tool(
     let Some((id, engine)) = &plan.engine else {
         return ("web search is not available".into(), Vec::new());
     };
-    let query = serde_json::from_str::<Value>(arguments)
+    let query = serde_json::from_str::<SearchArgs>(arguments)
         .ok()
-        .and_then(|v| v.get("query").and_then(Value::as_str).map(str::to_string))
+        .map(|args| args.query)
         .filter(|q| !q.trim().is_empty());
     let Some(query) = query else {
         return ("error: call web_search with {\"query\": \"...\"}".into(), Vec::new());
@@ -110,11 +111,40 @@ pub async fn run_tool(
     if let Err(err) = app.store.add_cost(user_id, "web_search", 0.0).await {
         tracing::error!(error = %err, "recording web-search usage failed");
     }
-    let listed: Vec<Value> = results
-        .iter()
-        .map(|r| json!({"title": r.title, "url": r.url, "content": r.snippet}))
-        .collect();
-    (json!({"query": query, "results": listed}).to_string(), results)
+    let report = SearchReport {
+        query: &query,
+        results: results
+            .iter()
+            .map(|r| Hit {
+                content: &r.snippet,
+                title: &r.title,
+                url: &r.url,
+            })
+            .collect(),
+    };
+    let text = serde_json::to_string(&report).unwrap_or_else(|err| format!("web search failed: {err}"));
+    (text, results)
+}
+
+/// The arguments the model calls the tool with (as the tool's `parameters` describe them).
+#[derive(Deserialize)]
+struct SearchArgs {
+    query: String,
+}
+
+/// What the model reads back from a search.
+#[derive(Serialize)]
+struct SearchReport<'a> {
+    query: &'a str,
+    results: Vec<Hit<'a>>,
+}
+
+/// One result for the model; the fields stay in this order, the order the model has always read them in.
+#[derive(Serialize)]
+struct Hit<'a> {
+    content: &'a str,
+    title: &'a str,
+    url: &'a str,
 }
 
 /// Words that make a question clearly about the present (several languages, lower case).

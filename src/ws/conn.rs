@@ -14,7 +14,9 @@ use futures_util::SinkExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::protocol::{ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse};
+use super::protocol::{
+    ChatFrame, ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse,
+};
 use super::turn::{self, EarlyTranscript, Out};
 use crate::app::App;
 use crate::error::ApiError;
@@ -214,7 +216,7 @@ impl Conn {
     async fn on_frame(&mut self, socket: &mut WebSocket, frame: ClientFrame) -> bool {
         match (self.channel, frame) {
             (_, ClientFrame::Interrupt) => self.interrupt(socket).await,
-            (Channel::Chat, ClientFrame::Chat { text, options }) => {
+            (Channel::Chat, ClientFrame::Chat(ChatFrame { text, options })) => {
                 let options = self.base.merged(&options);
                 let (app, user) = (self.app.clone(), self.user.clone());
                 self.begin(socket, move |tx| turn::chat(app, user, text, options, tx))
@@ -258,7 +260,7 @@ impl Conn {
             }
             (_, other) => {
                 let what = match other {
-                    ClientFrame::Chat { .. } => "a chat message (use /ws/chat)",
+                    ClientFrame::Chat(_) => "a chat message (use /ws/chat)",
                     _ => "start/end (use /ws/voice)",
                 };
                 reject(

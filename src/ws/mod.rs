@@ -52,10 +52,11 @@ struct HandshakeQuery {
     token: Option<String>,
 }
 
-/// Streaming text chat over WebSocket: frames `{"text", options}` and `{"type":"interrupt"}`; the server's
-/// events are `ServerEvent`.
+/// Streaming text chat over WebSocket: frames `{"text", options}` and `{"type":"interrupt"}` (`ClientFrame`);
+/// the server's events are `ServerEvent`.
 #[utoipa::path(get, path = "/ws/chat", tag = USER, params(HandshakeQuery), responses(
-    (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
+    (status = 101, description = "switching to the WebSocket protocol; frames: components/schemas/ClientFrame, \
+        events: components/schemas/ServerEvent"),
     (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 async fn chat(
     State(app): State<AppState>,
@@ -68,9 +69,10 @@ async fn chat(
 }
 
 /// Speech turns over WebSocket: `start` (vad, sample_rate, chat options), binary 16-bit PCM frames, `end`,
-/// `interrupt`; the server's events are `ServerEvent`.
+/// `interrupt` (`ClientFrame`); the server's events are `ServerEvent`.
 #[utoipa::path(get, path = "/ws/voice", tag = USER, params(HandshakeQuery), responses(
-    (status = 101, description = "switching to the WebSocket protocol; events: components/schemas/ServerEvent"),
+    (status = 101, description = "switching to the WebSocket protocol; frames: components/schemas/ClientFrame, \
+        events: components/schemas/ServerEvent"),
     (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin")))]
 async fn voice(
     State(app): State<AppState>,

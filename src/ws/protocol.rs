@@ -16,7 +16,7 @@ pub const MAX_TEXT_FRAME: usize = 64 * 1024;
 pub const MAX_BINARY_FRAME: usize = 1024 * 1024;
 
 /// Options of a chat message or of a voice `start`/`end` frame. `None` = not given.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 pub struct Options {
     /// Token streaming.
     pub stream: Option<bool>,
@@ -57,48 +57,50 @@ impl Options {
     }
 }
 
-/// A JSON frame from the client.
-#[derive(Debug)]
+/// A JSON frame from the client, told apart by `type`; a frame without one is a chat message.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientFrame {
-    /// `/ws/chat`: a message to answer.
-    Chat {
-        /// The user's words.
-        text: String,
-        /// Its options.
-        options: Options,
-    },
+    /// `/ws/chat`: a message to answer (`type` `chat`, `message` or none).
+    #[serde(alias = "message", alias = "")]
+    Chat(ChatFrame),
     /// `/ws/voice`: start of an utterance (options kept for the following ones).
     Start(Options),
-    /// `/ws/voice`: end of an utterance; transcribe and answer.
+    /// `/ws/voice`: end of an utterance; transcribe and answer (these options win over the start's).
     End(Options),
     /// Cancel the running turn.
     Interrupt,
 }
 
+/// The `type`s [`ClientFrame`] takes; another is refused by name before the frame is read.
+const FRAME_TYPES: [&str; 6] = ["chat", "message", "", "start", "end", "interrupt"];
+
+/// A chat message: `{"text", options}`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ChatFrame {
+    /// The user's words.
+    pub text: String,
+    /// Its options.
+    #[serde(flatten)]
+    pub options: Options,
+}
+
 /// Reads a JSON frame; the error says what is wrong, for an error event.
 pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| ApiError::Validation(format!("frame is not JSON: {e}")))?;
-    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-    let options =
-        || serde_json::from_value::<Options>(value.clone()).map_err(|e| ApiError::Validation(format!("frame: {e}")));
-    match kind {
-        "interrupt" => Ok(ClientFrame::Interrupt),
-        "start" => Ok(ClientFrame::Start(options()?)),
-        "end" => Ok(ClientFrame::End(options()?)),
-        "" | "chat" | "message" => {
-            let text = value
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| ApiError::invalid("text", "expected a string"))?
-                .to_string();
-            Ok(ClientFrame::Chat {
-                text,
-                options: options()?,
-            })
-        }
-        other => Err(ApiError::invalid("type", format!("unknown frame type {other:?}"))),
+    /// The frame's `type` alone; one that is not a string is no type (a chat message), as it always was.
+    #[derive(Deserialize)]
+    struct Kind {
+        #[serde(rename = "type", default)]
+        kind: Value,
     }
+    let Kind { kind } =
+        serde_json::from_str(text).map_err(|e| ApiError::Validation(format!("frame is not JSON: {e}")))?;
+    let frame = match kind.as_str() {
+        None => serde_json::from_str::<ChatFrame>(text).map(ClientFrame::Chat),
+        Some(kind) if FRAME_TYPES.contains(&kind) => serde_json::from_str::<ClientFrame>(text),
+        Some(other) => return Err(ApiError::invalid("type", format!("unknown frame type {other:?}"))),
+    };
+    frame.map_err(|e| ApiError::Validation(format!("frame: {e}")))
 }
 
 /// An event the server sends on `/ws/chat` and `/ws/voice` (a JSON text frame with its `type`).
@@ -188,11 +190,19 @@ mod tests {
     #[test]
     fn frames_are_read_by_type() {
         assert!(matches!(parse(r#"{"type":"interrupt"}"#), Ok(ClientFrame::Interrupt)));
-        let Ok(ClientFrame::Chat { text, options }) = parse(r#"{"text":"hi","stream":true}"#) else {
+        let Ok(ClientFrame::Chat(ChatFrame { text, options })) = parse(r#"{"text":"hi","stream":true}"#) else {
             panic!("chat frame expected");
         };
         assert_eq!(text, "hi");
         assert_eq!(options.stream, Some(true));
+        for kind in FRAME_TYPES {
+            let frame = format!(r#"{{"type":"{kind}","text":"hi"}}"#);
+            assert!(parse(&frame).is_ok(), "{frame}");
+        }
+        assert!(matches!(
+            parse(r#"{"type":"message","text":"hi","language":"de"}"#),
+            Ok(ClientFrame::Chat(ChatFrame { options, .. })) if options.turn.language.as_deref() == Some("de")
+        ));
         assert!(parse(r#"{"type":"dance"}"#).is_err());
         assert!(parse("not json").is_err());
         assert!(parse(r#"{"text": 5}"#).is_err());

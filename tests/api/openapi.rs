@@ -142,3 +142,67 @@ async fn the_description_lists_the_statuses_routes_really_answer() {
     assert_ne!(doc["paths"]["/api/emergency"]["post"]["requestBody"]["required"], true);
     assert_eq!(doc["paths"]["/api/chat"]["post"]["requestBody"]["required"], true);
 }
+
+/// The WebSocket channels are described by the types that read and write their frames: every frame and event
+/// type is listed under its schema, and every schema they name is there too.
+#[test]
+fn the_description_lists_the_websocket_frames_and_the_realtime_events() {
+    let doc = voice_gateway::routes::openapi::document();
+    let schemas = &doc["components"]["schemas"];
+    let listed = |name: &str, kinds: &[&str]| {
+        assert!(schemas[name].is_object(), "{name} missing");
+        let text = serde_json::to_string(&schemas[name]).unwrap();
+        for kind in kinds {
+            assert!(
+                text.contains(&format!("\"{kind}\"")),
+                "{kind} missing in {name}: {text}"
+            );
+        }
+    };
+    listed("ClientFrame", &["chat", "start", "end", "interrupt"]);
+    listed(
+        "RealtimeClientEvent",
+        &[
+            "session.update",
+            "input_audio_buffer.append",
+            "input_audio_buffer.commit",
+            "input_audio_buffer.clear",
+            "conversation.item.create",
+            "response.create",
+            "response.cancel",
+        ],
+    );
+    listed(
+        "RealtimeServerEvent",
+        &[
+            "session.created",
+            "session.updated",
+            "error",
+            "input_audio_buffer.cleared",
+            "input_audio_buffer.speech_started",
+            "input_audio_buffer.speech_stopped",
+            "input_audio_buffer.committed",
+            "conversation.item.added",
+            "conversation.item.created",
+            "conversation.item.input_audio_transcription.completed",
+            "response.created",
+            "response.output_item.added",
+            "response.content_part.added",
+            "response.output_text.delta",
+            "response.output_audio_transcript.delta",
+            "response.output_audio.delta",
+            "response.output_text.done",
+            "response.output_audio.done",
+            "response.output_audio_transcript.done",
+            "response.content_part.done",
+            "response.output_item.done",
+            "response.done",
+        ],
+    );
+    // Every schema a description refers to is described.
+    let text = serde_json::to_string(doc).unwrap();
+    for reference in text.split("\"#/components/schemas/").skip(1) {
+        let name = &reference[..reference.find('"').unwrap()];
+        assert!(schemas[name].is_object(), "{name} is named but not described");
+    }
+}

@@ -3,15 +3,15 @@
 
 use axum::extract::ws::WebSocket;
 use base64::Engine;
-use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::events::{error, id, message_item, response, server};
+use super::conversation::{At, ContentPart, Item, ItemStatus, ResponseObject, ResponseStatus, Role};
+use super::events::{ErrorType, ServerEvent, id};
 use super::{Conn, Input, QUEUE, RATE};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
-use crate::ws::protocol::{Options, ServerEvent};
+use crate::ws::protocol::{Options, ServerEvent as TurnEvent};
 use crate::ws::turn::{self as voice_turn, Out};
 
 /// The answer being given.
@@ -34,18 +34,23 @@ impl Conn {
         }
         let text_only = self.config.text_only;
         let (answer_id, item) = (id("resp_"), id("item_"));
-        let created = server(
-            "response.created",
-            json!({"response": response(&answer_id, "in_progress", json!([]), text_only)}),
-        );
-        let assistant = message_item(&item, "assistant", "in_progress", json!([]));
-        let output = json!({"response_id": answer_id, "output_index": 0, "item": assistant});
-        let part = json!({"response_id": answer_id, "item_id": item, "output_index": 0, "content_index": 0,
-            "part": if text_only { json!({"type": "text", "text": ""}) } else { json!({"type": "audio", "transcript": ""}) }});
+        let created = ServerEvent::ResponseCreated {
+            response: ResponseObject::new(&answer_id, ResponseStatus::InProgress, Vec::new(), text_only),
+        };
+        let assistant = Item::message(&item, Role::Assistant, ItemStatus::InProgress, Vec::new());
+        let output = ServerEvent::OutputItemAdded {
+            response_id: answer_id.clone(),
+            output_index: 0,
+            item: assistant.clone(),
+        };
+        let part = ServerEvent::ContentPartAdded {
+            at: At::part(&answer_id, &item),
+            part: answer_part(text_only, String::new()),
+        };
         if !self.send(socket, created).await
-            || !self.send(socket, server("response.output_item.added", output)).await
+            || !self.send(socket, output).await
             || !self.added(socket, assistant).await
-            || !self.send(socket, server("response.content_part.added", part)).await
+            || !self.send(socket, part).await
         {
             return false;
         }
@@ -89,22 +94,22 @@ impl Conn {
         let Some(answer) = self.answer.as_mut() else {
             return true;
         };
-        let at = json!({"response_id": answer.id, "item_id": answer.item, "output_index": 0, "content_index": 0});
+        let at = At::part(&answer.id, &answer.item);
         let event = match out {
-            Out::Event(ServerEvent::Transcript { text, .. }) => answer.heard.as_ref().map(|item| {
-                server(
-                    "conversation.item.input_audio_transcription.completed",
-                    json!({"item_id": item, "content_index": 0, "transcript": text}),
-                )
-            }),
-            Out::Event(ServerEvent::Token { text }) => {
+            Out::Event(TurnEvent::Transcript { text, .. }) => {
+                answer.heard.as_ref().map(|item| ServerEvent::TranscriptionCompleted {
+                    item_id: item.clone(),
+                    content_index: 0,
+                    transcript: text,
+                })
+            }
+            Out::Event(TurnEvent::Token { text }) => {
                 answer.text.push_str(&text);
-                let kind = if text_only {
-                    "response.output_text.delta"
+                Some(if text_only {
+                    ServerEvent::TextDelta { at, delta: text }
                 } else {
-                    "response.output_audio_transcript.delta"
-                };
-                Some(server(kind, with(at, "delta", json!(text))))
+                    ServerEvent::AudioTranscriptDelta { at, delta: text }
+                })
             }
             Out::Audio(wav) => {
                 // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
@@ -114,7 +119,7 @@ impl Conn {
                 })
                 .await;
                 match converted {
-                    Ok(Ok(delta)) => Some(server("response.output_audio.delta", with(at, "delta", json!(delta)))),
+                    Ok(Ok(delta)) => Some(ServerEvent::AudioDelta { at, delta }),
                     Ok(Err(err)) => {
                         tracing::error!(%err, "the TTS audio could not be read");
                         None
@@ -125,18 +130,13 @@ impl Conn {
                     }
                 }
             }
-            Out::Event(ServerEvent::Error {
+            Out::Event(TurnEvent::Error {
                 status, code, message, ..
             }) => {
                 answer.failed = true;
-                let kind = match status {
-                    429 => "insufficient_quota",
-                    s if s >= 500 => "server_error",
-                    _ => "invalid_request_error",
-                };
-                Some(error(kind, code, &message))
+                Some(ServerEvent::error(ErrorType::of_status(status), code, message))
             }
-            Out::Event(ServerEvent::Done) => return self.finish(socket).await,
+            Out::Event(TurnEvent::Done) => return self.finish(socket).await,
             // The acknowledgement, filler text, notices, the semantic result and the audio event's own fields
             // have no counterpart here; the filler's audio is sent like the answer's.
             Out::Event(_) => None,
@@ -153,35 +153,39 @@ impl Conn {
             return true;
         };
         let text_only = self.config.text_only;
-        let at = json!({"response_id": answer.id, "item_id": answer.item, "output_index": 0, "content_index": 0});
-        let part = if text_only {
-            json!({"type": "text", "text": answer.text})
-        } else {
-            json!({"type": "audio", "transcript": answer.text})
-        };
-        let status = if answer.failed { "failed" } else { "completed" };
-        let item = message_item(&answer.item, "assistant", status, json!([part]));
         let mut closing = Vec::new();
+        let mut output = Vec::new();
         if !answer.failed {
+            let at = At::part(&answer.id, &answer.item);
             if text_only {
-                closing.push(server(
-                    "response.output_text.done",
-                    with(at.clone(), "text", json!(answer.text)),
-                ));
+                let text = answer.text.clone();
+                closing.push(ServerEvent::TextDone { at: at.clone(), text });
             } else {
-                closing.push(server("response.output_audio.done", at.clone()));
-                let transcript = with(at.clone(), "transcript", json!(answer.text));
-                closing.push(server("response.output_audio_transcript.done", transcript));
+                closing.push(ServerEvent::AudioDone { at: at.clone() });
+                let transcript = answer.text.clone();
+                closing.push(ServerEvent::AudioTranscriptDone {
+                    at: at.clone(),
+                    transcript,
+                });
             }
-            closing.push(server("response.content_part.done", with(at, "part", part)));
-            let done = json!({"response_id": answer.id, "output_index": 0, "item": item});
-            closing.push(server("response.output_item.done", done));
+            let part = answer_part(text_only, answer.text);
+            let item = Item::message(&answer.item, Role::Assistant, ItemStatus::Completed, vec![part.clone()]);
+            closing.push(ServerEvent::ContentPartDone { at, part });
+            closing.push(ServerEvent::OutputItemDone {
+                response_id: answer.id.clone(),
+                output_index: 0,
+                item: item.clone(),
+            });
+            output.push(item);
         }
-        let output = if answer.failed { json!([]) } else { json!([item]) };
-        closing.push(server(
-            "response.done",
-            json!({"response": response(&answer.id, status, output, text_only)}),
-        ));
+        let status = if answer.failed {
+            ResponseStatus::Failed
+        } else {
+            ResponseStatus::Completed
+        };
+        closing.push(ServerEvent::ResponseDone {
+            response: ResponseObject::new(&answer.id, status, output, text_only),
+        });
         for event in closing {
             if !self.send(socket, event).await {
                 return false;
@@ -196,13 +200,16 @@ impl Conn {
             return true;
         };
         answer.task.abort();
-        let done = json!({"response": response(&answer.id, "cancelled", json!([]), self.config.text_only)});
-        self.send(socket, server("response.done", done)).await
+        let response = ResponseObject::new(&answer.id, ResponseStatus::Cancelled, Vec::new(), self.config.text_only);
+        self.send(socket, ServerEvent::ResponseDone { response }).await
     }
 }
 
-/// `value` with one more field.
-fn with(mut value: Value, key: &str, field: Value) -> Value {
-    value[key] = field;
-    value
+/// The answer's one content part: its text, or the transcript of its speech.
+fn answer_part(text_only: bool, text: String) -> ContentPart {
+    if text_only {
+        ContentPart::Text { text }
+    } else {
+        ContentPart::Audio { transcript: text }
+    }
 }

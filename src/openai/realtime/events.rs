@@ -1,232 +1,287 @@
-//! The events of OpenAI's Realtime protocol that the gateway speaks: the client's, read tolerantly (unknown
-//! fields are ignored, the GA and the older beta names of session fields both work), and the server's, written
-//! with the fields the SDKs read.
+//! The server's events of OpenAI's Realtime protocol, as the gateway writes them: one enum tagged by `type`
+//! (GA names), with the fields the SDKs read. A client of the beta protocol gets the same events, a few under
+//! their older names ([`ServerEvent::beta_name`]).
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 
-/// A client event.
-#[derive(Debug, Deserialize)]
+use super::conversation::{At, ContentPart, Item, ResponseObject};
+use super::session::SessionObject;
+
+/// A server event. On the wire each also carries its own `event_id` (`event_…`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(tag = "type")]
-pub enum ClientEvent {
-    /// `session.update`: the session's settings.
-    #[serde(rename = "session.update")]
-    SessionUpdate {
-        #[serde(default)]
-        session: Value,
+#[schema(as = RealtimeServerEvent)]
+pub enum ServerEvent {
+    /// The session as it starts.
+    #[serde(rename = "session.created")]
+    SessionCreated {
+        /// The session's settings.
+        session: SessionObject,
     },
-    /// `input_audio_buffer.append`: base64 PCM16.
-    #[serde(rename = "input_audio_buffer.append")]
-    Append { audio: String },
-    /// `input_audio_buffer.commit`: the buffer becomes a user message.
-    #[serde(rename = "input_audio_buffer.commit")]
-    Commit,
-    /// `input_audio_buffer.clear`.
-    #[serde(rename = "input_audio_buffer.clear")]
-    Clear,
-    /// `conversation.item.create`: a user message as text.
-    #[serde(rename = "conversation.item.create")]
-    ItemCreate {
-        #[serde(default)]
-        item: Value,
+    /// The session after a `session.update`.
+    #[serde(rename = "session.updated")]
+    SessionUpdated {
+        /// The session's settings.
+        session: SessionObject,
     },
-    /// `response.create`: answer the conversation.
-    #[serde(rename = "response.create")]
-    ResponseCreate,
-    /// `response.cancel`: stop the running answer.
-    #[serde(rename = "response.cancel")]
-    ResponseCancel,
+    /// A client event was refused, or the answer failed; the connection stays open.
+    #[serde(rename = "error")]
+    Error {
+        /// What went wrong.
+        error: ErrorDetail,
+    },
+    /// The input audio was dropped (`input_audio_buffer.clear`).
+    #[serde(rename = "input_audio_buffer.cleared")]
+    InputCleared,
+    /// Server VAD heard speech begin.
+    #[serde(rename = "input_audio_buffer.speech_started")]
+    SpeechStarted {
+        /// Where the speech began, in ms of the connection's input.
+        audio_start_ms: u64,
+        /// The item the speech will become.
+        item_id: String,
+    },
+    /// Server VAD heard speech end.
+    #[serde(rename = "input_audio_buffer.speech_stopped")]
+    SpeechStopped {
+        /// Where the speech ended, in ms of the connection's input.
+        audio_end_ms: u64,
+        /// The item the speech becomes.
+        item_id: String,
+    },
+    /// The input audio became a user item.
+    #[serde(rename = "input_audio_buffer.committed")]
+    Committed {
+        /// The new item.
+        item_id: String,
+        /// The item before it, if any.
+        previous_item_id: Option<String>,
+    },
+    /// An item joined the conversation (GA).
+    #[serde(rename = "conversation.item.added")]
+    ItemAdded {
+        /// The item.
+        item: Item,
+        /// The item before it, if any.
+        previous_item_id: Option<String>,
+    },
+    /// An item joined the conversation (the beta protocol's name; sent to every client, as OpenAI does).
+    #[serde(rename = "conversation.item.created")]
+    ItemCreated {
+        /// The item.
+        item: Item,
+        /// The item before it, if any.
+        previous_item_id: Option<String>,
+    },
+    /// What the user said in a spoken item.
+    #[serde(rename = "conversation.item.input_audio_transcription.completed")]
+    TranscriptionCompleted {
+        /// The spoken item.
+        item_id: String,
+        /// Always 0: the item's one part.
+        content_index: u32,
+        /// The words heard.
+        transcript: String,
+    },
+    /// An answer began.
+    #[serde(rename = "response.created")]
+    ResponseCreated {
+        /// The answer, `in_progress`.
+        response: ResponseObject,
+    },
+    /// The answer's item began.
+    #[serde(rename = "response.output_item.added")]
+    OutputItemAdded {
+        /// The answer.
+        response_id: String,
+        /// Always 0: an answer has one item.
+        output_index: u32,
+        /// The assistant's item, `in_progress`.
+        item: Item,
+    },
+    /// The answer's content part began.
+    #[serde(rename = "response.content_part.added")]
+    ContentPartAdded {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The part, still empty.
+        part: ContentPart,
+    },
+    /// Text of a text-only answer.
+    #[serde(rename = "response.output_text.delta")]
+    TextDelta {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The next text.
+        delta: String,
+    },
+    /// The transcript of a spoken answer (beta: `response.audio_transcript.delta`).
+    #[serde(rename = "response.output_audio_transcript.delta")]
+    AudioTranscriptDelta {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The next text.
+        delta: String,
+    },
+    /// A spoken sentence: base64 PCM16 at 24 kHz (beta: `response.audio.delta`).
+    #[serde(rename = "response.output_audio.delta")]
+    AudioDelta {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The audio, base64.
+        delta: String,
+    },
+    /// The whole text of a text-only answer (beta: `response.text.done`).
+    #[serde(rename = "response.output_text.done")]
+    TextDone {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The whole text.
+        text: String,
+    },
+    /// The answer's audio is over (beta: `response.audio.done`).
+    #[serde(rename = "response.output_audio.done")]
+    AudioDone {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+    },
+    /// The whole transcript of a spoken answer (beta: `response.audio_transcript.done`).
+    #[serde(rename = "response.output_audio_transcript.done")]
+    AudioTranscriptDone {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The whole transcript.
+        transcript: String,
+    },
+    /// The answer's content part is complete.
+    #[serde(rename = "response.content_part.done")]
+    ContentPartDone {
+        /// Where in the answer.
+        #[serde(flatten)]
+        at: At,
+        /// The whole part.
+        part: ContentPart,
+    },
+    /// The answer's item is complete.
+    #[serde(rename = "response.output_item.done")]
+    OutputItemDone {
+        /// The answer.
+        response_id: String,
+        /// Always 0: an answer has one item.
+        output_index: u32,
+        /// The assistant's item, `completed`.
+        item: Item,
+    },
+    /// The answer is over: completed, cancelled or failed; always its last event.
+    #[serde(rename = "response.done")]
+    ResponseDone {
+        /// The answer.
+        response: ResponseObject,
+    },
 }
 
-/// The session's settings the gateway uses.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    /// The model as named at the handshake (`?model=`).
-    pub model: String,
-    /// Added to the gateway's system message.
-    pub instructions: Option<String>,
-    /// `["text"]`: answers without audio.
-    pub text_only: bool,
-    /// Turns end by the gateway's voice detector (`server_vad`); `None` (`turn_detection: null`): by commit.
-    pub server_vad: Option<ServerVad>,
-    /// A voice of the user's TTS engine (OpenAI's names are used by the `openai` engine only).
-    pub voice: Option<String>,
-    /// The language spoken (`transcription.language`).
-    pub language: Option<String>,
-}
-
-/// `turn_detection` of type `server_vad`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ServerVad {
-    /// Silence that ends a turn; `None`: the gateway's `VAD_SILENCE_MS`.
-    pub silence_ms: Option<u32>,
-    /// Answer by itself when a turn ends (`create_response`, default true).
-    pub create_response: bool,
-    /// New speech interrupts a running answer (`interrupt_response`, default true).
-    pub interrupt_response: bool,
-}
-
-impl Config {
-    /// A new session's settings: audio answers, server VAD, as OpenAI starts a session.
-    pub fn new(model: String) -> Self {
-        Self {
-            model,
-            instructions: None,
-            text_only: false,
-            server_vad: Some(ServerVad {
-                silence_ms: None,
-                create_response: true,
-                interrupt_response: true,
-            }),
-            voice: None,
-            language: None,
-        }
+impl ServerEvent {
+    /// The beta protocol's name of this event, where it differs from the GA name it is tagged with.
+    pub fn beta_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Self::AudioDelta { .. } => "response.audio.delta",
+            Self::AudioDone { .. } => "response.audio.done",
+            Self::AudioTranscriptDelta { .. } => "response.audio_transcript.delta",
+            Self::AudioTranscriptDone { .. } => "response.audio_transcript.done",
+            Self::TextDelta { .. } => "response.text.delta",
+            Self::TextDone { .. } => "response.text.done",
+            _ => return None,
+        })
     }
 
-    /// Applies a `session.update`; a field not given keeps its value. An audio format other than 24 kHz PCM16
-    /// or a detector other than `server_vad` is refused, and then nothing changes.
-    pub fn update(&mut self, session: &Value) -> Result<(), String> {
-        let mut next = self.clone();
-        next.apply(session)?;
-        *self = next;
-        Ok(())
-    }
-
-    fn apply(&mut self, session: &Value) -> Result<(), String> {
-        let input = &session["audio"]["input"];
-        for format in [
-            &input["format"],
-            &session["input_audio_format"],
-            &session["audio"]["output"]["format"],
-        ] {
-            check_format(format)?;
-        }
-        if let Some(text) = session["instructions"].as_str() {
-            self.instructions = Some(text.to_string()).filter(|t| !t.trim().is_empty());
-        }
-        let modalities = session.get("output_modalities").or_else(|| session.get("modalities"));
-        if let Some(list) = modalities.and_then(Value::as_array) {
-            self.text_only = !list.iter().any(|m| m == "audio");
-        }
-        let detection = input.get("turn_detection").or_else(|| session.get("turn_detection"));
-        match detection {
-            None => {}
-            Some(Value::Null) => self.server_vad = None,
-            Some(d) if d["type"] == "server_vad" || d["type"] == "semantic_vad" || d.get("type").is_none() => {
-                let flag = |name: &str| d[name].as_bool().unwrap_or(true);
-                let silence = d["silence_duration_ms"].as_u64().map(|ms| ms.clamp(100, 10_000) as u32);
-                self.server_vad = Some(ServerVad {
-                    silence_ms: silence,
-                    create_response: flag("create_response"),
-                    interrupt_response: flag("interrupt_response"),
-                });
-            }
-            Some(d) => {
-                return Err(format!(
-                    "turn_detection {} is not supported; use server_vad or null",
-                    d["type"]
-                ));
-            }
-        }
-        let voice = session["audio"]["output"]["voice"]
-            .as_str()
-            .or_else(|| session["voice"].as_str());
-        if let Some(voice) = voice {
-            self.voice = Some(voice.to_string()).filter(|v| !v.trim().is_empty());
-        }
-        let transcription = input
-            .get("transcription")
-            .or_else(|| session.get("input_audio_transcription"));
-        if let Some(language) = transcription.and_then(|t| t["language"].as_str()) {
-            self.language = Some(language.to_string()).filter(|l| !l.trim().is_empty());
-        }
-        Ok(())
-    }
-
-    /// The session object of `session.created` and `session.updated`.
-    pub fn session(&self, id: &str) -> Value {
-        let pcm = json!({"type": "audio/pcm", "rate": super::RATE});
-        let detection = self.detection();
-        json!({
-            "type": "realtime", "object": "realtime.session", "id": id, "model": self.model,
-            "output_modalities": [if self.text_only { "text" } else { "audio" }],
-            "instructions": self.instructions.clone().unwrap_or_default(),
-            "audio": {
-                "input": {"format": pcm, "turn_detection": detection,
-                    "transcription": {"model": "gateway", "language": self.language}},
-                "output": {"format": pcm, "voice": self.voice},
+    /// The `error` event: OpenAI's error type, the gateway's code and message.
+    pub fn error(kind: ErrorType, code: &'static str, message: impl Into<String>) -> Self {
+        Self::Error {
+            error: ErrorDetail {
+                kind,
+                code,
+                message: message.into(),
+                param: None,
+                event_id: None,
             },
-        })
+        }
+    }
+
+    /// The event as one text frame, with a new `event_id`, under its beta name for a client of the beta
+    /// protocol.
+    pub fn to_frame(&self, beta: bool) -> serde_json::Result<String> {
+        let sent = Sent {
+            event_id: id("event_"),
+            event: self,
+        };
+        match self.beta_name().filter(|_| beta) {
+            // The tag is the GA name; only these few events are renamed, so the finished object is patched.
+            Some(name) => {
+                let mut value = serde_json::to_value(&sent)?;
+                value["type"] = Value::from(name);
+                serde_json::to_string(&value)
+            }
+            None => serde_json::to_string(&sent),
+        }
     }
 }
 
-impl Config {
-    /// `turn_detection` as the session objects show it.
-    fn detection(&self) -> Value {
-        self.server_vad.map_or(Value::Null, |vad| {
-            json!({"type": "server_vad", "silence_duration_ms": vad.silence_ms, "create_response": vad.create_response,
-                "interrupt_response": vad.interrupt_response})
-        })
-    }
-
-    /// The session object in the beta protocol's shape.
-    pub fn beta_session(&self, id: &str) -> Value {
-        let detection = self.detection();
-        json!({
-            "id": id, "object": "realtime.session", "model": self.model,
-            "modalities": if self.text_only { json!(["text"]) } else { json!(["audio", "text"]) },
-            "instructions": self.instructions.clone().unwrap_or_default(), "voice": self.voice,
-            "input_audio_format": "pcm16", "output_audio_format": "pcm16", "turn_detection": detection,
-            "input_audio_transcription": {"model": "gateway", "language": self.language},
-        })
-    }
+/// An event on the wire: every event carries its own id.
+#[derive(Serialize)]
+struct Sent<'a> {
+    event_id: String,
+    #[serde(flatten)]
+    event: &'a ServerEvent,
 }
 
-/// The beta protocol's name of a GA server event, where it differs.
-pub fn beta_name(ga: &str) -> Option<&'static str> {
-    Some(match ga {
-        "response.output_audio.delta" => "response.audio.delta",
-        "response.output_audio.done" => "response.audio.done",
-        "response.output_audio_transcript.delta" => "response.audio_transcript.delta",
-        "response.output_audio_transcript.done" => "response.audio_transcript.done",
-        "response.output_text.delta" => "response.text.delta",
-        "response.output_text.done" => "response.text.done",
-        _ => return None,
-    })
+/// The `error` of an `error` event.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeError)]
+pub struct ErrorDetail {
+    /// OpenAI's error type.
+    #[serde(rename = "type")]
+    pub kind: ErrorType,
+    /// The gateway's code (`invalid_event`, `input_audio_buffer_commit_empty`, `provider_failed`, …).
+    pub code: &'static str,
+    /// A text for people.
+    pub message: String,
+    /// Always null: no single field is named.
+    pub param: Option<String>,
+    /// Always null: the client event at fault is not named.
+    pub event_id: Option<String>,
 }
 
-/// Only PCM16 at 24 kHz (GA `audio/pcm`, beta `pcm16`) is taken; an absent format is that.
-fn check_format(format: &Value) -> Result<(), String> {
-    let ok = match format {
-        Value::Null => true,
-        Value::String(name) => name == "pcm16",
-        other => other["type"] == "audio/pcm" && other["rate"].as_u64().is_none_or(|r| r == u64::from(super::RATE)),
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "audio format {format} is not supported; use audio/pcm at 24000 Hz"
-        ))
-    }
+/// OpenAI's error types, by which the SDKs tell failures apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = RealtimeErrorType)]
+pub enum ErrorType {
+    /// The client's event or input is wrong.
+    InvalidRequestError,
+    /// The daily quota is used up.
+    InsufficientQuota,
+    /// The gateway or a provider failed.
+    ServerError,
 }
 
-/// The text of a `conversation.item.create` user message (`input_text` parts joined).
-pub fn user_text(item: &Value) -> Result<String, String> {
-    if item["type"] != "message" || item["role"] != "user" {
-        return Err("only user messages can be added (type message, role user)".into());
+impl ErrorType {
+    /// The type of a failed turn's HTTP-like status.
+    pub fn of_status(status: u16) -> Self {
+        match status {
+            429 => Self::InsufficientQuota,
+            s if s >= 500 => Self::ServerError,
+            _ => Self::InvalidRequestError,
+        }
     }
-    let parts = item["content"].as_array().cloned().unwrap_or_default();
-    let texts: Vec<&str> = parts
-        .iter()
-        .filter(|p| p["type"] == "input_text" || p["type"] == "text")
-        .filter_map(|p| p["text"].as_str())
-        .collect();
-    let text = texts.join("\n");
-    if text.trim().is_empty() {
-        return Err("the message has no input_text".into());
-    }
-    Ok(text)
 }
 
 /// A new id with a prefix (`event_`, `item_`, `resp_`, `sess_`).
@@ -234,78 +289,64 @@ pub fn id(prefix: &str) -> String {
     format!("{prefix}{}", uuid::Uuid::now_v7().simple())
 }
 
-/// A server event of a type with its fields.
-pub fn server(kind: &str, mut fields: Value) -> Value {
-    fields["type"] = json!(kind);
-    fields["event_id"] = json!(id("event_"));
-    fields
-}
-
-/// The `error` event: OpenAI's error types, the gateway's code and message.
-pub fn error(kind: &str, code: &str, message: &str) -> Value {
-    server(
-        "error",
-        json!({"error": {"type": kind, "code": code, "message": message, "param": null, "event_id": null}}),
-    )
-}
-
-/// A message item of the conversation.
-pub fn message_item(id: &str, role: &str, status: &str, content: Value) -> Value {
-    json!({"id": id, "object": "realtime.item", "type": "message", "role": role, "status": status, "content": content})
-}
-
-/// The response object of `response.created` and `response.done`.
-pub fn response(id: &str, status: &str, output: Value, text_only: bool) -> Value {
-    json!({
-        "id": id, "object": "realtime.response", "status": status, "output": output,
-        "output_modalities": [if text_only { "text" } else { "audio" }],
-        "status_details": if status == "completed" || status == "in_progress" { Value::Null }
-            else { json!({"type": status, "reason": if status == "cancelled" { "client_cancelled" } else { "error" }}) },
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::json;
 
-    #[test]
-    fn a_session_update_in_ga_or_beta_form_sets_the_same_things() {
-        let mut ga = Config::new("default".into());
-        ga.update(
-            &json!({"type": "realtime", "instructions": "Be brief.", "output_modalities": ["text"],
-            "audio": {"input": {"format": {"type": "audio/pcm", "rate": 24000}, "turn_detection": null,
-                "transcription": {"model": "whisper-1", "language": "de"}}, "output": {"voice": "alloy"}}}),
-        )
-        .unwrap();
-        let mut beta = Config::new("default".into());
-        beta.update(
-            &json!({"instructions": "Be brief.", "modalities": ["text"], "input_audio_format": "pcm16",
-            "turn_detection": null, "input_audio_transcription": {"language": "de"}, "voice": "alloy"}),
-        )
-        .unwrap();
-        assert_eq!(ga, beta);
-        assert!(ga.text_only && ga.server_vad.is_none());
-        assert_eq!(ga.language.as_deref(), Some("de"));
+    use super::*;
+    use crate::openai::realtime::conversation::{ItemStatus, ResponseStatus, Role};
+
+    fn sent(event: &ServerEvent, beta: bool) -> Value {
+        serde_json::from_str(&event.to_frame(beta).unwrap()).unwrap()
     }
 
     #[test]
-    fn other_audio_formats_and_detectors_are_refused() {
-        let mut config = Config::new("default".into());
-        assert!(config.update(&json!({"input_audio_format": "g711_ulaw"})).is_err());
-        assert!(
-            config
-                .update(&json!({"audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}}))
-                .is_err()
+    fn an_event_carries_its_type_an_id_and_its_fields() {
+        let delta = ServerEvent::AudioDelta {
+            at: At::part("resp_1", "item_1"),
+            delta: "AAAA".into(),
+        };
+        let mut ga = sent(&delta, false);
+        assert!(ga["event_id"].as_str().unwrap().starts_with("event_"));
+        ga["event_id"] = Value::Null;
+        assert_eq!(
+            ga,
+            json!({"type": "response.output_audio.delta", "event_id": null, "response_id": "resp_1",
+                "item_id": "item_1", "output_index": 0, "content_index": 0, "delta": "AAAA"})
         );
-        assert!(
-            config
-                .update(&json!({"turn_detection": {"type": "push_to_talk"}}))
-                .is_err()
+        assert_eq!(sent(&delta, true)["type"], "response.audio.delta");
+        let cleared = sent(&ServerEvent::InputCleared, true);
+        assert_eq!(cleared["type"], "input_audio_buffer.cleared", "not renamed");
+    }
+
+    #[test]
+    fn errors_and_responses_have_openais_shape() {
+        let mut error = sent(
+            &ServerEvent::error(ErrorType::InvalidRequestError, "invalid_event", "no"),
+            false,
+        );
+        error["event_id"] = Value::Null;
+        assert_eq!(
+            error,
+            json!({"type": "error", "event_id": null, "error": {"type": "invalid_request_error",
+                "code": "invalid_event", "message": "no", "param": null, "event_id": null}})
+        );
+        let cancelled = ResponseObject::new("resp_1", ResponseStatus::Cancelled, Vec::new(), true);
+        assert_eq!(
+            serde_json::to_value(cancelled).unwrap(),
+            json!({"id": "resp_1", "object": "realtime.response", "status": "cancelled", "output": [],
+                "output_modalities": ["text"], "status_details": {"type": "cancelled", "reason": "client_cancelled"}})
+        );
+        let item = Item::message(
+            "item_1",
+            Role::User,
+            ItemStatus::Completed,
+            vec![ContentPart::InputAudio { transcript: None }],
         );
         assert_eq!(
-            config,
-            Config::new("default".into()),
-            "a refused update changes nothing"
+            serde_json::to_value(item).unwrap(),
+            json!({"id": "item_1", "object": "realtime.item", "type": "message", "role": "user",
+                "status": "completed", "content": [{"type": "input_audio", "transcript": null}]})
         );
     }
 }

@@ -12,7 +12,10 @@
 //! Which events and fields are taken and which are ignored is listed in the README.
 
 mod answer;
+pub mod client;
+pub mod conversation;
 pub mod events;
+pub mod session;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,13 +27,15 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use base64::Engine;
 use serde::Deserialize;
-use serde_json::{Value, json};
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::answer::Answer;
-use self::events::{ClientEvent, Config, error, id, message_item, server, user_text};
+use self::client::ClientEvent;
+use self::conversation::{ContentPart, Item, ItemStatus, Role};
+use self::events::{ErrorType, ServerEvent, id};
+use self::session::{Config, SessionObject};
 use super::errors::V1Error;
 use super::models::{DEFAULT_MODEL, layer_for};
 use crate::app::{App, AppState};
@@ -72,7 +77,8 @@ struct RealtimeQuery {
 /// OpenAI's Realtime protocol: speech in, speech and text out, as the user. Authenticated by `Authorization:
 /// Bearer <token>` or, from a browser, the subprotocol `openai-insecure-api-key.<token>`.
 #[utoipa::path(get, path = "/v1/realtime", tag = OPENAI, params(RealtimeQuery), responses(
-    (status = 101, description = "switching to the WebSocket protocol: OpenAI Realtime events"),
+    (status = 101, description = "switching to the WebSocket protocol: OpenAI Realtime events \
+        (components/schemas/RealtimeClientEvent, RealtimeServerEvent)"),
     (status = 400, description = "not a WebSocket handshake"), (status = 403, description = "a foreign Origin"),
     (status = 404, description = "no such model")))]
 async fn realtime(
@@ -152,12 +158,12 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
     let seat = match app.voice_budget.seat(&user.id) {
         Ok(seat) => seat,
         Err(_) => {
-            let event = error(
-                "invalid_request_error",
+            let event = ServerEvent::error(
+                ErrorType::InvalidRequestError,
                 "too_many_connections",
                 "too many voice connections are open",
             );
-            if send_json(&mut socket, event).await {
+            if send_event(&mut socket, &event, beta).await {
                 let _ = close(&mut socket, 1008, "too many voice connections").await;
             }
             return;
@@ -171,7 +177,8 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         Ok(id) => id,
         Err(err) => {
             tracing::error!(%err, "no session for a realtime connection");
-            let _ = send_json(&mut socket, error("server_error", "internal", "internal error")).await;
+            let event = ServerEvent::error(ErrorType::ServerError, "internal", "internal error");
+            let _ = send_event(&mut socket, &event, beta).await;
             return;
         }
     };
@@ -197,7 +204,9 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         _seat: seat,
     };
     conn.vad = conn.detector();
-    let created = server("session.created", json!({"session": conn.session()}));
+    let created = ServerEvent::SessionCreated {
+        session: conn.session(),
+    };
     if conn.send(&mut socket, created).await {
         conn.run(&mut socket).await;
     }
@@ -265,22 +274,13 @@ impl Conn {
     }
 
     /// Sends an event, under its beta name to a client of the beta protocol.
-    async fn send(&self, socket: &mut WebSocket, mut event: Value) -> bool {
-        if self.beta
-            && let Some(name) = event["type"].as_str().and_then(events::beta_name)
-        {
-            event["type"] = json!(name);
-        }
-        send_json(socket, event).await
+    async fn send(&self, socket: &mut WebSocket, event: ServerEvent) -> bool {
+        send_event(socket, &event, self.beta).await
     }
 
     /// The session object of `session.created` and `session.updated`, in the client's protocol.
-    fn session(&self) -> Value {
-        if self.beta {
-            self.config.beta_session(&self.realtime_id)
-        } else {
-            self.config.session(&self.realtime_id)
-        }
+    fn session(&self) -> SessionObject {
+        self.config.session(&self.realtime_id, self.beta)
     }
 
     /// The session's voice for the engine the user's route chooses; a name that is not a voice's is passed on, and
@@ -311,11 +311,13 @@ impl Conn {
 
     async fn on_event(&mut self, socket: &mut WebSocket, event: ClientEvent) -> bool {
         match event {
-            ClientEvent::SessionUpdate { session } => match self.config.update(&session) {
+            ClientEvent::SessionUpdate { session } => match self.config.update(&session.unwrap_or_default()) {
                 Ok(()) => {
                     self.vad = self.detector();
                     self.voice = self.chosen_voice().await;
-                    let updated = server("session.updated", json!({"session": self.session()}));
+                    let updated = ServerEvent::SessionUpdated {
+                        session: self.session(),
+                    };
                     self.send(socket, updated).await
                 }
                 Err(problem) => self.fail(socket, "invalid_session", &problem).await,
@@ -336,15 +338,14 @@ impl Conn {
             }
             ClientEvent::Clear => {
                 self.drop_input();
-                self.send(socket, server("input_audio_buffer.cleared", json!({}))).await
+                self.send(socket, ServerEvent::InputCleared).await
             }
-            ClientEvent::ItemCreate { item } => match user_text(&item) {
+            ClientEvent::ItemCreate { item } => match item.unwrap_or_default().user_text() {
                 Ok(text) => {
-                    let item = id("item_");
-                    let content = json!([{"type": "input_text", "text": text}]);
+                    let content = vec![ContentPart::InputText { text: text.clone() }];
                     self.pending = Some(Input::Text(text));
-                    self.added(socket, message_item(&item, "user", "completed", content))
-                        .await
+                    let item = Item::message(&id("item_"), Role::User, ItemStatus::Completed, content);
+                    self.added(socket, item).await
                 }
                 Err(problem) => self.fail(socket, "invalid_item", &problem).await,
             },
@@ -411,11 +412,11 @@ impl Conn {
                     // The speech began `speech_ms` before the last sample the detector judged.
                     let start_ms = self.ms_at(unheard).saturating_sub(speech_ms.into());
                     self.speech_item = Some(item.clone());
-                    let started = json!({"audio_start_ms": start_ms, "item_id": item});
-                    if !self
-                        .send(socket, server("input_audio_buffer.speech_started", started))
-                        .await
-                    {
+                    let started = ServerEvent::SpeechStarted {
+                        audio_start_ms: start_ms,
+                        item_id: item,
+                    };
+                    if !self.send(socket, started).await {
                         return false;
                     }
                 }
@@ -433,12 +434,11 @@ impl Conn {
             VadEvent::Utterance(n) => {
                 let utterance = self.samples.take_front(n);
                 let item = self.speech_item.clone().unwrap_or_else(|| id("item_"));
-                let stopped = json!({"audio_end_ms": self.ms_at(self.samples.samples().len()), "item_id": item});
-                if !self
-                    .send(socket, server("input_audio_buffer.speech_stopped", stopped))
-                    .await
-                    || !self.commit(socket, utterance).await
-                {
+                let stopped = ServerEvent::SpeechStopped {
+                    audio_end_ms: self.ms_at(self.samples.samples().len()),
+                    item_id: item,
+                };
+                if !self.send(socket, stopped).await || !self.commit(socket, utterance).await {
                     return false;
                 }
                 match self.pending.take() {
@@ -479,11 +479,11 @@ impl Conn {
     /// The samples become the user's next spoken item.
     async fn commit(&mut self, socket: &mut WebSocket, samples: Vec<i16>) -> bool {
         let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
-        let committed = json!({"item_id": item, "previous_item_id": self.last_item});
-        if !self
-            .send(socket, server("input_audio_buffer.committed", committed))
-            .await
-        {
+        let committed = ServerEvent::Committed {
+            item_id: item.clone(),
+            previous_item_id: self.last_item.clone(),
+        };
+        if !self.send(socket, committed).await {
             return false;
         }
         let pcm = Pcm {
@@ -495,31 +495,38 @@ impl Conn {
             item: item.clone(),
             pcm,
         });
-        let content = json!([{"type": "input_audio", "transcript": null}]);
-        self.added(socket, message_item(&item, "user", "completed", content))
+        let content = vec![ContentPart::InputAudio { transcript: None }];
+        self.added(socket, Item::message(&item, Role::User, ItemStatus::Completed, content))
             .await
     }
 
-    /// `conversation.item.added`, and `conversation.item.created` for clients of the beta protocol.
-    async fn added(&mut self, socket: &mut WebSocket, item: Value) -> bool {
-        let previous = self
-            .last_item
-            .replace(item["id"].as_str().unwrap_or_default().to_string());
-        for kind in ["conversation.item.added", "conversation.item.created"] {
-            let event = server(kind, json!({"item": item, "previous_item_id": previous}));
-            if !self.send(socket, event).await {
-                return false;
-            }
-        }
-        true
+    /// `conversation.item.added`, and `conversation.item.created`, the beta protocol's name, which OpenAI
+    /// sends to every client.
+    async fn added(&mut self, socket: &mut WebSocket, item: Item) -> bool {
+        let previous_item_id = self.last_item.replace(item.id.clone());
+        let added = ServerEvent::ItemAdded {
+            item: item.clone(),
+            previous_item_id: previous_item_id.clone(),
+        };
+        let created = ServerEvent::ItemCreated { item, previous_item_id };
+        self.send(socket, added).await && self.send(socket, created).await
     }
 
     /// An `error` event for a bad client event; the connection stays open.
-    async fn fail(&mut self, socket: &mut WebSocket, code: &str, message: &str) -> bool {
-        self.send(socket, error("invalid_request_error", code, message)).await
+    async fn fail(&mut self, socket: &mut WebSocket, code: &'static str, message: &str) -> bool {
+        let event = ServerEvent::error(ErrorType::InvalidRequestError, code, message);
+        self.send(socket, event).await
     }
 }
 
-async fn send_json(socket: &mut WebSocket, event: Value) -> bool {
-    send(socket, Message::Text(event.to_string().into())).await
+/// Sends a server event as a text frame; false when the connection is gone.
+async fn send_event(socket: &mut WebSocket, event: &ServerEvent, beta: bool) -> bool {
+    match event.to_frame(beta) {
+        Ok(text) => send(socket, Message::Text(text.into())).await,
+        // Not expected: the events are plain data. The event is left out rather than the connection closed.
+        Err(err) => {
+            tracing::error!(%err, "a realtime event could not be written");
+            true
+        }
+    }
 }

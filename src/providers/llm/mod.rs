@@ -83,19 +83,36 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
+/// In OpenAI's shape: `{"id", "type": "function", "function": {"name", "arguments"}}`.
 impl Serialize for ToolCall {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde_json::json!({
-            "id": self.id,
-            "type": "function",
-            "function": {"name": self.name, "arguments": self.arguments},
-        })
+        #[derive(Serialize)]
+        struct Call<'a> {
+            id: &'a str,
+            #[serde(rename = "type")]
+            kind: &'static str,
+            function: Function<'a>,
+        }
+        #[derive(Serialize)]
+        struct Function<'a> {
+            name: &'a str,
+            arguments: &'a str,
+        }
+        let function = Function {
+            name: &self.name,
+            arguments: &self.arguments,
+        };
+        Call {
+            id: &self.id,
+            kind: "function",
+            function,
+        }
         .serialize(s)
     }
 }
 
-/// A function the model may call.
-#[derive(Debug, Clone)]
+/// A function the model may call; serialized as OpenAI's `function` object.
+#[derive(Debug, Clone, Serialize)]
 pub struct Tool {
     /// Function name.
     pub name: &'static str,

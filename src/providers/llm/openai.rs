@@ -6,12 +6,13 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::local::LocalBackend;
 use super::sse::SseParser;
-use super::{ChatRequest, Delta, Llm, LlmStream, ToolCall, Usage};
+use super::{ChatMessage, ChatRequest, Delta, Llm, LlmStream, Tool, ToolCall, Usage};
 use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
 use crate::providers::{Origin, ProviderError, check_status};
 
@@ -66,30 +67,59 @@ impl OpenAiChat {
         self
     }
 
-    fn body(&self, request: &ChatRequest) -> Value {
-        let mut body = json!({
-            "model": request.model,
-            "messages": request.messages,
-            "stream": true,
-            "stream_options": {"include_usage": true},
-        });
-        if let Some(t) = request.temperature {
-            body["temperature"] = json!(t);
+    fn body<'a>(&self, request: &'a ChatRequest) -> CompletionBody<'a> {
+        let tools: Vec<FunctionTool<'a>> = request
+            .tools
+            .iter()
+            .map(|t| FunctionTool {
+                kind: "function",
+                function: t,
+            })
+            .collect();
+        CompletionBody {
+            model: &request.model,
+            messages: &request.messages,
+            stream: true,
+            stream_options: StreamOptions { include_usage: true },
+            temperature: request.temperature,
+            max_tokens: request.max_tokens,
+            tool_choice: (!tools.is_empty()).then_some("auto"),
+            tools,
         }
-        if let Some(n) = request.max_tokens {
-            body["max_tokens"] = json!(n);
-        }
-        if !request.tools.is_empty() {
-            let tools: Vec<Value> = request
-                .tools
-                .iter()
-                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-                .collect();
-            body["tools"] = Value::from(tools);
-            body["tool_choice"] = json!("auto");
-        }
-        body
     }
+}
+
+/// The body of a chat completions request: always streamed, with the usage in the last chunk.
+#[derive(Debug, Serialize)]
+struct CompletionBody<'a> {
+    model: &'a str,
+    messages: &'a [ChatMessage],
+    stream: bool,
+    stream_options: StreamOptions,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    /// The functions offered; left out when none are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTool<'a>>,
+    /// `auto` when tools are offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<&'static str>,
+}
+
+/// `stream_options` of a request.
+#[derive(Debug, Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+/// A tool offered to the model: `{"type": "function", "function": {name, description, parameters}}`.
+#[derive(Debug, Serialize)]
+struct FunctionTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: &'a Tool,
 }
 
 impl Engine for OpenAiChat {

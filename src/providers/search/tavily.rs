@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::json;
 
 use super::{MAX_RESULTS, Search, SearchId, SearchResult, hits};
 use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
@@ -51,6 +50,15 @@ impl Tavily {
     }
 }
 
+/// The body of Tavily's `/search`.
+#[derive(Debug, serde::Serialize)]
+struct SearchBody<'a> {
+    query: &'a str,
+    max_results: usize,
+    /// `basic`: one credit a search.
+    search_depth: &'static str,
+}
+
 #[async_trait]
 impl Search for Tavily {
     fn configured(&self) -> bool {
@@ -63,7 +71,11 @@ impl Search for Tavily {
             .key
             .as_ref()
             .ok_or_else(|| ProviderError::NotConfigured("tavily (no TAVILY_API_KEY)".into()))?;
-        let body = json!({"query": query, "max_results": MAX_RESULTS, "search_depth": "basic"});
+        let body = SearchBody {
+            query,
+            max_results: MAX_RESULTS,
+            search_depth: "basic",
+        };
         let call = self.http.post(&self.url).bearer_auth(key.expose_secret()).json(&body);
         let body = send_json(ID, call).await?;
         let results = body["results"]

@@ -66,6 +66,19 @@ pub trait Tts: Engine {
     }
 }
 
+/// The body of an OpenAI-compatible `/audio/speech` request (the `openai` engine's and Piper's server's).
+#[derive(Debug, serde::Serialize)]
+struct SpeechBody<'a> {
+    /// The server's model (`tts-1`, `piper`).
+    model: &'a str,
+    /// The text to speak.
+    input: &'a str,
+    /// The voice.
+    voice: &'a str,
+    /// Always `wav`: the gateway converts from there.
+    response_format: &'static str,
+}
+
 /// Sends a prepared OpenAI-compatible `/audio/speech` request and returns its WAV (with the sizes a streaming
 /// server leaves open filled in).
 async fn wav_answer(origin: Origin<'_>, call: reqwest::RequestBuilder) -> Result<Speech, ProviderError> {

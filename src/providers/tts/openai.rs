@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::json;
 
-use super::{Speech, SpeechRequest, Tts, TtsId};
+use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
 use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup, is_local_address};
 use crate::providers::{Origin, ProviderError, ProviderSettings};
 
@@ -107,12 +106,12 @@ impl Tts for OpenAiTts {
                 "openai TTS (set OPENAI_TTS_URL or OPENAI_TTS_API_KEY)".into(),
             ));
         }
-        let body = json!({
-            "model": self.model,
-            "input": request.text,
-            "voice": request.voice.unwrap_or(DEFAULT_VOICE),
-            "response_format": "wav",
-        });
+        let body = SpeechBody {
+            model: &self.model,
+            input: request.text,
+            voice: request.voice.unwrap_or(DEFAULT_VOICE),
+            response_format: "wav",
+        };
         let mut call = self.http.post(&self.url).json(&body);
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());

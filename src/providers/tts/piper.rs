@@ -6,9 +6,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use serde_json::json;
 
-use super::{Speech, SpeechRequest, Tts, TtsId};
+use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
 use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup};
 use crate::providers::{Origin, ProviderError, ProviderSettings};
 
@@ -133,7 +132,12 @@ impl Tts for Piper {
         let voice = self
             .voice_for(request.voice, request.language)
             .ok_or_else(|| ProviderError::Unusable(format!("no Piper voice speaks {}", request.language)))?;
-        let body = json!({"model": "piper", "input": request.text, "voice": voice, "response_format": "wav"});
+        let body = SpeechBody {
+            model: "piper",
+            input: request.text,
+            voice,
+            response_format: "wav",
+        };
         super::wav_answer(ID, self.http.post(url).json(&body)).await
     }
 }

@@ -1,0 +1,381 @@
+//! The session of a Realtime connection: the settings the gateway uses, changed by `session.update`, and the
+//! session object that `session.created` and `session.updated` show, in the GA or the beta protocol's shape.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::RATE;
+use super::client::{Detection, SessionUpdate};
+use super::conversation::Modality;
+
+/// The session's settings the gateway uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The model as named at the handshake (`?model=`).
+    pub model: String,
+    /// Added to the gateway's system message.
+    pub instructions: Option<String>,
+    /// `["text"]`: answers without audio.
+    pub text_only: bool,
+    /// Turns end by the gateway's voice detector (`server_vad`); `None` (`turn_detection: null`): by commit.
+    pub server_vad: Option<ServerVad>,
+    /// A voice of the user's TTS engine (OpenAI's names are used by the `openai` engine only).
+    pub voice: Option<String>,
+    /// The language spoken (`transcription.language`).
+    pub language: Option<String>,
+}
+
+/// `turn_detection` of type `server_vad`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerVad {
+    /// Silence that ends a turn; `None`: the gateway's `VAD_SILENCE_MS`.
+    pub silence_ms: Option<u32>,
+    /// Answer by itself when a turn ends (`create_response`, default true).
+    pub create_response: bool,
+    /// New speech interrupts a running answer (`interrupt_response`, default true).
+    pub interrupt_response: bool,
+}
+
+impl Config {
+    /// A new session's settings: audio answers, server VAD, as OpenAI starts a session.
+    pub fn new(model: String) -> Self {
+        Self {
+            model,
+            instructions: None,
+            text_only: false,
+            server_vad: Some(ServerVad {
+                silence_ms: None,
+                create_response: true,
+                interrupt_response: true,
+            }),
+            voice: None,
+            language: None,
+        }
+    }
+
+    /// Applies a `session.update`; a field not given keeps its value. An audio format other than 24 kHz PCM16
+    /// or a detector other than `server_vad` is refused, and then nothing changes.
+    pub fn update(&mut self, session: &SessionUpdate) -> Result<(), String> {
+        let mut next = self.clone();
+        next.apply(session)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply(&mut self, session: &SessionUpdate) -> Result<(), String> {
+        let input = session.audio.as_ref().and_then(|a| a.input.as_ref());
+        let output = session.audio.as_ref().and_then(|a| a.output.as_ref());
+        let formats = [
+            input.and_then(|i| i.format.as_ref()),
+            session.input_audio_format.as_ref(),
+            output.and_then(|o| o.format.as_ref()),
+        ];
+        if let Some(format) = formats.into_iter().flatten().find(|f| !f.is_pcm16(RATE)) {
+            return Err(format!(
+                "audio format {format} is not supported; use audio/pcm at 24000 Hz"
+            ));
+        }
+        if let Some(text) = &session.instructions {
+            self.instructions = Some(text.clone()).filter(|t| !t.trim().is_empty());
+        }
+        if let Some(list) = session.output_modalities.as_ref().or(session.modalities.as_ref()) {
+            self.text_only = !list.iter().any(|m| m == "audio");
+        }
+        let detection = input
+            .and_then(|i| i.turn_detection.as_ref())
+            .or(session.turn_detection.as_ref());
+        match detection {
+            None => {}
+            Some(Detection::Off) => self.server_vad = None,
+            Some(Detection::On(d)) => match d.kind.as_deref() {
+                None | Some("server_vad" | "semantic_vad") => {
+                    self.server_vad = Some(ServerVad {
+                        silence_ms: d.silence_duration_ms.map(|ms| ms.clamp(100, 10_000) as u32),
+                        create_response: d.create_response.unwrap_or(true),
+                        interrupt_response: d.interrupt_response.unwrap_or(true),
+                    });
+                }
+                Some(other) => {
+                    return Err(format!(
+                        "turn_detection {other:?} is not supported; use server_vad or null"
+                    ));
+                }
+            },
+        }
+        let voice = output.and_then(|o| o.voice.as_ref()).or(session.voice.as_ref());
+        if let Some(voice) = voice {
+            self.voice = Some(voice.clone()).filter(|v| !v.trim().is_empty());
+        }
+        let transcription = input
+            .and_then(|i| i.transcription.as_ref())
+            .or(session.input_audio_transcription.as_ref());
+        if let Some(language) = transcription.and_then(|t| t.language.as_ref()) {
+            self.language = Some(language.clone()).filter(|l| !l.trim().is_empty());
+        }
+        Ok(())
+    }
+
+    /// The session object of `session.created` and `session.updated`, in the GA or the beta shape.
+    pub fn session(&self, id: &str, beta: bool) -> SessionObject {
+        let pcm = PcmFormat {
+            kind: "audio/pcm",
+            rate: RATE,
+        };
+        let turn_detection = self.server_vad.map(|vad| ServerVadSettings {
+            kind: "server_vad",
+            silence_duration_ms: vad.silence_ms,
+            create_response: vad.create_response,
+            interrupt_response: vad.interrupt_response,
+        });
+        let transcription = TranscriptionSettings {
+            model: "gateway",
+            language: self.language.clone(),
+        };
+        let instructions = self.instructions.clone().unwrap_or_default();
+        if beta {
+            return SessionObject::Beta(BetaSession {
+                id: id.to_string(),
+                object: "realtime.session",
+                model: self.model.clone(),
+                modalities: if self.text_only {
+                    vec![Modality::Text]
+                } else {
+                    vec![Modality::Audio, Modality::Text]
+                },
+                instructions,
+                voice: self.voice.clone(),
+                input_audio_format: "pcm16",
+                output_audio_format: "pcm16",
+                turn_detection,
+                input_audio_transcription: transcription,
+            });
+        }
+        SessionObject::Ga(Session {
+            kind: "realtime",
+            object: "realtime.session",
+            id: id.to_string(),
+            model: self.model.clone(),
+            output_modalities: vec![Modality::of(self.text_only)],
+            instructions,
+            audio: SessionAudio {
+                input: SessionInput {
+                    format: pcm,
+                    turn_detection,
+                    transcription,
+                },
+                output: SessionOutput {
+                    format: pcm,
+                    voice: self.voice.clone(),
+                },
+            },
+        })
+    }
+}
+
+/// The session object, in the shape of the client's protocol.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(as = RealtimeSessionObject)]
+pub enum SessionObject {
+    /// The GA protocol's.
+    Ga(Session),
+    /// The beta protocol's (`OpenAI-Beta: realtime=v1`).
+    Beta(BetaSession),
+}
+
+/// The GA session object.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeSession)]
+pub struct Session {
+    /// `realtime`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `realtime.session`.
+    pub object: &'static str,
+    /// `sess_…`.
+    pub id: String,
+    /// The model as named at the handshake.
+    pub model: String,
+    /// `["text"]` or `["audio"]`.
+    pub output_modalities: Vec<Modality>,
+    /// The client's system text; empty when none.
+    pub instructions: String,
+    /// The audio settings.
+    pub audio: SessionAudio,
+}
+
+/// The GA session's audio settings.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeSessionAudio)]
+pub struct SessionAudio {
+    /// The user's audio.
+    pub input: SessionInput,
+    /// The answer's audio.
+    pub output: SessionOutput,
+}
+
+/// The GA session's input audio.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeSessionInput)]
+pub struct SessionInput {
+    /// PCM16 at 24 kHz.
+    pub format: PcmFormat,
+    /// The detector; null: turns end by the client's commit.
+    pub turn_detection: Option<ServerVadSettings>,
+    /// The transcription (the user's STT engine).
+    pub transcription: TranscriptionSettings,
+}
+
+/// The GA session's output audio.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeSessionOutput)]
+pub struct SessionOutput {
+    /// PCM16 at 24 kHz.
+    pub format: PcmFormat,
+    /// The voice asked for; null: the user's.
+    pub voice: Option<String>,
+}
+
+/// GA's audio format object.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[schema(as = RealtimePcmFormat)]
+pub struct PcmFormat {
+    /// `audio/pcm`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// 24000.
+    pub rate: u32,
+}
+
+/// The voice detector's settings as the session shows them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeServerVad)]
+pub struct ServerVadSettings {
+    /// `server_vad`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Silence that ends a turn; null: the gateway's setting.
+    pub silence_duration_ms: Option<u32>,
+    /// Whether a turn's end starts an answer.
+    pub create_response: bool,
+    /// Whether new speech interrupts an answer.
+    pub interrupt_response: bool,
+}
+
+/// The transcription settings as the session shows them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeTranscriptionSettings)]
+pub struct TranscriptionSettings {
+    /// `gateway`: the user's STT engine transcribes.
+    pub model: &'static str,
+    /// The language spoken; null: detected.
+    pub language: Option<String>,
+}
+
+/// The beta protocol's session object.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = RealtimeBetaSession)]
+pub struct BetaSession {
+    /// `sess_…`.
+    pub id: String,
+    /// `realtime.session`.
+    pub object: &'static str,
+    /// The model as named at the handshake.
+    pub model: String,
+    /// `["text"]` or `["audio", "text"]`.
+    pub modalities: Vec<Modality>,
+    /// The client's system text; empty when none.
+    pub instructions: String,
+    /// The voice asked for; null: the user's.
+    pub voice: Option<String>,
+    /// `pcm16`.
+    pub input_audio_format: &'static str,
+    /// `pcm16`.
+    pub output_audio_format: &'static str,
+    /// The detector; null: turns end by the client's commit.
+    pub turn_detection: Option<ServerVadSettings>,
+    /// The transcription (the user's STT engine).
+    pub input_audio_transcription: TranscriptionSettings,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn update(config: &mut Config, session: Value) -> Result<(), String> {
+        config.update(&serde_json::from_value(session).unwrap())
+    }
+
+    #[test]
+    fn a_session_update_in_ga_or_beta_form_sets_the_same_things() {
+        let mut ga = Config::new("default".into());
+        update(
+            &mut ga,
+            json!({"type": "realtime", "instructions": "Be brief.", "output_modalities": ["text"],
+            "audio": {"input": {"format": {"type": "audio/pcm", "rate": 24000}, "turn_detection": null,
+                "transcription": {"model": "whisper-1", "language": "de"}}, "output": {"voice": "alloy"}}}),
+        )
+        .unwrap();
+        let mut beta = Config::new("default".into());
+        update(
+            &mut beta,
+            json!({"instructions": "Be brief.", "modalities": ["text"], "input_audio_format": "pcm16",
+            "turn_detection": null, "input_audio_transcription": {"language": "de"}, "voice": "alloy"}),
+        )
+        .unwrap();
+        assert_eq!(ga, beta);
+        assert!(ga.text_only && ga.server_vad.is_none());
+        assert_eq!(ga.language.as_deref(), Some("de"));
+    }
+
+    #[test]
+    fn other_audio_formats_and_detectors_are_refused() {
+        let mut config = Config::new("default".into());
+        assert!(update(&mut config, json!({"input_audio_format": "g711_ulaw"})).is_err());
+        assert!(
+            update(
+                &mut config,
+                json!({"audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}})
+            )
+            .is_err()
+        );
+        let refused = update(&mut config, json!({"turn_detection": {"type": "push_to_talk"}}));
+        assert_eq!(
+            refused.unwrap_err(),
+            r#"turn_detection "push_to_talk" is not supported; use server_vad or null"#
+        );
+        assert_eq!(
+            config,
+            Config::new("default".into()),
+            "a refused update changes nothing"
+        );
+    }
+
+    #[test]
+    fn the_session_object_has_the_shape_of_the_clients_protocol() {
+        let mut config = Config::new("default".into());
+        update(&mut config, json!({"turn_detection": {"silence_duration_ms": 50}})).unwrap();
+        let ga = serde_json::to_value(config.session("sess_1", false)).unwrap();
+        let detection = json!({"type": "server_vad", "silence_duration_ms": 100, "create_response": true,
+            "interrupt_response": true});
+        let pcm = json!({"type": "audio/pcm", "rate": 24000});
+        assert_eq!(
+            ga,
+            json!({"type": "realtime", "object": "realtime.session", "id": "sess_1", "model": "default",
+                "output_modalities": ["audio"], "instructions": "",
+                "audio": {"input": {"format": pcm, "turn_detection": detection,
+                    "transcription": {"model": "gateway", "language": null}},
+                    "output": {"format": pcm, "voice": null}}})
+        );
+        let beta = serde_json::to_value(config.session("sess_1", true)).unwrap();
+        assert_eq!(
+            beta,
+            json!({"id": "sess_1", "object": "realtime.session", "model": "default",
+                "modalities": ["audio", "text"], "instructions": "", "voice": null,
+                "input_audio_format": "pcm16", "output_audio_format": "pcm16", "turn_detection": detection,
+                "input_audio_transcription": {"model": "gateway", "language": null}})
+        );
+    }
+}
