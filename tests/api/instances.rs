@@ -2,11 +2,13 @@
 //! (quotas, leases), and what an instance caches (runtime overrides, the local backend) follows an admin's
 //! change through another instance within `OVERRIDES_REFRESH_SECONDS`.
 
+use std::time::Duration;
+
 use reqwest::Method;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, eventually};
+use crate::common::{As, TestApp, eventually, throughout};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
 
 /// Instance `a`, and instance `b` on the same database; both refresh their overrides every second.
@@ -213,8 +215,14 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
     eventually("the first extraction", 5, || async { extractions() == 1 }).await;
     let (second, third) = tokio::join!(turn(&b, "I live in Hamburg."), turn(&a, "My dog is Bello."));
     assert_eq!((second.status.as_u16(), third.status.as_u16()), (200, 200));
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    assert_eq!(extractions(), 1, "no second extraction while one runs");
+    // A turn decides on its extraction before it answers, so a second one would already be on its way: a moment
+    // for its request to reach the fake.
+    throughout(
+        "no second extraction while one runs",
+        Duration::from_millis(200),
+        || async { extractions() == 1 },
+    )
+    .await;
     gate.add_permits(1);
     eventually("the extracted memory", 5, || async {
         a.get("/api/me/memories", As::Bearer(&token))
@@ -224,6 +232,7 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
             .is_some_and(|m| m.len() == 1)
     })
     .await;
+    assert_eq!(extractions(), 1, "nor a late one");
 }
 
 #[tokio::test]
@@ -250,7 +259,12 @@ async fn an_unconfirmed_alarm_is_reminded_once_though_two_instances_watch_it() {
     let pressed = b.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
     assert_eq!(pressed.body["status"], "alerted", "{}", pressed.body);
     eventually("the reminder", 10, || async { smtp.mails().len() >= 2 }).await;
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Each instance looks for due reminders every second, so the other one has looked within a second of this
+    // reminder: one look and a margin for its mail to arrive.
+    throughout("one reminder only", Duration::from_millis(1200), || async {
+        smtp.mails().len() == 2
+    })
+    .await;
     let subjects: Vec<String> = smtp.mails().iter().map(|m| m.header("Subject")).collect();
     assert_eq!(subjects.len(), 2, "the alarm and one reminder: {subjects:?}");
     assert!(
