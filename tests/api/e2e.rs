@@ -6,13 +6,15 @@
 //! (and so CI) runs it. The engines live in `target/engines`, so later runs start in seconds.
 
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 use voice_gateway::providers::audio::parse_wav;
+
+use crate::common::eventually;
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
@@ -54,18 +56,12 @@ async fn start() -> Gateway {
         .unwrap();
     let gateway = Gateway { child, port, _dir: dir };
     let client = reqwest::Client::new();
-    let started = Instant::now();
-    loop {
-        let health = client.get(format!("http://127.0.0.1:{port}/health")).send().await;
-        if health.is_ok_and(|r| r.status() == 200) {
-            return gateway;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(900),
-            "the gateway and its engines did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    let health = format!("http://127.0.0.1:{port}/health");
+    eventually("the gateway and its engines to start", 900, || async {
+        client.get(&health).send().await.is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+    gateway
 }
 
 /// Whether the engines' Piper voices include one for `language`.
