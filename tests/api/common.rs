@@ -45,6 +45,14 @@ pub async fn fresh_database() -> Option<String> {
     Some(url.to_string())
 }
 
+/// A stage whose first provider a fake plays (see [`Gateway::first`]).
+pub enum Stage {
+    /// The language model, as the `cloud` provider.
+    Llm,
+    /// Speech synthesis, as the `openai` provider.
+    Tts,
+}
+
 /// A gateway for one test, described in one sentence:
 /// `TestApp::with().llm(&llm).env(&[("HISTORY_MAX_MESSAGES", "4")]).user("anna").await`.
 #[derive(Default)]
@@ -70,6 +78,30 @@ impl Gateway {
     pub fn stt(self, stt: &Fake) -> Self {
         let url = stt.v1();
         self.env(&[("OPENAI_STT_URL", &url), ("DEFAULT_STT_PROVIDER", "openai")])
+    }
+
+    /// `stage`'s provider is the OpenAI-compatible `fake`, asked first: the cloud LLM (key `k`) or the `openai`
+    /// voice; `then` is the chain tried after it fails (`LLM_FALLBACK`, `TTS_FALLBACK`), `""` for none.
+    /// `TestApp::with().llm(&local).first(Stage::Llm, &cloud, "local")`: the cloud model, else the local one.
+    pub fn first(self, stage: Stage, fake: &Fake, then: &str) -> Self {
+        let url = fake.v1();
+        let this = match stage {
+            Stage::Llm => self.env(&[
+                ("DEFAULT_LLM_PROVIDER", "cloud"),
+                ("CLOUD_LLM_URL", &url),
+                ("CLOUD_LLM_API_KEY", "k"),
+            ]),
+            Stage::Tts => self.env(&[("DEFAULT_TTS_PROVIDER", "openai"), ("OPENAI_TTS_URL", &url)]),
+        };
+        let chain = match stage {
+            Stage::Llm => "LLM_FALLBACK",
+            Stage::Tts => "TTS_FALLBACK",
+        };
+        if then.is_empty() {
+            this
+        } else {
+            this.env(&[(chain, then)])
+        }
     }
 
     /// On the same database as `other`: another instance of the same gateway.

@@ -144,13 +144,9 @@ async fn transcribe_uploads_a_wav_with_the_fixed_language_and_reads_the_transcri
 async fn transcribe_falls_back_from_the_unavailable_in_process_whisper() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "hello"})));
-    let url = stt.v1();
     let (app, token, _) = TestApp::with()
-        .env(&[
-            ("OPENAI_STT_URL", &url),
-            ("DEFAULT_STT_PROVIDER", "whisper"),
-            ("STT_FALLBACK", "openai"),
-        ])
+        .stt(&stt)
+        .env(&[("DEFAULT_STT_PROVIDER", "whisper"), ("STT_FALLBACK", "openai")])
         .user("anna")
         .await;
     let r = upload(

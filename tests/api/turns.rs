@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, eventually};
+use crate::common::{As, Stage, TestApp, eventually};
 use crate::fakes::{CHAT, Fake, Reply, completion, token_chunks, tokens, tokens_with_usage, tool_call, wav, wav_info};
 
 /// A gateway whose local LLM is `llm`, speaking with espeak-ng, memory extraction off unless asked for.
@@ -239,16 +239,10 @@ async fn the_llm_falls_back_in_the_configured_order_when_the_first_fails_before_
     );
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["From local."]));
-    let cloud_url = cloud.v1();
     let (app, token, _) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "sk-cloud"),
-            ("CLOUD_LLM_MODEL", "vendor/model-x"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
+        .env(&[("CLOUD_LLM_API_KEY", "sk-cloud"), ("CLOUD_LLM_MODEL", "vendor/model-x")])
         .user("anna")
         .await;
 
@@ -280,15 +274,9 @@ async fn an_error_event_before_the_first_token_falls_back() {
     );
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["Local answer."]));
-    let cloud_url = cloud.v1();
     let (app, token, _) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
         .user("anna")
         .await;
     let r = chat(&app, &token, json!({"text": "Hello", "text_only": true})).await;
@@ -303,15 +291,9 @@ async fn a_stream_cut_after_some_tokens_is_an_error_and_does_not_fall_back() {
     cloud.then(CHAT, Reply::SseCut(token_chunks(&["The answer", " is"])));
     let local = Fake::start().await;
     local.always(CHAT, tokens(&["Should not be asked."]));
-    let cloud_url = cloud.v1();
     let (app, token, id) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
         .user("anna")
         .await;
     let session = new_session(&app, &token).await;
@@ -616,14 +598,9 @@ async fn the_cost_of_the_usage_chunk_is_recorded_per_user_day_and_category() {
             json!({"prompt_tokens": 100, "completion_tokens": 20, "cost": 0.0021}),
         ),
     );
-    let cloud_url = cloud.v1();
     let (app, token, id) = TestApp::with()
         .llm(&cloud)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-        ])
+        .first(Stage::Llm, &cloud, "")
         .user("anna")
         .await;
     for _ in 0..2 {
@@ -808,12 +785,10 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
     llm.always(CHAT, tokens(&["Guten Tag."]));
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
-    let tts_url = tts.v1();
     let (app, token, _) = TestApp::with()
         .llm(&llm)
+        .first(Stage::Tts, &tts, "")
         .env(&[
-            ("DEFAULT_TTS_PROVIDER", "openai"),
-            ("OPENAI_TTS_URL", &tts_url),
             ("OPENAI_TTS_VOICE", "af_heart"),
             ("OPENAI_TTS_MODEL", "kokoro"),
             ("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "de,pl"),
@@ -845,14 +820,9 @@ async fn a_failing_tts_falls_back_along_the_chain() {
     llm.always(CHAT, tokens(&["Hello."]));
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Status(500, "gpu gone".into()));
-    let tts_url = tts.v1();
     let (app, token, _) = TestApp::with()
         .llm(&llm)
-        .env(&[
-            ("DEFAULT_TTS_PROVIDER", "openai"),
-            ("OPENAI_TTS_URL", &tts_url),
-            ("TTS_FALLBACK", "espeak"),
-        ])
+        .first(Stage::Tts, &tts, "espeak")
         .user("anna")
         .await;
     let r = chat(&app, &token, json!({"text": "Hi"})).await;
