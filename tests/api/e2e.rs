@@ -50,7 +50,7 @@ async fn start() -> Gateway {
         .env("FILLER_AFTER_MS", "0")
         // Greedy decoding: the tiny model answers the same way every run.
         .env("LLM_TEMPERATURE", "0")
-        .stdout(Stdio::null())
+        .stdout(std::fs::File::create(dir.path().join("stdout.log")).unwrap())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
@@ -114,6 +114,22 @@ fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
 #[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
 async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     let gw = start().await;
+    // As the README's profile table says of local-dev: transcription by the engines on a free port (not the
+    // configured service's 8090), Piper as the voice.
+    let printed = std::fs::read_to_string(gw._dir.path().join("stdout.log")).unwrap();
+    let running = printed
+        .lines()
+        .find(|l| l.starts_with("running: "))
+        .expect("the running line");
+    let stt = running
+        .split("; ")
+        .find(|p| p.starts_with("speech to text "))
+        .unwrap_or_default();
+    assert!(
+        stt.contains(" at http://127.0.0.1:") && !stt.contains(":8090/"),
+        "{running}"
+    );
+    assert!(running.contains("; voice piper;"), "{running}");
     let http = reqwest::Client::new();
     let base = format!("http://127.0.0.1:{}", gw.port);
     let session: Value = http
