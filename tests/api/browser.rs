@@ -36,10 +36,9 @@ fn spoken_question(text: &str, path: &std::path::Path) {
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
 async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["In Hamburg it rains.", " Take an umbrella."]).await;
     llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
     llm.then(CHAT, tokens(&["It is sunny in Berlin.", " Enjoy the day."]));
-    llm.always(CHAT, tokens(&["In Hamburg it rains.", " Take an umbrella."]));
     let search = Fake::start().await;
     search.always(
         "/search",

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::common::{ADMIN_KEY, eventually, fresh_database};
-use crate::fakes::{CHAT, Fake, Reply, tokens};
+use crate::fakes::{Fake, Reply};
 use crate::smtp::{Mode, SmtpServer};
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
@@ -97,8 +97,7 @@ async fn two_instances_behind_nginx_share_one_postgresql() {
     let database = fresh_database()
         .await
         .expect("TEST_DATABASE_URL names a PostgreSQL server");
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine, thanks."]));
+    let llm = Fake::answering(&["Fine, thanks."]).await;
     let stt = Fake::start().await;
     stt.always(
         "/v1/audio/transcriptions",

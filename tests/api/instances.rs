@@ -35,8 +35,7 @@ async fn two_instances(llm: &Fake, llamacpp: &Fake) -> (TestApp, TestApp) {
 
 #[tokio::test]
 async fn the_daily_quota_is_exact_across_instances() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (a, b) = two_instances(&llm, &llm).await;
     let (id, token) = a.create_user("anna").await;
     let limit = json!({"daily_request_limit": 10});
@@ -65,8 +64,7 @@ async fn the_daily_quota_is_exact_across_instances() {
 
 #[tokio::test]
 async fn an_admins_change_through_one_instance_reaches_the_other() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (a, b) = two_instances(&llm, &llm).await;
     let set = json!({"value": "1.3"});
     let r = a
@@ -185,11 +183,10 @@ async fn token_resets_at_once_on_two_instances_leave_one_working_token() {
 
 #[tokio::test]
 async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Nice."]).await;
     let gate = std::sync::Arc::new(Semaphore::new(0));
     let facts = tokens(&["- Anna likes green tea.\n"]);
     llm.when(|r| r.is_extraction(), Reply::Gated(gate.clone(), Box::new(facts)));
-    llm.always(CHAT, tokens(&["Nice."]));
     let extraction = [
         ("MEMORY_EXTRACTION_ENABLED", "true"),
         ("MEMORY_EXTRACTION_EVERY_N_TURNS", "1"),

@@ -226,8 +226,7 @@ async fn switching_the_backend_checks_the_allowlist_and_the_model_and_audits_eve
 
 #[tokio::test]
 async fn metrics_count_requests_by_route_template_in_json_and_prometheus_text() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let url = llm.v1();
     let app = spawn_app(&[("LOCAL_LLM_URL", &url), ("DEFAULT_LLM_PROVIDER", "local")]).await;
     let (_, token) = app.create_user("anna").await;
