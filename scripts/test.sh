@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages the tests use (Debian names). Installed only when a command is missing.
+# System packages the tests use (Debian names; the README lists them). Installed only when a command is
+# missing, with apt-get: as root, or through sudo.
 need=()
 command -v cc >/dev/null || need+=(gcc)
 command -v kill >/dev/null || need+=(procps)
@@ -18,7 +19,7 @@ command -v node >/dev/null || need+=(nodejs npm)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
 if [ ${#need[@]} -gt 0 ]; then
-  echo "installing test dependencies: ${need[*]}"
+  echo "installing test dependencies with apt-get (as root, or through sudo): ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"

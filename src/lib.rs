@@ -25,8 +25,8 @@
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 //!
-//! No two modules depend on each other, even through others (a test checks it): a module's `crate::` paths
-//! name only modules below it.
+//! No two modules depend on each other, even through others, whether top-level modules or the modules inside
+//! one (a test checks it): a module's `crate::` and `super::` paths name only modules below it.
 
 // The library is safe Rust throughout; the binary's one `unsafe` call gives idle memory back (`main.rs`).
 #![forbid(unsafe_code)]
@@ -110,33 +110,109 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
 
-    /// The top-level modules each module's code names through `crate::` (comments and unit tests left out).
+    /// The module a source file is: `["routes", "login"]` for `routes/login.rs`, `["routes"]` for `routes/mod.rs`.
+    fn module_of(rel: &Path) -> Vec<String> {
+        let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().to_string()).collect();
+        let file = parts.pop().unwrap_or_default();
+        if file != "mod.rs" {
+            parts.push(file.trim_end_matches(".rs").to_string());
+        }
+        parts
+    }
+
+    /// The leading `ident::ident…` of `text`, and what follows it.
+    fn idents(text: &str) -> (Vec<String>, &str) {
+        let mut names = Vec::new();
+        let mut rest = text;
+        loop {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return (names, rest);
+            }
+            names.push(rest[..end].to_string());
+            match rest[end..].strip_prefix("::") {
+                Some(more) => rest = more,
+                None => return (names, &rest[end..]),
+            }
+        }
+    }
+
+    /// The paths the code of module `here` names through `crate::`, `super::` and `self::`, made absolute (a
+    /// `use super::{a, b}` group, on one line or several, gives one path per member).
+    fn named_paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
+        let mut found = Vec::new();
+        for (at, _) in code
+            .match_indices("crate::")
+            .chain(code.match_indices("super::"))
+            .chain(code.match_indices("self::"))
+        {
+            if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue; // the middle of a longer path (`super::super::`, `voice_gateway::self_`)
+            }
+            let (mut base, mut rest) = (Vec::new(), &code[at..]);
+            if let Some(r) = rest.strip_prefix("crate::") {
+                rest = r;
+            } else {
+                base = here.to_vec();
+                while let Some(r) = rest.strip_prefix("super::") {
+                    base.pop();
+                    rest = r;
+                }
+                rest = rest.strip_prefix("self::").unwrap_or(rest);
+            }
+            let (names, after) = idents(rest);
+            base.extend(names);
+            match after.strip_prefix('{') {
+                Some(group) => {
+                    let group = &group[..group.find('}').unwrap_or(group.len())];
+                    for member in group.split(',') {
+                        let (names, _) = idents(member.trim());
+                        found.push(base.iter().cloned().chain(names).collect());
+                    }
+                }
+                None => found.push(base),
+            }
+        }
+        found
+    }
+
+    /// For every module, the siblings it names (its own code or its sub-modules'): the crate's top-level
+    /// modules among themselves (`routes` → `turn`), and the modules inside one module among themselves
+    /// (`routes::login` → `routes::ui`). Comments and unit tests are left out.
     fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
-        let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
         let mut stack = vec![src.clone()];
         while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-                let path = entry.path();
+            for path in std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()) {
                 if path.is_dir() {
                     stack.push(path);
-                    continue;
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
                 }
-                let rel = path.strip_prefix(&src).unwrap().to_string_lossy().to_string();
-                let top = rel.split('/').next().unwrap().trim_end_matches(".rs").to_string();
-                if top == "lib" || top == "main" || !rel.ends_with(".rs") {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
-                for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-                    for part in line.split("crate::").skip(1) {
-                        let name: String = part.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                        if name != top {
-                            deps.entry(top.clone()).or_default().insert(name);
-                        }
-                    }
+            }
+        }
+        let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f.strip_prefix(&src).unwrap())).collect();
+        let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for file in &files {
+            let here = module_of(file.strip_prefix(&src).unwrap());
+            if here == ["lib"] || here == ["main"] {
+                continue;
+            }
+            let text = std::fs::read_to_string(file).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+            let code: Vec<&str> = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+            for named in named_paths(&code.join("\n"), &here) {
+                // The two modules below the deepest module both lie in.
+                let common = here.iter().zip(&named).take_while(|(a, b)| a == b).count();
+                if common < here.len() && common < named.len() && modules.contains(&named[..=common]) {
+                    deps.entry(here[..=common].join("::"))
+                        .or_default()
+                        .insert(named[..=common].join("::"));
                 }
             }
         }
@@ -148,7 +224,11 @@ mod tests {
         let deps = dependencies();
         assert!(
             deps.contains_key("turn") && deps["routes"].contains("turn"),
-            "the scan found the modules"
+            "the scan found the top-level modules"
+        );
+        assert!(
+            deps["routes::login"].contains("routes::openapi"),
+            "the scan found the modules inside them"
         );
         // A cycle shows as a module that reaches itself.
         for start in deps.keys() {

@@ -21,8 +21,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 pub use llm::LlmId;
-use registry::{Build, Engine, Engines};
 pub use registry::{Capabilities, ProviderId, Stage, chain};
+use registry::{Engine, Engines, UnknownProvider};
 pub use search::SearchId;
 pub use settings::ProviderSettings;
 pub use stt::SttId;
@@ -165,6 +165,43 @@ pub fn http_client(total: Duration) -> reqwest::Client {
         .user_agent(concat!("voice-gateway/", env!("CARGO_PKG_VERSION")))
         .build()
         .expect("the HTTP client builds with static settings")
+}
+
+/// What an engine is built from.
+pub struct Build<'a> {
+    /// Addresses, keys and models.
+    pub settings: &'a ProviderSettings,
+    /// The shared HTTP client.
+    pub http: &'a reqwest::Client,
+    /// The switchable local LLM backend.
+    pub local: &'a Arc<llm::local::LocalBackend>,
+    /// The gateway's languages.
+    pub languages: &'static [&'static str],
+}
+
+impl Stage {
+    /// The ids of this stage's providers, in registration order.
+    pub fn ids(self) -> &'static [&'static str] {
+        match self {
+            Self::Stt => SttId::NAMES,
+            Self::Llm => LlmId::NAMES,
+            Self::Tts => TtsId::NAMES,
+            Self::Search => SearchId::NAMES,
+        }
+    }
+
+    /// Checks a provider name of this stage: its canonical id, or an error naming the valid ones.
+    pub fn parse(self, name: &str) -> Result<&'static str, UnknownProvider> {
+        let name = name.trim();
+        self.ids()
+            .iter()
+            .find(|id| **id == name)
+            .copied()
+            .ok_or_else(|| UnknownProvider {
+                stage: self,
+                name: name.to_string(),
+            })
+    }
 }
 
 /// Every engine, built once from the settings, by typed id.

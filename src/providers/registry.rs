@@ -4,7 +4,9 @@
 //! gives its id and the function that builds it. From that line come the stage's id enum (what settings,
 //! prefs, requests and the API description name; a wrong name is refused with a message naming the valid
 //! ones) and the [`Engines`] table that [`super::Providers`] hands out by id. Each engine describes itself
-//! with [`Capabilities`], which `/api/config` and the admin status list.
+//! with [`Capabilities`], which `/api/config` and the admin status list. What names the stages' ids
+//! ([`Stage::ids`]) and what an engine is built from ([`super::Build`]) sit in the parent module, so that this
+//! one names no stage.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -12,9 +14,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use utoipa::ToSchema;
-
-use super::ProviderSettings;
-use super::llm::local::LocalBackend;
 
 /// A stage of the pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
@@ -39,29 +38,6 @@ impl Stage {
             Self::Tts => "tts",
             Self::Search => "search",
         }
-    }
-
-    /// The ids of this stage's providers, in registration order.
-    pub fn ids(self) -> &'static [&'static str] {
-        match self {
-            Self::Stt => <super::stt::SttId as ProviderId>::NAMES,
-            Self::Llm => <super::llm::LlmId as ProviderId>::NAMES,
-            Self::Tts => <super::tts::TtsId as ProviderId>::NAMES,
-            Self::Search => <super::search::SearchId as ProviderId>::NAMES,
-        }
-    }
-
-    /// Checks a provider name of this stage: its canonical id, or an error naming the valid ones.
-    pub fn parse(self, name: &str) -> Result<&'static str, UnknownProvider> {
-        let name = name.trim();
-        self.ids()
-            .iter()
-            .find(|id| **id == name)
-            .copied()
-            .ok_or_else(|| UnknownProvider {
-                stage: self,
-                name: name.to_string(),
-            })
     }
 }
 
@@ -187,18 +163,6 @@ pub trait Engine: Send + Sync {
     fn setup(&self) -> Setup;
 }
 
-/// What an engine is built from.
-pub struct Build<'a> {
-    /// Addresses, keys and models.
-    pub settings: &'a ProviderSettings,
-    /// The shared HTTP client.
-    pub http: &'a reqwest::Client,
-    /// The switchable local LLM backend.
-    pub local: &'a Arc<LocalBackend>,
-    /// The gateway's languages.
-    pub languages: &'static [&'static str],
-}
-
 /// Every engine of a stage, by id; every id has its engine.
 pub struct Engines<I, E: ?Sized> {
     engines: Vec<Arc<E>>,
@@ -306,7 +270,7 @@ macro_rules! registry {
 
         /// Builds every engine of this stage.
         pub fn engines(
-            build: &$crate::providers::registry::Build<'_>,
+            build: &$crate::providers::Build<'_>,
         ) -> $crate::providers::registry::Engines<$id, dyn $engine> {
             $crate::providers::registry::Engines::new(vec![$($build(build),)+])
         }

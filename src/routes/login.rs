@@ -1,5 +1,5 @@
-//! Entry points of a person: the page gate at `/`, the personal link `/?k=…`, single-sign-on login
-//! (`/api/login`, `/api/admin/login`) and the discovery of the proxy's identity header.
+//! Entry points of a person: the page gate at `/` and `/admin`, the personal link `/?k=…`, single-sign-on
+//! login (`/api/login`, `/api/admin/login`) and the discovery of the proxy's identity header.
 
 use std::net::SocketAddr;
 
@@ -22,10 +22,11 @@ use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
 
-/// Routes of the page gate and logins.
+/// Routes of the page gate (the assistant page and the admin panel) and logins.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(index))
+        .routes(routes!(admin_page))
         .routes(routes!(login))
         .routes(routes!(sso_login))
         .routes(routes!(admin_login))
@@ -108,7 +109,7 @@ async fn index(
 
 /// What a browser without identity gets at `/` and `/admin`: the proxy's login where there is one, else the
 /// page with the sign-in button.
-pub fn gate(app: &App) -> Response {
+fn gate(app: &App) -> Response {
     match &app.settings.auth.sso_login_url {
         Some(url) => redirect(url, None),
         None => (
@@ -116,6 +117,25 @@ pub fn gate(app: &App) -> Response {
             Html(page("You have no personal access yet.", true)),
         )
             .into_response(),
+    }
+}
+
+/// The admin panel for admins; others get 403, callers without identity the same gate as `/`.
+#[utoipa::path(get, path = "/admin", tag = PUBLIC, responses(
+    (status = 200, description = "the admin panel", content_type = "text/html"),
+    (status = 303, description = "no identity, behind a proxy: its login"),
+    (status = 401, description = "no identity: the sign-in page", content_type = "text/html"),
+    (status = 403, description = "not an admin")))]
+async fn admin_page(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    match auth::identify(&app, &headers, None, Some(peer)).await {
+        Ok(caller) if caller.is_admin => ([(CACHE_CONTROL, "no-store")], Html(super::ui::admin_html())).into_response(),
+        Ok(_) => ApiError::Forbidden("the admin panel is for admins".into()).into_response(),
+        Err(ApiError::Unauthorized) => gate(&app),
+        Err(err) => err.into_response(),
     }
 }
 

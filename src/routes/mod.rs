@@ -36,7 +36,6 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(public_config::router())
         .merge(openapi::router())
         .merge(login::router())
-        .merge(ui::router())
         .merge(me::router())
         .merge(sessions::router())
         .merge(devices::router())

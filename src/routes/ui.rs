@@ -1,18 +1,12 @@
 //! The browser UI, built into the binary (no CDN, no font download, works without internet). Asset URLs
-//! carry the version as a cache-busting parameter; the assets themselves may be cached for a day.
-
-use std::net::SocketAddr;
+//! carry the version as a cache-busting parameter; the assets themselves may be cached for a day. The pages
+//! are served by the gate in [`super::login`], which decides who sees them.
 
 use axum::Router;
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::get;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
-use super::openapi::PUBLIC;
 use crate::app::AppState;
 
 const INDEX: &str = include_str!("../../ui/index.html");
@@ -23,11 +17,6 @@ const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
 const ADMIN_JS: &str = include_str!("../../ui/admin.js");
 const ACK_CSS: &str = include_str!("../../ui/ack.css");
-
-/// The admin page.
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(admin_page))
-}
 
 /// The pages' scripts and styles (not part of the API; the page itself is served by the gate at `/`).
 pub fn assets() -> Router<AppState> {
@@ -65,30 +54,12 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
-/// The admin panel for admins; others get 403, callers without identity the same gate as `/`.
-#[utoipa::path(get, path = "/admin", tag = PUBLIC, responses(
-    (status = 200, description = "the admin panel", content_type = "text/html"),
-    (status = 303, description = "no identity, behind a proxy: its login"),
-    (status = 401, description = "no identity: the sign-in page", content_type = "text/html"),
-    (status = 403, description = "not an admin")))]
-async fn admin_page(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-) -> Response {
-    match crate::auth::identify(&app, &headers, None, Some(peer)).await {
-        Ok(caller) if caller.is_admin => (
-            [(CACHE_CONTROL, "no-store")],
-            Html(ADMIN.replace("{VERSION}", env!("CARGO_PKG_VERSION"))),
-        )
-            .into_response(),
-        Ok(_) => crate::error::ApiError::Forbidden("the admin panel is for admins".into()).into_response(),
-        Err(crate::error::ApiError::Unauthorized) => super::login::gate(&app),
-        Err(err) => err.into_response(),
-    }
-}
-
 /// The assistant page with the version filled in.
 pub fn index_html() -> String {
     INDEX.replace("{VERSION}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The admin panel with the version filled in.
+pub fn admin_html() -> String {
+    ADMIN.replace("{VERSION}", env!("CARGO_PKG_VERSION"))
 }

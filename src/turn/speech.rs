@@ -115,11 +115,6 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
     let mut voice = route.voice.clone();
     let language_fallback = language_fallback(app, route);
     if language_fallback {
-        tracing::info!(
-            provider = %first,
-            language,
-            "TTS cannot speak the language; using the local voice"
-        );
         app.metrics
             .incr(crate::metrics::TTS_LANGUAGE_FALLBACK_TOTAL, &[("from", first.as_str())]);
         first = LOCAL_VOICE;
@@ -146,6 +141,15 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
     )
     .await
     .map_err(provider_error)?;
+    if language_fallback {
+        // Named after the walk: the local voice may itself have failed over along the chain.
+        tracing::info!(
+            language,
+            instead_of = route.tts.as_str(),
+            provider = answered.provider.as_str(),
+            "TTS cannot speak the language; another voice spoke it"
+        );
+    }
     Ok(Said {
         speech: answered.value,
         provider: answered.provider,

@@ -9,7 +9,7 @@ use hmac::{Hmac, Mac};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{As, Reply as Answer, TestApp, eventually, spawn_app};
+use crate::common::{As, Reply as Answer, TestApp, eventually, spawn_app, throughout};
 use crate::emergency::{CALL, SMS, Setup, ack_link, events, form, mail_to, press, profile, setup};
 use crate::fakes::{Fake, Reply};
 use crate::smtp::Mode;
@@ -345,26 +345,39 @@ async fn without_a_confirmation_a_reminder_goes_out_once_on_every_channel() {
     let st = status(&s).await;
     assert!(st["alarm"]["escalated_at"].is_i64() && st["alarm"]["escalation_due_at"].is_null());
 
-    // Once: nothing more after another wait.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
-    assert_eq!(s.twilio.requests(SMS).len(), 2);
+    // Once: the reminder is no longer due (above), so only a worker that sent it again regardless could send a
+    // second one, at its next look (every second): one look and a margin for the request to arrive.
+    throughout("one reminder only", Duration::from_millis(1200), || async {
+        s.twilio.requests(SMS).len() == 2
+    })
+    .await;
     assert!(prometheus(&s.app).await.contains("\nemergency_escalations_total 1\n"));
 }
 
 #[tokio::test]
 async fn a_confirmation_cancels_the_pending_reminder() {
+    // 0.03 minutes: the reminder would be due 1.8 s after the press, time enough to confirm before.
     let s = setup(
         Some(Mode::Accept),
         &[("EMERGENCY_ESCALATION_MINUTES", "0.03")],
         profile(),
     )
     .await;
+    let pressed = std::time::Instant::now();
     assert_eq!(press(&s, None).await.body["status"], "alerted");
     let link = ack_link(&mail_to(&s.smtp.as_ref().unwrap().mails(), "desk@care.example").body());
     assert_eq!(s.app.client.post(&link).send().await.unwrap().status(), 200);
     assert!(status(&s).await["alarm"]["escalation_due_at"].is_null());
 
-    tokio::time::sleep(Duration::from_millis(3000)).await;
+    // Up to when the cancelled reminder would have gone out: its due time, then the worker's next look (it
+    // looks every second) and a margin for the requests to arrive.
+    let would_have_gone = Duration::from_millis(1800 + 1000 + 200);
+    throughout(
+        "no reminder after the confirmation",
+        would_have_gone.saturating_sub(pressed.elapsed()),
+        || async { s.twilio.requests(SMS).len() == 1 && mails(&s) == 2 },
+    )
+    .await;
 
     assert_eq!(s.twilio.requests(SMS).len(), 1);
     assert_eq!(mails(&s), 2);
@@ -411,7 +424,8 @@ fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
         .env("TWILIO_ACCOUNT_SID", "AC123")
         .env("TWILIO_AUTH_TOKEN", "twilio-secret")
         .env("TWILIO_FROM_NUMBER", "+4930000000")
-        .env("EMERGENCY_ESCALATION_MINUTES", "0.05")
+        // Not due while the test runs: the test moves the due time itself (below).
+        .env("EMERGENCY_ESCALATION_MINUTES", "10")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -428,6 +442,21 @@ async fn stop_binary(mut child: Child) {
     tokio::task::spawn_blocking(move || child.wait().unwrap())
         .await
         .unwrap();
+}
+
+/// Makes the pending reminders in a stopped gateway's SQLite file due a second ago; returns how many there were.
+async fn fall_due(db: &std::path::Path) -> u64 {
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(db);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let due = voice_gateway::store::now_ms() - 1000;
+    let moved = sqlx::query("UPDATE emergency_alarms SET escalate_at = $1 WHERE escalate_at IS NOT NULL")
+        .bind(due)
+        .execute(&pool)
+        .await
+        .unwrap()
+        .rows_affected();
+    pool.close().await;
+    moved
 }
 
 #[tokio::test]
@@ -461,9 +490,14 @@ async fn a_pending_reminder_survives_a_restart_of_the_real_binary() {
     .await;
     assert_eq!(pressed["status"], "alerted");
 
-    // Stopped before the reminder is due (3 s) and kept down past it.
+    // Stopped long before the reminder is due; then its due time, kept in the database, passes while the
+    // gateway is down: moved into the past rather than waited for.
     stop_binary(child).await;
-    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(
+        fall_due(&dir.path().join("data/gateway.db")).await,
+        1,
+        "one pending reminder was kept"
+    );
     assert_eq!(
         twilio.requests(SMS).len(),
         1,

@@ -3,6 +3,8 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::eventually;
+
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
 #[test]
@@ -64,8 +66,8 @@ fn a_bad_setting_stops_start_up_naming_the_variable() {
     }
 }
 
-#[test]
-fn sigterm_stops_the_server_with_exit_code_0() {
+#[tokio::test]
+async fn sigterm_stops_the_server_with_exit_code_0() {
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -82,11 +84,10 @@ fn sigterm_stops_the_server_with_exit_code_0() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    eventually("the server to accept connections", 20, || async {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    })
+    .await;
     assert!(
         dir.path().join("data/gateway.db").exists(),
         "the default store is created"
@@ -141,8 +142,19 @@ fn http(port: u16, method: &str, path: &str, admin_key: Option<&str>) -> Option<
     Some((status, body))
 }
 
-#[test]
-fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
+/// The count of `GET /health` answered 200 since the process started, from its metrics.
+fn health_requests(port: u16, admin_key: &str) -> Option<u64> {
+    let (_, metrics) = http(port, "GET", "/api/metrics", Some(admin_key))?;
+    let counters: serde_json::Value = serde_json::from_str(&metrics).ok()?;
+    Some(
+        counters["counters"]["http_requests_total{method=\"GET\",route=\"/health\",status=\"200\"}"]
+            .as_u64()
+            .unwrap_or(0),
+    )
+}
+
+#[tokio::test]
+async fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -159,11 +171,10 @@ fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    while http(port, "GET", "/health", None).is_none() {
-        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    eventually("the server to answer", 20, || async {
+        http(port, "GET", "/health", None).is_some()
+    })
+    .await;
     for _ in 0..5 {
         assert_eq!(http(port, "GET", "/health", None).unwrap().0, 200);
     }
@@ -174,22 +185,12 @@ fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
     let (status, body) = http(port, "POST", "/api/admin/gateway/restart", Some("restart-key")).unwrap();
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("re-exec"));
-    std::thread::sleep(Duration::from_millis(1000));
-    let back = Instant::now();
-    while http(port, "GET", "/health", None).map(|r| r.0) != Some(200) {
-        assert!(
-            back.elapsed() < Duration::from_secs(20),
-            "the gateway did not come back"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // A fresh process: the request counters started again.
-    let (_, metrics) = http(port, "GET", "/api/metrics", Some("restart-key")).unwrap();
-    let counters: serde_json::Value = serde_json::from_str(&metrics).unwrap();
-    let health = counters["counters"]["http_requests_total{method=\"GET\",route=\"/health\",status=\"200\"}"]
-        .as_u64()
-        .unwrap_or(0);
-    assert!(health < 5, "counters were not reset ({health}): not restarted");
+    // Back as a fresh process: its request counters started again (the old one had answered /health six times).
+    eventually("the restarted gateway, with fresh counters", 20, || async {
+        health_requests(port, "restart-key").is_some_and(|health| health < 5)
+    })
+    .await;
+    assert_eq!(http(port, "GET", "/health", None).map(|r| r.0), Some(200));
     assert!(child.try_wait().unwrap().is_none(), "the same process id serves again");
 
     Command::new("kill")
@@ -200,7 +201,7 @@ fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
 }
 
 /// Starts the binary in `dir`, waits until it answers, stops it with SIGTERM and returns what it printed.
-fn start_and_stop(dir: &std::path::Path) -> String {
+async fn start_and_stop(dir: &std::path::Path) -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -214,11 +215,10 @@ fn start_and_stop(dir: &std::path::Path) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    while http(port, "GET", "/health", None).is_none() {
-        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    eventually("the server to answer", 20, || async {
+        http(port, "GET", "/health", None).is_some()
+    })
+    .await;
     Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -231,10 +231,10 @@ fn start_and_stop(dir: &std::path::Path) -> String {
     )
 }
 
-#[test]
-fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
+#[tokio::test]
+async fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
     let dir = tempfile::tempdir().unwrap();
-    let first = start_and_stop(dir.path());
+    let first = start_and_stop(dir.path()).await;
     assert!(first.contains("admin's personal link (shown once"), "{first}");
     let token = first
         .split("?k=")
@@ -246,7 +246,7 @@ fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
         .to_string();
     assert!(token.len() >= 40);
 
-    let second = start_and_stop(dir.path());
+    let second = start_and_stop(dir.path()).await;
 
     assert!(!second.contains(&token) && !second.contains("?k="), "{second}");
     assert!(second.contains("admin-link.txt"), "{second}");

@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::json;
 use voice_gateway::providers::audio::{Pcm, parse_wav};
 
-use crate::common::{As, spawn_app};
+use crate::common::{As, eventually, spawn_app};
 use crate::emergency::ack_link;
 use crate::fakes::{CHAT, Fake, Reply, tokens, tool_call};
 use crate::smtp::{Mode, SmtpServer};
@@ -36,10 +36,9 @@ fn spoken_question(text: &str, path: &std::path::Path) {
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
 async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["In Hamburg it rains.", " Take an umbrella."]).await;
     llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
     llm.then(CHAT, tokens(&["It is sunny in Berlin.", " Enjoy the day."]));
-    llm.always(CHAT, tokens(&["In Hamburg it rains.", " Take an umbrella."]));
     let search = Fake::start().await;
     search.always(
         "/search",
@@ -87,14 +86,10 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
     let confirmer = {
         let (smtp, client) = (smtp.clone(), app.client.clone());
         tokio::spawn(async move {
-            loop {
-                if let Some(mail) = smtp.mails().first() {
-                    let link = ack_link(&mail.body());
-                    assert_eq!(client.post(&link).send().await.unwrap().status(), 200);
-                    return;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            }
+            // Within the browser steps' own time: they wait for the page to show the confirmation.
+            let mail = eventually("the alarm's mail", 300, || async { smtp.mails().first().cloned() }).await;
+            let link = ack_link(&mail.body());
+            assert_eq!(client.post(&link).send().await.unwrap().status(), 200);
         })
     };
     let root = env!("CARGO_MANIFEST_DIR");

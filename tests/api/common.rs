@@ -45,6 +45,14 @@ pub async fn fresh_database() -> Option<String> {
     Some(url.to_string())
 }
 
+/// A stage whose first provider a fake plays (see [`Gateway::first`]).
+pub enum Stage {
+    /// The language model, as the `cloud` provider.
+    Llm,
+    /// Speech synthesis, as the `openai` provider.
+    Tts,
+}
+
 /// A gateway for one test, described in one sentence:
 /// `TestApp::with().llm(&llm).env(&[("HISTORY_MAX_MESSAGES", "4")]).user("anna").await`.
 #[derive(Default)]
@@ -70,6 +78,30 @@ impl Gateway {
     pub fn stt(self, stt: &Fake) -> Self {
         let url = stt.v1();
         self.env(&[("OPENAI_STT_URL", &url), ("DEFAULT_STT_PROVIDER", "openai")])
+    }
+
+    /// `stage`'s provider is the OpenAI-compatible `fake`, asked first: the cloud LLM (key `k`) or the `openai`
+    /// voice; `then` is the chain tried after it fails (`LLM_FALLBACK`, `TTS_FALLBACK`), `""` for none.
+    /// `TestApp::with().llm(&local).first(Stage::Llm, &cloud, "local")`: the cloud model, else the local one.
+    pub fn first(self, stage: Stage, fake: &Fake, then: &str) -> Self {
+        let url = fake.v1();
+        let this = match stage {
+            Stage::Llm => self.env(&[
+                ("DEFAULT_LLM_PROVIDER", "cloud"),
+                ("CLOUD_LLM_URL", &url),
+                ("CLOUD_LLM_API_KEY", "k"),
+            ]),
+            Stage::Tts => self.env(&[("DEFAULT_TTS_PROVIDER", "openai"), ("OPENAI_TTS_URL", &url)]),
+        };
+        let chain = match stage {
+            Stage::Llm => "LLM_FALLBACK",
+            Stage::Tts => "TTS_FALLBACK",
+        };
+        if then.is_empty() {
+            this
+        } else {
+            this.env(&[(chain, then)])
+        }
     }
 
     /// On the same database as `other`: another instance of the same gateway.
@@ -261,18 +293,68 @@ impl TestApp {
     }
 }
 
-/// Waits until `check` holds, looking every 50 ms for up to `seconds`; fails the test naming `what`.
-pub async fn eventually<F, Fut>(what: &str, seconds: u64, mut check: F)
+/// What a check given to [`eventually`] answers: `bool` (done or not yet), or `Option<T>` (done with a value,
+/// which `eventually` hands back).
+pub trait Done {
+    /// What a finished wait gives back.
+    type Value;
+    /// `Some` once the awaited thing happened.
+    fn done(self) -> Option<Self::Value>;
+}
+
+impl Done for bool {
+    type Value = ();
+    fn done(self) -> Option<()> {
+        self.then_some(())
+    }
+}
+
+impl<T> Done for Option<T> {
+    type Value = T;
+    fn done(self) -> Option<T> {
+        self
+    }
+}
+
+/// How often [`eventually`] and [`throughout`] look.
+const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Waits until `check` is done (the mail arrived, the row is there, the port answers), looking every 50 ms for
+/// up to `seconds`, and returns what it found; fails the test naming `what`. Tests wait with this for what they
+/// expect instead of sleeping: a fixed sleep is too short on a busy machine and too long everywhere else.
+pub async fn eventually<F, Fut, D>(what: &str, seconds: u64, mut check: F) -> D::Value
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
+    Fut: std::future::Future<Output = D>,
+    D: Done,
 {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    while !check().await {
+    loop {
+        if let Some(value) = check().await.done() {
+            return value;
+        }
         assert!(
             std::time::Instant::now() < deadline,
             "{what} did not happen within {seconds} s"
         );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Asserts that `check` holds for all of `window`, looking every 50 ms: for what must *not* happen (a second
+/// reminder, a second extraction). Nothing can be waited for there, so each caller keeps `window` as short as
+/// the gateway's own timing allows and says why; it fails as soon as `check` turns false.
+pub async fn throughout<F, Fut>(what: &str, window: std::time::Duration, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let end = std::time::Instant::now() + window;
+    loop {
+        assert!(check().await, "{what}: it did not hold");
+        if std::time::Instant::now() >= end {
+            return;
+        }
+        tokio::time::sleep(POLL.min(end.saturating_duration_since(std::time::Instant::now()))).await;
     }
 }

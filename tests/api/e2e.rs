@@ -6,13 +6,15 @@
 //! (and so CI) runs it. The engines live in `target/engines`, so later runs start in seconds.
 
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 use voice_gateway::providers::audio::parse_wav;
+
+use crate::common::eventually;
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
@@ -48,24 +50,18 @@ async fn start() -> Gateway {
         .env("FILLER_AFTER_MS", "0")
         // Greedy decoding: the tiny model answers the same way every run.
         .env("LLM_TEMPERATURE", "0")
-        .stdout(Stdio::null())
+        .stdout(std::fs::File::create(dir.path().join("stdout.log")).unwrap())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
     let gateway = Gateway { child, port, _dir: dir };
     let client = reqwest::Client::new();
-    let started = Instant::now();
-    loop {
-        let health = client.get(format!("http://127.0.0.1:{port}/health")).send().await;
-        if health.is_ok_and(|r| r.status() == 200) {
-            return gateway;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(900),
-            "the gateway and its engines did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    let health = format!("http://127.0.0.1:{port}/health");
+    eventually("the gateway and its engines to start", 900, || async {
+        client.get(&health).send().await.is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+    gateway
 }
 
 /// Whether the engines' Piper voices include one for `language`.
@@ -118,6 +114,22 @@ fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
 #[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
 async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     let gw = start().await;
+    // As the README's profile table says of local-dev: transcription by the engines on a free port (not the
+    // configured service's 8090), Piper as the voice.
+    let printed = std::fs::read_to_string(gw._dir.path().join("stdout.log")).unwrap();
+    let running = printed
+        .lines()
+        .find(|l| l.starts_with("running: "))
+        .expect("the running line");
+    let stt = running
+        .split("; ")
+        .find(|p| p.starts_with("speech to text "))
+        .unwrap_or_default();
+    assert!(
+        stt.contains(" at http://127.0.0.1:") && !stt.contains(":8090/"),
+        "{running}"
+    );
+    assert!(running.contains("; voice piper;"), "{running}");
     let http = reqwest::Client::new();
     let base = format!("http://127.0.0.1:{}", gw.port);
     let session: Value = http

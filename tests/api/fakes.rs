@@ -108,6 +108,14 @@ impl Fake {
         Self { base, script }
     }
 
+    /// A fake language model whose every chat completion, once the ones a test queues are used, streams
+    /// `parts` token by token: the answer most tests need.
+    pub async fn answering(parts: &[&str]) -> Self {
+        let llm = Self::start().await;
+        llm.always(CHAT, tokens(parts));
+        llm
+    }
+
     /// The OpenAI-style base address (`…/v1`).
     pub fn v1(&self) -> String {
         format!("{}/v1", self.base)

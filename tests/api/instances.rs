@@ -2,11 +2,13 @@
 //! (quotas, leases), and what an instance caches (runtime overrides, the local backend) follows an admin's
 //! change through another instance within `OVERRIDES_REFRESH_SECONDS`.
 
+use std::time::Duration;
+
 use reqwest::Method;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, eventually};
+use crate::common::{As, TestApp, eventually, throughout};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
 
 /// Instance `a`, and instance `b` on the same database; both refresh their overrides every second.
@@ -33,8 +35,7 @@ async fn two_instances(llm: &Fake, llamacpp: &Fake) -> (TestApp, TestApp) {
 
 #[tokio::test]
 async fn the_daily_quota_is_exact_across_instances() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (a, b) = two_instances(&llm, &llm).await;
     let (id, token) = a.create_user("anna").await;
     let limit = json!({"daily_request_limit": 10});
@@ -63,8 +64,7 @@ async fn the_daily_quota_is_exact_across_instances() {
 
 #[tokio::test]
 async fn an_admins_change_through_one_instance_reaches_the_other() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (a, b) = two_instances(&llm, &llm).await;
     let set = json!({"value": "1.3"});
     let r = a
@@ -183,11 +183,10 @@ async fn token_resets_at_once_on_two_instances_leave_one_working_token() {
 
 #[tokio::test]
 async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Nice."]).await;
     let gate = std::sync::Arc::new(Semaphore::new(0));
     let facts = tokens(&["- Anna likes green tea.\n"]);
     llm.when(|r| r.is_extraction(), Reply::Gated(gate.clone(), Box::new(facts)));
-    llm.always(CHAT, tokens(&["Nice."]));
     let extraction = [
         ("MEMORY_EXTRACTION_ENABLED", "true"),
         ("MEMORY_EXTRACTION_EVERY_N_TURNS", "1"),
@@ -213,8 +212,14 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
     eventually("the first extraction", 5, || async { extractions() == 1 }).await;
     let (second, third) = tokio::join!(turn(&b, "I live in Hamburg."), turn(&a, "My dog is Bello."));
     assert_eq!((second.status.as_u16(), third.status.as_u16()), (200, 200));
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    assert_eq!(extractions(), 1, "no second extraction while one runs");
+    // A turn decides on its extraction before it answers, so a second one would already be on its way: a moment
+    // for its request to reach the fake.
+    throughout(
+        "no second extraction while one runs",
+        Duration::from_millis(200),
+        || async { extractions() == 1 },
+    )
+    .await;
     gate.add_permits(1);
     eventually("the extracted memory", 5, || async {
         a.get("/api/me/memories", As::Bearer(&token))
@@ -224,6 +229,7 @@ async fn one_memory_extraction_at_a_time_for_a_user_on_all_instances() {
             .is_some_and(|m| m.len() == 1)
     })
     .await;
+    assert_eq!(extractions(), 1, "nor a late one");
 }
 
 #[tokio::test]
@@ -250,7 +256,12 @@ async fn an_unconfirmed_alarm_is_reminded_once_though_two_instances_watch_it() {
     let pressed = b.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
     assert_eq!(pressed.body["status"], "alerted", "{}", pressed.body);
     eventually("the reminder", 10, || async { smtp.mails().len() >= 2 }).await;
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Each instance looks for due reminders every second, so the other one has looked within a second of this
+    // reminder: one look and a margin for its mail to arrive.
+    throughout("one reminder only", Duration::from_millis(1200), || async {
+        smtp.mails().len() == 2
+    })
+    .await;
     let subjects: Vec<String> = smtp.mails().iter().map(|m| m.header("Subject")).collect();
     assert_eq!(subjects.len(), 2, "the alarm and one reminder: {subjects:?}");
     assert!(

@@ -20,6 +20,7 @@ mod openai;
 mod openai_sdk;
 mod openapi;
 mod operations;
+mod readme;
 mod sessions;
 mod smtp;
 mod speech;

@@ -29,8 +29,7 @@ fn events(body: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn a_streamed_answer_is_chunks_then_done_and_the_conversation_is_trimmed_like_history() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Sure", ", here."]));
+    let llm = Fake::answering(&["Sure", ", here."]).await;
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("HISTORY_MAX_MESSAGES", "4"), ("MEMORY_EXTRACTION_ENABLED", "false")])
@@ -77,8 +76,7 @@ async fn a_streamed_answer_is_chunks_then_done_and_the_conversation_is_trimmed_l
 
 #[tokio::test]
 async fn bad_requests_on_v1_get_openai_errors_and_reach_no_provider() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Hi."]));
+    let llm = Fake::answering(&["Hi."]).await;
     let (app, token, _) = TestApp::with().llm(&llm).user("dan").await;
     let post = |body: Value| {
         app.request(Method::POST, "/v1/chat/completions", As::Bearer(&token))
@@ -215,8 +213,7 @@ async fn a_provider_failing_mid_answer_ends_the_stream_with_an_error_event() {
 
 #[tokio::test]
 async fn a_used_up_quota_is_an_http_429_before_any_stream() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Hi."]));
+    let llm = Fake::answering(&["Hi."]).await;
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("DAILY_REQUEST_LIMIT", "1"), ("MEMORY_EXTRACTION_ENABLED", "false")])
@@ -506,8 +503,7 @@ mod realtime {
 
     #[tokio::test]
     async fn text_answers_come_as_text_deltas_and_the_quota_counts_each_response() {
-        let llm = Fake::start().await;
-        llm.always(CHAT, tokens(&["Two ", "words."]));
+        let llm = Fake::answering(&["Two ", "words."]).await;
         let (app, token, _) = TestApp::with()
             .llm(&llm)
             .env(&[("DAILY_REQUEST_LIMIT", "1"), ("MEMORY_EXTRACTION_ENABLED", "false")])
@@ -590,8 +586,7 @@ mod realtime {
 
     #[tokio::test]
     async fn a_client_of_the_beta_protocol_gets_its_event_names() {
-        let llm = Fake::start().await;
-        llm.always(CHAT, tokens(&["Hello there."]));
+        let llm = Fake::answering(&["Hello there."]).await;
         let (app, token, _) = TestApp::with()
             .llm(&llm)
             .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])

@@ -30,8 +30,7 @@ async fn sdk(app: &TestApp, token: &str, scenario: &str, envs: &[(&str, &str)]) 
 #[tokio::test]
 #[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
 async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["I am ", "fine."]));
+    let llm = Fake::answering(&["I am ", "fine."]).await;
     let stt = Fake::start().await;
     stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "hello"})));
     let tts = Fake::start().await;
@@ -185,8 +184,7 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
 #[tokio::test]
 #[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
 async fn the_openai_sdk_sees_the_daily_quota_as_a_rate_limit() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine."]));
+    let llm = Fake::answering(&["Fine."]).await;
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("DAILY_REQUEST_LIMIT", "2"), ("MEMORY_EXTRACTION_ENABLED", "false")])

@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, spawn_app};
+use crate::common::{As, TestApp, eventually, spawn_app};
 use crate::fakes::{CHAT, Fake, Reply, tokens};
 
 async fn audit_actions(app: &TestApp, action: &str) -> i64 {
@@ -190,9 +190,10 @@ async fn switching_the_backend_checks_the_allowlist_and_the_model_and_audits_eve
             .json(&json!({"backend": "llamacpp", "model": "smollm2"}));
         async move { request.send().await.unwrap().status().as_u16() }
     });
-    while llamacpp.requests("/v1/models").is_empty() {
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    eventually("the first switch to ask llama.cpp", 5, || async {
+        !llamacpp.requests("/v1/models").is_empty()
+    })
+    .await;
     assert_eq!(
         switch(json!({"backend": "ollama", "model": "smollm2"}))
             .await
@@ -225,8 +226,7 @@ async fn switching_the_backend_checks_the_allowlist_and_the_model_and_audits_eve
 
 #[tokio::test]
 async fn metrics_count_requests_by_route_template_in_json_and_prometheus_text() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let url = llm.v1();
     let app = spawn_app(&[("LOCAL_LLM_URL", &url), ("DEFAULT_LLM_PROVIDER", "local")]).await;
     let (_, token) = app.create_user("anna").await;
@@ -414,7 +414,7 @@ async fn the_database_export_taken_during_writes_is_a_consistent_sqlite_file() {
         assert!(r.body["error"]["message"].as_str().unwrap().contains("pg_dump"));
         return;
     }
-    let (_, token) = app.create_user("writer").await;
+    let (writer_id, token) = app.create_user("writer").await;
     let writer = {
         let requests: Vec<_> = (0..150)
             .map(|_| app.request(Method::POST, "/api/sessions", As::Bearer(&token)))
@@ -425,7 +425,11 @@ async fn the_database_export_taken_during_writes_is_a_consistent_sqlite_file() {
             }
         })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    // Taken while the writes go on: once the first has landed.
+    eventually("the first write", 5, || async {
+        app.rows_of("sessions", &writer_id).await > 0
+    })
+    .await;
     let export = app
         .request(Method::GET, "/api/admin/db-export", As::AdminKey)
         .send()

@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::common::{As, spawn_app};
+use crate::common::{As, eventually, spawn_app};
 
 #[tokio::test]
 async fn sessions_hold_overrides_and_messages() {
@@ -21,8 +21,12 @@ async fn sessions_hold_overrides_and_messages() {
     let bare = app.call(Method::POST, "/api/sessions", As::Bearer(&token), None).await;
     assert_eq!(bare.status, 201);
 
-    // Times have millisecond resolution: let the clock move past the second session's creation.
-    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // Times have millisecond resolution: the message must come after the second session's creation.
+    let created_by = voice_gateway::store::now_ms();
+    eventually("the clock to move on", 1, || async {
+        voice_gateway::store::now_ms() > created_by
+    })
+    .await;
     app.store
         .store_turn(&id, &uid, "When to plant tulips?", "In autumn.")
         .await

@@ -1,9 +1,13 @@
 //! `/api/speak` with the real espeak-ng, and `/api/transcribe` against a fake OpenAI-compatible STT server.
 
+use futures_util::StreamExt;
 use reqwest::Method;
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::common::{As, TestApp};
+use crate::common::{ADMIN_KEY, As, TestApp};
 use crate::fakes::{Fake, Reply, wav, wav_info};
 
 const STT: &str = "/v1/audio/transcriptions";
@@ -144,13 +148,9 @@ async fn transcribe_uploads_a_wav_with_the_fixed_language_and_reads_the_transcri
 async fn transcribe_falls_back_from_the_unavailable_in_process_whisper() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "hello"})));
-    let url = stt.v1();
     let (app, token, _) = TestApp::with()
-        .env(&[
-            ("OPENAI_STT_URL", &url),
-            ("DEFAULT_STT_PROVIDER", "whisper"),
-            ("STT_FALLBACK", "openai"),
-        ])
+        .stt(&stt)
+        .env(&[("DEFAULT_STT_PROVIDER", "whisper"), ("STT_FALLBACK", "openai")])
         .user("anna")
         .await;
     let r = upload(
@@ -251,4 +251,62 @@ async fn an_stt_server_error_is_a_502_naming_the_provider() {
         "{}",
         r.body
     );
+}
+
+#[tokio::test]
+async fn the_log_names_the_voice_that_speaks_a_language_piper_has_no_voice_for() {
+    let piper = Fake::start().await;
+    piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
+    let voices = tempfile::tempdir().unwrap();
+    for file in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
+        std::fs::write(voices.path().join(file), b"{}").unwrap();
+    }
+    let (url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
+    let (app, token, _) = TestApp::with()
+        .env(&[
+            ("DEFAULT_TTS_PROVIDER", "piper"),
+            ("PIPER_URL", &url),
+            ("PIPER_VOICE_DIR", &dir),
+        ])
+        .user("anna")
+        .await;
+    let mut log = admin_log(&app).await;
+
+    let spoken = app
+        .request(Method::POST, "/api/speak", As::Bearer(&token))
+        .json(&json!({"text": "Buongiorno.", "language": "it"}))
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(spoken.headers()["x-tts-provider"], "espeak");
+    // The log is the whole process's (tests run side by side): this test's line is the Italian one.
+    let line = loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(5), log.next())
+            .await
+            .expect("the line within 5 s")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(line) = message
+            && line.contains("another voice spoke it")
+            && line.contains("language=\"it\"")
+        {
+            break line.to_string();
+        }
+    };
+    assert!(
+        line.contains("instead_of=\"piper\"") && line.contains("provider=\"espeak\""),
+        "{line}"
+    );
+}
+
+/// The admin's live log, past its first line (from then on it sees every line).
+async fn admin_log(app: &TestApp) -> WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>> {
+    let mut request = format!("ws://{}/api/admin/log", app.addr)
+        .into_client_request()
+        .unwrap();
+    request.headers_mut().insert("X-Admin-Key", ADMIN_KEY.parse().unwrap());
+    let (mut log, _) = tokio_tungstenite::connect_async(request).await.expect("admin connects");
+    assert!(matches!(log.next().await, Some(Ok(Message::Text(_)))), "the first line");
+    log
 }

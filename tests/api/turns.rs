@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::common::{As, TestApp, eventually};
+use crate::common::{As, Stage, TestApp, eventually};
 use crate::fakes::{CHAT, Fake, Reply, completion, token_chunks, tokens, tokens_with_usage, tool_call, wav, wav_info};
 
 /// A gateway whose local LLM is `llm`, speaking with espeak-ng, memory extraction off unless asked for.
@@ -102,8 +102,7 @@ async fn a_server_that_answers_without_streaming_is_read_too_and_stateless_turns
 
 #[tokio::test]
 async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine."]));
+    let llm = Fake::answering(&["Fine."]).await;
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("HISTORY_MAX_MESSAGES", "4")])
@@ -157,8 +156,7 @@ async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
 
 #[tokio::test]
 async fn only_the_newest_memories_that_fit_the_budget_enter_the_prompt() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine."]));
+    let llm = Fake::answering(&["Fine."]).await;
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("MEMORY_PROMPT_MAX_CHARS", "40")])
@@ -196,8 +194,7 @@ async fn only_the_newest_memories_that_fit_the_budget_enter_the_prompt() {
 
 #[tokio::test]
 async fn the_anonymous_user_gets_no_name_or_memories_in_the_prompt() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Hi."]));
+    let llm = Fake::answering(&["Hi."]).await;
     let app = TestApp::with()
         .llm(&llm)
         .env(&[("AUTH_ENABLED", "false")])
@@ -239,16 +236,10 @@ async fn the_llm_falls_back_in_the_configured_order_when_the_first_fails_before_
     );
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["From local."]));
-    let cloud_url = cloud.v1();
     let (app, token, _) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "sk-cloud"),
-            ("CLOUD_LLM_MODEL", "vendor/model-x"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
+        .env(&[("CLOUD_LLM_API_KEY", "sk-cloud"), ("CLOUD_LLM_MODEL", "vendor/model-x")])
         .user("anna")
         .await;
 
@@ -280,15 +271,9 @@ async fn an_error_event_before_the_first_token_falls_back() {
     );
     let local = Fake::start().await;
     local.then(CHAT, tokens(&["Local answer."]));
-    let cloud_url = cloud.v1();
     let (app, token, _) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
         .user("anna")
         .await;
     let r = chat(&app, &token, json!({"text": "Hello", "text_only": true})).await;
@@ -301,17 +286,10 @@ async fn an_error_event_before_the_first_token_falls_back() {
 async fn a_stream_cut_after_some_tokens_is_an_error_and_does_not_fall_back() {
     let cloud = Fake::start().await;
     cloud.then(CHAT, Reply::SseCut(token_chunks(&["The answer", " is"])));
-    let local = Fake::start().await;
-    local.always(CHAT, tokens(&["Should not be asked."]));
-    let cloud_url = cloud.v1();
+    let local = Fake::answering(&["Should not be asked."]).await;
     let (app, token, id) = TestApp::with()
         .llm(&local)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-            ("LLM_FALLBACK", "local"),
-        ])
+        .first(Stage::Llm, &cloud, "local")
         .user("anna")
         .await;
     let session = new_session(&app, &token).await;
@@ -475,9 +453,8 @@ async fn tavily_and_brave_are_asked_with_their_own_protocols() {
 
 #[tokio::test]
 async fn when_the_search_budget_is_used_up_the_tool_is_off_and_a_time_sensitive_question_gets_a_notice() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Answer."]).await;
     llm.then(CHAT, tool_call("web_search", r#"{"query":"x"}"#));
-    llm.always(CHAT, tokens(&["Answer."]));
     let search = Fake::start().await;
     search.always(
         "/search",
@@ -531,8 +508,7 @@ async fn when_the_search_budget_is_used_up_the_tool_is_off_and_a_time_sensitive_
 
 #[tokio::test]
 async fn a_user_with_web_search_switched_off_gets_the_switched_off_notice() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Answer."]));
+    let llm = Fake::answering(&["Answer."]).await;
     let (app, token, id) = TestApp::with()
         .llm(&llm)
         .env(&[("WEB_SEARCH_ENABLED", "true"), ("SEARXNG_URL", "http://127.0.0.1:9")])
@@ -563,8 +539,7 @@ async fn a_user_with_web_search_switched_off_gets_the_switched_off_notice() {
 
 #[tokio::test]
 async fn the_daily_quota_refuses_the_request_after_exactly_the_limit() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, id) = TestApp::with()
         .llm(&llm)
         .env(&[("DAILY_REQUEST_LIMIT", "3")])
@@ -616,14 +591,9 @@ async fn the_cost_of_the_usage_chunk_is_recorded_per_user_day_and_category() {
             json!({"prompt_tokens": 100, "completion_tokens": 20, "cost": 0.0021}),
         ),
     );
-    let cloud_url = cloud.v1();
     let (app, token, id) = TestApp::with()
         .llm(&cloud)
-        .env(&[
-            ("DEFAULT_LLM_PROVIDER", "cloud"),
-            ("CLOUD_LLM_URL", &cloud_url),
-            ("CLOUD_LLM_API_KEY", "k"),
-        ])
+        .first(Stage::Llm, &cloud, "")
         .user("anna")
         .await;
     for _ in 0..2 {
@@ -642,7 +612,7 @@ async fn the_cost_of_the_usage_chunk_is_recorded_per_user_day_and_category() {
 
 #[tokio::test]
 async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delaying_it() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Nice."]).await;
     let gate = Arc::new(Semaphore::new(0));
     llm.when(
         |r| r.is_extraction(),
@@ -651,7 +621,6 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
             Box::new(tokens(&["- Anna likes green tea.\n- Anna's dog is called Bello.\n"])),
         ),
     );
-    llm.always(CHAT, tokens(&["Nice."]));
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[
@@ -716,9 +685,8 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
 
 #[tokio::test]
 async fn a_failing_memory_extraction_never_fails_the_turn() {
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Ok."]).await;
     llm.when(|r| r.is_extraction(), Reply::Status(500, "down".into()));
-    llm.always(CHAT, tokens(&["Ok."]));
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[
@@ -749,8 +717,7 @@ async fn a_failing_memory_extraction_never_fails_the_turn() {
 
 #[tokio::test]
 async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Good day."]));
+    let llm = Fake::answering(&["Good day."]).await;
     let piper = Fake::start().await;
     piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
     let voices = tempfile::tempdir().unwrap();
@@ -804,16 +771,13 @@ async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
 
 #[tokio::test]
 async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_voice() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Guten Tag."]));
+    let llm = Fake::answering(&["Guten Tag."]).await;
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
-    let tts_url = tts.v1();
     let (app, token, _) = TestApp::with()
         .llm(&llm)
+        .first(Stage::Tts, &tts, "")
         .env(&[
-            ("DEFAULT_TTS_PROVIDER", "openai"),
-            ("OPENAI_TTS_URL", &tts_url),
             ("OPENAI_TTS_VOICE", "af_heart"),
             ("OPENAI_TTS_MODEL", "kokoro"),
             ("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "de,pl"),
@@ -841,18 +805,12 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
 
 #[tokio::test]
 async fn a_failing_tts_falls_back_along_the_chain() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Hello."]));
+    let llm = Fake::answering(&["Hello."]).await;
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Status(500, "gpu gone".into()));
-    let tts_url = tts.v1();
     let (app, token, _) = TestApp::with()
         .llm(&llm)
-        .env(&[
-            ("DEFAULT_TTS_PROVIDER", "openai"),
-            ("OPENAI_TTS_URL", &tts_url),
-            ("TTS_FALLBACK", "espeak"),
-        ])
+        .first(Stage::Tts, &tts, "espeak")
         .user("anna")
         .await;
     let r = chat(&app, &token, json!({"text": "Hi"})).await;
@@ -864,8 +822,7 @@ async fn a_failing_tts_falls_back_along_the_chain() {
 
 #[tokio::test]
 async fn route_layers_choose_the_language_and_it_is_clamped_to_the_allowed_ones() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
     app.call(
         Method::PUT,
@@ -920,8 +877,7 @@ async fn route_layers_choose_the_language_and_it_is_clamped_to_the_allowed_ones(
 
 #[tokio::test]
 async fn a_lexicon_entry_is_used_by_the_next_turn() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ask the GPT", " about it."]));
+    let llm = Fake::answering(&["Ask the GPT", " about it."]).await;
     let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
     let before = chat(&app, &token, json!({"text": "x", "text_only": true})).await;
     assert_eq!(before.body["semantic"]["sentences"], json!(["Ask the GPT about it."]));
@@ -943,8 +899,7 @@ async fn a_lexicon_entry_is_used_by_the_next_turn() {
 
 #[tokio::test]
 async fn an_unknown_request_language_is_clamped_not_refused() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
     // A device's `en-US` gets English; a language the gateway does not know gets the first allowed one.
     for (asked, got) in [("en-US", "en"), ("de_AT", "de"), ("xx", "en")] {
@@ -956,8 +911,7 @@ async fn an_unknown_request_language_is_clamped_not_refused() {
 
 #[tokio::test]
 async fn bad_chat_requests_get_clear_errors_and_cost_nothing() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
     let (_, other) = app.create_user("bert").await;
     let foreign = new_session(&app, &other).await;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use voice_gateway::listen::silero::{SileroModel, SileroVad};
 
 use crate::common::{As, TestApp};
-use crate::fakes::{CHAT, Fake, Reply, tokens};
+use crate::fakes::{Fake, Reply};
 
 const STT: &str = "/v1/audio/transcriptions";
 const ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
@@ -69,8 +69,7 @@ async fn voice_app(extra: &[(&str, &str)]) -> (TestApp, String, Fake) {
         STT,
         Reply::Json(json!({"text": "Wie spät ist es heute in Berlin", "language": "de"})),
     );
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Es ist Mittag."]));
+    let llm = Fake::answering(&["Es ist Mittag."]).await;
     let (app, token, _) = TestApp::with().llm(&llm).stt(&stt).env(extra).user("hanna").await;
     (app, token, stt)
 }

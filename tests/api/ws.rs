@@ -166,8 +166,7 @@ async fn a_streamed_chat_turn_sends_ack_tokens_semantic_audio_done_in_order() {
 
 #[tokio::test]
 async fn without_stream_there_are_no_tokens_and_text_only_has_no_audio() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine", " thanks."]));
+    let llm = Fake::answering(&["Fine", " thanks."]).await;
     let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
@@ -303,8 +302,7 @@ async fn a_slow_first_token_gets_a_filler_that_is_not_part_of_the_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_asked_right_after_done_is_not_reported_as_an_interruption() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Fine."]));
+    let llm = Fake::answering(&["Fine."]).await;
     let (app, token, _) = gateway(&llm).user("anna").await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
@@ -368,8 +366,7 @@ fn uploaded_seconds(request: &Recorded) -> f64 {
 async fn vad_ends_an_utterance_of_silence_tone_silence_by_itself() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "de"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Hallo zurück."]));
+    let llm = Fake::answering(&["Hallo zurück."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
@@ -394,8 +391,7 @@ async fn two_utterances_on_one_connection_with_end_frames_and_end_options_winnin
     let stt = Fake::start().await;
     stt.then(STT, Reply::Json(json!({"text": "eins"})));
     stt.then(STT, Reply::Json(json!({"text": "two"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
@@ -427,8 +423,7 @@ async fn an_empty_buffer_and_an_empty_transcript_are_error_events_and_the_connec
     let stt = Fake::start().await;
     stt.then(STT, Reply::Json(json!({"text": "  "})));
     stt.then(STT, Reply::Json(json!({"text": "Das war gut"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Gut."]));
+    let llm = Fake::answering(&["Gut."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
@@ -464,7 +459,7 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
         STT,
         Reply::Json(json!({"text": "Bonjour, ça va ?", "language": "french"})),
     );
-    let llm = Fake::start().await;
+    let llm = Fake::answering(&["Gut, danke."]).await;
     llm.when(
         |r| {
             r.json()["messages"][0]["content"]
@@ -473,7 +468,6 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
         },
         tokens(&["Hallo, wie geht's?"]),
     );
-    llm.always(CHAT, tokens(&["Gut, danke."]));
     let (app, token, _) = voice_gateway(&stt, &llm)
         .env(&[("STT_FORCE_LANGUAGE", "false")])
         .user("anna")
@@ -514,8 +508,7 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
 async fn with_a_forced_language_the_transcript_is_in_the_turns_language() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "french"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Gut."]));
+    let llm = Fake::answering(&["Gut."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
@@ -562,8 +555,7 @@ async fn a_foreign_origin_is_refused_and_the_own_origin_is_welcome() {
 
 #[tokio::test]
 async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_connection() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = gateway(&llm).env(&[("DAILY_REQUEST_LIMIT", "1")]).user("anna").await;
     let (_, other) = app.create_user("bert").await;
     let foreign = app
@@ -611,8 +603,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
 async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "short"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm)
         .env(&[("MAX_UTTERANCE_SECONDS", "1")])
         .user("anna")
@@ -713,11 +704,15 @@ async fn voice_connections_are_capped_per_user_and_a_closed_one_frees_its_place(
     assert_eq!((error["status"].clone(), code), (json!(429), 1008), "{error}");
 
     drop(first);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut again = connect(&app, "/ws/voice", &token).await;
-    again.send(json!({"type": "start"})).await;
-    again.send_audio(&silence(100)).await;
-    assert!(again.quiet_for(300).await, "a free place again");
+    // The place is free once the server has noticed the close: a refused connection hears so at once, an
+    // accepted one stays quiet.
+    eventually("a free place again", 5, || async {
+        let mut again = connect(&app, "/ws/voice", &token).await;
+        again.send(json!({"type": "start"})).await;
+        again.send_audio(&silence(100)).await;
+        again.quiet_for(300).await
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -860,8 +855,7 @@ async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech
     stt.then(STT, Reply::Json(json!({"text": "erste Frage"})));
     stt.then(STT, Reply::Json(json!({"text": "abgebrochen"})));
     stt.then(STT, Reply::Json(json!({"text": "zweite Frage, mit Pause"})));
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Ok."]));
+    let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = voice_gateway(&stt, &llm)
         .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "700")])
         .user("anna")

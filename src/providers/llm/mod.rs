@@ -14,8 +14,9 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::registry::{Build, Engine, registry};
+use super::registry::{Engine, registry};
 use super::{Origin, ProviderError};
+use crate::providers::Build;
 
 registry! {
     /// A language-model provider.

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{Search, SearchId, SearchResult, hits};
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
-use crate::providers::{Origin, ProviderError, send_json};
+use crate::providers::registry::{Capabilities, Cost, Engine, is_local_address};
+use crate::providers::{Build, Origin, ProviderError, send_json};
 
 const ID: Origin = Origin::new(SearchId::Searxng.as_str(), "SEARXNG_URL");
 

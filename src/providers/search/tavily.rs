@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::{MAX_RESULTS, Search, SearchId, SearchResult, hits};
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, is_local_address};
-use crate::providers::{Origin, ProviderError, send_json};
+use crate::providers::registry::{Capabilities, Cost, Engine, is_local_address};
+use crate::providers::{Build, Origin, ProviderError, send_json};
 
 const ID: Origin = Origin::new(SearchId::Tavily.as_str(), "TAVILY_URL");
 

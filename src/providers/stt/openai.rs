@@ -10,8 +10,8 @@ use secrecy::{ExposeSecret, SecretString};
 
 use super::{Stt, SttId, Transcript};
 use crate::providers::audio::Pcm;
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup, is_local_address};
-use crate::providers::{Origin, ProviderError, send_json};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
+use crate::providers::{Build, Origin, ProviderError, send_json};
 
 const ID: Origin = Origin::new(SttId::Openai.as_str(), "OPENAI_STT_URL");
 

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{Stt, Transcript};
+use crate::providers::Build;
 use crate::providers::ProviderError;
 use crate::providers::audio::Pcm;
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
 
 /// The placeholder of the in-process engine.
 struct Whisper {

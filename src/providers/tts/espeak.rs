@@ -12,9 +12,10 @@ use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
 use super::{Speech, SpeechRequest, SpeechStream, Tts, TtsId};
+use crate::providers::Build;
 use crate::providers::ProviderError;
 use crate::providers::audio::{Pcm, fix_wav_sizes, to_mono, wav_stream_start};
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
 
 const ID: &str = TtsId::Espeak.as_str();
 /// espeak-ng's sample rate.

@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup, is_local_address};
-use crate::providers::{Origin, ProviderError, ProviderSettings};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
+use crate::providers::{Build, Origin, ProviderError, ProviderSettings};
 
 const ID: Origin = Origin::new(TtsId::Openai.as_str(), "OPENAI_TTS_URL");
 /// OpenAI's speech comes at 24 kHz (Kokoro's too).

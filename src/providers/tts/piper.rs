@@ -8,8 +8,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
-use crate::providers::registry::{Build, Capabilities, Cost, Engine, Setup};
-use crate::providers::{Origin, ProviderError, ProviderSettings};
+use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
+use crate::providers::{Build, Origin, ProviderError, ProviderSettings};
 
 const ID: Origin = Origin::new(TtsId::Piper.as_str(), "PIPER_URL");
 /// The sample rate of Piper's medium voices.
