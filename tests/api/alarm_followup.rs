@@ -9,7 +9,7 @@ use hmac::{Hmac, Mac};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{As, Reply as Answer, TestApp, eventually, spawn_app, throughout};
+use crate::common::{As, Reply as Answer, TestApp, eventually, free_port, spawn_app, throughout};
 use crate::emergency::{CALL, SMS, Setup, ack_link, events, form, mail_to, press, profile, setup};
 use crate::fakes::{Fake, Reply};
 use crate::smtp::Mode;
@@ -465,11 +465,7 @@ async fn a_pending_reminder_survives_a_restart_of_the_real_binary() {
     twilio.always(SMS, Reply::Json(json!({"sid": "SM1"})));
     twilio.always(CALL, Reply::Json(json!({"sid": "CA1"})));
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let http = reqwest::Client::new();
     let up = || async { http.get(format!("{base}/health")).send().await.is_ok() };

@@ -3,7 +3,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::eventually;
+use crate::common::{eventually, free_port};
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
@@ -21,11 +21,7 @@ fn version_prints_the_package_version() {
 fn an_unreachable_database_stops_start_up_saying_where_without_the_password() {
     let dir = tempfile::tempdir().unwrap();
     // A port nobody listens on: bound, then closed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let started = Instant::now();
     let out = Command::new(BIN)
         .current_dir(dir.path())
@@ -69,11 +65,7 @@ fn a_bad_setting_stops_start_up_naming_the_variable() {
 #[tokio::test]
 async fn sigterm_stops_the_server_with_exit_code_0() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let child = Command::new(BIN)
         .current_dir(dir.path())
         .env("ENGINES", "off")
@@ -156,11 +148,7 @@ fn health_requests(port: u16, admin_key: &str) -> Option<u64> {
 #[tokio::test]
 async fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let mut child = Command::new(BIN)
         .current_dir(dir.path())
         .env("ENGINES", "off")
@@ -202,11 +190,7 @@ async fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
 
 /// Starts the binary in `dir`, waits until it answers, stops it with SIGTERM and returns what it printed.
 async fn start_and_stop(dir: &std::path::Path) -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let child = Command::new(BIN)
         .current_dir(dir)
         .env("ENGINES", "off")

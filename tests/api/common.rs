@@ -358,3 +358,11 @@ where
         tokio::time::sleep(POLL.min(end.saturating_duration_since(std::time::Instant::now()))).await;
     }
 }
+
+/// A port nobody listens on at this moment (for a process the test starts itself).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}

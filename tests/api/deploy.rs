@@ -13,7 +13,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{ADMIN_KEY, eventually, fresh_database};
+use crate::common::{ADMIN_KEY, eventually, free_port, fresh_database};
 use crate::fakes::{Fake, Reply};
 use crate::smtp::{Mode, SmtpServer};
 
@@ -28,14 +28,6 @@ impl Drop for Running {
         let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// One instance of the gateway on the shared database.

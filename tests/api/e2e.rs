@@ -14,7 +14,7 @@ use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 use voice_gateway::providers::audio::parse_wav;
 
-use crate::common::eventually;
+use crate::common::{eventually, free_port};
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
@@ -35,11 +35,7 @@ impl Drop for Gateway {
 
 async fn start() -> Gateway {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
     let child = Command::new(BIN)
         .current_dir(dir.path())

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use voice_gateway::config::{Profile, Settings};
 
-use crate::common::eventually;
+use crate::common::{eventually, free_port};
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
@@ -122,11 +122,7 @@ async fn in_local_dev_the_readmes_command_prints_the_admins_token() {
         .find(|s| s.starts_with("sed ") && s.ends_with("data/admin-link.txt"))
         .expect("the README's command for the token");
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     // The first start as the README has it, without engines.
     let mut gateway = Command::new(env!("CARGO_BIN_EXE_voice-gateway"))
         .current_dir(dir.path())

@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::common::{As, Stage, TestApp, eventually};
+use crate::common::{As, Stage, TestApp, eventually, free_port};
 use crate::fakes::{CHAT, Fake, Reply, completion, token_chunks, tokens, tokens_with_usage, tool_call, wav, wav_info};
 
 /// A gateway whose local LLM is `llm`, speaking with espeak-ng, memory extraction off unless asked for.
@@ -320,11 +320,7 @@ async fn every_provider_failing_names_the_last_one_with_502() {
 #[tokio::test]
 async fn an_unreachable_model_server_is_named_with_its_address_and_setting() {
     // A port nobody listens on: bound, then closed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let url = format!("http://user:secret@127.0.0.1:{port}/v1");
     let (app, token, _) = TestApp::with()
         .env(&[("LOCAL_LLM_URL", &url), ("MEMORY_EXTRACTION_ENABLED", "false")])

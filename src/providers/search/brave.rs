@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
 use super::{MAX_RESULTS, Search, SearchId, SearchResult, hits};
-use crate::providers::registry::{Capabilities, Cost, Engine, is_local_address};
+use crate::providers::registry::Cost;
 use crate::providers::{Build, Origin, ProviderError, send_json};
 
 const ID: Origin = Origin::new(SearchId::Brave.as_str(), "BRAVE_URL");
@@ -18,19 +18,7 @@ pub(super) fn build(b: &Build<'_>) -> Arc<dyn Search> {
     Arc::new(Brave::new(&p.brave_url, p.brave_api_key.clone(), b.http.clone()))
 }
 
-impl Engine for Brave {
-    fn capabilities(&self) -> Capabilities {
-        let local = is_local_address(&self.url);
-        super::capabilities(self.configured(), local, Cost::PerQuery.unless_local(local))
-    }
-
-    fn setup(&self) -> super::Setup {
-        super::Setup {
-            configured: Some(self.configured()),
-            ..super::Setup::default()
-        }
-    }
-}
+super::describe!(Brave, Cost::PerQuery);
 
 /// The Brave Search API.
 pub struct Brave {
@@ -40,6 +28,11 @@ pub struct Brave {
 }
 
 impl Brave {
+    /// Where it is asked.
+    fn address(&self) -> Option<&str> {
+        Some(&self.url)
+    }
+
     /// The API at `base` (`BRAVE_URL`) with `BRAVE_API_KEY`.
     pub fn new(base: &str, key: Option<SecretString>, http: reqwest::Client) -> Self {
         Self {

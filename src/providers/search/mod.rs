@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::ProviderError;
 pub use super::registry::Setup;
-use super::registry::{Capabilities, Cost, Engine, registry};
+use super::registry::{Capabilities, Cost, Engine, is_local_address, registry};
 
 registry! {
     /// A web-search provider.
@@ -72,8 +72,10 @@ pub trait Search: Engine {
     async fn search(&self, query: &str, language: &str) -> Result<Vec<SearchResult>, ProviderError>;
 }
 
-/// What a search engine can do: results come whole, in any language.
-fn capabilities(configured: bool, local: bool, cost: Cost) -> Capabilities {
+/// What a search engine at `address` can do: results come whole, in any language; a service's queries cost
+/// `cost`, one on this machine or network's nothing.
+fn capabilities(configured: bool, address: Option<&str>, cost: Cost) -> Capabilities {
+    let local = address.is_some_and(is_local_address);
     Capabilities {
         configured,
         streaming: false,
@@ -81,6 +83,26 @@ fn capabilities(configured: bool, local: bool, cost: Cost) -> Capabilities {
         languages: Vec::new(),
         voices: Vec::new(),
         sample_rates: Vec::new(),
-        cost,
+        cost: cost.unless_local(local),
     }
 }
+
+/// The registry's description of a search engine type with an `address()` and `configured()`, whose queries
+/// cost `$cost` (unless it runs locally).
+macro_rules! describe {
+    ($engine:ty, $cost:expr) => {
+        impl $crate::providers::registry::Engine for $engine {
+            fn capabilities(&self) -> $crate::providers::registry::Capabilities {
+                super::capabilities(self.configured(), self.address(), $cost)
+            }
+
+            fn setup(&self) -> $crate::providers::registry::Setup {
+                $crate::providers::registry::Setup {
+                    configured: Some(self.configured()),
+                    ..Default::default()
+                }
+            }
+        }
+    };
+}
+use describe;

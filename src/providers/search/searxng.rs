@@ -6,7 +6,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{Search, SearchId, SearchResult, hits};
-use crate::providers::registry::{Capabilities, Cost, Engine, is_local_address};
+use crate::providers::registry::Cost;
 use crate::providers::{Build, Origin, ProviderError, send_json};
 
 const ID: Origin = Origin::new(SearchId::Searxng.as_str(), "SEARXNG_URL");
@@ -17,19 +17,7 @@ pub(super) fn build(b: &Build<'_>) -> Arc<dyn Search> {
     Arc::new(Searxng::new(p.searxng_url.clone(), b.http.clone()))
 }
 
-impl Engine for Searxng {
-    fn capabilities(&self) -> Capabilities {
-        let local = self.url.as_deref().is_some_and(is_local_address);
-        super::capabilities(self.configured(), local, Cost::Free.unless_local(local))
-    }
-
-    fn setup(&self) -> super::Setup {
-        super::Setup {
-            configured: Some(self.configured()),
-            ..super::Setup::default()
-        }
-    }
-}
+super::describe!(Searxng, Cost::Free);
 
 /// A SearXNG instance.
 pub struct Searxng {
@@ -38,6 +26,11 @@ pub struct Searxng {
 }
 
 impl Searxng {
+    /// Where it is asked.
+    fn address(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
     /// The instance at `base` (`SEARXNG_URL`), if any.
     pub fn new(base: Option<String>, http: reqwest::Client) -> Self {
         Self {
