@@ -202,6 +202,23 @@ impl Store {
 }
 
 impl Store {
+    /// Cuts the session's latest assistant message that reads `answer` to `kept` (what the listener heard of
+    /// it); false when there is none.
+    pub async fn trim_answer(&self, session_id: &str, answer: &str, kept: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE messages SET text = $1 WHERE id = (SELECT id FROM messages \
+                 WHERE session_id = $2 AND role = 'assistant' AND text = $3 ORDER BY id DESC LIMIT 1)",
+            )
+            .bind(kept)
+            .bind(session_id)
+            .bind(answer)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
     /// How many questions of a user are stored, over all sessions (the turn count of memory extraction).
     pub async fn stored_turns(&self, user_id: &str) -> Result<i64, StoreError> {
         with_pool!(self, pool => {

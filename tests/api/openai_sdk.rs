@@ -339,3 +339,46 @@ async fn the_openai_sdk_talks_over_realtime_by_commit_by_server_vad_and_cancels(
     assert_eq!(sessions.body.as_array().map(Vec::len), Some(1), "{}", sessions.body);
     assert_eq!(app.rows_of("messages", &user_id).await, 4);
 }
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn an_answer_truncated_by_the_sdk_keeps_only_what_was_heard_for_the_next_turn() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["It is sunny. ", "Later it will rain."]));
+    llm.then(CHAT, tokens(&["Tomorrow too."]));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("MEMORY_EXTRACTION_ENABLED", "false"), ("FILLER_AFTER_MS", "0")])
+        .user("anna")
+        .await;
+
+    let seen = sdk(&app, &token, "truncate", &[]).await;
+
+    // Both sentences were sent; the client stopped playing 50 ms into the second.
+    assert_eq!(seen["answer"]["transcript"], "It is sunny. Later it will rain.");
+    assert!(seen["first_ms"].as_u64().unwrap() > 300, "{}", seen["first_ms"]);
+    let truncated = &seen["truncated"];
+    assert_eq!(truncated["type"], "conversation.item.truncated");
+    assert_eq!(truncated["content_index"], 0);
+    assert_eq!(truncated["audio_end_ms"], seen["first_ms"].as_u64().unwrap() + 50);
+    assert_eq!(seen["unknown"]["code"], "invalid_item_id");
+    assert_eq!(seen["next"]["transcript"], "Tomorrow too.");
+
+    // The next turn's model request carries only what was heard of the answer.
+    let asked = llm.requests(CHAT)[1].json();
+    let history: Vec<(&str, &str)> = asked["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .map(|m| (m["role"].as_str().unwrap(), m["content"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        history,
+        [
+            ("user", "How is the weather?"),
+            ("assistant", "It is sunny."),
+            ("user", "And tomorrow?")
+        ]
+    );
+}

@@ -182,4 +182,40 @@ def realtime():
     return asyncio.run(realtime_session())
 
 
-print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime}[sys.argv[1]]()))
+async def truncate_session():
+    """An answer of two sentences heard only through its first: the client truncates it there, as a client does
+    when the person interrupts the playback, then asks again."""
+    aclient = openai.AsyncOpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"], max_retries=0)
+    out = {}
+    async with aclient.realtime.connect(model="default") as conn:
+        await events_until(conn, "session.created")
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["audio"],
+                                           "audio": {"input": {"turn_detection": None}}})
+        await events_until(conn, "session.updated")
+        await conn.conversation.item.create(item={"type": "message", "role": "user",
+                                                  "content": [{"type": "input_text", "text": "How is the weather?"}]})
+        await conn.response.create()
+        answer = await events_until(conn, "response.done")
+        deltas = [e for e in answer if e["type"] == "response.output_audio.delta"]
+        item_id = deltas[0]["item_id"]
+        # PCM16 mono at 24 kHz: 48 bytes a millisecond; the first delta is the first sentence.
+        first_ms = len(base64.b64decode(deltas[0]["delta"])) // 48
+        out["first_ms"] = first_ms
+        out["answer"] = summary(answer)
+        await conn.conversation.item.truncate(item_id=item_id, content_index=0, audio_end_ms=first_ms + 50)
+        truncated = await events_until(conn, "conversation.item.truncated")
+        out["truncated"] = truncated[-1]
+        await conn.conversation.item.truncate(item_id="item_unknown", content_index=0, audio_end_ms=10)
+        out["unknown"] = (await events_until(conn, "error"))[-1]["error"]
+        await conn.conversation.item.create(item={"type": "message", "role": "user",
+                                                  "content": [{"type": "input_text", "text": "And tomorrow?"}]})
+        await conn.response.create()
+        out["next"] = summary(await events_until(conn, "response.done"))
+    return out
+
+
+def truncate():
+    return asyncio.run(truncate_session())
+
+
+print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate}[sys.argv[1]]()))

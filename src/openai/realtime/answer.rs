@@ -8,6 +8,7 @@ use tokio::task::JoinHandle;
 
 use super::conversation::{At, ContentPart, Item, ItemStatus, ResponseObject, ResponseStatus, Role};
 use super::events::{ErrorType, ServerEvent, id};
+use super::heard::Spoken;
 use super::{Conn, Input, QUEUE, RATE};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
@@ -24,6 +25,8 @@ pub(super) struct Answer {
     pub(super) frames: mpsc::Receiver<Out>,
     text: String,
     failed: bool,
+    /// Its sentences and where each ends in the audio sent.
+    spoken: Spoken,
 }
 
 impl Conn {
@@ -84,6 +87,7 @@ impl Conn {
             frames,
             text: String::new(),
             failed: false,
+            spoken: Spoken::default(),
         });
         true
     }
@@ -111,15 +115,25 @@ impl Conn {
                     ServerEvent::AudioTranscriptDelta { at, delta: text }
                 })
             }
+            Out::Event(TurnEvent::Audio { text, filler, .. }) => {
+                answer.spoken.announce(text.filter(|_| !filler));
+                None
+            }
             Out::Audio(wav) => {
                 // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
                 let converted = tokio::task::spawn_blocking(move || {
-                    parse_wav(&wav)
-                        .map(|pcm| base64::engine::general_purpose::STANDARD.encode(pcm.resampled(RATE).to_le_bytes()))
+                    parse_wav(&wav).map(|pcm| {
+                        let pcm = pcm.resampled(RATE);
+                        let ms = pcm.samples.len() as u64 * 1000 / u64::from(RATE);
+                        (base64::engine::general_purpose::STANDARD.encode(pcm.to_le_bytes()), ms)
+                    })
                 })
                 .await;
                 match converted {
-                    Ok(Ok(delta)) => Some(ServerEvent::AudioDelta { at, delta }),
+                    Ok(Ok((delta, ms))) => {
+                        answer.spoken.sent(ms);
+                        Some(ServerEvent::AudioDelta { at, delta })
+                    }
                     Ok(Err(err)) => {
                         tracing::error!(%err, "the TTS audio could not be read");
                         None
@@ -168,7 +182,7 @@ impl Conn {
                     transcript,
                 });
             }
-            let part = answer_part(text_only, answer.text);
+            let part = answer_part(text_only, answer.text.clone());
             let item = Item::message(&answer.item, Role::Assistant, ItemStatus::Completed, vec![part.clone()]);
             closing.push(ServerEvent::ContentPartDone { at, part });
             closing.push(ServerEvent::OutputItemDone {
@@ -177,6 +191,11 @@ impl Conn {
                 item: item.clone(),
             });
             output.push(item);
+        }
+        // The turn stored the answer when it ended well (a text-only answer has no audio to cut).
+        if !text_only {
+            let stored = (!answer.failed).then(|| answer.text.trim().to_string());
+            self.heard.keep(answer.item.clone(), answer.spoken, stored);
         }
         let status = if answer.failed {
             ResponseStatus::Failed
@@ -200,6 +219,8 @@ impl Conn {
             return true;
         };
         answer.task.abort();
+        // Nothing of a cancelled answer was stored; what was sent of it may still be cut for the client.
+        self.heard.keep(answer.item.clone(), answer.spoken, None);
         let response = ResponseObject::new(&answer.id, ResponseStatus::Cancelled, Vec::new(), self.config.text_only);
         self.send(socket, ServerEvent::ResponseDone { response }).await
     }

@@ -45,6 +45,17 @@ pub enum ClientEvent {
     /// `response.cancel`: stop the running answer.
     #[serde(rename = "response.cancel")]
     ResponseCancel,
+    /// `conversation.item.truncate`: the listener heard an answer's audio only up to `audio_end_ms`.
+    #[serde(rename = "conversation.item.truncate")]
+    Truncate {
+        /// The assistant's item.
+        item_id: String,
+        /// Its content part.
+        #[serde(default)]
+        content_index: u32,
+        /// Where the listener stopped hearing it, in ms of its audio.
+        audio_end_ms: u64,
+    },
 }
 
 /// The `session` of a `session.update`, in GA form (`audio.input…`, `output_modalities`) or beta form

@@ -59,6 +59,16 @@ pub enum ServerEvent {
         /// The item before it, if any.
         previous_item_id: Option<String>,
     },
+    /// An answer was cut to what the listener heard (`conversation.item.truncate`).
+    #[serde(rename = "conversation.item.truncated")]
+    ItemTruncated {
+        /// The assistant's item.
+        item_id: String,
+        /// Its content part (0).
+        content_index: u32,
+        /// Where the listener stopped hearing it, in ms of its audio.
+        audio_end_ms: u64,
+    },
     /// An item joined the conversation (GA).
     #[serde(rename = "conversation.item.added")]
     ItemAdded {

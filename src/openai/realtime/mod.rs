@@ -15,6 +15,7 @@ mod answer;
 pub mod client;
 pub mod conversation;
 pub mod events;
+mod heard;
 pub mod session;
 
 use std::sync::Arc;
@@ -144,6 +145,8 @@ struct Conn {
     pending: Option<Input>,
     last_item: Option<String>,
     answer: Option<Answer>,
+    /// What was played of the last answers, for `conversation.item.truncate`.
+    heard: heard::Heard,
     _seat: Seat,
 }
 
@@ -201,6 +204,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         pending: None,
         last_item: None,
         answer: None,
+        heard: heard::Heard::default(),
         _seat: seat,
     };
     conn.vad = conn.detector();
@@ -368,6 +372,11 @@ impl Conn {
                 }
                 self.cancel(socket).await
             }
+            ClientEvent::Truncate {
+                item_id,
+                content_index,
+                audio_end_ms,
+            } => self.truncate(socket, item_id, content_index, audio_end_ms).await,
         }
     }
 
