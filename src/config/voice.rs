@@ -45,6 +45,9 @@ pub struct VoiceSettings {
     /// `STT_EARLY_MS`: silence after which an utterance is transcribed while the end of the turn is still being
     /// awaited (0 = only once it ended); speech that goes on drops that transcription.
     pub stt_early_ms: u32,
+    /// `HELP_CONFIRM_SECONDS`: how long the answer to "shall I alert your contacts?" may take before the
+    /// alarm goes out anyway.
+    pub help_confirm_secs: u64,
     /// `MAX_UTTERANCE_SECONDS`: longest utterance buffered on `/ws/voice`.
     pub max_utterance_secs: u32,
     /// `MAX_VOICE_CONNECTIONS`: open `/ws/voice` connections of everybody together.
@@ -95,6 +98,7 @@ impl VoiceSettings {
             turn_check_ms: src.var("TURN_CHECK_MS", "silence after which Smart Turn is asked whether the turn is complete; complete ends it at once").ranged(200, 10_000)?.max(20),
             turn_max_silence_ms: src.var("TURN_MAX_SILENCE_MS", "silence that ends a turn Smart Turn found incomplete (a thinking pause shorter than this is not cut)").ranged(2000, 10_000)?.max(20),
             turn_complete_probability: src.var("TURN_COMPLETE_PROBABILITY", "Smart Turn's probability at which a turn counts as complete").probability(0.5)?,
+            help_confirm_secs: src.var("HELP_CONFIRM_SECONDS", "after a call for help heard on `/ws/voice`, how long the answer to \"shall I alert your contacts?\" may take; without one the alarm goes out").ranged(20, 600)?.max(1).into(),
             max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance buffered on `/ws/voice`; longer gets an error event").ranged(60, 600)?.max(1),
             max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody; beyond, an error event and close 1008").ranged(200, 100_000)?.max(1) as usize,
             voice_connections_per_user: src.var("VOICE_CONNECTIONS_PER_USER", "open `/ws/voice` connections of one user; beyond, an error event and close 1008").ranged(4, 1000)?.max(1)

@@ -12,6 +12,7 @@ pub mod dossier;
 pub mod escalation;
 mod mail;
 pub mod send;
+pub mod spoken;
 pub mod texts;
 mod twilio;
 

@@ -13,7 +13,9 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::SinkExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
+use super::help::Help;
 use super::protocol::{
     ChatFrame, ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse,
 };
@@ -86,6 +88,8 @@ struct Conn {
     base: Options,
     running: Option<Running>,
     recording: Recording,
+    /// Until when a call for help waits for its answer (`/ws/voice`); then the alarm goes out.
+    help_until: Option<Instant>,
     /// The place of a voice connection in the budget.
     _seat: Option<Seat>,
 }
@@ -95,7 +99,17 @@ enum Step {
     Incoming(Option<Result<Message, axum::Error>>),
     Frame(Option<Out>),
     Verdict(Verdict),
+    /// A call for help was not answered in time.
+    HelpUnanswered,
     Idle,
+}
+
+/// Waits until the help question's time is up; forever when none was asked.
+async fn help_deadline(until: Option<Instant>) {
+    match until {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Serves one connection until the client leaves, idles out, or stops reading.
@@ -121,6 +135,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         channel,
         base,
         running: None,
+        help_until: None,
         _seat: seat,
     };
     conn.run(socket).await;
@@ -147,6 +162,7 @@ impl Conn {
                 incoming = socket.recv() => Step::Incoming(incoming),
                 frame = next_frame(&mut self.running) => Step::Frame(frame),
                 verdict = TurnCheck::decided(&mut self.recording.check) => Step::Verdict(verdict),
+                () = help_deadline(self.help_until) => Step::HelpUnanswered,
                 () = tokio::time::sleep(idle), if self.running.is_none() => Step::Idle,
             };
             let keep_going = match step {
@@ -159,7 +175,20 @@ impl Conn {
                     false
                 }
                 Step::Incoming(None) => false,
+                Step::HelpUnanswered => {
+                    self.help_until = None;
+                    let (app, user, options) = (self.app.clone(), self.user.clone(), self.recording.options.clone());
+                    self.begin(&mut socket, move |tx| turn::help_unanswered(app, user, options, tx))
+                        .await
+                }
                 Step::Frame(Some(Out::Event(event))) => {
+                    match &event {
+                        ServerEvent::HelpAsked { seconds, .. } => {
+                            self.help_until = Some(Instant::now() + Duration::from_secs(*seconds));
+                        }
+                        ServerEvent::Help { .. } => self.help_until = None,
+                        _ => {}
+                    }
                     // `done` ends the turn for the client, which may ask the next question at once: the turn
                     // is over here too, even if its task has not quite returned, so that question interrupts
                     // nothing.
@@ -392,8 +421,15 @@ impl Conn {
             channels: 1,
         };
         let (app, user) = (self.app.clone(), self.user.clone());
-        self.begin(socket, move |tx| turn::voice(app, user, audio, options, early, tx))
-            .await
+        let help = if self.help_until.is_some() {
+            Help::Asked
+        } else {
+            Help::Listening
+        };
+        self.begin(socket, move |tx| {
+            turn::voice(app, user, audio, options, early, help, tx)
+        })
+        .await
     }
 
     /// Starts a turn, cancelling the running one first.

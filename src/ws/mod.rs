@@ -8,6 +8,7 @@
 
 mod admin_log;
 pub(crate) mod conn;
+pub mod help;
 mod phrases;
 pub mod protocol;
 pub(crate) mod turn;

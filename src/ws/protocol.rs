@@ -103,6 +103,18 @@ pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
     frame.map_err(|e| ApiError::Validation(format!("frame: {e}")))
 }
 
+/// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
+#[derive(Debug)]
+pub enum Out {
+    /// A JSON event.
+    Event(ServerEvent),
+    /// Audio bytes (WAV).
+    Audio(Vec<u8>),
+}
+
+/// The sending side of a turn; an error means the connection or the turn is gone, and the turn stops.
+pub type Tx = tokio::sync::mpsc::Sender<Out>;
+
 /// An event the server sends on `/ws/chat` and `/ws/voice` (a JSON text frame with its `type`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -131,6 +143,12 @@ pub enum ServerEvent {
     Notice { text: String },
     /// The structured result of the answer.
     Semantic(Box<Semantic>),
+    /// `/ws/voice`: a call for help was heard. The gateway asks (the question is also spoken) whether to alert
+    /// the contacts; the next utterance answers, and without an answer within `seconds` the alarm goes out.
+    HelpAsked { text: String, seconds: u64 },
+    /// `/ws/voice`: what became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
+    /// as the help button answers, or `declined`; the message is also spoken.
+    Help { status: String, message: String },
     /// Speech, followed by one binary frame (WAV). With `audio_stream` one per sentence, else one for the
     /// whole answer.
     Audio {

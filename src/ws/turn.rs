@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::help::{self, Help};
 use super::phrases;
 use super::protocol::{Options, ServerEvent, error_event};
 use crate::AbortOnDrop;
@@ -29,17 +30,8 @@ use crate::turn::semantic::Semantic;
 use crate::turn::translate::translate;
 use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route_for, speech};
 
-/// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
-#[derive(Debug)]
-pub enum Out {
-    /// A JSON event.
-    Event(ServerEvent),
-    /// Audio bytes (WAV).
-    Audio(Vec<u8>),
-}
-
-/// The sending side; an error means the connection or the turn is gone, and the turn stops.
-type Tx = mpsc::Sender<Out>;
+pub use super::protocol::Out;
+use super::protocol::Tx;
 
 /// Stops when the receiver is gone.
 struct Gone;
@@ -124,25 +116,27 @@ impl VoiceContext {
     }
 }
 
-/// Runs a voice turn: count it, transcribe (or take the early transcript), translate when needed, send the
-/// transcript, then answer.
-pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, early: Option<EarlyTranscript>, tx: Tx) {
+/// Runs a voice turn: transcribe (or take the early transcript), translate when needed, send the transcript,
+/// then answer (counted against the quota) or, for a call for help, ask or alert (never counted).
+pub async fn voice(
+    app: Arc<App>,
+    user: User,
+    audio: Pcm,
+    options: Options,
+    early: Option<EarlyTranscript>,
+    help: Help,
+    tx: Tx,
+) {
     let result = async {
-        let VoiceContext {
-            session,
-            layer,
-            eff,
-            prefs,
-            route,
-        } = VoiceContext::of(&app, &user, &options).await?;
-        quota::charge_request(&app, &user.id, &prefs, &eff).await?;
+        let cx = VoiceContext::of(&app, &user, &options).await?;
+        let (eff, route) = (&cx.eff, &cx.route);
         let heard = match early {
             Some(mut early) => match (&mut early.0).await {
                 Ok(Ok(heard)) => heard,
                 // The early attempt failed or was cut short: transcribe the whole utterance now.
-                _ => speech::transcribe(&app, &eff, &route, &audio).await?.0,
+                _ => speech::transcribe(&app, eff, route, &audio).await?.0,
             },
-            None => speech::transcribe(&app, &eff, &route, &audio).await?.0,
+            None => speech::transcribe(&app, eff, route, &audio).await?.0,
         };
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
@@ -165,7 +159,7 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             .filter(|l| !forced && LANGUAGES.contains(&l.as_str()));
         let (text, original, translated_to) = match detected.clone().filter(|l| *l != route.language) {
             Some(spoken) => {
-                let translated = translate(&app, &eff, &route, &heard.text, &spoken).await?;
+                let translated = translate(&app, eff, route, &heard.text, &spoken).await?;
                 (translated, Some(heard.text.clone()), Some(route.language.clone()))
             }
             None => (heard.text.clone(), None, None),
@@ -179,6 +173,12 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
         if send(&tx, Out::Event(transcript)).await.is_err() {
             return Ok(());
         }
+        if help::heard(&app, &user, &text, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
+            return Ok(());
+        }
+        // Counted once it is a question for the model: a call for help never is.
+        quota::charge_request(&app, &user.id, &cx.prefs, eff).await?;
+        let VoiceContext { session, layer, .. } = cx;
         let request = TurnRequest {
             text,
             session,
@@ -189,6 +189,17 @@ pub async fn voice(app: Arc<App>, user: User, audio: Pcm, options: Options, earl
             ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, &tx).await
+    }
+    .await;
+    fail(result, &tx).await;
+}
+
+/// A call for help was not answered in time: the alarm goes out (see [`help`]).
+pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx) {
+    tracing::warn!(user = %user.name, "a call for help was not answered; alerting the contacts");
+    let result = async {
+        let cx = VoiceContext::of(&app, &user, &options).await?;
+        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), &tx).await
     }
     .await;
     fail(result, &tx).await;

@@ -896,3 +896,121 @@ async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech
     let seconds = uploaded_seconds(&sent[2]);
     assert!(seconds > 1.4, "the whole utterance was transcribed again: {seconds} s");
 }
+
+/// Anna, who speaks German, with her contacts, a mail relay and Twilio (see `emergency::setup`), and the
+/// fake recogniser and model of a voice turn; the help question waits `confirm_seconds` for its answer.
+async fn help_setup(stt: &Fake, llm: &Fake, confirm_seconds: &str) -> crate::emergency::Setup {
+    let (stt_url, llm_url) = (stt.v1(), llm.v1());
+    let env = [
+        ("OPENAI_STT_URL", stt_url.as_str()),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("LOCAL_LLM_URL", llm_url.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("DEFAULT_TTS_PROVIDER", "espeak"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+        ("FILLER_AFTER_MS", "0"),
+        ("HELP_CONFIRM_SECONDS", confirm_seconds),
+    ];
+    crate::emergency::setup(Some(crate::smtp::Mode::Accept), &env, crate::emergency::profile()).await
+}
+
+/// One utterance on `/ws/voice` and the frames of its turn.
+async fn say(ws: &mut Client) -> Vec<Frame> {
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    ws.turn().await
+}
+
+#[tokio::test]
+async fn a_call_for_help_by_voice_asks_first_and_a_yes_alerts_the_contacts() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Hilfe! Hilfe!"})));
+    stt.then(STT, Reply::Json(json!({"text": "Ja, bitte."})));
+    let llm = Fake::answering(&["Gern."]).await;
+    let s = help_setup(&stt, &llm, "20").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    let asked = say(&mut ws).await;
+    assert_eq!(kinds(&asked), ["transcript", "help_asked", "audio", "binary", "done"]);
+    assert_eq!(
+        asked[1].json()["text"],
+        "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
+    );
+    assert_eq!(asked[1].json()["seconds"], 20);
+    assert!(
+        s.smtp.as_ref().unwrap().mails().is_empty(),
+        "nobody is alerted before the answer"
+    );
+
+    let answered = say(&mut ws).await;
+    assert_eq!(kinds(&answered), ["transcript", "help", "audio", "binary", "done"]);
+    assert_eq!(answered[1].json()["status"], "alerted");
+    assert_eq!(
+        answered[1].json()["message"],
+        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+    );
+    let mails = s.smtp.as_ref().unwrap().mails();
+    crate::emergency::mail_to(&mails, "tochter@family.example");
+    assert!(
+        !s.twilio.requests(crate::emergency::SMS).is_empty(),
+        "the SMS went out too"
+    );
+    assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
+}
+
+#[tokio::test]
+async fn a_call_for_help_left_unanswered_alerts_the_contacts_after_the_set_seconds() {
+    let stt = Fake::start().await;
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Ich bin gestürzt und komme nicht hoch."})),
+    );
+    let llm = Fake::answering(&["Gern."]).await;
+    let s = help_setup(&stt, &llm, "1").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    let asked = say(&mut ws).await;
+    assert_eq!(asked[1].json()["type"], "help_asked");
+    // Nothing more is said: after a second the alarm goes out by itself.
+    let alarm = ws.turn().await;
+    assert_eq!(kinds(&alarm), ["help", "audio", "binary", "done"]);
+    assert_eq!(alarm[0].json()["status"], "alerted");
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+}
+
+#[tokio::test]
+async fn a_no_ends_the_call_for_help_and_a_request_for_help_goes_to_the_model() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Ich brauche Hilfe."})));
+    stt.then(STT, Reply::Json(json!({"text": "Nein, alles gut."})));
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Kannst du mir helfen, ein Rezept zu finden?"})),
+    );
+    let llm = Fake::answering(&["Gern, welches Rezept?"]).await;
+    let s = help_setup(&stt, &llm, "1").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    assert_eq!(say(&mut ws).await[1].json()["type"], "help_asked");
+    let declined = say(&mut ws).await;
+    assert_eq!(kinds(&declined), ["transcript", "help", "audio", "binary", "done"]);
+    assert_eq!(declined[1].json()["status"], "declined");
+    assert_eq!(declined[1].json()["message"], "In Ordnung, ich alarmiere niemanden.");
+    // The question's second has passed: a declined call stays declined.
+    assert!(ws.quiet_for(1500).await, "no alarm after a no");
+    assert!(s.smtp.as_ref().unwrap().mails().is_empty());
+
+    let question = say(&mut ws).await;
+    assert!(kinds(&question).contains(&"semantic".to_string()), "{question:?}");
+    let asked = llm.requests(CHAT);
+    assert_eq!(asked.len(), 1);
+    let messages = asked[0].json()["messages"].as_array().unwrap().clone();
+    assert_eq!(
+        messages.last().unwrap()["content"],
+        "Kannst du mir helfen, ein Rezept zu finden?"
+    );
+}

@@ -12,6 +12,7 @@ use super::heard::Spoken;
 use super::{Conn, Input, QUEUE, RATE};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
+use crate::ws::help::Help;
 use crate::ws::protocol::{Options, ServerEvent as TurnEvent};
 use crate::ws::turn::{self as voice_turn, Out};
 
@@ -74,7 +75,8 @@ impl Conn {
         let (app, user) = (self.app.clone(), self.user.clone());
         let (task, heard) = match input {
             Input::Audio { item, pcm } => (
-                tokio::spawn(voice_turn::voice(app, user, pcm, options, None, tx)),
+                // Help by voice is not on this channel yet: every utterance goes to the model.
+                tokio::spawn(voice_turn::voice(app, user, pcm, options, None, Help::Off, tx)),
                 Some(item),
             ),
             Input::Text(text) => (tokio::spawn(voice_turn::chat(app, user, text, options, tx)), None),
