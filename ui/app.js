@@ -5,7 +5,7 @@
 const $ = (sel) => document.querySelector(sel);
 const ui = { texts: {}, lang: 'en' };
 const t = (key) => ui.texts[key] || (window.I18N.en[key] ?? key);
-const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, events: [] });
+const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [] });
 
 async function api(path, options = {}) {
   const init = { credentials: 'same-origin', ...options };
@@ -41,6 +41,8 @@ function translate(lang) {
 // ---- Audio: WAV frames decoded and scheduled back to back, in seq order ----
 const player = {
   ctx: null, next: 0, sources: [], expected: 0, pending: new Map(),
+  // The highest seq of the answer whose audio ended, and the seq and end time of each scheduled piece.
+  heard: null, scheduled: [],
   context() {
     if (!this.ctx) this.ctx = new (window.AudioContext || window.webkitAudioContext)();
     if (this.ctx.state === 'suspended') this.ctx.resume();
@@ -52,10 +54,10 @@ const player = {
       const data = this.pending.get(this.expected);
       this.pending.delete(this.expected);
       this.expected += 1;
-      await this.play(data);
+      await this.play(data, this.expected - 1);
     }
   },
-  async play(bytes) {
+  async play(bytes, seq) {
     const ctx = this.context();
     let buffer;
     try { buffer = await ctx.decodeAudioData(bytes.slice(0)); } catch { return; }
@@ -65,11 +67,21 @@ const player = {
     const at = Math.max(ctx.currentTime + 0.02, this.next);
     source.start(at);
     this.next = at + buffer.duration;
+    this.scheduled.push({ seq, end: this.next });
     this.sources.push(source);
     vg.played += 1;
     source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
   },
+  // Whether some of the answer is still to be heard.
+  busy() { return this.sources.length > 0 || this.pending.size > 0; },
+  // The last seq played in full by now (null: none).
+  playedSeq() {
+    const now = this.ctx ? this.ctx.currentTime : 0;
+    const done = this.scheduled.filter((p) => p.end <= now).map((p) => p.seq);
+    return done.length ? Math.max(...done) : null;
+  },
   stop() {
+    this.scheduled = [];
     this.sources.forEach((s) => { try { s.stop(); } catch { /* already ended */ } });
     this.sources = [];
     this.next = 0;
@@ -136,7 +148,8 @@ function onEvent(ws, data) {
   const event = JSON.parse(data);
   vg.events.push(event.type);
   switch (event.type) {
-    case 'transcript': player.stop(); bubble('user', event.text); break;
+    // The person spoke over an answer that was still playing: it stops, and the server hears how far it got.
+    case 'transcript': stopPlayback(channel.voice); bubble('user', event.text); break;
     case 'ack': answer = bubble('assistant', ''); status(t('thinking')); break;
     case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
     case 'filler':
@@ -144,6 +157,9 @@ function onEvent(ws, data) {
       if ($('#device-speech').checked) speakOnDevice(event.text, false);
       break;
     case 'notice': note(event.text); break;
+    // A call for help by voice: the question (answered by voice), then what became of it.
+    case 'help_asked': note(event.text); status(event.text, true); break;
+    case 'help': note(event.message); status(event.message, event.status !== 'alerted' && event.status !== 'declined'); break;
     case 'audio': channel.audioSeq = event.seq; if (event.tts_fallback && event.seq === 0) note(t('ttsFallback')); break;
     case 'semantic':
       if (answer && !answer.textContent) answer.textContent = event.text;
@@ -217,12 +233,25 @@ async function reconnect() {
   }
 }
 
-// Speaking or typing stops what is being said and cancels the running turn.
+// Speaking or typing stops what is being said and cancels the running turn. When an answer was still
+// playing, the server is told the last sentence heard in full, so the stored answer keeps only what was heard.
 function bargeIn() {
+  const heard = player.busy() ? { type: 'heard', seq: player.playedSeq() } : null;
   player.stop();
   [channel.chat, channel.voice].forEach((ws) => {
-    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'interrupt' }));
+    if (ws?.readyState !== WebSocket.OPEN) return;
+    if (heard) { ws.send(JSON.stringify(heard)); vg.heard += 1; }
+    ws.send(JSON.stringify({ type: 'interrupt' }));
   });
+}
+
+// Stops the playback; when some of the answer was still to come, tells `ws` the last piece heard in full.
+function stopPlayback(ws) {
+  if (player.busy() && ws?.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type: 'heard', seq: player.playedSeq() }));
+    vg.heard += 1;
+  }
+  player.stop();
 }
 
 // ---- Microphone: AudioWorklet → 16-bit PCM at 16 kHz → /ws/voice with VAD ----

@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::heard::{LastAnswer, Spoke};
 use super::help::Help;
 use super::protocol::{
     ChatFrame, ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, ServerEvent, error_event, parse,
@@ -90,6 +91,8 @@ struct Conn {
     recording: Recording,
     /// Until when a call for help waits for its answer (`/ws/voice`); then the alarm goes out.
     help_until: Option<Instant>,
+    /// The last answer's audio, for a `heard` frame.
+    last: LastAnswer,
     /// The place of a voice connection in the budget.
     _seat: Option<Seat>,
 }
@@ -136,6 +139,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         base,
         running: None,
         help_until: None,
+        last: LastAnswer::default(),
         _seat: seat,
     };
     conn.run(socket).await;
@@ -187,6 +191,15 @@ impl Conn {
                             self.help_until = Some(Instant::now() + Duration::from_secs(*seconds));
                         }
                         ServerEvent::Help { .. } => self.help_until = None,
+                        ServerEvent::Audio { seq, text, filler, .. } => {
+                            let spoke = match text {
+                                _ if *filler => Spoke::Other,
+                                Some(sentence) => Spoke::Sentence(sentence.clone()),
+                                None => Spoke::Whole,
+                            };
+                            self.last.audio(*seq, spoke);
+                        }
+                        ServerEvent::Semantic(semantic) => self.last.answered(&semantic.text),
                         _ => {}
                     }
                     // `done` ends the turn for the client, which may ask the next question at once: the turn
@@ -245,8 +258,13 @@ impl Conn {
     async fn on_frame(&mut self, socket: &mut WebSocket, frame: ClientFrame) -> bool {
         match (self.channel, frame) {
             (_, ClientFrame::Interrupt) => self.interrupt(socket).await,
+            (_, ClientFrame::Heard { seq }) => {
+                self.last.heard(&self.app.store, seq).await;
+                true
+            }
             (Channel::Chat, ClientFrame::Chat(ChatFrame { text, options })) => {
                 let options = self.base.merged(&options);
+                self.last = LastAnswer::new(options.session_id.clone());
                 let (app, user) = (self.app.clone(), self.user.clone());
                 self.begin(socket, move |tx| turn::chat(app, user, text, options, tx))
                     .await
@@ -420,6 +438,7 @@ impl Conn {
             samples,
             channels: 1,
         };
+        self.last = LastAnswer::new(options.session_id.clone());
         let (app, user) = (self.app.clone(), self.user.clone());
         let help = if self.help_until.is_some() {
             Help::Asked

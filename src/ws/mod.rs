@@ -8,6 +8,7 @@
 
 mod admin_log;
 pub(crate) mod conn;
+mod heard;
 pub mod help;
 mod phrases;
 pub mod protocol;

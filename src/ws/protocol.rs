@@ -70,10 +70,17 @@ pub enum ClientFrame {
     End(Options),
     /// Cancel the running turn.
     Interrupt,
+    /// The playback of the last answer stopped (the person interrupted it): `seq` is the last audio frame
+    /// played in full (none: nothing was). The stored answer keeps the sentences heard.
+    Heard {
+        /// The last `seq` played in full.
+        #[serde(default)]
+        seq: Option<u64>,
+    },
 }
 
 /// The `type`s [`ClientFrame`] takes; another is refused by name before the frame is read.
-const FRAME_TYPES: [&str; 6] = ["chat", "message", "", "start", "end", "interrupt"];
+const FRAME_TYPES: [&str; 7] = ["chat", "message", "", "start", "end", "interrupt", "heard"];
 
 /// A chat message: `{"text", options}`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -1014,3 +1014,43 @@ async fn a_no_ends_the_call_for_help_and_a_request_for_help_goes_to_the_model() 
         "Kannst du mir helfen, ein Rezept zu finden?"
     );
 }
+
+#[tokio::test]
+async fn a_heard_frame_cuts_the_stored_answer_to_the_sentences_played() {
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["It is sunny today. ", "Later it will rain."]));
+    llm.then(CHAT, tokens(&["Tomorrow too."]));
+    let (app, token, _) = gateway(&llm).user("anna").await;
+    let session = app
+        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = connect(&app, &format!("/ws/chat?session_id={session}"), &token).await;
+
+    ws.send(json!({"text": "How is the weather?", "audio_stream": true}))
+        .await;
+    let answer = ws.turn().await;
+    let audio: Vec<&Value> = answer.iter().filter(|f| f.kind() == "audio").map(Frame::json).collect();
+    assert_eq!((audio[0]["seq"].clone(), audio.len()), (json!(0), 2));
+    // The person stopped the playback during the second sentence.
+    ws.send(json!({"type": "heard", "seq": 0})).await;
+    let path = format!("/api/sessions/{session}");
+    let stored = eventually("the answer cut to what was heard", 10, || async {
+        let messages = app.get(&path, As::Bearer(&token)).await.body["messages"].clone();
+        Some(messages).filter(|m| m[1]["text"] != "It is sunny today. Later it will rain.")
+    })
+    .await;
+    assert_eq!(stored[1]["text"], "It is sunny today.");
+
+    ws.send(json!({"text": "And tomorrow?"})).await;
+    ws.turn().await;
+    let asked = llm.requests(CHAT)[1].json();
+    let history: Vec<&str> = asked["messages"].as_array().unwrap()[1..]
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(history, ["How is the weather?", "It is sunny today.", "And tomorrow?"]);
+}
