@@ -22,6 +22,7 @@
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
 //! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
+//! - [`wyoming`]: the Wyoming protocol for Home Assistant.
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 //!
@@ -50,6 +51,7 @@ pub mod store;
 pub mod text;
 pub mod turn;
 pub mod ws;
+pub mod wyoming;
 
 use std::future::Future;
 use std::sync::Arc;
