@@ -6,6 +6,9 @@
 //! `target/wyoming-venv`.
 
 use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::net::TcpStream;
+use voice_gateway::wyoming::codec::{Event, Limits, read_event, write_event};
 
 use crate::common::{TestApp, eventually, free_port};
 use crate::fakes::{CHAT, Fake, Reply, wav_info};
@@ -201,4 +204,62 @@ async fn a_broken_frame_closes_only_its_connection_and_a_failing_model_is_not_ha
     let answer = &seen["answers"][0];
     assert_eq!(answer["type"], "not-handled");
     assert!(answer["text"].as_str().is_some_and(|t| !t.is_empty()), "{answer}");
+}
+
+/// A raw connection to the Wyoming server.
+async fn connect(port: u16) -> BufReader<TcpStream> {
+    BufReader::new(
+        TcpStream::connect(("127.0.0.1", port))
+            .await
+            .expect("the Wyoming server"),
+    )
+}
+
+/// Pings on a connection: the pong's text, or `None` when the server closed it.
+async fn ping(conn: &mut BufReader<TcpStream>, text: &str) -> Option<String> {
+    write_event(conn, &Event::with("ping", json!({"text": text})))
+        .await
+        .ok()?;
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), read_event(conn, Limits::default()))
+        .await
+        .expect("an answer or the end of the connection in time")
+        .ok()??;
+    assert_eq!(answer.kind, "pong");
+    answer.text("text").map(String::from)
+}
+
+/// A connection that was served a ping, once one is.
+async fn served(port: u16, text: &str) -> BufReader<TcpStream> {
+    eventually("a Wyoming connection is served", 10, || async {
+        let mut conn = connect(port).await;
+        (ping(&mut conn, text).await.as_deref() == Some(text)).then_some(conn)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn connections_beyond_the_limit_are_closed_and_the_server_stops_with_the_gateway() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (app, port) = gateway(&llm, &stt, &[("MAX_VOICE_CONNECTIONS", "1")]).await;
+    // Once the probe that saw the server listen has let go of its place.
+    let first = served(port, "one").await;
+
+    let mut second = connect(port).await;
+    assert_eq!(ping(&mut second, "two").await, None, "one connection is the limit");
+    drop(first);
+    let mut third = served(port, "three").await;
+
+    // The gateway stops: the idle connection is closed, and nothing listens any more.
+    drop(app);
+    eventually("the Wyoming port is closed", 10, || async {
+        TcpStream::connect(("127.0.0.1", port)).await.is_err()
+    })
+    .await;
+    let end = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        read_event(&mut third, Limits::default()),
+    )
+    .await
+    .expect("the idle connection closed in time");
+    assert!(matches!(end, Ok(None) | Err(_)), "{end:?}");
 }
