@@ -75,3 +75,34 @@ pub async fn handle(app: &Arc<App>, user: &User, data: &Map<String, Value>) -> E
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(id: &str) -> User {
+        User {
+            id: id.into(),
+            name: id.into(),
+            display_name: String::new(),
+            external_id: None,
+            is_admin: false,
+            is_anonymous: false,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_conversation_has_one_session_per_user() {
+        let (anna, ben) = (user("anna"), user("ben"));
+        let id = session_id(&anna, "01JABC");
+        assert_eq!(id, session_id(&anna, "01JABC"), "found again by the next request");
+        assert!(id.starts_with("wyoming-") && id.len() == 40, "{id}");
+        assert_ne!(id, session_id(&anna, "01JABD"));
+        assert_ne!(
+            id,
+            session_id(&ben, "01JABC"),
+            "another user's conversation of that id is another session"
+        );
+    }
+}

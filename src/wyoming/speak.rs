@@ -217,3 +217,46 @@ impl Streaming {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(voice: Value) -> RouteLayer {
+        voice_layer(json!({"text": "Hallo", "voice": voice}).as_object().unwrap())
+    }
+
+    #[test]
+    fn an_advertised_voice_names_engine_voice_and_language_and_a_language_only_the_language() {
+        let named = layer(json!({"name": "espeak/de"}));
+        assert_eq!(
+            (named.tts_provider, named.voice.as_deref(), named.language.as_deref()),
+            (Some(TtsId::Espeak), Some("de"), Some("de"))
+        );
+        let piper = layer(json!({"name": "piper/en_US-joe-medium", "speaker": "0"}));
+        assert_eq!(
+            (piper.tts_provider, piper.language.as_deref()),
+            (Some(TtsId::Piper), Some("en"))
+        );
+        // The OpenAI-compatible voice speaks every language: the request's (or the user's) stays.
+        let openai = layer(json!({"name": "openai/alloy", "language": "fr"}));
+        assert_eq!(
+            (openai.tts_provider, openai.voice.as_deref(), openai.language.as_deref()),
+            (Some(TtsId::Openai), Some("alloy"), Some("fr"))
+        );
+        let language = layer(json!({"language": "it"}));
+        assert_eq!(
+            (language.tts_provider, language.language.as_deref()),
+            (None, Some("it"))
+        );
+        for unknown in [
+            json!({"name": "festival/kal"}),
+            json!({"name": "espeak/"}),
+            json!({"name": "alloy"}),
+            json!(null),
+        ] {
+            let layer = layer(unknown.clone());
+            assert_eq!((layer.tts_provider, layer.voice), (None, None), "{unknown}");
+        }
+    }
+}
