@@ -1,8 +1,8 @@
 //! The listener and the connections: each connection is a task that reads events and answers them, one
 //! request at a time. At most `MAX_VOICE_CONNECTIONS` connections are served at once (one more is closed at
 //! once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a malformed frame or a wrong length closes that
-//! connection only. On shutdown the listener closes, idle connections close, and running requests have
-//! [`crate::SHUTDOWN_GRACE`] to finish.
+//! connection only, and so does a refused speech request, after its `error` event. On shutdown the listener
+//! closes, idle connections close, and running requests have [`crate::SHUTDOWN_GRACE`] to finish.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -107,9 +107,13 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr, mut stop
             }
         };
         tracing::debug!(%peer, kind = event.kind, "Wyoming event");
-        if let Err(err) = answer(&app, &mut request, event, &mut writer).await {
-            tracing::debug!(%peer, error = %err, "a Wyoming connection failed");
-            return;
+        match answer(&app, &mut request, event, &mut writer).await {
+            Ok(Flow::Open) => {}
+            Ok(Flow::Close) => return,
+            Err(err) => {
+                tracing::debug!(%peer, error = %err, "a Wyoming connection failed");
+                return;
+            }
         }
     }
 }
@@ -126,20 +130,32 @@ async fn user(app: &App) -> Result<User> {
     }
 }
 
-/// The `error` event of a refused request.
-fn error_event(err: &ApiError) -> Event {
+/// What becomes of a connection after an event.
+#[derive(Debug, PartialEq, Eq)]
+enum Flow {
+    /// It waits for the next event.
+    Open,
+    /// It closes: a refused speech request. Home Assistant's speech clients read until `transcript` or
+    /// `audio-stop` and pass over `error`, so only the end of the connection ends their wait.
+    Close,
+}
+
+/// Sends the `error` event of a refused request; the connection closes after it.
+async fn refuse<W: AsyncWrite + Unpin>(w: &mut W, err: &ApiError) -> std::io::Result<Flow> {
     let (_, code) = err.status_and_code();
     if let ApiError::Internal(cause) = err {
         tracing::error!(%cause, "internal error in a Wyoming request");
     }
-    Event::with("error", json!({"text": err.to_string(), "code": code}))
+    tracing::info!(code, error = %err, "a Wyoming request was refused");
+    write_event(w, &Event::with("error", json!({"text": err.to_string(), "code": code}))).await?;
+    Ok(Flow::Close)
 }
 
-/// Sends the outcome of a request: nothing more when it succeeded, an `error` event when it was refused.
-async fn finish<W: AsyncWrite + Unpin>(w: &mut W, outcome: Result<(), Failed>) -> std::io::Result<()> {
+/// Sends the outcome of a speech request: nothing more when it succeeded, an `error` event when it was refused.
+async fn finish<W: AsyncWrite + Unpin>(w: &mut W, outcome: Result<(), Failed>) -> std::io::Result<Flow> {
     match outcome {
-        Ok(()) => Ok(()),
-        Err(Failed::Refused(err)) => write_event(w, &error_event(&err)).await,
+        Ok(()) => Ok(Flow::Open),
+        Err(Failed::Refused(err)) => refuse(w, &err).await,
         Err(Failed::Io(err)) => Err(err),
     }
 }
@@ -150,46 +166,53 @@ async fn answer<W: AsyncWrite + Unpin>(
     request: &mut Request,
     event: Event,
     w: &mut W,
-) -> std::io::Result<()> {
+) -> std::io::Result<Flow> {
+    let max_seconds = app.settings.voice.max_utterance_secs;
     match (event.kind.as_str(), request) {
-        ("ping", _) => write_event(w, &Event::with("pong", json!({"text": event.data.get("text")}))).await,
+        ("ping", _) => {
+            write_event(w, &Event::with("pong", json!({"text": event.data.get("text")}))).await?;
+            Ok(Flow::Open)
+        }
         ("describe", _) => match app.runtime.effective().await {
-            Ok(eff) => write_event(w, &info::info(app, &eff)).await,
-            Err(err) => write_event(w, &error_event(&err.into())).await,
+            Ok(eff) => {
+                write_event(w, &info::info(app, &eff)).await?;
+                Ok(Flow::Open)
+            }
+            Err(err) => refuse(w, &err.into()).await,
         },
         ("transcribe", request) => {
-            *request = Request::Hearing(Hearing::new(&event.data, app.settings.voice.max_utterance_secs));
-            Ok(())
+            *request = Request::Hearing(Hearing::new(&event.data, max_seconds));
+            Ok(Flow::Open)
         }
         ("audio-start" | "audio-chunk", request) => {
             // Audio without `transcribe` is heard too (the language is the user's), as other servers do.
             if matches!(request, Request::Idle) && event.kind == "audio-start" {
-                *request = Request::Hearing(Hearing::new(&Default::default(), app.settings.voice.max_utterance_secs));
+                *request = Request::Hearing(Hearing::new(&Default::default(), max_seconds));
             }
             let Request::Hearing(hearing) = request else {
-                return Ok(());
+                return Ok(Flow::Open);
             };
             match hearing.audio(&event) {
-                Ok(()) => Ok(()),
-                Err(problem) => {
-                    *request = Request::Idle;
-                    write_event(w, &error_event(&ApiError::Validation(problem))).await
-                }
+                Ok(()) => Ok(Flow::Open),
+                Err(problem) => refuse(w, &ApiError::Validation(problem)).await,
             }
         }
         ("audio-stop", request) => {
             let Request::Hearing(hearing) = std::mem::replace(request, Request::Idle) else {
-                return Ok(());
+                return Ok(Flow::Open);
             };
             let heard = async { hearing.finish(app, &user(app).await?).await }.await;
             match heard {
-                Ok(transcript) => write_event(w, &transcript).await,
-                Err(err) => write_event(w, &error_event(&err)).await,
+                Ok(transcript) => {
+                    write_event(w, &transcript).await?;
+                    Ok(Flow::Open)
+                }
+                Err(err) => refuse(w, &err).await,
             }
         }
         // Home Assistant sends the whole text once more inside a streaming request: speaking it would say the
         // answer twice.
-        ("synthesize", Request::Streaming(_)) => Ok(()),
+        ("synthesize", Request::Streaming(_)) => Ok(Flow::Open),
         ("synthesize", _) => {
             let spoken = async { speak::synthesize(app, &user(app).await?, &event.data, w).await }.await;
             finish(w, spoken).await
@@ -199,44 +222,40 @@ async fn answer<W: AsyncWrite + Unpin>(
             match started {
                 Ok(streaming) => {
                     *request = Request::Streaming(Box::new(streaming));
-                    Ok(())
+                    Ok(Flow::Open)
                 }
-                Err(err) => {
-                    *request = Request::Idle;
-                    write_event(w, &error_event(&err)).await
-                }
+                Err(err) => refuse(w, &err).await,
             }
         }
         ("synthesize-chunk", request) => {
             let Request::Streaming(streaming) = request else {
-                return Ok(());
+                return Ok(Flow::Open);
             };
             let spoken = streaming.chunk(app, event.text("text").unwrap_or_default(), w).await;
-            if spoken.is_err() {
-                *request = Request::Idle;
-            }
             finish(w, spoken).await
         }
         ("synthesize-stop", request) => {
             if !matches!(request, Request::Streaming(_)) {
-                return Ok(());
+                return Ok(Flow::Open);
             }
             let Request::Streaming(streaming) = std::mem::replace(request, Request::Idle) else {
-                return Ok(());
+                return Ok(Flow::Open);
             };
             let spoken = streaming.stop(app, w).await;
             finish(w, spoken).await
         }
+        // `not-handled` ends the conversation client's wait: the connection stays open.
         ("transcript", _) => {
             let answered = match user(app).await {
                 Ok(user) => handle::handle(app, &user, &event.data).await,
                 Err(err) => Event::with("not-handled", json!({"text": err.to_string()})),
             };
-            write_event(w, &answered).await
+            write_event(w, &answered).await?;
+            Ok(Flow::Open)
         }
         (kind, _) => {
             tracing::debug!(kind, "an unknown or unexpected Wyoming event is ignored");
-            Ok(())
+            Ok(Flow::Open)
         }
     }
 }

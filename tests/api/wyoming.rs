@@ -263,3 +263,54 @@ async fn connections_beyond_the_limit_are_closed_and_the_server_stops_with_the_g
     .expect("the idle connection closed in time");
     assert!(matches!(end, Ok(None) | Err(_)), "{end:?}");
 }
+
+/// Sends `events` on a new connection: what came back before the server closed it.
+async fn refused(port: u16, events: &[Event]) -> Vec<Event> {
+    let mut conn = connect(port).await;
+    for event in events {
+        // The server may already have closed the connection after an earlier event.
+        if write_event(&mut conn, event).await.is_err() {
+            break;
+        }
+    }
+    let mut answers = Vec::new();
+    loop {
+        let next = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            read_event(&mut conn, Limits::default()),
+        )
+        .await
+        .expect("the connection closed in time");
+        match next {
+            Ok(Some(event)) => answers.push(event),
+            Ok(None) | Err(_) => return answers,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_refused_speech_request_gets_an_error_and_the_end_of_its_connection() {
+    // Home Assistant's speech clients read until `transcript` or `audio-stop` and pass over `error`: only the end
+    // of the connection ends their wait.
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let nothing_to_say = refused(port, &[Event::with("synthesize", json!({"text": "  "}))]).await;
+    let wide_audio = refused(
+        port,
+        &[
+            Event::new("transcribe"),
+            Event::with("audio-start", json!({"rate": 16000, "width": 4, "channels": 1})),
+        ],
+    )
+    .await;
+
+    for (answers, code) in [(nothing_to_say, "empty_text"), (wide_audio, "invalid_request")] {
+        assert_eq!(answers.len(), 1, "{answers:?}");
+        assert_eq!(
+            (answers[0].kind.as_str(), answers[0].text("code")),
+            ("error", Some(code))
+        );
+        assert!(answers[0].text("text").is_some_and(|t| !t.is_empty()));
+    }
+}
