@@ -50,6 +50,12 @@ if [ ! -x target/openai-venv/bin/python ] || ! target/openai-venv/bin/python -c 
   target/openai-venv/bin/pip install -q --disable-pip-version-check 'openai[realtime]==3.54.0'
 fi
 
+# The Wyoming server is tested with the reference wyoming client (tests/api/wyoming.rs), pinned, in its own venv.
+if [ ! -x target/wyoming-venv/bin/python ] || ! target/wyoming-venv/bin/python -c 'import wyoming.version as v; assert v.__version__ == "1.10.2"' 2>/dev/null; then
+  python3 -m venv target/wyoming-venv
+  target/wyoming-venv/bin/pip install -q --disable-pip-version-check wyoming==1.10.2
+fi
+
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
 # (The deployment test needs the PostgreSQL below.)
 cargo test --locked -- --include-ignored --skip deploy:: "$@"

@@ -22,6 +22,7 @@
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
 //! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
+//! - [`wyoming`]: the Wyoming server for Home Assistant (`WYOMING_ADDR`): speech in and out, the conversation.
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 //!
@@ -50,6 +51,7 @@ pub mod store;
 pub mod text;
 pub mod turn;
 pub mod ws;
+pub mod wyoming;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -96,12 +98,24 @@ pub async fn serve(
     let _stop_checkpoints = AbortOnDrop(tokio::spawn(app.store.clone().run_checkpoints()));
     // An admin may switch the local backend through another instance of the gateway: take it up in time.
     let _follow_backend = AbortOnDrop(tokio::spawn(follow_backend(app.clone())));
+    // The Wyoming server, when `WYOMING_ADDR` is set, stops with the HTTP server.
+    let (stopping, stop) = tokio::sync::watch::channel(false);
+    let _wyoming = match app.settings.wyoming.addr {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr)
+                .await
+                .map_err(|e| std::io::Error::new(e.kind(), format!("WYOMING_ADDR {addr}: {e}")))?;
+            Some(AbortOnDrop(tokio::spawn(wyoming::run(listener, app.clone(), stop))))
+        }
+        None => None,
+    };
     let mut restart = app.restart.subscribe();
     let shutdown = async move {
         tokio::select! {
             () = shutdown => {}
             _ = restart.wait_for(|r| *r) => tracing::info!("restarting on an admin's request"),
         }
+        let _ = stopping.send(true);
     };
     server::run(listener, app, shutdown).await;
     Ok(())

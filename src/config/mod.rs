@@ -24,6 +24,7 @@ pub mod server;
 pub mod store;
 pub mod turn;
 pub mod voice;
+pub mod wyoming;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,6 +42,7 @@ pub use server::ServerSettings;
 pub use store::StoreSettings;
 pub use turn::{MemorySettings, TurnSettings};
 pub use voice::VoiceSettings;
+pub use wyoming::WyomingSettings;
 
 /// The eight UI languages; every language setting and pref is one of these.
 pub const LANGUAGES: [&str; 8] = ["de", "en", "fr", "es", "it", "nl", "pl", "pt"];
@@ -77,6 +79,8 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `ENGINES`, `ENGINES_DIR`, `GPUS`: the zero-setup local engines.
     pub engines: EngineSettings,
+    /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
+    pub wyoming: WyomingSettings,
     /// Environment values of the 16 runtime keys, validated and canonical.
     pub runtime_env: BTreeMap<keys::Key, String>,
 }
@@ -150,6 +154,7 @@ impl Settings {
             auth: AuthSettings::read(&src)?,
             limits: LimitSettings::read(&src)?,
             voice: VoiceSettings::read(&src, &engines_dir)?,
+            wyoming: WyomingSettings::read(&src)?,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,
             fallbacks: Fallbacks::read(&src)?,

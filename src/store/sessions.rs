@@ -73,6 +73,27 @@ impl Store {
         })
     }
 
+    /// The session with this identifier, created for the user first when there is none (a channel that names
+    /// its conversations itself, such as Home Assistant's `conversation_id`, derives the identifier from that
+    /// name). Two requests that race both get the one session.
+    pub async fn ensure_session(&self, id: &str, user_id: &str, title: &str) -> Result<Session, StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sessions (id, user_id, title, overrides, created_at, updated_at) \
+                 VALUES ($1, $2, $3, '{}', $4, $4) ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(id)
+            .bind(user_id)
+            .bind(title)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+        });
+        self.session(id)
+            .await?
+            .ok_or(StoreError::Setup("session missing after insert".into()))
+    }
+
     /// A session by identifier, whoever owns it (the caller checks ownership).
     pub async fn session(&self, id: &str) -> Result<Option<Session>, StoreError> {
         with_pool!(self, pool => {

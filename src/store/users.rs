@@ -119,6 +119,14 @@ impl Store {
         })
     }
 
+    /// A user by name.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {COLUMNS} FROM users WHERE name = $1");
+            Ok(sqlx::query_as(&sql).bind(name).fetch_optional(pool).await?)
+        })
+    }
+
     /// The user holding a token with this hash.
     pub async fn user_by_token_hash(&self, hash: &str) -> Result<Option<User>, StoreError> {
         with_pool!(self, pool => {

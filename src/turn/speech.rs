@@ -40,12 +40,7 @@ pub async fn speak(app: &App, user: &User, layer: RouteLayer, text: &str) -> Res
 pub async fn speak_along(app: &App, user: &User, resolved: (&Effective, &Prefs, &Route), text: &str) -> Result<Said> {
     let (eff, prefs, route) = resolved;
     let text = check_text(text)?;
-    check_voice(app, route)?;
-    quota::charge_request(app, &user.id, prefs, eff).await?;
-    let lexicon = app.lexicon(&route.language).await?;
-    let spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled))
-        .split_all(text)
-        .join(" ");
+    let spoken = accept_speaking(app, user, resolved).await?.split_all(text).join(" ");
     if spoken.trim().is_empty() {
         return Err(ApiError::BadRequest {
             code: "empty_text",
@@ -53,6 +48,21 @@ pub async fn speak_along(app: &App, user: &User, resolved: (&Effective, &Prefs, 
         });
     }
     synthesize(app, eff, prefs, route, &spoken).await
+}
+
+/// Accepts a request to speak outside a turn along a resolved route: checks the voice and counts the request;
+/// answers the text pipeline of the route's language, which makes the text speakable (whole, or streamed into
+/// sentences).
+pub async fn accept_speaking(app: &App, user: &User, resolved: (&Effective, &Prefs, &Route)) -> Result<Pipeline> {
+    let (eff, prefs, route) = resolved;
+    check_voice(app, route)?;
+    quota::charge_request(app, &user.id, prefs, eff).await?;
+    let lexicon = app.lexicon(&route.language).await?;
+    Ok(Pipeline::new(
+        &route.language,
+        lexicon,
+        eff.flag(Key::TtsNormalizationEnabled),
+    ))
 }
 
 /// Transcribes audio outside a turn (`/api/transcribe`, `/v1/audio/transcriptions`): counts the request and
@@ -107,10 +117,9 @@ fn default_voice(eff: &Effective, provider: TtsId) -> Option<String> {
     Some(eff.get(key).to_string()).filter(|v| !v.is_empty())
 }
 
-/// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
-pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
-    let language = route.language.as_str();
-    let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
+/// The engines that speak a route's text, first choice first, the voice of the first, and whether the chosen
+/// engine cannot speak the language (so the local voice is first).
+fn voice_plan(app: &App, route: &Route) -> (Vec<TtsId>, Option<String>, bool) {
     let mut first = route.tts;
     let mut voice = route.voice.clone();
     let language_fallback = language_fallback(app, route);
@@ -120,7 +129,14 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
         first = LOCAL_VOICE;
         voice = None;
     }
-    let order = chain(first, &app.settings.fallbacks.tts);
+    (chain(first, &app.settings.fallbacks.tts), voice, language_fallback)
+}
+
+/// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
+pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
+    let language = route.language.as_str();
+    let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
+    let (order, voice, language_fallback) = voice_plan(app, route);
     let answered = walk(
         app,
         &order,
@@ -154,6 +170,64 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
         speech: answered.value,
         provider: answered.provider,
         language_fallback,
+        fallbacks: answered.fallbacks,
+    })
+}
+
+/// Speech of one text while it is produced (channels that play audio as it comes: Wyoming).
+pub struct Speaking {
+    /// The engine's stream, after [`Self::first`]; chunks at its `sample_rate`.
+    pub stream: tts::SpeechStream,
+    /// The first chunk, already taken: an engine that fails before it speaks gives way to the next one.
+    pub first: Vec<i16>,
+    /// The TTS provider that speaks.
+    pub provider: TtsId,
+    /// `tts:<id>` for every engine that failed before.
+    pub fallbacks: Vec<String>,
+}
+
+/// [`synthesize`] as a stream: the same engines, voice and fallbacks, but the speech comes out as the engine
+/// produces it. A failure after the first chunk ends the stream (part of the answer was already heard).
+pub async fn synthesize_stream(
+    app: &App,
+    eff: &Effective,
+    prefs: &Prefs,
+    route: &Route,
+    text: &str,
+) -> Result<Speaking> {
+    let language = route.language.as_str();
+    let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
+    let (order, voice, _) = voice_plan(app, route);
+    let answered = walk(
+        app,
+        &order,
+        || format!("TTS provider {} for {language}", route.tts),
+        |n, id| {
+            let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
+            async move {
+                let engine = Some(app.providers.tts.get(id)).filter(|e| e.speaks(language))?;
+                let request = SpeechRequest {
+                    text,
+                    language,
+                    voice: voice.as_deref(),
+                    gender,
+                };
+                let opened = async {
+                    let mut stream = tts::open(engine, id.as_str(), &request).await?;
+                    let first = stream.next().await.transpose()?.unwrap_or_default();
+                    Ok::<_, crate::providers::ProviderError>((stream, first))
+                };
+                Some(opened.await.map_err(Failure::from))
+            }
+        },
+    )
+    .await
+    .map_err(provider_error)?;
+    let (stream, first) = answered.value;
+    Ok(Speaking {
+        stream,
+        first,
+        provider: answered.provider,
         fallbacks: answered.fallbacks,
     })
 }

@@ -29,3 +29,4 @@ mod turns;
 mod users;
 mod voice_detection;
 mod ws;
+mod wyoming;

@@ -1,0 +1,62 @@
+//! The Wyoming area: the Home Assistant channel, off unless an address is set.
+
+use std::net::SocketAddr;
+
+use super::env::{ConfigError, Source};
+
+/// The Wyoming server Home Assistant talks to.
+#[derive(Debug, Clone)]
+pub struct WyomingSettings {
+    /// `WYOMING_ADDR`: the TCP address of the Wyoming server; `None` = off.
+    pub addr: Option<SocketAddr>,
+    /// `WYOMING_USER`: the user name whose conversations, route, voice and quota Wyoming requests use; `None`
+    /// = the anonymous user of `local-dev`.
+    pub user: Option<String>,
+}
+
+impl WyomingSettings {
+    /// Reads the area.
+    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+        let var = src.var(
+            "WYOMING_ADDR",
+            "TCP address of the Wyoming server for Home Assistant, e.g. `0.0.0.0:10300` (unset: off)",
+        );
+        let addr = match var.raw() {
+            None => None,
+            Some(text) => Some(
+                text.parse()
+                    .map_err(|_| var.error(format!("{text:?} is not an address like 0.0.0.0:10300")))?,
+            ),
+        };
+        let user = src
+            .var(
+                "WYOMING_USER",
+                "user name whose sessions, route, voice, prefs and quota Home Assistant's requests use",
+            )
+            .shown("(the anonymous user)")
+            .raw();
+        Ok(Self { addr, user })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::super::Settings;
+
+    fn read(pairs: &[(&str, &str)]) -> Result<Settings, super::ConfigError> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Settings::from_lookup(&|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn off_unless_an_address_is_set() {
+        let s = read(&[]).unwrap();
+        assert!(s.wyoming.addr.is_none() && s.wyoming.user.is_none());
+        let s = read(&[("WYOMING_ADDR", "0.0.0.0:10300"), ("WYOMING_USER", "kitchen")]).unwrap();
+        assert_eq!(s.wyoming.addr.unwrap().port(), 10300);
+        assert_eq!(s.wyoming.user.as_deref(), Some("kitchen"));
+        assert_eq!(read(&[("WYOMING_ADDR", "10300")]).unwrap_err().var, "WYOMING_ADDR");
+    }
+}

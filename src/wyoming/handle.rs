@@ -1,0 +1,108 @@
+//! The conversation agent for Home Assistant: `transcript` (with `context.conversation_id` and `language`)
+//! becomes the gateway's turn as the Wyoming user, in the gateway session of that conversation, with
+//! memories, web search, quota and cost; the answer is `handled`, a refusal or failure `not-handled` with the
+//! reason.
+//!
+//! Home Assistant opens a connection per request, so the conversation lives in the store: its session's
+//! identifier is derived from the user and the `conversation_id`, and found again by the next request.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::codec::Event;
+use crate::app::App;
+use crate::config::route::RouteLayer;
+use crate::error::Result;
+use crate::store::sessions::Session;
+use crate::store::users::User;
+use crate::turn::{self, TurnRequest};
+
+/// The title of the sessions Home Assistant's conversations create.
+const TITLE: &str = "Home Assistant";
+
+/// The gateway session of a Home Assistant conversation of this user: `wyoming-` and 32 hex digits of a
+/// hash, so neither the user nor the conversation can pick another user's session.
+pub fn session_id(user: &User, conversation_id: &str) -> String {
+    let digest = Sha256::digest(format!("{}\n{conversation_id}", user.id));
+    format!("wyoming-{:x}", digest)[..8 + 32].to_string()
+}
+
+/// The session of the conversation, created on its first turn.
+async fn session(app: &App, user: &User, conversation_id: &str) -> Result<Session> {
+    let session = app
+        .store
+        .ensure_session(&session_id(user, conversation_id), &user.id, TITLE)
+        .await?;
+    Ok(session)
+}
+
+/// Runs the turn of a `transcript`; its answer text.
+async fn answer(app: &Arc<App>, user: &User, data: &Map<String, Value>, conversation: Option<&str>) -> Result<String> {
+    let session = match conversation {
+        Some(id) => Some(session(app, user, id).await?),
+        None => None,
+    };
+    let request = TurnRequest {
+        text: data.get("text").and_then(Value::as_str).unwrap_or_default().to_string(),
+        session,
+        layer: RouteLayer {
+            language: data.get("language").and_then(Value::as_str).map(String::from),
+            ..RouteLayer::default()
+        },
+        // Home Assistant speaks the answer through its own TTS (which may be this gateway's Wyoming voice).
+        text_only: true,
+        ..TurnRequest::default()
+    };
+    Ok(turn::run(app, user, request, None).await?.text)
+}
+
+/// `transcript` → `handled` with the answer, or `not-handled` with the reason.
+pub async fn handle(app: &Arc<App>, user: &User, data: &Map<String, Value>) -> Event {
+    let conversation = data
+        .get("context")
+        .and_then(|c| c.get("conversation_id"))
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty());
+    let context = conversation.map(|id| json!({"conversation_id": id}));
+    match answer(app, user, data, conversation).await {
+        Ok(text) => Event::with("handled", json!({"text": text, "context": context})),
+        Err(err) => {
+            let (_, code) = err.status_and_code();
+            tracing::info!(code, error = ?err, "a Wyoming turn was not handled");
+            Event::with("not-handled", json!({"text": err.to_string(), "context": context}))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(id: &str) -> User {
+        User {
+            id: id.into(),
+            name: id.into(),
+            display_name: String::new(),
+            external_id: None,
+            is_admin: false,
+            is_anonymous: false,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_conversation_has_one_session_per_user() {
+        let (anna, ben) = (user("anna"), user("ben"));
+        let id = session_id(&anna, "01JABC");
+        assert_eq!(id, session_id(&anna, "01JABC"), "found again by the next request");
+        assert!(id.starts_with("wyoming-") && id.len() == 40, "{id}");
+        assert_ne!(id, session_id(&anna, "01JABD"));
+        assert_ne!(
+            id,
+            session_id(&ben, "01JABC"),
+            "another user's conversation of that id is another session"
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The Wyoming server for Home Assistant (`WYOMING_ADDR`, off by default): the protocol of the `wyoming`
+//! library and of Home Assistant's `wyoming` integration over TCP, one event at a time.
+//!
+//! - [`codec`]: the framing (a JSON header line, data, payload), with limits.
+//! - `server`: the listener, one task per connection, the connection limit, shutdown with the gateway; each
+//!   event becomes a call into the stages below (a translation table, no turn-taking of its own).
+//! - `info`: `describe` → `info` (the ASR, TTS and handle programs).
+//! - `hear`: `transcribe` + audio → `transcript`.
+//! - `speak`: `synthesize` and its streaming form → audio.
+//! - `handle`: `transcript` → the gateway's turn → `handled` / `not-handled`.
+//!
+//! Home Assistant opens a new connection for every request, so a connection holds only the request in
+//! progress; conversations live in the store, as gateway sessions of the Wyoming user (`WYOMING_USER`).
+
+pub mod codec;
+mod handle;
+mod hear;
+mod info;
+mod server;
+mod speak;
+
+pub use server::run;

@@ -1,0 +1,261 @@
+//! The listener and the connections: each connection is a task that reads events and answers them, one
+//! request at a time. At most `MAX_VOICE_CONNECTIONS` connections are served at once (one more is closed at
+//! once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a malformed frame or a wrong length closes that
+//! connection only, and so does a refused speech request, after its `error` event. On shutdown the listener
+//! closes, idle connections close, and running requests have [`crate::SHUTDOWN_GRACE`] to finish.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::io::{AsyncWrite, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+
+use super::codec::{Event, Limits, read_event, write_event};
+use super::hear::Hearing;
+use super::speak::{Failed, Streaming};
+use super::{handle, info, speak};
+use crate::app::App;
+use crate::error::{ApiError, Result};
+use crate::store::users::User;
+
+/// Serves Wyoming on `listener` until `stop` turns true (or its sender is gone).
+pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver<bool>) {
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(address = %addr, "Wyoming server listening");
+    }
+    if let Err(err) = user(&app).await {
+        tracing::warn!(error = %err, "WYOMING_USER: Wyoming requests will be refused");
+    }
+    let permits = Arc::new(Semaphore::new(app.settings.voice.max_voice_connections));
+    let mut connections = JoinSet::new();
+    // The connections' copy of the signal (the loop's own is borrowed while it waits).
+    let stopped = stop.clone();
+    loop {
+        tokio::select! {
+            () = stopping(&mut stop) => break,
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
+                    Err(err) => {
+                        // Out of file descriptors, most likely: wait rather than spin.
+                        tracing::warn!(error = %err, "Wyoming accept failed");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                let Ok(permit) = permits.clone().try_acquire_owned() else {
+                    tracing::warn!(%peer, "too many Wyoming connections (MAX_VOICE_CONNECTIONS); closed");
+                    continue;
+                };
+                let (app, stop) = (app.clone(), stopped.clone());
+                connections.spawn(async move {
+                    let _permit = permit;
+                    connection(app, stream, peer, stop).await;
+                });
+            }
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    let finished = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(crate::SHUTDOWN_GRACE, finished).await.is_err() {
+        tracing::warn!("Wyoming requests still running at the end of the shutdown grace; dropped");
+    }
+}
+
+/// Completes once the gateway stops (or its signal is gone).
+async fn stopping(stop: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` gives is not held across an await: dropped here.
+    let _ = stop.wait_for(|stopping| *stopping).await;
+}
+
+/// The request in progress on a connection.
+enum Request {
+    /// None: the next event starts one.
+    Idle,
+    /// `transcribe`: audio until `audio-stop`.
+    Hearing(Hearing),
+    /// `synthesize-start`: text until `synthesize-stop`.
+    Streaming(Box<Streaming>),
+}
+
+/// Serves one connection until the peer closes it, it idles, sends a broken frame, or the gateway stops.
+async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr, mut stop: watch::Receiver<bool>) {
+    let (reader, mut writer) = stream.into_split();
+    let mut reader = BufReader::new(reader);
+    let idle = Duration::from_secs(app.settings.voice.idle_timeout_secs);
+    let mut request = Request::Idle;
+    loop {
+        let read = tokio::select! {
+            read = tokio::time::timeout(idle, read_event(&mut reader, Limits::default())) => read,
+            () = stopping(&mut stop) => return,
+        };
+        let event = match read {
+            Ok(Ok(Some(event))) => event,
+            Ok(Ok(None)) => return,
+            Ok(Err(err)) => {
+                tracing::warn!(%peer, error = %err, "a broken Wyoming frame; the connection is closed");
+                return;
+            }
+            Err(_) => {
+                tracing::debug!(%peer, "an idle Wyoming connection is closed");
+                return;
+            }
+        };
+        tracing::debug!(%peer, kind = event.kind, "Wyoming event");
+        match answer(&app, &mut request, event, &mut writer).await {
+            Ok(Flow::Open) => {}
+            Ok(Flow::Close) => return,
+            Err(err) => {
+                tracing::debug!(%peer, error = %err, "a Wyoming connection failed");
+                return;
+            }
+        }
+    }
+}
+
+/// The Wyoming user: `WYOMING_USER` by name, else the anonymous user.
+async fn user(app: &App) -> Result<User> {
+    match &app.settings.wyoming.user {
+        Some(name) => app
+            .store
+            .user_by_name(name)
+            .await?
+            .ok_or(ApiError::NotFound("WYOMING_USER's user")),
+        None => Ok(app.store.ensure_anonymous().await?),
+    }
+}
+
+/// What becomes of a connection after an event.
+#[derive(Debug, PartialEq, Eq)]
+enum Flow {
+    /// It waits for the next event.
+    Open,
+    /// It closes: a refused speech request. Home Assistant's speech clients read until `transcript` or
+    /// `audio-stop` and pass over `error`, so only the end of the connection ends their wait.
+    Close,
+}
+
+/// Sends the `error` event of a refused request; the connection closes after it.
+async fn refuse<W: AsyncWrite + Unpin>(w: &mut W, err: &ApiError) -> std::io::Result<Flow> {
+    let (_, code) = err.status_and_code();
+    if let ApiError::Internal(cause) = err {
+        tracing::error!(%cause, "internal error in a Wyoming request");
+    }
+    tracing::info!(code, error = %err, "a Wyoming request was refused");
+    write_event(w, &Event::with("error", json!({"text": err.to_string(), "code": code}))).await?;
+    Ok(Flow::Close)
+}
+
+/// Sends the outcome of a speech request: nothing more when it succeeded, an `error` event when it was refused.
+async fn finish<W: AsyncWrite + Unpin>(w: &mut W, outcome: Result<(), Failed>) -> std::io::Result<Flow> {
+    match outcome {
+        Ok(()) => Ok(Flow::Open),
+        Err(Failed::Refused(err)) => refuse(w, &err).await,
+        Err(Failed::Io(err)) => Err(err),
+    }
+}
+
+/// Answers one event; an error is the connection's (writing failed).
+async fn answer<W: AsyncWrite + Unpin>(
+    app: &Arc<App>,
+    request: &mut Request,
+    event: Event,
+    w: &mut W,
+) -> std::io::Result<Flow> {
+    let max_seconds = app.settings.voice.max_utterance_secs;
+    match (event.kind.as_str(), request) {
+        ("ping", _) => {
+            write_event(w, &Event::with("pong", json!({"text": event.data.get("text")}))).await?;
+            Ok(Flow::Open)
+        }
+        ("describe", _) => match app.runtime.effective().await {
+            Ok(eff) => {
+                write_event(w, &info::info(app, &eff)).await?;
+                Ok(Flow::Open)
+            }
+            Err(err) => refuse(w, &err.into()).await,
+        },
+        ("transcribe", request) => {
+            *request = Request::Hearing(Hearing::new(&event.data, max_seconds));
+            Ok(Flow::Open)
+        }
+        ("audio-start" | "audio-chunk", request) => {
+            // Audio without `transcribe` is heard too (the language is the user's), as other servers do.
+            if matches!(request, Request::Idle) && event.kind == "audio-start" {
+                *request = Request::Hearing(Hearing::new(&Default::default(), max_seconds));
+            }
+            let Request::Hearing(hearing) = request else {
+                return Ok(Flow::Open);
+            };
+            match hearing.audio(&event) {
+                Ok(()) => Ok(Flow::Open),
+                Err(problem) => refuse(w, &ApiError::Validation(problem)).await,
+            }
+        }
+        ("audio-stop", request) => {
+            let Request::Hearing(hearing) = std::mem::replace(request, Request::Idle) else {
+                return Ok(Flow::Open);
+            };
+            let heard = async { hearing.finish(app, &user(app).await?).await }.await;
+            match heard {
+                Ok(transcript) => {
+                    write_event(w, &transcript).await?;
+                    Ok(Flow::Open)
+                }
+                Err(err) => refuse(w, &err).await,
+            }
+        }
+        // Home Assistant sends the whole text once more inside a streaming request: speaking it would say the
+        // answer twice.
+        ("synthesize", Request::Streaming(_)) => Ok(Flow::Open),
+        ("synthesize", _) => {
+            let spoken = async { speak::synthesize(app, &user(app).await?, &event.data, w).await }.await;
+            finish(w, spoken).await
+        }
+        ("synthesize-start", request) => {
+            let started = async { Streaming::start(app, &user(app).await?, &event.data).await }.await;
+            match started {
+                Ok(streaming) => {
+                    *request = Request::Streaming(Box::new(streaming));
+                    Ok(Flow::Open)
+                }
+                Err(err) => refuse(w, &err).await,
+            }
+        }
+        ("synthesize-chunk", request) => {
+            let Request::Streaming(streaming) = request else {
+                return Ok(Flow::Open);
+            };
+            let spoken = streaming.chunk(app, event.text("text").unwrap_or_default(), w).await;
+            finish(w, spoken).await
+        }
+        ("synthesize-stop", request) => {
+            if !matches!(request, Request::Streaming(_)) {
+                return Ok(Flow::Open);
+            }
+            let Request::Streaming(streaming) = std::mem::replace(request, Request::Idle) else {
+                return Ok(Flow::Open);
+            };
+            let spoken = streaming.stop(app, w).await;
+            finish(w, spoken).await
+        }
+        // `not-handled` ends the conversation client's wait: the connection stays open.
+        ("transcript", _) => {
+            let answered = match user(app).await {
+                Ok(user) => handle::handle(app, &user, &event.data).await,
+                Err(err) => Event::with("not-handled", json!({"text": err.to_string()})),
+            };
+            write_event(w, &answered).await?;
+            Ok(Flow::Open)
+        }
+        (kind, _) => {
+            tracing::debug!(kind, "an unknown or unexpected Wyoming event is ignored");
+            Ok(Flow::Open)
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! The Wyoming server with the reference `wyoming` Python client (1.10.2), as Home Assistant's integration uses
+//! it: `tests/wyoming/client.py` runs a scenario against the gateway's `WYOMING_ADDR` and prints what it saw;
+//! speech-to-text and the language model are fakes speaking their real protocols, espeak-ng speaks.
+//!
+//! Ignored by a plain `cargo test`: it needs the client, which `scripts/test.sh` installs into
+//! `target/wyoming-venv`.
+
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::net::TcpStream;
+use voice_gateway::wyoming::codec::{Event, Limits, read_event, write_event};
+
+use crate::common::{TestApp, eventually, free_port};
+use crate::fakes::{CHAT, Fake, Reply, wav_info};
+
+const PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/wyoming-venv/bin/python");
+const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wyoming/client.py");
+const TRANSCRIPTIONS: &str = "/v1/audio/transcriptions";
+
+/// A gateway whose Wyoming server listens on a free port, with `env` on top; the app and that port.
+async fn gateway(llm: &Fake, stt: &Fake, env: &[(&str, &str)]) -> (TestApp, u16) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let app = TestApp::with()
+        .llm(llm)
+        .stt(stt)
+        .env(&[("WYOMING_ADDR", &addr)])
+        .env(env)
+        .start()
+        .await;
+    eventually("the Wyoming server listens", 10, || async {
+        tokio::net::TcpStream::connect(&addr).await.is_ok()
+    })
+    .await;
+    (app, port)
+}
+
+/// Runs a scenario of the Wyoming client; its JSON report.
+async fn client(port: u16, scenario: &str) -> Value {
+    let run = tokio::process::Command::new(PYTHON)
+        .args([CLIENT, scenario])
+        .env("WYOMING_PORT", port.to_string())
+        .output()
+        .await
+        .expect("python in target/wyoming-venv (scripts/test.sh installs it)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn home_assistant_sees_the_programs_it_parses_strictly_and_a_pong() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let seen = client(port, "describe").await;
+
+    let asr = &seen["asr"];
+    assert_eq!(asr["name"], "voice-gateway");
+    assert_eq!(asr["installed"], true);
+    assert_eq!(
+        asr["languages"],
+        json!(["de", "en", "fr", "es", "it", "nl", "pl", "pt"])
+    );
+    // The utterance ends at audio-stop, so Home Assistant's own detector must end it.
+    assert_eq!(asr["requires_external_vad"], true);
+    assert_eq!(asr["supports_transcript_streaming"], false);
+    let tts = &seen["tts"];
+    assert_eq!(
+        (tts["installed"].as_bool(), tts["streaming"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(tts["voices"]["espeak/de"], json!(["de"]));
+    assert_eq!(tts["voices"]["espeak/en"], json!(["en"]));
+    assert_eq!(tts["voices_installed"], true);
+    assert_eq!(seen["handle"]["languages"].as_array().map(Vec::len), Some(8));
+    assert_eq!(seen["handle"]["streaming"], false);
+    assert_eq!(seen["pong"], "hello");
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn audio_at_any_rate_in_stereo_is_transcribed_as_16_khz_mono() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    stt.always(TRANSCRIPTIONS, Reply::Json(json!({"text": "turn on the light"})));
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let seen = client(port, "transcribe").await;
+
+    assert_eq!(seen, json!({"text": "turn on the light", "language": "en"}));
+    let sent = &stt.requests(TRANSCRIPTIONS)[0].body;
+    let riff = sent
+        .windows(4)
+        .position(|w| w == b"RIFF")
+        .expect("a WAV file in the upload");
+    let size = u32::from_le_bytes(sent[riff + 4..riff + 8].try_into().unwrap()) as usize;
+    let (rate, channels, bits, seconds) = wav_info(&sent[riff..riff + 8 + size]);
+    assert_eq!((rate, channels, bits), (16_000, 1, 16));
+    assert!((1.95..=2.05).contains(&seconds), "{seconds} s of the 2 s sent");
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn text_is_spoken_whole_and_streamed_sentence_by_sentence_in_one_format() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let seen = client(port, "synthesize").await;
+
+    // espeak-ng's 22.05 kHz, 16-bit mono: one audio-start, chunks, one audio-stop.
+    let whole = &seen["whole"];
+    let types: Vec<&str> = whole["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(types.first(), Some(&"audio-start"));
+    assert_eq!(types.last(), Some(&"audio-stop"));
+    assert!(
+        types[1..types.len() - 1].iter().all(|t| *t == "audio-chunk") && types.len() > 2,
+        "{types:?}"
+    );
+    assert_eq!(whole["formats"], json!([[22050, 2, 1]]));
+    // The first sentence was heard before the text was complete; then one audio stream, then
+    // synthesize-stopped.
+    let streamed = &seen["streamed"];
+    assert_eq!(seen["first_before_stop"], "audio-start");
+    let types: Vec<&str> = streamed["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(types.iter().filter(|t| **t == "audio-start").count(), 1, "{types:?}");
+    assert_eq!(types.iter().filter(|t| **t == "audio-stop").count(), 1, "{types:?}");
+    assert_eq!(&types[types.len() - 2..], ["audio-stop", "synthesize-stopped"]);
+    assert_eq!(streamed["formats"], json!([[22050, 2, 1]]));
+    // The repeated whole text was not spoken again: about as much audio as the whole text gave.
+    let (whole_bytes, streamed_bytes) = (whole["bytes"].as_f64().unwrap(), streamed["bytes"].as_f64().unwrap());
+    assert!(
+        streamed_bytes < 1.4 * whole_bytes && streamed_bytes > 0.6 * whole_bytes,
+        "{streamed_bytes} bytes streamed, {whole_bytes} whole"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_conversation_of_home_assistant_is_a_session_of_the_wyoming_user() {
+    let (llm, stt) = (Fake::answering(&["Your name ", "is Anna."]).await, Fake::start().await);
+    let (app, port) = gateway(&llm, &stt, &[("WYOMING_USER", "anna")]).await;
+    app.create_user("anna").await;
+
+    let seen = client(port, "handle").await;
+
+    let context = json!({"conversation_id": "ha-conv-1"});
+    assert_eq!(
+        seen["answers"],
+        json!([
+            {"type": "handled", "text": "Your name is Anna.", "context": context},
+            {"type": "handled", "text": "Your name is Anna.", "context": context},
+        ])
+    );
+    let asked = llm.requests(CHAT);
+    assert_eq!(asked.len(), 2);
+    let first = asked[0].json();
+    assert!(
+        first["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("talking with anna"),
+        "{first}"
+    );
+    // The second turn carries the first: both opened their own connection, the session kept it.
+    let messages = asked[1].json()["messages"].as_array().unwrap().clone();
+    let rest: Vec<(&str, &str)> = messages[1..]
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap(), m["content"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        rest,
+        [
+            ("user", "What is my name?"),
+            ("assistant", "Your name is Anna."),
+            ("user", "And again?")
+        ]
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_broken_frame_closes_only_its_connection_and_a_failing_model_is_not_handled() {
+    let (llm, stt) = (Fake::start().await, Fake::start().await);
+    llm.always(CHAT, Reply::Status(500, "boom".into()));
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let seen = client(port, "malformed").await;
+
+    assert_eq!(
+        seen,
+        json!({"before": "before", "bad_closed": true, "after": "after", "huge_closed": true, "served": true})
+    );
+    let seen = client(port, "handle").await;
+    let answer = &seen["answers"][0];
+    assert_eq!(answer["type"], "not-handled");
+    assert!(answer["text"].as_str().is_some_and(|t| !t.is_empty()), "{answer}");
+}
+
+/// A raw connection to the Wyoming server.
+async fn connect(port: u16) -> BufReader<TcpStream> {
+    BufReader::new(
+        TcpStream::connect(("127.0.0.1", port))
+            .await
+            .expect("the Wyoming server"),
+    )
+}
+
+/// Pings on a connection: the pong's text, or `None` when the server closed it.
+async fn ping(conn: &mut BufReader<TcpStream>, text: &str) -> Option<String> {
+    write_event(conn, &Event::with("ping", json!({"text": text})))
+        .await
+        .ok()?;
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), read_event(conn, Limits::default()))
+        .await
+        .expect("an answer or the end of the connection in time")
+        .ok()??;
+    assert_eq!(answer.kind, "pong");
+    answer.text("text").map(String::from)
+}
+
+/// A connection that was served a ping, once one is.
+async fn served(port: u16, text: &str) -> BufReader<TcpStream> {
+    eventually("a Wyoming connection is served", 10, || async {
+        let mut conn = connect(port).await;
+        (ping(&mut conn, text).await.as_deref() == Some(text)).then_some(conn)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn connections_beyond_the_limit_are_closed_and_the_server_stops_with_the_gateway() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (app, port) = gateway(&llm, &stt, &[("MAX_VOICE_CONNECTIONS", "1")]).await;
+    // Once the probe that saw the server listen has let go of its place.
+    let first = served(port, "one").await;
+
+    let mut second = connect(port).await;
+    assert_eq!(ping(&mut second, "two").await, None, "one connection is the limit");
+    drop(first);
+    let mut third = served(port, "three").await;
+
+    // The gateway stops: the idle connection is closed, and nothing listens any more.
+    drop(app);
+    eventually("the Wyoming port is closed", 10, || async {
+        TcpStream::connect(("127.0.0.1", port)).await.is_err()
+    })
+    .await;
+    let end = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        read_event(&mut third, Limits::default()),
+    )
+    .await
+    .expect("the idle connection closed in time");
+    assert!(matches!(end, Ok(None) | Err(_)), "{end:?}");
+}
+
+/// Sends `events` on a new connection: what came back before the server closed it.
+async fn refused(port: u16, events: &[Event]) -> Vec<Event> {
+    let mut conn = connect(port).await;
+    for event in events {
+        // The server may already have closed the connection after an earlier event.
+        if write_event(&mut conn, event).await.is_err() {
+            break;
+        }
+    }
+    let mut answers = Vec::new();
+    loop {
+        let next = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            read_event(&mut conn, Limits::default()),
+        )
+        .await
+        .expect("the connection closed in time");
+        match next {
+            Ok(Some(event)) => answers.push(event),
+            Ok(None) | Err(_) => return answers,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_refused_speech_request_gets_an_error_and_the_end_of_its_connection() {
+    // Home Assistant's speech clients read until `transcript` or `audio-stop` and pass over `error`: only the end
+    // of the connection ends their wait.
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+
+    let nothing_to_say = refused(port, &[Event::with("synthesize", json!({"text": "  "}))]).await;
+    let wide_audio = refused(
+        port,
+        &[
+            Event::new("transcribe"),
+            Event::with("audio-start", json!({"rate": 16000, "width": 4, "channels": 1})),
+        ],
+    )
+    .await;
+
+    for (answers, code) in [(nothing_to_say, "empty_text"), (wide_audio, "invalid_request")] {
+        assert_eq!(answers.len(), 1, "{answers:?}");
+        assert_eq!(
+            (answers[0].kind.as_str(), answers[0].text("code")),
+            ("error", Some(code))
+        );
+        assert!(answers[0].text("text").is_some_and(|t| !t.is_empty()));
+    }
+}
