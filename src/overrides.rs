@@ -14,7 +14,8 @@ use crate::store::{Store, StoreError};
 /// Environment values plus cached overrides.
 pub struct RuntimeConfig {
     store: Store,
-    env: BTreeMap<Key, String>,
+    /// The environment's value of every key, parsed once at start-up.
+    env: BTreeMap<Key, Value>,
     cache: Mutex<Option<(Instant, HashMap<String, String>)>>,
     /// How long overrides read from the store are reused (`OVERRIDES_REFRESH_SECONDS`).
     ttl: Duration,
@@ -23,6 +24,10 @@ pub struct RuntimeConfig {
 impl RuntimeConfig {
     /// Wraps the environment's values of the runtime keys.
     pub fn new(store: Store, env: BTreeMap<Key, String>, ttl: Duration) -> Self {
+        let env = keys::KEYS
+            .iter()
+            .map(|spec| (spec.id, env_or_default(spec, env.get(&spec.id))))
+            .collect();
         Self {
             store,
             env,
@@ -31,9 +36,9 @@ impl RuntimeConfig {
         }
     }
 
-    /// The environment's value of a key.
-    pub fn env_value(&self, key: Key) -> Option<&str> {
-        self.env.get(&key).map(String::as_str)
+    /// The environment's value of a key, as text.
+    pub fn env_value(&self, key: Key) -> Option<String> {
+        self.env.get(&key).map(Value::text)
     }
 
     /// The stored overrides, from the cache when it is fresh.
@@ -75,20 +80,12 @@ impl RuntimeConfig {
                         None
                     }
                 });
-                let value = stored.unwrap_or_else(|| self.env_or_default(spec));
+                let value = stored.or_else(|| self.env.get(&spec.id).cloned());
+                let value = value.unwrap_or_else(|| env_or_default(spec, None));
                 (spec.id, value)
             })
             .collect();
         Ok(Effective::new(values, invalid))
-    }
-
-    /// The environment's value of a key (validated at start-up), else its built-in default.
-    fn env_or_default(&self, spec: &KeySpec) -> Value {
-        self.env
-            .get(&spec.id)
-            .and_then(|raw| Value::parse(spec, raw).ok())
-            .or_else(|| Value::parse(spec, spec.default).ok())
-            .unwrap_or_else(|| Value::Text(spec.default.to_string()))
     }
 
     /// Stores a validated override and drops the cache.
@@ -114,4 +111,11 @@ impl RuntimeConfig {
 
 fn poisoned<T>(_: std::sync::PoisonError<T>) -> StoreError {
     StoreError::Setup("override cache lock poisoned".into())
+}
+
+/// A key's environment value (validated when the settings were read), else its built-in default.
+fn env_or_default(spec: &KeySpec, raw: Option<&String>) -> Value {
+    raw.and_then(|raw| Value::parse(spec, raw).ok())
+        .or_else(|| Value::parse(spec, spec.default).ok())
+        .unwrap_or_else(|| Value::Text(spec.default.to_string()))
 }

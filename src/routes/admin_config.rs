@@ -46,7 +46,7 @@ async fn entry(app: &AppState, spec: &KeySpec) -> Result<Entry> {
         key: spec.key,
         value: overrides.get(spec.key).cloned(),
         effective: effective.text(spec.id),
-        environment: app.runtime.env_value(spec.id).map(String::from),
+        environment: app.runtime.env_value(spec.id),
         meaning: spec.meaning,
     })
 }

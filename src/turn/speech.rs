@@ -1,7 +1,7 @@
 //! The speech stages of a turn, shared by `/api/chat`, `/api/speak` and `/api/transcribe`: synthesis with the
 //! local-voice fallback for languages the cloud TTS cannot speak, and transcription, each along its chain.
 
-use super::fallback::{Failure, walk};
+use super::fallback::{Answered, Failure, walk};
 use super::{TurnRequest, check_text, provider_error, quota, route_for};
 use crate::app::App;
 use crate::config::keys::Key;
@@ -12,7 +12,7 @@ use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::stt::{self, Transcript};
 use crate::providers::tts::{self, Speech, SpeechRequest};
-use crate::providers::{TtsId, chain};
+use crate::providers::{ProviderError, TtsId, chain};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
 
@@ -134,38 +134,15 @@ fn voice_plan(app: &App, route: &Route) -> (Vec<TtsId>, Option<String>, bool) {
 
 /// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
 pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
-    let language = route.language.as_str();
-    let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
-    let (order, voice, language_fallback) = voice_plan(app, route);
-    let answered = walk(
-        app,
-        &order,
-        || format!("TTS provider {} for {language}", route.tts),
-        |n, id| {
-            let voice = if n == 0 { voice.clone() } else { None }.or_else(|| default_voice(eff, id));
-            async move {
-                let engine = Some(app.providers.tts.get(id)).filter(|e| e.speaks(language))?;
-                let request = SpeechRequest {
-                    text,
-                    language,
-                    voice: voice.as_deref(),
-                    gender,
-                };
-                Some(speak_whole(engine, id, &request).await.map_err(Failure::from))
-            }
-        },
-    )
-    .await
-    .map_err(provider_error)?;
-    if language_fallback {
-        // Named after the walk: the local voice may itself have failed over along the chain.
-        tracing::info!(
-            language,
-            instead_of = route.tts.as_str(),
-            provider = answered.provider.as_str(),
-            "TTS cannot speak the language; another voice spoke it"
-        );
-    }
+    // The whole answer is gathered inside the walk, so an engine that breaks off gives way to the next one.
+    let whole = |stream: tts::SpeechStream| async move {
+        let pcm = stream.collect().await?;
+        Ok(Speech {
+            audio: pcm.to_wav(),
+            format: "wav",
+        })
+    };
+    let (answered, language_fallback) = along_chain(app, eff, prefs, route, text, whole).await?;
     Ok(Said {
         speech: answered.value,
         provider: answered.provider,
@@ -195,9 +172,37 @@ pub async fn synthesize_stream(
     route: &Route,
     text: &str,
 ) -> Result<Speaking> {
+    let first = |mut stream: tts::SpeechStream| async move {
+        let first = stream.next().await.transpose()?.unwrap_or_default();
+        Ok((stream, first))
+    };
+    let (answered, _) = along_chain(app, eff, prefs, route, text, first).await?;
+    let (stream, first) = answered.value;
+    Ok(Speaking {
+        stream,
+        first,
+        provider: answered.provider,
+        fallbacks: answered.fallbacks,
+    })
+}
+
+/// Walks the TTS chain for `text`: each engine that speaks the language opens its stream (its own, or its
+/// whole file as one chunk), and `finish` takes from it what the caller needs; a failure in either tries the
+/// next engine. Also answers whether the local voice stood in for the language.
+async fn along_chain<T, Fut>(
+    app: &App,
+    eff: &Effective,
+    prefs: &Prefs,
+    route: &Route,
+    text: &str,
+    finish: impl Fn(tts::SpeechStream) -> Fut + Copy,
+) -> Result<(Answered<T, TtsId>, bool)>
+where
+    Fut: Future<Output = Result<T, ProviderError>>,
+{
     let language = route.language.as_str();
     let gender = prefs.voice_gender.as_deref().filter(|g| !g.is_empty());
-    let (order, voice, _) = voice_plan(app, route);
+    let (order, voice, language_fallback) = voice_plan(app, route);
     let answered = walk(
         app,
         &order,
@@ -212,38 +217,26 @@ pub async fn synthesize_stream(
                     voice: voice.as_deref(),
                     gender,
                 };
-                let opened = async {
-                    let mut stream = tts::open(engine, id.as_str(), &request).await?;
-                    let first = stream.next().await.transpose()?.unwrap_or_default();
-                    Ok::<_, crate::providers::ProviderError>((stream, first))
+                let spoken = match tts::open(engine, id.as_str(), &request).await {
+                    Ok(stream) => finish(stream).await,
+                    Err(err) => Err(err),
                 };
-                Some(opened.await.map_err(Failure::from))
+                Some(spoken.map_err(Failure::from))
             }
         },
     )
     .await
     .map_err(provider_error)?;
-    let (stream, first) = answered.value;
-    Ok(Speaking {
-        stream,
-        first,
-        provider: answered.provider,
-        fallbacks: answered.fallbacks,
-    })
-}
-
-/// Speaks through the engine's stream (its own, or its whole file as one chunk) and gathers the speech into a
-/// WAV file, which is what clients of a whole answer receive.
-async fn speak_whole(
-    engine: &std::sync::Arc<dyn tts::Tts>,
-    id: TtsId,
-    request: &SpeechRequest<'_>,
-) -> Result<Speech, crate::providers::ProviderError> {
-    let pcm = tts::open(engine, id.as_str(), request).await?.collect().await?;
-    Ok(Speech {
-        audio: pcm.to_wav(),
-        format: "wav",
-    })
+    if language_fallback {
+        // Named after the walk: the local voice may itself have failed over along the chain.
+        tracing::info!(
+            language,
+            instead_of = route.tts.as_str(),
+            provider = answered.provider.as_str(),
+            "TTS cannot speak the language; another voice spoke it"
+        );
+    }
+    Ok((answered, language_fallback))
 }
 
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
@@ -258,7 +251,11 @@ pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) 
         |_, id| async move {
             // Through the stream every engine offers: the clip goes in whole, the final transcript comes out.
             let stream = stt::open(app.providers.stt.get(id), audio.sample_rate, language);
-            stream.push(&crate::providers::audio::to_mono(audio.clone()).samples);
+            if audio.channels > 1 {
+                stream.push(&crate::providers::audio::to_mono(audio.clone()).samples);
+            } else {
+                stream.push(&audio.samples);
+            }
             Some(stream.finish().await.map_err(Failure::from))
         },
     )

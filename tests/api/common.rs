@@ -248,6 +248,12 @@ impl TestApp {
     }
 
     /// Creates a user through the admin API and returns (id, token).
+    /// A new session of the user with `token`; its id.
+    pub async fn new_session(&self, token: &str) -> String {
+        let r = self.call(Method::POST, "/api/sessions", As::Bearer(token), None).await;
+        r.body["id"].as_str().expect("a session id").to_string()
+    }
+
     pub async fn create_user(&self, name: &str) -> (String, String) {
         let r = self
             .call(
@@ -365,4 +371,15 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .expect("a free loopback port")
         .port()
+}
+
+/// Runs a client script of a real client library (the `openai` SDK, the `wyoming` package) and reads the JSON
+/// report it prints; `venv` names where `scripts/test.sh` installs its Python.
+pub async fn client_report(run: &mut tokio::process::Command, venv: &str) -> serde_json::Value {
+    let run = run
+        .output()
+        .await
+        .unwrap_or_else(|e| panic!("python in {venv} (scripts/test.sh installs it): {e}"));
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
 }

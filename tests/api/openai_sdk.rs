@@ -15,16 +15,12 @@ const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/openai_sdk/clie
 
 /// Runs a scenario of the SDK client as the user with `token`; its JSON report.
 async fn sdk(app: &TestApp, token: &str, scenario: &str, envs: &[(&str, &str)]) -> Value {
-    let run = tokio::process::Command::new(PYTHON)
-        .args([CLIENT, scenario])
+    let mut run = tokio::process::Command::new(PYTHON);
+    run.args([CLIENT, scenario])
         .env("GATEWAY_URL", format!("http://{}", app.addr))
         .env("USER_TOKEN", token)
-        .envs(envs.iter().copied())
-        .output()
-        .await
-        .expect("python in target/openai-venv (scripts/test.sh installs it)");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
+        .envs(envs.iter().copied());
+    crate::common::client_report(&mut run, "target/openai-venv").await
 }
 
 #[tokio::test]

@@ -305,13 +305,7 @@ async fn metrics_count_requests_by_route_template_in_json_and_prometheus_text() 
 async fn admins_see_status_statistics_and_conversations() {
     let app = spawn_app(&[("CLOUD_LLM_API_KEY", "sk-very-secret")]).await;
     let (id, token) = app.create_user("anna").await;
-    let session = app
-        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let session = app.new_session(&token).await;
     app.store
         .store_turn(&session, &id, "Hallo?", "Hallo Anna.")
         .await

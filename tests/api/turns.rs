@@ -15,11 +15,6 @@ async fn chat(app: &TestApp, token: &str, body: Value) -> crate::common::Reply {
     app.call(Method::POST, "/api/chat", As::Bearer(token), Some(body)).await
 }
 
-async fn new_session(app: &TestApp, token: &str) -> String {
-    let r = app.call(Method::POST, "/api/sessions", As::Bearer(token), None).await;
-    r.body["id"].as_str().unwrap().to_string()
-}
-
 fn audio_of(body: &Value) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD
         .decode(body["audio"].as_str().expect("audio"))
@@ -35,7 +30,7 @@ async fn a_question_gets_a_streamed_answer_spoken_by_espeak_and_stored_in_the_se
         .env(&[("LOCAL_LLM_MODEL", "qwen3:4b"), ("LLM_TEMPERATURE", "0.3")])
         .user("anna")
         .await;
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
 
     let r = chat(&app, &token, json!({"text": "How cold is it?", "session_id": session})).await;
 
@@ -119,7 +114,7 @@ async fn history_and_memories_reach_the_llm_and_debug_reports_their_counts() {
             .await;
         assert_eq!(r.status, 201, "{}", r.body);
     }
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
     for n in 1..=3 {
         let r = chat(
             &app,
@@ -292,7 +287,7 @@ async fn a_stream_cut_after_some_tokens_is_an_error_and_does_not_fall_back() {
         .first(Stage::Llm, &cloud, "local")
         .user("anna")
         .await;
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
 
     let r = chat(&app, &token, json!({"text": "Hello", "session_id": session})).await;
 
@@ -626,7 +621,7 @@ async fn memory_extraction_runs_on_the_nth_turn_in_the_background_without_delayi
         ])
         .user("anna")
         .await;
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
     let turn = |text: &'static str| {
         chat(
             &app,
@@ -691,7 +686,7 @@ async fn a_failing_memory_extraction_never_fails_the_turn() {
         ])
         .user("anna")
         .await;
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
     let r = chat(
         &app,
         &token,
@@ -834,7 +829,7 @@ async fn route_layers_choose_the_language_and_it_is_clamped_to_the_allowed_ones(
         Some(json!({"language": "de"})),
     )
     .await;
-    let session = new_session(&app, &token).await;
+    let session = app.new_session(&token).await;
     let r = app
         .call(
             Method::PUT,
@@ -910,7 +905,7 @@ async fn bad_chat_requests_get_clear_errors_and_cost_nothing() {
     let llm = Fake::answering(&["Ok."]).await;
     let (app, token, id) = TestApp::with().llm(&llm).user("anna").await;
     let (_, other) = app.create_user("bert").await;
-    let foreign = new_session(&app, &other).await;
+    let foreign = app.new_session(&other).await;
 
     assert_eq!(
         chat(&app, &token, json!({"text": "   "})).await.error(400),

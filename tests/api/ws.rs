@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -219,13 +218,7 @@ async fn an_interrupt_cancels_the_turn_at_once_and_closes_the_llm_request() {
     llm.then(CHAT, reply);
     llm.then(CHAT, tokens(&["Next."]));
     let (app, token, _) = gateway(&llm).user("anna").await;
-    let session = app
-        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let session = app.new_session(&token).await;
     let mut ws = connect(&app, &format!("/ws/chat?session_id={session}"), &token).await;
 
     ws.send(json!({"text": "Tell a story", "stream": true})).await;
@@ -558,13 +551,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     let llm = Fake::answering(&["Ok."]).await;
     let (app, token, _) = gateway(&llm).env(&[("DAILY_REQUEST_LIMIT", "1")]).user("anna").await;
     let (_, other) = app.create_user("bert").await;
-    let foreign = app
-        .call(Method::POST, "/api/sessions", As::Bearer(&other), None)
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let foreign = app.new_session(&other).await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
 
     ws.send(json!({"text": "x", "session_id": foreign})).await;
@@ -1021,13 +1008,7 @@ async fn a_heard_frame_cuts_the_stored_answer_to_the_sentences_played() {
     llm.then(CHAT, tokens(&["It is sunny today. ", "Later it will rain."]));
     llm.then(CHAT, tokens(&["Tomorrow too."]));
     let (app, token, _) = gateway(&llm).user("anna").await;
-    let session = app
-        .call(Method::POST, "/api/sessions", As::Bearer(&token), None)
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let session = app.new_session(&token).await;
     let mut ws = connect(&app, &format!("/ws/chat?session_id={session}"), &token).await;
 
     ws.send(json!({"text": "How is the weather?", "audio_stream": true}))

@@ -37,14 +37,9 @@ async fn gateway(llm: &Fake, stt: &Fake, env: &[(&str, &str)]) -> (TestApp, u16)
 
 /// Runs a scenario of the Wyoming client; its JSON report.
 async fn client(port: u16, scenario: &str) -> Value {
-    let run = tokio::process::Command::new(PYTHON)
-        .args([CLIENT, scenario])
-        .env("WYOMING_PORT", port.to_string())
-        .output()
-        .await
-        .expect("python in target/wyoming-venv (scripts/test.sh installs it)");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
+    let mut run = tokio::process::Command::new(PYTHON);
+    run.args([CLIENT, scenario]).env("WYOMING_PORT", port.to_string());
+    crate::common::client_report(&mut run, "target/wyoming-venv").await
 }
 
 #[tokio::test]

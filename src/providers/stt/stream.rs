@@ -141,3 +141,70 @@ pub fn open(engine: &Arc<dyn Stt>, sample_rate: u32, language: Option<&str>) -> 
     });
     SttStream::new(input, rx)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
+
+    /// A recogniser that reports how many samples it was given, and counts its calls.
+    #[derive(Default)]
+    struct Counting(AtomicUsize);
+
+    impl Engine for Counting {
+        fn capabilities(&self) -> Capabilities {
+            Capabilities {
+                configured: true,
+                streaming: false,
+                local: true,
+                languages: Vec::new(),
+                voices: Vec::new(),
+                sample_rates: vec![16_000],
+                cost: Cost::Free,
+            }
+        }
+        fn setup(&self) -> Setup {
+            Setup::default()
+        }
+    }
+
+    #[async_trait]
+    impl Stt for Counting {
+        async fn transcribe(&self, audio: &Pcm, _: Option<&str>) -> Result<Transcript, ProviderError> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            Ok(Transcript {
+                text: audio.samples.len().to_string(),
+                language: None,
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_batch_engine_streams_interim_and_final_transcripts_without_a_second_call_for_the_same_audio() {
+        let counting = Arc::new(Counting::default());
+        let engine: Arc<dyn Stt> = counting.clone();
+        let mut stream = open(&engine, 16_000, Some("de"));
+        stream.push(&[0; 100]);
+        stream.flush();
+        assert!(matches!(stream.next().await, Some(Ok(SpeechEvent::Interim(t))) if t.text == "100"));
+        // Nothing came after the interim transcript: the final one is the same, without another call.
+        assert_eq!(stream.finish().await.unwrap().text, "100");
+        assert_eq!(counting.0.load(Ordering::SeqCst), 1);
+
+        let mut stream = open(&engine, 16_000, None);
+        stream.push(&[0; 100]);
+        stream.flush();
+        assert!(matches!(stream.next().await, Some(Ok(SpeechEvent::Interim(_)))));
+        stream.push(&[0; 60]);
+        assert_eq!(
+            stream.finish().await.unwrap().text,
+            "160",
+            "the final covers the audio after it"
+        );
+        assert_eq!(counting.0.load(Ordering::SeqCst), 3);
+    }
+}
