@@ -12,7 +12,10 @@
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
 //! - [`openai`]: the OpenAI-compatible API under `/v1` (models, chat completions, speech, transcription).
+//! - [`voice`]: the voice core every channel runs on: hearing (detector, end of turn, early transcription),
+//!   the running turn with barge-in and cancellation, help by voice, and the events a turn sends.
 //! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
+//! - [`socket`]: what the WebSocket channels share: sending with a deadline, close codes, the origin check.
 //! - [`listen`]: hearing a speaker: voice detectors, the end-of-turn model, the audio buffer budget.
 //! - [`overrides`]: the store-backed cache of the runtime overrides.
 //! - [`logging`]: the service log, also broadcast to admins.
@@ -47,9 +50,11 @@ pub mod prefs;
 pub mod providers;
 pub mod routes;
 pub mod server;
+pub mod socket;
 pub mod store;
 pub mod text;
 pub mod turn;
+pub mod voice;
 pub mod ws;
 pub mod wyoming;
 

@@ -1,7 +1,9 @@
-//! When a turn on `/ws/voice` is over. The voice detector ([`super::vad`]) hears speech and silence; at a pause
-//! of `TURN_CHECK_MS`, Smart Turn ([`super::smart_turn`]) is asked whether the words so far make a complete
-//! turn. Complete: the turn ends at once. Incomplete: the gateway waits through the pause, up to
-//! `TURN_MAX_SILENCE_MS`, so a person thinking mid-sentence is not cut. Should the model fail, the pause ends
+//! When a turn is over (the voice core's listener runs this on every voice channel). The voice detector
+//! ([`super::vad`]) hears speech and silence; at a pause of `TURN_CHECK_MS`, Smart Turn ([`super::smart_turn`])
+//! is asked whether the words so far make a complete turn. Complete: the turn ends at once. Incomplete: the
+//! gateway waits through the pause, asking again each time the pause has doubled (the model's judgement of the
+//! same words moves with the silence after them), up to `TURN_MAX_SILENCE_MS`, so a person thinking
+//! mid-sentence is not cut. Should the model fail, the pause ends
 //! the turn after the fixed `VAD_SILENCE_MS`, as without the model. Speech that goes on drops the check.
 
 use std::sync::Arc;

@@ -50,7 +50,7 @@ pub fn document() -> &'static Value {
 #[openapi(components(schemas(
     crate::error::ErrorBody,
     crate::openai::errors::OpenAiErrorBody,
-    crate::ws::protocol::ServerEvent,
+    crate::voice::ServerEvent,
     crate::ws::protocol::ClientFrame,
     crate::openai::realtime::events::ServerEvent,
     crate::openai::realtime::client::ClientEvent

@@ -27,7 +27,7 @@ pub async fn handler(
     upgrade: std::result::Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response> {
     let upgrade = upgrade?;
-    super::check_origin(&headers, &app.settings.voice.allowed_origins)?;
+    crate::socket::check_origin(&headers, &app.settings.voice.allowed_origins)?;
     tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
     let instance = app.instance.clone();
     Ok(upgrade.on_upgrade(move |socket| stream(socket, instance)))

@@ -7,18 +7,14 @@
 //! events of at most one running turn ([`turn`]).
 
 mod admin_log;
-pub(crate) mod conn;
+mod conn;
 mod heard;
-pub mod help;
-mod phrases;
 pub mod protocol;
-pub(crate) mod turn;
 
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::http::HeaderMap;
-use axum::http::header::{HOST, ORIGIN};
 use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -28,7 +24,8 @@ use utoipa_axum::routes;
 use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::auth::access::USER;
-use crate::error::{ApiError, AppQuery, Result};
+use crate::error::{AppQuery, Result};
+use crate::socket::check_origin;
 
 /// Largest message the WebSocket layer accepts at all; frames above the channel's own limits (see
 /// [`protocol`]) but below this get an error event and the connection stays open.
@@ -100,55 +97,4 @@ fn accept(
         .max_message_size(PROTOCOL_MESSAGE_LIMIT)
         .max_frame_size(PROTOCOL_MESSAGE_LIMIT)
         .on_upgrade(move |socket| conn::serve(socket, app, caller.user, channel, query.session_id)))
-}
-
-/// Refuses a browser handshake from a foreign origin (cross-site WebSocket hijacking). Clients that are not
-/// browsers send no `Origin` and are let through; their credentials decide.
-pub fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<()> {
-    let Some(origin) = headers.get(ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().unwrap_or("").trim_end_matches('/');
-    let host = headers.get(HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    let own = origin
-        .split_once("://")
-        .is_some_and(|(scheme, authority)| matches!(scheme, "http" | "https") && authority.eq_ignore_ascii_case(host));
-    if own
-        || allowed
-            .iter()
-            .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin))
-    {
-        Ok(())
-    } else {
-        tracing::warn!(%origin, "WebSocket handshake from a foreign origin refused");
-        Err(ApiError::Forbidden(format!(
-            "origin {origin} may not open this channel (see WS_ALLOWED_ORIGINS)"
-        )))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use axum::http::HeaderValue;
-
-    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(HOST, HeaderValue::from_str(host).unwrap());
-        if let Some(o) = origin {
-            h.insert(ORIGIN, HeaderValue::from_str(o).unwrap());
-        }
-        h
-    }
-
-    #[test]
-    fn only_the_own_and_listed_origins_pass() {
-        let allowed = vec!["https://app.example".to_string()];
-        assert!(check_origin(&headers(None, "gw:8080"), &allowed).is_ok());
-        assert!(check_origin(&headers(Some("http://gw:8080"), "gw:8080"), &allowed).is_ok());
-        assert!(check_origin(&headers(Some("https://app.example/"), "gw:8080"), &allowed).is_ok());
-        assert!(check_origin(&headers(Some("https://evil.example"), "gw:8080"), &allowed).is_err());
-        assert!(check_origin(&headers(Some("http://gw:8081"), "gw:8080"), &allowed).is_err());
-        assert!(check_origin(&headers(Some("null"), "gw:8080"), &allowed).is_err());
-    }
 }

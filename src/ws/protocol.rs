@@ -1,61 +1,17 @@
-//! Frames of the WebSocket channels: the client's options and commands, and the server's events.
+//! Frames of the WebSocket channels: the client's commands. The server's events and the options are the voice
+//! core's ([`crate::voice::events`]).
 
-use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
-use crate::providers::TtsId;
-use crate::turn::TurnOptions;
-use crate::turn::semantic::Semantic;
+pub use crate::voice::events::Options;
 
 /// Longest JSON frame a client may send.
 pub const MAX_TEXT_FRAME: usize = 64 * 1024;
 /// Longest binary (audio) frame a client may send: one second of 48 kHz 16-bit PCM is 96 KiB.
 pub const MAX_BINARY_FRAME: usize = 1024 * 1024;
-
-/// Options of a chat message or of a voice `start`/`end` frame. `None` = not given.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-pub struct Options {
-    /// Token streaming.
-    pub stream: Option<bool>,
-    /// Sentence-wise audio.
-    pub audio_stream: Option<bool>,
-    /// Providers, model, voice and language.
-    #[serde(flatten)]
-    pub turn: TurnOptions,
-    /// Text only: the device speaks.
-    pub text_only: Option<bool>,
-    /// The session to continue.
-    pub session_id: Option<String>,
-    /// `/ws/voice`: end utterances by silence detection.
-    pub vad: Option<bool>,
-    /// `/ws/voice`: sample rate of the PCM frames (default 16000).
-    pub sample_rate: Option<u32>,
-    /// System text added to the gateway's (the `instructions` of an OpenAI Realtime session); not a frame field.
-    #[serde(skip)]
-    pub instructions: Option<String>,
-}
-
-impl Options {
-    /// These options with `over`'s given values on top (the end frame wins over the start frame).
-    pub fn merged(&self, over: &Options) -> Options {
-        fn pick<T: Clone>(over: &Option<T>, base: &Option<T>) -> Option<T> {
-            over.clone().or_else(|| base.clone())
-        }
-        Options {
-            stream: pick(&over.stream, &self.stream),
-            audio_stream: pick(&over.audio_stream, &self.audio_stream),
-            turn: self.turn.merged(&over.turn),
-            text_only: pick(&over.text_only, &self.text_only),
-            session_id: pick(&over.session_id, &self.session_id),
-            vad: pick(&over.vad, &self.vad),
-            sample_rate: pick(&over.sample_rate, &self.sample_rate),
-            instructions: pick(&over.instructions, &self.instructions),
-        }
-    }
-}
 
 /// A JSON frame from the client, told apart by `type`; a frame without one is a chat message.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -108,104 +64,6 @@ pub fn parse(text: &str) -> Result<ClientFrame, ApiError> {
         Some(other) => return Err(ApiError::invalid("type", format!("unknown frame type {other:?}"))),
     };
     frame.map_err(|e| ApiError::Validation(format!("frame: {e}")))
-}
-
-/// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
-#[derive(Debug)]
-pub enum Out {
-    /// A JSON event.
-    Event(ServerEvent),
-    /// Audio bytes (WAV).
-    Audio(Vec<u8>),
-}
-
-/// The sending side of a turn; an error means the connection or the turn is gone, and the turn stops.
-pub type Tx = tokio::sync::mpsc::Sender<Out>;
-
-/// An event the server sends on `/ws/chat` and `/ws/voice` (a JSON text frame with its `type`).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ServerEvent {
-    /// `/ws/voice`: what was heard, before the answer; translated into the turn's language when it was
-    /// detected in another.
-    Transcript {
-        text: String,
-        language: String,
-        /// The words as heard, when translated.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        original: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        translated_to: Option<String>,
-    },
-    /// The turn was accepted.
-    Ack {
-        session_id: Option<String>,
-        language: String,
-    },
-    /// One LLM token (only with `stream`).
-    Token { text: String },
-    /// A short reassuring phrase while the first token is late; not part of the answer.
-    Filler { text: String },
-    /// A friendly system message (a time-sensitive question without web search).
-    Notice { text: String },
-    /// The structured result of the answer.
-    Semantic(Box<Semantic>),
-    /// `/ws/voice`: a call for help was heard. The gateway asks (the question is also spoken) whether to alert
-    /// the contacts; the next utterance answers, and without an answer within `seconds` the alarm goes out.
-    HelpAsked { text: String, seconds: u64 },
-    /// `/ws/voice`: what became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
-    /// as the help button answers, or `declined`; the message is also spoken.
-    Help { status: String, message: String },
-    /// Speech, followed by one binary frame (WAV). With `audio_stream` one per sentence, else one for the
-    /// whole answer.
-    Audio {
-        /// Counts the audio of a turn from 0, filler included.
-        seq: u64,
-        /// `wav`.
-        format: &'static str,
-        /// The sentence spoken (sentence-wise audio only).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        /// The filler phrase, not the answer.
-        filler: bool,
-        /// The TTS provider that spoke.
-        provider: Option<TtsId>,
-        tts_fallback: bool,
-    },
-    /// The running turn was cancelled.
-    Interrupted,
-    /// The turn is over; always the last event of a turn.
-    Done,
-    /// A failure, with an HTTP-like status (422 for invalid requests, 403, 429, 502).
-    Error {
-        status: u16,
-        code: &'static str,
-        /// A short fixed text of the problem (`no speech recognized`, or the status's reason).
-        error: &'static str,
-        /// What to tell the person.
-        message: String,
-    },
-}
-
-/// The `error` event of an API error: the HTTP-like status, the error code and the message.
-pub fn error_event(err: &ApiError) -> ServerEvent {
-    let (status, code) = err.status_and_code();
-    // On a WebSocket every invalid request is a 422 event (the specification's table); REST keeps 400 for
-    // an empty body.
-    let status = if status == StatusCode::BAD_REQUEST {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        status
-    };
-    if let ApiError::Internal(cause) = err {
-        tracing::error!(%cause, "internal error in a WebSocket turn");
-    }
-    ServerEvent::Error {
-        status: status.as_u16(),
-        code,
-        error: status.canonical_reason().unwrap_or("error"),
-        message: err.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -378,3 +378,132 @@ async fn an_answer_truncated_by_the_sdk_keeps_only_what_was_heard_for_the_next_t
         ]
     );
 }
+
+/// The turn-taking models as `scripts/test.sh` fetches them.
+const ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+#[tokio::test]
+#[ignore = "needs the openai SDK, ONNX Runtime, Silero and Smart Turn; scripts/test.sh installs and fetches them"]
+async fn semantic_vad_ends_complete_turns_by_smart_turn_and_speech_over_the_answer_cancels_it() {
+    let llm = Fake::start().await;
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    llm.then(
+        CHAT,
+        Reply::SseHeld {
+            first: crate::fakes::token_chunks(&["It is sunny today. ", "And "]),
+            gate: gate.clone(),
+            rest: crate::fakes::ending(&["warm."]),
+            closed: closed.clone(),
+        },
+    );
+    llm.then(CHAT, tokens(&["Take your time."]));
+    let stt = Fake::start().await;
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "how is the weather"})),
+    );
+    let (lib, vad, turn) = (
+        format!("{ENGINES}/onnxruntime/libonnxruntime.so"),
+        format!("{ENGINES}/models/silero_vad.onnx"),
+        format!("{ENGINES}/models/smart-turn-v3.2-cpu.onnx"),
+    );
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[
+            ("MEMORY_EXTRACTION_ENABLED", "false"),
+            ("FILLER_AFTER_MS", "0"),
+            ("ONNXRUNTIME_LIB", &lib),
+            ("SILERO_VAD_MODEL", &vad),
+            ("SMART_TURN_MODEL", &turn),
+            ("VAD_ENGINE", "silero"),
+            ("TURN_ENGINE", "smart-turn"),
+        ])
+        .user("anna")
+        .await;
+    let clips = [
+        ("COMPLETE_PCM", format!("{FIXTURES}/turn_complete_en_16k.pcm")),
+        ("INCOMPLETE_PCM", format!("{FIXTURES}/turn_incomplete_en_16k.pcm")),
+    ];
+    let envs: Vec<(&str, &str)> = clips.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    let seen = sdk(&app, &token, "semantic", &envs).await;
+
+    // The session says which detector runs.
+    let detection = &seen["updated"]["audio"]["input"]["turn_detection"];
+    assert_eq!(detection["type"], "semantic_vad", "{detection}");
+    assert_eq!(detection["eagerness"], "high", "{detection}");
+    // The complete question ended at a short pause and was answered; speech over the answer cancelled it.
+    let first = &seen["first"];
+    let types: Vec<&str> = first["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let of_interest: Vec<&str> = types
+        .iter()
+        .copied()
+        .filter(|t| t.starts_with("input_audio_buffer.") || *t == "response.created" || *t == "response.done")
+        .collect();
+    assert_eq!(
+        of_interest,
+        [
+            "input_audio_buffer.speech_started",
+            "input_audio_buffer.speech_stopped",
+            "input_audio_buffer.committed",
+            "response.created",
+            "input_audio_buffer.speech_started",
+            "response.done"
+        ],
+        "{types:?}"
+    );
+    assert_eq!(first["done"], json!(["cancelled"]));
+    assert_eq!(first["heard"], json!(["how is the weather"]));
+    assert_eq!(
+        first["transcript"], "It is sunny today. And ",
+        "the answer up to the held token"
+    );
+    crate::common::eventually("the model's request is dropped", 5, || {
+        let closed = closed.clone();
+        async move { closed.load(std::sync::atomic::Ordering::SeqCst) }
+    })
+    .await;
+    // The sentence broken off waited through its pause and became the next question.
+    let second = &seen["second"];
+    assert_eq!(second["done"], json!(["completed"]), "{second}");
+    assert_eq!(second["transcript"], "Take your time.");
+    assert_eq!(llm.requests(CHAT).len(), 2);
+}
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn a_call_for_help_over_realtime_is_asked_back_and_a_yes_alerts_the_contacts() {
+    let stt = Fake::start().await;
+    stt.then(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "Hilfe! Hilfe!"})),
+    );
+    stt.then("/v1/audio/transcriptions", Reply::Json(json!({"text": "Ja, bitte."})));
+    let llm = Fake::answering(&["Gern."]).await;
+    let s = crate::ws::help_setup(&stt, &llm, "20").await;
+
+    let seen = sdk(&s.app, &s.token, "help", &[]).await;
+
+    assert_eq!(seen[0]["heard"], json!(["Hilfe! Hilfe!"]));
+    assert_eq!(
+        seen[0]["transcript"],
+        "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
+    );
+    assert!(seen[0]["audio_bytes"].as_u64().unwrap() > 0, "the question is spoken");
+    assert_eq!(seen[1]["heard"], json!(["Ja, bitte."]));
+    assert_eq!(
+        seen[1]["transcript"],
+        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+    );
+    assert_eq!(seen[1]["done"], json!(["completed"]));
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
+}

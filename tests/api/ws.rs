@@ -886,7 +886,7 @@ async fn transcription_starts_when_the_silence_begins_and_is_dropped_when_speech
 
 /// Anna, who speaks German, with her contacts, a mail relay and Twilio (see `emergency::setup`), and the
 /// fake recogniser and model of a voice turn; the help question waits `confirm_seconds` for its answer.
-async fn help_setup(stt: &Fake, llm: &Fake, confirm_seconds: &str) -> crate::emergency::Setup {
+pub(crate) async fn help_setup(stt: &Fake, llm: &Fake, confirm_seconds: &str) -> crate::emergency::Setup {
     let (stt_url, llm_url) = (stt.v1(), llm.v1());
     let env = [
         ("OPENAI_STT_URL", stt_url.as_str()),

@@ -1,8 +1,9 @@
 """Drives the gateway's /v1 with the official openai SDK, as a client application would, and prints what it
 saw as one JSON document for tests/api/openai_sdk.rs to check. Usage: client.py SCENARIO (chat, quota).
 
-Environment: GATEWAY_URL (http://127.0.0.1:port), USER_TOKEN (the user's token, the SDK's api_key) and, for
-chat, QUESTION_WAV (a WAV file to transcribe)."""
+Environment: GATEWAY_URL (http://127.0.0.1:port), USER_TOKEN (the user's token, the SDK's api_key), for
+chat QUESTION_WAV (a WAV file to transcribe), for semantic COMPLETE_PCM and INCOMPLETE_PCM (16 kHz PCM16 clips of
+a complete question and of a sentence broken off)."""
 
 import asyncio
 import base64
@@ -218,4 +219,74 @@ def truncate():
     return asyncio.run(truncate_session())
 
 
-print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate}[sys.argv[1]]()))
+def clip(path, silence):
+    """A 16 kHz PCM16 clip as the protocol's 24 kHz PCM16 (linear interpolation), then `silence` seconds of quiet."""
+    raw = open(path, "rb").read()
+    src = [int.from_bytes(raw[i:i + 2], "little", signed=True) for i in range(0, len(raw), 2)]
+    out = []
+    for j in range(len(src) * 3 // 2):
+        x = j * 2 / 3
+        k = int(x)
+        nxt = src[min(k + 1, len(src) - 1)]
+        out.append(int(src[k] + (nxt - src[k]) * (x - k)))
+    out += [0] * int(24000 * silence)
+    return b"".join(s.to_bytes(2, "little", signed=True) for s in out)
+
+
+async def send_audio(conn, audio, chunk=4800):
+    """Appends audio in 100 ms events, at about the pace a microphone gives it."""
+    for i in range(0, len(audio), chunk):
+        await conn.input_audio_buffer.append(audio=base64.b64encode(audio[i:i + chunk]).decode())
+        await asyncio.sleep(0.01)
+
+
+async def semantic_session():
+    """semantic_vad: a complete question ends its turn at a short pause; speech over the running answer cancels
+    it; a sentence broken off waits through its pause and ends at eagerness high's longest one."""
+    aclient = openai.AsyncOpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"], max_retries=0)
+    out = {}
+    complete, incomplete = os.environ["COMPLETE_PCM"], os.environ["INCOMPLETE_PCM"]
+    async with aclient.realtime.connect(model="default") as conn:
+        await events_until(conn, "session.created")
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["audio"], "audio": {
+            "input": {"turn_detection": {"type": "semantic_vad", "eagerness": "high"}}}})
+        out["updated"] = (await events_until(conn, "session.updated"))[-1]["session"]
+        await send_audio(conn, clip(complete, 1.0))
+        # The answer runs (the model holds its second sentence); the person speaks over it.
+        first = await events_until(conn, "response.output_audio.delta")
+        barge = asyncio.create_task(send_audio(conn, clip(incomplete, 0.0)))
+        cancelled = await events_until(conn, "response.done")
+        await barge
+        out["first"] = summary(first + cancelled)
+        # The sentence broken off, then silence: the turn waits through the pause and ends at the longest.
+        await send_audio(conn, bytes(24000 * 2 * 3))
+        out["second"] = summary(await events_until(conn, "response.done"))
+    return out
+
+
+def semantic():
+    return asyncio.run(semantic_session())
+
+
+async def help_session():
+    """Help by voice: a call for help is asked back, and the yes raises the alarm; both are spoken answers."""
+    aclient = openai.AsyncOpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"], max_retries=0)
+    out = []
+    async with aclient.realtime.connect(model="default") as conn:
+        await events_until(conn, "session.created")
+        await conn.session.update(session={"type": "realtime", "audio": {"input": {"turn_detection": None}}})
+        await events_until(conn, "session.updated")
+        for _ in range(2):
+            await send_audio(conn, tone(0.5, 0.1), 9600)
+            await conn.input_audio_buffer.commit()
+            await conn.response.create()
+            out.append(summary(await events_until(conn, "response.done")))
+    return out
+
+
+def help_by_voice():
+    return asyncio.run(help_session())
+
+
+print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate, "semantic": semantic,
+                  "help": help_by_voice}[sys.argv[1]]()))

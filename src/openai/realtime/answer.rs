@@ -3,27 +3,21 @@
 
 use axum::extract::ws::WebSocket;
 use base64::Engine;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
 use super::conversation::{At, ContentPart, Item, ItemStatus, ResponseObject, ResponseStatus, Role};
 use super::events::{ErrorType, ServerEvent, id};
 use super::heard::Spoken;
-use super::{Conn, Input, QUEUE, RATE};
+use super::{Conn, Input, RATE};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
-use crate::ws::help::Help;
-use crate::ws::protocol::{Options, ServerEvent as TurnEvent};
-use crate::ws::turn::{self as voice_turn, Out};
+use crate::voice::{Options, Out, ServerEvent as TurnEvent};
 
-/// The answer being given.
+/// The answer being given (its turn runs in the connection's [`crate::voice::Conversation`]).
 pub(super) struct Answer {
     pub(super) id: String,
     item: String,
     /// The user's spoken item, whose transcript the turn reports.
     heard: Option<String>,
-    pub(super) task: JoinHandle<()>,
-    pub(super) frames: mpsc::Receiver<Out>,
     text: String,
     failed: bool,
     /// Its sentences and where each ends in the audio sent.
@@ -33,7 +27,7 @@ pub(super) struct Answer {
 impl Conn {
     /// Answers the input with a turn of the gateway, replacing a running answer.
     pub(super) async fn respond(&mut self, socket: &mut WebSocket, input: Input) -> bool {
-        if self.answer.is_some() && !self.cancel(socket).await {
+        if self.conversation.answering() && !self.cancel(socket).await {
             return false;
         }
         let text_only = self.config.text_only;
@@ -71,22 +65,24 @@ impl Conn {
             },
             ..Options::default()
         };
-        let (tx, frames) = mpsc::channel(QUEUE);
-        let (app, user) = (self.app.clone(), self.user.clone());
-        let (task, heard) = match input {
-            Input::Audio { item, pcm } => (
-                // Help by voice is not on this channel yet: every utterance goes to the model.
-                tokio::spawn(voice_turn::voice(app, user, pcm, options, None, Help::Off, tx)),
-                Some(item),
-            ),
-            Input::Text(text) => (tokio::spawn(voice_turn::chat(app, user, text, options, tx)), None),
+        let heard = match input {
+            Input::Audio { item, utterance } => {
+                self.conversation.voice(utterance, options);
+                Some(item)
+            }
+            Input::Text(text) => {
+                self.conversation.chat(text, options);
+                None
+            }
+            Input::Alarm => {
+                self.conversation.alarm(options);
+                None
+            }
         };
         self.answer = Some(Answer {
             id: answer_id,
             item,
             heard,
-            task,
-            frames,
             text: String::new(),
             failed: false,
             spoken: Spoken::default(),
@@ -110,6 +106,15 @@ impl Conn {
                 })
             }
             Out::Event(TurnEvent::Token { text }) => {
+                answer.text.push_str(&text);
+                Some(if text_only {
+                    ServerEvent::TextDelta { at, delta: text }
+                } else {
+                    ServerEvent::AudioTranscriptDelta { at, delta: text }
+                })
+            }
+            // The help dialogue's words are the answer's: spoken, and their transcript.
+            Out::Event(TurnEvent::HelpAsked { text, .. } | TurnEvent::Help { message: text, .. }) => {
                 answer.text.push_str(&text);
                 Some(if text_only {
                     ServerEvent::TextDelta { at, delta: text }
@@ -217,10 +222,10 @@ impl Conn {
 
     /// Stops the running answer (its LLM request and speech with it): `response.done` with `cancelled`.
     pub(super) async fn cancel(&mut self, socket: &mut WebSocket) -> bool {
+        self.conversation.interrupt();
         let Some(answer) = self.answer.take() else {
             return true;
         };
-        answer.task.abort();
         // Nothing of a cancelled answer was stored; what was sent of it may still be cut for the client.
         self.heard.keep(answer.item.clone(), answer.spoken, None);
         let response = ResponseObject::new(&answer.id, ResponseStatus::Cancelled, Vec::new(), self.config.text_only);

@@ -207,12 +207,15 @@ impl<'de> Deserialize<'de> for Detection {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[schema(as = RealtimeTurnDetection)]
 pub struct TurnDetection {
-    /// `server_vad` (`semantic_vad` is taken as that); absent is `server_vad`.
+    /// `server_vad` (the silence rule) or `semantic_vad` (Smart Turn); absent is `server_vad`.
     #[serde(rename = "type", default, deserialize_with = "lenient")]
     pub kind: Option<String>,
     /// Silence that ends a turn, clamped to 100 ms … 10 s.
     #[serde(default, deserialize_with = "lenient")]
     pub silence_duration_ms: Option<u64>,
+    /// `semantic_vad`: how soon a pause ends the turn (`low`, `medium`, `high`, `auto`).
+    #[serde(default, deserialize_with = "lenient")]
+    pub eagerness: Option<String>,
     /// Answer by itself when a turn ends (default true).
     #[serde(default, deserialize_with = "lenient")]
     pub create_response: Option<bool>,

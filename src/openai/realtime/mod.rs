@@ -43,15 +43,15 @@ use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
 use crate::error::{ApiError, AppQuery};
-use crate::listen::budget::{AudioBuffer, Seat};
-use crate::listen::vad::{Vad, VadConfig, VadEvent};
+use crate::listen::budget::Seat;
+use crate::listen::end_of_turn::Verdict;
 use crate::openai::audio::voice_for;
 use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
+use crate::socket::{close, close_code, send};
 use crate::store::users::User;
 use crate::turn::{TurnOptions, speech};
-use crate::ws::conn::{close, close_code, send};
-use crate::ws::turn::Out;
+use crate::voice::{Conversation, Heard, Listener, Next, Options, Utterance};
 
 /// The protocol's audio rate, both ways.
 pub const RATE: u32 = 24_000;
@@ -59,8 +59,6 @@ pub const RATE: u32 = 24_000;
 const HEARING_RATE: u32 = 16_000;
 /// Largest event accepted (an append of about 5 minutes of audio); OpenAI's limit is 15 MiB.
 const MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
-/// Frames a response may have queued before it waits for this connection.
-const QUEUE: usize = 32;
 
 /// The route.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -90,7 +88,7 @@ async fn realtime(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, V1Error> {
     let upgrade = upgrade.map_err(ApiError::from)?;
-    crate::ws::check_origin(&headers, &app.settings.voice.allowed_origins)?;
+    crate::socket::check_origin(&headers, &app.settings.voice.allowed_origins)?;
     let model = query.model.unwrap_or_else(|| DEFAULT_MODEL.to_string());
     let eff = app.runtime.effective().await.map_err(ApiError::from)?;
     let layer = layer_for(&app, &eff, &model)?;
@@ -115,10 +113,11 @@ async fn realtime(
         .on_upgrade(move |socket| serve(socket, app, caller.user, Config::new(model), turn, beta)))
 }
 
-/// What the user said and the gateway has not answered yet.
+/// What the user said and the gateway has not answered yet, or the alarm of an unanswered call for help.
 enum Input {
-    Audio { item: String, pcm: Pcm },
+    Audio { item: String, utterance: Utterance },
     Text(String),
+    Alarm,
 }
 
 struct Conn {
@@ -135,11 +134,10 @@ struct Conn {
     session_id: String,
     realtime_id: String,
     hearing: Resampler,
-    /// The input at 16 kHz, within the voice budget.
-    samples: AudioBuffer,
-    /// Samples heard since the connection began, for `audio_start_ms`.
-    heard_total: usize,
-    vad: Option<Vad>,
+    /// The input at 16 kHz: detector, end of turn, early transcription.
+    listener: Listener,
+    /// The running answer's turn, and the help question.
+    conversation: Conversation,
     /// The item of the speech the detector is following.
     speech_item: Option<String>,
     pending: Option<Input>,
@@ -153,7 +151,8 @@ struct Conn {
 /// What woke the loop.
 enum Step {
     Incoming(Option<Result<Message, axum::Error>>),
-    Frame(Option<Out>),
+    Next(Next),
+    Verdict(Verdict),
     Idle,
 }
 
@@ -187,8 +186,13 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
     };
     let label = [("channel", "realtime")];
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
+    let options = Options {
+        session_id: Some(session_id.clone()),
+        ..Options::default()
+    };
     let mut conn = Conn {
-        samples: AudioBuffer::new(app.voice_budget.clone()),
+        listener: Listener::new(app.clone(), user.clone(), options, HEARING_RATE, None),
+        conversation: Conversation::new(app.clone(), user.clone(), true),
         hearing: Resampler::new(RATE, HEARING_RATE),
         app: app.clone(),
         beta,
@@ -198,8 +202,6 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         voice: None,
         session_id,
         realtime_id: id("sess_"),
-        heard_total: 0,
-        vad: None,
         speech_item: None,
         pending: None,
         last_item: None,
@@ -207,24 +209,15 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         heard: heard::Heard::default(),
         _seat: seat,
     };
-    conn.vad = conn.detector();
+    conn.listener.detect(conn.config.detection());
     let created = ServerEvent::SessionCreated {
         session: conn.session(),
     };
     if conn.send(&mut socket, created).await {
         conn.run(&mut socket).await;
     }
-    if let Some(answer) = conn.answer.take() {
-        answer.task.abort();
-    }
+    drop(conn);
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
-}
-
-async fn next_frame(answer: &mut Option<Answer>) -> Option<Out> {
-    match answer {
-        Some(a) => a.frames.recv().await,
-        None => std::future::pending().await,
-    }
 }
 
 impl Conn {
@@ -233,8 +226,9 @@ impl Conn {
         loop {
             let step = tokio::select! {
                 incoming = socket.recv() => Step::Incoming(incoming),
-                frame = next_frame(&mut self.answer) => Step::Frame(frame),
-                () = tokio::time::sleep(idle), if self.answer.is_none() => Step::Idle,
+                next = self.conversation.next() => Step::Next(next),
+                verdict = self.listener.verdict() => Step::Verdict(verdict),
+                () = tokio::time::sleep(idle), if !self.conversation.answering() => Step::Idle,
             };
             let keep_going = match step {
                 Step::Incoming(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<ClientEvent>(&text) {
@@ -264,8 +258,16 @@ impl Conn {
                     }
                     false
                 }
-                Step::Frame(Some(out)) => self.on_frame(socket, out).await,
-                Step::Frame(None) => self.finish(socket).await,
+                Step::Next(Next::Out(out)) => self.on_frame(socket, out).await,
+                Step::Next(Next::Ended) => self.finish(socket).await,
+                Step::Next(Next::HelpUnanswered) => self.respond(socket, Input::Alarm).await,
+                Step::Verdict(verdict) => {
+                    let answering = self.conversation.answering();
+                    match self.listener.decide(verdict, answering) {
+                        Some(heard) => self.on_heard(socket, heard).await,
+                        None => true,
+                    }
+                }
                 Step::Idle => {
                     let _ = close(socket, 1000, "idle timeout").await;
                     false
@@ -284,7 +286,8 @@ impl Conn {
 
     /// The session object of `session.created` and `session.updated`, in the client's protocol.
     fn session(&self) -> SessionObject {
-        self.config.session(&self.realtime_id, self.beta)
+        self.config
+            .session(&self.realtime_id, self.beta, self.listener.smart_turn_runs())
     }
 
     /// The session's voice for the engine the user's route chooses; a name that is not a voice's is passed on, and
@@ -300,24 +303,11 @@ impl Conn {
         }
     }
 
-    /// The voice detector of server VAD, at the hearing rate.
-    fn detector(&self) -> Option<Vad> {
-        let vad = self.config.server_vad?;
-        let mut config: VadConfig = (&self.app.settings.voice).into();
-        if let Some(ms) = vad.silence_ms {
-            config.silence_ms = ms;
-        }
-        Some(match &self.app.silero {
-            Ok(model) => Vad::neural(config, HEARING_RATE, model),
-            Err(_) => Vad::new(config, HEARING_RATE),
-        })
-    }
-
     async fn on_event(&mut self, socket: &mut WebSocket, event: ClientEvent) -> bool {
         match event {
             ClientEvent::SessionUpdate { session } => match self.config.update(&session.unwrap_or_default()) {
                 Ok(()) => {
-                    self.vad = self.detector();
+                    self.listener.detect(self.config.detection());
                     self.voice = self.chosen_voice().await;
                     let updated = ServerEvent::SessionUpdated {
                         session: self.session(),
@@ -327,19 +317,17 @@ impl Conn {
                 Err(problem) => self.fail(socket, "invalid_session", &problem).await,
             },
             ClientEvent::Append { audio } => self.append(socket, &audio).await,
-            ClientEvent::Commit => {
-                let samples = self.take_input();
-                if samples.is_empty() {
-                    return self
-                        .fail(
-                            socket,
-                            "input_audio_buffer_commit_empty",
-                            "the input audio buffer is empty",
-                        )
-                        .await;
+            ClientEvent::Commit => match self.take_input() {
+                Some(utterance) => self.commit(socket, utterance).await,
+                None => {
+                    self.fail(
+                        socket,
+                        "input_audio_buffer_commit_empty",
+                        "the input audio buffer is empty",
+                    )
+                    .await
                 }
-                self.commit(socket, samples).await
-            }
+            },
             ClientEvent::Clear => {
                 self.drop_input();
                 self.send(socket, ServerEvent::InputCleared).await
@@ -365,7 +353,7 @@ impl Conn {
                 }
             },
             ClientEvent::ResponseCancel => {
-                if self.answer.is_none() {
+                if !self.conversation.answering() {
                     return self
                         .fail(socket, "response_cancel_not_active", "no response is running")
                         .await;
@@ -391,87 +379,92 @@ impl Conn {
             Err(err) => return self.fail(socket, "invalid_audio", &err.to_string()).await,
         };
         let heard = self.hearing.push(&pcm.samples);
-        let limit = self.app.settings.voice.max_utterance_secs as usize * HEARING_RATE as usize;
-        if self.samples.samples().len() + heard.len() > limit {
-            self.drop_input();
-            let message = format!("audio longer than {} s was dropped", limit / HEARING_RATE as usize);
-            return self.fail(socket, "input_audio_too_long", &message).await;
-        }
-        if !self.samples.extend(&heard) {
-            tracing::warn!("audio buffer budget reached; a realtime connection is closed");
-            let _ = self
-                .fail(socket, "overloaded", "the gateway holds too much audio right now")
-                .await;
-            let _ = close(socket, 1008, "audio budget reached").await;
-            return false;
-        }
-        self.heard_total += heard.len();
-        let Some(vad) = &mut self.vad else {
-            return true;
-        };
-        let event = vad.update(self.samples.samples());
-        let (speech_ms, unheard) = (
-            vad.speech_ms(),
-            self.samples.samples().len().saturating_sub(vad.analysed()),
-        );
-        match event {
-            VadEvent::Listening => {
-                if speech_ms > 0 && self.speech_item.is_none() {
-                    let item = id("item_");
-                    // The speech began `speech_ms` before the last sample the detector judged.
-                    let start_ms = self.ms_at(unheard).saturating_sub(speech_ms.into());
-                    self.speech_item = Some(item.clone());
-                    let started = ServerEvent::SpeechStarted {
-                        audio_start_ms: start_ms,
-                        item_id: item,
-                    };
-                    if !self.send(socket, started).await {
-                        return false;
-                    }
-                }
-                let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
-                let interrupts = self.config.server_vad.is_some_and(|v| v.interrupt_response);
-                if self.answer.is_some() && interrupts && barge_in_ms > 0 && speech_ms >= barge_in_ms {
-                    return self.cancel(socket).await;
-                }
-                true
+        for heard in self.listener.hear(&heard, self.conversation.answering()) {
+            if !self.on_heard(socket, heard).await {
+                return false;
             }
-            VadEvent::DropSilence(n) => {
-                self.samples.drop_front(n);
-                true
+        }
+        true
+    }
+
+    /// Acts on what the detector heard: the speech's item begins and ends, speech interrupts the answer, an
+    /// utterance is committed and, with `create_response`, answered.
+    async fn on_heard(&mut self, socket: &mut WebSocket, heard: Heard) -> bool {
+        let vad = self.config.server_vad;
+        match heard {
+            Heard::SpeechStarted { at_ms } => {
+                let item = id("item_");
+                self.speech_item = Some(item.clone());
+                let started = ServerEvent::SpeechStarted {
+                    audio_start_ms: at_ms,
+                    item_id: item,
+                };
+                self.send(socket, started).await
             }
-            VadEvent::Utterance(n) => {
-                let utterance = self.samples.take_front(n);
+            Heard::BargeIn if vad.is_some_and(|v| v.interrupt_response) => self.cancel(socket).await,
+            Heard::BargeIn => true,
+            Heard::Ignored { end_ms } => {
+                let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
+                let stopped = ServerEvent::SpeechStopped {
+                    audio_end_ms: end_ms,
+                    item_id: item,
+                };
+                self.send(socket, stopped).await
+            }
+            Heard::Utterance(utterance) => {
                 let item = self.speech_item.clone().unwrap_or_else(|| id("item_"));
                 let stopped = ServerEvent::SpeechStopped {
-                    audio_end_ms: self.ms_at(self.samples.samples().len()),
+                    audio_end_ms: utterance.end_ms,
                     item_id: item,
                 };
                 if !self.send(socket, stopped).await || !self.commit(socket, utterance).await {
                     return false;
                 }
                 match self.pending.take() {
-                    Some(input) if self.config.server_vad.is_some_and(|v| v.create_response) => {
-                        self.respond(socket, input).await
-                    }
+                    Some(input) if vad.is_some_and(|v| v.create_response) => self.respond(socket, input).await,
                     other => {
                         self.pending = other;
                         true
                     }
                 }
             }
+            Heard::TooLong { seconds } => {
+                self.drop_input();
+                let message = format!("audio longer than {seconds} s was dropped");
+                self.fail(socket, "input_audio_too_long", &message).await
+            }
+            Heard::OverBudget => {
+                tracing::warn!("audio buffer budget reached; a realtime connection is closed");
+                let _ = self
+                    .fail(socket, "overloaded", "the gateway holds too much audio right now")
+                    .await;
+                let _ = close(socket, 1008, "audio budget reached").await;
+                false
+            }
         }
     }
 
     /// Everything heard so far, the converter's held samples too; the input starts afresh.
-    fn take_input(&mut self) -> Vec<i16> {
-        let mut samples = self.samples.take_all();
-        samples.extend(self.hearing.finish());
+    fn take_input(&mut self) -> Option<Utterance> {
+        let tail = self.hearing.finish();
         self.hearing = Resampler::new(RATE, HEARING_RATE);
-        if let Some(vad) = &mut self.vad {
-            vad.reset();
+        let mut utterance = self.listener.take_all();
+        match &mut utterance {
+            Some(utterance) => utterance.audio.samples.extend(tail),
+            None if !tail.is_empty() => {
+                utterance = Some(Utterance {
+                    audio: Pcm {
+                        sample_rate: HEARING_RATE,
+                        samples: tail,
+                        channels: 1,
+                    },
+                    early: None,
+                    end_ms: 0,
+                });
+            }
+            None => {}
         }
-        samples
+        utterance
     }
 
     /// Forgets the input heard so far (a clear, or audio over the length limit).
@@ -480,13 +473,8 @@ impl Conn {
         self.speech_item = None;
     }
 
-    /// The time in the input, in ms, where `behind` samples before the newest one are.
-    fn ms_at(&self, behind: usize) -> u64 {
-        (self.heard_total.saturating_sub(behind) as u64) * 1000 / u64::from(HEARING_RATE)
-    }
-
-    /// The samples become the user's next spoken item.
-    async fn commit(&mut self, socket: &mut WebSocket, samples: Vec<i16>) -> bool {
+    /// The utterance becomes the user's next spoken item.
+    async fn commit(&mut self, socket: &mut WebSocket, utterance: Utterance) -> bool {
         let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
         let committed = ServerEvent::Committed {
             item_id: item.clone(),
@@ -495,14 +483,9 @@ impl Conn {
         if !self.send(socket, committed).await {
             return false;
         }
-        let pcm = Pcm {
-            sample_rate: HEARING_RATE,
-            samples,
-            channels: 1,
-        };
         self.pending = Some(Input::Audio {
             item: item.clone(),
-            pcm,
+            utterance,
         });
         let content = vec![ContentPart::InputAudio { transcript: None }];
         self.added(socket, Item::message(&item, Role::User, ItemStatus::Completed, content))

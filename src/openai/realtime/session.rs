@@ -4,6 +4,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::voice;
+
 use super::RATE;
 use super::client::{Detection, SessionUpdate};
 use super::conversation::Modality;
@@ -30,6 +32,9 @@ pub struct Config {
 pub struct ServerVad {
     /// Silence that ends a turn; `None`: the gateway's `VAD_SILENCE_MS`.
     pub silence_ms: Option<u32>,
+    /// `semantic_vad`: Smart Turn ends complete turns, and a pause ends an incomplete one after the eagerness's
+    /// longest pause.
+    pub eagerness: Option<Eagerness>,
     /// Answer by itself when a turn ends (`create_response`, default true).
     pub create_response: bool,
     /// New speech interrupts a running answer (`interrupt_response`, default true).
@@ -45,6 +50,7 @@ impl Config {
             text_only: false,
             server_vad: Some(ServerVad {
                 silence_ms: None,
+                eagerness: None,
                 create_response: true,
                 interrupt_response: true,
             }),
@@ -89,15 +95,20 @@ impl Config {
             Some(Detection::Off) => self.server_vad = None,
             Some(Detection::On(d)) => match d.kind.as_deref() {
                 None | Some("server_vad" | "semantic_vad") => {
+                    let eagerness = match d.kind.as_deref() {
+                        Some("semantic_vad") => Some(Eagerness::parse(d.eagerness.as_deref())?),
+                        _ => None,
+                    };
                     self.server_vad = Some(ServerVad {
                         silence_ms: d.silence_duration_ms.map(|ms| ms.clamp(100, 10_000) as u32),
+                        eagerness,
                         create_response: d.create_response.unwrap_or(true),
                         interrupt_response: d.interrupt_response.unwrap_or(true),
                     });
                 }
                 Some(other) => {
                     return Err(format!(
-                        "turn_detection {other:?} is not supported; use server_vad or null"
+                        "turn_detection {other:?} is not supported; use server_vad, semantic_vad or null"
                     ));
                 }
             },
@@ -115,17 +126,43 @@ impl Config {
         Ok(())
     }
 
-    /// The session object of `session.created` and `session.updated`, in the GA or the beta shape.
-    pub fn session(&self, id: &str, beta: bool) -> SessionObject {
+    /// How the listener ends utterances: `server_vad` by the silence, `semantic_vad` by Smart Turn; none
+    /// without a detector (the client commits).
+    pub fn detection(&self) -> Option<voice::Detection> {
+        let vad = self.server_vad?;
+        Some(match vad.eagerness {
+            Some(eagerness) => voice::Detection {
+                silence_ms: None,
+                smart_turn: true,
+                max_silence_ms: Some(eagerness.max_silence_ms()),
+            },
+            None => voice::Detection {
+                silence_ms: vad.silence_ms,
+                ..voice::Detection::default()
+            },
+        })
+    }
+
+    /// The session object of `session.created` and `session.updated`, in the GA or the beta shape;
+    /// `smart_turn_runs`: Smart Turn is there to run `semantic_vad` (else `server_vad` runs, and is shown).
+    pub fn session(&self, id: &str, beta: bool, smart_turn_runs: bool) -> SessionObject {
         let pcm = PcmFormat {
             kind: "audio/pcm",
             rate: RATE,
         };
-        let turn_detection = self.server_vad.map(|vad| ServerVadSettings {
-            kind: "server_vad",
-            silence_duration_ms: vad.silence_ms,
-            create_response: vad.create_response,
-            interrupt_response: vad.interrupt_response,
+        let turn_detection = self.server_vad.map(|vad| {
+            let eagerness = vad.eagerness.filter(|_| smart_turn_runs);
+            ServerVadSettings {
+                kind: if eagerness.is_some() {
+                    "semantic_vad"
+                } else {
+                    "server_vad"
+                },
+                eagerness,
+                silence_duration_ms: vad.silence_ms,
+                create_response: vad.create_response,
+                interrupt_response: vad.interrupt_response,
+            }
         });
         let transcription = TranscriptionSettings {
             model: "gateway",
@@ -169,6 +206,40 @@ impl Config {
                 },
             },
         })
+    }
+}
+
+/// `semantic_vad`'s eagerness: how long a pause ends a turn that Smart Turn found incomplete. OpenAI gives
+/// these longest waits (8, 4 and 2 s; `auto` is `medium`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = RealtimeEagerness)]
+pub enum Eagerness {
+    Low,
+    Medium,
+    High,
+    Auto,
+}
+
+impl Eagerness {
+    /// The eagerness named (none: `auto`).
+    fn parse(name: Option<&str>) -> Result<Self, String> {
+        Ok(match name.unwrap_or("auto") {
+            "low" => Self::Low,
+            "medium" => Self::Medium,
+            "high" => Self::High,
+            "auto" => Self::Auto,
+            other => return Err(format!("eagerness {other:?} is not one of low, medium, high, auto")),
+        })
+    }
+
+    /// The longest pause of an incomplete turn.
+    pub fn max_silence_ms(self) -> u32 {
+        match self {
+            Self::Low => 8_000,
+            Self::Medium | Self::Auto => 4_000,
+            Self::High => 2_000,
+        }
     }
 }
 
@@ -251,9 +322,12 @@ pub struct PcmFormat {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(as = RealtimeServerVad)]
 pub struct ServerVadSettings {
-    /// `server_vad`.
+    /// `server_vad` or `semantic_vad`: the detector that runs.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// `semantic_vad`'s eagerness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eagerness: Option<Eagerness>,
     /// Silence that ends a turn; null: the gateway's setting.
     pub silence_duration_ms: Option<u32>,
     /// Whether a turn's end starts an answer.
@@ -344,7 +418,7 @@ mod tests {
         let refused = update(&mut config, json!({"turn_detection": {"type": "push_to_talk"}}));
         assert_eq!(
             refused.unwrap_err(),
-            r#"turn_detection "push_to_talk" is not supported; use server_vad or null"#
+            r#"turn_detection "push_to_talk" is not supported; use server_vad, semantic_vad or null"#
         );
         assert_eq!(
             config,
@@ -357,7 +431,7 @@ mod tests {
     fn the_session_object_has_the_shape_of_the_clients_protocol() {
         let mut config = Config::new("default".into());
         update(&mut config, json!({"turn_detection": {"silence_duration_ms": 50}})).unwrap();
-        let ga = serde_json::to_value(config.session("sess_1", false)).unwrap();
+        let ga = serde_json::to_value(config.session("sess_1", false, false)).unwrap();
         let detection = json!({"type": "server_vad", "silence_duration_ms": 100, "create_response": true,
             "interrupt_response": true});
         let pcm = json!({"type": "audio/pcm", "rate": 24000});
@@ -369,7 +443,7 @@ mod tests {
                     "transcription": {"model": "gateway", "language": null}},
                     "output": {"format": pcm, "voice": null}}})
         );
-        let beta = serde_json::to_value(config.session("sess_1", true)).unwrap();
+        let beta = serde_json::to_value(config.session("sess_1", true, false)).unwrap();
         assert_eq!(
             beta,
             json!({"id": "sess_1", "object": "realtime.session", "model": "default",
@@ -377,5 +451,31 @@ mod tests {
                 "input_audio_format": "pcm16", "output_audio_format": "pcm16", "turn_detection": detection,
                 "input_audio_transcription": {"model": "gateway", "language": null}})
         );
+    }
+
+    #[test]
+    fn semantic_vad_runs_smart_turn_with_the_eagerness_longest_pause() {
+        let mut config = Config::new("default".into());
+        let semantic = json!({"turn_detection": {"type": "semantic_vad", "eagerness": "low"}});
+        update(&mut config, semantic).unwrap();
+        let detection = config.detection().unwrap();
+        assert!(detection.smart_turn);
+        assert_eq!(detection.max_silence_ms, Some(8_000));
+        let shown = |config: &Config, runs: bool| {
+            let ga = serde_json::to_value(config.session("s", false, runs)).unwrap();
+            ga["audio"]["input"]["turn_detection"].clone()
+        };
+        assert_eq!(shown(&config, true)["type"], "semantic_vad");
+        assert_eq!(shown(&config, true)["eagerness"], "low");
+        // Without the model the silence rule runs, and the session says so.
+        assert_eq!(shown(&config, false)["type"], "server_vad");
+        assert!(shown(&config, false).get("eagerness").is_none());
+        let bad = json!({"turn_detection": {"type": "semantic_vad", "eagerness": "eager"}});
+        assert_eq!(
+            update(&mut config, bad).unwrap_err(),
+            r#"eagerness "eager" is not one of low, medium, high, auto"#
+        );
+        update(&mut config, json!({"turn_detection": {"type": "server_vad"}})).unwrap();
+        assert_eq!(config.detection().unwrap(), voice::Detection::default());
     }
 }

@@ -1,4 +1,4 @@
-//! One turn on a WebSocket: the turn's events become frames (ack, token*, semantic, audio, done, plus
+//! One turn of the voice core: the gateway's turn events become the core's events (ack, token*, semantic, audio, done, plus
 //! transcript, filler, notice and error), and with `audio_stream` every finished sentence is spoken at once by
 //! a speaker task, in order, while the LLM writes on. Dropping the turn's task (an interrupt) drops the LLM
 //! request and the speaker with it.
@@ -10,9 +10,9 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::events::{Options, Out, ServerEvent, Tx, error_event};
 use super::help::{self, Help};
 use super::phrases;
-use super::protocol::{Options, ServerEvent, error_event};
 use crate::AbortOnDrop;
 use crate::app::App;
 use crate::config::LANGUAGES;
@@ -29,9 +29,6 @@ use crate::store::users::User;
 use crate::turn::semantic::Semantic;
 use crate::turn::translate::translate;
 use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route_for, speech};
-
-pub use super::protocol::Out;
-use super::protocol::Tx;
 
 /// Stops when the receiver is gone.
 struct Gone;
@@ -69,6 +66,7 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
 
 /// A transcription started before the utterance was confirmed (when the silence began); the turn uses its
 /// result instead of transcribing again. Dropping it cancels it.
+#[derive(Debug)]
 pub struct EarlyTranscript(JoinHandle<Result<Transcript>>);
 
 impl Drop for EarlyTranscript {

@@ -1,0 +1,144 @@
+//! Help by voice, on every voice channel: a call for help heard in an utterance does not go to the model. The
+//! gateway asks, in the user's language, whether it should alert the contacts; a yes, or no answer within
+//! `HELP_CONFIRM_SECONDS`, raises the same alarm as the help button (same outcomes and texts), a no ends it.
+//! The question is what keeps a misheard word from alarming anyone. The conversation remembers that it asked
+//! ([`super::conversation`]; Wyoming, whose connections last one request, per Home Assistant conversation);
+//! the words are read by [`crate::emergency::spoken`].
+
+use std::sync::Arc;
+
+use super::events::{Out, ServerEvent, Tx};
+use crate::app::App;
+use crate::config::route::Route;
+use crate::config::runtime::Effective;
+use crate::emergency::{self, Press, spoken};
+use crate::error::Result;
+use crate::prefs::Prefs;
+use crate::store::users::User;
+use crate::turn::speech;
+
+/// The turn's effective settings, prefs and route, for speaking.
+pub(super) type Voice<'a> = (&'a Effective, &'a Prefs, &'a Route);
+
+/// Sends a frame; false when the connection or the turn is gone.
+async fn send(tx: &Tx, out: Out) -> bool {
+    tx.send(out).await.is_ok()
+}
+
+/// Where a voice connection stands with a call for help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Help {
+    /// The channel does not take calls for help by voice (every utterance goes to the model).
+    Off,
+    /// A call for help is listened for.
+    Listening,
+    /// The question was asked; the utterance is the answer.
+    Asked,
+}
+
+/// What the help dialogue says to an utterance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// A call for help (or an unclear answer to the question): ask whether to alert the contacts.
+    Ask(&'static str),
+    /// A yes: raise the alarm.
+    Alarm,
+    /// A no: nobody is alerted; the words say so.
+    Declined(&'static str),
+}
+
+/// The help dialogue's reply to `text` in `language`, where the channel stands at `help`; none when the text is
+/// a question for the model.
+pub fn reply(text: &str, language: &str, help: Help) -> Option<Reply> {
+    match help {
+        Help::Asked => Some(match spoken::answer(text, language) {
+            Some(true) => Reply::Alarm,
+            Some(false) => Reply::Declined(spoken::declined(language)),
+            None => Reply::Ask(spoken::again(language)),
+        }),
+        Help::Listening if spoken::is_call_for_help(text, language) => Some(Reply::Ask(spoken::question(language))),
+        Help::Listening | Help::Off => None,
+    }
+}
+
+/// Handles an utterance for the help dialogue; true when it was one (and so does not go to the model).
+pub(super) async fn heard(app: &Arc<App>, user: &User, text: &str, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<bool> {
+    let language = cx.2.language.as_str();
+    match reply(text, language, help) {
+        None => Ok(false),
+        Some(Reply::Alarm) => alarm(app, user, cx, tx).await.map(|()| true),
+        Some(Reply::Declined(words)) => {
+            let event = ServerEvent::Help {
+                status: "declined".into(),
+                message: words.to_string(),
+            };
+            say(app, cx, event, words, tx).await;
+            Ok(true)
+        }
+        Some(Reply::Ask(question)) => {
+            if help == Help::Listening {
+                tracing::warn!(user = %user.name, "a call for help was heard; asking whether to alert the contacts");
+            }
+            let event = ServerEvent::HelpAsked {
+                text: question.to_string(),
+                seconds: app.settings.voice.help_confirm_secs,
+            };
+            say(app, cx, event, question, tx).await;
+            Ok(true)
+        }
+    }
+}
+
+/// Raises the alarm as the help button does (no position; the device is the voice channel `platform`): its
+/// status and the words that tell the person how it went.
+pub async fn raise(app: &App, user: &User, platform: &str) -> Result<(String, String)> {
+    let press = Press {
+        platform: Some(platform.into()),
+        ..Press::default()
+    };
+    let base_url = app
+        .settings
+        .emergency
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", app.settings.server.listen_addr));
+    let answer = emergency::raise(app, user, press, base_url).await?;
+    Ok((answer.status.to_string(), answer.message))
+}
+
+/// Raises the alarm and says how it went.
+pub(super) async fn alarm(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> Result<()> {
+    let (status, message) = raise(app, user, "voice").await?;
+    let event = ServerEvent::Help {
+        status,
+        message: message.clone(),
+    };
+    say(app, cx, event, &message, tx).await;
+    Ok(())
+}
+
+/// Sends the event, speaks `words` (a failing voice leaves the text, which the event carries), and ends the
+/// turn.
+async fn say(app: &App, cx: Voice<'_>, event: ServerEvent, words: &str, tx: &Tx) {
+    if !send(tx, Out::Event(event)).await {
+        return;
+    }
+    let (eff, prefs, route) = cx;
+    match speech::synthesize(app, eff, prefs, route, words).await {
+        Ok(said) => {
+            let frame = ServerEvent::Audio {
+                seq: 0,
+                format: said.speech.format,
+                text: Some(words.to_string()),
+                filler: false,
+                provider: Some(said.provider),
+                tts_fallback: said.language_fallback,
+            };
+            if !send(tx, Out::Event(frame)).await || !send(tx, Out::Audio(said.speech.audio)).await {
+                return;
+            }
+        }
+        Err(err) => tracing::error!(%err, "the help dialogue could not be spoken"),
+    }
+    let _ = send(tx, Out::Event(ServerEvent::Done)).await;
+}

@@ -1,0 +1,343 @@
+//! Hearing one speaker, whatever the channel: the samples (mono, at the channel's rate) go into a buffer within
+//! the voice budget, the voice detector follows the speech in them, and the end of an utterance is found by
+//! Smart Turn (at a pause of `TURN_CHECK_MS`, is the turn complete?) or by the detector's silence. While the
+//! end is awaited the utterance is already transcribed ([`EarlyTranscript`]), so that the answer does not wait
+//! for the recogniser; speech that goes on drops that transcription and the check. The listener says what it
+//! heard ([`Heard`]); the channel decides what that means on its wire.
+
+use std::sync::Arc;
+
+use super::events::Options;
+use super::turn::{self, EarlyTranscript};
+use crate::app::App;
+use crate::listen::budget::AudioBuffer;
+use crate::listen::end_of_turn::{TurnCheck, Verdict};
+use crate::listen::smart_turn::SmartTurn;
+use crate::listen::vad::{Vad, VadConfig, VadEvent};
+use crate::providers::audio::Pcm;
+use crate::store::users::User;
+
+/// How the end of an utterance is found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Detection {
+    /// Silence that ends an utterance when Smart Turn does not decide it (`None`: `VAD_SILENCE_MS`).
+    pub silence_ms: Option<u32>,
+    /// Smart Turn decides complete turns, where its model runs (at 16 kHz).
+    pub smart_turn: bool,
+    /// The longest pause of a turn Smart Turn found incomplete (`None`: `TURN_MAX_SILENCE_MS`).
+    pub max_silence_ms: Option<u32>,
+}
+
+impl Detection {
+    /// The gateway's own rule: the detector, and Smart Turn where it runs.
+    pub fn standard() -> Self {
+        Self {
+            smart_turn: true,
+            ..Self::default()
+        }
+    }
+}
+
+/// What the listener heard in new samples.
+#[derive(Debug)]
+pub enum Heard {
+    /// Speech began, `at_ms` into the input.
+    SpeechStarted { at_ms: u64 },
+    /// Speech long enough (`BARGE_IN_MIN_SPEECH_MS`) to interrupt the answer that is running.
+    BargeIn,
+    /// The utterance is over: the next question.
+    Utterance(Utterance),
+    /// A short sound while an answer ran (a cough, an "mhm"), ending `end_ms` into the input: neither an
+    /// interruption nor a question, and dropped.
+    Ignored { end_ms: u64 },
+    /// The utterance grew longer than `MAX_UTTERANCE_SECONDS` and was dropped.
+    TooLong { seconds: u32 },
+    /// Everybody's audio together is at `AUDIO_BUFFER_BUDGET_BYTES`: the connection should end.
+    OverBudget,
+}
+
+/// An utterance to answer.
+#[derive(Debug)]
+pub struct Utterance {
+    /// Its audio, mono.
+    pub audio: Pcm,
+    /// Its transcription, started while the end of the turn was awaited.
+    pub early: Option<EarlyTranscript>,
+    /// Where it ends in the input, in ms.
+    pub end_ms: u64,
+}
+
+/// One speaker's audio, followed utterance by utterance.
+pub struct Listener {
+    app: Arc<App>,
+    user: User,
+    /// The options the utterance is transcribed with.
+    options: Options,
+    rate: u32,
+    samples: AudioBuffer,
+    /// `None`: utterances end when the channel says so.
+    vad: Option<Vad>,
+    /// The fixed silence that ends an utterance when Smart Turn fails.
+    fixed_silence_ms: u32,
+    early: Option<EarlyTranscript>,
+    /// Smart Turn's check of the current pause.
+    check: Option<TurnCheck>,
+    /// The silence at which the current pause was last checked, in ms.
+    checked_at_ms: u32,
+    turn_model: Option<Arc<SmartTurn>>,
+    /// Samples heard since the listener began, for positions in the input.
+    total: usize,
+    /// The speech being followed was reported.
+    speaking: bool,
+}
+
+impl Listener {
+    /// A listener for mono audio of `rate`; without `detection` utterances end only by [`Listener::take_all`].
+    pub fn new(app: Arc<App>, user: User, options: Options, rate: u32, detection: Option<Detection>) -> Self {
+        let mut listener = Self {
+            samples: AudioBuffer::new(app.voice_budget.clone()),
+            app,
+            user,
+            options,
+            rate,
+            vad: None,
+            fixed_silence_ms: 0,
+            early: None,
+            check: None,
+            checked_at_ms: 0,
+            turn_model: None,
+            total: 0,
+            speaking: false,
+        };
+        listener.detect(detection);
+        listener
+    }
+
+    /// Changes how utterances end; the audio heard so far is kept and followed afresh.
+    pub fn detect(&mut self, detection: Option<Detection>) {
+        let voice = &self.app.settings.voice;
+        self.early = None;
+        self.check = None;
+        self.speaking = false;
+        self.turn_model = None;
+        self.vad = detection.map(|detection| {
+            let mut config: VadConfig = voice.into();
+            if let Some(ms) = detection.silence_ms {
+                config.silence_ms = ms;
+            }
+            self.fixed_silence_ms = config.silence_ms;
+            self.turn_model = (detection.smart_turn && self.rate == 16_000)
+                .then(|| self.app.smart_turn.as_ref().ok().cloned())
+                .flatten();
+            if self.turn_model.is_some() {
+                // The model ends complete turns early; the detector's silence is the longest pause.
+                config.silence_ms = detection.max_silence_ms.unwrap_or(voice.turn_max_silence_ms);
+            }
+            match &self.app.silero {
+                Ok(model) => Vad::neural(config, self.rate, model),
+                Err(_) => Vad::new(config, self.rate),
+            }
+        });
+    }
+
+    /// Whether Smart Turn decides the end of turns here.
+    pub fn smart_turn_runs(&self) -> bool {
+        self.turn_model.is_some()
+    }
+
+    /// The rate of the audio heard.
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    /// The options utterances are transcribed and answered with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Whether no audio is held.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Hears new samples; `answering`: an answer is running (speech may interrupt it, short sounds are ignored).
+    pub fn hear(&mut self, pcm: &[i16], answering: bool) -> Vec<Heard> {
+        let limit = self.app.settings.voice.max_utterance_secs as usize * self.rate as usize;
+        if self.samples.samples().len() + pcm.len() > limit {
+            self.clear();
+            let seconds = (limit / self.rate as usize) as u32;
+            return vec![Heard::TooLong { seconds }];
+        }
+        if !self.samples.extend(pcm) {
+            return vec![Heard::OverBudget];
+        }
+        self.total += pcm.len();
+        let Some(vad) = &mut self.vad else {
+            return Vec::new();
+        };
+        let mut heard = Vec::new();
+        match vad.update(self.samples.samples()) {
+            VadEvent::Listening => {
+                let (speech_ms, silence_ms) = (vad.speech_ms(), vad.silence_ms());
+                if speech_ms > 0 && !self.speaking {
+                    heard.push(self.started());
+                }
+                if silence_ms == 0 {
+                    // The person speaks on: a transcription or a check started at a pause would miss the rest.
+                    self.early = None;
+                    self.check = None;
+                } else if self.pause(silence_ms) {
+                    let end = self.vad.as_mut().map_or(0, Vad::finish);
+                    heard.push(self.end(end, answering));
+                    return heard;
+                }
+                let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
+                if answering && barge_in_ms > 0 && speech_ms >= barge_in_ms {
+                    // The speech goes on being heard and becomes the next question when it ends.
+                    heard.push(Heard::BargeIn);
+                }
+            }
+            VadEvent::DropSilence(n) => self.samples.drop_front(n),
+            VadEvent::Utterance(n) => {
+                if !self.speaking {
+                    heard.push(self.started());
+                }
+                heard.push(self.end(n, answering));
+            }
+        }
+        heard
+    }
+
+    /// Speech began: where, in the input.
+    fn started(&mut self) -> Heard {
+        self.speaking = true;
+        let vad = self.vad.as_ref();
+        let unheard = self.samples.samples().len() - vad.map_or(0, Vad::analysed);
+        let speech_ms = vad.map_or(0, Vad::speech_ms);
+        let at_ms = self.ms_at(self.total - unheard).saturating_sub(speech_ms.into());
+        Heard::SpeechStarted { at_ms }
+    }
+
+    /// A pause of `silence_ms` after enough speech: the early transcription and Smart Turn's check start; true
+    /// when the turn is over by the fixed silence because the check failed.
+    fn pause(&mut self, silence_ms: u32) -> bool {
+        let Some(vad) = &self.vad else {
+            return false;
+        };
+        if !vad.has_enough_speech() {
+            return false;
+        }
+        let voice = &self.app.settings.voice;
+        let heard = vad.analysed();
+        if voice.stt_early_ms > 0 && self.early.is_none() && silence_ms >= voice.stt_early_ms {
+            // The silence began: transcribe now, while waiting to know whether the turn is over.
+            let audio = self.pcm(self.samples.samples()[..heard].to_vec());
+            let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
+            self.early = Some(turn::transcribe_early(app, user, audio, options));
+        }
+        self.check_if_due(silence_ms);
+        let failed = self.check.as_ref().and_then(TurnCheck::verdict) == Some(Verdict::Unknown);
+        failed && silence_ms >= self.fixed_silence_ms
+    }
+
+    /// Asks Smart Turn about the pause of `silence_ms` at TURN_CHECK_MS and, while it finds the turn incomplete,
+    /// again each time the pause has doubled: its judgement of the same words moves with the silence after them.
+    fn check_if_due(&mut self, silence_ms: u32) {
+        let voice = &self.app.settings.voice;
+        let due = match self.check.as_ref().map(TurnCheck::verdict) {
+            None => silence_ms >= voice.turn_check_ms,
+            Some(Some(Verdict::Incomplete)) => silence_ms >= 2 * self.checked_at_ms,
+            Some(_) => false,
+        };
+        let (Some(model), Some(vad)) = (self.turn_model.as_ref().filter(|_| due), &self.vad) else {
+            return;
+        };
+        let samples = self.samples.samples()[..vad.analysed()].to_vec();
+        self.check = Some(TurnCheck::start(
+            model.clone(),
+            samples,
+            voice.turn_complete_probability,
+        ));
+        self.checked_at_ms = silence_ms;
+    }
+
+    /// Waits for Smart Turn's verdict on the current pause (never, when none is asked); cancel-safe.
+    pub async fn verdict(&mut self) -> Verdict {
+        TurnCheck::decided(&mut self.check).await
+    }
+
+    /// Acts on Smart Turn's verdict: a complete turn is over now; for an incomplete one the pause may already be
+    /// long enough to ask again.
+    pub fn decide(&mut self, verdict: Verdict, answering: bool) -> Option<Heard> {
+        match verdict {
+            Verdict::Complete => {
+                let end = self.vad.as_mut()?.finish();
+                Some(self.end(end, answering))
+            }
+            Verdict::Incomplete => {
+                let silence_ms = self.vad.as_ref().map_or(0, Vad::silence_ms);
+                self.check_if_due(silence_ms);
+                None
+            }
+            Verdict::Unknown => None,
+        }
+    }
+
+    /// The utterance in the first `n` samples ended; a short sound during an answer is dropped.
+    fn end(&mut self, n: usize, answering: bool) -> Heard {
+        self.check = None;
+        self.speaking = false;
+        let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
+        let speech_ms = self.vad.as_ref().map_or(u32::MAX, Vad::last_speech_ms);
+        let samples = self.samples.take_front(n);
+        let end_ms = self.ms_at(self.total - self.samples.samples().len());
+        if answering && barge_in_ms > 0 && speech_ms < barge_in_ms {
+            self.early = None;
+            return Heard::Ignored { end_ms };
+        }
+        Heard::Utterance(Utterance {
+            audio: self.pcm(samples),
+            early: self.early.take(),
+            end_ms,
+        })
+    }
+
+    /// Everything held, as an utterance the channel ended (none when nothing is held); the detector starts over.
+    pub fn take_all(&mut self) -> Option<Utterance> {
+        let samples = self.samples.take_all();
+        self.restart();
+        (!samples.is_empty()).then(|| Utterance {
+            audio: self.pcm(samples),
+            early: None,
+            end_ms: self.ms_at(self.total),
+        })
+    }
+
+    /// Forgets the audio held.
+    pub fn clear(&mut self) {
+        self.samples.clear();
+        self.restart();
+    }
+
+    fn restart(&mut self) {
+        if let Some(vad) = &mut self.vad {
+            vad.reset();
+        }
+        self.early = None;
+        self.check = None;
+        self.speaking = false;
+    }
+
+    fn pcm(&self, samples: Vec<i16>) -> Pcm {
+        Pcm {
+            sample_rate: self.rate,
+            samples,
+            channels: 1,
+        }
+    }
+
+    /// The position of sample `n` of the input, in ms.
+    fn ms_at(&self, n: usize) -> u64 {
+        n as u64 * 1000 / u64::from(self.rate)
+    }
+}

@@ -1,0 +1,20 @@
+//! The voice core, the same under every channel (`/ws/voice`, `/ws/chat`, `/v1/realtime`, Wyoming): audio in
+//! → voice detector and end of turn → transcription (early, while the end is awaited, and final) → the
+//! gateway's turn → sentences → speech out, with barge-in and cancellation. A channel only translates its wire
+//! to and from this core:
+//! - [`listener`]: hearing one speaker: the detector, Smart Turn, early transcription, barge-in, limits; it
+//!   says what it heard ([`listener::Heard`]).
+//! - [`conversation`]: the running turn of a connection and the help question; what the channel waits on.
+//! - [`turn`]: one voice or text turn as events ([`events`]), spoken sentence by sentence.
+//! - [`help`]: calls for help by voice, asked back before the alarm.
+
+pub mod conversation;
+pub mod events;
+pub mod help;
+pub mod listener;
+mod phrases;
+pub mod turn;
+
+pub use conversation::{Conversation, Next};
+pub use events::{Options, Out, ServerEvent, Tx, error_event};
+pub use listener::{Detection, Heard, Listener, Utterance};
