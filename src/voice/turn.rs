@@ -69,6 +69,16 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
 #[derive(Debug)]
 pub struct EarlyTranscript(JoinHandle<Result<Transcript>>);
 
+impl EarlyTranscript {
+    /// Its transcript; none when it failed or was cut short (the caller transcribes the whole utterance then).
+    pub async fn result(mut self) -> Option<Transcript> {
+        match (&mut self.0).await {
+            Ok(Ok(heard)) => Some(heard),
+            _ => None,
+        }
+    }
+}
+
 impl Drop for EarlyTranscript {
     fn drop(&mut self) {
         self.0.abort();
@@ -128,12 +138,12 @@ pub async fn voice(
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let (eff, route) = (&cx.eff, &cx.route);
+        let early = match early {
+            Some(early) => early.result().await,
+            None => None,
+        };
         let heard = match early {
-            Some(mut early) => match (&mut early.0).await {
-                Ok(Ok(heard)) => heard,
-                // The early attempt failed or was cut short: transcribe the whole utterance now.
-                _ => speech::transcribe(&app, eff, route, &audio).await?.0,
-            },
+            Some(heard) => heard,
             None => speech::transcribe(&app, eff, route, &audio).await?.0,
         };
         if heard.text.is_empty() {

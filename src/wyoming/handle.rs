@@ -12,12 +12,14 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use super::codec::Event;
+use super::help::Questions;
 use crate::app::App;
 use crate::config::route::RouteLayer;
 use crate::error::Result;
 use crate::store::sessions::Session;
 use crate::store::users::User;
-use crate::turn::{self, TurnRequest};
+use crate::turn::{self, TurnRequest, speech};
+use crate::voice::help::{self, Help, Reply};
 
 /// The title of the sessions Home Assistant's conversations create.
 const TITLE: &str = "Home Assistant";
@@ -58,15 +60,62 @@ async fn answer(app: &Arc<App>, user: &User, data: &Map<String, Value>, conversa
     Ok(turn::run(app, user, request, None).await?.text)
 }
 
-/// `transcript` → `handled` with the answer, or `not-handled` with the reason.
-pub async fn handle(app: &Arc<App>, user: &User, data: &Map<String, Value>) -> Event {
+/// The help dialogue's words for the text, when it is a call for help or the answer to the question (see
+/// [`super::help`]); none when the text is a question for the model.
+async fn help_words(
+    app: &Arc<App>,
+    user: &User,
+    data: &Map<String, Value>,
+    key: String,
+    questions: &Arc<Questions>,
+) -> Option<Result<String>> {
+    let text = data.get("text").and_then(Value::as_str).unwrap_or_default();
+    let layer = RouteLayer {
+        language: data.get("language").and_then(Value::as_str).map(String::from),
+        ..RouteLayer::default()
+    };
+    let language = match speech::route_alone(app, user, layer).await {
+        Ok((_, _, route)) => route.language,
+        Err(err) => return Some(Err(err)),
+    };
+    let state = if questions.asked(&key) {
+        Help::Asked
+    } else {
+        Help::Listening
+    };
+    Some(match help::reply(text, &language, state)? {
+        Reply::Ask(question) => {
+            if state == Help::Listening {
+                tracing::warn!(user = %user.name, "a call for help from Home Assistant; asking whether to alert the contacts");
+            }
+            questions.ask(app.clone(), user.clone(), key);
+            Ok(question.to_string())
+        }
+        Reply::Declined(words) => {
+            questions.settle(&key);
+            Ok(words.to_string())
+        }
+        Reply::Alarm => {
+            questions.settle(&key);
+            help::raise(app, user, "wyoming").await.map(|(_, message)| message)
+        }
+    })
+}
+
+/// `transcript` → `handled` with the answer (or the help dialogue's words), or `not-handled` with the reason.
+pub async fn handle(app: &Arc<App>, user: &User, data: &Map<String, Value>, questions: &Arc<Questions>) -> Event {
     let conversation = data
         .get("context")
         .and_then(|c| c.get("conversation_id"))
         .and_then(Value::as_str)
         .filter(|id| !id.is_empty());
     let context = conversation.map(|id| json!({"conversation_id": id}));
-    match answer(app, user, data, conversation).await {
+    let key = session_id(user, conversation.unwrap_or_default());
+    let answered = match help_words(app, user, data, key, questions).await {
+        Some(words) => words,
+        None => answer(app, user, data, conversation).await,
+    };
+    match answered {
         Ok(text) => Event::with("handled", json!({"text": text, "context": context})),
         Err(err) => {
             let (_, code) = err.status_and_code();

@@ -1,17 +1,24 @@
 //! Hearing for Home Assistant: `transcribe`, then `audio-start` / `audio-chunk`… / `audio-stop` at any rate,
-//! 16-bit, mono or stereo, become 16 kHz mono as they arrive; at `audio-stop` the utterance is transcribed
-//! along the user's STT chain and answered with `transcript`.
+//! 16-bit, mono or stereo, become 16 kHz mono as they arrive and go to the voice core's listener: its detector
+//! and Smart Turn end the utterance, and the transcription starts while the end is awaited. The `transcript`
+//! goes out as soon as the turn is over, even before `audio-stop` (which then ends the request quietly). When
+//! the detector did not end it, `audio-stop` does, and the whole request's audio is transcribed: the detector
+//! may make an answer faster, but never loses words it did not hear as speech.
+
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::codec::Event;
 use crate::app::App;
 use crate::config::route::RouteLayer;
-use crate::error::Result;
+use crate::error::{ApiError, Result};
+use crate::listen::end_of_turn::Verdict;
 use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
 use crate::store::users::User;
-use crate::turn::speech;
+use crate::turn::{TurnOptions, quota, speech};
+use crate::voice::{Detection, Heard, Listener, Options, Utterance};
 
 /// The rate the recognisers hear.
 const RATE: u32 = 16_000;
@@ -20,99 +27,180 @@ const RATE: u32 = 16_000;
 pub struct Hearing {
     /// The language Home Assistant named.
     language: Option<String>,
-    /// The audio so far, 16 kHz mono.
-    samples: Vec<i16>,
     /// The converter from the incoming rate, while it differs from 16 kHz.
     resampler: Option<(u32, Resampler)>,
-    /// Samples kept at most (`MAX_UTTERANCE_SECONDS`); later audio is dropped.
+    listener: Listener,
+    /// The whole request's audio, 16 kHz mono, up to `MAX_UTTERANCE_SECONDS`.
+    all: Vec<i16>,
     max_samples: usize,
+    user: User,
+    /// The transcript went out: the rest of the request's audio is not heard.
+    answered: bool,
 }
 
 impl Hearing {
-    /// A `transcribe` request.
-    pub fn new(data: &Map<String, Value>, max_seconds: u32) -> Self {
+    /// A `transcribe` request of `user`.
+    pub fn new(app: &Arc<App>, user: User, data: &Map<String, Value>) -> Self {
+        let language = data.get("language").and_then(Value::as_str).map(String::from);
+        let options = Options {
+            turn: TurnOptions {
+                language: language.clone(),
+                ..TurnOptions::default()
+            },
+            ..Options::default()
+        };
         Self {
-            language: data.get("language").and_then(Value::as_str).map(String::from),
-            samples: Vec::new(),
+            listener: Listener::new(app.clone(), user.clone(), options, RATE, Some(Detection::standard())),
+            all: Vec::new(),
+            max_samples: app.settings.voice.max_utterance_secs as usize * RATE as usize,
+            user,
+            language,
             resampler: None,
-            max_samples: max_seconds as usize * RATE as usize,
+            answered: false,
         }
     }
 
-    /// An `audio-chunk` (or `audio-start`, which only names the format): its samples, made 16 kHz mono.
-    pub fn audio(&mut self, event: &Event) -> Result<(), String> {
-        let field = |name: &str| event.data.get(name).and_then(Value::as_u64);
-        let (Some(rate), Some(width), Some(channels)) = (field("rate"), field("width"), field("channels")) else {
-            return Err(format!("{} without rate, width and channels", event.kind));
+    /// An `audio-chunk` (or `audio-start`, which only names the format): its samples, made 16 kHz mono, heard;
+    /// the utterance when the detector ended it.
+    pub fn audio(&mut self, event: &Event) -> Result<Option<Utterance>> {
+        if self.answered {
+            return Ok(None);
+        }
+        let mono = mono(event).map_err(ApiError::Validation)?;
+        let rate = event
+            .data
+            .get("rate")
+            .and_then(Value::as_u64)
+            .unwrap_or(u64::from(RATE)) as u32;
+        let mut converted = match self.resampler.take() {
+            Some((from, mut resampler)) if from != rate => resampler.finish(),
+            other => {
+                self.resampler = other;
+                Vec::new()
+            }
         };
-        if width != 2 || channels == 0 || channels > 8 || !(1000..=384_000).contains(&rate) {
-            return Err(format!(
-                "audio of {rate} Hz, {width} bytes, {channels} channels: 16-bit (width 2) at 1–384 kHz is heard"
-            ));
-        }
-        let frame = 2 * channels as usize;
-        if !event.payload.len().is_multiple_of(frame) {
-            return Err("an audio chunk that is not whole samples".into());
-        }
-        let mono: Vec<i16> = event
-            .payload
-            .chunks_exact(frame)
-            .map(|f| {
-                let sum: i32 = f
-                    .chunks_exact(2)
-                    .map(|s| i32::from(i16::from_le_bytes([s[0], s[1]])))
-                    .sum();
-                (sum / channels as i32) as i16
-            })
-            .collect();
-        let rate = rate as u32;
-        if self.resampler.as_ref().is_some_and(|(from, _)| *from != rate) {
-            self.flush();
-        }
-        let converted = if rate == RATE {
-            mono
+        if rate == RATE {
+            converted.extend(mono);
         } else {
             let (_, resampler) = self.resampler.get_or_insert_with(|| (rate, Resampler::new(rate, RATE)));
-            resampler.push(&mono)
-        };
-        self.keep(&converted);
-        Ok(())
-    }
-
-    /// Ends the conversion from the incoming rate.
-    fn flush(&mut self) {
-        if let Some((_, mut resampler)) = self.resampler.take() {
-            let rest = resampler.finish();
-            self.keep(&rest);
+            converted.extend(resampler.push(&mono));
         }
+        self.hear(&converted)
     }
 
-    fn keep(&mut self, samples: &[i16]) {
-        let room = self.max_samples.saturating_sub(self.samples.len());
+    fn hear(&mut self, samples: &[i16]) -> Result<Option<Utterance>> {
+        let room = self.max_samples.saturating_sub(self.all.len());
         if samples.len() > room {
             tracing::warn!("a Wyoming utterance passed MAX_UTTERANCE_SECONDS; the rest is not heard");
         }
-        self.samples.extend_from_slice(&samples[..samples.len().min(room)]);
+        self.all.extend_from_slice(&samples[..samples.len().min(room)]);
+        for heard in self.listener.hear(samples, false) {
+            match heard {
+                Heard::Utterance(utterance) => return Ok(Some(utterance)),
+                Heard::OverBudget => {
+                    return Err(ApiError::Overloaded(
+                        "the gateway holds too much audio right now".into(),
+                    ));
+                }
+                // Too long for the detector: `audio-stop` ends it.
+                Heard::TooLong { .. } | Heard::SpeechStarted { .. } | Heard::BargeIn | Heard::Ignored { .. } => {}
+            }
+        }
+        Ok(None)
     }
 
-    /// `audio-stop`: the utterance transcribed along the user's STT chain, as a `transcript` event.
-    pub async fn finish(mut self, app: &App, user: &User) -> Result<Event> {
-        self.flush();
+    /// Waits for Smart Turn's verdict on the current pause (never, when none is asked); cancel-safe.
+    pub async fn verdict(&mut self) -> Verdict {
+        self.listener.verdict().await
+    }
+
+    /// Acts on the verdict: the utterance, when the turn is over.
+    pub fn decide(&mut self, verdict: Verdict) -> Option<Utterance> {
+        match self.listener.decide(verdict, false)? {
+            Heard::Utterance(utterance) if !self.answered => Some(utterance),
+            _ => None,
+        }
+    }
+
+    /// `audio-stop`: what was heard and not yet answered (none when the transcript went out already).
+    pub fn stop(&mut self) -> Result<Option<Utterance>> {
+        if self.answered {
+            return Ok(None);
+        }
+        if let Some((_, mut resampler)) = self.resampler.take()
+            && let Some(utterance) = self.hear(&resampler.finish())?
+        {
+            return Ok(Some(utterance));
+        }
+        let samples = std::mem::take(&mut self.all);
+        Ok(Some(Utterance {
+            end_ms: samples.len() as u64 * 1000 / u64::from(RATE),
+            audio: Pcm {
+                sample_rate: RATE,
+                samples,
+                channels: 1,
+            },
+            early: None,
+        }))
+    }
+
+    /// The utterance transcribed along the user's STT chain (or taken from the early transcription), as a
+    /// `transcript` event; counted against the quota like `/api/transcribe`.
+    pub async fn transcript(&mut self, app: &App, utterance: Utterance) -> Result<Event> {
+        let user = &self.user;
+        self.answered = true;
         let layer = RouteLayer {
             language: self.language.clone(),
             ..RouteLayer::default()
         };
-        let audio = Pcm {
-            sample_rate: RATE,
-            samples: self.samples,
-            channels: 1,
+        let early = match utterance.early {
+            Some(early) => early.result().await,
+            None => None,
         };
-        let (text, language, fallbacks) = speech::hear(app, user, layer, &audio).await?;
-        if !fallbacks.is_empty() {
-            tracing::info!(?fallbacks, "a Wyoming transcription fell back");
-        }
+        let (text, language) = match early {
+            Some(heard) => {
+                let (eff, prefs, route) = speech::route_alone(app, user, layer).await?;
+                quota::charge_request(app, &user.id, &prefs, &eff).await?;
+                (heard.text, heard.language.unwrap_or(route.language))
+            }
+            None => {
+                let (text, language, fallbacks) = speech::hear(app, user, layer, &utterance.audio).await?;
+                if !fallbacks.is_empty() {
+                    tracing::info!(?fallbacks, "a Wyoming transcription fell back");
+                }
+                (text, language)
+            }
+        };
         Ok(Event::with("transcript", json!({"text": text, "language": language})))
     }
+}
+
+/// The samples of an audio event, averaged to mono.
+fn mono(event: &Event) -> Result<Vec<i16>, String> {
+    let field = |name: &str| event.data.get(name).and_then(Value::as_u64);
+    let (Some(rate), Some(width), Some(channels)) = (field("rate"), field("width"), field("channels")) else {
+        return Err(format!("{} without rate, width and channels", event.kind));
+    };
+    if width != 2 || channels == 0 || channels > 8 || !(1000..=384_000).contains(&rate) {
+        return Err(format!(
+            "audio of {rate} Hz, {width} bytes, {channels} channels: 16-bit (width 2) at 1–384 kHz is heard"
+        ));
+    }
+    let frame = 2 * channels as usize;
+    if !event.payload.len().is_multiple_of(frame) {
+        return Err("an audio chunk that is not whole samples".into());
+    }
+    Ok(event
+        .payload
+        .chunks_exact(frame)
+        .map(|f| {
+            let sum: i32 = f
+                .chunks_exact(2)
+                .map(|s| i32::from(i16::from_le_bytes([s[0], s[1]])))
+                .sum();
+            (sum / channels as i32) as i16
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -126,30 +214,18 @@ mod tests {
     }
 
     #[test]
-    fn stereo_at_any_rate_becomes_16_khz_mono() {
-        let mut hearing = Hearing::new(&Map::new(), 10);
-        // 0.1 s of stereo at 48 kHz: left and right average to 100.
-        let frames: Vec<i16> = (0..4800).flat_map(|_| [50, 150]).collect();
-        hearing.audio(&chunk(48_000, 2, &frames)).unwrap();
-        hearing.flush();
-        assert!(
-            (1590..=1610).contains(&hearing.samples.len()),
-            "{}",
-            hearing.samples.len()
-        );
-        assert!(hearing.samples[400..1200].iter().all(|&s| (95..=105).contains(&s)));
-    }
-
-    #[test]
-    fn other_widths_and_broken_chunks_are_refused_and_long_audio_is_cut() {
-        let mut hearing = Hearing::new(&Map::new(), 1);
+    fn stereo_becomes_mono_and_other_widths_and_broken_chunks_are_refused() {
+        // Left and right average to 100.
+        let frames: Vec<i16> = (0..480).flat_map(|_| [50, 150]).collect();
+        let heard = mono(&chunk(48_000, 2, &frames)).unwrap();
+        assert_eq!(heard.len(), 480);
+        assert!(heard.iter().all(|&s| s == 100));
         let mut wide = chunk(16_000, 1, &[0; 4]);
         wide.data.insert("width".into(), json!(4));
-        assert!(hearing.audio(&wide).is_err());
+        assert!(mono(&wide).is_err());
         let mut odd = chunk(16_000, 2, &[0; 4]);
         odd.payload.pop();
-        assert!(hearing.audio(&odd).is_err());
-        hearing.audio(&chunk(16_000, 1, &[1; 20_000])).unwrap();
-        assert_eq!(hearing.samples.len(), 16_000);
+        assert!(mono(&odd).is_err());
+        assert!(mono(&Event::with("audio-chunk", json!({"rate": 16000}))).is_err());
     }
 }

@@ -87,8 +87,8 @@ pub fn info(app: &App, eff: &Effective) -> Event {
         json!({
             "models": [with(artifact(NAME, "the user's speech-to-text route"), json!({"languages": languages}))],
             "supports_transcript_streaming": false,
-            // The utterance ends at `audio-stop`: Home Assistant's own voice detector must decide it.
-            "requires_external_vad": true,
+            // The gateway's detector and Smart Turn end the utterance: `transcript` may come before `audio-stop`.
+            "requires_external_vad": false,
             "prefers_auto_gain_enabled": true,
             "prefers_noise_reduction_enabled": true,
         }),

@@ -5,9 +5,10 @@
 //! - `server`: the listener, one task per connection, the connection limit, shutdown with the gateway; each
 //!   event becomes a call into the stages below (a translation table, no turn-taking of its own).
 //! - `info`: `describe` → `info` (the ASR, TTS and handle programs).
-//! - `hear`: `transcribe` + audio → `transcript`.
+//! - `hear`: `transcribe` + audio → the voice core's listener (detector, Smart Turn) → `transcript`.
 //! - `speak`: `synthesize` and its streaming form → audio.
 //! - `handle`: `transcript` → the gateway's turn → `handled` / `not-handled`.
+//! - `help`: a call for help among the transcripts is asked back, per conversation, before the alarm.
 //!
 //! Home Assistant opens a new connection for every request, so a connection holds only the request in
 //! progress; conversations live in the store, as gateway sessions of the Wyoming user (`WYOMING_USER`).
@@ -15,6 +16,7 @@
 pub mod codec;
 mod handle;
 mod hear;
+mod help;
 mod info;
 mod server;
 mod speak;

@@ -9,18 +9,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use tokio::io::{AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::codec::{Event, Limits, read_event, write_event};
 use super::hear::Hearing;
+use super::help::Questions;
 use super::speak::{Failed, Streaming};
 use super::{handle, info, speak};
+use crate::AbortOnDrop;
 use crate::app::App;
 use crate::error::{ApiError, Result};
+use crate::listen::end_of_turn::Verdict;
 use crate::store::users::User;
+use crate::voice::Utterance;
 
 /// Serves Wyoming on `listener` until `stop` turns true (or its sender is gone).
 pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver<bool>) {
@@ -31,6 +35,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
         tracing::warn!(error = %err, "WYOMING_USER: Wyoming requests will be refused");
     }
     let permits = Arc::new(Semaphore::new(app.settings.voice.max_voice_connections));
+    let questions = Arc::new(Questions::default());
     let mut connections = JoinSet::new();
     // The connections' copy of the signal (the loop's own is borrowed while it waits).
     let stopped = stop.clone();
@@ -51,10 +56,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                     tracing::warn!(%peer, "too many Wyoming connections (MAX_VOICE_CONNECTIONS); closed");
                     continue;
                 };
-                let (app, stop) = (app.clone(), stopped.clone());
+                let (app, stop, questions) = (app.clone(), stopped.clone(), questions.clone());
                 connections.spawn(async move {
                     let _permit = permit;
-                    connection(app, stream, peer, stop).await;
+                    connection(app, stream, peer, stop, questions).await;
                 });
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
@@ -78,36 +83,59 @@ enum Request {
     /// None: the next event starts one.
     Idle,
     /// `transcribe`: audio until `audio-stop`.
-    Hearing(Hearing),
+    Hearing(Box<Hearing>),
     /// `synthesize-start`: text until `synthesize-stop`.
     Streaming(Box<Streaming>),
 }
 
+/// What woke a connection.
+enum Step {
+    Event(Event),
+    /// Smart Turn's verdict on the pause of the utterance being heard.
+    Verdict(Verdict),
+}
+
 /// Serves one connection until the peer closes it, it idles, sends a broken frame, or the gateway stops.
-async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr, mut stop: watch::Receiver<bool>) {
+async fn connection(
+    app: Arc<App>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    mut stop: watch::Receiver<bool>,
+    questions: Arc<Questions>,
+) {
     let (reader, mut writer) = stream.into_split();
-    let mut reader = BufReader::new(reader);
+    // Reading a frame is not cancel-safe, and the loop also waits for Smart Turn: the frames come from a task.
+    let (frames, mut events) = mpsc::channel(4);
+    let _reader = AbortOnDrop(tokio::spawn(read_frames(BufReader::new(reader), frames, peer)));
     let idle = Duration::from_secs(app.settings.voice.idle_timeout_secs);
     let mut request = Request::Idle;
     loop {
-        let read = tokio::select! {
-            read = tokio::time::timeout(idle, read_event(&mut reader, Limits::default())) => read,
+        let step = tokio::select! {
+            event = tokio::time::timeout(idle, events.recv()) => match event {
+                Ok(Some(event)) => Step::Event(event),
+                Ok(None) => return,
+                Err(_) => {
+                    tracing::debug!(%peer, "an idle Wyoming connection is closed");
+                    return;
+                }
+            },
+            verdict = verdict(&mut request) => Step::Verdict(verdict),
             () = stopping(&mut stop) => return,
         };
-        let event = match read {
-            Ok(Ok(Some(event))) => event,
-            Ok(Ok(None)) => return,
-            Ok(Err(err)) => {
-                tracing::warn!(%peer, error = %err, "a broken Wyoming frame; the connection is closed");
-                return;
+        let flow = match step {
+            Step::Event(event) => {
+                tracing::debug!(%peer, kind = event.kind, "Wyoming event");
+                answer(&app, &questions, &mut request, event, &mut writer).await
             }
-            Err(_) => {
-                tracing::debug!(%peer, "an idle Wyoming connection is closed");
-                return;
-            }
+            Step::Verdict(verdict) => match &mut request {
+                Request::Hearing(hearing) => match hearing.decide(verdict) {
+                    Some(utterance) => transcribe(&app, hearing, utterance, &mut writer).await,
+                    None => Ok(Flow::Open),
+                },
+                _ => Ok(Flow::Open),
+            },
         };
-        tracing::debug!(%peer, kind = event.kind, "Wyoming event");
-        match answer(&app, &mut request, event, &mut writer).await {
+        match flow {
             Ok(Flow::Open) => {}
             Ok(Flow::Close) => return,
             Err(err) => {
@@ -115,6 +143,48 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr, mut stop
                 return;
             }
         }
+    }
+}
+
+/// Reads the peer's frames until it closes or sends a broken one.
+async fn read_frames<R: AsyncRead + Unpin>(mut reader: BufReader<R>, frames: mpsc::Sender<Event>, peer: SocketAddr) {
+    loop {
+        match read_event(&mut reader, Limits::default()).await {
+            Ok(Some(event)) => {
+                if frames.send(event).await.is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(err) => {
+                tracing::warn!(%peer, error = %err, "a broken Wyoming frame; the connection is closed");
+                return;
+            }
+        }
+    }
+}
+
+/// Waits for Smart Turn's verdict while an utterance is heard; never otherwise.
+async fn verdict(request: &mut Request) -> Verdict {
+    match request {
+        Request::Hearing(hearing) => hearing.verdict().await,
+        _ => std::future::pending().await,
+    }
+}
+
+/// Sends the `transcript` of an utterance (or refuses the request).
+async fn transcribe<W: AsyncWrite + Unpin>(
+    app: &App,
+    hearing: &mut Hearing,
+    utterance: Utterance,
+    w: &mut W,
+) -> std::io::Result<Flow> {
+    match hearing.transcript(app, utterance).await {
+        Ok(transcript) => {
+            write_event(w, &transcript).await?;
+            Ok(Flow::Open)
+        }
+        Err(err) => refuse(w, &err).await,
     }
 }
 
@@ -163,11 +233,11 @@ async fn finish<W: AsyncWrite + Unpin>(w: &mut W, outcome: Result<(), Failed>) -
 /// Answers one event; an error is the connection's (writing failed).
 async fn answer<W: AsyncWrite + Unpin>(
     app: &Arc<App>,
+    questions: &Arc<Questions>,
     request: &mut Request,
     event: Event,
     w: &mut W,
 ) -> std::io::Result<Flow> {
-    let max_seconds = app.settings.voice.max_utterance_secs;
     match (event.kind.as_str(), request) {
         ("ping", _) => {
             write_event(w, &Event::with("pong", json!({"text": event.data.get("text")}))).await?;
@@ -180,33 +250,37 @@ async fn answer<W: AsyncWrite + Unpin>(
             }
             Err(err) => refuse(w, &err.into()).await,
         },
-        ("transcribe", request) => {
-            *request = Request::Hearing(Hearing::new(&event.data, max_seconds));
-            Ok(Flow::Open)
-        }
+        ("transcribe", request) => match user(app).await {
+            Ok(user) => {
+                *request = Request::Hearing(Box::new(Hearing::new(app, user, &event.data)));
+                Ok(Flow::Open)
+            }
+            Err(err) => refuse(w, &err).await,
+        },
         ("audio-start" | "audio-chunk", request) => {
             // Audio without `transcribe` is heard too (the language is the user's), as other servers do.
             if matches!(request, Request::Idle) && event.kind == "audio-start" {
-                *request = Request::Hearing(Hearing::new(&Default::default(), max_seconds));
+                match user(app).await {
+                    Ok(user) => *request = Request::Hearing(Box::new(Hearing::new(app, user, &Default::default()))),
+                    Err(err) => return refuse(w, &err).await,
+                }
             }
             let Request::Hearing(hearing) = request else {
                 return Ok(Flow::Open);
             };
             match hearing.audio(&event) {
-                Ok(()) => Ok(Flow::Open),
-                Err(problem) => refuse(w, &ApiError::Validation(problem)).await,
+                Ok(Some(utterance)) => transcribe(app, hearing, utterance, w).await,
+                Ok(None) => Ok(Flow::Open),
+                Err(err) => refuse(w, &err).await,
             }
         }
         ("audio-stop", request) => {
-            let Request::Hearing(hearing) = std::mem::replace(request, Request::Idle) else {
+            let Request::Hearing(mut hearing) = std::mem::replace(request, Request::Idle) else {
                 return Ok(Flow::Open);
             };
-            let heard = async { hearing.finish(app, &user(app).await?).await }.await;
-            match heard {
-                Ok(transcript) => {
-                    write_event(w, &transcript).await?;
-                    Ok(Flow::Open)
-                }
+            match hearing.stop() {
+                Ok(Some(utterance)) => transcribe(app, &mut hearing, utterance, w).await,
+                Ok(None) => Ok(Flow::Open),
                 Err(err) => refuse(w, &err).await,
             }
         }
@@ -247,7 +321,7 @@ async fn answer<W: AsyncWrite + Unpin>(
         // `not-handled` ends the conversation client's wait: the connection stays open.
         ("transcript", _) => {
             let answered = match user(app).await {
-                Ok(user) => handle::handle(app, &user, &event.data).await,
+                Ok(user) => handle::handle(app, &user, &event.data, questions).await,
                 Err(err) => Event::with("not-handled", json!({"text": err.to_string()})),
             };
             write_event(w, &answered).await?;

@@ -57,8 +57,8 @@ async fn home_assistant_sees_the_programs_it_parses_strictly_and_a_pong() {
         asr["languages"],
         json!(["de", "en", "fr", "es", "it", "nl", "pl", "pt"])
     );
-    // The utterance ends at audio-stop, so Home Assistant's own detector must end it.
-    assert_eq!(asr["requires_external_vad"], true);
+    // The gateway's own detector and Smart Turn end the utterance.
+    assert_eq!(asr["requires_external_vad"], false);
     assert_eq!(asr["supports_transcript_streaming"], false);
     let tts = &seen["tts"];
     assert_eq!(
@@ -92,6 +92,136 @@ async fn audio_at_any_rate_in_stereo_is_transcribed_as_16_khz_mono() {
     let (rate, channels, bits, seconds) = wav_info(&sent[riff..riff + 8 + size]);
     assert_eq!((rate, channels, bits), (16_000, 1, 16));
     assert!((1.95..=2.05).contains(&seconds), "{seconds} s of the 2 s sent");
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client, ONNX Runtime, Silero and Smart Turn; scripts/test.sh installs and fetches them"]
+async fn the_gateways_detector_ends_a_satellites_question_before_audio_stop() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    stt.always(TRANSCRIPTIONS, Reply::Json(json!({"text": "how is the weather"})));
+    let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+    let (lib, vad, turn) = (
+        format!("{engines}/onnxruntime/libonnxruntime.so"),
+        format!("{engines}/models/silero_vad.onnx"),
+        format!("{engines}/models/smart-turn-v3.2-cpu.onnx"),
+    );
+    let env = [
+        ("ONNXRUNTIME_LIB", lib.as_str()),
+        ("SILERO_VAD_MODEL", &vad),
+        ("SMART_TURN_MODEL", &turn),
+        ("VAD_ENGINE", "silero"),
+        ("TURN_ENGINE", "smart-turn"),
+    ];
+    let (_app, port) = gateway(&llm, &stt, &env).await;
+
+    let mut run = tokio::process::Command::new(PYTHON);
+    let clip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/turn_complete_en_16k.pcm");
+    run.args([CLIENT, "early"])
+        .env("WYOMING_PORT", port.to_string())
+        .env("COMPLETE_PCM", clip);
+    let seen = crate::common::client_report(&mut run, "target/wyoming-venv").await;
+
+    assert_eq!(seen["text"], "how is the weather");
+    let (before, all) = (
+        seen["chunks_before"].as_u64().unwrap(),
+        seen["chunks_in_all"].as_u64().unwrap(),
+    );
+    assert!(
+        before < all,
+        "the transcript came while the quiet still streamed: {seen}"
+    );
+    assert_eq!(seen["after_stop"], Value::Null, "audio-stop adds no second transcript");
+    // What was transcribed is the question, not the quiet after it.
+    let uploads = stt.requests(TRANSCRIPTIONS);
+    let sent = &uploads.last().unwrap().body;
+    let riff = sent
+        .windows(4)
+        .position(|w| w == b"RIFF")
+        .expect("a WAV file in the upload");
+    let size = u32::from_le_bytes(sent[riff + 4..riff + 8].try_into().unwrap()) as usize;
+    let (_, _, _, seconds) = wav_info(&sent[riff..riff + 8 + size]);
+    let clip_seconds = std::fs::metadata(clip).unwrap().len() as f64 / 32_000.0;
+    assert!(
+        seconds < clip_seconds + 2.0,
+        "{seconds} s for a clip of {clip_seconds} s"
+    );
+}
+
+/// Anna with her contacts, a mail relay and Twilio (see `emergency::setup`) as the Wyoming user; the help
+/// question waits `confirm_seconds`. The setup, the Wyoming port and the fake model.
+async fn help_gateway(confirm_seconds: &str) -> (crate::emergency::Setup, u16, Fake) {
+    let llm = Fake::answering(&["Gern."]).await;
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let llm_url = llm.v1();
+    let env = [
+        ("WYOMING_ADDR", addr.as_str()),
+        ("WYOMING_USER", "anna"),
+        ("LOCAL_LLM_URL", &llm_url),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+        ("HELP_CONFIRM_SECONDS", confirm_seconds),
+    ];
+    let s = crate::emergency::setup(Some(crate::smtp::Mode::Accept), &env, crate::emergency::profile()).await;
+    eventually("the Wyoming server listens", 10, || async {
+        tokio::net::TcpStream::connect(&addr).await.is_ok()
+    })
+    .await;
+    (s, port, llm)
+}
+
+/// Runs the `help` scenario with these texts in one conversation.
+async fn help_client(port: u16, texts: &str) -> Value {
+    let mut run = tokio::process::Command::new(PYTHON);
+    run.args([CLIENT, "help"])
+        .env("WYOMING_PORT", port.to_string())
+        .env("HELP_TEXTS", texts);
+    crate::common::client_report(&mut run, "target/wyoming-venv").await
+}
+
+const QUESTION: &str = "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.";
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_call_for_help_from_a_satellite_is_asked_back_and_a_yes_alerts_the_contacts() {
+    let (s, port, llm) = help_gateway("20").await;
+
+    let seen = help_client(port, r#"["Hilfe! Hilfe!", "Ja, bitte."]"#).await;
+
+    assert_eq!(
+        seen["answers"],
+        json!([
+            {"type": "handled", "text": QUESTION},
+            {"type": "handled", "text": "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."},
+        ])
+    );
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    assert!(
+        !s.twilio.requests(crate::emergency::SMS).is_empty(),
+        "the SMS went out too"
+    );
+    assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_call_for_help_from_a_satellite_left_unanswered_alerts_after_the_set_seconds() {
+    let (s, port, _llm) = help_gateway("2").await;
+
+    let seen = help_client(port, r#"["Ich bin gestürzt und komme nicht hoch."]"#).await;
+
+    assert_eq!(seen["answers"][0]["text"], QUESTION);
+    assert!(
+        s.smtp.as_ref().unwrap().mails().is_empty(),
+        "nobody is alerted before the time is up"
+    );
+    // Home Assistant's connection is long closed: the gateway raises the alarm by itself.
+    eventually("the unanswered call raises the alarm", 10, || async {
+        !s.smtp.as_ref().unwrap().mails().is_empty()
+    })
+    .await;
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
 }
 
 #[tokio::test]

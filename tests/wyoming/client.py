@@ -1,9 +1,10 @@
 """Drives the gateway's Wyoming server with the reference client (`wyoming` 1.10.2), as Home Assistant's
 `wyoming` integration does (a new connection for every request), and prints what it saw as one JSON document
-for tests/api/wyoming.rs to check. Usage: client.py SCENARIO (describe, transcribe, synthesize, handle,
-malformed).
+for tests/api/wyoming.rs to check. Usage: client.py SCENARIO (describe, transcribe, early, synthesize, handle,
+help, malformed).
 
-Environment: WYOMING_PORT (the server's port on 127.0.0.1)."""
+Environment: WYOMING_PORT (the server's port on 127.0.0.1); for early, COMPLETE_PCM (a 16 kHz PCM16 clip of a
+complete question)."""
 
 import asyncio
 import json
@@ -94,6 +95,35 @@ async def transcribe():
     return {"text": transcript.text, "language": transcript.language}
 
 
+async def early():
+    """A satellite's stream: a question, then the room's quiet, in 20 ms chunks at the pace of a microphone. The
+    transcript comes while the audio still flows, before audio-stop; audio-stop then adds nothing."""
+    rate = 16000
+    audio = open(os.environ["COMPLETE_PCM"], "rb").read() + bytes(2 * rate * 3)
+    per_chunk = 2 * rate // 50
+    transcript, sent_before = None, 0
+    async with client() as c:
+        await c.write_event(Transcribe(language="en").event())
+        await c.write_event(AudioStart(rate=rate, width=2, channels=1).event())
+        reading = asyncio.ensure_future(read(c))
+        for i in range(0, len(audio), per_chunk):
+            if reading.done():
+                break
+            await c.write_event(AudioChunk(rate=rate, width=2, channels=1, audio=audio[i:i + per_chunk]).event())
+            sent_before += 1
+            await asyncio.sleep(0.02)
+        event = await asyncio.wait_for(reading, TIMEOUT)
+        transcript = Transcript.from_event(event)
+        await c.write_event(AudioStop().event())
+        try:
+            after = await asyncio.wait_for(c.read_event(), 1.0)
+            after = after.type if after is not None else None
+        except asyncio.TimeoutError:
+            after = None
+    return {"text": transcript.text, "chunks_before": sent_before, "chunks_in_all": len(audio) // per_chunk,
+            "after_stop": after}
+
+
 async def audio_until(c, last):
     """Events up to the one of type `last`: their types, the formats of the audio, its bytes."""
     types, formats, audio = [], set(), 0
@@ -146,6 +176,20 @@ async def handle():
     return {"answers": answers}
 
 
+async def help():
+    """A call for help from a satellite, then the yes (HELP_TEXTS, a JSON list, may say otherwise), in one
+    conversation (HELP_CONVERSATION), each on its own connection."""
+    answers = []
+    texts = json.loads(os.environ.get("HELP_TEXTS", '["Hilfe! Hilfe!", "Ja, bitte."]'))
+    conversation = os.environ.get("HELP_CONVERSATION", "ha-help")
+    for text in texts:
+        async with client() as c:
+            await c.write_event(Transcript(text=text, language="de", context={"conversation_id": conversation}).event())
+            event = await read(c)
+        answers.append({"type": event.type, "text": event.data.get("text")})
+    return {"answers": answers}
+
+
 async def malformed():
     async with client() as good, client() as bad:
         await good.write_event(Ping(text="before").event())
@@ -165,7 +209,7 @@ async def malformed():
     return {"before": before, "bad_closed": closed, "after": after, "huge_closed": huge_closed, "served": served}
 
 
-SCENARIOS = {f.__name__: f for f in [describe, transcribe, synthesize, handle, malformed]}
+SCENARIOS = {f.__name__: f for f in [describe, transcribe, early, synthesize, handle, help, malformed]}
 
 if __name__ == "__main__":
     print(json.dumps(asyncio.run(SCENARIOS[sys.argv[1]]())))
