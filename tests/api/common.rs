@@ -383,3 +383,15 @@ pub async fn client_report(run: &mut tokio::process::Command, venv: &str) -> ser
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     serde_json::from_slice(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&run.stdout)))
 }
+
+/// Settings that run Silero VAD and Smart Turn from the models `scripts/test.sh` fetches into target/engines.
+pub fn turn_taking_env() -> Vec<(&'static str, String)> {
+    let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
+    vec![
+        ("ONNXRUNTIME_LIB", format!("{engines}/onnxruntime/libonnxruntime.so")),
+        ("SILERO_VAD_MODEL", format!("{engines}/models/silero_vad.onnx")),
+        ("SMART_TURN_MODEL", format!("{engines}/models/smart-turn-v3.2-cpu.onnx")),
+        ("VAD_ENGINE", "silero".into()),
+        ("TURN_ENGINE", "smart-turn".into()),
+    ]
+}

@@ -33,6 +33,17 @@ impl Recorded {
         self.headers.get(name).and_then(|v| v.to_str().ok()).map(String::from)
     }
 
+    /// The header of the WAV file inside a multipart upload: (sample rate, channels, bits, seconds).
+    pub fn uploaded_wav(&self) -> (u32, u16, u16, f64) {
+        let riff = self
+            .body
+            .windows(4)
+            .position(|w| w == b"RIFF")
+            .expect("a WAV file in the upload");
+        let size = u32::from_le_bytes(self.body[riff + 4..riff + 8].try_into().unwrap()) as usize;
+        wav_info(&self.body[riff..riff + 8 + size])
+    }
+
     /// Whether this is a memory-extraction request (its system message asks for durable facts).
     pub fn is_extraction(&self) -> bool {
         self.json()["messages"][0]["content"]
@@ -255,6 +266,20 @@ async fn respond(reply: Reply) -> Response {
 pub const CHAT: &str = "/v1/chat/completions";
 
 /// SSE chunks of an answer written token by token, then the finish chunk and a usage chunk.
+/// A streamed answer that sends `first`, then holds until its gate opens, then sends `rest`; the gate, and
+/// the flag that turns true when the gateway drops the request.
+pub fn held(first: &[&str], rest: &[&str]) -> (Reply, Arc<tokio::sync::Semaphore>, Arc<AtomicBool>) {
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let closed = Arc::new(AtomicBool::new(false));
+    let reply = Reply::SseHeld {
+        first: token_chunks(first),
+        gate: gate.clone(),
+        rest: ending(rest),
+        closed: closed.clone(),
+    };
+    (reply, gate, closed)
+}
+
 pub fn tokens(parts: &[&str]) -> Reply {
     tokens_with_usage(parts, json!({"prompt_tokens": 12, "completion_tokens": parts.len()}))
 }

@@ -217,17 +217,9 @@ async fn the_openai_sdk_talks_over_realtime_by_commit_by_server_vad_and_cancels(
     let llm = Fake::start().await;
     llm.then(CHAT, tokens(&["Hello Anna. ", "Nice to hear you."]));
     llm.then(CHAT, tokens(&["Yes, I heard you."]));
-    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
-    let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    llm.then(
-        CHAT,
-        Reply::SseHeld {
-            first: crate::fakes::token_chunks(&["Once upon a time there was a fox. ", "It lived "]),
-            gate: gate.clone(),
-            rest: crate::fakes::ending(&["in a wood."]),
-            closed: closed.clone(),
-        },
-    );
+    let (story, _gate, closed) =
+        crate::fakes::held(&["Once upon a time there was a fox. ", "It lived "], &["in a wood."]);
+    llm.then(CHAT, story);
     let stt = Fake::start().await;
     stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "hello there"})));
     let (app, token, user_id) = TestApp::with()
@@ -278,12 +270,7 @@ async fn the_openai_sdk_talks_over_realtime_by_commit_by_server_vad_and_cancels(
 
     // Server VAD ends the turn by itself.
     let vad = &seen["vad"];
-    let types: Vec<&str> = vad["types"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let types = strings(&vad["types"]);
     let order: Vec<&str> = types
         .iter()
         .copied()
@@ -379,50 +366,24 @@ async fn an_answer_truncated_by_the_sdk_keeps_only_what_was_heard_for_the_next_t
     );
 }
 
-/// The turn-taking models as `scripts/test.sh` fetches them.
-const ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 #[tokio::test]
 #[ignore = "needs the openai SDK, ONNX Runtime, Silero and Smart Turn; scripts/test.sh installs and fetches them"]
 async fn semantic_vad_ends_complete_turns_by_smart_turn_and_speech_over_the_answer_cancels_it() {
     let llm = Fake::start().await;
-    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
-    let closed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    llm.then(
-        CHAT,
-        Reply::SseHeld {
-            first: crate::fakes::token_chunks(&["It is sunny today. ", "And "]),
-            gate: gate.clone(),
-            rest: crate::fakes::ending(&["warm."]),
-            closed: closed.clone(),
-        },
-    );
+    let (reply, _gate, closed) = crate::fakes::held(&["It is sunny today. ", "And "], &["warm."]);
+    llm.then(CHAT, reply);
     llm.then(CHAT, tokens(&["Take your time."]));
     let stt = Fake::start().await;
     stt.always(
         "/v1/audio/transcriptions",
         Reply::Json(json!({"text": "how is the weather"})),
     );
-    let (lib, vad, turn) = (
-        format!("{ENGINES}/onnxruntime/libonnxruntime.so"),
-        format!("{ENGINES}/models/silero_vad.onnx"),
-        format!("{ENGINES}/models/smart-turn-v3.2-cpu.onnx"),
-    );
-    let (app, token, _) = TestApp::with()
-        .llm(&llm)
-        .stt(&stt)
-        .env(&[
-            ("MEMORY_EXTRACTION_ENABLED", "false"),
-            ("FILLER_AFTER_MS", "0"),
-            ("ONNXRUNTIME_LIB", &lib),
-            ("SILERO_VAD_MODEL", &vad),
-            ("SMART_TURN_MODEL", &turn),
-            ("VAD_ENGINE", "silero"),
-            ("TURN_ENGINE", "smart-turn"),
-        ])
-        .user("anna")
-        .await;
+    let turn_taking = crate::common::turn_taking_env();
+    let mut env: Vec<(&str, &str)> = turn_taking.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.extend([("MEMORY_EXTRACTION_ENABLED", "false"), ("FILLER_AFTER_MS", "0")]);
+    let (app, token, _) = TestApp::with().llm(&llm).stt(&stt).env(&env).user("anna").await;
     let clips = [
         ("COMPLETE_PCM", format!("{FIXTURES}/turn_complete_en_16k.pcm")),
         ("INCOMPLETE_PCM", format!("{FIXTURES}/turn_incomplete_en_16k.pcm")),
@@ -437,12 +398,7 @@ async fn semantic_vad_ends_complete_turns_by_smart_turn_and_speech_over_the_answ
     assert_eq!(detection["eagerness"], "high", "{detection}");
     // The complete question ended at a short pause and was answered; speech over the answer cancelled it.
     let first = &seen["first"];
-    let types: Vec<&str> = first["types"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let types = strings(&first["types"]);
     let of_interest: Vec<&str> = types
         .iter()
         .copied()
@@ -506,4 +462,11 @@ async fn a_call_for_help_over_realtime_is_asked_back_and_a_yes_alerts_the_contac
     assert_eq!(seen[1]["done"], json!(["completed"]));
     crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
     assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
+}
+
+/// The strings of a JSON list.
+fn strings(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }

@@ -11,7 +11,7 @@ use tokio::net::TcpStream;
 use voice_gateway::wyoming::codec::{Event, Limits, read_event, write_event};
 
 use crate::common::{TestApp, eventually, free_port};
-use crate::fakes::{CHAT, Fake, Reply, wav_info};
+use crate::fakes::{CHAT, Fake, Reply};
 
 const PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/wyoming-venv/bin/python");
 const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/wyoming/client.py");
@@ -83,13 +83,7 @@ async fn audio_at_any_rate_in_stereo_is_transcribed_as_16_khz_mono() {
     let seen = client(port, "transcribe").await;
 
     assert_eq!(seen, json!({"text": "turn on the light", "language": "en"}));
-    let sent = &stt.requests(TRANSCRIPTIONS)[0].body;
-    let riff = sent
-        .windows(4)
-        .position(|w| w == b"RIFF")
-        .expect("a WAV file in the upload");
-    let size = u32::from_le_bytes(sent[riff + 4..riff + 8].try_into().unwrap()) as usize;
-    let (rate, channels, bits, seconds) = wav_info(&sent[riff..riff + 8 + size]);
+    let (rate, channels, bits, seconds) = stt.requests(TRANSCRIPTIONS)[0].uploaded_wav();
     assert_eq!((rate, channels, bits), (16_000, 1, 16));
     assert!((1.95..=2.05).contains(&seconds), "{seconds} s of the 2 s sent");
 }
@@ -99,19 +93,8 @@ async fn audio_at_any_rate_in_stereo_is_transcribed_as_16_khz_mono() {
 async fn the_gateways_detector_ends_a_satellites_question_before_audio_stop() {
     let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
     stt.always(TRANSCRIPTIONS, Reply::Json(json!({"text": "how is the weather"})));
-    let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
-    let (lib, vad, turn) = (
-        format!("{engines}/onnxruntime/libonnxruntime.so"),
-        format!("{engines}/models/silero_vad.onnx"),
-        format!("{engines}/models/smart-turn-v3.2-cpu.onnx"),
-    );
-    let env = [
-        ("ONNXRUNTIME_LIB", lib.as_str()),
-        ("SILERO_VAD_MODEL", &vad),
-        ("SMART_TURN_MODEL", &turn),
-        ("VAD_ENGINE", "silero"),
-        ("TURN_ENGINE", "smart-turn"),
-    ];
+    let turn_taking = crate::common::turn_taking_env();
+    let env: Vec<(&str, &str)> = turn_taking.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (_app, port) = gateway(&llm, &stt, &env).await;
 
     let mut run = tokio::process::Command::new(PYTHON);
@@ -132,14 +115,7 @@ async fn the_gateways_detector_ends_a_satellites_question_before_audio_stop() {
     );
     assert_eq!(seen["after_stop"], Value::Null, "audio-stop adds no second transcript");
     // What was transcribed is the question, not the quiet after it.
-    let uploads = stt.requests(TRANSCRIPTIONS);
-    let sent = &uploads.last().unwrap().body;
-    let riff = sent
-        .windows(4)
-        .position(|w| w == b"RIFF")
-        .expect("a WAV file in the upload");
-    let size = u32::from_le_bytes(sent[riff + 4..riff + 8].try_into().unwrap()) as usize;
-    let (_, _, _, seconds) = wav_info(&sent[riff..riff + 8 + size]);
+    let (_, _, _, seconds) = stt.requests(TRANSCRIPTIONS).last().unwrap().uploaded_wav();
     let clip_seconds = std::fs::metadata(clip).unwrap().len() as f64 / 32_000.0;
     assert!(
         seconds < clip_seconds + 2.0,
