@@ -49,13 +49,24 @@ try {
   step('audio playback started');
   await page.screenshot({ path: `${SHOTS}/assistant.png`, fullPage: true });
 
+  // The person types over the answer once its first sentence was heard: the page tells the gateway what was
+  // heard (the test checks the next turn's history), and the typed question is answered.
+  await page.waitForFunction(() => window.__vg.playedSeq() === 0 && window.__vg.busy(), null, { timeout: 20000 });
+  const dones = await page.evaluate(() => window.__vg.events.filter((e) => e === 'done').length);
+  await page.fill('#question', 'What else?');
+  await page.click('#send');
+  if (await page.evaluate(() => window.__vg.heard) < 1) throw new Error('no heard frame sent when typing over the answer');
+  await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, dones, { timeout: 20000 });
+  step('typed over the answer: heard frame sent, the new question answered');
+
   const before = await page.locator('.turn.user').count();
+  const donesBefore = await page.evaluate(() => window.__vg.events.filter((e) => e === 'done').length);
   await page.click('#mic');
   await page.waitForFunction((n) => document.querySelectorAll('.turn.user').length > n, before, { timeout: 30000 });
   const heard = await page.locator('.turn.user').nth(before).textContent();
   if (!heard.toLowerCase().includes(EXPECT_TRANSCRIPT.toLowerCase())) throw new Error(`transcript ${heard}`);
   step(`spoken question transcribed: ${heard}`);
-  await page.waitForFunction(() => window.__vg.events.filter((e) => e === 'done').length >= 2, null, { timeout: 30000 });
+  await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, donesBefore, { timeout: 30000 });
   step('spoken question answered');
   await page.click('#mic');
 

@@ -91,6 +91,9 @@ const player = {
   },
   reset() { this.stop(); },
 };
+// For the browser tests: what of the answer has been heard.
+vg.playedSeq = () => player.playedSeq();
+vg.busy = () => player.busy();
 
 // ---- Conversation view ----
 let answer = null;

@@ -38,7 +38,13 @@ fn spoken_question(text: &str, path: &std::path::Path) {
 async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() {
     let llm = Fake::answering(&["In Hamburg it rains.", " Take an umbrella."]).await;
     llm.then(CHAT, tool_call("web_search", r#"{"query": "weather Berlin"}"#));
-    llm.then(CHAT, tokens(&["It is sunny in Berlin.", " Enjoy the day."]));
+    llm.then(
+        CHAT,
+        tokens(&[
+            "It is sunny in Berlin.",
+            " Enjoy the day, and take a long walk along the river in the afternoon sun.",
+        ]),
+    );
     let search = Fake::start().await;
     search.always(
         "/search",
@@ -64,6 +70,7 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
         ("SMTP_PORT", &smtp_port),
         ("SMTP_SECURITY", "none"),
         ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("FILLER_AFTER_MS", "0"),
     ])
     .await;
     let (id, token) = app.create_user("oma").await;
@@ -117,6 +124,22 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
         "the browser's position is in the dossier"
     );
     assert!(!stt.requests("/v1/audio/transcriptions").is_empty());
+    // The question typed over the answer: the history sent with it holds the sentence that was heard, not the
+    // one cut off.
+    let typed = llm
+        .requests(CHAT)
+        .into_iter()
+        .map(|r| r.json())
+        .find(|asked| asked["messages"].as_array().unwrap().last().unwrap()["content"] == "What else?")
+        .expect("the typed question reached the model");
+    let answers: Vec<&str> = typed["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(answers, ["It is sunny in Berlin."], "{typed}");
 }
 
 #[tokio::test]
