@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v cc >/dev/null || need+=(gcc)
 command -v kill >/dev/null || need+=(procps)
+command -v ip >/dev/null || need+=(iproute2)
+command -v unshare >/dev/null || need+=(util-linux)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
 command -v python3 >/dev/null || need+=(python3)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
@@ -50,10 +52,11 @@ if [ ! -x target/openai-venv/bin/python ] || ! target/openai-venv/bin/python -c 
   target/openai-venv/bin/pip install -q --disable-pip-version-check 'openai[realtime]==3.54.0'
 fi
 
-# The Wyoming server is tested with the reference wyoming client (tests/api/wyoming.rs), pinned, in its own venv.
-if [ ! -x target/wyoming-venv/bin/python ] || ! target/wyoming-venv/bin/python -c 'import wyoming.version as v; assert v.__version__ == "1.10.2"' 2>/dev/null; then
+# The Wyoming server is tested with the reference wyoming client (tests/api/wyoming.rs) and its discovery with
+# the zeroconf package Home Assistant browses with (tests/api/wyoming_mdns.rs), pinned, in their own venv.
+if [ ! -x target/wyoming-venv/bin/python ] || ! target/wyoming-venv/bin/python -c 'import zeroconf, wyoming.version as v; assert v.__version__ == "1.10.2" and zeroconf.__version__ == "0.154.0"' 2>/dev/null; then
   python3 -m venv target/wyoming-venv
-  target/wyoming-venv/bin/pip install -q --disable-pip-version-check wyoming==1.10.2
+  target/wyoming-venv/bin/pip install -q --disable-pip-version-check wyoming==1.10.2 zeroconf==0.154.0
 fi
 
 # The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).

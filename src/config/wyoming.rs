@@ -12,6 +12,10 @@ pub struct WyomingSettings {
     /// `WYOMING_USER`: the user name whose conversations, route, voice and quota Wyoming requests use; `None`
     /// = the anonymous user of `local-dev`.
     pub user: Option<String>,
+    /// `WYOMING_ZEROCONF`: the server is announced by mDNS (`_wyoming._tcp`) so that Home Assistant discovers it.
+    pub zeroconf: bool,
+    /// `WYOMING_ZEROCONF_NAME`: the name it is announced under; `None` = the machine's host name.
+    pub zeroconf_name: Option<String>,
 }
 
 impl WyomingSettings {
@@ -35,7 +39,26 @@ impl WyomingSettings {
             )
             .shown("(the anonymous user)")
             .raw();
-        Ok(Self { addr, user })
+        let zeroconf = src
+            .var(
+                "WYOMING_ZEROCONF",
+                "announce the Wyoming server on the local network by mDNS (`_wyoming._tcp`), so Home Assistant discovers it",
+            )
+            .bool(true)?;
+        let zeroconf_name = src
+            .var(
+                "WYOMING_ZEROCONF_NAME",
+                "the name the Wyoming server is announced under",
+            )
+            .shown("(the host name)")
+            .raw()
+            .filter(|name| !name.trim().is_empty());
+        Ok(Self {
+            addr,
+            user,
+            zeroconf,
+            zeroconf_name,
+        })
     }
 }
 
@@ -58,5 +81,13 @@ mod tests {
         assert_eq!(s.wyoming.addr.unwrap().port(), 10300);
         assert_eq!(s.wyoming.user.as_deref(), Some("kitchen"));
         assert_eq!(read(&[("WYOMING_ADDR", "10300")]).unwrap_err().var, "WYOMING_ADDR");
+        assert!(s.wyoming.zeroconf, "announced unless switched off");
+        let off = read(&[("WYOMING_ZEROCONF", "off"), ("WYOMING_ZEROCONF_NAME", "Kitchen")]).unwrap();
+        assert!(!off.wyoming.zeroconf);
+        assert_eq!(off.wyoming.zeroconf_name.as_deref(), Some("Kitchen"));
+        assert_eq!(
+            read(&[("WYOMING_ZEROCONF", "maybe")]).unwrap_err().var,
+            "WYOMING_ZEROCONF"
+        );
     }
 }

@@ -8,6 +8,7 @@
 //! - `hear`: `transcribe` + audio → the voice core's listener (detector, Smart Turn) → `transcript`.
 //! - `speak`: `synthesize` and its streaming form → audio.
 //! - `handle`: `transcript` → the gateway's turn → `handled` / `not-handled`.
+//! - [`mdns`]: the announcement by zeroconf, so that Home Assistant discovers the server.
 //! - `help`: a call for help among the transcripts is asked back, per conversation, before the alarm.
 //!
 //! Home Assistant opens a new connection for every request, so a connection holds only the request in
@@ -18,6 +19,7 @@ mod handle;
 mod hear;
 mod help;
 mod info;
+pub mod mdns;
 mod server;
 mod speak;
 

@@ -28,9 +28,14 @@ use crate::voice::Utterance;
 
 /// Serves Wyoming on `listener` until `stop` turns true (or its sender is gone).
 pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver<bool>) {
-    if let Ok(addr) = listener.local_addr() {
+    let bound = listener.local_addr();
+    if let Ok(addr) = bound {
         tracing::info!(address = %addr, "Wyoming server listening");
     }
+    // Withdrawn when the server stops.
+    let _announced = bound
+        .ok()
+        .and_then(|addr| super::mdns::announce(&app.settings.wyoming, addr));
     if let Err(err) = user(&app).await {
         tracing::warn!(error = %err, "WYOMING_USER: Wyoming requests will be refused");
     }

@@ -144,6 +144,8 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         ("AUTH_ENABLED".into(), "true".into()),
         ("ADMIN_API_KEY".into(), ADMIN_KEY.into()),
         ("DB_PATH".into(), db_path.display().to_string()),
+        // No announcement on the machine's network: the test that checks it makes a network of its own.
+        ("WYOMING_ZEROCONF".into(), "false".into()),
     ]);
     for (k, v) in extra {
         env.insert(k.to_string(), v.to_string());

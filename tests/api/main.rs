@@ -30,3 +30,4 @@ mod users;
 mod voice_detection;
 mod ws;
 mod wyoming;
+mod wyoming_mdns;
