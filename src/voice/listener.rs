@@ -47,8 +47,8 @@ pub enum Heard {
     BargeIn,
     /// The utterance is over: the next question.
     Utterance(Utterance),
-    /// A short sound while an answer ran (a cough, an "mhm"), ending `end_ms` into the input: neither an
-    /// interruption nor a question, and dropped.
+    /// A sound too short to be a question (a click; a cough or an "mhm" while an answer runs), ending
+    /// `end_ms` into the input: neither an interruption nor a question, and dropped.
     Ignored { end_ms: u64 },
     /// The utterance grew longer than `MAX_UTTERANCE_SECONDS` and was dropped.
     TooLong { seconds: u32 },
@@ -204,6 +204,13 @@ impl Listener {
                 }
                 heard.push(self.end(n, answering));
             }
+        }
+        if self.speaking && self.vad.as_ref().is_some_and(|vad| vad.speech_ms() == 0) {
+            // The detector forgot a sound too short to be speech (a click): it ended without an utterance.
+            self.speaking = false;
+            heard.push(Heard::Ignored {
+                end_ms: self.ms_at(self.total),
+            });
         }
         heard
     }
