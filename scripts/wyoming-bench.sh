@@ -34,9 +34,14 @@ wait_port() {
   echo "nothing listens on port $1" >&2; exit 1
 }
 
-WHISPER_PORT=$(free_port); PIPER_PORT=$(free_port); GATEWAY_PORT=$(free_port)
+WHISPER_PORT=$(free_port); GREEDY_PORT=$(free_port); PIPER_PORT=$(free_port); GATEWAY_PORT=$(free_port)
+# The reference as it starts (beam 5 on x86), and with the greedy decoding the gateway's engines use.
 "$VENV/bin/python" -m wyoming_faster_whisper --uri "tcp://127.0.0.1:$WHISPER_PORT" --model "$WHISPER" \
   --data-dir "$WORK" --stt-library faster-whisper --language en --local-files-only >"$WORK/whisper.log" 2>&1 &
+PIDS+=($!)
+"$VENV/bin/python" -m wyoming_faster_whisper --uri "tcp://127.0.0.1:$GREEDY_PORT" --model "$WHISPER" \
+  --data-dir "$WORK" --stt-library faster-whisper --language en --local-files-only --beam-size 1 \
+  >"$WORK/greedy.log" 2>&1 &
 PIDS+=($!)
 "$VENV/bin/python" -m wyoming_piper --uri "tcp://127.0.0.1:$PIPER_PORT" --voice "$VOICE" \
   --data-dir "$ENGINES/voices" >"$WORK/piper.log" 2>&1 &
@@ -49,11 +54,13 @@ PIDS+=($!)
   "$OLDPWD/target/release/voice-gateway") >"$WORK/gateway.log" 2>&1 &
 PIDS+=($!)
 # The gateway listens once its engines are up.
-wait_port "$WHISPER_PORT"; wait_port "$PIPER_PORT"; wait_port "$GATEWAY_PORT"
+wait_port "$WHISPER_PORT"; wait_port "$GREEDY_PORT"; wait_port "$PIPER_PORT"; wait_port "$GATEWAY_PORT"
 
 BENCH="$VENV/bin/wyoming-bench"
 echo "## Speech (TTS): gateway 127.0.0.1:$GATEWAY_PORT, wyoming-piper 127.0.0.1:$PIPER_PORT, voice $VOICE"
 "$BENCH" tts "127.0.0.1:$GATEWAY_PORT" "127.0.0.1:$PIPER_PORT" --rounds "$ROUNDS"
-echo "## Transcription (STT): gateway 127.0.0.1:$GATEWAY_PORT, wyoming-faster-whisper 127.0.0.1:$WHISPER_PORT, Whisper base"
+echo "## Transcription (STT): gateway 127.0.0.1:$GATEWAY_PORT, wyoming-faster-whisper 127.0.0.1:$WHISPER_PORT"
+echo "## (beam 5) and 127.0.0.1:$GREEDY_PORT (beam 1, as the gateway's engines), Whisper base"
 "$BENCH" generate-corpus "127.0.0.1:$PIPER_PORT" --out "$WORK/corpus" >/dev/null
-"$BENCH" stt "127.0.0.1:$GATEWAY_PORT" "127.0.0.1:$WHISPER_PORT" --corpus "$WORK/corpus" --rounds "$ROUNDS"
+"$BENCH" stt "127.0.0.1:$GATEWAY_PORT" "127.0.0.1:$WHISPER_PORT" "127.0.0.1:$GREEDY_PORT" --corpus "$WORK/corpus" \
+  --rounds "$ROUNDS"

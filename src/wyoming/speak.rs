@@ -160,7 +160,8 @@ async fn say<W: AsyncWrite + Unpin>(
     out.speech(w, speaking).await
 }
 
-/// `synthesize`: the whole text, as one audio stream.
+/// `synthesize`: the whole text, as one audio stream spoken sentence by sentence, so that the first sentence is
+/// heard while the next is synthesized (as the reference Piper server does).
 pub async fn synthesize<W: AsyncWrite + Unpin>(
     app: &App,
     user: &User,
@@ -173,7 +174,9 @@ pub async fn synthesize<W: AsyncWrite + Unpin>(
     let mut spoken = sentences.push(text);
     spoken.extend(sentences.finish());
     let mut out = AudioOut::default();
-    say(app, (&eff, &prefs, &route), &spoken.join(" "), &mut out, w).await?;
+    for sentence in &spoken {
+        say(app, (&eff, &prefs, &route), sentence, &mut out, w).await?;
+    }
     out.stop(w).await?;
     Ok(())
 }
