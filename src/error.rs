@@ -39,6 +39,9 @@ pub enum ApiError {
     /// The body is larger than the limit.
     #[error("request body too large")]
     PayloadTooLarge,
+    /// The audio decodes to more than `MAX_AUDIO_SECONDS`; the message says so.
+    #[error("{0}")]
+    AudioTooLong(String),
     /// The body did not arrive within `BODY_READ_TIMEOUT_SECONDS`.
     #[error("the request body did not arrive in time")]
     RequestTimeout,
@@ -74,6 +77,7 @@ impl ApiError {
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             Self::Validation(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
             Self::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            Self::AudioTooLong(_) => (StatusCode::PAYLOAD_TOO_LARGE, "audio_too_long"),
             Self::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
             Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),

@@ -9,6 +9,8 @@ pub struct LimitSettings {
     pub body_bytes: usize,
     /// `AUDIO_LIMIT_BYTES`: largest audio upload.
     pub audio_bytes: usize,
+    /// `MAX_AUDIO_SECONDS`: longest audio an upload may decode to (a small compressed file can claim hours).
+    pub audio_secs: u32,
     /// `LLM_MAX_TOKENS`: longest answer of the language model, in tokens.
     pub llm_max_tokens: u32,
     /// `PROVIDER_TIMEOUT_SECONDS`: total time a provider call may take.
@@ -23,6 +25,7 @@ impl LimitSettings {
         Ok(Self {
             body_bytes: src.var("BODY_LIMIT_BYTES", "largest JSON request body; larger gets 413").number(1024 * 1024)?,
             audio_bytes: src.var("AUDIO_LIMIT_BYTES", "largest audio upload; larger gets 413").number(16 * 1024 * 1024)?,
+            audio_secs: src.var("MAX_AUDIO_SECONDS", "longest audio an upload may decode to; longer gets 413").ranged(600, 86_400)?.max(1),
             llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops").ranged(400, 100_000)?.max(16),
             provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
             history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,

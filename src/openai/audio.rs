@@ -23,6 +23,7 @@ use crate::auth::access::OPENAI;
 use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
 use crate::providers::audio::{parse_wav, to_mono};
+use crate::providers::decode::{self, Container};
 use crate::providers::{Stage, TtsId};
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
@@ -112,7 +113,7 @@ async fn speech(
 #[derive(ToSchema)]
 #[allow(dead_code)]
 struct TranscriptionForm {
-    /// A WAV file (16-bit PCM, 8-96 kHz, 1-2 channels).
+    /// The audio: WAV (integer or float PCM), MP3, AAC in MP4/M4A, FLAC or Ogg Vorbis, told by its bytes.
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
     /// An STT provider (`whisper`, `openai`); any other name (`whisper-1`) keeps the user's.
@@ -141,7 +142,7 @@ struct VerboseTranscription {
     segments: Vec<String>,
 }
 
-/// Transcribes a WAV file as OpenAI's transcription endpoint does, along the user's STT chain.
+/// Transcribes an audio file as OpenAI's transcription endpoint does, along the user's STT chain.
 #[utoipa::path(post, path = "/v1/audio/transcriptions", tag = OPENAI,
     request_body(content = TranscriptionForm, content_type = "multipart/form-data"),
     responses((status = 200, body = Transcription, description = "`json`; `verbose_json` adds task, language, \
@@ -171,14 +172,11 @@ async fn transcriptions(
             format!("response_format {format:?} is not supported; use json, text or verbose_json"),
         ));
     }
-    let audio = parse_wav(&file).map_err(|e| {
-        V1Error::new(
-            StatusCode::BAD_REQUEST,
-            "unsupported_audio",
-            Some("file"),
-            format!("{e}; send a WAV file with 16-bit PCM"),
-        )
-    })?;
+    // A type that names no audio container (clients guess it from the file name) leaves it to the bytes.
+    let declared = form.file_type.filter(|t| Container::of_media_type(t).is_some());
+    let audio = decode::decode_upload(file, declared, app.settings.limits.audio_secs)
+        .await
+        .map_err(|e| V1Error::from(ApiError::from(e)).param("file"))?;
     let audio = to_mono(audio);
     if audio.samples.is_empty() {
         return Err(V1Error::new(
@@ -213,6 +211,8 @@ async fn transcriptions(
 #[derive(Default)]
 struct Form {
     file: Option<Vec<u8>>,
+    /// The file part's declared type.
+    file_type: Option<String>,
     model: Option<String>,
     language: Option<String>,
     response_format: Option<String>,
@@ -223,6 +223,7 @@ async fn read_form(mut multipart: Multipart) -> Result<Form, V1Error> {
     while let Some(field) = multipart.next_field().await.map_err(|e| bad_form(&e.body_text()))? {
         let name = field.name().unwrap_or_default().to_string();
         if name == "file" {
+            form.file_type = field.content_type().map(str::to_ascii_lowercase);
             let bytes = field.bytes().await.map_err(|e| bad_form(&e.body_text()))?;
             form.file = Some(bytes.to_vec());
             continue;

@@ -60,6 +60,12 @@ impl V1Error {
         }
     }
 
+    /// The same error, naming the field at fault.
+    pub fn param(mut self, field: &str) -> Self {
+        self.body.error.param = Some(field.to_string());
+        self
+    }
+
     /// The error's body, also the last `data:` payload of an event stream that already began.
     pub fn into_body(self) -> OpenAiErrorBody {
         self.body

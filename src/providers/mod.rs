@@ -6,6 +6,7 @@
 //! walks a stage's fallback chain through it.
 
 pub mod audio;
+pub mod decode;
 pub mod llm;
 pub mod registry;
 pub mod resample;

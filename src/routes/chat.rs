@@ -15,10 +15,11 @@ use utoipa_axum::routes;
 
 use super::openapi::USER;
 
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
-use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::providers::audio::{Pcm, to_mono};
+use crate::providers::decode::{self, Container};
 use crate::providers::{SttId, TtsId};
 use crate::turn::semantic::Semantic;
 use crate::turn::{self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech};
@@ -205,7 +206,7 @@ async fn transcribe(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Transcription>> {
     let body = body?;
-    let audio = read_audio(&headers, &body, query.sample_rate)?;
+    let audio = read_audio(&app, &headers, body.to_vec(), query.sample_rate).await?;
     let layer = request_layer(&[
         ("stt_provider", query.provider.as_deref()),
         ("language", query.language.as_deref()),
@@ -219,37 +220,40 @@ async fn transcribe(
     }))
 }
 
-/// The upload as mono PCM: by its content type, with a clear error for anything else.
-fn read_audio(headers: &HeaderMap, body: &[u8], sample_rate: Option<u32>) -> Result<Pcm> {
+/// The upload as mono PCM: a file in any format [`decode`] reads (recognised from its bytes, and agreeing with
+/// a declared audio type), or raw 16-bit PCM as `audio/L16` (or `application/octet-stream` that is no file).
+async fn read_audio(app: &App, headers: &HeaderMap, body: Vec<u8>, sample_rate: Option<u32>) -> Result<Pcm> {
     let content_type = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let mime = content_type.split(';').next().unwrap_or("").trim();
+    let mime = content_type.split(';').next().unwrap_or("").trim().to_string();
     if body.is_empty() {
         return Err(ApiError::BadRequest {
             code: "empty_audio",
             message: "the audio is empty".into(),
         });
     }
-    let bad = |e: crate::providers::audio::AudioError| ApiError::invalid("audio", e);
-    let pcm = match mime {
-        "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/vnd.wave" => parse_wav(body).map_err(bad)?,
-        "audio/l16" | "audio/pcm" | "application/octet-stream" => {
-            let rate = rate_param(&content_type).or(sample_rate).unwrap_or(16_000);
-            if !(8_000..=96_000).contains(&rate) {
-                return Err(ApiError::invalid("sample_rate", "expected 8000 to 96000"));
-            }
-            Pcm::from_le_bytes(body, rate).map_err(bad)?
+    let raw = matches!(mime.as_str(), "audio/l16" | "audio/pcm")
+        || (matches!(mime.as_str(), "application/octet-stream" | "") && Container::sniff(&body).is_none());
+    let pcm = if raw {
+        let rate = rate_param(&content_type).or(sample_rate).unwrap_or(16_000);
+        if !(8_000..=96_000).contains(&rate) {
+            return Err(ApiError::invalid("sample_rate", "expected 8000 to 96000"));
         }
-        _ => {
-            return Err(ApiError::BadRequest {
-                code: "unsupported_media_type",
-                message: "send audio/wav (16-bit PCM) or raw 16-bit PCM as audio/L16 or application/octet-stream"
-                    .into(),
-            });
-        }
+        Pcm::from_le_bytes(&body, rate).map_err(|e| ApiError::invalid("audio", e))?
+    } else if mime.is_empty() || mime == "application/octet-stream" || Container::of_media_type(&mime).is_some() {
+        let declared = Some(mime).filter(|m| !m.is_empty());
+        decode::decode_upload(body, declared, app.settings.limits.audio_secs).await?
+    } else {
+        return Err(ApiError::BadRequest {
+            code: "unsupported_media_type",
+            message: format!(
+                "{mime} is no audio type the gateway reads; send {} with its type (or application/octet-stream), or raw 16-bit PCM as audio/L16",
+                decode::TAKEN
+            ),
+        });
     };
     let pcm = to_mono(pcm);
     if pcm.samples.is_empty() {

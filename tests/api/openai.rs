@@ -158,6 +158,16 @@ async fn bad_requests_on_v1_get_openai_errors_and_reach_no_provider() {
                     reqwest::multipart::Part::bytes(b"ID3\x04mp3 data".to_vec()).file_name("a.mp3"),
                 )),
             400,
+            "invalid_audio",
+            Some("file"),
+        ),
+        (
+            app.request(Method::POST, "/v1/audio/transcriptions", As::Bearer(&token))
+                .multipart(reqwest::multipart::Form::new().part(
+                    "file",
+                    reqwest::multipart::Part::bytes(b"no audio here".to_vec()).file_name("a.txt"),
+                )),
+            400,
             "unsupported_audio",
             Some("file"),
         ),

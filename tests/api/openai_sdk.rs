@@ -470,3 +470,37 @@ fn strings(list: &Value) -> Vec<&str> {
         .map(|l| l.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
 }
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn the_openai_sdk_uploads_every_format_an_application_has() {
+    let stt = Fake::start().await;
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "How is the weather today?"})),
+    );
+    let (app, token, _) = TestApp::with().stt(&stt).user("anna").await;
+    let dir = format!("{FIXTURES}/formats");
+
+    let seen = sdk(&app, &token, "formats", &[("FORMATS_DIR", dir.as_str())]).await;
+
+    let heard = seen["heard"].as_object().unwrap();
+    assert_eq!(heard.len(), crate::speech::FORMATS.len(), "{seen}");
+    assert!(heard.values().all(|text| text == "How is the weather today?"), "{seen}");
+    // Each reached the recogniser as 16-bit mono WAV of the sentence's length.
+    for upload in stt.requests("/v1/audio/transcriptions") {
+        let (_, channels, bits, seconds) = upload.uploaded_wav();
+        assert_eq!((channels, bits), (1, 16));
+        assert!((1.4..1.65).contains(&seconds), "{seconds} s");
+    }
+    // WebM Opus is recognised and refused by name, in OpenAI's error shape.
+    assert_eq!(seen["webm"]["status"], 400, "{seen}");
+    assert_eq!(seen["webm"]["body"]["code"], "unsupported_audio", "{seen}");
+    assert!(
+        seen["webm"]["body"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Opus in WebM"),
+        "{seen}"
+    );
+}

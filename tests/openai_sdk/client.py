@@ -219,6 +219,19 @@ def truncate():
     return asyncio.run(truncate_session())
 
 
+def formats():
+    """Every fixture format, as an application uploads a file it has: the SDK names it by its file name."""
+    folder = os.environ["FORMATS_DIR"]
+    heard = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith((".wav", ".mp3", ".m4a", ".flac", ".ogg")):
+            with open(os.path.join(folder, name), "rb") as f:
+                heard[name] = client.audio.transcriptions.create(model="whisper-1", file=f).text
+    with open(os.path.join(folder, "sentence.webm"), "rb") as f:
+        refused = failure(lambda: client.audio.transcriptions.create(model="whisper-1", file=f))
+    return {"heard": heard, "webm": refused}
+
+
 def clip(path, silence):
     """A 16 kHz PCM16 clip as the protocol's 24 kHz PCM16 (linear interpolation), then `silence` seconds of quiet."""
     raw = open(path, "rb").read()
@@ -289,4 +302,4 @@ def help_by_voice():
 
 
 print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate, "semantic": semantic,
-                  "help": help_by_voice}[sys.argv[1]]()))
+                  "help": help_by_voice, "formats": formats}[sys.argv[1]]()))
