@@ -187,15 +187,18 @@ struct Transcription {
     duration_seconds: f64,
 }
 
-/// Transcribes a WAV (16-bit PCM) or raw 16-bit little-endian mono PCM (`audio/L16`,
-/// `application/octet-stream`).
+/// Transcribes an audio file (WAV in any sample format, MP3, AAC in MP4/M4A or ADTS, FLAC, Ogg Vorbis; told by
+/// its bytes) or raw 16-bit little-endian mono PCM (`audio/L16`, or `application/octet-stream` that is no file).
 #[utoipa::path(post, path = "/api/transcribe", tag = USER, params(TranscribeQuery),
-    request_body(description = "WAV (16-bit PCM, 8-96 kHz, 1-2 channels) or raw 16-bit PCM (`rate=` or \
-        `?sample_rate=`, default 16000)",
+    request_body(description = "an audio file (WAV, MP3, M4A/MP4, AAC, FLAC, Ogg Vorbis) with its type \
+        (`audio/wav`, `audio/mpeg`, `audio/mp4`, `audio/aac`, `audio/flac`, `audio/ogg`) or as \
+        `application/octet-stream`, or raw 16-bit PCM (`audio/L16`; `rate=` or `?sample_rate=`, default 16000)",
         content((Audio = "audio/wav"), (Audio = "audio/L16"), (Audio = "application/octet-stream"))),
     responses((status = 200, body = Transcription),
-        (status = 400, description = "empty audio or an unsupported media type"),
-        (status = 408, description = "the upload was too slow"), (status = 413, description = "AUDIO_LIMIT_BYTES"),
+        (status = 400, description = "empty, broken or unsupported audio, a declared type the bytes contradict, \
+            or a media type that is no audio"),
+        (status = 408, description = "the upload was too slow"),
+        (status = 413, description = "larger than AUDIO_LIMIT_BYTES, or longer than MAX_AUDIO_SECONDS"),
         (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn transcribe(
