@@ -56,14 +56,19 @@ fn mutate(file: &[u8], rng: &mut Rng) -> Vec<u8> {
 fn main() {
     let mut args = std::env::args().skip(1);
     let inputs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
-    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0x5EED_0F_A0D10);
+    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(6_523_266_403_600);
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/formats");
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x != "md"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().to_string(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     files.sort();
     std::panic::set_hook(Box::new(|_| {
