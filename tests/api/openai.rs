@@ -350,7 +350,7 @@ mod realtime {
                 "invalid_audio",
             ),
             (
-                json!({"type": "session.update", "session": {"input_audio_format": "g711_alaw"}}).to_string(),
+                json!({"type": "session.update", "session": {"input_audio_format": "g722"}}).to_string(),
                 "invalid_session",
             ),
             (

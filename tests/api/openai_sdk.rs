@@ -504,3 +504,34 @@ async fn the_openai_sdk_uploads_every_format_an_application_has() {
         "{seen}"
     );
 }
+
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn a_telephone_talks_over_realtime_in_g711_both_ways() {
+    let llm = Fake::answering(&["Hello from the gateway."]).await;
+    let stt = Fake::start().await;
+    stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "hello"})));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[("MEMORY_EXTRACTION_ENABLED", "false"), ("FILLER_AFTER_MS", "0")])
+        .user("anna")
+        .await;
+
+    let seen = sdk(&app, &token, "g711", &[]).await;
+
+    assert_eq!(seen["formats"]["input"], json!({"type": "audio/pcmu"}), "{seen}");
+    assert_eq!(seen["formats"]["output"], json!({"type": "audio/pcma"}), "{seen}");
+    let answer = &seen["answer"];
+    assert_eq!(answer["heard"], json!(["hello"]), "{seen}");
+    assert_eq!(answer["transcript"], "Hello from the gateway.");
+    assert_eq!(answer["done"], json!(["completed"]));
+    // The half second of µ-law at 8 kHz reached the recogniser as 16 kHz PCM of that length.
+    let (rate, channels, bits, seconds) = stt.requests("/v1/audio/transcriptions")[0].uploaded_wav();
+    assert_eq!((rate, channels, bits), (16_000, 1, 16));
+    assert!((0.45..0.55).contains(&seconds), "{seconds} s");
+    // The answer is A-law at 8 kHz: one byte a sample, over a second of speech, and speech, not silence.
+    let bytes = seen["alaw_bytes"].as_u64().unwrap();
+    assert!((8_000..8_000 * 10).contains(&bytes), "{bytes} bytes");
+    assert!(seen["decoded_peak"].as_u64().unwrap() > 2000, "{seen}");
+}

@@ -232,6 +232,38 @@ def formats():
     return {"heard": heard, "webm": refused}
 
 
+async def g711_session():
+    """A telephone's audio: µ-law in, A-law out, 8 kHz, as a phone bridge sends and plays it."""
+    import audioop  # the standard library's G.711 (Python 3.11), independent of the gateway's
+
+    aclient = openai.AsyncOpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"], max_retries=0)
+    async with aclient.realtime.connect(model="default") as conn:
+        await events_until(conn, "session.created")
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["audio"], "audio": {
+            "input": {"format": {"type": "audio/pcmu"}, "turn_detection": None},
+            "output": {"format": {"type": "audio/pcma"}}}})
+        updated = (await events_until(conn, "session.updated"))[-1]["session"]["audio"]
+        n = 8000 // 2
+        linear = b"".join(int(8000 * math.sin(2 * math.pi * 220 * i / 8000)).to_bytes(2, "little", signed=True)
+                          for i in range(n))
+        ulaw = audioop.lin2ulaw(linear, 2)
+        for i in range(0, len(ulaw), 800):
+            await conn.input_audio_buffer.append(audio=base64.b64encode(ulaw[i:i + 800]).decode())
+        await conn.input_audio_buffer.commit()
+        await conn.response.create()
+        answer = await events_until(conn, "response.done")
+    alaw = b"".join(base64.b64decode(e["delta"]) for e in answer if e["type"] == "response.output_audio.delta")
+    decoded = audioop.alaw2lin(alaw, 2)
+    peak = max((abs(int.from_bytes(decoded[i:i + 2], "little", signed=True)) for i in range(0, len(decoded), 2)),
+               default=0)
+    return {"formats": {"input": updated["input"]["format"], "output": updated["output"]["format"]},
+            "answer": summary(answer), "alaw_bytes": len(alaw), "decoded_peak": peak}
+
+
+def g711():
+    return asyncio.run(g711_session())
+
+
 def clip(path, silence):
     """A 16 kHz PCM16 clip as the protocol's 24 kHz PCM16 (linear interpolation), then `silence` seconds of quiet."""
     raw = open(path, "rb").read()
@@ -302,4 +334,4 @@ def help_by_voice():
 
 
 print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate, "semantic": semantic,
-                  "help": help_by_voice, "formats": formats}[sys.argv[1]]()))
+                  "help": help_by_voice, "formats": formats, "g711": g711}[sys.argv[1]]()))

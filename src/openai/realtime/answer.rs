@@ -7,7 +7,7 @@ use base64::Engine;
 use super::conversation::{At, ContentPart, Item, ItemStatus, ResponseObject, ResponseStatus, Role};
 use super::events::{ErrorType, ServerEvent, id};
 use super::heard::Spoken;
-use super::{Conn, Input, RATE};
+use super::{Conn, Input};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
 use crate::voice::{Options, Out, ServerEvent as TurnEvent};
@@ -128,11 +128,14 @@ impl Conn {
             }
             Out::Audio(wav) => {
                 // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
+                let encoding = self.config.output;
                 let converted = tokio::task::spawn_blocking(move || {
                     parse_wav(&wav).map(|pcm| {
-                        let pcm = pcm.resampled(RATE);
-                        let ms = pcm.samples.len() as u64 * 1000 / u64::from(RATE);
-                        (base64::engine::general_purpose::STANDARD.encode(pcm.to_le_bytes()), ms)
+                        let rate = encoding.rate();
+                        let pcm = pcm.resampled(rate);
+                        let ms = pcm.samples.len() as u64 * 1000 / u64::from(rate);
+                        let bytes = encoding.encode(&pcm.samples);
+                        (base64::engine::general_purpose::STANDARD.encode(bytes), ms)
                     })
                 })
                 .await;

@@ -75,9 +75,12 @@ pub struct SessionUpdate {
     /// GA: the audio settings.
     #[serde(default, deserialize_with = "lenient")]
     pub audio: Option<AudioUpdate>,
-    /// Beta: the input format, `pcm16`.
+    /// Beta: the input format, `pcm16`, `g711_ulaw` or `g711_alaw`.
     #[serde(default, deserialize_with = "lenient")]
     pub input_audio_format: Option<AudioFormat>,
+    /// Beta: the answer's audio format, as the input's.
+    #[serde(default, deserialize_with = "lenient")]
+    pub output_audio_format: Option<AudioFormat>,
     /// Beta: how turns end; null: by the client's commit.
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<TurnDetection>)]
@@ -146,7 +149,7 @@ pub struct Transcription {
 pub enum AudioFormat {
     /// Beta: `pcm16`.
     Name(String),
-    /// GA: `{"type": "audio/pcm", "rate": 24000}`.
+    /// GA: `{"type": "audio/pcm", "rate": 24000}`, `{"type": "audio/pcmu"}` or `{"type": "audio/pcma"}`.
     Spec {
         /// The sample rate; absent is 24000.
         #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]

@@ -304,9 +304,14 @@ impl Conn {
     }
 
     async fn on_event(&mut self, socket: &mut WebSocket, event: ClientEvent) -> bool {
+        let input_before = self.config.input;
         match event {
             ClientEvent::SessionUpdate { session } => match self.config.update(&session.unwrap_or_default()) {
                 Ok(()) => {
+                    if self.config.input != input_before {
+                        // Another input encoding: what was heard so far in the old one is dropped.
+                        self.drop_input();
+                    }
                     self.listener.detect(self.config.detection());
                     self.voice = self.chosen_voice().await;
                     let updated = ServerEvent::SessionUpdated {
@@ -374,9 +379,9 @@ impl Conn {
             Ok(bytes) => bytes,
             Err(_) => return self.fail(socket, "invalid_audio", "audio is not base64").await,
         };
-        let pcm = match Pcm::from_le_bytes(&bytes, RATE) {
+        let pcm = match self.config.input.decode(&bytes) {
             Ok(pcm) => pcm,
-            Err(err) => return self.fail(socket, "invalid_audio", &err.to_string()).await,
+            Err(err) => return self.fail(socket, "invalid_audio", &err).await,
         };
         let heard = self.hearing.push(&pcm.samples);
         for heard in self.listener.hear(&heard, self.conversation.answering()) {
@@ -447,7 +452,7 @@ impl Conn {
     /// Everything heard so far, the converter's held samples too; the input starts afresh.
     fn take_input(&mut self) -> Option<Utterance> {
         let tail = self.hearing.finish();
-        self.hearing = Resampler::new(RATE, HEARING_RATE);
+        self.hearing = Resampler::new(self.config.input.rate(), HEARING_RATE);
         let mut utterance = self.listener.take_all();
         match &mut utterance {
             Some(utterance) => utterance.audio.samples.extend(tail),

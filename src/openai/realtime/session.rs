@@ -4,6 +4,9 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::client::AudioFormat;
+use crate::providers::audio::Pcm;
+use crate::providers::g711;
 use crate::voice;
 
 use super::RATE;
@@ -25,6 +28,95 @@ pub struct Config {
     pub voice: Option<String>,
     /// The language spoken (`transcription.language`).
     pub language: Option<String>,
+    /// The encoding of the user's audio.
+    pub input: Encoding,
+    /// The encoding of the answer's audio.
+    pub output: Encoding,
+}
+
+/// The audio encodings of the Realtime protocol: PCM16 at 24 kHz, or G.711 at 8 kHz as telephones send it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Pcm16,
+    Ulaw,
+    Alaw,
+}
+
+impl Encoding {
+    /// The encoding a format names, in the GA or the beta form; `None` for any other.
+    pub fn of(format: &AudioFormat) -> Option<Self> {
+        match format {
+            AudioFormat::Name(name) => match name.as_str() {
+                "pcm16" => Some(Self::Pcm16),
+                "g711_ulaw" => Some(Self::Ulaw),
+                "g711_alaw" => Some(Self::Alaw),
+                _ => None,
+            },
+            AudioFormat::Spec { rate, kind } => match (kind.as_deref(), rate) {
+                (Some("audio/pcm"), None | Some(24_000)) => Some(Self::Pcm16),
+                (Some("audio/pcmu"), None | Some(8_000)) => Some(Self::Ulaw),
+                (Some("audio/pcma"), None | Some(8_000)) => Some(Self::Alaw),
+                _ => None,
+            },
+            AudioFormat::Other(_) => None,
+        }
+    }
+
+    /// Its sample rate.
+    pub fn rate(self) -> u32 {
+        match self {
+            Self::Pcm16 => RATE,
+            Self::Ulaw | Self::Alaw => 8_000,
+        }
+    }
+
+    /// The audio of an `input_audio_buffer.append`.
+    pub fn decode(self, bytes: &[u8]) -> Result<Pcm, String> {
+        let samples = match self {
+            Self::Pcm16 => return Pcm::from_le_bytes(bytes, RATE).map_err(|e| e.to_string()),
+            Self::Ulaw => bytes.iter().map(|&b| g711::ulaw_to(b)).collect(),
+            Self::Alaw => bytes.iter().map(|&b| g711::alaw_to(b)).collect(),
+        };
+        Ok(Pcm {
+            sample_rate: self.rate(),
+            samples,
+            channels: 1,
+        })
+    }
+
+    /// Samples at [`Encoding::rate`], as the bytes of an audio delta.
+    pub fn encode(self, samples: &[i16]) -> Vec<u8> {
+        match self {
+            Self::Pcm16 => samples.iter().flat_map(|s| s.to_le_bytes()).collect(),
+            Self::Ulaw => samples.iter().map(|&s| g711::ulaw_from(s)).collect(),
+            Self::Alaw => samples.iter().map(|&s| g711::alaw_from(s)).collect(),
+        }
+    }
+
+    fn beta_name(self) -> &'static str {
+        match self {
+            Self::Pcm16 => "pcm16",
+            Self::Ulaw => "g711_ulaw",
+            Self::Alaw => "g711_alaw",
+        }
+    }
+
+    fn ga_format(self) -> PcmFormat {
+        match self {
+            Self::Pcm16 => PcmFormat {
+                kind: "audio/pcm",
+                rate: Some(RATE),
+            },
+            Self::Ulaw => PcmFormat {
+                kind: "audio/pcmu",
+                rate: None,
+            },
+            Self::Alaw => PcmFormat {
+                kind: "audio/pcma",
+                rate: None,
+            },
+        }
+    }
 }
 
 /// `turn_detection` of type `server_vad`.
@@ -56,11 +148,13 @@ impl Config {
             }),
             voice: None,
             language: None,
+            input: Encoding::Pcm16,
+            output: Encoding::Pcm16,
         }
     }
 
-    /// Applies a `session.update`; a field not given keeps its value. An audio format other than 24 kHz PCM16
-    /// or a detector other than `server_vad` is refused, and then nothing changes.
+    /// Applies a `session.update`; a field not given keeps its value. An audio format other than 24 kHz PCM16 or
+    /// 8 kHz G.711, or an unknown detector, is refused, and then nothing changes.
     pub fn update(&mut self, session: &SessionUpdate) -> Result<(), String> {
         let mut next = self.clone();
         next.apply(session)?;
@@ -72,14 +166,28 @@ impl Config {
         let input = session.audio.as_ref().and_then(|a| a.input.as_ref());
         let output = session.audio.as_ref().and_then(|a| a.output.as_ref());
         let formats = [
-            input.and_then(|i| i.format.as_ref()),
-            session.input_audio_format.as_ref(),
-            output.and_then(|o| o.format.as_ref()),
+            (
+                input
+                    .and_then(|i| i.format.as_ref())
+                    .or(session.input_audio_format.as_ref()),
+                &mut self.input,
+            ),
+            (
+                output
+                    .and_then(|o| o.format.as_ref())
+                    .or(session.output_audio_format.as_ref()),
+                &mut self.output,
+            ),
         ];
-        if let Some(format) = formats.into_iter().flatten().find(|f| !f.is_pcm16(RATE)) {
-            return Err(format!(
-                "audio format {format} is not supported; use audio/pcm at 24000 Hz"
-            ));
+        for (format, encoding) in formats {
+            if let Some(format) = format {
+                *encoding = Encoding::of(format).ok_or_else(|| {
+                    format!(
+                        "audio format {format} is not supported; use audio/pcm at 24000 Hz, audio/pcmu or audio/pcma \
+                         (pcm16, g711_ulaw, g711_alaw)"
+                    )
+                })?;
+            }
         }
         if let Some(text) = &session.instructions {
             self.instructions = Some(text.clone()).filter(|t| !t.trim().is_empty());
@@ -146,10 +254,6 @@ impl Config {
     /// The session object of `session.created` and `session.updated`, in the GA or the beta shape;
     /// `smart_turn_runs`: Smart Turn is there to run `semantic_vad` (else `server_vad` runs, and is shown).
     pub fn session(&self, id: &str, beta: bool, smart_turn_runs: bool) -> SessionObject {
-        let pcm = PcmFormat {
-            kind: "audio/pcm",
-            rate: RATE,
-        };
         let turn_detection = self.server_vad.map(|vad| {
             let eagerness = vad.eagerness.filter(|_| smart_turn_runs);
             ServerVadSettings {
@@ -181,8 +285,8 @@ impl Config {
                 },
                 instructions,
                 voice: self.voice.clone(),
-                input_audio_format: "pcm16",
-                output_audio_format: "pcm16",
+                input_audio_format: self.input.beta_name(),
+                output_audio_format: self.output.beta_name(),
                 turn_detection,
                 input_audio_transcription: transcription,
             });
@@ -196,12 +300,12 @@ impl Config {
             instructions,
             audio: SessionAudio {
                 input: SessionInput {
-                    format: pcm,
+                    format: self.input.ga_format(),
                     turn_detection,
                     transcription,
                 },
                 output: SessionOutput {
-                    format: pcm,
+                    format: self.output.ga_format(),
                     voice: self.voice.clone(),
                 },
             },
@@ -311,11 +415,12 @@ pub struct SessionOutput {
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[schema(as = RealtimePcmFormat)]
 pub struct PcmFormat {
-    /// `audio/pcm`.
+    /// `audio/pcm`, `audio/pcmu` or `audio/pcma`.
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// 24000.
-    pub rate: u32,
+    /// 24000 for `audio/pcm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u32>,
 }
 
 /// The voice detector's settings as the session shows them.
@@ -362,9 +467,9 @@ pub struct BetaSession {
     pub instructions: String,
     /// The voice asked for; null: the user's.
     pub voice: Option<String>,
-    /// `pcm16`.
+    /// `pcm16`, `g711_ulaw` or `g711_alaw`.
     pub input_audio_format: &'static str,
-    /// `pcm16`.
+    /// As the input's.
     pub output_audio_format: &'static str,
     /// The detector; null: turns end by the client's commit.
     pub turn_detection: Option<ServerVadSettings>,
@@ -407,7 +512,7 @@ mod tests {
     #[test]
     fn other_audio_formats_and_detectors_are_refused() {
         let mut config = Config::new("default".into());
-        assert!(update(&mut config, json!({"input_audio_format": "g711_ulaw"})).is_err());
+        assert!(update(&mut config, json!({"input_audio_format": "g722"})).is_err());
         assert!(
             update(
                 &mut config,
@@ -477,5 +582,28 @@ mod tests {
         );
         update(&mut config, json!({"turn_detection": {"type": "server_vad"}})).unwrap();
         assert_eq!(config.detection().unwrap(), voice::Detection::default());
+    }
+
+    #[test]
+    fn g711_is_taken_both_ways_in_either_form_and_shown_as_asked() {
+        let mut ga = Config::new("default".into());
+        let formats = json!({"audio": {"input": {"format": {"type": "audio/pcmu"}},
+            "output": {"format": {"type": "audio/pcma"}}}});
+        update(&mut ga, formats).unwrap();
+        assert_eq!((ga.input, ga.output), (Encoding::Ulaw, Encoding::Alaw));
+        let shown = serde_json::to_value(ga.session("s", false, false)).unwrap();
+        assert_eq!(shown["audio"]["input"]["format"], json!({"type": "audio/pcmu"}));
+        assert_eq!(shown["audio"]["output"]["format"], json!({"type": "audio/pcma"}));
+        let mut beta = Config::new("default".into());
+        let names = json!({"input_audio_format": "g711_ulaw", "output_audio_format": "g711_alaw"});
+        update(&mut beta, names).unwrap();
+        assert_eq!((beta.input, beta.output), (Encoding::Ulaw, Encoding::Alaw));
+        let shown = serde_json::to_value(beta.session("s", true, false)).unwrap();
+        assert_eq!(shown["input_audio_format"], "g711_ulaw");
+        assert_eq!(shown["output_audio_format"], "g711_alaw");
+        // 8 kHz both ways; a µ-law byte is one sample.
+        let pcm = Encoding::Ulaw.decode(&[0xFF, 0x80, 0x00]).unwrap();
+        assert_eq!((pcm.sample_rate, pcm.samples.len()), (8_000, 3));
+        assert_eq!(Encoding::Alaw.encode(&[0, 0]), [0xD5, 0xD5]);
     }
 }
