@@ -24,6 +24,7 @@ use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
 use crate::providers::audio::{parse_wav, to_mono};
 use crate::providers::decode::{self, Container};
+use crate::providers::encode::{Format, OFFERED, encode};
 use crate::providers::{Stage, TtsId};
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
@@ -68,14 +69,16 @@ struct SpeechBody {
     /// A voice of the route's engine; OpenAI's names keep the user's voice unless the engine is `openai`.
     #[serde(default)]
     voice: Option<String>,
-    /// `wav` (default) or `pcm` (24 kHz).
+    /// `mp3` (default, as OpenAI's), `flac`, `wav` or `pcm` (16-bit, 24 kHz); `opus` and `aac` are not offered.
     #[serde(default)]
     response_format: Option<String>,
 }
 
 /// Speaks text as OpenAI's speech endpoint does, through the gateway's text pipeline and TTS chain.
 #[utoipa::path(post, path = "/v1/audio/speech", tag = OPENAI, request_body = SpeechBody, responses(
-    (status = 200, description = "the audio", content((Vec<u8> = "audio/wav"), (Vec<u8> = "audio/pcm"))),
+    (status = 200, description = "the audio", content((Vec<u8> = "audio/mpeg"), (Vec<u8> = "audio/flac"),
+        (Vec<u8> = "audio/wav"), (Vec<u8> = "audio/pcm"))),
+    (status = 400, description = "a response_format not offered"),
     (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn speech(
@@ -83,29 +86,35 @@ async fn speech(
     caller: CurrentUser,
     AppJson(body): AppJson<SpeechBody>,
 ) -> Result<Response, V1Error> {
-    let format = body.response_format.as_deref().unwrap_or("wav");
-    if !matches!(format, "wav" | "pcm") {
+    let name = body.response_format.as_deref().unwrap_or("mp3");
+    let Some(format) = Format::named(name) else {
         return Err(V1Error::new(
             StatusCode::BAD_REQUEST,
             "unsupported_response_format",
             Some("response_format"),
-            format!("response_format {format:?} is not supported; use wav or pcm"),
+            format!("response_format {name:?} is not offered; use one of {OFFERED}"),
         ));
-    }
+    };
     let provider = body.model.as_deref().filter(|m| Stage::Tts.parse(m).is_ok());
     let layer = request_layer(&[("tts_provider", provider)])?;
     let (eff, prefs, mut route) = speech::route_alone(&app, &caller.user, layer).await?;
     route.voice = voice_for(&route, body.voice.as_deref())?;
     let said = speech::speak_along(&app, &caller.user, (&eff, &prefs, &route), &body.input).await?;
-    let (audio, content_type) = if format == "pcm" {
-        let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
-        let pcm = tokio::task::spawn_blocking(move || pcm.resampled(PCM_RATE))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
-        (pcm.to_le_bytes(), "audio/pcm")
-    } else {
-        (said.speech.audio, "audio/wav")
-    };
+    let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
+    // Conversions take a few milliseconds a second of speech: off the async threads.
+    let audio = tokio::task::spawn_blocking(move || {
+        let pcm = to_mono(pcm);
+        let pcm = if format == Format::Pcm {
+            pcm.resampled(PCM_RATE)
+        } else {
+            pcm
+        };
+        encode(&pcm, format)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+    .map_err(ApiError::Internal)?;
+    let content_type = format.media_type();
     Ok(([(CONTENT_TYPE, HeaderValue::from_static(content_type))], audio).into_response())
 }
 

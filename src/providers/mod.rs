@@ -7,6 +7,7 @@
 
 pub mod audio;
 pub mod decode;
+pub mod encode;
 pub mod g711;
 pub mod llm;
 pub mod registry;

@@ -7,6 +7,8 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
+use voice_gateway::providers::decode::{Container, decode};
+
 use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake, Reply, tokens, wav, wav_info};
 
@@ -144,6 +146,25 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
         samples.iter().any(|s| s.unsigned_abs() > 2000),
         "the PCM is speech, not silence"
     );
+    // Each format is what a decoder (symphonia, here) takes for it, as long as the speech; none is mp3.
+    for (name, container, media_type) in [
+        ("mp3", Container::Mp3, "audio/mpeg"),
+        ("default", Container::Mp3, "audio/mpeg"),
+        ("flac", Container::Flac, "audio/flac"),
+        ("wav", Container::Wav, "audio/wav"),
+    ] {
+        let said = &seen["formats"][name];
+        assert_eq!(said["type"], media_type, "{name}");
+        let bytes = base64_decode(said["audio"].as_str().unwrap());
+        assert_eq!(Container::sniff(&bytes), Some(container), "{name}");
+        let decoded = decode(&bytes, None, 60).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let length = decoded.duration_secs();
+        // MP3 frames pad the end by up to a frame and the encoder's delay.
+        assert!(
+            (length - native_seconds).abs() < 0.12,
+            "{name}: {length} s for {native_seconds} s"
+        );
+    }
 
     // Transcription: the fake's text, and with verbose_json the language and the upload's length.
     let heard = &seen["transcription"];
@@ -165,7 +186,7 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     );
     assert_eq!(errors["unknown_model"]["body"]["param"], "model");
     assert_eq!(
-        raised(&errors["mp3"]),
+        raised(&errors["opus"]),
         (
             "BadRequestError",
             400,
@@ -173,7 +194,13 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
             "unsupported_response_format"
         )
     );
-    assert_eq!(errors["mp3"]["body"]["param"], "response_format");
+    assert_eq!(errors["opus"]["body"]["param"], "response_format");
+    assert!(
+        errors["opus"]["body"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mp3, flac, wav, pcm")
+    );
     assert_eq!(llm.requests(CHAT).len(), 2, "refused requests reach no provider");
 }
 

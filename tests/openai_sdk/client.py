@@ -67,6 +67,13 @@ def chat():
     native = client.audio.speech.create(model="tts-1", voice="alloy", input="It is 3 °C today.", response_format="wav")
     out["speech"] = {"wav": base64.b64encode(wav.content).decode(), "pcm": base64.b64encode(pcm.content).decode(),
                      "native": base64.b64encode(native.content).decode()}
+    # Each offered format, and none (OpenAI's default, mp3), with the user's voice.
+    out["formats"] = {}
+    for fmt in ["mp3", "flac", "wav", None]:
+        extra = {"response_format": fmt} if fmt else {}
+        said = client.audio.speech.create(model="tts-1", voice="alloy", input="It is 3 °C today.", **extra)
+        out["formats"][fmt or "default"] = {"type": said.response.headers.get("content-type"),
+                                           "audio": base64.b64encode(said.content).decode()}
     with open(os.environ["QUESTION_WAV"], "rb") as f:
         question = f.read()
     heard = client.audio.transcriptions.create(model="whisper-1", file=("question.wav", question, "audio/wav"))
@@ -79,7 +86,7 @@ def chat():
     out["errors"] = {
         "wrong_token": failure(lambda: wrong.chat.completions.create(model="default", messages=CONVERSATION)),
         "unknown_model": failure(lambda: client.chat.completions.create(model="gpt-nope", messages=CONVERSATION)),
-        "mp3": failure(lambda: client.audio.speech.create(model="tts-1", voice="alloy", input="Hi", response_format="mp3")),
+        "opus": failure(lambda: client.audio.speech.create(model="tts-1", voice="alloy", input="Hi", response_format="opus")),
     }
     return out
 
