@@ -54,6 +54,9 @@ pub enum ApiError {
     /// The gateway is at a capacity limit; try again in a moment.
     #[error("{0}")]
     Overloaded(String),
+    /// The `Accept` header names no format the endpoint offers; the message lists them.
+    #[error("{0}")]
+    NotAcceptable(String),
     /// The request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
@@ -82,6 +85,7 @@ impl ApiError {
             Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
             Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            Self::NotAcceptable(_) => (StatusCode::NOT_ACCEPTABLE, "not_acceptable"),
             Self::Overloaded(_) => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             Self::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }

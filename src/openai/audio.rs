@@ -69,14 +69,14 @@ struct SpeechBody {
     /// A voice of the route's engine; OpenAI's names keep the user's voice unless the engine is `openai`.
     #[serde(default)]
     voice: Option<String>,
-    /// `mp3` (default, as OpenAI's), `flac`, `wav` or `pcm` (16-bit, 24 kHz); `opus` and `aac` are not offered.
+    /// `mp3` (default, as OpenAI's), `opus` (Ogg), `flac`, `wav` or `pcm` (16-bit, 24 kHz); `aac` is not offered.
     #[serde(default)]
     response_format: Option<String>,
 }
 
 /// Speaks text as OpenAI's speech endpoint does, through the gateway's text pipeline and TTS chain.
 #[utoipa::path(post, path = "/v1/audio/speech", tag = OPENAI, request_body = SpeechBody, responses(
-    (status = 200, description = "the audio", content((Vec<u8> = "audio/mpeg"), (Vec<u8> = "audio/flac"),
+    (status = 200, description = "the audio", content((Vec<u8> = "audio/mpeg"), (Vec<u8> = "audio/ogg"), (Vec<u8> = "audio/flac"),
         (Vec<u8> = "audio/wav"), (Vec<u8> = "audio/pcm"))),
     (status = 400, description = "a response_format not offered"),
     (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
@@ -122,7 +122,8 @@ async fn speech(
 #[derive(ToSchema)]
 #[allow(dead_code)]
 struct TranscriptionForm {
-    /// The audio: WAV (integer or float PCM), MP3, AAC in MP4/M4A, FLAC or Ogg Vorbis, told by its bytes.
+    /// The audio: WAV (integer or float PCM), MP3, AAC in MP4/M4A, FLAC, Ogg Vorbis, Opus in Ogg or WebM,
+    /// told by its bytes.
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
     /// An STT provider (`whisper`, `openai`); any other name (`whisper-1`) keeps the user's.

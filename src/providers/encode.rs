@@ -1,4 +1,4 @@
-//! Speech in the formats clients ask for: MP3 (LAME), FLAC (flacenc, pure Rust), WAV and raw PCM, from the
+//! Speech in the formats clients ask for: MP3 (LAME), Ogg Opus (ropus), FLAC (flacenc, pure Rust), WAV and raw PCM, from the
 //! mono PCM the TTS engines give. Encoding is CPU work: callers run it on the blocking pool.
 
 use flacenc::component::BitRepr;
@@ -11,6 +11,8 @@ use super::audio::Pcm;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Mp3,
+    /// Opus in Ogg (RFC 7845).
+    Opus,
     Flac,
     Wav,
     /// 16-bit little-endian samples without a header.
@@ -18,13 +20,14 @@ pub enum Format {
 }
 
 /// The formats offered, for messages.
-pub const OFFERED: &str = "mp3, flac, wav, pcm";
+pub const OFFERED: &str = "mp3, opus, flac, wav, pcm";
 
 impl Format {
     /// The format of OpenAI's `response_format` name; `None` for one not offered.
     pub fn named(name: &str) -> Option<Self> {
         Some(match name {
             "mp3" => Self::Mp3,
+            "opus" => Self::Opus,
             "flac" => Self::Flac,
             "wav" => Self::Wav,
             "pcm" => Self::Pcm,
@@ -36,6 +39,7 @@ impl Format {
     pub fn media_type(self) -> &'static str {
         match self {
             Self::Mp3 => "audio/mpeg",
+            Self::Opus => "audio/ogg",
             Self::Flac => "audio/flac",
             Self::Wav => "audio/wav",
             Self::Pcm => "audio/pcm",
@@ -43,10 +47,42 @@ impl Format {
     }
 }
 
+/// The format an HTTP `Accept` header asks for among `offered`: the most preferred type it names, `default`
+/// for a wildcard or no header, `None` when it accepts none of them.
+pub fn accepted(accept: Option<&str>, offered: &[Format], default: Format) -> Option<Format> {
+    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
+        return Some(default);
+    };
+    let mut wanted: Vec<(f32, Option<Format>)> = accept
+        .split(',')
+        .filter_map(|item| {
+            let mut parts = item.split(';');
+            let mime = parts.next()?.trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()))
+                .next()
+                .unwrap_or(1.0);
+            let format = match mime.as_str() {
+                "*/*" | "audio/*" => Some(default),
+                "audio/mpeg" | "audio/mp3" => Some(Format::Mp3),
+                "audio/ogg" | "audio/opus" => Some(Format::Opus),
+                "audio/flac" | "audio/x-flac" => Some(Format::Flac),
+                "audio/wav" | "audio/x-wav" | "audio/wave" => Some(Format::Wav),
+                _ => None,
+            };
+            (q > 0.0).then_some((q, format.filter(|f| offered.contains(f))))
+        })
+        .collect();
+    // The highest quality first; among equals, the order the client wrote.
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    wanted.into_iter().find_map(|(_, format)| format)
+}
+
 /// Mono speech in `format`.
 pub fn encode(pcm: &Pcm, format: Format) -> Result<Vec<u8>, String> {
     match format {
         Format::Mp3 => mp3(pcm),
+        Format::Opus => super::opus::ogg_opus(pcm),
         Format::Flac => flac(pcm),
         Format::Wav => Ok(pcm.to_wav()),
         Format::Pcm => Ok(pcm.to_le_bytes()),
@@ -113,10 +149,25 @@ mod tests {
     }
 
     #[test]
+    fn the_accept_header_picks_the_preferred_offered_format() {
+        let offered = [Format::Mp3, Format::Opus, Format::Flac, Format::Wav];
+        let pick = |accept| accepted(accept, &offered, Format::Wav);
+        assert_eq!(pick(None), Some(Format::Wav));
+        assert_eq!(pick(Some("*/*")), Some(Format::Wav));
+        assert_eq!(pick(Some("audio/ogg")), Some(Format::Opus));
+        assert_eq!(pick(Some("audio/ogg;q=0.5, audio/mpeg")), Some(Format::Mp3));
+        assert_eq!(pick(Some("audio/aac, audio/flac;q=0.1")), Some(Format::Flac));
+        assert_eq!(pick(Some("audio/mpeg;q=0, audio/wav")), Some(Format::Wav));
+        assert_eq!(pick(Some("audio/aac")), None);
+        assert_eq!(pick(Some("audio/pcm")), None);
+    }
+
+    #[test]
     fn each_format_decodes_back_to_the_same_length() {
         let pcm = tone();
         for (format, container) in [
             (Format::Mp3, Container::Mp3),
+            (Format::Opus, Container::Ogg),
             (Format::Flac, Container::Flac),
             (Format::Wav, Container::Wav),
         ] {

@@ -10,6 +10,7 @@ pub mod decode;
 pub mod encode;
 pub mod g711;
 pub mod llm;
+pub mod opus;
 pub mod registry;
 pub mod resample;
 pub mod search;

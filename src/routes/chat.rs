@@ -4,7 +4,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{ACCEPT, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -18,8 +18,9 @@ use super::openapi::USER;
 use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, AppQuery, Result};
-use crate::providers::audio::{Pcm, to_mono};
+use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::providers::decode::{self, Container};
+use crate::providers::encode::{self, Format};
 use crate::providers::{SttId, TtsId};
 use crate::turn::semantic::Semantic;
 use crate::turn::{self, TurnOptions, TurnOutcome, TurnRequest, check_text, owned, request_layer, speech};
@@ -125,30 +126,76 @@ struct SpeakBody {
     #[serde(alias = "tts_provider")]
     #[schema(value_type = Option<TtsId>)]
     provider: Option<String>,
+    /// `wav` (16-bit PCM, the default), `mp3`, `opus` (Ogg) or `flac`; without it the `Accept` header chooses.
+    #[schema(value_type = Option<SpeakFormat>)]
+    format: Option<String>,
 }
 
-/// Speaks text through the text pipeline; answers the WAV itself. `X-TTS-Provider` names the engine and
+/// The formats `/api/speak` answers in.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum SpeakFormat {
+    Wav,
+    Mp3,
+    Opus,
+    Flac,
+}
+
+const SPEAK_FORMATS: [Format; 4] = [Format::Wav, Format::Mp3, Format::Opus, Format::Flac];
+
+/// Speaks text through the text pipeline; answers the audio itself, WAV unless the `format` field or the
+/// `Accept` header asks for MP3, Ogg Opus or FLAC. `X-TTS-Provider` names the engine and
 /// `X-TTS-Fallback: true` says the local voice stood in for one that cannot speak the language.
 #[utoipa::path(post, path = "/api/speak", tag = USER, request_body = SpeakBody, responses(
-    (status = 200, description = "the WAV (16-bit PCM)", content_type = "audio/wav", headers(
-        ("x-tts-provider" = String, description = "the engine that spoke"),
+    (status = 200, description = "the audio: WAV (16-bit PCM), MP3, Ogg Opus or FLAC", content(
+        (Vec<u8> = "audio/wav"), (Vec<u8> = "audio/mpeg"), (Vec<u8> = "audio/ogg"), (Vec<u8> = "audio/flac")),
+        headers(("x-tts-provider" = String, description = "the engine that spoke"),
         ("x-tts-fallback" = bool, description = "the local voice stood in"))),
+    (status = 400, description = "a format not offered"),
+    (status = 406, description = "the Accept header names no offered format"),
     (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn speak(
     State(app): State<AppState>,
     caller: CurrentUser,
+    headers: HeaderMap,
     AppJson(body): AppJson<SpeakBody>,
 ) -> Result<Response> {
     check_text(&body.text)?;
+    let offered = "wav, mp3, opus, flac";
+    let format = match body.format.as_deref() {
+        Some(name) => Format::named(name)
+            .filter(|f| SPEAK_FORMATS.contains(f))
+            .ok_or_else(|| ApiError::BadRequest {
+                code: "unsupported_format",
+                message: format!("format {name:?} is not offered; use one of {offered}"),
+            })?,
+        None => {
+            let accept = headers.get(ACCEPT).and_then(|v| v.to_str().ok());
+            encode::accepted(accept, &SPEAK_FORMATS, Format::Wav).ok_or_else(|| {
+                ApiError::NotAcceptable(format!("the Accept header names no format offered: {offered}"))
+            })?
+        }
+    };
     let layer = request_layer(&[
         ("tts_provider", body.provider.as_deref()),
         ("voice", body.voice.as_deref()),
         ("language", body.language.as_deref()),
     ])?;
     let said = speech::speak(&app, &caller.user, layer, &body.text).await?;
+    let audio = if format == Format::Wav {
+        said.speech.audio
+    } else {
+        let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
+        // Encoding takes milliseconds a second of speech: off the async threads.
+        tokio::task::spawn_blocking(move || encode::encode(&to_mono(pcm), format))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .map_err(ApiError::Internal)?
+    };
     let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("audio/wav"));
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(format.media_type()));
     if let Ok(v) = HeaderValue::from_str(said.provider.as_str()) {
         headers.insert("x-tts-provider", v);
     }
@@ -156,7 +203,7 @@ async fn speak(
         "x-tts-fallback",
         HeaderValue::from_static(if said.language_fallback { "true" } else { "false" }),
     );
-    Ok((StatusCode::OK, headers, said.speech.audio).into_response())
+    Ok((StatusCode::OK, headers, audio).into_response())
 }
 
 /// Query of `POST /api/transcribe`.

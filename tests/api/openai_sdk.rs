@@ -149,6 +149,7 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     // Each format is what a decoder (symphonia, here) takes for it, as long as the speech; none is mp3.
     for (name, container, media_type) in [
         ("mp3", Container::Mp3, "audio/mpeg"),
+        ("opus", Container::Ogg, "audio/ogg"),
         ("default", Container::Mp3, "audio/mpeg"),
         ("flac", Container::Flac, "audio/flac"),
         ("wav", Container::Wav, "audio/wav"),
@@ -186,7 +187,7 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     );
     assert_eq!(errors["unknown_model"]["body"]["param"], "model");
     assert_eq!(
-        raised(&errors["opus"]),
+        raised(&errors["aac"]),
         (
             "BadRequestError",
             400,
@@ -194,12 +195,12 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
             "unsupported_response_format"
         )
     );
-    assert_eq!(errors["opus"]["body"]["param"], "response_format");
+    assert_eq!(errors["aac"]["body"]["param"], "response_format");
     assert!(
-        errors["opus"]["body"]["message"]
+        errors["aac"]["body"]["message"]
             .as_str()
             .unwrap()
-            .contains("mp3, flac, wav, pcm")
+            .contains("mp3, opus, flac, wav, pcm")
     );
     assert_eq!(llm.requests(CHAT).len(), 2, "refused requests reach no provider");
 }
@@ -520,16 +521,18 @@ async fn the_openai_sdk_uploads_every_format_an_application_has() {
         assert_eq!((channels, bits), (1, 16));
         assert!((1.4..1.65).contains(&seconds), "{seconds} s");
     }
-    // WebM Opus is recognised and refused by name, in OpenAI's error shape.
-    assert_eq!(seen["webm"]["status"], 400, "{seen}");
-    assert_eq!(seen["webm"]["body"]["code"], "unsupported_audio", "{seen}");
+    // A file that is no audio is refused in OpenAI's error shape, naming what is taken, and reaches no one.
+    assert_eq!(seen["note"]["status"], 400, "{seen}");
+    assert_eq!(seen["note"]["body"]["code"], "unsupported_audio", "{seen}");
+    assert_eq!(seen["note"]["body"]["param"], "file", "{seen}");
     assert!(
-        seen["webm"]["body"]["message"]
+        seen["note"]["body"]["message"]
             .as_str()
             .unwrap()
-            .contains("Opus in WebM"),
+            .contains("Opus in Ogg or WebM"),
         "{seen}"
     );
+    assert_eq!(stt.requests("/v1/audio/transcriptions").len(), heard.len());
 }
 
 #[tokio::test]

@@ -67,6 +67,90 @@ async fn speak_returns_a_valid_wav_from_the_real_espeak_ng() {
 }
 
 #[tokio::test]
+async fn speak_answers_in_the_format_the_body_or_the_accept_header_asks_for() {
+    use voice_gateway::providers::decode::{Container, decode};
+    let (app, token, _) = TestApp::with().user("anna").await;
+    let speak = |body: serde_json::Value, accept: Option<&'static str>| {
+        let mut req = app.request(Method::POST, "/api/speak", As::Bearer(&token)).json(&body);
+        if let Some(accept) = accept {
+            req = req.header("accept", accept);
+        }
+        async move { req.send().await.unwrap() }
+    };
+    let text = "The kettle is on.";
+    let wav = speak(json!({ "text": text }), None).await;
+    assert_eq!(wav.headers()["content-type"], "audio/wav");
+    let (_, _, _, seconds) = wav_info(&wav.bytes().await.unwrap());
+
+    for (body, accept, container, media_type) in [
+        (
+            json!({"text": text, "format": "mp3"}),
+            None,
+            Container::Mp3,
+            "audio/mpeg",
+        ),
+        (
+            json!({"text": text, "format": "opus"}),
+            None,
+            Container::Ogg,
+            "audio/ogg",
+        ),
+        (
+            json!({"text": text, "format": "flac"}),
+            None,
+            Container::Flac,
+            "audio/flac",
+        ),
+        (json!({ "text": text }), Some("audio/ogg"), Container::Ogg, "audio/ogg"),
+        (
+            json!({ "text": text }),
+            Some("audio/aac, audio/mpeg;q=0.8"),
+            Container::Mp3,
+            "audio/mpeg",
+        ),
+        (
+            json!({"text": text, "format": "wav"}),
+            Some("audio/ogg"),
+            Container::Wav,
+            "audio/wav",
+        ),
+    ] {
+        let r = speak(body.clone(), accept).await;
+        assert_eq!(r.status(), 200, "{body} {accept:?}");
+        assert_eq!(r.headers()["content-type"], media_type, "{body} {accept:?}");
+        let bytes = r.bytes().await.unwrap();
+        assert_eq!(Container::sniff(&bytes), Some(container), "{body} {accept:?}");
+        let got = decode(&bytes, Some(media_type), 60).unwrap().duration_secs();
+        assert!(
+            (got - seconds).abs() < 0.1,
+            "{body} {accept:?}: {got} s for {seconds} s"
+        );
+    }
+
+    let r = app
+        .send(
+            app.request(Method::POST, "/api/speak", As::Bearer(&token))
+                .json(&json!({"text": text, "format": "aac"})),
+        )
+        .await;
+    assert_eq!(r.error(400), "unsupported_format");
+    assert!(
+        r.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("wav, mp3, opus, flac")
+    );
+    let r = app
+        .send(
+            app.request(Method::POST, "/api/speak", As::Bearer(&token))
+                .header("accept", "audio/aac")
+                .json(&json!({ "text": text })),
+        )
+        .await;
+    assert_eq!(r.error(406), "not_acceptable");
+}
+
+#[tokio::test]
 async fn speak_refuses_bad_input_clearly() {
     let (app, token, _) = TestApp::with().user("anna").await;
     let call = |body| app.call(Method::POST, "/api/speak", As::Bearer(&token), Some(body));
@@ -244,7 +328,7 @@ async fn transcribe_refuses_audio_it_cannot_take() {
 }
 
 /// The fixture of one spoken sentence in every upload format, with the media type a client sends for it.
-pub(crate) const FORMATS: [(&str, &str); 7] = [
+pub(crate) const FORMATS: [(&str, &str); 9] = [
     ("sentence.wav", "audio/wav"),
     ("sentence.mp3", "audio/mpeg"),
     ("sentence.m4a", "audio/mp4"),
@@ -252,6 +336,8 @@ pub(crate) const FORMATS: [(&str, &str); 7] = [
     ("sentence.ogg", "audio/ogg"),
     ("sentence-f32.wav", "audio/wav"),
     ("sentence-s24-stereo.wav", "application/octet-stream"),
+    ("sentence.opus", "audio/ogg"),
+    ("sentence.webm", "audio/webm"),
 ];
 
 pub(crate) fn format_fixture(name: &str) -> Vec<u8> {
@@ -283,21 +369,18 @@ async fn every_upload_format_reaches_the_recogniser_as_the_same_speech() {
         assert_eq!((channels, bits), (1, 16), "{name}: the recogniser gets 16-bit mono");
         assert!((sent - seconds).abs() < 0.01, "{name}: {sent} s sent for {seconds} s");
     }
-    // Opus is recognised and refused by name until its decoder lands.
+    // A file whose bytes are not what its type says is refused, naming both.
     let r = upload(
         &app,
         &token,
         "/api/transcribe",
-        "audio/ogg",
+        "audio/mpeg",
         format_fixture("sentence.opus"),
     )
     .await;
     assert_eq!(r.error(400), "unsupported_audio");
-    assert!(
-        r.body["error"]["message"].as_str().unwrap().contains("Opus in Ogg"),
-        "{}",
-        r.body
-    );
+    let message = r.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("audio/mpeg") && message.contains("Ogg"), "{message}");
     assert_eq!(stt.requests(STT).len(), FORMATS.len());
 }
 

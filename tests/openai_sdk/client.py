@@ -69,7 +69,7 @@ def chat():
                      "native": base64.b64encode(native.content).decode()}
     # Each offered format, and none (OpenAI's default, mp3), with the user's voice.
     out["formats"] = {}
-    for fmt in ["mp3", "flac", "wav", None]:
+    for fmt in ["mp3", "opus", "flac", "wav", None]:
         extra = {"response_format": fmt} if fmt else {}
         said = client.audio.speech.create(model="tts-1", voice="alloy", input="It is 3 °C today.", **extra)
         out["formats"][fmt or "default"] = {"type": said.response.headers.get("content-type"),
@@ -86,7 +86,7 @@ def chat():
     out["errors"] = {
         "wrong_token": failure(lambda: wrong.chat.completions.create(model="default", messages=CONVERSATION)),
         "unknown_model": failure(lambda: client.chat.completions.create(model="gpt-nope", messages=CONVERSATION)),
-        "opus": failure(lambda: client.audio.speech.create(model="tts-1", voice="alloy", input="Hi", response_format="opus")),
+        "aac": failure(lambda: client.audio.speech.create(model="tts-1", voice="alloy", input="Hi", response_format="aac")),
     }
     return out
 
@@ -231,12 +231,12 @@ def formats():
     folder = os.environ["FORMATS_DIR"]
     heard = {}
     for name in sorted(os.listdir(folder)):
-        if name.endswith((".wav", ".mp3", ".m4a", ".flac", ".ogg")):
+        if name.endswith((".wav", ".mp3", ".m4a", ".flac", ".ogg", ".opus", ".webm")):
             with open(os.path.join(folder, name), "rb") as f:
                 heard[name] = client.audio.transcriptions.create(model="whisper-1", file=f).text
-    with open(os.path.join(folder, "sentence.webm"), "rb") as f:
-        refused = failure(lambda: client.audio.transcriptions.create(model="whisper-1", file=f))
-    return {"heard": heard, "webm": refused}
+    # A note saved under an audio name.
+    refused = failure(lambda: client.audio.transcriptions.create(model="whisper-1", file=("note.mp3", b"call the plumber")))
+    return {"heard": heard, "note": refused}
 
 
 async def g711_session():
