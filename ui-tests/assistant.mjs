@@ -46,7 +46,9 @@ try {
   await page.waitForSelector('.citations a', { timeout: 15000 });
   step(`citation shown: ${await page.getAttribute('.citations a', 'href')}`);
   await page.waitForFunction(() => window.__vg.played > 0, null, { timeout: 20000 });
-  step('audio playback started');
+  const formats = await page.evaluate(() => [...new Set(window.__vg.formats)]);
+  if (formats.join() !== 'opus') throw new Error(`answer audio came as ${formats}, not Opus`);
+  step('audio playback started: Ogg Opus answers decoded and playing');
   await page.screenshot({ path: `${SHOTS}/assistant.png`, fullPage: true });
 
   // The person types over the answer once its first sentence was heard: the page tells the gateway what was
@@ -65,7 +67,9 @@ try {
   await page.waitForFunction((n) => document.querySelectorAll('.turn.user').length > n, before, { timeout: 30000 });
   const heard = await page.locator('.turn.user').nth(before).textContent();
   if (!heard.toLowerCase().includes(EXPECT_TRANSCRIPT.toLowerCase())) throw new Error(`transcript ${heard}`);
-  step(`spoken question transcribed: ${heard}`);
+  const micFormat = await page.evaluate(() => window.__vg.micFormat);
+  if (micFormat !== 'opus') throw new Error(`the microphone was sent as ${micFormat}, not Opus`);
+  step(`spoken question sent as Opus and transcribed: ${heard}`);
   await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, donesBefore, { timeout: 30000 });
   step('spoken question answered');
   await page.click('#mic');

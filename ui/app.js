@@ -5,7 +5,9 @@
 const $ = (sel) => document.querySelector(sel);
 const ui = { texts: {}, lang: 'en' };
 const t = (key) => ui.texts[key] || (window.I18N.en[key] ?? key);
-const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [] });
+const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [], formats: [], micFormat: null });
+// Answers as Ogg Opus where the browser plays it (a tenth of WAV's bytes on a phone's mobile data); WAV elsewhere.
+const opusAnswers = !!new Audio().canPlayType('audio/ogg; codecs="opus"');
 
 async function api(path, options = {}) {
   const init = { credentials: 'same-origin', ...options };
@@ -38,7 +40,7 @@ function translate(lang) {
   document.querySelectorAll('[data-tp]').forEach((el) => { el.placeholder = t(el.dataset.tp); });
 }
 
-// ---- Audio: WAV frames decoded and scheduled back to back, in seq order ----
+// ---- Audio: WAV or Ogg Opus frames decoded and scheduled back to back, in seq order ----
 const player = {
   ctx: null, next: 0, sources: [], expected: 0, pending: new Map(),
   // The highest seq of the answer whose audio ended, and the seq and end time of each scheduled piece.
@@ -137,6 +139,7 @@ const channel = { chat: null, voice: null, audioSeq: null, retry: 1000 };
 function options() {
   const device = $('#device-speech').checked;
   const opts = { stream: true, audio_stream: true, language: ui.lang, text_only: device };
+  if (opusAnswers) opts.audio_format = 'opus';
   const voice = $('#voice').value;
   if (voice) { const [provider, name] = voice.split('|'); opts.tts_provider = provider; opts.voice = name; }
   if (ui.session) opts.session_id = ui.session;
@@ -163,7 +166,10 @@ function onEvent(ws, data) {
     // A call for help by voice: the question (answered by voice), then what became of it.
     case 'help_asked': note(event.text); status(event.text, true); break;
     case 'help': note(event.message); status(event.message, event.status !== 'alerted' && event.status !== 'declined'); break;
-    case 'audio': channel.audioSeq = event.seq; if (event.tts_fallback && event.seq === 0) note(t('ttsFallback')); break;
+    case 'audio':
+      channel.audioSeq = event.seq;
+      vg.formats.push(event.format);
+      if (event.tts_fallback && event.seq === 0) note(t('ttsFallback')); break;
     case 'semantic':
       if (answer && !answer.textContent) answer.textContent = event.text;
       citations(event.citations);
@@ -257,8 +263,31 @@ function stopPlayback(ws) {
   player.stop();
 }
 
-// ---- Microphone: AudioWorklet → 16-bit PCM at 16 kHz → /ws/voice with VAD ----
-const mic = { stream: null, node: null, ctx: null };
+// ---- Microphone: AudioWorklet → 16-bit PCM at 16 kHz → Opus (WebCodecs) or PCM → /ws/voice with VAD ----
+const mic = { stream: null, node: null, ctx: null, encoder: null, time: 0 };
+
+// An Opus encoder for the microphone where WebCodecs has one (24 kbit/s instead of PCM's 256); null elsewhere.
+async function opusEncoder(send) {
+  const config = { codec: 'opus', sampleRate: 16000, numberOfChannels: 1, bitrate: 24000 };
+  if (typeof AudioEncoder === 'undefined') return null;
+  try { if (!(await AudioEncoder.isConfigSupported(config)).supported) return null; } catch { return null; }
+  const encoder = new AudioEncoder({
+    output: (chunk) => { const packet = new Uint8Array(chunk.byteLength); chunk.copyTo(packet); send(packet.buffer); },
+    error: () => status(t('noMic'), true),
+  });
+  encoder.configure(config);
+  return encoder;
+}
+
+// One piece of 16-bit PCM from the worklet, as an Opus packet or as it is.
+function micPiece(pcm) {
+  if (channel.voice?.readyState !== WebSocket.OPEN) return;
+  if (!mic.encoder) { channel.voice.send(pcm); return; }
+  const frames = pcm.byteLength / 2;
+  mic.encoder.encode(new AudioData({ format: 's16', sampleRate: 16000, numberOfFrames: frames, numberOfChannels: 1,
+    timestamp: mic.time, data: pcm }));
+  mic.time += (frames * 1e6) / 16000;
+}
 async function micOn() {
   try {
     mic.stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
@@ -272,8 +301,12 @@ async function micOn() {
   const source = mic.ctx.createMediaStreamSource(mic.stream);
   mic.node = new AudioWorkletNode(mic.ctx, 'pcm-capture');
   channel.voice = await open('/ws/voice');
-  channel.voice.send(JSON.stringify({ type: 'start', vad: true, sample_rate: 16000, ...options() }));
-  mic.node.port.onmessage = (m) => { if (channel.voice?.readyState === WebSocket.OPEN) channel.voice.send(m.data); };
+  const ws = channel.voice;
+  mic.encoder = await opusEncoder((packet) => { if (ws.readyState === WebSocket.OPEN) ws.send(packet); });
+  mic.time = 0;
+  vg.micFormat = mic.encoder ? 'opus' : 'pcm';
+  ws.send(JSON.stringify({ type: 'start', vad: true, sample_rate: 16000, input_format: vg.micFormat, ...options() }));
+  mic.node.port.onmessage = (m) => micPiece(m.data);
   source.connect(mic.node);
   $('#mic').setAttribute('aria-pressed', 'true');
   $('#mic').textContent = t('stop');
@@ -283,7 +316,8 @@ async function micOn() {
 function micOff() {
   mic.stream?.getTracks().forEach((track) => track.stop());
   mic.ctx?.close();
-  mic.stream = mic.ctx = mic.node = null;
+  if (mic.encoder?.state === 'configured') mic.encoder.close();
+  mic.stream = mic.ctx = mic.node = mic.encoder = null;
   $('#mic').setAttribute('aria-pressed', 'false');
   $('#mic').textContent = t('speak');
 }

@@ -27,8 +27,13 @@ pub struct Options {
     pub session_id: Option<String>,
     /// `/ws/voice`: end utterances by silence detection.
     pub vad: Option<bool>,
-    /// `/ws/voice`: sample rate of the PCM frames (default 16000).
+    /// `/ws/voice`: sample rate of the PCM frames (default 16000); with Opus input, the rate it is decoded at.
     pub sample_rate: Option<u32>,
+    /// The container of the answer audio's binary frames: `wav` (default) or `opus` (one Ogg Opus file each).
+    pub audio_format: Option<AudioFormat>,
+    /// `/ws/voice`: what the binary frames from the microphone hold: `pcm` (16-bit little-endian, the default)
+    /// or `opus` (one raw Opus packet per frame, as WebCodecs' `AudioEncoder` gives them, any frame length).
+    pub input_format: Option<InputFormat>,
     /// System text added to the gateway's (the `instructions` of an OpenAI Realtime session); not a frame field.
     #[serde(skip)]
     pub instructions: Option<String>,
@@ -48,9 +53,43 @@ impl Options {
             session_id: pick(&over.session_id, &self.session_id),
             vad: pick(&over.vad, &self.vad),
             sample_rate: pick(&over.sample_rate, &self.sample_rate),
+            audio_format: pick(&over.audio_format, &self.audio_format),
+            input_format: pick(&over.input_format, &self.input_format),
             instructions: pick(&over.instructions, &self.instructions),
         }
     }
+}
+
+/// The container of the answer audio on `/ws/chat` and `/ws/voice`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AudioFormat {
+    /// 16-bit PCM WAV at the voice's own rate.
+    #[default]
+    Wav,
+    /// Ogg Opus (RFC 7845), 24 kbit/s: a tenth of the WAV's bytes, and what `decodeAudioData` plays.
+    Opus,
+}
+
+impl AudioFormat {
+    /// Its name in `audio` events.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Wav => "wav",
+            Self::Opus => "opus",
+        }
+    }
+}
+
+/// What the microphone's binary frames hold on `/ws/voice`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum InputFormat {
+    /// 16-bit little-endian PCM, mono.
+    #[default]
+    Pcm,
+    /// Raw Opus packets, mono, one per frame.
+    Opus,
 }
 
 /// What a turn sends to the connection: a JSON event, or the binary frame that follows an `audio` event.
@@ -99,12 +138,12 @@ pub enum ServerEvent {
     /// `/ws/voice`: what became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
     /// as the help button answers, or `declined`; the message is also spoken.
     Help { status: String, message: String },
-    /// Speech, followed by one binary frame (WAV). With `audio_stream` one per sentence, else one for the
-    /// whole answer.
+    /// Speech, followed by one binary frame (WAV, or Ogg Opus when asked). With `audio_stream` one per
+    /// sentence, else one for the whole answer.
     Audio {
         /// Counts the audio of a turn from 0, filler included.
         seq: u64,
-        /// `wav`.
+        /// `wav` or `opus`.
         format: &'static str,
         /// The sentence spoken (sentence-wise audio only).
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -18,13 +18,17 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::listen::budget::{Refusal, Seat};
 use crate::listen::end_of_turn::Verdict;
-use crate::providers::audio::Pcm;
+use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::providers::opus::{LiveDecoder, ogg_opus};
 use crate::socket::{SEND_TIMEOUT, close, close_code, send};
 use crate::store::users::User;
+use crate::voice::events::{AudioFormat, InputFormat};
 use crate::voice::{Conversation, Detection, Heard, Listener, Next, Out, ServerEvent, error_event};
 
 /// Sample rate of `/ws/voice` PCM unless the start frame says otherwise.
 const DEFAULT_RATE: u32 = 16_000;
+/// The rates an Opus decoder gives.
+const OPUS_RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
 
 /// Which channel a connection serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +50,10 @@ struct Conn {
     listener: Listener,
     /// The last answer's audio, for a `heard` frame.
     last: LastAnswer,
+    /// The container of the running turn's audio.
+    answer: AudioFormat,
+    /// The microphone's Opus decoder, when the start frame asked for Opus input.
+    mic: Option<LiveDecoder>,
     /// The place of a voice connection in the budget.
     _seat: Option<Seat>,
 }
@@ -81,6 +89,8 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         channel,
         base,
         last: LastAnswer::default(),
+        answer: AudioFormat::Wav,
+        mic: None,
         _seat: seat,
     };
     conn.run(socket).await;
@@ -113,11 +123,17 @@ impl Conn {
                     let cancelled = self.conversation.alarm(self.listener.options().clone());
                     self.said_interrupted(&mut socket, cancelled).await
                 }
-                Step::Next(Next::Out(Out::Event(event))) => {
+                Step::Next(Next::Out(Out::Event(mut event))) => {
                     self.track(&event);
+                    if let ServerEvent::Audio { format, .. } = &mut event {
+                        *format = self.answer.name();
+                    }
                     send_event(&mut socket, event).await
                 }
-                Step::Next(Next::Out(Out::Audio(bytes))) => send(&mut socket, Message::Binary(bytes.into())).await,
+                Step::Next(Next::Out(Out::Audio(wav))) => match self.answer_audio(wav).await {
+                    Ok(bytes) => send(&mut socket, Message::Binary(bytes.into())).await,
+                    Err(err) => reject(&mut socket, err).await,
+                },
                 Step::Next(Next::Ended) => true,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
                     Some(heard) => self.on_heard(&mut socket, heard).await,
@@ -132,6 +148,21 @@ impl Conn {
                 return;
             }
         }
+    }
+
+    /// The answer audio (WAV from the voice core) in the container the turn asked for.
+    async fn answer_audio(&self, wav: Vec<u8>) -> Result<Vec<u8>, ApiError> {
+        if self.answer == AudioFormat::Wav {
+            return Ok(wav);
+        }
+        // A few milliseconds a sentence, off the async threads.
+        tokio::task::spawn_blocking(move || {
+            let pcm = parse_wav(&wav).map_err(|e| e.to_string())?;
+            ogg_opus(&to_mono(pcm))
+        })
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+        .map_err(|e| ApiError::Internal(format!("answer audio as Opus: {e}")))
     }
 
     /// Notes what the last answer spoke, for a `heard` frame.
@@ -187,6 +218,7 @@ impl Conn {
             (Channel::Chat, ClientFrame::Chat(ChatFrame { text, options })) => {
                 let options = self.base.merged(&options);
                 self.last = LastAnswer::new(options.session_id.clone());
+                self.answer = options.audio_format.unwrap_or_default();
                 let cancelled = self.conversation.chat(text, options);
                 self.said_interrupted(socket, cancelled).await
             }
@@ -195,6 +227,17 @@ impl Conn {
                 if !(8_000..=48_000).contains(&rate) {
                     return reject(socket, ApiError::invalid("sample_rate", "expected 8000 to 48000")).await;
                 }
+                self.mic = match options.input_format.unwrap_or_default() {
+                    InputFormat::Pcm => None,
+                    InputFormat::Opus if !OPUS_RATES.contains(&rate) => {
+                        let problem = "Opus input is decoded at 8000, 12000, 16000, 24000 or 48000";
+                        return reject(socket, ApiError::invalid("sample_rate", problem)).await;
+                    }
+                    InputFormat::Opus => match LiveDecoder::new(rate) {
+                        Ok(decoder) => Some(decoder),
+                        Err(err) => return reject(socket, ApiError::Internal(err)).await,
+                    },
+                };
                 let detection = options.vad.unwrap_or(false).then(Detection::standard);
                 let options = self.base.merged(&options);
                 self.listener = Listener::new(self.app.clone(), self.user.clone(), options, rate, detection);
@@ -210,6 +253,7 @@ impl Conn {
                     return reject(socket, err).await;
                 };
                 self.last = LastAnswer::new(options.session_id.clone());
+                self.answer = options.audio_format.unwrap_or_default();
                 let cancelled = self.conversation.voice(utterance, options);
                 self.said_interrupted(socket, cancelled).await
             }
@@ -227,7 +271,7 @@ impl Conn {
         }
     }
 
-    /// Hears PCM; with VAD, an utterance that ended is answered at once.
+    /// Hears PCM or an Opus packet; with VAD, an utterance that ended is answered at once.
     async fn on_audio(&mut self, socket: &mut WebSocket, bytes: &[u8]) -> bool {
         if self.channel != Channel::Voice {
             return reject(socket, ApiError::Validation("this channel takes no audio".into())).await;
@@ -239,11 +283,17 @@ impl Conn {
             )
             .await;
         }
-        let pcm = match Pcm::from_le_bytes(bytes, self.listener.rate()) {
-            Ok(pcm) => pcm,
+        let samples = match &mut self.mic {
+            Some(decoder) => decoder.decode(bytes).map(<[i16]>::to_vec),
+            None => Pcm::from_le_bytes(bytes, self.listener.rate())
+                .map(|pcm| pcm.samples)
+                .map_err(|e| e.to_string()),
+        };
+        let samples = match samples {
+            Ok(samples) => samples,
             Err(err) => return reject(socket, ApiError::invalid("audio", err)).await,
         };
-        for heard in self.listener.hear(&pcm.samples, self.conversation.answering()) {
+        for heard in self.listener.hear(&samples, self.conversation.answering()) {
             if !self.on_heard(socket, heard).await {
                 return false;
             }
@@ -262,6 +312,7 @@ impl Conn {
             Heard::Utterance(utterance) => {
                 let options = self.listener.options().clone();
                 self.last = LastAnswer::new(options.session_id.clone());
+                self.answer = options.audio_format.unwrap_or_default();
                 let cancelled = self.conversation.voice(utterance, options);
                 self.said_interrupted(socket, cancelled).await
             }

@@ -1035,3 +1035,124 @@ async fn a_heard_frame_cuts_the_stored_answer_to_the_sentences_played() {
         .collect();
     assert_eq!(history, ["How is the weather?", "It is sunny today.", "And tomorrow?"]);
 }
+
+/// Raw Opus packets of 20 ms, as WebCodecs' `AudioEncoder` gives them from a microphone at 16 kHz.
+fn opus_packets(pcm: &[i16]) -> Vec<Vec<u8>> {
+    use ropus::{Application, Channels, Encoder};
+    let mut encoder = Encoder::builder(16_000, Channels::Mono, Application::Voip)
+        .build()
+        .unwrap();
+    let mut out = [0u8; 1_500];
+    pcm.chunks_exact(320)
+        .map(|frame| {
+            let len = encoder.encode(frame, &mut out).unwrap();
+            out[..len].to_vec()
+        })
+        .collect()
+}
+
+/// The answer's audio events and the bytes after each.
+fn answer_audio(frames: &[Frame]) -> Vec<(Value, Vec<u8>)> {
+    frames
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [Frame::Event(event), Frame::Audio(bytes)] if event["type"] == "audio" => {
+                Some((event.clone(), bytes.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_voice_conversation_in_opus_both_ways_takes_a_tenth_of_the_bytes() {
+    use voice_gateway::providers::decode::{Container, decode};
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "What is on today?"})));
+    let llm = Fake::start().await;
+    for _ in 0..2 {
+        llm.then(CHAT, tokens(&["The market opens at nine.", " Bring a warm coat."]));
+    }
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    // Opus from the microphone, the end found by the detector; Opus answers, sentence by sentence.
+    ws.send(
+        json!({"type": "start", "vad": true, "input_format": "opus", "audio_format": "opus", "audio_stream": true}),
+    )
+    .await;
+    for packet in opus_packets(&[silence(500), tone(1000), silence(1000)].concat()) {
+        ws.0.send(Message::Binary(packet.into())).await.unwrap();
+    }
+    let opus = answer_audio(&ws.turn().await);
+    // The recogniser heard the decoded speech, of its length.
+    let seconds = uploaded_seconds(&stt.requests(STT)[0]);
+    assert!((1.0..=2.2).contains(&seconds), "utterance of {seconds} s");
+
+    // The same answer as WAV, the default.
+    ws.send(json!({"type": "start"})).await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let wav = answer_audio(&ws.turn().await);
+
+    assert_eq!(opus.len(), 2, "one audio unit a sentence");
+    assert_eq!(wav.len(), 2);
+    let (mut opus_bytes, mut wav_bytes) = (0, 0);
+    for ((opus_event, ogg), (wav_event, riff)) in opus.iter().zip(&wav) {
+        assert_eq!(opus_event["format"], "opus");
+        assert_eq!(wav_event["format"], "wav");
+        assert_eq!(opus_event["text"], wav_event["text"]);
+        assert_eq!(Container::sniff(ogg), Some(Container::Ogg));
+        let heard = decode(ogg, Some("audio/ogg"), 60).unwrap().duration_secs();
+        let spoken = decode(riff, Some("audio/wav"), 60).unwrap().duration_secs();
+        assert!(
+            (heard - spoken).abs() < 0.03,
+            "{heard} s of Opus for {spoken} s of speech"
+        );
+        opus_bytes += ogg.len();
+        wav_bytes += riff.len();
+    }
+    assert!(
+        opus_bytes * 10 <= wav_bytes,
+        "{opus_bytes} bytes of Opus for {wav_bytes} of WAV"
+    );
+}
+
+#[tokio::test]
+async fn opus_input_at_a_rate_opus_lacks_and_a_broken_packet_are_error_events() {
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "hello"})));
+    let llm = Fake::answering(&["Hi."]).await;
+    let (app, token, _) = voice_gateway(&stt, &llm).user("anna").await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    ws.send(json!({"type": "start", "input_format": "opus", "sample_rate": 44100}))
+        .await;
+    let refused = ws.next().await;
+    assert_eq!(refused.json()["status"], 422);
+    assert!(
+        refused.json()["message"].as_str().unwrap().contains("sample_rate"),
+        "{refused:?}"
+    );
+    ws.send(json!({"type": "start", "input_format": "flac"})).await;
+    assert_eq!(ws.next().await.json()["status"], 422);
+
+    ws.send(json!({"type": "start", "input_format": "opus", "text_only": true}))
+        .await;
+    // A TOC byte that claims more frames than the packet holds.
+    ws.0.send(Message::Binary(vec![0xFF, 0xFF, 0xFF].into())).await.unwrap();
+    let broken = ws.next().await;
+    assert_eq!(broken.json()["status"], 422, "{broken:?}");
+    assert!(
+        broken.json()["message"].as_str().unwrap().contains("Opus"),
+        "{broken:?}"
+    );
+    // The connection goes on: good packets after it are heard.
+    for packet in opus_packets(&tone(400)) {
+        ws.0.send(Message::Binary(packet.into())).await.unwrap();
+    }
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+    assert_eq!(kinds(&frames), ["transcript", "ack", "semantic", "done"]);
+    assert!((uploaded_seconds(&stt.requests(STT)[0]) - 0.4).abs() < 0.02);
+}
