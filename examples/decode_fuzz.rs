@@ -1,13 +1,17 @@
 //! Mutated real files into the upload decoder: every fixture of `tests/fixtures/formats`, with bytes flipped,
 //! cut off, spliced or repeated, as a broken or hostile upload would be. Counts what became of them and how many
 //! made a decoder panic (the gateway catches those and answers 400, but a panic is a bug to report upstream).
-//! Run: `cargo run --release --example decode_fuzz [INPUTS] [SEED]` (default 100000 inputs).
+//! Then the live channel's Opus decoder gets as many mutated packets of the sentence, as a broken or hostile
+//! microphone would send them.
+//! Run: `cargo run --release --example decode_fuzz [INPUTS] [SEED]` (default 100000 inputs of each kind).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use voice_gateway::providers::audio::Pcm;
 use voice_gateway::providers::decode::{DecodeError, decode};
+use voice_gateway::providers::opus::LiveDecoder;
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
@@ -99,5 +103,43 @@ fn main() {
     for (outcome, count) in &outcomes {
         println!("  {outcome:>12}: {count}");
     }
-    println!("  decoder panics (caught): {}", PANICS.load(Ordering::Relaxed));
+    println!("  decoder panics (caught): {}", PANICS.swap(0, Ordering::Relaxed));
+    live_packets(inputs, &mut rng, &files);
+}
+
+/// Mutated 20 ms Opus packets of the sentence into one live decoder, as a microphone's frames arrive.
+fn live_packets(inputs: usize, rng: &mut Rng, files: &[(String, Vec<u8>)]) {
+    let wav = &files
+        .iter()
+        .find(|(name, _)| name == "sentence.wav")
+        .expect("sentence.wav")
+        .1;
+    let pcm: Pcm = decode(wav, None, 600).unwrap().resampled(16_000);
+    let mut encoder = ropus::Encoder::builder(16_000, ropus::Channels::Mono, ropus::Application::Voip)
+        .build()
+        .unwrap();
+    let mut out = [0u8; 1_500];
+    let packets: Vec<Vec<u8>> = pcm
+        .samples
+        .chunks_exact(320)
+        .map(|frame| {
+            let len = encoder.encode(frame, &mut out).unwrap();
+            out[..len].to_vec()
+        })
+        .collect();
+    let mut decoder = LiveDecoder::new(16_000).unwrap();
+    let (mut decoded, mut refused) = (0usize, 0usize);
+    let started = Instant::now();
+    for _ in 0..inputs {
+        let packet = mutate(&packets[rng.below(packets.len())], rng);
+        match decoder.decode(&packet) {
+            Ok(_) => decoded += 1,
+            Err(_) => refused += 1,
+        }
+    }
+    println!(
+        "{inputs} mutated live Opus packets, {:.1} s: {decoded} decoded, {refused} refused, decoder panics (caught): {}",
+        started.elapsed().as_secs_f64(),
+        PANICS.load(Ordering::Relaxed)
+    );
 }

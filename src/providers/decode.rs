@@ -281,9 +281,14 @@ impl Codec {
                 Ok((audio.spec().rate(), audio.spec().channels().count()))
             }
             Self::Opus(decoder, channels) => {
+                let start = out.len();
                 decoder
                     .push(&packet.data, out)
                     .map_err(|_| Symphonia::DecodeError("a damaged Opus packet"))?;
+                // The last page's granule position ends the stream before the encoder's padding (RFC 7845).
+                let trim = usize::try_from(packet.trim_end.get()).unwrap_or(usize::MAX);
+                let keep = (out.len() - start) / *channels;
+                out.truncate(start + keep.saturating_sub(trim) * *channels);
                 Ok((decoder.rate(), *channels))
             }
         }

@@ -14,6 +14,8 @@ const CLOCK: u32 = 48_000;
 const MAX_FRAME: usize = 5_760;
 /// Answer audio: 24 kbit/s carries one voice clearly (Opus' own guidance for fullband speech).
 const SPEECH_BITRATE: u32 = 24_000;
+/// libopus' default is 10; WebRTC uses 5 to 9 for calls.
+const COMPLEXITY: u8 = 7;
 /// The rates Opus codes; other rates are resampled to the next one up.
 const RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
 
@@ -98,6 +100,7 @@ impl StreamDecoder {
 /// 16-bit PCM at the rate the listener hears at.
 pub struct LiveDecoder {
     decoder: Decoder,
+    rate: u32,
     buffer: Vec<i16>,
 }
 
@@ -107,19 +110,28 @@ impl LiveDecoder {
         let decoder = Decoder::new(rate, Channels::Mono).map_err(|e| format!("Opus decoder: {e:?}"))?;
         Ok(Self {
             decoder,
+            rate,
             buffer: vec![0; MAX_FRAME * rate as usize / CLOCK as usize],
         })
     }
 
-    /// One packet's samples.
+    /// One packet's samples. A packet the decoder chokes on is an error like a broken one, and the decoder
+    /// starts afresh (what a packet from the network holds is the sender's choice).
     pub fn decode(&mut self, packet: &[u8]) -> Result<&[i16], String> {
         if packet.is_empty() {
             return Err("an empty Opus packet".into());
         }
-        let frames = self
-            .decoder
-            .decode(packet, &mut self.buffer, DecodeMode::Normal)
-            .map_err(|e| format!("not an Opus packet ({e:?})"))?;
+        let (decoder, buffer) = (&mut self.decoder, &mut self.buffer);
+        let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            decoder.decode(packet, buffer, DecodeMode::Normal)
+        }));
+        let frames = match decoded {
+            Ok(result) => result.map_err(|e| format!("not an Opus packet ({e:?})"))?,
+            Err(_) => {
+                *self = Self::new(self.rate)?;
+                return Err("not an Opus packet (the decoder gave up)".into());
+            }
+        };
         Ok(&self.buffer[..frames])
     }
 }
@@ -137,6 +149,7 @@ pub fn ogg_opus(pcm: &Pcm) -> Result<Vec<u8>, String> {
     let mut encoder = Encoder::builder(rate, Channels::Mono, Application::Voip)
         .bitrate(Bitrate::Bits(SPEECH_BITRATE))
         .signal(Signal::Voice)
+        .complexity(COMPLEXITY)
         .frame_duration(FrameDuration::Ms20)
         .build()
         .map_err(|e| failed("setup", &e))?;
