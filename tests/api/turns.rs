@@ -795,6 +795,37 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
 }
 
 #[tokio::test]
+async fn a_speech_server_that_answers_mp3_or_opus_instead_of_wav_is_still_heard() {
+    let llm = Fake::answering(&["Good day."]).await;
+    let tts = Fake::start().await;
+    let fixture = |name: &str| crate::speech::format_fixture(name);
+    tts.then("/v1/audio/speech", Reply::Bytes("audio/mpeg", fixture("sentence.mp3")));
+    tts.then("/v1/audio/speech", Reply::Bytes("audio/ogg", fixture("sentence.opus")));
+    tts.then(
+        "/v1/audio/speech",
+        Reply::Bytes("audio/mpeg", b"not audio at all".to_vec()),
+    );
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .first(Stage::Tts, &tts, "espeak")
+        .user("anna")
+        .await;
+
+    for _ in 0..2 {
+        let r = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body["semantic"]["tts"]["provider"], "openai");
+        let (_, channels, bits, seconds) = wav_info(&audio_of(&r.body));
+        assert_eq!((channels, bits), (1, 16));
+        assert!((1.4..1.65).contains(&seconds), "{seconds} s of the server's sentence");
+    }
+    // Bytes that are no audio: the next voice of the chain speaks instead.
+    let r = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
+    assert_eq!(r.body["semantic"]["tts"]["provider"], "espeak", "{}", r.body);
+    assert_eq!(r.body["semantic"]["fallbacks"], json!(["tts:openai"]));
+}
+
+#[tokio::test]
 async fn a_failing_tts_falls_back_along_the_chain() {
     let llm = Fake::answering(&["Hello."]).await;
     let tts = Fake::start().await;

@@ -9,6 +9,7 @@ mod stream;
 use async_trait::async_trait;
 
 use super::audio::fix_wav_sizes;
+use super::decode::{self, Container};
 use super::registry::{Engine, registry};
 use super::{Origin, ProviderError, check_status};
 
@@ -79,8 +80,11 @@ struct SpeechBody<'a> {
     response_format: &'static str,
 }
 
+/// The longest answer a speech server may send back (an hour would be a broken server, not an answer).
+const MAX_SPEECH_SECONDS: u32 = 600;
+
 /// Sends a prepared OpenAI-compatible `/audio/speech` request and returns its WAV (with the sizes a streaming
-/// server leaves open filled in).
+/// server leaves open filled in; another format the gateway reads is decoded to WAV).
 async fn wav_answer(origin: Origin<'_>, call: reqwest::RequestBuilder) -> Result<Speech, ProviderError> {
     let response = call.send().await.map_err(|e| ProviderError::from_http(origin, &e))?;
     let bytes = check_status(origin, response)
@@ -88,6 +92,17 @@ async fn wav_answer(origin: Origin<'_>, call: reqwest::RequestBuilder) -> Result
         .bytes()
         .await
         .map_err(|e| ProviderError::from_http(origin, &e))?;
-    let audio = fix_wav_sizes(bytes.to_vec()).map_err(|e| ProviderError::failed(origin.id, e.to_string()))?;
+    let bytes = bytes.to_vec();
+    // Some OpenAI-compatible servers answer their own default (mp3, opus) whatever `response_format` asked.
+    if !matches!(Container::sniff(&bytes), None | Some(Container::Wav)) {
+        let pcm = decode::decode_upload(bytes, None, MAX_SPEECH_SECONDS)
+            .await
+            .map_err(|e| ProviderError::failed(origin.id, format!("its audio: {e}")))?;
+        return Ok(Speech {
+            audio: pcm.to_wav(),
+            format: "wav",
+        });
+    }
+    let audio = fix_wav_sizes(bytes).map_err(|e| ProviderError::failed(origin.id, e.to_string()))?;
     Ok(Speech { audio, format: "wav" })
 }
