@@ -41,6 +41,7 @@ pub mod config;
 pub mod emergency;
 pub mod engines;
 pub mod error;
+pub mod files;
 pub mod listen;
 pub mod logging;
 pub mod metrics;
@@ -53,6 +54,7 @@ pub mod server;
 pub mod socket;
 pub mod store;
 pub mod text;
+pub mod tls;
 pub mod turn;
 pub mod voice;
 pub mod ws;
@@ -97,6 +99,17 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with_https(listener, None, app, shutdown).await
+}
+
+/// [`serve`], and HTTPS on `https`'s listener with its certificate (kept fresh meanwhile); HTTP then sends
+/// other machines' requests to HTTPS.
+pub async fn serve_with_https(
+    listener: TcpListener,
+    https: Option<(TcpListener, Arc<tls::Tls>)>,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     app.restore_backend().await;
     // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a restart.
     let _stop_reminders = AbortOnDrop(tokio::spawn(emergency::escalation::run(app.clone())));
@@ -122,7 +135,24 @@ pub async fn serve(
         }
         let _ = stopping.send(true);
     };
-    server::run(listener, app, shutdown).await;
+    let mut doors = vec![server::Door {
+        listener,
+        tls: None,
+        https_port: None,
+    }];
+    let _keep_fresh = match https {
+        Some((listener, tls)) => {
+            doors[0].https_port = Some(listener.local_addr()?.port());
+            doors.push(server::Door {
+                listener,
+                tls: Some(tls.acceptor()),
+                https_port: None,
+            });
+            Some(AbortOnDrop(tokio::spawn(tls.keep_fresh())))
+        }
+        None => None,
+    };
+    server::run(doors, app, shutdown).await;
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use voice_gateway::config::Settings;
 use voice_gateway::config::keys::Key;
 use voice_gateway::providers::{LlmId, ProviderId, SttId};
 use voice_gateway::store::Store;
-use voice_gateway::{App, serve};
+use voice_gateway::{App, serve_with_https};
 
 /// mimalloc gives freed memory back to the system; with the system allocator the process kept about 344 MB
 /// after 300 voice connections had closed.
@@ -89,9 +89,8 @@ fn start() -> ExitCode {
 
 /// The personal link of the local admin (`admin`), created on the first start and kept (readable only by the
 /// owner) in `admin-link.txt` beside the database; true when it was made now.
-async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool), String> {
+async fn admin_link(app: &App, file: &std::path::Path, base: &str) -> Result<(String, bool), String> {
     use voice_gateway::auth::token;
-    let base = base_url(&app.settings);
     if let Ok(saved) = std::fs::read_to_string(file)
         && let Some(tok) = saved.trim().rsplit("k=").next()
         && app
@@ -105,7 +104,7 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool),
         let link = format!("{base}/?k={tok}");
         if saved.trim() != link {
             // The operator changed PUBLIC_URL or the address: the kept link follows.
-            write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+            voice_gateway::files::write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
         }
         return Ok((link, false));
     }
@@ -130,8 +129,59 @@ async fn admin_link(app: &App, file: &std::path::Path) -> Result<(String, bool),
         }
     }
     let link = format!("{base}/?k={fresh}");
-    write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+    voice_gateway::files::write_private(file, &link).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok((link, true))
+}
+
+/// HTTPS as `TLS` asks: its certificate and its bound listener; `None` when off.
+async fn https(settings: &Settings) -> Result<Option<(tokio::net::TcpListener, Arc<voice_gateway::tls::Tls>)>, String> {
+    let Some(tls) = voice_gateway::tls::Tls::start(settings).map_err(|e| format!("HTTPS (TLS): {e}"))? else {
+        return Ok(None);
+    };
+    let addr = settings.tls.https_addr;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on HTTPS_ADDR {addr}: {e}"))?;
+    Ok(Some((listener, tls)))
+}
+
+/// Where phones and tablets open the gateway: HTTPS on the addresses and names its certificate covers (those
+/// other machines reach first).
+fn https_urls(settings: &Settings, tls: &voice_gateway::tls::Tls) -> Vec<String> {
+    let addr = settings.tls.https_addr;
+    let port = addr.port();
+    let (names, addresses) = tls.covered();
+    let mut hosts: Vec<String> = if addr.ip().is_unspecified() {
+        let ips = addresses.iter().filter(|ip| !ip.is_loopback()).map(|ip| match ip {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+            v4 => v4.to_string(),
+        });
+        ips.chain(names.iter().filter(|n| n.ends_with(".local")).cloned())
+            .collect()
+    } else {
+        vec![match addr.ip() {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+            v4 => v4.to_string(),
+        }]
+    };
+    if hosts.is_empty() {
+        hosts.push("localhost".into());
+    }
+    hosts.iter().map(|h| format!("https://{h}:{port}")).collect()
+}
+
+/// The start message's line about HTTPS.
+fn https_addresses(settings: &Settings, tls: &voice_gateway::tls::Tls) -> String {
+    let urls = https_urls(settings, tls);
+    let trust = if tls.covered().0.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; a device trusts this gateway's certificate authority once, as {}/ca explains",
+            urls[0]
+        )
+    };
+    format!("HTTPS for phones and tablets: {}{trust}", urls.join(", "))
 }
 
 /// One line of what answers: the language model, transcription, voice and the turn-taking models.
@@ -179,15 +229,6 @@ fn base_url(settings: &voice_gateway::config::Settings) -> String {
         addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
     format!("http://{addr}")
-}
-
-fn write_private(file: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(file)?.write_all(text.as_bytes())
 }
 
 /// Replaces this process with a fresh start of the same program.
@@ -243,6 +284,13 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
             return (ExitCode::from(1), false);
         }
     };
+    let https = match https(settings).await {
+        Ok(https) => https,
+        Err(err) => {
+            eprintln!("voice-gateway: {err}");
+            return (ExitCode::from(1), false);
+        }
+    };
     tracing::info!(
         address = %settings.server.listen_addr,
         profile = settings.profile.as_str(),
@@ -255,19 +303,27 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         env!("CARGO_PKG_VERSION"),
         base_url(settings)
     );
+    if let Some((_, tls)) = &https {
+        println!("{}", https_addresses(settings, tls));
+    }
     println!("{}", running(&app).await);
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev
     {
         // The link is a credential: shown once when it is made, and afterwards only named by its file, so that
         // a service manager's log of every start does not collect it.
-        match admin_link(&app, &file).await {
+        // The link is for a phone as much as for this machine: on HTTPS when it is on.
+        let base = match (&settings.emergency.public_url, &https) {
+            (None, Some((_, tls))) => https_urls(settings, tls).remove(0),
+            _ => base_url(settings),
+        };
+        match admin_link(&app, &file, &base).await {
             Ok((link, true)) => println!("admin's personal link (shown once, kept in {}): {link}", file.display()),
             Ok((_, false)) => println!("admin's personal link: see {}", file.display()),
             Err(err) => tracing::warn!(%err, "no admin link"),
         }
     }
-    let code = match serve(listener, app.clone(), shutdown).await {
+    let code = match serve_with_https(listener, https, app.clone(), shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS

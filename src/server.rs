@@ -8,8 +8,11 @@
 //!   503 with `Retry-After`, and the connection closes. Only a small number of such overflow connections is
 //!   kept (a few per address); beyond those a connection gets a 503 written at once and is closed, so the
 //!   process never runs out of file descriptors and `/health` keeps answering.
-//! - On shutdown the listener closes, connections finish their requests, and after [`crate::SHUTDOWN_GRACE`]
+//! - On shutdown the listeners close, connections finish their requests, and after [`crate::SHUTDOWN_GRACE`]
 //!   the rest is dropped.
+//! - With HTTPS on (`TLS`), its door does the TLS handshake within the header timeout; the HTTP door then
+//!   answers requests from other machines with a redirect to HTTPS (loopback stays plain HTTP for scripts, and a
+//!   trusted proxy, which terminates TLS itself, is served as it is).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -21,12 +24,16 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use futures_util::FutureExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use ipnet::IpNet;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_service::Service;
 
@@ -122,19 +129,48 @@ impl Drop for Permit {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then lets connections finish their requests for
+/// A listening socket and how its connections are served.
+pub struct Door {
+    pub listener: TcpListener,
+    /// TLS on every connection: the HTTPS door.
+    pub tls: Option<TlsAcceptor>,
+    /// Requests from other machines are redirected to HTTPS on this port: the HTTP door while HTTPS is on.
+    pub https_port: Option<u16>,
+}
+
+/// The next connection of any door, with the door's index.
+async fn accept(doors: &[Door]) -> (usize, std::io::Result<(TcpStream, SocketAddr)>) {
+    let waiting = doors.iter().map(|door| door.listener.accept().boxed());
+    let (accepted, index, _) = futures_util::future::select_all(waiting).await;
+    (index, accepted)
+}
+
+/// Serves `app` on `doors` until `shutdown` completes, then lets connections finish their requests for
 /// up to [`crate::SHUTDOWN_GRACE`].
-pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
+pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
     let limits = app.settings.server.clone();
     let tracker = Arc::new(Tracker {
         limits: limits.clone(),
         trusted: app.settings.auth.trusted_proxy_ips.clone(),
         counts: Mutex::default(),
     });
+    let trusted = app.settings.auth.trusted_proxy_ips.clone();
     let state = AppState(app);
     let full = crate::router(state.clone()).layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
         limits.body_timeout_secs,
     )));
+    let routers: Vec<Router> = doors
+        .iter()
+        .map(|door| match door.https_port {
+            Some(port) => {
+                let trusted = Arc::new(trusted.clone());
+                full.clone().layer(axum::middleware::from_fn(
+                    move |req: Request<axum::body::Body>, next: Next| to_https(port, trusted.clone(), req, next),
+                ))
+            }
+            None => full.clone(),
+        })
+        .collect();
     let overflow = axum::Router::from(crate::routes::health::router())
         .fallback(busy)
         .with_state(state);
@@ -143,10 +179,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
     let (open_tx, open_rx) = watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let (tcp, peer) = tokio::select! {
+        let (door, (tcp, peer)) = tokio::select! {
             () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
+            (door, accepted) = accept(&doors) => match accepted {
+                Ok(accepted) => (door, accepted),
                 Err(err) => {
                     // Out of file descriptors or a connection reset before accept: wait, do not spin.
                     tracing::warn!(%err, "accepting a connection failed");
@@ -165,7 +201,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
             tracing::debug!(%err, "TCP_NODELAY could not be set");
         }
         let router = match permit.lane {
-            Lane::Full => full.clone(),
+            Lane::Full => routers[door].clone(),
             Lane::Overflow => overflow.clone(),
         };
         let header_timeout = match permit.lane {
@@ -173,12 +209,21 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
             Lane::Overflow => OVERFLOW_HEADER_TIMEOUT,
         };
         let (closing, open) = (closing_rx.clone(), open_rx.clone());
+        let tls = doors[door].tls.clone();
         tokio::spawn(async move {
-            serve_connection(tcp, peer, router, header_timeout, permit, closing).await;
+            match tls {
+                None => serve_connection(tcp, peer, router, header_timeout, permit, closing).await,
+                // A client that does not finish its handshake in time is treated like one that sends no request.
+                Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(tcp)).await {
+                    Ok(Ok(stream)) => serve_connection(stream, peer, router, header_timeout, permit, closing).await,
+                    Ok(Err(err)) => tracing::debug!(%err, %peer, "TLS handshake failed"),
+                    Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                },
+            }
             drop(open);
         });
     }
-    drop(listener);
+    drop(doors);
     drop((closing_rx, open_rx));
     let _ = closing_tx.send(());
     if tokio::time::timeout(crate::SHUTDOWN_GRACE, open_tx.closed())
@@ -192,9 +237,9 @@ pub async fn run(listener: TcpListener, app: Arc<App>, shutdown: impl Future<Out
     }
 }
 
-/// One connection: HTTP/1.1 with upgrades (WebSockets), the peer's address as `ConnectInfo`.
+/// One connection (plain or TLS): HTTP/1.1 with upgrades (WebSockets), the peer's address as `ConnectInfo`.
 async fn serve_connection(
-    tcp: TcpStream,
+    io: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
     peer: SocketAddr,
     router: Router,
     header_timeout: Duration,
@@ -219,7 +264,7 @@ async fn serve_connection(
     http.timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
         .keep_alive(lane == Lane::Full);
-    let conn = http.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+    let conn = http.serve_connection(TokioIo::new(io), service).with_upgrades();
     let mut conn = std::pin::pin!(conn);
     let mut told = false;
     loop {
@@ -239,6 +284,45 @@ async fn serve_connection(
         }
     }
     drop(permit);
+}
+
+/// On the HTTP door while HTTPS is on: a request from another machine goes to the same path on HTTPS (a phone
+/// needs it for the microphone); loopback and trusted proxies are served.
+async fn to_https(port: u16, trusted: Arc<Vec<IpNet>>, req: Request<axum::body::Body>, next: Next) -> Response {
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let from_proxy = peer.is_some_and(|ip| trusted.iter().any(|net| net.contains(&ip)));
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(host_of)
+        .unwrap_or_default();
+    if from_proxy || host.is_empty() || is_loopback_host(&host) {
+        return next.run(req).await;
+    }
+    let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
+    // Temporary: a browser must not remember it when HTTPS is switched off again.
+    Redirect::temporary(&format!("https://{host}:{port}{path}")).into_response()
+}
+
+/// The host of a `Host` header, without its port (an IPv6 address keeps its brackets).
+fn host_of(value: &str) -> String {
+    let value = value.trim();
+    let host = match value.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or(value, |(ip, _)| &value[..ip.len() + 2]),
+        None => value.split(':').next().unwrap_or_default(),
+    };
+    host.to_ascii_lowercase()
+}
+
+/// `localhost` (and names under it), 127.0.0.0/8 and `[::1]`: this machine, where plain HTTP stays for scripts.
+fn is_loopback_host(host: &str) -> bool {
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The answer on an overflow connection to anything but `/health`.
@@ -313,6 +397,26 @@ mod tests {
             Some(Lane::Overflow),
             "the global cap of 10 is reached"
         );
+    }
+
+    #[test]
+    fn loopback_hosts_stay_on_http_and_others_are_told_apart_by_name() {
+        for (header, host) in [
+            ("localhost:8080", "localhost"),
+            ("127.0.0.1:8080", "127.0.0.1"),
+            ("[::1]:8080", "[::1]"),
+            ("Gateway.local:8080", "gateway.local"),
+            ("[fd00::7]", "[fd00::7]"),
+            ("192.0.2.7", "192.0.2.7"),
+        ] {
+            assert_eq!(host_of(header), host, "{header}");
+        }
+        for host in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in ["gateway.local", "192.0.2.7", "[fd00::7]", "localhost.example"] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
     }
 
     #[test]

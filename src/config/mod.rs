@@ -22,6 +22,7 @@ pub mod route;
 pub mod runtime;
 pub mod server;
 pub mod store;
+pub mod tls;
 pub mod turn;
 pub mod voice;
 pub mod wyoming;
@@ -40,6 +41,7 @@ pub use profile::Profile;
 pub use providers::Fallbacks;
 pub use server::ServerSettings;
 pub use store::StoreSettings;
+pub use tls::{TlsMode, TlsSettings};
 pub use turn::{MemorySettings, TurnSettings};
 pub use voice::VoiceSettings;
 pub use wyoming::WyomingSettings;
@@ -81,6 +83,8 @@ pub struct Settings {
     pub engines: EngineSettings,
     /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
     pub wyoming: WyomingSettings,
+    /// `TLS`, `HTTPS_ADDR`, `TLS_CERT_PATH`, `TLS_KEY_PATH`: HTTPS beside HTTP.
+    pub tls: TlsSettings,
     /// Environment values of the 16 runtime keys, validated and canonical.
     pub runtime_env: BTreeMap<keys::Key, String>,
 }
@@ -148,7 +152,9 @@ impl Settings {
                 },
                 PathBuf::from,
             );
+        let tls = TlsSettings::read(&src, server.listen_addr)?;
         let settings = Self {
+            tls,
             server,
             store,
             auth: AuthSettings::read(&src)?,

@@ -5,6 +5,7 @@ pub mod admin_lexicon;
 pub mod admin_llm;
 pub mod admin_ops;
 pub mod admin_users;
+pub mod ca;
 pub mod chat;
 pub mod devices;
 pub mod emergency;
@@ -58,6 +59,7 @@ pub fn router(state: AppState) -> Router {
     let routes = routes
         .merge(login::assets())
         .merge(ui::assets())
+        .merge(ca::pages())
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use voice_gateway::config::Settings;
 use voice_gateway::store::Store;
-use voice_gateway::{App, serve};
+use voice_gateway::{App, serve_with_https};
 
 use crate::fakes::Fake;
 
@@ -19,6 +19,8 @@ pub const ADMIN_KEY: &str = "test-admin-key-0123456789";
 /// A running gateway.
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// The HTTPS address, when the settings turn `TLS` on.
+    pub https: Option<SocketAddr>,
     pub client: reqwest::Client,
     pub store: Store,
     /// The PostgreSQL database of this gateway, when the suite runs on PostgreSQL.
@@ -161,8 +163,18 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = oneshot::channel::<()>();
+    // HTTPS on a port of its own, as `main` binds `HTTPS_ADDR`.
+    let tls = voice_gateway::tls::Tls::start(&settings).expect("TLS settings");
+    let https = match tls {
+        Some(tls) => Some((
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind https"),
+            tls,
+        )),
+        None => None,
+    };
+    let https_addr = https.as_ref().map(|(l, _)| l.local_addr().expect("https addr"));
     let app = Arc::new(App::new(settings, store.clone()));
-    tokio::spawn(serve(listener, app, async {
+    tokio::spawn(serve_with_https(listener, https, app, async {
         let _ = stopped.await;
     }));
     let client = reqwest::Client::builder()
@@ -171,6 +183,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         .expect("client");
     TestApp {
         addr,
+        https: https_addr,
         client,
         store,
         database_url,

@@ -25,6 +25,7 @@ mod sessions;
 mod smtp;
 mod speech;
 mod store;
+mod tls;
 mod turns;
 mod users;
 mod voice_detection;

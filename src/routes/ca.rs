@@ -1,0 +1,123 @@
+//! The local certificate authority of `TLS=auto`, for the devices of the house: `GET /ca.crt` (the certificate,
+//! in the form phones offer to install) and `GET /ca` (how to trust it on each system, with its fingerprint to
+//! compare). Public: the certificate is no secret, and a phone must fetch it before it can log in over HTTPS.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use rustls_pki_types::CertificateDer;
+use rustls_pki_types::pem::PemObject;
+
+use crate::app::AppState;
+use crate::error::error_response;
+use crate::tls::{data_folder, local_ca};
+
+/// The two pages.
+pub fn pages() -> Router<AppState> {
+    Router::new()
+        .route("/ca.crt", get(certificate))
+        .route("/ca", get(explained))
+}
+
+/// The authority's certificate as PEM, when `TLS=auto` made one.
+async fn authority(app: &AppState) -> Option<String> {
+    let file = local_ca::folder(&data_folder(&app.settings)).join("ca.crt");
+    tokio::fs::read_to_string(file).await.ok()
+}
+
+fn no_authority() -> Response {
+    error_response(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "this gateway has no local certificate authority (TLS=auto makes one)",
+    )
+}
+
+/// The certificate in DER as `application/x-x509-ca-cert`, the type Android and iOS offer to install.
+async fn certificate(State(app): State<AppState>) -> Response {
+    let Some(der) = authority(&app)
+        .await
+        .and_then(|pem| CertificateDer::from_pem_slice(pem.as_bytes()).ok())
+    else {
+        return no_authority();
+    };
+    (
+        [
+            (CONTENT_TYPE, "application/x-x509-ca-cert"),
+            (CONTENT_DISPOSITION, "attachment; filename=\"voice-gateway-ca.crt\""),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        der.to_vec(),
+    )
+        .into_response()
+}
+
+/// How to trust the authority, system by system.
+async fn explained(State(app): State<AppState>) -> Response {
+    let Some(print) = authority(&app).await.as_deref().and_then(local_ca::fingerprint) else {
+        return no_authority();
+    };
+    Html(PAGE.replace("{fingerprint}", &print)).into_response()
+}
+
+const PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Trust this voice assistant on your device</title>
+<link rel="stylesheet" href="/ui/ack.css">
+</head>
+<body>
+<main>
+<h1>Trust this voice assistant on your device</h1>
+<p>The assistant uses its own certificate authority, made on this machine, so that phones and tablets can use
+the microphone over HTTPS on your home network. Install it once on each device.</p>
+<p><a href="/ca.crt" download>Download the certificate (voice-gateway-ca.crt)</a></p>
+<p>Before trusting it, compare its SHA-256 fingerprint with the one your device shows:</p>
+<p><code id="fingerprint">{fingerprint}</code></p>
+<h2>Android</h2>
+<ol>
+<li>Download the certificate above.</li>
+<li>Open Settings, Security (or Security and privacy), More security settings, Encryption and credentials,
+Install a certificate, CA certificate.</li>
+<li>Choose "Install anyway" and pick the downloaded file.</li>
+</ol>
+<h2>iPhone and iPad</h2>
+<ol>
+<li>Open this page in Safari and download the certificate; allow the profile download.</li>
+<li>Open Settings, General, VPN and Device Management, the downloaded profile, and install it.</li>
+<li>Open Settings, General, About, Certificate Trust Settings, and switch on full trust for
+"voice-gateway local CA".</li>
+</ol>
+<h2>Windows</h2>
+<ol>
+<li>Download the certificate and open it; choose Install Certificate.</li>
+<li>Choose Current User, then "Place all certificates in the following store", Trusted Root Certification
+Authorities, and finish.</li>
+</ol>
+<h2>macOS</h2>
+<ol>
+<li>Download the certificate and open it: Keychain Access adds it to the login keychain.</li>
+<li>Open the certificate there, expand Trust, and set "When using this certificate" to Always Trust.</li>
+</ol>
+<h2>Linux</h2>
+<ol>
+<li>Chromium and Chrome: Settings, Privacy and security, Security, Manage certificates, Authorities, Import;
+tick "Trust this certificate for identifying websites".</li>
+<li>For the whole system (Debian, Ubuntu): copy it to <code>/usr/local/share/ca-certificates/</code> and run
+<code>sudo update-ca-certificates</code>.</li>
+</ol>
+<h2>Firefox (every system)</h2>
+<ol>
+<li>Firefox keeps its own list: Settings, Privacy and Security, Certificates, View Certificates, Authorities,
+Import; tick "Trust this CA to identify websites".</li>
+</ol>
+<p>Then open the assistant's https address again; the microphone works there.</p>
+</main>
+</body>
+</html>
+"#;

@@ -1,0 +1,199 @@
+//! HTTPS built in (`TLS=auto`, `TLS=files`), spoken to by reqwest (rustls) over loopback only: names the
+//! certificate must cover are resolved to 127.0.0.1 by the client, as a phone on the network would reach them.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use reqwest::tls::TlsInfo;
+use reqwest::{Certificate, Client, StatusCode};
+use sha2::{Digest, Sha256};
+
+use crate::common::{TestApp, eventually, spawn_app};
+
+/// The authority `TLS=auto` made in the gateway's data folder.
+fn authority(app: &TestApp) -> String {
+    let file = app.db_path().parent().unwrap().join("tls/ca.crt");
+    std::fs::read_to_string(file).expect("TLS=auto made its authority")
+}
+
+/// A client that trusts only `pem`, reaching `names` at `addr`, showing the certificate it was given.
+fn trusting(pem: &str, names: &[&str], addr: SocketAddr) -> Client {
+    let mut builder = Client::builder()
+        .tls_certs_only([Certificate::from_pem(pem.as_bytes()).unwrap()])
+        .tls_info(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(10));
+    for name in names {
+        builder = builder.resolve(name, addr);
+    }
+    builder.build().unwrap()
+}
+
+/// This machine's `<host>.local`, which the certificate must cover.
+fn dot_local() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase())
+}
+
+#[tokio::test]
+async fn tls_auto_serves_https_for_every_name_of_the_machine_and_sends_others_there() {
+    let app = spawn_app(&[("TLS", "auto")]).await;
+    let https = app.https.expect("HTTPS is on");
+    let ca = authority(&app);
+    let local = dot_local();
+    let client = trusting(&ca, &["localhost", &local, "elsewhere.example"], https);
+
+    // Every name and address the machine is reached by verifies against the authority.
+    for url in [
+        format!("https://localhost:{}/health", https.port()),
+        format!("https://{local}:{}/health", https.port()),
+        format!("https://127.0.0.1:{}/health", https.port()),
+    ] {
+        let r = client.get(&url).send().await.unwrap_or_else(|e| panic!("{url}: {e:?}"));
+        assert_eq!(r.status(), 200, "{url}");
+    }
+    // A name it does not cover, and a client that does not trust the authority, are refused.
+    let foreign = client
+        .get(format!("https://elsewhere.example:{}/health", https.port()))
+        .send()
+        .await;
+    assert!(foreign.is_err(), "a name outside the certificate");
+    let stranger = Client::builder()
+        .resolve("localhost", https)
+        .build()
+        .unwrap()
+        .get(format!("https://localhost:{}/health", https.port()))
+        .send()
+        .await;
+    let err = stranger.expect_err("an untrusted authority");
+    assert!(format!("{err:?}").to_lowercase().contains("certificate"), "{err:?}");
+
+    // Plain HTTP: this machine stays on it, another machine's name goes to the same path on HTTPS.
+    let plain = Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let at = |host: &str| {
+        plain
+            .get(format!("http://{}/api/config?lang=de", app.addr))
+            .header("host", host.to_string())
+            .send()
+    };
+    for host in ["127.0.0.1", "localhost:8080", "[::1]:8080"] {
+        assert_eq!(at(host).await.unwrap().status(), 200, "{host}");
+    }
+    for host in [format!("{local}:8080"), "192.0.2.7:8080".to_string()] {
+        let r = at(&host).await.unwrap();
+        assert_eq!(r.status(), StatusCode::TEMPORARY_REDIRECT, "{host}");
+        let name = host.rsplit_once(':').unwrap().0;
+        assert_eq!(
+            r.headers()["location"],
+            format!("https://{name}:{}/api/config?lang=de", https.port()).as_str()
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_authority_is_offered_to_devices_with_its_fingerprint() {
+    let app = spawn_app(&[("TLS", "auto")]).await;
+    let ca = authority(&app);
+    let der = der_of(&ca);
+
+    let r = app.client.get(app.url("/ca.crt")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/x-x509-ca-cert");
+    assert_eq!(r.bytes().await.unwrap().to_vec(), der, "the authority itself, in DER");
+
+    let page = app
+        .client
+        .get(app.url("/ca"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let print: Vec<String> = Sha256::digest(&der).iter().map(|b| format!("{b:02X}")).collect();
+    assert!(
+        page.contains(&print.join(":")),
+        "the page shows the SHA-256 fingerprint"
+    );
+    for system in ["Android", "iPhone", "Windows", "macOS", "Linux", "Firefox"] {
+        assert!(page.contains(system), "{system} is explained");
+    }
+
+    // Without TLS=auto there is no authority to offer.
+    let plain = spawn_app(&[]).await;
+    let r = plain.get("/ca.crt", crate::common::As::Nobody).await;
+    assert_eq!(r.error(404), "not_found");
+    assert!(plain.https.is_none());
+}
+
+/// A certificate for `localhost` signed by a fresh authority, as PEM files an operator has: (ca, cert, key).
+fn operator_files() -> (String, String, String) {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca_params, ca_key);
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    (ca.pem(), cert.pem(), key.serialize_pem())
+}
+
+/// The DER of a PEM certificate.
+fn der_of(pem: &str) -> Vec<u8> {
+    use rustls_pki_types::pem::PemObject;
+    rustls_pki_types::CertificateDer::from_pem_slice(pem.as_bytes())
+        .unwrap()
+        .to_vec()
+}
+
+/// The DER of the certificate `client` is shown at `url`.
+async fn shown(client: &Client, url: &str) -> Option<Vec<u8>> {
+    let r = client.get(url).send().await.ok()?;
+    r.extensions().get::<TlsInfo>()?.peer_certificate().map(<[u8]>::to_vec)
+}
+
+#[tokio::test]
+async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let (first_ca, first_cert, first_key) = operator_files();
+    std::fs::write(&cert_path, &first_cert).unwrap();
+    std::fs::write(&key_path, &first_key).unwrap();
+    let app = spawn_app(&[
+        ("TLS", "files"),
+        ("TLS_CERT_PATH", cert_path.to_str().unwrap()),
+        ("TLS_KEY_PATH", key_path.to_str().unwrap()),
+    ])
+    .await;
+    let https = app.https.unwrap();
+    let url = format!("https://localhost:{}/health", https.port());
+    let first = trusting(&first_ca, &["localhost"], https);
+    assert_eq!(shown(&first, &url).await, Some(der_of(&first_cert)));
+
+    // A half-written file is not taken: the certificate in use stays.
+    std::fs::write(&cert_path, "-----BEGIN CERTIFICATE-----\nbroken").unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        shown(&first, &url).await.is_some(),
+        "the old certificate is still served"
+    );
+
+    // The operator renews: the new certificate is served within seconds, on a new connection.
+    let (second_ca, second_cert, second_key) = operator_files();
+    std::fs::write(&key_path, &second_key).unwrap();
+    std::fs::write(&cert_path, &second_cert).unwrap();
+    let second = trusting(&second_ca, &["localhost"], https);
+    let second_der = der_of(&second_cert);
+    let served = eventually("the renewed certificate", 100, || async {
+        shown(&second, &url).await.filter(|der| *der == second_der)
+    })
+    .await;
+    assert_eq!(served, second_der);
+}
