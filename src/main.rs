@@ -306,6 +306,16 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     if let Some((_, tls)) = &https {
         println!("{}", https_addresses(settings, tls));
     }
+    if !settings.auth.enabled {
+        println!(
+            "without sign-in: {}",
+            if settings.auth.anonymous_from_network {
+                "everyone who reaches it is the anonymous user (ANONYMOUS_FROM_NETWORK=true)"
+            } else {
+                "this machine only; other devices open their personal link"
+            }
+        );
+    }
     println!("{}", running(&app).await);
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev

@@ -129,6 +129,11 @@ impl Drop for Permit {
     }
 }
 
+/// Marks a request that came over TLS (a handler's extension): a browser keeps a `Secure` cookie only from
+/// such a request or from its own machine.
+#[derive(Debug, Clone, Copy)]
+pub struct OverTls;
+
 /// A listening socket and how its connections are served.
 pub struct Door {
     pub listener: TcpListener,
@@ -212,10 +217,12 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
         let tls = doors[door].tls.clone();
         tokio::spawn(async move {
             match tls {
-                None => serve_connection(tcp, peer, router, header_timeout, permit, closing).await,
+                None => serve_connection(tcp, peer, false, router, header_timeout, permit, closing).await,
                 // A client that does not finish its handshake in time is treated like one that sends no request.
                 Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(tcp)).await {
-                    Ok(Ok(stream)) => serve_connection(stream, peer, router, header_timeout, permit, closing).await,
+                    Ok(Ok(stream)) => {
+                        serve_connection(stream, peer, true, router, header_timeout, permit, closing).await;
+                    }
                     Ok(Err(err)) => tracing::debug!(%err, %peer, "TLS handshake failed"),
                     Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
                 },
@@ -241,6 +248,7 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
 async fn serve_connection(
     io: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
     peer: SocketAddr,
+    secure: bool,
     router: Router,
     header_timeout: Duration,
     permit: Permit,
@@ -249,6 +257,9 @@ async fn serve_connection(
     let lane = permit.lane;
     let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
         req.extensions_mut().insert(ConnectInfo(peer));
+        if secure {
+            req.extensions_mut().insert(OverTls);
+        }
         let mut router = router.clone();
         async move {
             let mut response = router.call(req).await?;
@@ -306,7 +317,7 @@ async fn to_https(port: u16, trusted: Arc<Vec<IpNet>>, req: Request<axum::body::
 }
 
 /// The host of a `Host` header, without its port (an IPv6 address keeps its brackets).
-fn host_of(value: &str) -> String {
+pub fn host_of(value: &str) -> String {
     let value = value.trim();
     let host = match value.strip_prefix('[') {
         Some(rest) => rest.split_once(']').map_or(value, |(ip, _)| &value[..ip.len() + 2]),
@@ -316,7 +327,7 @@ fn host_of(value: &str) -> String {
 }
 
 /// `localhost` (and names under it), 127.0.0.0/8 and `[::1]`: this machine, where plain HTTP stays for scripts.
-fn is_loopback_host(host: &str) -> bool {
+pub fn is_loopback_host(host: &str) -> bool {
     host == "localhost"
         || host.ends_with(".localhost")
         || host

@@ -2,7 +2,9 @@
 //!
 //! Methods tried per request, in order: bearer token; cookie `va_token`; the `k` (personal link) or `token`
 //! (WebSocket) query parameter; the trusted single-sign-on header, believed only from `TRUSTED_PROXY_IPS`;
-//! and, when `AUTH_ENABLED` is false, the anonymous user. Admin endpoints also accept `X-Admin-Key`.
+//! and, when `AUTH_ENABLED` is false, the anonymous user: for callers on this machine (loopback), and from
+//! other machines only with `ANONYMOUS_FROM_NETWORK`, so that opening the gateway to the house does not make
+//! everyone on the network the same person. Admin endpoints also accept `X-Admin-Key`.
 
 pub mod cookie;
 pub mod token;
@@ -102,7 +104,8 @@ pub async fn identify(
         let user = app.store.user_for_external_id(&external_id).await?;
         return Ok(found(user, Method::TrustedHeader));
     }
-    if !app.settings.auth.enabled {
+    let nearby = peer.is_none_or(|p| p.ip().is_loopback() || p.ip().to_canonical().is_loopback());
+    if !app.settings.auth.enabled && (nearby || app.settings.auth.anonymous_from_network) {
         // A read on the hot path; the insert happens once, on the first anonymous request.
         let user = match app.store.user_by_id(crate::store::users::ANONYMOUS_ID).await? {
             Some(user) => user,

@@ -8,8 +8,12 @@ use super::env::{ConfigError, Source, Var};
 /// Credentials and identities.
 #[derive(Debug)]
 pub struct AuthSettings {
-    /// `AUTH_ENABLED`: false lets every caller act as the anonymous user.
+    /// `AUTH_ENABLED`: false lets callers without credentials act as the anonymous user (from this machine only,
+    /// unless `ANONYMOUS_FROM_NETWORK`).
     pub enabled: bool,
+    /// `ANONYMOUS_FROM_NETWORK`: with `AUTH_ENABLED=false`, callers from other machines are the anonymous user
+    /// too (else they need their personal link).
+    pub anonymous_from_network: bool,
     /// `ADMIN_API_KEY`: the admin secret accepted in `X-Admin-Key`.
     pub admin_api_key: Option<SecretString>,
     /// `TRUSTED_AUTH_HEADER`: identity header set by the single-sign-on proxy.
@@ -31,9 +35,15 @@ impl AuthSettings {
             enabled: src
                 .var(
                     "AUTH_ENABLED",
-                    "false: callers without credentials act as the anonymous user",
+                    "false: callers without credentials on this machine act as the anonymous user",
                 )
                 .profiles([None, Some("true"), Some("true")])
+                .bool(false)?,
+            anonymous_from_network: src
+                .var(
+                    "ANONYMOUS_FROM_NETWORK",
+                    "with `AUTH_ENABLED=false`, callers from other machines act as the anonymous user too (else each person uses their personal link)",
+                )
                 .bool(false)?,
             admin_api_key: src.var("ADMIN_API_KEY", "admin secret, sent as `X-Admin-Key`").secret(),
             trusted_auth_header: header_name(

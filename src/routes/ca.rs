@@ -2,24 +2,25 @@
 //! in the form phones offer to install) and `GET /ca` (how to trust it on each system, with its fingerprint to
 //! compare). Public: the certificate is no secret, and a phone must fetch it before it can log in over HTTPS.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
 use rustls_pki_types::CertificateDer;
 use rustls_pki_types::pem::PemObject;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::openapi::PUBLIC;
 use crate::app::AppState;
 use crate::error::error_response;
 use crate::tls::{data_folder, local_ca};
 
 /// The two pages.
-pub fn pages() -> Router<AppState> {
-    Router::new()
-        .route("/ca.crt", get(certificate))
-        .route("/ca", get(explained))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(certificate))
+        .routes(routes!(explained))
 }
 
 /// The authority's certificate as PEM, when `TLS=auto` made one.
@@ -36,7 +37,11 @@ fn no_authority() -> Response {
     )
 }
 
-/// The certificate in DER as `application/x-x509-ca-cert`, the type Android and iOS offer to install.
+/// The local certificate authority's certificate in DER as `application/x-x509-ca-cert`, the type Android
+/// and iOS offer to install.
+#[utoipa::path(get, path = "/ca.crt", tag = PUBLIC, responses(
+    (status = 200, description = "the certificate (DER)", content_type = "application/x-x509-ca-cert"),
+    (status = 404, description = "no local certificate authority (TLS is not `auto`)")))]
 async fn certificate(State(app): State<AppState>) -> Response {
     let Some(der) = authority(&app)
         .await
@@ -55,7 +60,10 @@ async fn certificate(State(app): State<AppState>) -> Response {
         .into_response()
 }
 
-/// How to trust the authority, system by system.
+/// How to trust the local certificate authority on each system, with its SHA-256 fingerprint.
+#[utoipa::path(get, path = "/ca", tag = PUBLIC, responses(
+    (status = 200, description = "the page", content_type = "text/html"),
+    (status = 404, description = "no local certificate authority (TLS is not `auto`)")))]
 async fn explained(State(app): State<AppState>) -> Response {
     let Some(print) = authority(&app).await.as_deref().and_then(local_ca::fingerprint) else {
         return no_authority();

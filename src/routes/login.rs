@@ -3,8 +3,9 @@
 
 use std::net::SocketAddr;
 
+use axum::Extension;
 use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -21,6 +22,7 @@ use super::openapi::{ADMIN, PUBLIC};
 use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
+use crate::server::{OverTls, host_of, is_loopback_host};
 
 /// Routes of the page gate (the assistant page and the admin panel) and logins.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -76,15 +78,23 @@ fn without_link_token(query: &str) -> String {
 #[utoipa::path(get, path = "/", tag = PUBLIC, responses(
     (status = 200, description = "the assistant page", content_type = "text/html"),
     (status = 303, description = "a valid personal link: into the cookie, then the page without it"),
+    (status = 403, description = "a personal link over plain HTTP from another machine: why it cannot sign in", content_type = "text/html"),
     (status = 401, description = "no identity: the sign-in page", content_type = "text/html")))]
 async fn index(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    over_tls: Option<Extension<OverTls>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response> {
     if let Some(link_token) = auth::query_param(query.as_deref(), "k") {
         return match app.store.user_by_token_hash(&token::hash(&link_token)).await? {
+            Some(_) if !keeps_secure_cookie(&app, over_tls.is_some(), peer, &headers) => Ok((
+                StatusCode::FORBIDDEN,
+                [(CACHE_CONTROL, "no-store")],
+                Html(page(INSECURE_LINK, false)),
+            )
+                .into_response()),
             Some(_) => Ok(redirect(
                 &without_link_token(query.as_deref().unwrap_or_default()),
                 Some(&link_token),
@@ -105,6 +115,32 @@ async fn index(
         Err(ApiError::Unauthorized) => Ok(gate(&app)),
         Err(other) => Err(other),
     }
+}
+
+/// Why a personal link opened over plain HTTP from another machine signs nobody in.
+const INSECURE_LINK: &str = "This personal link cannot sign you in at this address: browsers keep the sign-in \
+    only on a secure (https) address or on the gateway's own machine, and this address is plain http. Ask the \
+    person who runs voice-gateway to switch on HTTPS (the setting <code>TLS=auto</code>, explained under \
+    \"Phones and tablets\" in its README), then open your link on the https address it names. The microphone \
+    needs that address too.";
+
+/// Whether the browser will keep the `Secure` sign-in cookie of this request: over TLS, on the gateway's own
+/// machine (browsers treat `localhost` and loopback addresses as secure), or through a trusted proxy, which
+/// terminates TLS itself.
+fn keeps_secure_cookie(app: &App, over_tls: bool, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(host_of)
+        .unwrap_or_default();
+    over_tls
+        || is_loopback_host(&host)
+        || app
+            .settings
+            .auth
+            .trusted_proxy_ips
+            .iter()
+            .any(|net| net.contains(&peer.ip()))
 }
 
 /// What a browser without identity gets at `/` and `/admin`: the proxy's login where there is one, else the

@@ -34,6 +34,7 @@ use crate::error::error_response;
 pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(health::router())
+        .merge(ca::router())
         .merge(public_config::router())
         .merge(openapi::router())
         .merge(login::router())
@@ -59,7 +60,6 @@ pub fn router(state: AppState) -> Router {
     let routes = routes
         .merge(login::assets())
         .merge(ui::assets())
-        .merge(ca::pages())
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -16,6 +16,7 @@ mod instances;
 mod lexicon;
 mod limits;
 mod me;
+mod network;
 mod openai;
 mod openai_sdk;
 mod openapi;
