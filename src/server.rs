@@ -34,6 +34,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
+
+use crate::tls::{OverTls, host_of, is_loopback_host};
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_service::Service;
 
@@ -128,11 +130,6 @@ impl Drop for Permit {
         }
     }
 }
-
-/// Marks a request that came over TLS (a handler's extension): a browser keeps a `Secure` cookie only from
-/// such a request or from its own machine.
-#[derive(Debug, Clone, Copy)]
-pub struct OverTls;
 
 /// A listening socket and how its connections are served.
 pub struct Door {
@@ -316,26 +313,6 @@ async fn to_https(port: u16, trusted: Arc<Vec<IpNet>>, req: Request<axum::body::
     Redirect::temporary(&format!("https://{host}:{port}{path}")).into_response()
 }
 
-/// The host of a `Host` header, without its port (an IPv6 address keeps its brackets).
-pub fn host_of(value: &str) -> String {
-    let value = value.trim();
-    let host = match value.strip_prefix('[') {
-        Some(rest) => rest.split_once(']').map_or(value, |(ip, _)| &value[..ip.len() + 2]),
-        None => value.split(':').next().unwrap_or_default(),
-    };
-    host.to_ascii_lowercase()
-}
-
-/// `localhost` (and names under it), 127.0.0.0/8 and `[::1]`: this machine, where plain HTTP stays for scripts.
-pub fn is_loopback_host(host: &str) -> bool {
-    host == "localhost"
-        || host.ends_with(".localhost")
-        || host
-            .trim_matches(['[', ']'])
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
 /// The answer on an overflow connection to anything but `/health`.
 async fn busy() -> Response {
     let mut response = error_response(
@@ -408,26 +385,6 @@ mod tests {
             Some(Lane::Overflow),
             "the global cap of 10 is reached"
         );
-    }
-
-    #[test]
-    fn loopback_hosts_stay_on_http_and_others_are_told_apart_by_name() {
-        for (header, host) in [
-            ("localhost:8080", "localhost"),
-            ("127.0.0.1:8080", "127.0.0.1"),
-            ("[::1]:8080", "[::1]"),
-            ("Gateway.local:8080", "gateway.local"),
-            ("[fd00::7]", "[fd00::7]"),
-            ("192.0.2.7", "192.0.2.7"),
-        ] {
-            assert_eq!(host_of(header), host, "{header}");
-        }
-        for host in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"] {
-            assert!(is_loopback_host(host), "{host}");
-        }
-        for host in ["gateway.local", "192.0.2.7", "[fd00::7]", "localhost.example"] {
-            assert!(!is_loopback_host(host), "{host}");
-        }
     }
 
     #[test]

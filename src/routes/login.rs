@@ -22,7 +22,7 @@ use super::openapi::{ADMIN, PUBLIC};
 use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
-use crate::server::{OverTls, host_of, is_loopback_host};
+use crate::tls::{OverTls, host_of, is_loopback_host};
 
 /// Routes of the page gate (the assistant page and the admin panel) and logins.
 pub fn router() -> OpenApiRouter<AppState> {

@@ -5,6 +5,7 @@
 
 pub mod local_ca;
 
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
@@ -186,6 +187,31 @@ impl Tls {
     }
 }
 
+/// Marks a request that came over TLS (a handler's extension): a browser keeps a `Secure` cookie only from
+/// such a request or from its own machine.
+#[derive(Debug, Clone, Copy)]
+pub struct OverTls;
+
+/// The host of a `Host` header, without its port (an IPv6 address keeps its brackets).
+pub fn host_of(value: &str) -> String {
+    let value = value.trim();
+    let host = match value.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or(value, |(ip, _)| &value[..ip.len() + 2]),
+        None => value.split(':').next().unwrap_or_default(),
+    };
+    host.to_ascii_lowercase()
+}
+
+/// `localhost` (and names under it), 127.0.0.0/8 and `[::1]`: this machine, where plain HTTP stays for scripts.
+pub fn is_loopback_host(host: &str) -> bool {
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// The data folder (beside the database file), where `auto` keeps its authority.
 pub fn data_folder(settings: &Settings) -> PathBuf {
     settings
@@ -222,4 +248,29 @@ fn read_files(cert: &Path, key: &Path) -> Result<Issued, String> {
 fn modified(cert: &Path, key: &Path) -> Option<(SystemTime, SystemTime)> {
     let time = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     Some((time(cert)?, time(key)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_stay_on_http_and_others_are_told_apart_by_name() {
+        for (header, host) in [
+            ("localhost:8080", "localhost"),
+            ("127.0.0.1:8080", "127.0.0.1"),
+            ("[::1]:8080", "[::1]"),
+            ("Gateway.local:8080", "gateway.local"),
+            ("[fd00::7]", "[fd00::7]"),
+            ("192.0.2.7", "192.0.2.7"),
+        ] {
+            assert_eq!(host_of(header), host, "{header}");
+        }
+        for host in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in ["gateway.local", "192.0.2.7", "[fd00::7]", "localhost.example"] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
 }
