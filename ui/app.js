@@ -288,11 +288,26 @@ function micPiece(pcm) {
     timestamp: mic.time, data: pcm }));
   mic.time += (frames * 1e6) / 16000;
 }
+// Browsers give a page the microphone only in a secure context (https, or the gateway's own machine): say so at
+// once, with the way there, since speaking is what the page is for.
+function insecureContext() {
+  const port = ui.config.https_port;
+  if (!port) { status(t('needsTls'), true); return; }
+  const secure = `https://${location.hostname}:${port}`;
+  const link = (href, text) => { const a = document.createElement('a'); a.href = href; a.textContent = text; return a; };
+  const el = $('#status');
+  el.replaceChildren(`${t('needsHttps')} `, link(`${secure}${location.pathname}`, t('openSecure')), ' · ',
+    link(`${secure}/ca`, t('trustDevice')));
+  el.classList.add('error');
+}
+
 async function micOn() {
+  if (!window.isSecureContext || !navigator.mediaDevices) { insecureContext(); return; }
   try {
     mic.stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
-  } catch {
-    status(t('noMic'), true);
+  } catch (e) {
+    // Refused by the person (or a policy): how to allow it; anything else: the microphone is missing or busy.
+    status(t(e.name === 'NotAllowedError' ? 'micDenied' : 'noMic'), true);
     return;
   }
   bargeIn();
@@ -318,6 +333,7 @@ function micOff() {
   mic.ctx?.close();
   if (mic.encoder?.state === 'configured') mic.encoder.close();
   mic.stream = mic.ctx = mic.node = mic.encoder = null;
+  if ($('#status').textContent === t('listening')) status(t('ready'));
   $('#mic').setAttribute('aria-pressed', 'false');
   $('#mic').textContent = t('speak');
 }
@@ -452,18 +468,23 @@ async function init() {
   $('#help-yes').onclick = () => { $('#help-dialog').close(); help(); };
   await newSession();
   loadMemories();
-  status(t('ready'));
+  if (window.isSecureContext) status(t('ready')); else insecureContext();
   vg.ready = true;
 }
 
+// The voice menu: first the automatic choice, naming the voice that speaks when the person picks none (the
+// user's preference or the engines' voice for the language); a picked voice stays picked while it speaks the
+// language. Only a picked voice is sent with a question.
 function fillVoices() {
+  const select = $('#voice');
+  const picked = select.value;
   const menu = (ui.config.tts_menu || []).filter((v) => v.languages.includes(ui.lang));
-  $('#voice').replaceChildren(...menu.map((v) => {
-    const o = document.createElement('option');
-    o.value = `${v.provider}|${v.voice}`;
-    o.textContent = v.label;
-    return o;
-  }));
+  const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
+  const auto = ui.me?.voices?.[ui.lang];
+  const named = auto && (menu.find((v) => v.provider === auto.provider && v.voice === auto.voice)?.label || `${auto.provider} ${auto.voice}`);
+  select.replaceChildren(option('', named ? t('autoVoice').replace('{voice}', named) : t('autoVoice').replace(': {voice}', '')),
+    ...menu.map((v) => option(`${v.provider}|${v.voice}`, v.label)));
+  select.value = menu.some((v) => `${v.provider}|${v.voice}` === picked) ? picked : '';
 }
 
 init().catch((e) => status(`${t('error')}: ${e.message}`, true));

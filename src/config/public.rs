@@ -35,6 +35,8 @@ pub struct PublicConfig {
     pub available: Available,
     /// Ready-made voice options: espeak-ng for every language, the Piper voices found, the cloud voice.
     pub tts_menu: Vec<VoiceOption>,
+    /// The HTTPS port when `TLS` is on (the page links an insecure context there); `None` when off.
+    pub https_port: Option<u16>,
 }
 
 /// One value per stage.

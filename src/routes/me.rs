@@ -1,5 +1,7 @@
 //! The caller's own account: `/api/me`, prefs and memories.
 
+use std::collections::BTreeMap;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -15,7 +17,9 @@ use crate::app::AppState;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, AppJson, Result};
 use crate::prefs::{self, Prefs, Writer};
+use crate::providers::TtsId;
 use crate::store::memories::Memory;
+use crate::turn::speech;
 
 /// What a prefs change may hold.
 pub const PREFS_BODY: &str = "Any subset of: language, voice, voice_gender, stt_provider, llm_provider, \
@@ -49,12 +53,35 @@ struct Me {
     created_at: i64,
     prefs: Prefs,
     sso_logout_url: Option<String>,
+    /// The engine and voice that speak each of the caller's languages when the page names no voice.
+    voices: BTreeMap<String, DefaultVoice>,
+}
+
+/// A voice that speaks by default.
+#[derive(Serialize, ToSchema)]
+struct DefaultVoice {
+    #[schema(value_type = TtsId)]
+    provider: String,
+    voice: String,
 }
 
 /// The caller with is_admin, prefs and sso_logout_url.
 #[utoipa::path(get, path = "/api/me", tag = USER, responses((status = 200, body = Me)))]
 async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>> {
     let prefs = app.store.prefs(&caller.user.id).await?;
+    let eff = app.runtime.effective().await?;
+    let languages: Vec<String> = match prefs.allowed_languages() {
+        [] => crate::config::LANGUAGES.iter().map(|l| l.to_string()).collect(),
+        allowed => allowed.to_vec(),
+    };
+    let voices = languages
+        .into_iter()
+        .map(|language| {
+            let (provider, voice) = speech::default_speaker(&app, &eff, &prefs, &language);
+            let provider = provider.to_string();
+            (language, DefaultVoice { provider, voice })
+        })
+        .collect();
     let u = caller.user;
     Ok(Json(Me {
         id: u.id,
@@ -66,6 +93,7 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
         created_at: u.created_at,
         prefs,
         sso_logout_url: app.settings.auth.sso_logout_url.clone(),
+        voices,
     }))
 }
 

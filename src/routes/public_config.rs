@@ -91,6 +91,7 @@ fn build(app: &App, eff: &Effective) -> PublicConfig {
         },
         available: available(app),
         tts_menu: tts_menu(app, eff),
+        https_port: (s.tls.mode != crate::config::TlsMode::Off).then_some(s.tls.https_addr.port()),
     }
 }
 

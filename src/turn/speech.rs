@@ -111,6 +111,39 @@ pub fn language_fallback(app: &App, route: &Route) -> bool {
     !app.providers.tts.get(route.tts).speaks(&route.language)
 }
 
+/// The engine and voice that speak `language` for these prefs when a request names neither: what the page's
+/// voice menu shows as its automatic choice.
+pub fn default_speaker(app: &App, eff: &Effective, prefs: &Prefs, language: &str) -> (TtsId, String) {
+    let request = TurnRequest {
+        layer: RouteLayer {
+            language: Some(language.to_string()),
+            ..RouteLayer::default()
+        },
+        ..TurnRequest::default()
+    };
+    let route = route_for(app, eff, prefs, &request);
+    let (provider, asked) = if language_fallback(app, &route) {
+        (LOCAL_VOICE, None)
+    } else {
+        (route.tts, route.voice.clone().or_else(|| default_voice(eff, route.tts)))
+    };
+    let voice = match provider {
+        // Piper takes the asked voice when it speaks the language, else the language's first (as it speaks).
+        TtsId::Piper => {
+            let voices = app.providers.tts.get(TtsId::Piper).capabilities().voices;
+            let speaks: Vec<&String> = voices
+                .iter()
+                .filter(|v| crate::providers::tts::piper::language_of(v) == route.language)
+                .collect();
+            asked
+                .filter(|a| speaks.iter().any(|v| *v == a))
+                .or_else(|| speaks.first().map(|v| v.to_string()))
+        }
+        _ => asked,
+    };
+    (provider, voice.unwrap_or_else(|| route.language.clone()))
+}
+
 /// An engine's own default voice where the settings name one (`OPENAI_TTS_VOICE`, `PIPER_VOICE`).
 fn default_voice(eff: &Effective, provider: TtsId) -> Option<String> {
     let key = Key::voice_of(provider)?;

@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::json;
 use voice_gateway::providers::audio::{Pcm, parse_wav};
 
-use crate::common::{As, eventually, spawn_app};
+use crate::common::{As, eventually, free_port, spawn_app};
 use crate::emergency::ack_link;
 use crate::fakes::{CHAT, Fake, Reply, tokens, tool_call};
 use crate::smtp::{Mode, SmtpServer};
@@ -193,4 +193,126 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
     );
     assert_eq!(me.body["prefs"]["emergency_contacts"], json!(["hilfe@family.example"]));
     assert_eq!(me.body["prefs"]["full_name"], "Neue Person");
+}
+
+/// A gateway binary on loopback with the fakes as its providers; dropped, it is killed.
+fn gateway_binary(dir: &std::path::Path, stt: &Fake, llm: &Fake, extra: &[(&str, String)]) -> tokio::process::Child {
+    let mut run = tokio::process::Command::new(env!("CARGO_BIN_EXE_voice-gateway"));
+    run.current_dir(dir)
+        .env("ENGINES", "off")
+        .env("DB_PATH", dir.join("gateway.db"))
+        .env("LOCAL_LLM_URL", llm.v1())
+        .env("DEFAULT_LLM_PROVIDER", "local")
+        .env("OPENAI_STT_URL", stt.v1())
+        .env("DEFAULT_STT_PROVIDER", "openai")
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("FILLER_AFTER_MS", "0")
+        .env("WYOMING_ZEROCONF", "false")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true);
+    for (key, value) in extra {
+        run.env(key, value);
+    }
+    run.spawn().expect("the gateway binary starts")
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium, node and certutil; scripts/test.sh runs it"]
+async fn a_phone_on_the_network_talks_over_https_once_it_trusts_the_gateway() {
+    let stt = Fake::start().await;
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "How is the weather in Hamburg?", "language": "en"})),
+    );
+    let llm = Fake::answering(&["In Hamburg it rains."]).await;
+    let (secure_dir, plain_dir, home) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let (http, https, plain) = (free_port(), free_port(), free_port());
+    // Loopback only: the browser maps the machine's name there, as a phone's resolver would map it to the LAN.
+    let _secure = gateway_binary(
+        secure_dir.path(),
+        &stt,
+        &llm,
+        &[
+            ("TLS", "auto".into()),
+            ("LISTEN_ADDR", format!("127.0.0.1:{http}")),
+            ("HTTPS_ADDR", format!("127.0.0.1:{https}")),
+        ],
+    );
+    let _plain = gateway_binary(
+        plain_dir.path(),
+        &stt,
+        &llm,
+        &[("LISTEN_ADDR", format!("127.0.0.1:{plain}"))],
+    );
+    for port in [http, https, plain] {
+        eventually("the gateways to listen", 30, || async {
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        })
+        .await;
+    }
+    let link_file = secure_dir.path().join("admin-link.txt");
+    let link = eventually("the admin's link", 10, || async {
+        std::fs::read_to_string(&link_file).ok()
+    })
+    .await;
+    let token = link.trim().rsplit("k=").next().unwrap().to_string();
+
+    // The phone trusts the gateway's authority, as the /ca page explains (Chromium reads the NSS store in HOME).
+    let nss = home.path().join(".pki/nssdb");
+    std::fs::create_dir_all(&nss).unwrap();
+    let db = format!("sql:{}", nss.display());
+    let ca = secure_dir.path().join("tls/ca.crt");
+    for args in [
+        vec!["-N", "-d", &db, "--empty-password"],
+        vec![
+            "-A",
+            "-d",
+            &db,
+            "-t",
+            "C,,",
+            "-n",
+            "voice-gateway",
+            "-i",
+            ca.to_str().unwrap(),
+        ],
+    ] {
+        let done = Command::new("certutil")
+            .args(&args)
+            .status()
+            .expect("certutil (libnss3-tools)");
+        assert!(done.success(), "certutil {args:?}");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("question.wav");
+    spoken_question("How is the weather in Hamburg?", &wav);
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host = format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tokio::process::Command::new("node")
+        .arg("ui-tests/phone.mjs")
+        .current_dir(root)
+        .env("HOST", &host)
+        .env("HTTP", http.to_string())
+        .env("HTTPS", https.to_string())
+        .env("PLAIN", plain.to_string())
+        .env("LINK", format!("/?k={token}"))
+        .env("TRUSTED_HOME", home.path())
+        .env("MIC_WAV", &wav)
+        .env("SHOTS", format!("{root}/target/ui-shots"))
+        .env("EXPECT_TRANSCRIPT", "Hamburg")
+        .output()
+        .await
+        .expect("node runs (scripts/test.sh installs it)");
+    let out = String::from_utf8_lossy(&run.stdout);
+    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "phone steps failed:\n{out}");
+    assert!(!out.contains(&token), "the link's token is not printed");
+    // The spoken question reached the recogniser through the HTTPS gateway.
+    assert!(!stt.requests("/v1/audio/transcriptions").is_empty());
 }

@@ -758,6 +758,26 @@ async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
     assert_eq!(piper_voices.len(), 1, "{}", config.body["tts_menu"]);
     assert_eq!(piper_voices[0]["voice"], "en_US-joe-medium");
     assert_eq!(piper_voices[0]["languages"], json!(["en"]));
+
+    // The page's automatic choice names the voice that really speaks each language.
+    let me = app.get("/api/me", As::Bearer(&token)).await;
+    assert_eq!(
+        me.body["voices"]["en"],
+        json!({"provider": "piper", "voice": "en_US-joe-medium"})
+    );
+    assert_eq!(me.body["voices"]["de"], json!({"provider": "espeak", "voice": "de"}));
+    // A voice the person chose in their prefs is the automatic one.
+    let r = app
+        .call(
+            Method::PUT,
+            "/api/me/prefs",
+            As::Bearer(&token),
+            Some(json!({"tts_provider": "espeak", "voice": "en-us"})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let me = app.get("/api/me", As::Bearer(&token)).await;
+    assert_eq!(me.body["voices"]["en"], json!({"provider": "espeak", "voice": "en-us"}));
 }
 
 #[tokio::test]

@@ -1,0 +1,76 @@
+// A phone on the home network, played by Debian's Chromium: the gateway's names are mapped to 127.0.0.1 in the
+// browser (a browser decides a secure context by the name in the address, not by where it resolves), so
+// http://<host>.local is an insecure context and https://<host>.local a secure one, exactly as on a phone,
+// while every packet stays on loopback.
+// Environment: HOST (<host>.local), HTTP and HTTPS (the TLS=auto gateway's ports), PLAIN (a TLS=off gateway's
+// port), LINK (a personal link's path), TRUSTED_HOME (a HOME whose NSS store trusts the gateway's authority),
+// MIC_WAV (the fake microphone's file), EXPECT_TRANSCRIPT, SHOTS.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const { HOST, HTTP, HTTPS, PLAIN, LINK, TRUSTED_HOME, MIC_WAV, EXPECT_TRANSCRIPT = '', SHOTS = 'target/ui-shots' } = process.env;
+const step = (name) => console.log(`ok ${name}`);
+
+function launch(home) {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
+      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${MIC_WAV}`],
+    // Chromium on Linux trusts the authorities of the NSS store under $HOME, as a phone trusts an installed one.
+    env: { ...process.env, HOME: home },
+  });
+}
+
+const trusted = await launch(TRUSTED_HOME);
+const stranger = await launch(mkdtempSync(join(tmpdir(), 'stranger-')));
+let page;
+try {
+  const context = await trusted.newContext({ permissions: ['microphone'] });
+  page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+
+  // The personal link as the admin sends it, opened over plain http: the gateway sends the phone to https.
+  await page.goto(`http://${HOST}:${HTTP}${LINK}`);
+  const url = new URL(page.url());
+  if (url.protocol !== 'https:' || url.port !== HTTPS) throw new Error(`stayed at ${page.url()}`);
+  await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  if (!(await page.evaluate(() => window.isSecureContext && !!navigator.mediaDevices))) throw new Error('no secure context over https');
+  step(`http redirected to ${url.origin}: a secure context with the microphone, signed in by the link`);
+
+  await page.click('#mic');
+  await page.waitForSelector('.turn.user', { timeout: 30000 });
+  const heard = await page.locator('.turn.user').first().textContent();
+  if (!heard.toLowerCase().includes(EXPECT_TRANSCRIPT.toLowerCase())) throw new Error(`transcript ${heard}`);
+  await page.waitForFunction(() => window.__vg.events.includes('done'), null, { timeout: 30000 });
+  const answer = await page.locator('.turn.assistant').first().textContent();
+  step(`spoken over https: "${heard}" answered "${answer}"`);
+  await page.click('#mic');
+  await page.screenshot({ path: `${SHOTS}/phone-https.png`, fullPage: true });
+
+  // A device that does not trust the authority is refused.
+  const strange = await (await stranger.newContext()).newPage();
+  const refused = await strange.goto(`https://${HOST}:${HTTPS}/`).then(() => null, (e) => e.message);
+  if (!refused || !refused.includes('ERR_CERT_AUTHORITY_INVALID')) throw new Error(`untrusted certificate: ${refused}`);
+  step('a device without the authority is refused (ERR_CERT_AUTHORITY_INVALID)');
+
+  // A gateway without HTTPS: the page says at once why the microphone cannot work and which setting helps.
+  await page.goto(`http://${HOST}:${PLAIN}/`);
+  await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  if (await page.evaluate(() => window.isSecureContext)) throw new Error('http under a name is a secure context?');
+  const said = await page.textContent('#status');
+  if (!said.includes('TLS=auto')) throw new Error(`insecure context explained as: ${said}`);
+  step(`over http without TLS the page says: ${said}`);
+  await page.screenshot({ path: `${SHOTS}/phone-http.png`, fullPage: true });
+} catch (e) {
+  console.log(`FAILED ${e.message}`);
+  if (page) await page.screenshot({ path: `${SHOTS}/phone-failure.png`, fullPage: true }).catch(() => {});
+  await trusted.close();
+  await stranger.close();
+  process.exit(1);
+}
+await trusted.close();
+await stranger.close();
