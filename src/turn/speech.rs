@@ -136,7 +136,7 @@ pub fn default_speaker(app: &App, eff: &Effective, prefs: &Prefs, language: &str
                 .filter(|v| crate::providers::tts::piper::language_of(v) == route.language)
                 .collect();
             asked
-                .filter(|a| speaks.iter().any(|v| *v == a))
+                .filter(|a| speaks.contains(&a))
                 .or_else(|| speaks.first().map(|v| v.to_string()))
         }
         _ => asked,
