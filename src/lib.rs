@@ -42,6 +42,7 @@ pub mod emergency;
 pub mod engines;
 pub mod error;
 pub mod files;
+pub mod links;
 pub mod listen;
 pub mod logging;
 pub mod metrics;

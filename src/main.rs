@@ -320,16 +320,23 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev
     {
-        // The link is a credential: shown once when it is made, and afterwards only named by its file, so that
-        // a service manager's log of every start does not collect it.
+        // The link is a credential: shown once when it is made, and only to a person at a terminal (with its QR
+        // code, to open it on a phone); otherwise, and afterwards, only its file is named, so that a service
+        // manager's log does not collect it.
         // The link is for a phone as much as for this machine: on HTTPS when it is on.
         let base = match (&settings.emergency.public_url, &https) {
             (None, Some((_, tls))) => https_urls(settings, tls).remove(0),
             _ => base_url(settings),
         };
+        let at_terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
         match admin_link(&app, &file, &base).await {
-            Ok((link, true)) => println!("admin's personal link (shown once, kept in {}): {link}", file.display()),
-            Ok((_, false)) => println!("admin's personal link: see {}", file.display()),
+            Ok((link, true)) if at_terminal => {
+                println!("admin's personal link (shown once, kept in {}): {link}", file.display());
+                if let Some(code) = voice_gateway::links::terminal(&link) {
+                    println!("scan it with your phone:\n{code}");
+                }
+            }
+            Ok(_) => println!("admin's personal link: see {}", file.display()),
             Err(err) => tracing::warn!(%err, "no admin link"),
         }
     }

@@ -30,6 +30,9 @@ try {
   const link = await page.getAttribute('#new-link', 'href');
   if (!link.endsWith(`/?k=${token}`)) throw new Error(`link ${link} does not carry the token`);
   console.log(`token ${token}`);
+  const qr = await page.evaluate(() => { const img = document.querySelector('#new-qr'); return img && img.complete && img.naturalWidth > 0 ? img.getAttribute('src') : null; });
+  if (!qr) throw new Error('no QR code of the link shown');
+  console.log(`qr ${decodeURIComponent(qr.slice(qr.indexOf(',') + 1))}`);
   await page.waitForSelector('#users td:text-is("neu")');
   await page.click('button[aria-label="Edit neu"]');
   await page.waitForSelector('#user-editor:not([hidden])');

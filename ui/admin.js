@@ -50,8 +50,9 @@ function rows(table, items, render) {
 }
 
 // ---- Users ----
-function showSecret(name, token) {
-  const link = `${location.origin}/?k=${token}`;
+// A new token: the token, the personal link (the gateway's HTTPS address when it has one) and its QR code to
+// scan with the person's phone; shown once.
+function showSecret(name, { token, link, qr_svg: qr }) {
   const box = $('#secret');
   box.hidden = false;
   box.replaceChildren();
@@ -68,7 +69,16 @@ function showSecret(name, token) {
   a.id = 'new-link';
   a.textContent = link;
   l.appendChild(a);
-  box.append(p, l, button('Hide', () => { box.hidden = true; box.replaceChildren(); }));
+  box.append(p, l);
+  if (qr) {
+    const img = document.createElement('img');
+    img.id = 'new-qr';
+    img.className = 'qr';
+    img.alt = `QR code of the personal link of ${name}: scan it with their phone`;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}`;
+    box.append(img);
+  }
+  box.append(button('Hide', () => { box.hidden = true; box.replaceChildren(); }));
 }
 
 async function loadUsers() {
@@ -84,7 +94,7 @@ async function loadUsers() {
       button('New token', async () => {
         if (!confirm(`Replace every token of ${u.name}? Old links stop working.`)) return;
         const r = await act('token', () => api(`/api/admin/users/${u.id}/token`, { method: 'POST' }));
-        if (r) showSecret(u.name, r.token);
+        if (r) showSecret(u.name, r);
       }, `New token for ${u.name}`),
       button(u.is_admin ? 'Remove admin' : 'Make admin', async () => {
         await act('admin flag', () => api(`/api/admin/users/${u.id}/admin`, { method: 'PUT', body: { is_admin: !u.is_admin } }));
@@ -265,7 +275,7 @@ async function init() {
     e.preventDefault();
     const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };
     const created = await act('create user', () => api('/api/admin/users', { method: 'POST', body }));
-    if (created) { showSecret(created.name, created.token); $('#new-user').reset(); loadUsers(); }
+    if (created) { showSecret(created.name, created); $('#new-user').reset(); loadUsers(); }
   };
   $('#prefs-form').onsubmit = async (e) => {
     e.preventDefault();

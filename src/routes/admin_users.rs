@@ -1,9 +1,9 @@
 //! `/api/admin/users…`: creating, listing, renaming and deleting users, their tokens, prefs, memories
 //! and history. Every write is audit-logged with the acting admin.
 
-use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
@@ -19,9 +19,11 @@ use crate::store::memories::Memory;
 use crate::app::{App, AppState};
 use crate::auth::{self, Admin, token};
 use crate::error::{ApiError, AppJson, Result};
+use crate::links;
 use crate::prefs::{self, Prefs, Writer};
 use crate::routes::me::memory_text;
 use crate::store::users::{NewUser, User};
+use crate::tls::OverTls;
 
 /// Routes of the user administration.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -66,6 +68,12 @@ struct UserView {
     /// Only in the answer to a create: the personal token, shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     token: Option<String>,
+    /// With the token: the personal link (on HTTPS when it is on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<String>,
+    /// With the token: the link as an SVG QR code, to scan with the person's phone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    qr_svg: Option<String>,
 }
 
 async fn user_view(app: &App, user: User) -> Result<UserView> {
@@ -91,6 +99,8 @@ async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<User
         created_at: user.created_at,
         prefs,
         token: None,
+        link: None,
+        qr_svg: None,
     })
 }
 
@@ -170,6 +180,8 @@ fn display_name(raw: &str) -> Result<String> {
 async fn create(
     State(app): State<AppState>,
     admin: Admin,
+    headers: HeaderMap,
+    over_tls: Option<Extension<OverTls>>,
     AppJson(body): AppJson<NewUserBody>,
 ) -> Result<(StatusCode, Json<UserView>)> {
     let name = user_name(&body.name)?;
@@ -195,6 +207,9 @@ async fn create(
     )
     .await?;
     let mut out = user_view(&app, user).await?;
+    let link = links::personal(&links::base(&app.settings, &headers, over_tls.is_some()), &token);
+    out.qr_svg = links::svg(&link);
+    out.link = Some(link);
     out.token = Some(token);
     Ok((StatusCode::CREATED, Json(out)))
 }
@@ -241,22 +256,37 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
     Ok(Json(Deleted { deleted: id }))
 }
 
-/// A fresh personal token.
+/// A fresh personal token, its link and the link as an SVG QR code.
 #[derive(Serialize, ToSchema)]
 struct NewToken {
     token: String,
+    /// The personal link (on HTTPS when it is on).
+    link: String,
+    /// The link as an SVG QR code, to scan with the person's phone.
+    qr_svg: Option<String>,
 }
 
 /// Issues a new token; the old ones stop working at once.
 #[utoipa::path(post, path = "/api/admin/users/{user_id}/token", tag = ADMIN, responses((status = 200, body = NewToken)))]
-async fn reset_token(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<NewToken>> {
+async fn reset_token(
+    State(app): State<AppState>,
+    admin: Admin,
+    headers: HeaderMap,
+    over_tls: Option<Extension<OverTls>>,
+    Path(id): Path<String>,
+) -> Result<Json<NewToken>> {
     existing(&app, &id).await?;
     let token = token::generate();
     app.store
         .replace_tokens(&id, &token::hash(&token), "admin reset")
         .await?;
     audit(&app, &admin, "user.token_reset", &id, json!({})).await?;
-    Ok(Json(NewToken { token }))
+    let link = links::personal(&links::base(&app.settings, &headers, over_tls.is_some()), &token);
+    Ok(Json(NewToken {
+        qr_svg: links::svg(&link),
+        link,
+        token,
+    }))
 }
 
 /// One memory (`{"text": …}`) or several (`{"texts": […]}`).

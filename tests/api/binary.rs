@@ -104,8 +104,11 @@ async fn sigterm_stops_the_server_with_exit_code_0() {
         stdout.contains("running: language model ") && stdout.contains("; voice espeak; voice detection "),
         "{stdout}"
     );
-    assert!(stdout.contains("personal link (shown once, kept in "), "{stdout}");
-    assert!(stdout.contains("): https://voice.example.org/?k="), "{stdout}");
+    // Without a terminal (a service manager's log) the admin's link is only named by its file, which holds it.
+    assert!(stdout.contains("admin's personal link: see "), "{stdout}");
+    assert!(!stdout.contains("?k="), "the link stays out of the log: {stdout}");
+    let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
+    assert!(kept.starts_with("https://voice.example.org/?k="), "{kept}");
     // With the engines off and nothing configured, start-up says which stages have no provider and how to
     // configure them.
     assert!(
@@ -113,6 +116,33 @@ async fn sigterm_stops_the_server_with_exit_code_0() {
         "{log}"
     );
     assert!(log.contains("OPENAI_STT_URL is not set"), "{log}");
+}
+
+#[tokio::test]
+async fn at_a_terminal_the_first_start_shows_the_admins_link_and_its_qr_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    // `script` gives the gateway a terminal, as a person starting it by hand has; it is stopped after a moment.
+    let out = Command::new("timeout")
+        .args(["-s", "TERM", "8", "script", "-q", "-e", "-c", BIN, "/dev/null"])
+        .current_dir(dir.path())
+        .env("ENGINES", "off")
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("WYOMING_ZEROCONF", "false")
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
+    assert!(
+        shown.contains(&format!("(shown once, kept in data/admin-link.txt): {kept}")),
+        "{shown}"
+    );
+    assert!(shown.contains("scan it with your phone:"), "{shown}");
+    let blocks = shown
+        .lines()
+        .filter(|l| l.contains('\u{2588}') || l.contains('\u{2580}'))
+        .count();
+    assert!(blocks > 10, "a QR code of text blocks: {shown}");
 }
 
 /// One HTTP/1.1 request over a plain socket: (status, body).
@@ -216,27 +246,30 @@ async fn start_and_stop(dir: &std::path::Path) -> String {
 }
 
 #[tokio::test]
-async fn the_admin_link_is_shown_once_and_later_starts_only_name_its_file() {
+async fn the_admin_link_is_kept_in_its_file_and_starts_without_a_terminal_only_name_it() {
     let dir = tempfile::tempdir().unwrap();
     let first = start_and_stop(dir.path()).await;
-    assert!(first.contains("admin's personal link (shown once"), "{first}");
-    let token = first
-        .split("?k=")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string();
+    let file = dir.path().join("data/admin-link.txt");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    let token = kept.trim().rsplit("k=").next().unwrap().to_string();
     assert!(token.len() >= 40);
+    assert!(!first.contains(&token) && first.contains("admin-link.txt"), "{first}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the link is readable by its owner alone");
+    }
 
     let second = start_and_stop(dir.path()).await;
 
     assert!(!second.contains(&token) && !second.contains("?k="), "{second}");
     assert!(second.contains("admin-link.txt"), "{second}");
-    let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
+    // The same token, on the address of this start (another free port).
     assert!(
-        kept.contains(&token),
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .ends_with(&format!("/?k={token}")),
         "the same link still works and is kept in the file"
     );
 }

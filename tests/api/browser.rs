@@ -183,6 +183,13 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
         .find_map(|l| l.strip_prefix("token "))
         .expect("the token was shown")
         .trim();
+    // The QR code the panel shows is the personal link.
+    let qr = out
+        .lines()
+        .find_map(|l| l.strip_prefix("qr "))
+        .expect("the QR code was shown");
+    let link = crate::common::read_qr(qr);
+    assert!(link.ends_with(&format!("/?k={token}")), "{link}");
     let me = app.get("/api/me", As::Bearer(token)).await;
     assert_eq!(me.body["name"], "neu");
     assert_eq!(me.body["display_name"], "Neue Person");

@@ -410,3 +410,36 @@ pub fn turn_taking_env() -> Vec<(&'static str, String)> {
         ("TURN_ENGINE", "smart-turn".into()),
     ]
 }
+
+/// What a QR code drawn by the gateway's SVG (`M{x} {y}h{n}v1h-{n}z` runs of dark modules) says, read by rqrr
+/// from a picture of it at four pixels a module.
+pub fn read_qr(svg: &str) -> String {
+    let size: usize = svg
+        .split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a square viewBox");
+    let mut dark = vec![false; size * size];
+    let path = svg
+        .split(" d=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a path");
+    for run in path.split('z').filter(|r| !r.is_empty()) {
+        let numbers: Vec<usize> = run
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|n| !n.is_empty())
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let (x, y, n) = (numbers[0], numbers[1], numbers[2]);
+        dark[y * size + x..y * size + x + n].fill(true);
+    }
+    const SCALE: usize = 4;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(size * SCALE, size * SCALE, |x, y| {
+        if dark[(y / SCALE) * size + x / SCALE] { 0 } else { 255 }
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code in the drawing");
+    grids[0].decode().expect("a readable QR code").1
+}

@@ -68,6 +68,26 @@ async fn tls_auto_serves_https_for_every_name_of_the_machine_and_sends_others_th
     let err = stranger.expect_err("an untrusted authority");
     assert!(format!("{err:?}").to_lowercase().contains("certificate"), "{err:?}");
 
+    // A personal link made by an admin is on HTTPS under the name the admin used, and so is its QR code.
+    let (id, _) = app.create_user("pia").await;
+    let made = app
+        .call(
+            reqwest::Method::POST,
+            &format!("/api/admin/users/{id}/token"),
+            crate::common::As::AdminKey,
+            None,
+        )
+        .await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    let token = made.body["token"].as_str().unwrap();
+    let link = format!("https://127.0.0.1:8443/?k={token}");
+    assert_eq!(
+        made.body["link"],
+        link.as_str(),
+        "HTTPS_ADDR's port (8443 in the settings)"
+    );
+    assert_eq!(crate::common::read_qr(made.body["qr_svg"].as_str().unwrap()), link);
+
     // Plain HTTP: this machine stays on it, another machine's name goes to the same path on HTTPS.
     let plain = Client::builder()
         .redirect(reqwest::redirect::Policy::none())

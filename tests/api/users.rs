@@ -68,10 +68,16 @@ async fn creating_a_user_returns_the_token_once_and_names_must_be_unique() {
     assert_eq!(r.status, 201);
     assert_eq!(r.body["display_name"], "Ida K.");
     assert_eq!(r.body["is_admin"], true);
-    assert_eq!(r.body["token"].as_str().unwrap().len(), 43);
+    let token = r.body["token"].as_str().unwrap();
+    assert_eq!(token.len(), 43);
+    // The personal link on the address the admin used, and its QR code says the same.
+    let link = format!("http://{}/?k={token}", app.addr);
+    assert_eq!(r.body["link"], link.as_str());
+    assert_eq!(crate::common::read_qr(r.body["qr_svg"].as_str().unwrap()), link);
     let list = app.get("/api/admin/users", As::AdminKey).await;
     let ida = &list.body[0];
     assert!(ida.get("token").is_none(), "the token is never shown again");
+    assert!(ida.get("link").is_none() && ida.get("qr_svg").is_none());
     assert_eq!(ida["allowed_languages"].as_array().unwrap().len(), 8);
     assert_eq!(ida["web_search_enabled"], true);
     let dup = app
