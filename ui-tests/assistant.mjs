@@ -3,13 +3,18 @@
 // SHOTS (folder for screenshots), EXPECT_TRANSCRIPT (a word the spoken question must yield).
 // Prints one line per passed step; exits 1 with the reason on the first failure.
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const { BASE, LINK, MIC_WAV, SHOTS = 'target/ui-shots', EXPECT_TRANSCRIPT = '' } = process.env;
 mkdirSync(SHOTS, { recursive: true });
 
-const browser = await chromium.launch({
+// A profile of its own on disk, as a person's browser has (an incognito context cannot install an app).
+const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'assistant-')), {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  permissions: ['microphone', 'geolocation'],
+  geolocation: { latitude: 53.55, longitude: 9.99, accuracy: 25 },
   args: [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required',
@@ -20,8 +25,7 @@ const browser = await chromium.launch({
 const step = (name) => console.log(`ok ${name}`);
 let page;
 try {
-  const context = await browser.newContext({ permissions: ['microphone', 'geolocation'],
-    geolocation: { latitude: 53.55, longitude: 9.99, accuracy: 25 } });
+  const context = browser;
   page = await context.newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 
@@ -30,6 +34,12 @@ try {
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
   const version = await page.textContent('#version');
   step(`personal link: logged in, version ${version}`);
+  // An installable app: Chromium finds nothing missing in the manifest, icons and service worker.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  if (installabilityErrors.length) throw new Error(`not installable: ${JSON.stringify(installabilityErrors)}`);
+  step('installable: manifest, icons and service worker accepted by Chromium');
   const gaps = await page.evaluate(() => {
     const en = Object.keys(window.I18N.en);
     return Object.entries(window.I18N).flatMap(([lang, texts]) => en.filter((k) => !(k in texts)).map((k) => `${lang}.${k}`));
@@ -85,6 +95,26 @@ try {
   if (!seen.includes('Seen and confirmed by enkel@family.example')) throw new Error(`acknowledgement shown as ${seen}`);
   step(`help confirmed: ${seen}`);
   await page.screenshot({ path: `${SHOTS}/help.png`, fullPage: true });
+
+  // After all that traffic, the service worker's caches hold the shell and nothing of the API or a token.
+  const cached = await page.evaluate(async () => {
+    const urls = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    }
+    return urls;
+  });
+  if (!cached.some((u) => u.includes('/ui/offline.html'))) throw new Error(`no shell cached: ${cached}`);
+  const leaked = cached.filter((u) => u.includes('/api/') || u.includes('k=') || new URL(u).pathname === '/');
+  if (leaked.length) throw new Error(`cached beyond the shell: ${leaked}`);
+  step(`service worker caches the shell only (${cached.length} files)`);
+  // The gateway out of reach: the installed app shows its offline page, not the browser's error.
+  await context.setOffline(true);
+  await page.goto(`${BASE}/`).catch(() => {});
+  const offline = await page.textContent('h1').catch(() => '');
+  await context.setOffline(false);
+  if (!offline.includes('The assistant cannot be reached')) throw new Error(`offline page shows: ${offline}`);
+  step(`offline: "${offline}"`);
 } catch (e) {
   console.log(`FAILED ${e.message}`);
   if (page) await page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }).catch(() => {});

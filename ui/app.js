@@ -469,6 +469,8 @@ async function init() {
   await newSession();
   loadMemories();
   if (window.isSecureContext) status(t('ready')); else insecureContext();
+  // The installed app's shell, for a clear page when the gateway cannot be reached (secure contexts only).
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   vg.ready = true;
 }
 

@@ -17,6 +17,12 @@ const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
 const ADMIN_JS: &str = include_str!("../../ui/admin.js");
 const ACK_CSS: &str = include_str!("../../ui/ack.css");
+const MANIFEST: &str = include_str!("../../ui/manifest.webmanifest");
+const SERVICE_WORKER: &str = include_str!("../../ui/sw.js");
+const OFFLINE: &str = include_str!("../../ui/offline.html");
+const ICON_192: &[u8] = include_bytes!("../../ui/icon-192.png");
+const ICON_512: &[u8] = include_bytes!("../../ui/icon-512.png");
+const ICON_180: &[u8] = include_bytes!("../../ui/icon-180.png");
 
 /// The pages' scripts and styles (not part of the API; the page itself is served by the gate at `/`).
 pub fn assets() -> Router<AppState> {
@@ -45,6 +51,46 @@ pub fn assets() -> Router<AppState> {
             "/ui/ack.css",
             get(|| async { asset("text/css; charset=utf-8", ACK_CSS) }),
         )
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { asset("application/manifest+json", MANIFEST) }),
+        )
+        // At the root, so that it may serve every page of the gateway; never cached by the browser itself, so a
+        // new version's worker is found at once.
+        .route("/sw.js", get(|| async { service_worker() }))
+        .route(
+            "/ui/offline.html",
+            get(|| async { versioned("text/html; charset=utf-8", OFFLINE) }),
+        )
+        .route("/ui/icon-192.png", get(|| async { image(ICON_192) }))
+        .route("/ui/icon-512.png", get(|| async { image(ICON_512) }))
+        .route("/ui/icon-180.png", get(|| async { image(ICON_180) }))
+}
+
+fn service_worker() -> impl IntoResponse {
+    let body = SERVICE_WORKER.replace("{VERSION}", env!("CARGO_PKG_VERSION"));
+    (
+        [
+            (CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+fn versioned(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    let body = body.replace("{VERSION}", env!("CARGO_PKG_VERSION"));
+    (
+        [(CONTENT_TYPE, content_type), (CACHE_CONTROL, "public, max-age=86400")],
+        body,
+    )
+}
+
+fn image(bytes: &'static [u8]) -> impl IntoResponse {
+    (
+        [(CONTENT_TYPE, "image/png"), (CACHE_CONTROL, "public, max-age=86400")],
+        bytes,
+    )
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {

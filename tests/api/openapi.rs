@@ -40,7 +40,13 @@ fn every_served_route_is_described() {
             }
         }
     }
-    let assets = ["/favicon.ico", "/favicon.svg", "/ui/"];
+    let assets = [
+        "/favicon.ico",
+        "/favicon.svg",
+        "/ui/",
+        "/manifest.webmanifest",
+        "/sw.js",
+    ];
     let undescribed: Vec<&String> = plain
         .iter()
         .filter(|l| !assets.iter().any(|a| l.contains(&format!("\"{a}"))))
