@@ -28,8 +28,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
-# The browser tests drive Debian's Chromium with playwright-core (no browser download).
-[ -d ui-tests/node_modules/playwright-core ] || (cd ui-tests && npm ci --no-audit --no-fund --loglevel=error)
+# The browser tests drive Debian's Chromium with playwright-core (no browser download) and check every screen
+# with axe-core.
+[ -d ui-tests/node_modules/playwright-core ] && [ -f ui-tests/node_modules/axe-core/axe.min.js ] \
+  || (cd ui-tests && npm ci --no-audit --no-fund --loglevel=error)
 
 # The turn-taking models and their runtime, fetched once into target/engines by the same code the gateway's
 # zero-setup start runs (Silero VAD, Smart Turn and ONNX Runtime's library, from the PyPI wheels that ship them).

@@ -79,6 +79,8 @@ preferences! {
     emergency_contact_phones: Vec<String>,
     /// Whether the help button may send the position.
     location_consent: bool,
+    /// The page in large text with high contrast, on every device of the person.
+    large_text: bool,
     /// Admin only: the languages the user may use.
     allowed_languages: Vec<String>,
     /// Admin only: web searches per day, 0 = unlimited.
@@ -218,7 +220,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             Ok(dedup(list))
         }
         "language" => Ok(Value::from(language(key, text(key, value, 8)?)?)),
-        "web_search_enabled" | "location_consent" => value
+        "web_search_enabled" | "location_consent" | "large_text" => value
             .as_bool()
             .map(Value::from)
             .ok_or_else(|| bad("expected true or false")),

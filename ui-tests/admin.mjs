@@ -1,6 +1,7 @@
 // The admin panel in headless Chromium: log in with an admin's personal link, create a user, see the token once.
 // Environment: BASE, LINK, SHOTS. Prints the new user's token as "token <value>" for the test to check.
 import { chromium } from 'playwright-core';
+import { accessible } from './axe.mjs';
 import { mkdirSync } from 'node:fs';
 
 const { BASE, LINK, SHOTS = 'target/ui-shots' } = process.env;
@@ -12,7 +13,7 @@ const browser = await chromium.launch({
 });
 let page;
 try {
-  page = await (await browser.newContext()).newPage();
+  page = await (await browser.newContext({ bypassCSP: true })).newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
   await page.goto(`${BASE}${LINK}`);
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
@@ -22,6 +23,7 @@ try {
   const backend = await page.inputValue('#backend');
   if (backend !== 'llamacpp') throw new Error(`the panel shows the backend ${backend}, not the one that runs`);
   console.log('ok admin panel open');
+  console.log(`ok accessible: the admin panel passes ${await accessible(page, 'admin panel')} WCAG 2.2 AA checks`);
   await page.fill('#new-name', 'neu');
   await page.fill('#new-display', 'Neue Person');
   await page.click('#new-user button');
@@ -33,6 +35,7 @@ try {
   const qr = await page.evaluate(() => { const img = document.querySelector('#new-qr'); return img && img.complete && img.naturalWidth > 0 ? img.getAttribute('src') : null; });
   if (!qr) throw new Error('no QR code of the link shown');
   console.log(`qr ${decodeURIComponent(qr.slice(qr.indexOf(',') + 1))}`);
+  await accessible(page, 'admin panel with a new link and its QR code');
   await page.waitForSelector('#users td:text-is("neu")');
   await page.click('button[aria-label="Edit neu"]');
   await page.waitForSelector('#user-editor:not([hidden])');

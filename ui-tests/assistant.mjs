@@ -3,6 +3,7 @@
 // SHOTS (folder for screenshots), EXPECT_TRANSCRIPT (a word the spoken question must yield).
 // Prints one line per passed step; exits 1 with the reason on the first failure.
 import { chromium } from 'playwright-core';
+import { accessible } from './axe.mjs';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ mkdirSync(SHOTS, { recursive: true });
 const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'assistant-')), {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   permissions: ['microphone', 'geolocation'],
+  bypassCSP: true,
   geolocation: { latitude: 53.55, longitude: 9.99, accuracy: 25 },
   args: [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -40,6 +42,42 @@ try {
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
   if (installabilityErrors.length) throw new Error(`not installable: ${JSON.stringify(installabilityErrors)}`);
   step('installable: manifest, icons and service worker accepted by Chromium');
+  step(`accessible: the assistant page passes ${await accessible(page, 'assistant page')} WCAG 2.2 AA checks`);
+
+  // With the keyboard alone: the first tab stop is the help button, large enough for a shaky hand, and the
+  // focus is visible.
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => {
+    const el = document.activeElement;
+    const box = el.getBoundingClientRect();
+    return { id: el.id, width: box.width, height: box.height, outline: getComputedStyle(el).outlineStyle };
+  });
+  if (first.id !== 'help') throw new Error(`the first tab stop is ${first.id}, not the help button`);
+  if (first.width < 44 || first.height < 44) throw new Error(`the help button is ${first.width}x${first.height}`);
+  if (first.outline === 'none') throw new Error('no visible focus on the help button');
+  await page.keyboard.press('Shift+Tab');
+  step(`keyboard: the help button is the first tab stop, ${first.width}x${first.height} px, focus outlined`);
+
+  // Dark surroundings and the large-text preference keep every contrast; the preference is stored.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await accessible(page, 'assistant page, dark');
+  await page.check('#large-text');
+  await page.waitForFunction(async () => (await (await fetch('/api/me')).json()).prefs.large_text === true, null, { timeout: 10000 });
+  await accessible(page, 'assistant page, large text, dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await accessible(page, 'assistant page, large text');
+  await page.screenshot({ path: `${SHOTS}/large-text.png`, fullPage: true });
+  // Text at 200 %: nothing is cut off or pushed sideways out of the window.
+  const zoomed = await page.evaluate(() => {
+    document.documentElement.style.fontSize = '40px';
+    const fits = (sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return r.right <= window.innerWidth + 1 && r.width > 0; };
+    const result = { scroll: document.documentElement.scrollWidth - window.innerWidth, mic: fits('#mic'), help: fits('#help'), send: fits('#send') };
+    document.documentElement.style.fontSize = '';
+    return result;
+  });
+  if (zoomed.scroll > 1 || !zoomed.mic || !zoomed.help || !zoomed.send) throw new Error(`text at 200 %: ${JSON.stringify(zoomed)}`);
+  await page.uncheck('#large-text');
+  step('dark, large text and text at 200 % pass; the large-text choice is kept in the prefs');
   const gaps = await page.evaluate(() => {
     const en = Object.keys(window.I18N.en);
     return Object.entries(window.I18N).flatMap(([lang, texts]) => en.filter((k) => !(k in texts)).map((k) => `${lang}.${k}`));
@@ -70,6 +108,7 @@ try {
   if (await page.evaluate(() => window.__vg.heard) < 1) throw new Error('no heard frame sent when typing over the answer');
   await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, dones, { timeout: 20000 });
   step('typed over the answer: heard frame sent, the new question answered');
+  await accessible(page, 'assistant page with a conversation');
 
   const before = await page.locator('.turn.user').count();
   const donesBefore = await page.evaluate(() => window.__vg.events.filter((e) => e === 'done').length);
@@ -85,6 +124,7 @@ try {
   await page.click('#mic');
 
   await page.click('#help');
+  await accessible(page, 'help dialog');
   await page.click('#help-yes');
   await page.waitForFunction(() => document.querySelector('#help-result').dataset.status, null, { timeout: 20000 });
   const outcome = await page.getAttribute('#help-result', 'data-status');
@@ -114,6 +154,7 @@ try {
   const offline = await page.textContent('h1').catch(() => '');
   await context.setOffline(false);
   if (!offline.includes('The assistant cannot be reached')) throw new Error(`offline page shows: ${offline}`);
+  await accessible(page, 'offline page');
   step(`offline: "${offline}"`);
 } catch (e) {
   console.log(`FAILED ${e.message}`);

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { accessible } from './axe.mjs';
 
 const { HOST, HTTP, HTTPS, PLAIN, LINK, TRUSTED_HOME, MIC_WAV, EXPECT_TRANSCRIPT = '', SHOTS = 'target/ui-shots' } = process.env;
 const step = (name) => console.log(`ok ${name}`);
@@ -29,7 +30,7 @@ const trusted = await launch(TRUSTED_HOME);
 const stranger = await launch(mkdtempSync(join(tmpdir(), 'stranger-')));
 let page;
 try {
-  const context = await trusted.newContext({ permissions: ['microphone'] });
+  const context = await trusted.newContext({ permissions: ['microphone'], bypassCSP: true });
   page = await context.newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 
@@ -40,6 +41,7 @@ try {
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
   if (!(await page.evaluate(() => window.isSecureContext && !!navigator.mediaDevices))) throw new Error('no secure context over https');
   step(`http redirected to ${url.origin}: a secure context with the microphone, signed in by the link`);
+  await accessible(page, 'assistant page over https');
 
   await page.click('#mic');
   await page.waitForSelector('.turn.user', { timeout: 30000 });
@@ -50,6 +52,11 @@ try {
   step(`spoken over https: "${heard}" answered "${answer}"`);
   await page.click('#mic');
   await page.screenshot({ path: `${SHOTS}/phone-https.png`, fullPage: true });
+
+  // The page that explains how to trust the authority.
+  await page.goto(`https://${HOST}:${HTTPS}/ca`);
+  if (!(await page.textContent('#fingerprint')).includes(':')) throw new Error('no fingerprint on /ca');
+  step(`the /ca page passes ${await accessible(page, '/ca page')} WCAG 2.2 AA checks`);
 
   // A device that does not trust the authority is refused.
   const strange = await (await stranger.newContext()).newPage();
@@ -63,6 +70,7 @@ try {
   if (await page.evaluate(() => window.isSecureContext)) throw new Error('http under a name is a secure context?');
   const said = await page.textContent('#status');
   if (!said.includes('TLS=auto')) throw new Error(`insecure context explained as: ${said}`);
+  await accessible(page, 'assistant page in an insecure context');
   step(`over http without TLS the page says: ${said}`);
   await page.screenshot({ path: `${SHOTS}/phone-http.png`, fullPage: true });
 } catch (e) {

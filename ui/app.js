@@ -445,6 +445,14 @@ async function init() {
   translate(lang);
   fillVoices();
   $('#admin-link').hidden = !me.is_admin;
+  // Large text and high contrast: the person's preference, so every device of theirs shows it.
+  const large = !!me.prefs?.large_text;
+  document.documentElement.classList.toggle('large', large);
+  $('#large-text').checked = large;
+  $('#large-text').onchange = (e) => {
+    document.documentElement.classList.toggle('large', e.target.checked);
+    api('/api/me/prefs', { method: 'PUT', body: { large_text: e.target.checked } }).catch(() => {});
+  };
   if (me.sso_logout_url) { $('#logout').href = me.sso_logout_url; $('#logout').hidden = false; }
   $('#ask').onsubmit = (e) => { e.preventDefault(); const q = $('#question').value.trim(); if (q) { $('#question').value = ''; ask(q); } };
   $('#question').oninput = () => { if (player.sources.length) bargeIn(); };
