@@ -150,6 +150,13 @@ async fn https(settings: &Settings) -> Result<Option<(tokio::net::TcpListener, A
 fn https_urls(settings: &Settings, tls: &voice_gateway::tls::Tls) -> Vec<String> {
     let addr = settings.tls.https_addr;
     let port = addr.port();
+    if let Some(domain) = tls.domain() {
+        return vec![if port == 443 {
+            format!("https://{domain}")
+        } else {
+            format!("https://{domain}:{port}")
+        }];
+    }
     let (names, addresses) = tls.covered();
     let mut hosts: Vec<String> = if addr.ip().is_unspecified() {
         let ips = addresses.iter().filter(|ip| !ip.is_loopback()).map(|ip| match ip {

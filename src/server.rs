@@ -305,7 +305,9 @@ async fn to_https(port: u16, trusted: Arc<Vec<IpNet>>, req: Request<axum::body::
         .and_then(|h| h.to_str().ok())
         .map(host_of)
         .unwrap_or_default();
-    if from_proxy || host.is_empty() || is_loopback_host(&host) {
+    // An ACME authority checks its challenge over plain HTTP (it follows no redirect to another port).
+    let challenge = req.uri().path().starts_with("/.well-known/acme-challenge/");
+    if from_proxy || challenge || host.is_empty() || is_loopback_host(&host) {
         return next.run(req).await;
     }
     let path = req.uri().path_and_query().map_or("/", |p| p.as_str());

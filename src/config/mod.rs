@@ -41,7 +41,7 @@ pub use profile::Profile;
 pub use providers::Fallbacks;
 pub use server::ServerSettings;
 pub use store::StoreSettings;
-pub use tls::{TlsMode, TlsSettings};
+pub use tls::{AcmeSettings, TlsMode, TlsSettings};
 pub use turn::{MemorySettings, TurnSettings};
 pub use voice::VoiceSettings;
 pub use wyoming::WyomingSettings;

@@ -15,6 +15,22 @@ pub enum TlsMode {
     Auto,
     /// A certificate chain and key from files, reloaded when they change.
     Files { cert: PathBuf, key: PathBuf },
+    /// A certificate for a real domain from an ACME authority (HTTP-01), renewed before it expires.
+    Acme(AcmeSettings),
+}
+
+/// `TLS=acme`: the domain, the contact and the authority.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcmeSettings {
+    /// `ACME_DOMAIN`.
+    pub domain: String,
+    /// `ACME_EMAIL`: the contact the authority writes to about expiry; `None` = none.
+    pub email: Option<String>,
+    /// `ACME_DIRECTORY`: the authority's directory URL.
+    pub directory: String,
+    /// `ACME_DIRECTORY_CA`: a PEM file of the authority's own TLS certificate authority (a private ACME
+    /// server); `None` = the system's.
+    pub directory_ca: Option<PathBuf>,
 }
 
 /// HTTPS: its mode and address.
@@ -31,7 +47,7 @@ impl TlsSettings {
     pub(super) fn read(src: &Source, listen_addr: SocketAddr) -> Result<Self, ConfigError> {
         let var = src.var(
             "TLS",
-            "HTTPS beside HTTP: `off`, `auto` (a local certificate authority in the data folder; devices trust its `/ca.crt`), `files` (`TLS_CERT_PATH`, `TLS_KEY_PATH`)",
+            "HTTPS beside HTTP: `off`, `auto` (a local certificate authority in the data folder; devices trust its `/ca.crt`), `files` (`TLS_CERT_PATH`, `TLS_KEY_PATH`), `acme` (`ACME_DOMAIN`, from Let's Encrypt)",
         );
         let mode = var.choice("off", &["off", "auto", "files", "acme"])?;
         let cert = src
@@ -46,6 +62,8 @@ impl TlsSettings {
                 "PEM private key for `TLS=files`, reloaded when it changes",
             )
             .raw();
+        // Read in every mode, so that the settings table lists them.
+        let acme = acme(src);
         let mode = match mode.as_str() {
             "auto" => TlsMode::Auto,
             "files" => match (cert, key) {
@@ -55,7 +73,7 @@ impl TlsSettings {
                 },
                 _ => return Err(var.error("`files` needs TLS_CERT_PATH and TLS_KEY_PATH")),
             },
-            "acme" => return Err(var.error("`acme` is not available yet; use `auto` or `files`")),
+            "acme" => TlsMode::Acme(acme?),
             _ => TlsMode::Off,
         };
         let https = src
@@ -69,6 +87,47 @@ impl TlsSettings {
         };
         Ok(Self { mode, https_addr })
     }
+}
+
+fn acme(src: &Source) -> Result<AcmeSettings, ConfigError> {
+    let domain = src.var(
+        "ACME_DOMAIN",
+        "the domain `TLS=acme` gets a certificate for (its port 80 must reach LISTEN_ADDR)",
+    );
+    let email = src
+        .var(
+            "ACME_EMAIL",
+            "contact address the ACME authority writes to about expiry",
+        )
+        .raw();
+    let directory = src
+        .var("ACME_DIRECTORY", "the ACME authority's directory URL")
+        .string("https://acme-v02.api.letsencrypt.org/directory");
+    let directory_ca = src
+        .var(
+            "ACME_DIRECTORY_CA",
+            "PEM file of a private ACME authority's own TLS certificate authority",
+        )
+        .raw()
+        .map(PathBuf::from);
+    let name = domain
+        .raw()
+        .map(|d| d.trim().trim_end_matches('.').to_ascii_lowercase())
+        .filter(|d| !d.is_empty())
+        .ok_or_else(|| domain.error("`TLS=acme` needs the domain, e.g. assistant.example.org"))?;
+    let valid = name.contains('.')
+        && name
+            .split('.')
+            .all(|l| !l.is_empty() && l.len() <= 63 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    if !valid && name != "localhost" {
+        return Err(domain.error(format!("{name:?} is not a domain name")));
+    }
+    Ok(AcmeSettings {
+        domain: name,
+        email,
+        directory,
+        directory_ca,
+    })
 }
 
 #[cfg(test)]
@@ -110,6 +169,7 @@ mod tests {
             vec![("TLS", "on")],
             vec![("TLS", "files"), ("TLS_CERT_PATH", "c.pem")],
             vec![("TLS", "acme")],
+            vec![("TLS", "acme"), ("ACME_DOMAIN", "not a domain")],
             vec![("TLS", "auto"), ("HTTPS_ADDR", "8443")],
         ] {
             assert!(read(&wrong).is_err(), "{wrong:?}");

@@ -2,7 +2,7 @@
 //! in the form phones offer to install) and `GET /ca` (how to trust it on each system, with its fingerprint to
 //! compare). Public: the certificate is no secret, and a phone must fetch it before it can log in over HTTPS.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{Html, IntoResponse, Response};
@@ -16,11 +16,25 @@ use crate::app::AppState;
 use crate::error::error_response;
 use crate::tls::{data_folder, local_ca};
 
-/// The two pages.
+/// The two pages, and the answers to `TLS=acme`'s challenges.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(certificate))
         .routes(routes!(explained))
+        .routes(routes!(acme_challenge))
+}
+
+/// The HTTP-01 answer of a `TLS=acme` challenge under way: how the ACME authority checks that this gateway
+/// serves the domain.
+#[utoipa::path(get, path = "/.well-known/acme-challenge/{token}", tag = PUBLIC,
+    params(("token" = String, Path, description = "the challenge's token")),
+    responses((status = 200, description = "the key authorization", content_type = "text/plain"),
+        (status = 404, description = "no such challenge under way")))]
+async fn acme_challenge(Path(token): Path<String>) -> Response {
+    match crate::tls::acme::challenge(&token) {
+        Some(answer) => ([(CONTENT_TYPE, "text/plain"), (CACHE_CONTROL, "no-store")], answer).into_response(),
+        None => error_response(StatusCode::NOT_FOUND, "not_found", "no such ACME challenge"),
+    }
 }
 
 /// The authority's certificate as PEM, when `TLS=auto` made one.

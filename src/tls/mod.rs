@@ -3,10 +3,12 @@
 //! or from files (`files`); either is swapped in while the gateway runs (renewed, or reloaded when the files
 //! change), so connections never see a restart.
 
+pub mod acme;
 pub mod local_ca;
 
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -50,6 +52,11 @@ enum Source {
         key: PathBuf,
         seen: Mutex<Option<(SystemTime, SystemTime)>>,
     },
+    Acme {
+        acme: Box<acme::Acme>,
+        /// Whether the certificate in use is the authority's (not the stand-in of the first start).
+        obtained: AtomicBool,
+    },
 }
 
 /// HTTPS of a running gateway.
@@ -91,6 +98,17 @@ impl Tls {
                 };
                 (source, issued)
             }
+            TlsMode::Acme(acme) => {
+                let acme = Box::new(acme::Acme::new(acme.clone(), &data_folder(settings)));
+                // Until the authority's certificate arrives, HTTPS answers with a stand-in for the domain, which
+                // browsers warn about; a certificate of an earlier start is used at once.
+                let (issued, obtained) = match acme.cached() {
+                    Some(issued) => (issued, true),
+                    None => (stand_in(acme.domain())?, false),
+                };
+                let obtained = AtomicBool::new(obtained);
+                (Source::Acme { acme, obtained }, issued)
+            }
         };
         let current = Arc::new(Current(RwLock::new(certified(&provider, first)?)));
         let mut config = ServerConfig::builder_with_provider(provider.clone())
@@ -112,11 +130,19 @@ impl Tls {
         self.acceptor.clone()
     }
 
-    /// The names and addresses the local authority's certificate covers (empty for `files`).
+    /// The names and addresses the local authority's certificate covers (empty for `files` and `acme`).
     pub fn covered(&self) -> (Vec<String>, Vec<std::net::IpAddr>) {
         match &self.source {
             Source::Auto { made, .. } => made.lock().map(|m| (m.1.clone(), m.2.clone())).unwrap_or_default(),
-            Source::Files { .. } => (Vec::new(), Vec::new()),
+            Source::Files { .. } | Source::Acme { .. } => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The domain of `TLS=acme`.
+    pub fn domain(&self) -> Option<&str> {
+        match &self.source {
+            Source::Acme { acme, .. } => Some(acme.domain()),
+            _ => None,
         }
     }
 
@@ -124,6 +150,9 @@ impl Tls {
     /// machine's addresses change, reloads files when they change. A failed renewal or a half-written file
     /// keeps the certificate in use and is logged.
     pub async fn keep_fresh(self: Arc<Self>) {
+        if let Source::Acme { acme, obtained } = &self.source {
+            return self.keep_obtained(acme, obtained).await;
+        }
         let mut addresses_checked = Instant::now();
         loop {
             tokio::time::sleep(CHECK_EVERY).await;
@@ -139,6 +168,41 @@ impl Tls {
                 Ok(Ok(None)) => {}
                 Ok(Err(err)) => tracing::warn!(%err, "the HTTPS certificate could not be renewed; the old one stays"),
                 Err(err) => tracing::warn!(%err, "the HTTPS certificate check failed"),
+            }
+        }
+    }
+
+    /// `TLS=acme`: obtains the certificate at once when there is none, renews it when it is due, and after a
+    /// failure tries again, waiting twice as long each time (up to an hour).
+    async fn keep_obtained(&self, acme: &acme::Acme, obtained: &AtomicBool) {
+        const FIRST_RETRY: Duration = Duration::from_secs(10);
+        let mut retry = FIRST_RETRY;
+        loop {
+            if obtained.load(Ordering::Relaxed) && !acme.due() {
+                tokio::time::sleep(Duration::from_secs(12 * 3600)).await;
+                continue;
+            }
+            let installed = match acme.obtain().await {
+                Ok(issued) => certified(&self.provider, issued).and_then(|key| {
+                    *self.current.0.write().map_err(|e| e.to_string())? = key;
+                    Ok(())
+                }),
+                Err(err) => Err(err),
+            };
+            match installed {
+                Ok(()) => {
+                    obtained.store(true, Ordering::Relaxed);
+                    retry = FIRST_RETRY;
+                    tracing::info!(
+                        domain = acme.domain(),
+                        "HTTPS certificate obtained from the ACME authority"
+                    );
+                }
+                Err(err) => {
+                    tracing::warn!(%err, domain = acme.domain(), ?retry, "no ACME certificate yet; trying again");
+                    tokio::time::sleep(retry).await;
+                    retry = (retry * 2).min(Duration::from_secs(3600));
+                }
             }
         }
     }
@@ -180,6 +244,7 @@ impl Tls {
                 *seen = now;
                 (issued, "reloaded from its files")
             }
+            Source::Acme { .. } => return Ok(None),
         };
         let key = certified(&self.provider, issued)?;
         *self.current.0.write().map_err(|e| e.to_string())? = key;
@@ -219,6 +284,15 @@ pub fn data_folder(settings: &Settings) -> PathBuf {
         .db_path
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// A self-signed certificate for `domain`, served until the ACME authority's arrives.
+fn stand_in(domain: &str) -> Result<Issued, String> {
+    let made = rcgen::generate_simple_self_signed(vec![domain.to_string()]).map_err(|e| e.to_string())?;
+    Ok(Issued {
+        chain: vec![made.cert.der().clone()],
+        key: PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into()),
+    })
 }
 
 fn certified(provider: &CryptoProvider, issued: Issued) -> Result<Arc<CertifiedKey>, String> {

@@ -8,7 +8,7 @@ use reqwest::tls::TlsInfo;
 use reqwest::{Certificate, Client, StatusCode};
 use sha2::{Digest, Sha256};
 
-use crate::common::{TestApp, eventually, spawn_app};
+use crate::common::{TestApp, eventually, free_port, spawn_app};
 
 /// The authority `TLS=auto` made in the gateway's data folder.
 fn authority(app: &TestApp) -> String {
@@ -216,4 +216,113 @@ async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
     })
     .await;
     assert_eq!(served, second_der);
+}
+
+/// pebble, the ACME test authority (Debian's `pebble`), on loopback: its directory URL, the PEM of the
+/// authority its own HTTPS uses, its management address (which hands out the root it signs with), and the
+/// running process. It checks HTTP-01 challenges on `http_port` of `localhost`.
+async fn pebble(dir: &std::path::Path, http_port: u16) -> (String, std::path::PathBuf, String, tokio::process::Child) {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca_params, ca_key);
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let ca_file = dir.join("pebble-ca.pem");
+    std::fs::write(&ca_file, ca.pem()).unwrap();
+    std::fs::write(dir.join("pebble.pem"), cert.pem()).unwrap();
+    std::fs::write(dir.join("pebble.key"), key.serialize_pem()).unwrap();
+    let (port, management, tls_port) = (free_port(), free_port(), free_port());
+    let config = serde_json::json!({"pebble": {
+        "listenAddress": format!("127.0.0.1:{port}"),
+        "managementListenAddress": format!("127.0.0.1:{management}"),
+        "certificate": dir.join("pebble.pem"), "privateKey": dir.join("pebble.key"),
+        "httpPort": http_port, "tlsPort": tls_port, "ocspResponderURL": "",
+        "externalAccountBindingRequired": false}});
+    std::fs::write(dir.join("pebble.json"), config.to_string()).unwrap();
+    let child = tokio::process::Command::new("pebble")
+        .arg("-config")
+        .arg(dir.join("pebble.json"))
+        .env("PEBBLE_VA_NOSLEEP", "1")
+        .env("PEBBLE_WFE_NONCEREJECT", "0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("pebble runs (scripts/test.sh installs it)");
+    eventually("pebble to listen", 20, || async {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    })
+    .await;
+    (
+        format!("https://127.0.0.1:{port}/dir"),
+        ca_file,
+        format!("https://127.0.0.1:{management}"),
+        child,
+    )
+}
+
+#[tokio::test]
+#[ignore = "needs pebble, the ACME test server; scripts/test.sh installs it and runs this"]
+async fn tls_acme_obtains_a_certificate_from_the_authority_by_http_01() {
+    let dir = tempfile::tempdir().unwrap();
+    let (http, https) = (free_port(), free_port());
+    let (directory, pebble_ca, management, _pebble) = pebble(dir.path(), http).await;
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let _gateway = tokio::process::Command::new(env!("CARGO_BIN_EXE_voice-gateway"))
+        .current_dir(dir.path())
+        .env("ENGINES", "off")
+        .env("WYOMING_ZEROCONF", "false")
+        .env("DB_PATH", data.join("gateway.db"))
+        .env("LISTEN_ADDR", format!("127.0.0.1:{http}"))
+        .env("HTTPS_ADDR", format!("127.0.0.1:{https}"))
+        .env("TLS", "acme")
+        .env("ACME_DOMAIN", "localhost")
+        .env("ACME_EMAIL", "admin@example.org")
+        .env("ACME_DIRECTORY", &directory)
+        .env("ACME_DIRECTORY_CA", &pebble_ca)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+
+    // The root pebble signs with (a new one each run), from its management interface.
+    let pebble_client = trusting(
+        &std::fs::read_to_string(&pebble_ca).unwrap(),
+        &[],
+        "127.0.0.1:1".parse().unwrap(),
+    );
+    let root = pebble_client
+        .get(format!("{management}/roots/0"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    // HTTPS answers at once (with a stand-in); with the authority's certificate once the challenge is passed.
+    let addr: SocketAddr = format!("127.0.0.1:{https}").parse().unwrap();
+    let client = trusting(&root, &["localhost"], addr);
+    let url = format!("https://localhost:{https}/health");
+    let status = eventually("the ACME certificate", 60, || async {
+        client.get(&url).send().await.ok().map(|r| r.status())
+    })
+    .await;
+    assert_eq!(status, 200);
+    // Kept for the next start: the certificate, and the account and key readable by the owner alone.
+    let acme = data.join("tls/acme");
+    assert!(acme.join("localhost.crt").exists());
+    #[cfg(unix)]
+    for secret in ["localhost.key", "account.json"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(acme.join(secret)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{secret} is readable by its owner alone");
+    }
 }
