@@ -31,6 +31,10 @@ try {
   page = await context.newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 
+  // Without the link the gate explains how to get in; it too passes the accessibility checks.
+  const gate = await page.goto(`${BASE}/`);
+  if (gate.status() !== 401 || !(await page.textContent('main')).includes('personal access')) throw new Error('no gate page');
+  step(`gate page passes ${await accessible(page, 'gate page')} WCAG 2.2 AA checks`);
   await page.goto(`${BASE}${LINK}`);
   if (new URL(page.url()).searchParams.has('k')) throw new Error('the token stayed in the address bar');
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });

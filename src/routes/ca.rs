@@ -85,12 +85,14 @@ async fn explained(State(app): State<AppState>) -> Response {
     Html(PAGE.replace("{fingerprint}", &print)).into_response()
 }
 
-const PAGE: &str = r#"<!doctype html>
+const PAGE: &str = r##"<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Trust this voice assistant on your device</title>
+<link rel="manifest" href="/manifest.webmanifest">
+<meta name="theme-color" content="#1f5f8b">
 <link rel="stylesheet" href="/ui/ack.css">
 </head>
 <body>
@@ -142,4 +144,4 @@ Import; tick "Trust this CA to identify websites".</li>
 </main>
 </body>
 </html>
-"#;
+"##;

@@ -202,9 +202,9 @@ fn page(message: &str, login: bool) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>voice-gateway</title><link rel=\"icon\" href=\"/favicon.svg\">\
-         <style>body{{font:1.25rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
-         a.big{{display:inline-block;padding:1rem 2rem;font-size:1.5rem;background:#1f5f8b;color:#fff;border-radius:.5rem;text-decoration:none}}</style>\
-         </head><body><h1>voice-gateway <small>{version}</small></h1><p>{message}</p>{button}</body></html>"
+         <link rel=\"manifest\" href=\"/manifest.webmanifest\"><meta name=\"theme-color\" content=\"#1f5f8b\">\
+         <link rel=\"stylesheet\" href=\"/ui/ack.css?v={version}\">\
+         </head><body><main><h1>voice-gateway <small>{version}</small></h1><p>{message}</p>{button}</main></body></html>"
     )
 }
 
