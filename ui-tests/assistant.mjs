@@ -107,11 +107,19 @@ try {
   // heard (the test checks the next turn's history), and the typed question is answered.
   await page.waitForFunction(() => window.__vg.playedSeq() === 0 && window.__vg.busy(), null, { timeout: 20000 });
   const dones = await page.evaluate(() => window.__vg.events.filter((e) => e === 'done').length);
-  await page.fill('#question', 'What else?');
-  await page.click('#send');
+  // With the keyboard alone: Tab from the top of the page to the question, type, Enter.
+  await page.evaluate(() => document.activeElement?.blur());
+  let tabs = 0;
+  while (tabs < 15 && (await page.evaluate(() => document.activeElement?.id)) !== 'question') {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  if (tabs >= 15) throw new Error('the question field cannot be reached with Tab');
+  await page.keyboard.type('What else?');
+  await page.keyboard.press('Enter');
   if (await page.evaluate(() => window.__vg.heard) < 1) throw new Error('no heard frame sent when typing over the answer');
   await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, dones, { timeout: 20000 });
-  step('typed over the answer: heard frame sent, the new question answered');
+  step(`typed over the answer by keyboard alone (${tabs} tab stops, Enter): heard frame sent, the new question answered`);
   await accessible(page, 'assistant page with a conversation');
 
   const before = await page.locator('.turn.user').count();
