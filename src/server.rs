@@ -34,14 +34,13 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
-
-use crate::tls::{OverTls, host_of, is_loopback_host};
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_service::Service;
 
 use crate::app::{App, AppState};
 use crate::config::ServerSettings;
 use crate::error::error_response;
+use crate::tls::{OverTls, host_of, is_loopback_host};
 
 /// Overflow connections (beyond the caps) kept at once, in all and per client address.
 const OVERFLOW_MAX: usize = 256;

@@ -24,13 +24,10 @@ use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
 use crate::providers::audio::{parse_wav, to_mono};
 use crate::providers::decode::{self, Container};
-use crate::providers::encode::{Format, OFFERED, encode};
+use crate::providers::encode::{self, Format, OFFERED};
 use crate::providers::{Stage, TtsId};
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
-
-/// OpenAI's `pcm`: 24 kHz.
-pub const PCM_RATE: u32 = 24_000;
 
 /// OpenAI's voice names: meant for its TTS, and for any other engine the user's own voice.
 const OPENAI_VOICES: [&str; 13] = [
@@ -101,19 +98,7 @@ async fn speech(
     route.voice = voice_for(&route, body.voice.as_deref())?;
     let said = speech::speak_along(&app, &caller.user, (&eff, &prefs, &route), &body.input).await?;
     let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
-    // Conversions take a few milliseconds a second of speech: off the async threads.
-    let audio = tokio::task::spawn_blocking(move || {
-        let pcm = to_mono(pcm);
-        let pcm = if format == Format::Pcm {
-            pcm.resampled(PCM_RATE)
-        } else {
-            pcm
-        };
-        encode(&pcm, format)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
-    .map_err(ApiError::Internal)?;
+    let audio = encode::speech(pcm, format).await.map_err(ApiError::Internal)?;
     let content_type = format.media_type();
     Ok(([(CONTENT_TYPE, HeaderValue::from_static(content_type))], audio).into_response())
 }

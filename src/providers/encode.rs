@@ -5,7 +5,7 @@ use flacenc::component::BitRepr;
 use flacenc::error::Verify;
 use mp3lame_encoder::{Bitrate, Builder, FlushNoGap, MonoPcm, Quality};
 
-use super::audio::Pcm;
+use super::audio::{Pcm, to_mono};
 
 /// The formats speech can be had in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +18,9 @@ pub enum Format {
     /// 16-bit little-endian samples without a header.
     Pcm,
 }
+
+/// The rate of raw `pcm`: OpenAI's 16-bit mono at 24 kHz.
+pub const PCM_RATE: u32 = 24_000;
 
 /// The formats offered, for messages.
 pub const OFFERED: &str = "mp3, opus, flac, wav, pcm";
@@ -76,6 +79,22 @@ pub fn accepted(accept: Option<&str>, offered: &[Format], default: Format) -> Op
     // The highest quality first; among equals, the order the client wrote.
     wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
     wanted.into_iter().find_map(|(_, format)| format)
+}
+
+/// Speech in `format`, made mono (and raw `pcm` at [`PCM_RATE`]) on the blocking pool: encoding takes
+/// milliseconds a second of speech, too long for the async threads.
+pub async fn speech(pcm: Pcm, format: Format) -> Result<Vec<u8>, String> {
+    tokio::task::spawn_blocking(move || {
+        let pcm = to_mono(pcm);
+        let pcm = if format == Format::Pcm {
+            pcm.resampled(PCM_RATE)
+        } else {
+            pcm
+        };
+        encode(&pcm, format)
+    })
+    .await
+    .map_err(|e| e.to_string())?
 }
 
 /// Mono speech in `format`.

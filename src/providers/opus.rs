@@ -16,8 +16,8 @@ const MAX_FRAME: usize = 5_760;
 const SPEECH_BITRATE: u32 = 24_000;
 /// libopus' default is 10; WebRTC uses 5 to 9 for calls.
 const COMPLEXITY: u8 = 7;
-/// The rates Opus codes; other rates are resampled to the next one up.
-const RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
+/// The rates Opus codes and decodes to; other rates are resampled to the next one up.
+pub const RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
 
 /// What `OpusHead` (RFC 7845 §5.1) says about a stream: its channels and the samples to drop at its start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -207,10 +207,8 @@ async fn create(
     )
     .await?;
     let mut out = user_view(&app, user).await?;
-    let link = links::personal(&links::base(&app.settings, &headers, over_tls.is_some()), &token);
-    out.qr_svg = links::svg(&link);
-    out.link = Some(link);
-    out.token = Some(token);
+    let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
+    (out.link, out.qr_svg, out.token) = (Some(link), qr_svg, Some(token));
     Ok((StatusCode::CREATED, Json(out)))
 }
 
@@ -256,6 +254,18 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
     Ok(Json(Deleted { deleted: id }))
 }
 
+/// The personal link of a token just issued, as the admin's request sees the gateway, and its QR code.
+fn issued_link(
+    app: &App,
+    headers: &HeaderMap,
+    over_tls: Option<Extension<OverTls>>,
+    token: &str,
+) -> (String, Option<String>) {
+    let link = links::personal(&links::base(&app.settings, headers, over_tls.is_some()), token);
+    let qr_svg = links::svg(&link);
+    (link, qr_svg)
+}
+
 /// A fresh personal token, its link and the link as an SVG QR code.
 #[derive(Serialize, ToSchema)]
 struct NewToken {
@@ -281,12 +291,8 @@ async fn reset_token(
         .replace_tokens(&id, &token::hash(&token), "admin reset")
         .await?;
     audit(&app, &admin, "user.token_reset", &id, json!({})).await?;
-    let link = links::personal(&links::base(&app.settings, &headers, over_tls.is_some()), &token);
-    Ok(Json(NewToken {
-        qr_svg: links::svg(&link),
-        link,
-        token,
-    }))
+    let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
+    Ok(Json(NewToken { token, link, qr_svg }))
 }
 
 /// One memory (`{"text": …}`) or several (`{"texts": […]}`).

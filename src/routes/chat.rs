@@ -188,11 +188,7 @@ async fn speak(
         said.speech.audio
     } else {
         let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
-        // Encoding takes milliseconds a second of speech: off the async threads.
-        tokio::task::spawn_blocking(move || encode::encode(&to_mono(pcm), format))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?
-            .map_err(ApiError::Internal)?
+        encode::speech(pcm, format).await.map_err(ApiError::Internal)?
     };
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(format.media_type()));
@@ -234,11 +230,11 @@ struct Transcription {
     duration_seconds: f64,
 }
 
-/// Transcribes an audio file (WAV in any sample format, MP3, AAC in MP4/M4A or ADTS, FLAC, Ogg Vorbis; told by
-/// its bytes) or raw 16-bit little-endian mono PCM (`audio/L16`, or `application/octet-stream` that is no file).
+/// Transcribes an audio file (WAV in any sample format, MP3, AAC in MP4/M4A or ADTS, FLAC, Ogg Vorbis, Opus in
+/// Ogg or WebM; told by its bytes) or raw 16-bit little-endian mono PCM (`audio/L16`, or `application/octet-stream` that is no file).
 #[utoipa::path(post, path = "/api/transcribe", tag = USER, params(TranscribeQuery),
-    request_body(description = "an audio file (WAV, MP3, M4A/MP4, AAC, FLAC, Ogg Vorbis) with its type \
-        (`audio/wav`, `audio/mpeg`, `audio/mp4`, `audio/aac`, `audio/flac`, `audio/ogg`) or as \
+    request_body(description = "an audio file (WAV, MP3, M4A/MP4, AAC, FLAC, Ogg Vorbis, Ogg or WebM Opus) with \
+        its type (`audio/wav`, `audio/mpeg`, `audio/mp4`, `audio/aac`, `audio/flac`, `audio/ogg`, `audio/webm`) or as \
         `application/octet-stream`, or raw 16-bit PCM (`audio/L16`; `rate=` or `?sample_rate=`, default 16000)",
         content((Audio = "audio/wav"), (Audio = "audio/L16"), (Audio = "application/octet-stream"))),
     responses((status = 200, body = Transcription),

@@ -18,8 +18,9 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::listen::budget::{Refusal, Seat};
 use crate::listen::end_of_turn::Verdict;
-use crate::providers::audio::{Pcm, parse_wav, to_mono};
-use crate::providers::opus::{LiveDecoder, ogg_opus};
+use crate::providers::audio::{Pcm, parse_wav};
+use crate::providers::encode::{self, Format};
+use crate::providers::opus::{self, LiveDecoder};
 use crate::socket::{SEND_TIMEOUT, close, close_code, send};
 use crate::store::users::User;
 use crate::voice::events::{AudioFormat, InputFormat};
@@ -27,8 +28,6 @@ use crate::voice::{Conversation, Detection, Heard, Listener, Next, Out, ServerEv
 
 /// Sample rate of `/ws/voice` PCM unless the start frame says otherwise.
 const DEFAULT_RATE: u32 = 16_000;
-/// The rates an Opus decoder gives.
-const OPUS_RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
 
 /// Which channel a connection serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,14 +154,10 @@ impl Conn {
         if self.answer == AudioFormat::Wav {
             return Ok(wav);
         }
-        // A few milliseconds a sentence, off the async threads.
-        tokio::task::spawn_blocking(move || {
-            let pcm = parse_wav(&wav).map_err(|e| e.to_string())?;
-            ogg_opus(&to_mono(pcm))
-        })
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-        .map_err(|e| ApiError::Internal(format!("answer audio as Opus: {e}")))
+        let pcm = parse_wav(&wav).map_err(|e| ApiError::Internal(format!("answer audio: {e}")))?;
+        encode::speech(pcm, Format::Opus)
+            .await
+            .map_err(|e| ApiError::Internal(format!("answer audio as Opus: {e}")))
     }
 
     /// Notes what the last answer spoke, for a `heard` frame.
@@ -229,7 +224,7 @@ impl Conn {
                 }
                 self.mic = match options.input_format.unwrap_or_default() {
                     InputFormat::Pcm => None,
-                    InputFormat::Opus if !OPUS_RATES.contains(&rate) => {
+                    InputFormat::Opus if !opus::RATES.contains(&rate) => {
                         let problem = "Opus input is decoded at 8000, 12000, 16000, 24000 or 48000";
                         return reject(socket, ApiError::invalid("sample_rate", problem)).await;
                     }

@@ -99,21 +99,16 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
             assert_eq!(client.post(&link).send().await.unwrap().status(), 200);
         })
     };
-    let root = env!("CARGO_MANIFEST_DIR");
-    let run = tokio::process::Command::new("node")
-        .arg("ui-tests/assistant.mjs")
-        .current_dir(root)
-        .env("BASE", format!("http://{}", app.addr))
-        .env("LINK", format!("/?k={token}"))
-        .env("MIC_WAV", &wav)
-        .env("SHOTS", format!("{root}/target/ui-shots"))
-        .env("EXPECT_TRANSCRIPT", "Hamburg")
-        .output()
-        .await
-        .expect("node runs (scripts/test.sh installs it)");
-    let out = String::from_utf8_lossy(&run.stdout);
-    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
-    assert!(run.status.success(), "browser steps failed:\n{out}");
+    ui_steps(
+        "assistant.mjs",
+        &[
+            ("BASE", format!("http://{}", app.addr)),
+            ("LINK", format!("/?k={token}")),
+            ("MIC_WAV", wav.display().to_string()),
+            ("EXPECT_TRANSCRIPT", "Hamburg".into()),
+        ],
+    )
+    .await;
 
     confirmer.await.unwrap();
     let mails = smtp.mails();
@@ -164,19 +159,14 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
         .unwrap();
     assert_eq!(page.status(), 403, "the panel is for admins only");
 
-    let root = env!("CARGO_MANIFEST_DIR");
-    let run = tokio::process::Command::new("node")
-        .arg("ui-tests/admin.mjs")
-        .current_dir(root)
-        .env("BASE", format!("http://{}", app.addr))
-        .env("LINK", format!("/?k={admin_token}"))
-        .env("SHOTS", format!("{root}/target/ui-shots"))
-        .output()
-        .await
-        .expect("node runs");
-    let out = String::from_utf8_lossy(&run.stdout).to_string();
-    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
-    assert!(run.status.success(), "admin steps failed:\n{out}");
+    let out = ui_steps(
+        "admin.mjs",
+        &[
+            ("BASE", format!("http://{}", app.addr)),
+            ("LINK", format!("/?k={admin_token}")),
+        ],
+    )
+    .await;
 
     let token = out
         .lines()
@@ -200,6 +190,24 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
     );
     assert_eq!(me.body["prefs"]["emergency_contacts"], json!(["hilfe@family.example"]));
     assert_eq!(me.body["prefs"]["full_name"], "Neue Person");
+}
+
+/// Runs `ui-tests/<script>` with node and `env` (and `SHOTS`), prints what it said, and answers its output;
+/// fails the test when a step failed.
+async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tokio::process::Command::new("node")
+        .arg(format!("ui-tests/{script}"))
+        .current_dir(root)
+        .envs(env.iter().map(|(k, v)| (*k, v)))
+        .env("SHOTS", format!("{root}/target/ui-shots"))
+        .output()
+        .await
+        .expect("node runs (scripts/test.sh installs it)");
+    let out = String::from_utf8_lossy(&run.stdout).to_string();
+    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{script} failed:\n{out}");
+    out
 }
 
 /// A gateway binary on loopback with the fakes as its providers; dropped, it is killed.
@@ -298,27 +306,20 @@ async fn a_phone_on_the_network_talks_over_https_once_it_trusts_the_gateway() {
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("question.wav");
     spoken_question("How is the weather in Hamburg?", &wav);
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
-    let host = format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase());
-    let root = env!("CARGO_MANIFEST_DIR");
-    let run = tokio::process::Command::new("node")
-        .arg("ui-tests/phone.mjs")
-        .current_dir(root)
-        .env("HOST", &host)
-        .env("HTTP", http.to_string())
-        .env("HTTPS", https.to_string())
-        .env("PLAIN", plain.to_string())
-        .env("LINK", format!("/?k={token}"))
-        .env("TRUSTED_HOME", home.path())
-        .env("MIC_WAV", &wav)
-        .env("SHOTS", format!("{root}/target/ui-shots"))
-        .env("EXPECT_TRANSCRIPT", "Hamburg")
-        .output()
-        .await
-        .expect("node runs (scripts/test.sh installs it)");
-    let out = String::from_utf8_lossy(&run.stdout);
-    println!("{out}{}", String::from_utf8_lossy(&run.stderr));
-    assert!(run.status.success(), "phone steps failed:\n{out}");
+    let out = ui_steps(
+        "phone.mjs",
+        &[
+            ("HOST", crate::common::dot_local()),
+            ("HTTP", http.to_string()),
+            ("HTTPS", https.to_string()),
+            ("PLAIN", plain.to_string()),
+            ("LINK", format!("/?k={token}")),
+            ("TRUSTED_HOME", home.path().display().to_string()),
+            ("MIC_WAV", wav.display().to_string()),
+            ("EXPECT_TRANSCRIPT", "Hamburg".into()),
+        ],
+    )
+    .await;
     assert!(!out.contains(&token), "the link's token is not printed");
     // The spoken question reached the recogniser through the HTTPS gateway.
     assert!(!stt.requests("/v1/audio/transcriptions").is_empty());

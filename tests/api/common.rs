@@ -443,3 +443,35 @@ pub fn read_qr(svg: &str) -> String {
     assert_eq!(grids.len(), 1, "one QR code in the drawing");
     grids[0].decode().expect("a readable QR code").1
 }
+
+/// The network of a namespace the test makes: loopback and a veth pair, 10.77.0.1 and 10.77.0.2, up.
+const NAMESPACE_NETWORK: &str = r#"
+set -e
+ip link set lo up
+ip link add v0 type veth peer name v1
+ip addr add 10.77.0.1/24 dev v0
+ip addr add 10.77.0.2/24 dev v1
+ip link set v0 up
+ip link set v1 up
+for _ in $(seq 50); do
+  ip -br link show v0 | grep -qw UP && break
+  sleep 0.1
+done
+"#;
+
+/// A command that runs the bash `script` in a user and network namespace of its own with that network (so no
+/// packet reaches the machine's), with `PATH` alone of this environment.
+pub fn in_namespace(script: &str) -> tokio::process::Command {
+    let mut run = tokio::process::Command::new("unshare");
+    run.args(["--user", "--map-root-user", "--net", "bash", "-c"])
+        .arg(format!("{NAMESPACE_NETWORK}{script}"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default());
+    run
+}
+
+/// This machine's `<host>.local`, which a certificate of `TLS=auto` must cover.
+pub fn dot_local() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase())
+}

@@ -9,20 +9,9 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
-/// Inside the namespace: its network, two gateways (one with `ANONYMOUS_FROM_NETWORK`), then the requests,
-/// whose answers are the output.
+/// Inside the namespace (its network made by `in_namespace`): two gateways (one with
+/// `ANONYMOUS_FROM_NETWORK`), then the requests, whose answers are the output.
 const SCRIPT: &str = r#"
-set -e
-ip link set lo up
-ip link add v0 type veth peer name v1
-ip addr add 10.77.0.1/24 dev v0
-ip addr add 10.77.0.2/24 dev v1
-ip link set v0 up
-ip link set v1 up
-for _ in $(seq 50); do
-  ip -br link show v0 | grep -qw UP && break
-  sleep 0.1
-done
 mkdir -p "$DATA/closed" "$DATA/open"
 DB_PATH="$DATA/closed/gateway.db" LISTEN_ADDR=0.0.0.0:8080 "$GATEWAY" >"$DATA/closed.log" 2>&1 &
 closed=$!
@@ -60,11 +49,8 @@ wait $closed $open || true
 #[ignore = "needs a user network namespace (unshare, ip); scripts/test.sh runs it"]
 async fn beyond_loopback_nobody_is_anonymous_and_a_link_over_http_says_why_it_cannot_sign_in() {
     let data = tempfile::tempdir().unwrap();
-    let out = tokio::process::Command::new("unshare")
-        .args(["--user", "--map-root-user", "--net", "bash", "-c", SCRIPT])
+    let out = crate::common::in_namespace(SCRIPT)
         .current_dir(data.path())
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("GATEWAY", BIN)
         .env("DATA", data.path())
         .env("ENGINES", "off")

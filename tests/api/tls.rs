@@ -8,7 +8,7 @@ use reqwest::tls::TlsInfo;
 use reqwest::{Certificate, Client, StatusCode};
 use sha2::{Digest, Sha256};
 
-use crate::common::{TestApp, eventually, free_port, spawn_app};
+use crate::common::{TestApp, dot_local, eventually, free_port, spawn_app};
 
 /// The authority `TLS=auto` made in the gateway's data folder.
 fn authority(app: &TestApp) -> String {
@@ -27,12 +27,6 @@ fn trusting(pem: &str, names: &[&str], addr: SocketAddr) -> Client {
         builder = builder.resolve(name, addr);
     }
     builder.build().unwrap()
-}
-
-/// This machine's `<host>.local`, which the certificate must cover.
-fn dot_local() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
-    format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase())
 }
 
 #[tokio::test]
@@ -149,8 +143,8 @@ async fn the_authority_is_offered_to_devices_with_its_fingerprint() {
     assert!(plain.https.is_none());
 }
 
-/// A certificate for `localhost` signed by a fresh authority, as PEM files an operator has: (ca, cert, key).
-fn operator_files() -> (String, String, String) {
+/// A certificate for `names` signed by a fresh authority, as PEM files an operator has: (ca, cert, key).
+fn operator_files(names: &[&str]) -> (String, String, String) {
     use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -158,10 +152,8 @@ fn operator_files() -> (String, String, String) {
     let ca = ca_params.self_signed(&ca_key).unwrap();
     let issuer = Issuer::new(ca_params, ca_key);
     let key = KeyPair::generate().unwrap();
-    let cert = CertificateParams::new(vec!["localhost".to_string()])
-        .unwrap()
-        .signed_by(&key, &issuer)
-        .unwrap();
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let cert = CertificateParams::new(names).unwrap().signed_by(&key, &issuer).unwrap();
     (ca.pem(), cert.pem(), key.serialize_pem())
 }
 
@@ -183,7 +175,7 @@ async fn shown(client: &Client, url: &str) -> Option<Vec<u8>> {
 async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
-    let (first_ca, first_cert, first_key) = operator_files();
+    let (first_ca, first_cert, first_key) = operator_files(&["localhost"]);
     std::fs::write(&cert_path, &first_cert).unwrap();
     std::fs::write(&key_path, &first_key).unwrap();
     let app = spawn_app(&[
@@ -206,7 +198,7 @@ async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
     );
 
     // The operator renews: the new certificate is served within seconds, on a new connection.
-    let (second_ca, second_cert, second_key) = operator_files();
+    let (second_ca, second_cert, second_key) = operator_files(&["localhost"]);
     std::fs::write(&key_path, &second_key).unwrap();
     std::fs::write(&cert_path, &second_cert).unwrap();
     let second = trusting(&second_ca, &["localhost"], https);
@@ -222,21 +214,11 @@ async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
 /// authority its own HTTPS uses, its management address (which hands out the root it signs with), and the
 /// running process. It checks HTTP-01 challenges on `http_port` of `localhost`.
 async fn pebble(dir: &std::path::Path, http_port: u16) -> (String, std::path::PathBuf, String, tokio::process::Child) {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
-    let ca_key = KeyPair::generate().unwrap();
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = ca_params.self_signed(&ca_key).unwrap();
-    let issuer = Issuer::new(ca_params, ca_key);
-    let key = KeyPair::generate().unwrap();
-    let cert = CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
-        .unwrap()
-        .signed_by(&key, &issuer)
-        .unwrap();
+    let (ca, cert, key) = operator_files(&["127.0.0.1", "localhost"]);
     let ca_file = dir.join("pebble-ca.pem");
-    std::fs::write(&ca_file, ca.pem()).unwrap();
-    std::fs::write(dir.join("pebble.pem"), cert.pem()).unwrap();
-    std::fs::write(dir.join("pebble.key"), key.serialize_pem()).unwrap();
+    std::fs::write(&ca_file, ca).unwrap();
+    std::fs::write(dir.join("pebble.pem"), cert).unwrap();
+    std::fs::write(dir.join("pebble.key"), key).unwrap();
     let (port, management, tls_port) = (free_port(), free_port(), free_port());
     let config = serde_json::json!({"pebble": {
         "listenAddress": format!("127.0.0.1:{port}"),

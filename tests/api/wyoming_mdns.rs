@@ -11,19 +11,9 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Inside the namespace: its network, the gateway, then the browser, whose report is the output.
+/// Inside the namespace (its network made by `in_namespace`): the gateway, then the browser, whose report is the
+/// output.
 const SCRIPT: &str = r#"
-set -e
-ip link set lo up
-ip link add v0 type veth peer name v1
-ip addr add 10.77.0.1/24 dev v0
-ip addr add 10.77.0.2/24 dev v1
-ip link set v0 up
-ip link set v1 up
-for _ in $(seq 50); do
-  ip -br link show v0 | grep -qw UP && break
-  sleep 0.1
-done
 "$GATEWAY" >"$DATA/gateway.log" 2>&1 &
 gateway=$!
 for _ in $(seq 100); do
@@ -39,11 +29,8 @@ wait $gateway || true
 #[ignore = "needs the wyoming and zeroconf clients in target/wyoming-venv and a user network namespace; scripts/test.sh runs it"]
 async fn home_assistant_discovers_the_wyoming_server_by_zeroconf() {
     let data = tempfile::tempdir().unwrap();
-    let mut run = tokio::process::Command::new("unshare");
-    run.args(["--user", "--map-root-user", "--net", "bash", "-c", SCRIPT])
-        .current_dir(data.path())
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
+    let mut run = crate::common::in_namespace(SCRIPT);
+    run.current_dir(data.path())
         .env("GATEWAY", BIN)
         .env("DATA", data.path())
         .env("PYTHON", format!("{ROOT}/target/wyoming-venv/bin/python"))
