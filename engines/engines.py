@@ -363,12 +363,14 @@ def multipart(content_type, body):
     return fields
 
 
-def transcribe_short(model, audio, language, window):
+def transcribe_short(model, audio, language, window, prompt=None):
     """Whisper on a window just long enough for a short clip (at least `window` s) instead of its fixed 30 s.
 
     The encoder's cost grows with its window, not with the speech: on 2 cores whisper-base takes 0.72 s to
     encode 30 s and 0.11 s to encode 10 s, so a 2 s question is transcribed in about 0.25 s instead of 0.95 s.
     CTranslate2 takes the shorter input as it is; the decoder is Whisper's, greedy, without timestamps.
+    `prompt` is the text said before the clip (OpenAI's `prompt`): the gateway transcribes a long utterance in
+    pieces cut at its pauses and gives each piece the text of those before it, as Whisper's previous text.
     Returns None for clips too long for one window (the caller transcribes them the usual way).
     """
     if not language:
@@ -388,8 +390,12 @@ def transcribe_short(model, audio, language, window):
     features = model.feature_extractor(padded, padding=0)[:, :frames]
     encoded = model.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
     tokenizer = Tokenizer(model.hf_tokenizer, True, task="transcribe", language=language)
-    prompt = list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
-    result = model.model.generate(encoded, [prompt], beam_size=1, max_length=224, suppress_blank=True,
+    # Whisper's previous text: at most its last 100 tokens (the model takes up to 223).
+    previous = []
+    if prompt and prompt.strip():
+        previous = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip())[-100:]
+    tokens = previous + list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+    result = model.model.generate(encoded, [tokens], beam_size=1, max_length=224, suppress_blank=True,
                                   suppress_tokens=[-1])
     text = tokenizer.decode([t for t in result[0].sequences_ids[0] if t < tokenizer.eot]).strip()
     return text, language, seconds
@@ -483,10 +489,12 @@ def stt(model_dir, port, threads, window):
                 if not audio:
                     return self.reply(400, {"error": {"message": "no file"}})
                 language = (fields.get("language") or b"").decode().strip() or None
+                prompt = (fields.get("prompt") or b"").decode().strip() or None
                 with lock:
-                    short = transcribe_short(model, audio, language, window) if window < 30 else None
+                    short = transcribe_short(model, audio, language, window, prompt) if window < 30 else None
                     if short is None:
-                        segments, info = model.transcribe(io.BytesIO(audio), language=language, beam_size=1)
+                        segments, info = model.transcribe(io.BytesIO(audio), language=language, beam_size=1,
+                                                          initial_prompt=prompt)
                         short = ("".join(s.text for s in segments).strip(), info.language, info.duration)
                 text, language, duration = short
                 self.reply(200, {"text": text, "language": language, "duration": duration})

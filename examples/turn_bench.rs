@@ -1,14 +1,17 @@
-//! Turn-taking benchmark with the real zero-setup engines (llama.cpp's server, faster-whisper, espeak-ng): spoken
-//! questions (espeak-ng, German and English, several voices and speeds, some with a pause in the middle) are
-//! streamed over `/ws/voice` with `vad: true` in real time, 20 ms frames followed by silence as a microphone
-//! sends them. For each: the time from the last speech sample to the transcript, the first token and the first
-//! audio, and whether the question was cut in two.
+//! Turn-taking benchmark with the real zero-setup engines (llama.cpp's server, faster-whisper, espeak-ng and
+//! Piper): the spoken questions of `examples/questions.tsv` (espeak-ng, German and English, several voices and
+//! speeds, short and long, some with a thinking pause) are streamed over `/ws/voice` with `vad: true` in real
+//! time, 20 ms frames followed by silence as a microphone sends them. For each: the time from the last speech
+//! sample to the transcript, the first token and the first audio; the gateway's own stages of the turn (its
+//! `voice_stage_seconds` in `/api/metrics`); whether the question was cut in two; the words the recogniser got
+//! wrong; and the CPU the gateway and its engines used while it was asked and answered (in cores).
 //!
 //! Run: `cargo build --release && cargo run --release --example turn_bench -- [--bin target/release/voice-gateway]
-//! [--engines target/engines] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test; the first start
-//! installs them). `--env` sets the gateway's settings, to measure what each step buys (for example
-//! `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`).
+//! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test;
+//! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
+//! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`).
 
+use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,18 +19,45 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-/// Language, espeak-ng voice, words per minute, the question (a `|` is a pause of `pause` ms).
-const QUESTIONS: &[(&str, &str, u32, &str, u32)] = &[
-    ("en", "en", 175, "What is the capital of France?", 0),
-    ("en", "en+f3", 150, "How far away is the moon?", 0),
-    ("en", "en+m3", 190, "Name a large animal.", 0),
-    ("de", "de", 175, "Wie spät ist es in Berlin?", 0),
-    ("de", "de+f2", 150, "Was ist die Hauptstadt von Italien?", 0),
-    ("de", "de+m3", 190, "Nenne eine Farbe.", 0),
-    ("en", "en", 160, "I would like to know | the capital of Spain.", 600),
-    ("en", "en+f3", 160, "Tell me | something about dogs.", 900),
-    ("de", "de", 160, "Ich möchte wissen | wie warm es heute ist.", 1200),
+/// The gateway's stages of a voice turn, as `voice_stage_seconds` labels them.
+const STAGES: [&str; 6] = [
+    "end_of_turn",
+    "transcription",
+    "first_token",
+    "first_sentence",
+    "first_audio",
+    "total",
 ];
+
+/// The admin key the benchmark's gateway gets, for its metrics.
+const ADMIN_KEY: &str = "turn-bench-admin-key-0123456789";
+
+/// One line of `examples/questions.tsv`: language, espeak-ng voice, words per minute, the pause (ms) at each
+/// `|` of the text.
+struct Question {
+    lang: String,
+    voice: String,
+    wpm: u32,
+    pause: u32,
+    text: String,
+}
+
+fn questions() -> Vec<Question> {
+    include_str!("questions.tsv")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            Question {
+                lang: f[0].into(),
+                voice: f[1].into(),
+                wpm: f[2].parse().expect("words per minute"),
+                pause: f[3].parse().expect("pause"),
+                text: f[4].into(),
+            }
+        })
+        .collect()
+}
 
 fn arg(args: &[String], name: &str, default: &str) -> String {
     args.windows(2)
@@ -41,6 +71,12 @@ struct Measure {
     token_ms: Option<f64>,
     audio_ms: Option<f64>,
     transcripts: usize,
+    /// The final transcript's text.
+    heard: String,
+    /// The gateway's stages of the question's (last) turn, in ms.
+    stages: BTreeMap<String, f64>,
+    /// CPU seconds of the gateway and its engines per second of the question's conversation.
+    cores: f64,
 }
 
 #[tokio::main]
@@ -48,6 +84,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bin = std::fs::canonicalize(arg(&args, "--bin", "target/release/voice-gateway")).expect("the binary");
     let engines = std::fs::canonicalize(arg(&args, "--engines", "target/engines")).expect("the engines folder");
+    let only = arg(&args, "--only", "");
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -60,28 +97,46 @@ async fn main() {
         .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
         .collect();
     let mut gateway = start(&bin, &engines, dir.path(), port, &settings).await;
+    let pid = gateway.id();
 
     // A first turn warms the engines up (model load, caches); it is not counted.
-    let _ = ask(port, "en", &speech("en", "en", 175, "Hello.", 0)).await;
+    let _ = ask(port, pid, "en", &speech("en", "en", 175, "Hello.", 0)).await;
+    let questions: Vec<Question> = questions().into_iter().filter(|q| only.is_empty() || q.lang == only).collect();
     let mut rows = Vec::new();
-    for (lang, voice, speed, text, pause) in QUESTIONS {
-        let pcm = speech(lang, voice, *speed, text, *pause);
-        let m = ask(port, lang, &pcm).await;
+    println!("| question | transcript | first token | first audio | stages (gateway, ms) | cut | wrong words | cores |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for q in &questions {
+        let pcm = speech(&q.lang, &q.voice, q.wpm, &q.text, q.pause);
+        let m = ask(port, pid, &q.lang, &pcm).await;
         let show = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.0}"));
+        let stages: Vec<String> = STAGES[..5]
+            .iter()
+            .map(|s| m.stages.get(*s).map_or("–".into(), |v| format!("{v:.0}")))
+            .collect();
+        let (wrong, words) = errors(&q.text.replace('|', " "), &m.heard);
         println!(
-            "| {text} ({voice}, {speed} wpm) | {} | {} | {} | {} |",
+            "| {} ({}, {} wpm, {:.1} s) | {} | {} | {} | {} | {} | {wrong}/{words} | {:.2} |",
+            q.text,
+            q.voice,
+            q.wpm,
+            pcm.len() as f64 / 16_000.0,
             show(m.transcript_ms),
             show(m.token_ms),
             show(m.audio_ms),
-            if m.transcripts > 1 { "cut" } else { "whole" }
+            stages.join(" + "),
+            if m.transcripts > 1 { "cut" } else { "whole" },
+            m.cores,
         );
         rows.push(m);
     }
     let _ = gateway.kill();
     let _ = gateway.wait();
+    report(&questions, &rows);
+}
 
-    let stat = |f: &dyn Fn(&Measure) -> Option<f64>| {
-        let mut v: Vec<f64> = rows.iter().filter_map(f).collect();
+/// Median and p90 of each stage, per language and over all, the cut pauses, the word error rate and the CPU.
+fn report(questions: &[Question], rows: &[Measure]) {
+    let spread = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         let at = |p: f64| {
             v.get(((v.len().max(1) - 1) as f64 * p).round() as usize)
@@ -90,17 +145,133 @@ async fn main() {
         };
         format!("{:.0} / {:.0}", at(0.5), at(0.9))
     };
-    println!("\n| from the last speech sample to | median / p90 ms |\n|---|---|");
-    println!("| transcript | {} |", stat(&|m| m.transcript_ms));
-    println!("| first token | {} |", stat(&|m| m.token_ms));
-    println!("| first audio | {} |", stat(&|m| m.audio_ms));
-    let pauses = QUESTIONS.iter().filter(|q| q.4 > 0).count();
-    let cuts = rows
-        .iter()
-        .zip(QUESTIONS)
-        .filter(|(m, q)| q.4 > 0 && m.transcripts > 1)
-        .count();
-    println!("| questions with a pause cut in two | {cuts} of {pauses} |");
+    let groups = [("de", "de"), ("en", "en"), ("all", "")];
+    println!("\n| median / p90 ms | de | en | all |\n|---|---|---|---|");
+    let line = |name: &str, f: &dyn Fn(&Measure) -> Option<f64>| {
+        let cells: Vec<String> = groups
+            .iter()
+            .map(|(_, lang)| {
+                let mut v: Vec<f64> = rows
+                    .iter()
+                    .zip(questions)
+                    .filter(|(_, q)| lang.is_empty() || q.lang == *lang)
+                    .filter_map(|(m, _)| f(m))
+                    .collect();
+                spread(&mut v)
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    };
+    for stage in STAGES {
+        line(&format!("gateway: {stage}"), &|m| m.stages.get(stage).copied());
+    }
+    line("client: last speech → transcript", &|m| m.transcript_ms);
+    line("client: last speech → first token", &|m| m.token_ms);
+    line("client: last speech → first audio", &|m| m.audio_ms);
+    for (name, lang) in groups {
+        let of_lang = |q: &&Question| lang.is_empty() || q.lang == lang;
+        let (mut wrong, mut words) = (0, 0);
+        let mut cores = Vec::new();
+        for (m, q) in rows.iter().zip(questions).filter(|(_, q)| of_lang(q)) {
+            let (w, n) = errors(&q.text.replace('|', " "), &m.heard);
+            wrong += w;
+            words += n;
+            cores.push(m.cores);
+        }
+        let pauses = questions.iter().filter(of_lang).filter(|q| q.pause > 0).count();
+        let cuts = rows
+            .iter()
+            .zip(questions)
+            .filter(|(m, q)| of_lang(q) && q.pause > 0 && m.transcripts > 1)
+            .count();
+        let mean_cores = cores.iter().sum::<f64>() / cores.len().max(1) as f64;
+        println!(
+            "| {name}: word error rate {:.1} % ({wrong} of {words}), pauses cut {cuts} of {pauses}, cores per conversation {mean_cores:.2} |",
+            100.0 * wrong as f64 / words.max(1) as f64
+        );
+    }
+}
+
+/// Wrong words (edit distance over lower-case words without punctuation) and the reference's words.
+fn errors(reference: &str, heard: &str) -> (usize, usize) {
+    let words = |t: &str| -> Vec<String> {
+        t.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let (r, h) = (words(reference), words(heard));
+    let mut d: Vec<usize> = (0..=h.len()).collect();
+    for (i, rw) in r.iter().enumerate() {
+        let mut prev = d[0];
+        d[0] = i + 1;
+        for (j, hw) in h.iter().enumerate() {
+            let cur = (d[j + 1] + 1).min(d[j] + 1).min(prev + usize::from(rw != hw));
+            prev = d[j + 1];
+            d[j + 1] = cur;
+        }
+    }
+    (d[h.len()], r.len())
+}
+
+/// The sum and count of each stage in the gateway's `voice_stage_seconds`, over channels and providers.
+async fn stage_sums(port: u16) -> BTreeMap<String, (f64, f64)> {
+    let text = reqwest::Client::new()
+        .get(format!("http://127.0.0.1:{port}/api/metrics?format=prometheus"))
+        .header("X-Admin-Key", ADMIN_KEY)
+        .send()
+        .await
+        .and_then(|r| r.error_for_status())
+        .expect("the metrics")
+        .text()
+        .await
+        .unwrap_or_default();
+    let mut sums = BTreeMap::new();
+    for line in text.lines() {
+        let (kind, rest) = if let Some(rest) = line.strip_prefix("voice_stage_seconds_sum{") {
+            (0, rest)
+        } else if let Some(rest) = line.strip_prefix("voice_stage_seconds_count{") {
+            (1, rest)
+        } else {
+            continue;
+        };
+        let Some(stage) = rest.split("stage=\"").nth(1).and_then(|s| s.split('"').next()) else {
+            continue;
+        };
+        let value: f64 = rest.rsplit(' ').next().and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        let entry: &mut (f64, f64) = sums.entry(stage.to_string()).or_default();
+        if kind == 0 {
+            entry.0 += value;
+        } else {
+            entry.1 += value;
+        }
+    }
+    sums
+}
+
+/// CPU seconds used so far by the gateway and its child processes (the engines).
+fn cpu_seconds(pid: u32) -> f64 {
+    let ticks = 100.0; // USER_HZ on Linux
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    let mut total = 0.0;
+    for entry in entries.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ... utime(14) stime(15) — comm may hold spaces, so split after its ')'.
+        let Some((head, rest)) = stat.rsplit_once(") ") else { continue };
+        let own: u32 = head.split(' ').next().and_then(|p| p.parse().ok()).unwrap_or(0);
+        let fields: Vec<&str> = rest.split(' ').collect();
+        let ppid: u32 = fields.get(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+        if own == pid || ppid == pid {
+            let used: f64 = fields[11].parse::<f64>().unwrap_or(0.0) + fields[12].parse::<f64>().unwrap_or(0.0);
+            total += used / ticks;
+        }
+    }
+    total
 }
 
 async fn start(
@@ -119,6 +290,7 @@ async fn start(
         .env("FILLER_AFTER_MS", "0")
         .env("LLM_TEMPERATURE", "0")
         .env("LLM_MAX_TOKENS", "60")
+        .env("ADMIN_API_KEY", ADMIN_KEY)
         .envs(settings.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -186,7 +358,8 @@ fn resample(samples: &[i16], from: u32, to: u32) -> Vec<i16> {
 }
 
 /// Streams one question in real time and measures from its last voiced sample.
-async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
+async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16]) -> Measure {
+    let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
     let url = format!("ws://127.0.0.1:{port}/ws/voice");
     let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
     let (mut tx, mut rx) = ws.split();
@@ -219,6 +392,7 @@ async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
     });
     // Every event with the time it came; the question's last transcript and what followed it are measured.
     let mut events: Vec<(Instant, String)> = Vec::new();
+    let mut heard = String::new();
     let mut last_rx = last_rx;
     let mut last: Option<Instant> = None;
     let deadline = Instant::now() + Duration::from_secs(pcm.len() as u64 / 16_000 + 30);
@@ -233,6 +407,10 @@ async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
         let now = Instant::now();
         let event: Value = serde_json::from_str(&text).unwrap_or_default();
         let kind = event["type"].as_str().unwrap_or("").to_string();
+        if kind == "transcript" {
+            // A question cut in two was heard as two transcripts: its words are all of them.
+            heard = format!("{heard} {}", event["text"].as_str().unwrap_or_default());
+        }
         let finished = kind == "done" && last.is_some_and(|l| now.duration_since(l) > Duration::from_millis(1500));
         events.push((now, kind));
         if finished {
@@ -240,6 +418,17 @@ async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
         }
     }
     sender.abort();
+    let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
+    // Each turn adds one observation per stage; a question cut in two adds two (its last turn is measured by
+    // the client, the gateway's figures are their mean).
+    let stages = stage_sums(port)
+        .await
+        .into_iter()
+        .filter_map(|(stage, (sum, count))| {
+            let (s0, c0) = sums_before.get(&stage).copied().unwrap_or_default();
+            (count > c0).then(|| (stage, (sum - s0) / (count - c0) * 1000.0))
+        })
+        .collect();
     let last = last.unwrap_or_else(Instant::now);
     let transcripts = events.iter().filter(|(_, k)| k == "transcript").count();
     let final_transcript = events.iter().rposition(|(_, k)| k == "transcript").unwrap_or(0);
@@ -255,5 +444,8 @@ async fn ask(port: u16, lang: &str, pcm: &[i16]) -> Measure {
         token_ms: since("token"),
         audio_ms: since("audio"),
         transcripts,
+        heard,
+        stages,
+        cores,
     }
 }

@@ -35,6 +35,8 @@ pub struct App {
     pub providers: Providers,
     /// Counters for `/api/metrics`.
     pub metrics: Metrics,
+    /// The stages of the last day's voice turns, for the admin panel.
+    pub recent: crate::voice::stages::Recent,
     /// Live model lists of the LLM providers and when they were fetched (cached 10 minutes).
     pub model_lists: Mutex<HashMap<String, (Instant, Value)>>,
     /// This instance's name among the gateway's instances (`INSTANCE_ID`).
@@ -81,6 +83,7 @@ impl App {
                 &crate::config::LANGUAGES,
             ),
             metrics,
+            recent: Default::default(),
             model_lists: Mutex::new(HashMap::new()),
             instance: settings.server.instance_id.clone(),
             restart: tokio::sync::watch::channel(false).0,

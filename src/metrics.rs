@@ -13,6 +13,8 @@ pub const HTTP_REQUESTS_TOTAL: &str = "http_requests_total";
 pub const HTTP_REQUEST_DURATION_SECONDS: &str = "http_request_duration_seconds";
 /// Series `stage_duration_seconds`.
 pub const STAGE_DURATION_SECONDS: &str = "stage_duration_seconds";
+/// Series `voice_stage_seconds`.
+pub const VOICE_STAGE_SECONDS: &str = "voice_stage_seconds";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
 /// Series `provider_errors_total`.
@@ -35,7 +37,9 @@ pub const GATEWAY_INFO: &str = "gateway_info";
 pub const WS_CONNECTIONS: &str = "ws_connections";
 
 /// Upper bounds (seconds) of the latency histograms' buckets.
-pub const BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
+pub const BUCKETS: [f64; 17] = [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
 
 /// Help texts of the series the gateway records.
 const HELP: &[(&str, &str)] = &[
@@ -48,6 +52,11 @@ const HELP: &[(&str, &str)] = &[
         "HTTP request latency by method and route template.",
     ),
     (STAGE_DURATION_SECONDS, "Time spent in a turn's stage (stt, llm, tts)."),
+    (
+        VOICE_STAGE_SECONDS,
+        "Where a voice turn's wait goes, by stage (end_of_turn, transcription, first_token, first_sentence, \
+         first_audio; total = the last speech to the first audio), channel and provider.",
+    ),
     (
         FALLBACK_TOTAL,
         "Provider fallbacks by stage and the provider that failed.",

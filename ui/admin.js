@@ -190,6 +190,75 @@ async function loadModels() {
   if (s.model && !$('#backend-model').value) $('#backend-model').value = s.model;
 }
 
+// ---- Latency: where the wait of a voice turn goes, from the last word to the first answer audio ----
+const STAGES = { end_of_turn: 'End of turn', transcription: 'Final transcription', first_token: 'First token',
+  first_sentence: 'First sentence', first_audio: 'First audio' };
+const STAGE_COLOURS = ['#1f5f8b', '#c0392b', '#d68910', '#7d3c98', '#1e8449'];
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(name, attrs, text) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/// 24 hourly bars, each stacked from the stages' medians (they add up to the wait), with a tick at the
+/// hour's p90 of the whole wait.
+function latencyChart(day) {
+  const w = 720; const h = 220; const left = 48; const bottom = 24; const barW = (w - left) / 24;
+  const totals = day.hours.map((hr) => Math.max(hr.stages.total?.p90_ms || 0,
+    Object.keys(STAGES).reduce((sum, k) => sum + (hr.stages[k]?.median_ms || 0), 0)));
+  const top = Math.max(500, ...totals) * 1.1;
+  const y = (ms) => (h - bottom) * (1 - ms / top);
+  const chart = svg('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', class: 'latency-chart',
+    'aria-label': `Median wait per stage, hour by hour; slowest stage: ${STAGES[day.slowest_stage] || 'none yet'}` });
+  for (const ms of [0, 250, 500, 750, 1000, 1500, 2000].filter((v) => v < top)) {
+    chart.append(svg('line', { x1: left, x2: w, y1: y(ms), y2: y(ms), stroke: '#999', 'stroke-width': 0.5 }),
+      svg('text', { x: left - 4, y: y(ms) + 4, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, ms));
+  }
+  day.hours.forEach((hr, i) => {
+    const x = left + i * barW + 2;
+    let base = 0;
+    Object.keys(STAGES).forEach((k, j) => {
+      const ms = hr.stages[k]?.median_ms || 0;
+      if (!ms) return;
+      const rect = svg('rect', { x, y: y(base + ms), width: barW - 4, height: y(base) - y(base + ms), fill: STAGE_COLOURS[j] });
+      rect.append(svg('title', {}, `${STAGES[k]}: ${ms} ms (p90 ${hr.stages[k].p90_ms} ms)`));
+      chart.append(rect);
+      base += ms;
+    });
+    if (hr.stages.total) {
+      chart.append(svg('line', { x1: x, x2: x + barW - 4, y1: y(hr.stages.total.p90_ms), y2: y(hr.stages.total.p90_ms), stroke: 'currentColor', 'stroke-width': 2 }));
+    }
+    if (i % 3 === 2) {
+      const at = new Date((hr.start + 3600) * 1000);
+      chart.append(svg('text', { x: x + barW / 2, y: h - 6, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor' },
+        at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })));
+    }
+  });
+  const legend = document.createElement('p');
+  legend.className = 'legend';
+  legend.append(...Object.values(STAGES).map((label, j) => {
+    const item = document.createElement('span');
+    const swatch = svg('svg', { width: 12, height: 12, 'aria-hidden': 'true' });
+    swatch.append(svg('rect', { width: 12, height: 12, fill: STAGE_COLOURS[j] }));
+    item.append(swatch, ` ${label} `);
+    return item;
+  }), ' — a line marks the p90 of the whole wait');
+  return [chart, legend];
+}
+
+async function loadLatency() {
+  const day = await api('/api/admin/latency');
+  const total = day.stages.total;
+  $('#latency-summary').textContent = day.turns === 0 ? 'No voice turn in the last day.'
+    : `${day.turns} voice turns in the last day. From the last word to the first answer audio: median ${total?.median_ms ?? '–'} ms, p90 ${total?.p90_ms ?? '–'} ms. Slowest stage: ${STAGES[day.slowest_stage] || '–'}.`;
+  $('#latency-chart').replaceChildren(...latencyChart(day));
+  rows('#latency', [...Object.keys(STAGES), 'total'].filter((k) => day.stages[k]),
+    (k) => [k === 'total' ? 'Whole wait' : STAGES[k], String(day.stages[k].median_ms), String(day.stages[k].p90_ms)]);
+}
+
 // ---- Lexicon ----
 async function loadLexicon() {
   const lang = $('#lex-lang').value;
@@ -305,7 +374,8 @@ async function init() {
   $('#conv-user').onchange = loadSessions;
   $('#conv-session').onchange = showTranscript;
   $('#log-section').ontoggle = () => { if ($('#log-section').open) watchLog(); };
-  await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews()]);
+  $('#latency-section').ontoggle = () => { if ($('#latency-section').open) loadLatency(); };
+  await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency()]);
   await loadSessions();
   status('Ready.');
   window.__admin = { ready: true };

@@ -45,6 +45,9 @@ pub struct VoiceSettings {
     /// `STT_EARLY_MS`: silence after which an utterance is transcribed while the end of the turn is still being
     /// awaited (0 = only once it ended); speech that goes on drops that transcription.
     pub stt_early_ms: u32,
+    /// `FIRST_CLAUSE_WORDS`: a spoken answer's first sentence is spoken up to its first clause boundary after
+    /// this many words (0: whole sentences only).
+    pub first_clause_words: usize,
     /// `HELP_CONFIRM_SECONDS`: how long the answer to "shall I alert your contacts?" may take before the
     /// alarm goes out anyway.
     pub help_confirm_secs: u64,
@@ -74,6 +77,7 @@ impl VoiceSettings {
             vad_silence_ms: src.var("VAD_SILENCE_MS", "trailing silence that ends an utterance when Smart Turn does not decide it").ranged(700, 10_000)?.max(20),
             barge_in_min_speech_ms: src.var("BARGE_IN_MIN_SPEECH_MS", "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored").ranged(400, 10_000)?,
             stt_early_ms: src.var("STT_EARLY_MS", "silence after which an utterance is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(200, 10_000)?,
+            first_clause_words: src.var("FIRST_CLAUSE_WORDS", "a spoken answer's first sentence is spoken up to its first `,` `;` or `:` once this many words precede it, so its audio starts sooner (0 = whole sentences)").ranged(4, 100)? as usize,
             vad_engine: src.var("VAD_ENGINE", "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
             vad_speech_probability: src.var("VAD_SPEECH_PROBABILITY", "Silero's probability at which a 32 ms window counts as speech").probability(0.5)?,
             onnxruntime_lib: in_engines(

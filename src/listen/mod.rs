@@ -9,3 +9,4 @@ mod onnx;
 pub mod silero;
 pub mod smart_turn;
 pub mod vad;
+pub mod words;

@@ -63,6 +63,7 @@ pub struct Vad {
     silence_ms: u32,
     /// Speech of the last utterance that ended, in ms.
     last_speech_ms: u32,
+    last_silence_ms: u32,
 }
 
 /// What the caller should do with its buffer after new samples.
@@ -89,6 +90,7 @@ impl Vad {
             speech_ms: 0,
             silence_ms: 0,
             last_speech_ms: 0,
+            last_silence_ms: 0,
         }
     }
 
@@ -133,11 +135,17 @@ impl Vad {
         self.last_speech_ms
     }
 
+    /// Silence after the utterance that ended last (by [`VadEvent::Utterance`] or [`Vad::finish`]), in ms.
+    pub fn last_silence_ms(&self) -> u32 {
+        self.last_silence_ms
+    }
+
     /// Ends the utterance being followed now (the end-of-turn model heard it complete); returns how many samples
     /// of the caller's buffer hold it.
     pub fn finish(&mut self) -> usize {
         let end = self.analysed;
         self.last_speech_ms = self.speech_ms;
+        self.last_silence_ms = self.silence_ms;
         self.reset();
         end
     }

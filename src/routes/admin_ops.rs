@@ -27,11 +27,13 @@ use crate::metrics::Snapshot;
 use crate::providers::registry::{Engine, Engines, Setup};
 use crate::providers::{ProviderId, ProviderInfo, SearchId};
 use crate::store::stats::ConversationSummary;
+use crate::voice::stages::Day;
 
 /// The routes.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(status))
+        .routes(routes!(latency))
         .routes(routes!(stats))
         .routes(routes!(conversations))
         .routes(routes!(user_sessions))
@@ -68,6 +70,9 @@ struct GatewayStatus {
     gpus: Gpus,
     /// The metrics as `/api/metrics` shows them.
     metrics: Option<Snapshot>,
+    /// The stage of a voice turn with the longest median wait over the last day (`end_of_turn`,
+    /// `transcription`, `first_token`, `first_sentence` or `first_audio`); none before the first voice turn.
+    slowest_stage: Option<&'static str>,
 }
 
 /// The voice activity detector that runs, by `engine`; `setting` is `VAD_ENGINE`.
@@ -233,7 +238,15 @@ async fn status(State(app): State<AppState>, _admin: Admin) -> Result<Json<Gatew
                 .or_else(|| std::env::var("CUDA_VISIBLE_DEVICES").ok()),
         },
         metrics: app.metrics.snapshot(),
+        slowest_stage: app.recent.day().slowest_stage,
     }))
+}
+
+/// Where the voice turns of the last day spent their wait, hour by hour: median and p90 of each stage, from
+/// the last speech to the first answer audio (this instance's turns since it started).
+#[utoipa::path(get, path = "/api/admin/latency", tag = ADMIN, responses((status = 200, body = Day)))]
+async fn latency(State(app): State<AppState>, _admin: Admin) -> Json<Day> {
+    Json(app.recent.day())
 }
 
 /// Usage this month.

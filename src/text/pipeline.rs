@@ -19,6 +19,7 @@ pub struct Pipeline {
     lexicon: Arc<Lexicon>,
     normalize: bool,
     max_len: usize,
+    first_clause_words: usize,
 }
 
 impl Pipeline {
@@ -29,7 +30,14 @@ impl Pipeline {
             lexicon,
             normalize,
             max_len: DEFAULT_MAX_LEN,
+            first_clause_words: 0,
         }
+    }
+
+    /// Speaks the first sentence up to its first clause boundary after `words` words (0: whole sentences).
+    pub fn first_clause(mut self, words: usize) -> Self {
+        self.first_clause_words = words;
+        self
     }
 
     /// The spoken form of one sentence (or any text): clean → adapt → normalize.
@@ -53,7 +61,8 @@ impl Pipeline {
     /// A stream fed with LLM tokens.
     pub fn stream(&self) -> SpokenStream {
         SpokenStream {
-            splitter: SentenceSplitter::new(&self.lang, self.max_len, &self.lexicon),
+            splitter: SentenceSplitter::new(&self.lang, self.max_len, &self.lexicon)
+                .first_clause(self.first_clause_words),
             pipeline: self.clone(),
             in_code: false,
         }

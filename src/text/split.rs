@@ -16,6 +16,9 @@
 //! - Nothing splits inside quotes (`„…“`, `“…”`, `"…"`, `«…»`).
 //! - A sentence longer than `max_len` characters is cut at its last clause boundary (`,` `;` `:` or a dash),
 //!   else at its last space; the rest is flushed at the end of the stream.
+//! - With `first_clause_words` (speech only), the answer's first sentence is cut at its first `,` `;` or `:`
+//!   followed by a space once that many words precede it, so the first audio does not wait for a long
+//!   sentence to end ("Paris is the capital of France," is spoken while the model writes the rest).
 //!
 //! Example: tokens `["Es ist 22", ". November. Wi", "e geht's?"]` give `"Es ist 22. November."` with the
 //! second token and `"Wie geht's?"` with the third.
@@ -72,6 +75,10 @@ pub struct SentenceSplitter {
     chars: usize,
     /// Open quotes up to `scan`.
     quotes: Vec<char>,
+    /// Words before a clause boundary that cut the first sentence (0: never).
+    first_clause_words: usize,
+    /// Nothing was emitted yet: the current sentence is the first.
+    first: bool,
 }
 
 /// What a `.`, `!` or `?` at some position turned out to be.
@@ -98,7 +105,15 @@ impl SentenceSplitter {
             scan: 0,
             chars: 0,
             quotes: Vec::new(),
+            first_clause_words: 0,
+            first: true,
         }
+    }
+
+    /// Cuts the first sentence at its first clause boundary after `words` words (0: never).
+    pub fn first_clause(mut self, words: usize) -> Self {
+        self.first_clause_words = words;
+        self
     }
 
     /// Adds a token and returns the sentences it completed.
@@ -120,6 +135,7 @@ impl SentenceSplitter {
     /// Emits `buf[start..end]`; the next sentence starts at `end`.
     fn emit(&mut self, end: usize, out: &mut Vec<String>) {
         out.extend(nonblank(&self.buf[self.start..end]));
+        self.first &= out.is_empty();
         self.start = end;
         self.scan = end;
         self.chars = 0;
@@ -152,6 +168,20 @@ impl SentenceSplitter {
                     Verdict::NeedMore => return,
                     Verdict::NoEnd => {}
                 },
+                ',' | ';' | ':' if self.first && self.first_clause_words > 0 && self.quotes.is_empty() => {
+                    match self.buf[at + c.len_utf8()..].chars().next() {
+                        // Whether a space follows (`3,5` is a number) is known with the next token.
+                        None if !at_end => return,
+                        Some(next)
+                            if next.is_whitespace()
+                                && self.buf[self.start..at].split_whitespace().count() >= self.first_clause_words =>
+                        {
+                            self.emit(at + c.len_utf8(), out);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
                 _ => {
                     let before = self.quotes.clone();
                     self.track_quote(c);
@@ -328,6 +358,32 @@ mod tests {
         }
         out.extend(s.finish());
         out
+    }
+
+    #[test]
+    fn the_first_sentence_is_cut_at_its_first_clause_after_enough_words_and_no_other_is() {
+        let lexicon = Lexicon::builtin("en");
+        let mut s = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &lexicon).first_clause(4);
+        let mut out = Vec::new();
+        for token in ["Yes, Paris is", " the capital of France", ",", " and it is", " large, old. It has 3,5", " million, more or less."] {
+            out.push(s.push(token));
+        }
+        out.push(s.finish());
+        assert_eq!(
+            out,
+            [
+                vec![],
+                vec![],
+                vec![],
+                // The comma is a boundary once a space follows it; "Yes," had too few words before it.
+                vec!["Yes, Paris is the capital of France,".to_string()],
+                vec!["and it is large, old.".to_string()],
+                vec!["It has 3,5 million, more or less.".to_string()],
+                vec![],
+            ]
+        );
+        let mut off = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &lexicon);
+        assert_eq!(off.push("Yes, Paris is the capital of France, and it is large. "), ["Yes, Paris is the capital of France, and it is large."]);
     }
 
     /// Text of the characters that matter to the splitter: ends, quotes, brackets, digits, odd Unicode.

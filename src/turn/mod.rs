@@ -280,7 +280,11 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         emit(&events, TurnEvent::Notice(notice.clone()));
     }
     let lexicon = app.lexicon(&route.language).await?;
-    let pipeline = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled));
+    let mut pipeline = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled));
+    if request.audio_stream {
+        // Spoken sentence by sentence: the first audio need not wait for a long first sentence.
+        pipeline = pipeline.first_clause(app.settings.voice.first_clause_words);
+    }
     let ctx = chat::Context {
         app,
         eff: &eff,

@@ -14,6 +14,7 @@ use tokio::time::Instant;
 use super::events::{Options, Out, ServerEvent};
 use super::help::Help;
 use super::listener::Utterance;
+use super::stages::{Clock, Stage};
 use super::turn;
 use crate::AbortOnDrop;
 use crate::app::App;
@@ -44,6 +45,8 @@ pub struct Conversation {
     app: Arc<App>,
     user: User,
     running: Option<Running>,
+    /// The channel, for the turns' stages (`voice`, `chat`, `realtime`).
+    channel: &'static str,
     /// Calls for help by voice are listened for.
     help_by_voice: bool,
     /// Until when the help question waits for its answer.
@@ -51,11 +54,13 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// The conversation of `user`; with `help_by_voice`, a call for help in an utterance is asked back.
-    pub fn new(app: Arc<App>, user: User, help_by_voice: bool) -> Self {
+    /// The conversation of `user` on `channel`; with `help_by_voice`, a call for help in an utterance is asked
+    /// back.
+    pub fn new(app: Arc<App>, user: User, channel: &'static str, help_by_voice: bool) -> Self {
         Self {
             app,
             user,
+            channel,
             running: None,
             help_by_voice,
             help_until: None,
@@ -108,8 +113,12 @@ impl Conversation {
             (true, true) => Help::Asked,
         };
         let (app, user) = (self.app.clone(), self.user.clone());
-        let Utterance { audio, early, .. } = utterance;
-        self.begin(move |tx| turn::voice(app, user, audio, options, early, help, tx))
+        let Utterance {
+            audio, early, silence, ..
+        } = utterance;
+        let clock = Clock::start(app.clone(), self.channel, silence);
+        clock.mark(Stage::EndOfTurn, None);
+        self.begin(move |tx| turn::voice(app, user, audio, options, early, help, clock, tx))
     }
 
     /// Answers a text; true when a running turn was cancelled for it.

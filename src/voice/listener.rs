@@ -1,21 +1,29 @@
 //! Hearing one speaker, whatever the channel: the samples (mono, at the channel's rate) go into a buffer within
 //! the voice budget, the voice detector follows the speech in them, and the end of an utterance is found by
-//! Smart Turn (at a pause of `TURN_CHECK_MS`, is the turn complete?) or by the detector's silence. While the
-//! end is awaited the utterance is already transcribed ([`EarlyTranscript`]), so that the answer does not wait
-//! for the recogniser; speech that goes on drops that transcription and the check. The listener says what it
-//! heard ([`Heard`]); the channel decides what that means on its wire.
+//! Smart Turn (at a pause of `TURN_CHECK_MS`, is the turn complete?) together with the words said so far
+//! (a fragment ending in "of the" is not complete, [`words`]), or by the detector's silence. The utterance is
+//! transcribed while it is spoken ([`Recognition`]): at every pause of `STT_EARLY_MS` the audio so far is
+//! transcribed, so that the answer does not wait for the recogniser and the words of the pause can be read;
+//! speech that goes on drops Smart Turn's check. The listener says what it heard ([`Heard`]); the channel
+//! decides what that means on its wire.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::events::Options;
-use super::turn::{self, EarlyTranscript};
+use super::recognition::Recognition;
+use super::turn::EarlyTranscript;
 use crate::app::App;
 use crate::listen::budget::AudioBuffer;
 use crate::listen::end_of_turn::{TurnCheck, Verdict};
 use crate::listen::smart_turn::SmartTurn;
 use crate::listen::vad::{Vad, VadConfig, VadEvent};
+use crate::listen::words;
 use crate::providers::audio::Pcm;
 use crate::store::users::User;
+
+/// Silence kept after the speech of an utterance for its last pass (Whisper hears a word's end better with a little).
+const KEEP_SILENCE_MS: u32 = 150;
 
 /// How the end of an utterance is found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -65,6 +73,8 @@ pub struct Utterance {
     pub early: Option<EarlyTranscript>,
     /// Where it ends in the input, in ms.
     pub end_ms: u64,
+    /// The silence heard after its last speech when it was found over (zero when the channel ended it).
+    pub silence: Duration,
 }
 
 /// One speaker's audio, followed utterance by utterance.
@@ -79,7 +89,14 @@ pub struct Listener {
     vad: Option<Vad>,
     /// The fixed silence that ends an utterance when Smart Turn fails.
     fixed_silence_ms: u32,
-    early: Option<EarlyTranscript>,
+    /// The utterance's recognition, from its first pause on.
+    recognition: Option<Recognition>,
+    /// Samples of the buffer handed to the recognition.
+    pushed: usize,
+    /// The speech heard (ms) when the recognition was last handed a pause.
+    paused_at_speech_ms: Option<u32>,
+    /// Smart Turn found the turn complete; the words of the pause are awaited before it ends.
+    reading_words: bool,
     /// Smart Turn's check of the current pause.
     check: Option<TurnCheck>,
     /// The silence at which the current pause was last checked, in ms.
@@ -102,7 +119,10 @@ impl Listener {
             rate,
             vad: None,
             fixed_silence_ms: 0,
-            early: None,
+            recognition: None,
+            pushed: 0,
+            paused_at_speech_ms: None,
+            reading_words: false,
             check: None,
             checked_at_ms: 0,
             turn_model: None,
@@ -115,8 +135,8 @@ impl Listener {
 
     /// Changes how utterances end; the audio heard so far is kept and followed afresh.
     pub fn detect(&mut self, detection: Option<Detection>) {
+        self.forget_recognition();
         let voice = &self.app.settings.voice;
-        self.early = None;
         self.check = None;
         self.speaking = false;
         self.turn_model = None;
@@ -183,9 +203,10 @@ impl Listener {
                     heard.push(self.started());
                 }
                 if silence_ms == 0 {
-                    // The person speaks on: a transcription or a check started at a pause would miss the rest.
-                    self.early = None;
+                    // The person speaks on: a check of the pause would judge too little; what the recognition
+                    // settled at the pause stays.
                     self.check = None;
+                    self.reading_words = false;
                 } else if self.pause(silence_ms) {
                     let end = self.vad.as_mut().map_or(0, Vad::finish);
                     heard.push(self.end(end, answering));
@@ -197,7 +218,13 @@ impl Listener {
                     heard.push(Heard::BargeIn);
                 }
             }
-            VadEvent::DropSilence(n) => self.samples.drop_front(n),
+            VadEvent::DropSilence(n) => {
+                self.samples.drop_front(n);
+                if self.pushed > 0 {
+                    // Only silence is dropped, before speech; a recognition of earlier audio is stale.
+                    self.forget_recognition();
+                }
+            }
             VadEvent::Utterance(n) => {
                 if !self.speaking {
                     heard.push(self.started());
@@ -235,12 +262,9 @@ impl Listener {
             return false;
         }
         let voice = &self.app.settings.voice;
-        let heard = vad.analysed();
-        if voice.stt_early_ms > 0 && self.early.is_none() && silence_ms >= voice.stt_early_ms {
-            // The silence began: transcribe now, while waiting to know whether the turn is over.
-            let audio = self.pcm(self.samples.samples()[..heard].to_vec());
-            let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
-            self.early = Some(turn::transcribe_early(app, user, audio, options));
+        if voice.stt_early_ms > 0 && silence_ms >= voice.stt_early_ms {
+            // A pause: what was said up to it is transcribed now, while the end of the turn is awaited.
+            self.hand_over_pause();
         }
         self.check_if_due(silence_ms);
         let failed = self.check.as_ref().and_then(TurnCheck::verdict) == Some(Verdict::Unknown);
@@ -268,9 +292,51 @@ impl Listener {
         self.checked_at_ms = silence_ms;
     }
 
-    /// Waits for Smart Turn's verdict on the current pause (never, when none is asked); cancel-safe.
+    /// Hands the audio up to the current pause to the recognition (started with the first pause) to be
+    /// transcribed, unless no speech came since the last one.
+    fn hand_over_pause(&mut self) {
+        let Some(vad) = &self.vad else {
+            return;
+        };
+        let (speech_ms, heard) = (vad.speech_ms(), vad.analysed());
+        if self.paused_at_speech_ms == Some(speech_ms) || heard <= self.pushed {
+            return;
+        }
+        let recognition = self.recognition.get_or_insert_with(|| {
+            let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
+            Recognition::start(app, user, options, self.rate)
+        });
+        recognition.push(&self.samples.samples()[self.pushed..heard]);
+        recognition.pause();
+        self.pushed = heard;
+        self.paused_at_speech_ms = Some(speech_ms);
+    }
+
+    /// Waits for the verdict on the current pause (never, when none is asked): Smart Turn's, and when it finds
+    /// the turn complete, the words up to the pause must agree ([`words::unfinished`]). Cancel-safe.
     pub async fn verdict(&mut self) -> Verdict {
-        TurnCheck::decided(&mut self.check).await
+        if !self.reading_words {
+            let verdict = TurnCheck::decided(&mut self.check).await;
+            if verdict != Verdict::Complete || self.app.settings.voice.stt_early_ms == 0 {
+                return verdict;
+            }
+            // The words of this pause are read before the turn ends (they are the transcript the turn needs
+            // anyway, when no speech follows).
+            self.hand_over_pause();
+            self.reading_words = true;
+        }
+        let said = match &mut self.recognition {
+            Some(recognition) => recognition.pause_text().await,
+            None => None,
+        };
+        self.reading_words = false;
+        match said {
+            Some((text, language)) if words::unfinished(&text, &language) => {
+                tracing::debug!(%text, "the words are not finished; the turn goes on");
+                Verdict::Incomplete
+            }
+            _ => Verdict::Complete,
+        }
     }
 
     /// Acts on Smart Turn's verdict: a complete turn is over now; for an incomplete one the pause may already be
@@ -293,19 +359,34 @@ impl Listener {
     /// The utterance in the first `n` samples ended; a short sound during an answer is dropped.
     fn end(&mut self, n: usize, answering: bool) -> Heard {
         self.check = None;
+        self.reading_words = false;
         self.speaking = false;
         let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
         let speech_ms = self.vad.as_ref().map_or(u32::MAX, Vad::last_speech_ms);
+        // The audio ends KEEP_SILENCE_MS after the speech: the rest of the silence is no work for the recogniser.
+        let trailing_ms = self.vad.as_ref().map_or(0, Vad::last_silence_ms).saturating_sub(KEEP_SILENCE_MS);
+        let last = n.saturating_sub(trailing_ms as usize * self.rate as usize / 1000);
+        let early = self.recognition.take().map(|mut recognition| {
+            if self.paused_at_speech_ms != Some(speech_ms) && last > self.pushed {
+                // Speech after the last pause: the final pass hears it too.
+                recognition.push(&self.samples.samples()[self.pushed..last]);
+            }
+            recognition.finish()
+        });
+        self.forget_recognition();
+        // The detector's silence, and the part of a frame heard after it.
+        let silence_ms = self.vad.as_ref().map_or(0, Vad::last_silence_ms) as u64
+            + self.ms_at(self.samples.samples().len().saturating_sub(n));
         let samples = self.samples.take_front(n);
         let end_ms = self.ms_at(self.total - self.samples.samples().len());
         if answering && barge_in_ms > 0 && speech_ms < barge_in_ms {
-            self.early = None;
             return Heard::Ignored { end_ms };
         }
         Heard::Utterance(Utterance {
             audio: self.pcm(samples),
-            early: self.early.take(),
+            early,
             end_ms,
+            silence: Duration::from_millis(silence_ms),
         })
     }
 
@@ -317,6 +398,7 @@ impl Listener {
             audio: self.pcm(samples),
             early: None,
             end_ms: self.ms_at(self.total),
+            silence: Duration::ZERO,
         })
     }
 
@@ -330,9 +412,16 @@ impl Listener {
         if let Some(vad) = &mut self.vad {
             vad.reset();
         }
-        self.early = None;
+        self.forget_recognition();
         self.check = None;
         self.speaking = false;
+    }
+
+    fn forget_recognition(&mut self) {
+        self.recognition = None;
+        self.pushed = 0;
+        self.paused_at_speech_ms = None;
+        self.reading_words = false;
     }
 
     fn pcm(&self, samples: Vec<i16>) -> Pcm {

@@ -7,12 +7,15 @@
 //! - [`conversation`]: the running turn of a connection and the help question; what the channel waits on.
 //! - [`turn`]: one voice or text turn as events ([`events`]), spoken sentence by sentence.
 //! - [`help`]: calls for help by voice, asked back before the alarm.
+//! - [`stages`]: where the time of each voice turn goes, for `/metrics` and the admin panel.
 
 pub mod conversation;
 pub mod events;
 pub mod help;
 pub mod listener;
 mod phrases;
+pub mod recognition;
+pub mod stages;
 pub mod turn;
 
 pub use conversation::{Conversation, Next};

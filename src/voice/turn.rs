@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use super::events::{Options, Out, ServerEvent, Tx, error_event};
 use super::help::{self, Help};
 use super::phrases;
+use super::stages::{Clock, Stage};
 use crate::AbortOnDrop;
 use crate::app::App;
 use crate::config::LANGUAGES;
@@ -22,6 +23,7 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
+use crate::providers::ProviderId;
 use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
@@ -58,23 +60,31 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
             context: instructions(&options),
             ..TurnRequest::default()
         };
-        drive(&app, &user, request, &options, &tx).await
+        drive(&app, &user, request, &options, None, &tx).await
     }
     .await;
     fail(result, &tx).await;
 }
 
-/// A transcription started before the utterance was confirmed (when the silence began); the turn uses its
-/// result instead of transcribing again. Dropping it cancels it.
+/// A transcription started while the utterance was spoken ([`super::recognition`]); the turn uses its result
+/// instead of transcribing again. Dropping it cancels it.
 #[derive(Debug)]
 pub struct EarlyTranscript(JoinHandle<Result<Transcript>>);
 
 impl EarlyTranscript {
+    pub(super) fn new(task: JoinHandle<Result<Transcript>>) -> Self {
+        Self(task)
+    }
+
     /// Its transcript; none when it failed or was cut short (the caller transcribes the whole utterance then).
     pub async fn result(mut self) -> Option<Transcript> {
         match (&mut self.0).await {
             Ok(Ok(heard)) => Some(heard),
-            _ => None,
+            Ok(Err(err)) => {
+                tracing::warn!(%err, "transcribing the whole utterance instead");
+                None
+            }
+            Err(_) => None,
         }
     }
 }
@@ -85,25 +95,17 @@ impl Drop for EarlyTranscript {
     }
 }
 
-/// Starts transcribing `audio` (an utterance that may be about to end) the way its turn would.
-pub fn transcribe_early(app: Arc<App>, user: User, audio: Pcm, options: Options) -> EarlyTranscript {
-    EarlyTranscript(tokio::spawn(async move {
-        let cx = VoiceContext::of(&app, &user, &options).await?;
-        Ok(speech::transcribe(&app, &cx.eff, &cx.route, &audio).await?.0)
-    }))
-}
-
 /// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
-struct VoiceContext {
+pub(super) struct VoiceContext {
     session: Option<Session>,
     layer: RouteLayer,
-    eff: Effective,
+    pub(super) eff: Effective,
     prefs: Prefs,
-    route: Route,
+    pub(super) route: Route,
 }
 
 impl VoiceContext {
-    async fn of(app: &App, user: &User, options: &Options) -> Result<Self> {
+    pub(super) async fn of(app: &App, user: &User, options: &Options) -> Result<Self> {
         let session = session_of(app, user, options).await?;
         let layer = options.turn.layer()?;
         let eff = app.runtime.effective().await?;
@@ -125,7 +127,9 @@ impl VoiceContext {
 }
 
 /// Runs a voice turn: transcribe (or take the early transcript), translate when needed, send the transcript,
-/// then answer (counted against the quota) or, for a call for help, ask or alert (never counted).
+/// then answer (counted against the quota) or, for a call for help, ask or alert (never counted). `clock`
+/// measures its stages.
+#[allow(clippy::too_many_arguments)]
 pub async fn voice(
     app: Arc<App>,
     user: User,
@@ -133,6 +137,7 @@ pub async fn voice(
     options: Options,
     early: Option<EarlyTranscript>,
     help: Help,
+    clock: Arc<Clock>,
     tx: Tx,
 ) {
     let result = async {
@@ -146,6 +151,7 @@ pub async fn voice(
             Some(heard) => heard,
             None => speech::transcribe(&app, eff, route, &audio).await?.0,
         };
+        clock.mark(Stage::Transcription, Some(route.stt.name()));
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
             let frame = ServerEvent::Error {
@@ -196,7 +202,7 @@ pub async fn voice(
             context: instructions(&options),
             ..TurnRequest::default()
         };
-        drive(&app, &user, request, &options, &tx).await
+        drive(&app, &user, request, &options, Some(clock), &tx).await
     }
     .await;
     fail(result, &tx).await;
@@ -233,8 +239,16 @@ async fn fail(result: Result<()>, tx: &Tx) {
     }
 }
 
-/// Runs the turn, turning its events into frames as they come.
-async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &Options, tx: &Tx) -> Result<()> {
+/// Runs the turn, turning its events into frames as they come; a voice turn's `clock` hears of its first
+/// token, sentence and audio.
+async fn drive(
+    app: &Arc<App>,
+    user: &User,
+    mut request: TurnRequest,
+    options: &Options,
+    clock: Option<Arc<Clock>>,
+    tx: &Tx,
+) -> Result<()> {
     let stream = options.stream.unwrap_or(false);
     let server_speech = !request.text_only;
     let sentence_audio = server_speech && options.audio_stream.unwrap_or(app.settings.turn.audio_stream_default);
@@ -255,6 +269,7 @@ async fn drive(app: &Arc<App>, user: &User, mut request: TurnRequest, options: &
         route: None,
         first_token: false,
         filler_sent: filler_after == 0,
+        clock,
     };
     let outcome = loop {
         let waiting_for_filler = !state.first_token && !state.filler_sent && state.route.is_some();
@@ -284,6 +299,7 @@ struct Flow<'a> {
     route: Option<Route>,
     first_token: bool,
     filler_sent: bool,
+    clock: Option<Arc<Clock>>,
 }
 
 impl Flow<'_> {
@@ -301,6 +317,7 @@ impl Flow<'_> {
                         app.clone(),
                         user.clone(),
                         route.clone(),
+                        self.clock.clone(),
                         self.tx.clone(),
                     ));
                 }
@@ -313,9 +330,15 @@ impl Flow<'_> {
             }
             TurnEvent::Token(text) => {
                 self.first_token = true;
+                if let Some(clock) = &self.clock {
+                    clock.mark(Stage::FirstToken, self.route.as_ref().map(|r| r.llm.name()));
+                }
                 self.stream.then_some(ServerEvent::Token { text })
             }
             TurnEvent::Sentence(sentence) => {
+                if let Some(clock) = &self.clock {
+                    clock.mark(Stage::FirstSentence, None);
+                }
                 if let Some(speaker) = self.speaker.as_ref().filter(|_| self.sentence_audio) {
                     speaker.say(sentence, false);
                 }
@@ -343,6 +366,7 @@ impl Flow<'_> {
                 app.clone(),
                 user.clone(),
                 route.clone(),
+                None,
                 self.tx.clone(),
             ));
         }
@@ -363,7 +387,7 @@ fn cancelled() -> ApiError {
 
 /// semantic, the audio (sentence-wise: wait for the speaker; else the whole answer), done.
 async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> {
-    let tx = flow.tx;
+    let (tx, clock) = (flow.tx, flow.clock.clone());
     let tts_fallback = if flow.sentence_audio {
         speech::language_fallback(app, &outcome.route)
     } else {
@@ -390,6 +414,9 @@ async fn finish(app: &App, flow: Flow<'_>, outcome: &TurnOutcome) -> Result<()> 
         send(tx, Out::Audio(speech.audio.clone()))
             .await
             .map_err(|_| cancelled())?;
+        if let Some(clock) = clock {
+            clock.mark(Stage::FirstAudio, outcome.tts_provider.map(|p| p.name()));
+        }
     }
     send(tx, Out::Event(ServerEvent::Done)).await.map_err(|_| cancelled())
 }
@@ -403,7 +430,8 @@ struct Speaker {
 }
 
 impl Speaker {
-    fn start(app: Arc<App>, user: User, route: Route, tx: Tx) -> Self {
+    /// A speaker of the route's voice; `clock` hears of the first answer audio sent (a filler's is not).
+    fn start(app: Arc<App>, user: User, route: Route, clock: Option<Arc<Clock>>, tx: Tx) -> Self {
         let (queue, mut sentences) = mpsc::unbounded_channel::<(String, bool)>();
         let task = tokio::spawn(async move {
             let (Ok(eff), Ok(prefs)) = (app.runtime.effective().await, app.store.prefs(&user.id).await) else {
@@ -426,6 +454,9 @@ impl Speaker {
                             || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
                         {
                             return seq;
+                        }
+                        if let Some(clock) = clock.as_ref().filter(|_| !filler) {
+                            clock.mark(Stage::FirstAudio, Some(said.provider.name()));
                         }
                     }
                     Err(err) => {

@@ -78,11 +78,12 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         },
         Channel::Chat => None,
     };
-    let label = [("channel", if channel == Channel::Chat { "chat" } else { "voice" })];
+    let name = if channel == Channel::Chat { "chat" } else { "voice" };
+    let label = [("channel", name)];
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
     let mut conn = Conn {
         listener: Listener::new(app.clone(), user.clone(), base.clone(), DEFAULT_RATE, None),
-        conversation: Conversation::new(app.clone(), user.clone(), channel == Channel::Voice),
+        conversation: Conversation::new(app.clone(), user.clone(), name, channel == Channel::Voice),
         app: app.clone(),
         user,
         channel,

@@ -18,6 +18,8 @@ use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
 use crate::store::users::User;
 use crate::turn::{TurnOptions, quota, speech};
+use crate::providers::ProviderId;
+use crate::voice::stages::{Clock, Stage};
 use crate::voice::{Detection, Heard, Listener, Options, Utterance};
 
 /// The rate the recognisers hear.
@@ -36,6 +38,8 @@ pub struct Hearing {
     user: User,
     /// The transcript went out: the rest of the request's audio is not heard.
     answered: bool,
+    /// For the clock of its turn.
+    app: Arc<App>,
 }
 
 impl Hearing {
@@ -57,6 +61,7 @@ impl Hearing {
             language,
             resampler: None,
             answered: false,
+            app: app.clone(),
         }
     }
 
@@ -141,6 +146,7 @@ impl Hearing {
                 channels: 1,
             },
             early: None,
+            silence: std::time::Duration::ZERO,
         }))
     }
 
@@ -149,6 +155,9 @@ impl Hearing {
     pub async fn transcript(&mut self, app: &App, utterance: Utterance) -> Result<Event> {
         let user = &self.user;
         self.answered = true;
+        // A Home Assistant turn is measured up to its transcript (the rest of the pipeline is Home Assistant's).
+        let clock = Clock::start(self.app.clone(), "wyoming", utterance.silence);
+        clock.mark(Stage::EndOfTurn, None);
         let layer = RouteLayer {
             language: self.language.clone(),
             ..RouteLayer::default()
@@ -161,10 +170,12 @@ impl Hearing {
             Some(heard) => {
                 let (eff, prefs, route) = speech::route_alone(app, user, layer).await?;
                 quota::charge_request(app, &user.id, &prefs, &eff).await?;
+                clock.mark(Stage::Transcription, Some(route.stt.name()));
                 (heard.text, heard.language.unwrap_or(route.language))
             }
             None => {
                 let (text, language, fallbacks) = speech::hear(app, user, layer, &utterance.audio).await?;
+                clock.mark(Stage::Transcription, None);
                 if !fallbacks.is_empty() {
                     tracing::info!(?fallbacks, "a Wyoming transcription fell back");
                 }

@@ -74,14 +74,18 @@ async fn voice_app(extra: &[(&str, &str)]) -> (TestApp, String, Fake) {
     (app, token, stt)
 }
 
-async fn voice_socket(
-    app: &TestApp,
-    token: &str,
-) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn voice_socket(app: &TestApp, token: &str) -> Socket {
+    voice_socket_in(app, token, "de").await
+}
+
+/// A `/ws/voice` connection with the detector, in `language`, answered as text.
+async fn voice_socket_in(app: &TestApp, token: &str, language: &str) -> Socket {
     use futures_util::SinkExt;
     let url = format!("ws://{}/ws/voice?token={token}", app.addr);
     let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
-    let start = json!({"type": "start", "vad": true, "language": "de", "text_only": true});
+    let start = json!({"type": "start", "vad": true, "language": language, "text_only": true});
     ws.send(tokio_tungstenite::tungstenite::Message::Text(start.to_string().into()))
         .await
         .unwrap();
@@ -150,7 +154,16 @@ async fn with_silero_a_tone_is_no_speech_and_a_question_with_a_pause_is_one_utte
     speak(&mut ws, &[speech(), vec![0; 16_000]].concat()).await;
     let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
     assert_eq!(transcript["type"], "transcript", "{transcript}");
-    assert_eq!(stt.requests(STT).len(), 1, "one utterance, not two");
+    let mut more = Vec::new();
+    while let Some(event) = event_within(&mut ws, 1000).await {
+        more.push(event["type"].clone());
+    }
+    assert!(!more.contains(&json!("transcript")), "one utterance, not two: {more:?}");
+    // The pause was transcribed while the question went on; the last pass heard all of it.
+    let last = stt.requests(STT).pop().expect("a transcription");
+    let at = last.body.windows(4).position(|w| w == b"RIFF").unwrap();
+    let seconds = f64::from(u32::from_le_bytes(last.body[at + 40..at + 44].try_into().unwrap())) / 32_000.0;
+    assert!(seconds > 3.0, "the whole question (the pass at its pause heard half): {seconds} s");
 }
 
 #[tokio::test]
@@ -299,4 +312,48 @@ async fn without_the_smart_turn_model_the_fixed_silence_ends_turns_and_the_statu
     let (app, _, _) = voice_app(&[("TURN_ENGINE", "silence")]).await;
     let status = app.get("/api/admin/status", As::AdminKey).await;
     assert_eq!(status.body["turn"]["reason"], "TURN_ENGINE=silence");
+}
+
+#[tokio::test]
+#[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
+async fn a_fragment_that_sounds_complete_but_ends_in_of_waits_through_its_pause_and_is_heard_whole() {
+    let (lib, vad_model) = runtime_and_model();
+    let turn_model = smart_turn_model();
+    let stt = Fake::start().await;
+    // The recogniser hears the fragment at the pause (with a question mark, as Whisper writes it), then the
+    // whole question.
+    stt.then(STT, Reply::Json(json!({"text": "What is the capital of?"})));
+    stt.always(STT, Reply::Json(json!({"text": "What is the capital of France?"})));
+    let llm = Fake::answering(&["Paris."]).await;
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[
+            ("VAD_ENGINE", "silero"),
+            ("ONNXRUNTIME_LIB", &lib),
+            ("SILERO_VAD_MODEL", &vad_model),
+            ("SMART_TURN_MODEL", &turn_model),
+            ("TURN_ENGINE", "smart-turn"),
+            ("VAD_SILENCE_MS", "300"),
+            ("TURN_MAX_SILENCE_MS", "3000"),
+            ("STT_EARLY_MS", "200"),
+        ])
+        .user("hanna")
+        .await;
+    let mut ws = voice_socket_in(&app, &token, "en").await;
+
+    // Smart Turn hears a complete question (its melody falls), but the words stop at "of": the pause of 1.5 s
+    // is waited through.
+    let question = pcm(COMPLETE);
+    speak(&mut ws, &[question.clone(), vec![0; 24_000]].concat()).await;
+    assert_eq!(event_within(&mut ws, 2000).await, None, "the thinking pause was not cut");
+    assert_eq!(stt.requests(STT).len(), 1, "the fragment was transcribed at its pause");
+
+    // The rest follows: one turn with the whole question, transcribed once more at its end's pause and
+    // not again after the turn ended.
+    speak(&mut ws, &[question, vec![0; 16_000]].concat()).await;
+    let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
+    assert_eq!(transcript["type"], "transcript", "{transcript}");
+    assert_eq!(transcript["text"], "What is the capital of France?");
+    assert_eq!(stt.requests(STT).len(), 2, "the end of the turn transcribed nothing again");
 }

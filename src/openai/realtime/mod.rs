@@ -192,7 +192,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
     };
     let mut conn = Conn {
         listener: Listener::new(app.clone(), user.clone(), options, HEARING_RATE, None),
-        conversation: Conversation::new(app.clone(), user.clone(), true),
+        conversation: Conversation::new(app.clone(), user.clone(), "realtime", true),
         hearing: Resampler::new(RATE, HEARING_RATE),
         app: app.clone(),
         beta,
@@ -465,6 +465,7 @@ impl Conn {
                     },
                     early: None,
                     end_ms: 0,
+                    silence: std::time::Duration::ZERO,
                 });
             }
             None => {}
