@@ -96,14 +96,19 @@ async fn main() {
         .filter(|w| w[0] == "--env")
         .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
         .collect();
-    let mut gateway = start(&bin, &engines, dir.path(), port, &settings).await;
-    let pid = gateway.id();
+    let gateway = Gateway(start(&bin, &engines, dir.path(), port, &settings).await);
+    let pid = gateway.0.id();
 
     // A first turn warms the engines up (model load, caches); it is not counted.
     let _ = ask(port, pid, "en", &speech("en", "en", 175, "Hello.", 0)).await;
-    let questions: Vec<Question> = questions().into_iter().filter(|q| only.is_empty() || q.lang == only).collect();
+    let questions: Vec<Question> = questions()
+        .into_iter()
+        .filter(|q| only.is_empty() || q.lang == only)
+        .collect();
     let mut rows = Vec::new();
-    println!("| question | transcript | first token | first audio | stages (gateway, ms) | cut | wrong words | cores |");
+    println!(
+        "| question | transcript | first token | first audio | stages (gateway, ms) | cut | wrong words | cores |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for q in &questions {
         let pcm = speech(&q.lang, &q.voice, q.wpm, &q.text, q.pause);
@@ -127,11 +132,24 @@ async fn main() {
             if m.transcripts > 1 { "cut" } else { "whole" },
             m.cores,
         );
+        if wrong > 0 {
+            println!("|   heard: {} | | | | | | | |", m.heard.trim());
+        }
         rows.push(m);
     }
-    let _ = gateway.kill();
-    let _ = gateway.wait();
+    drop(gateway);
     report(&questions, &rows);
+}
+
+/// The running gateway, stopped as an operator stops it (SIGTERM, so that it stops its engines too) when the
+/// benchmark ends or fails.
+struct Gateway(Child);
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
 }
 
 /// Median and p90 of each stage, per language and over all, the cut pauses, the word error rate and the CPU.
@@ -262,7 +280,9 @@ fn cpu_seconds(pid: u32) -> f64 {
             continue;
         };
         // pid (comm) state ppid ... utime(14) stime(15) — comm may hold spaces, so split after its ')'.
-        let Some((head, rest)) = stat.rsplit_once(") ") else { continue };
+        let Some((head, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
         let own: u32 = head.split(' ').next().and_then(|p| p.parse().ok()).unwrap_or(0);
         let fields: Vec<&str> = rest.split(' ').collect();
         let ppid: u32 = fields.get(1).and_then(|p| p.parse().ok()).unwrap_or(0);

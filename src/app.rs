@@ -36,7 +36,7 @@ pub struct App {
     /// Counters for `/api/metrics`.
     pub metrics: Metrics,
     /// The stages of the last day's voice turns, for the admin panel.
-    pub recent: crate::voice::stages::Recent,
+    pub recent: crate::latency::Recent,
     /// Live model lists of the LLM providers and when they were fetched (cached 10 minutes).
     pub model_lists: Mutex<HashMap<String, (Instant, Value)>>,
     /// This instance's name among the gateway's instances (`INSTANCE_ID`).

@@ -11,6 +11,7 @@
 //! - [`turn`]: one conversational turn: route, quota, history, memories, LLM with web search, text pipeline,
 //!   TTS, storing, accounting, memory extraction.
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections.
+//! - [`latency`]: the last day's voice turns stage by stage, for the admin panel.
 //! - [`openai`]: the OpenAI-compatible API under `/v1` (models, chat completions, speech, transcription).
 //! - [`voice`]: the voice core every channel runs on: hearing (detector, end of turn, early transcription),
 //!   the running turn with barge-in and cancellation, help by voice, and the events a turn sends.
@@ -42,6 +43,7 @@ pub mod emergency;
 pub mod engines;
 pub mod error;
 pub mod files;
+pub mod latency;
 pub mod links;
 pub mod listen;
 pub mod logging;

@@ -24,6 +24,15 @@ try {
   if (backend !== 'llamacpp') throw new Error(`the panel shows the backend ${backend}, not the one that runs`);
   console.log('ok admin panel open');
   console.log(`ok accessible: the admin panel passes ${await accessible(page, 'admin panel')} WCAG 2.2 AA checks`);
+  // The voice turn asked before: its stages in the latency section, as bars of this hour and as numbers.
+  await page.click('#latency-section summary');
+  await page.waitForFunction(() => document.querySelector('#latency-summary').textContent.startsWith('1 voice turn'), null, { timeout: 10000 });
+  const bars = await page.locator('#latency-chart svg.latency-chart rect').count();
+  if (bars < 1) throw new Error('the chart shows no stage of the turn');
+  const stages = await page.locator('#latency tbody tr').allTextContents();
+  if (stages.length !== 6 || !stages[5].startsWith('Whole wait')) throw new Error(`stages shown: ${stages.join(' / ')}`);
+  console.log(`ok latency of the voice turn shown: ${bars} bars, ${stages.length} stages`);
+  await accessible(page, 'admin panel with its latency chart');
   await page.fill('#new-name', 'neu');
   await page.fill('#new-display', 'Neue Person');
   await page.click('#new-user button');

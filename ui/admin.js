@@ -253,7 +253,7 @@ async function loadLatency() {
   const day = await api('/api/admin/latency');
   const total = day.stages.total;
   $('#latency-summary').textContent = day.turns === 0 ? 'No voice turn in the last day.'
-    : `${day.turns} voice turns in the last day. From the last word to the first answer audio: median ${total?.median_ms ?? '–'} ms, p90 ${total?.p90_ms ?? '–'} ms. Slowest stage: ${STAGES[day.slowest_stage] || '–'}.`;
+    : `${day.turns} voice turn${day.turns === 1 ? '' : 's'} in the last day. From the last word to the first answer audio: median ${total?.median_ms ?? '–'} ms, p90 ${total?.p90_ms ?? '–'} ms. Slowest stage: ${STAGES[day.slowest_stage] || '–'}.`;
   $('#latency-chart').replaceChildren(...latencyChart(day));
   rows('#latency', [...Object.keys(STAGES), 'total'].filter((k) => day.stages[k]),
     (k) => [k === 'total' ? 'Whole wait' : STAGES[k], String(day.stages[k].median_ms), String(day.stages[k].p90_ms)]);

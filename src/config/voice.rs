@@ -76,7 +76,7 @@ impl VoiceSettings {
             vad_min_speech_ms: src.var("VAD_MIN_SPEECH_MS", "speech needed before silence can end an utterance").ranged(200, 10_000)?,
             vad_silence_ms: src.var("VAD_SILENCE_MS", "trailing silence that ends an utterance when Smart Turn does not decide it").ranged(700, 10_000)?.max(20),
             barge_in_min_speech_ms: src.var("BARGE_IN_MIN_SPEECH_MS", "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored").ranged(400, 10_000)?,
-            stt_early_ms: src.var("STT_EARLY_MS", "silence after which an utterance is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(200, 10_000)?,
+            stt_early_ms: src.var("STT_EARLY_MS", "silence after which what was said so far is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(100, 10_000)?,
             first_clause_words: src.var("FIRST_CLAUSE_WORDS", "a spoken answer's first sentence is spoken up to its first `,` `;` or `:` once this many words precede it, so its audio starts sooner (0 = whole sentences)").ranged(4, 100)? as usize,
             vad_engine: src.var("VAD_ENGINE", "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
             vad_speech_probability: src.var("VAD_SPEECH_PROBABILITY", "Silero's probability at which a 32 ms window counts as speech").probability(0.5)?,

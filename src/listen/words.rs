@@ -11,41 +11,41 @@ const UNFINISHED: &[(&str, &[&str])] = &[
     (
         "en",
         &[
-            "a", "an", "the", "of", "in", "at", "with", "into", "onto", "than", "and", "or", "but", "because",
-            "if", "when", "while", "although", "whether", "my", "your", "its", "our", "their", "um", "uh", "erm",
+            "a", "an", "the", "of", "in", "at", "with", "into", "onto", "than", "and", "or", "but", "because", "if",
+            "when", "while", "although", "whether", "my", "your", "its", "our", "their", "um", "uh", "erm",
         ],
     ),
     (
         "de",
         &[
-            "der", "die", "den", "dem", "des", "eine", "einen", "einem", "einer", "eines", "von", "vom", "zum",
-            "zur", "in", "im", "am", "für", "mit", "über", "unter", "bei", "gegen", "und", "oder", "aber",
-            "weil", "dass", "wenn", "ob", "sondern", "mein", "meine", "meinen", "meinem", "meiner", "dein",
-            "deine", "seine", "ihre", "unser", "unsere", "äh", "ähm",
+            "der", "die", "den", "dem", "des", "eine", "einen", "einem", "einer", "eines", "von", "vom", "zum", "zur",
+            "in", "im", "am", "für", "mit", "über", "unter", "bei", "gegen", "und", "oder", "aber", "weil", "dass",
+            "wenn", "ob", "sondern", "mein", "meine", "meinen", "meinem", "meiner", "dein", "deine", "seine", "ihre",
+            "unser", "unsere", "äh", "ähm",
         ],
     ),
     (
         "fr",
         &[
-            "le", "la", "les", "un", "une", "des", "du", "de", "à", "au", "aux", "en", "dans", "sur", "pour",
-            "avec", "par", "et", "ou", "mais", "parce", "que", "si", "quand", "mon", "ma", "mes", "ton", "ta",
-            "son", "sa", "ses", "notre", "votre", "leur", "euh",
+            "le", "la", "les", "un", "une", "des", "du", "de", "à", "au", "aux", "en", "dans", "sur", "pour", "avec",
+            "par", "et", "ou", "mais", "parce", "que", "si", "quand", "mon", "ma", "mes", "ton", "ta", "son", "sa",
+            "ses", "notre", "votre", "leur", "euh",
         ],
     ),
     (
         "es",
         &[
-            "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "a", "al", "en", "con", "por",
-            "para", "sobre", "y", "o", "pero", "porque", "que", "si", "cuando", "mi", "mis", "tu", "tus", "su",
-            "sus", "nuestro", "nuestra", "eh",
+            "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "a", "al", "en", "con", "por", "para",
+            "sobre", "y", "o", "pero", "porque", "que", "si", "cuando", "mi", "mis", "tu", "tus", "su", "sus",
+            "nuestro", "nuestra", "eh",
         ],
     ),
     (
         "it",
         &[
-            "il", "lo", "la", "i", "gli", "le", "un", "una", "di", "del", "della", "a", "al", "alla", "in",
-            "nel", "nella", "con", "per", "su", "e", "o", "ma", "perché", "che", "se", "quando", "mio", "mia",
-            "tuo", "tua", "suo", "sua", "nostro", "ehm",
+            "il", "lo", "la", "i", "gli", "le", "un", "una", "di", "del", "della", "a", "al", "alla", "in", "nel",
+            "nella", "con", "per", "su", "e", "o", "ma", "perché", "che", "se", "quando", "mio", "mia", "tuo", "tua",
+            "suo", "sua", "nostro", "ehm",
         ],
     ),
     (
@@ -58,17 +58,17 @@ const UNFINISHED: &[(&str, &[&str])] = &[
     (
         "pl",
         &[
-            "w", "we", "na", "do", "z", "ze", "o", "od", "dla", "przez", "po", "przy", "i", "a", "albo", "lub",
-            "ale", "bo", "że", "czy", "jeśli", "mój", "moja", "moje", "twój", "twoja", "jego", "jej", "nasz",
-            "nasza", "yyy", "eee",
+            "w", "we", "na", "do", "z", "ze", "o", "od", "dla", "przez", "po", "przy", "i", "a", "albo", "lub", "ale",
+            "bo", "że", "czy", "jeśli", "mój", "moja", "moje", "twój", "twoja", "jego", "jej", "nasz", "nasza", "yyy",
+            "eee",
         ],
     ),
     (
         "pt",
         &[
-            "o", "a", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "com", "por",
-            "para", "sobre", "e", "ou", "mas", "porque", "que", "se", "quando", "meu", "minha", "teu", "tua",
-            "seu", "sua", "nosso", "nossa", "é",
+            "o", "a", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "com", "por", "para",
+            "sobre", "e", "ou", "mas", "porque", "que", "se", "quando", "meu", "minha", "teu", "tua", "seu", "sua",
+            "nosso", "nossa", "é",
         ],
     ),
 ];
@@ -101,7 +101,10 @@ mod tests {
     #[test]
     fn a_fragment_ending_in_a_function_word_is_unfinished_in_its_language() {
         assert!(unfinished("What is the capital of", "en"));
-        assert!(unfinished("What is the capital of.", "en"), "Whisper's full stop changes nothing");
+        assert!(
+            unfinished("What is the capital of.", "en"),
+            "Whisper's full stop changes nothing"
+        );
         assert!(unfinished("Can you tell me about the", "en"));
         assert!(unfinished("Was ist die Hauptstadt von", "de"));
         assert!(unfinished("Erzähl mir etwas über die", "de"));
@@ -110,8 +113,14 @@ mod tests {
         assert!(!unfinished("What is the capital of France?", "en"));
         assert!(!unfinished("Tell me something about dogs.", "en"));
         assert!(!unfinished("Was ist die Hauptstadt von Spanien?", "de"));
-        assert!(unfinished("What is the capital of?", "en"), "nor does its question mark");
+        assert!(
+            unfinished("What is the capital of?", "en"),
+            "nor does its question mark"
+        );
         assert!(!unfinished("", "en"));
-        assert!(!unfinished("Wie spät ist es in", "sv"), "a language without a list holds nothing back");
+        assert!(
+            !unfinished("Wie spät ist es in", "sv"),
+            "a language without a list holds nothing back"
+        );
     }
 }

@@ -23,11 +23,11 @@ use crate::auth::Admin;
 use crate::config::keys::Key;
 use crate::config::runtime::{Effective, InvalidOverride};
 use crate::error::{ApiError, Result};
+use crate::latency::Day;
 use crate::metrics::Snapshot;
 use crate::providers::registry::{Engine, Engines, Setup};
 use crate::providers::{ProviderId, ProviderInfo, SearchId};
 use crate::store::stats::ConversationSummary;
-use crate::voice::stages::Day;
 
 /// The routes.
 pub fn router() -> OpenApiRouter<AppState> {

@@ -365,7 +365,14 @@ mod tests {
         let lexicon = Lexicon::builtin("en");
         let mut s = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &lexicon).first_clause(4);
         let mut out = Vec::new();
-        for token in ["Yes, Paris is", " the capital of France", ",", " and it is", " large, old. It has 3,5", " million, more or less."] {
+        for token in [
+            "Yes, Paris is",
+            " the capital of France",
+            ",",
+            " and it is",
+            " large, old. It has 3,5",
+            " million, more or less.",
+        ] {
             out.push(s.push(token));
         }
         out.push(s.finish());
@@ -383,7 +390,10 @@ mod tests {
             ]
         );
         let mut off = SentenceSplitter::new("en", DEFAULT_MAX_LEN, &lexicon);
-        assert_eq!(off.push("Yes, Paris is the capital of France, and it is large. "), ["Yes, Paris is the capital of France, and it is large."]);
+        assert_eq!(
+            off.push("Yes, Paris is the capital of France, and it is large. "),
+            ["Yes, Paris is the capital of France, and it is large."]
+        );
     }
 
     /// Text of the characters that matter to the splitter: ends, quotes, brackets, digits, odd Unicode.

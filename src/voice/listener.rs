@@ -364,7 +364,11 @@ impl Listener {
         let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
         let speech_ms = self.vad.as_ref().map_or(u32::MAX, Vad::last_speech_ms);
         // The audio ends KEEP_SILENCE_MS after the speech: the rest of the silence is no work for the recogniser.
-        let trailing_ms = self.vad.as_ref().map_or(0, Vad::last_silence_ms).saturating_sub(KEEP_SILENCE_MS);
+        let trailing_ms = self
+            .vad
+            .as_ref()
+            .map_or(0, Vad::last_silence_ms)
+            .saturating_sub(KEEP_SILENCE_MS);
         let last = n.saturating_sub(trailing_ms as usize * self.rate as usize / 1000);
         let early = self.recognition.take().map(|mut recognition| {
             if self.paused_at_speech_ms != Some(speech_ms) && last > self.pushed {

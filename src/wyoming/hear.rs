@@ -14,11 +14,11 @@ use crate::app::App;
 use crate::config::route::RouteLayer;
 use crate::error::{ApiError, Result};
 use crate::listen::end_of_turn::Verdict;
+use crate::providers::ProviderId;
 use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
 use crate::store::users::User;
 use crate::turn::{TurnOptions, quota, speech};
-use crate::providers::ProviderId;
 use crate::voice::stages::{Clock, Stage};
 use crate::voice::{Detection, Heard, Listener, Options, Utterance};
 

@@ -140,8 +140,27 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
 async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
-    // The panel shows the backend that runs (llama.cpp, as the zero-setup engines run it).
-    let app = spawn_app(&[("LOCAL_LLM_BACKEND", "llamacpp")]).await;
+    // The panel shows the backend that runs (llama.cpp, as the zero-setup engines run it), and the latency of
+    // a voice turn asked before it opens.
+    let (stt, llm) = (Fake::start().await, Fake::start().await);
+    stt.always(
+        "/v1/audio/transcriptions",
+        Reply::Json(json!({"text": "Wie spät ist es?"})),
+    );
+    llm.always(CHAT, tokens(&["Es ist Mittag."]));
+    let (stt_url, llm_url) = (stt.v1(), llm.v1());
+    let app = spawn_app(&[
+        ("LOCAL_LLM_BACKEND", "llamacpp"),
+        ("OPENAI_STT_URL", &stt_url),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("LOCAL_LLM_URL", &llm_url),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("DEFAULT_TTS_PROVIDER", "espeak"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+    ])
+    .await;
+    voice_turn(&app).await;
     let created = app
         .call(
             Method::POST,
@@ -194,6 +213,36 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
 
 /// Runs `ui-tests/<script>` with node and `env` (and `SHOTS`), prints what it said, and answers its output;
 /// fails the test when a step failed.
+/// One spoken question on `/ws/voice`, ended by the client, answered with speech.
+async fn voice_turn(app: &crate::common::TestApp) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let (_, token) = app.create_user("sprecher").await;
+    let url = format!("ws://{}/ws/voice?token={token}", app.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
+    let start = json!({"type": "start", "language": "de", "audio_stream": true});
+    ws.send(Message::Text(start.to_string().into())).await.unwrap();
+    let tone: Vec<u8> = (0..16_000)
+        .flat_map(|i| (((f64::from(i) / 16_000.0 * 440.0 * std::f64::consts::TAU).sin() * 8000.0) as i16).to_le_bytes())
+        .collect();
+    ws.send(Message::Binary(tone.into())).await.unwrap();
+    ws.send(Message::Text(json!({"type": "end"}).to_string().into()))
+        .await
+        .unwrap();
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .expect("the turn ends")
+            .expect("the connection stays")
+            .unwrap();
+        if let Message::Text(text) = message
+            && serde_json::from_str::<serde_json::Value>(&text).unwrap()["type"] == "done"
+        {
+            return;
+        }
+    }
+}
+
 async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
     let root = env!("CARGO_MANIFEST_DIR");
     let run = tokio::process::Command::new("node")

@@ -163,7 +163,10 @@ async fn with_silero_a_tone_is_no_speech_and_a_question_with_a_pause_is_one_utte
     let last = stt.requests(STT).pop().expect("a transcription");
     let at = last.body.windows(4).position(|w| w == b"RIFF").unwrap();
     let seconds = f64::from(u32::from_le_bytes(last.body[at + 40..at + 44].try_into().unwrap())) / 32_000.0;
-    assert!(seconds > 3.0, "the whole question (the pass at its pause heard half): {seconds} s");
+    assert!(
+        seconds > 3.0,
+        "the whole question (the pass at its pause heard half): {seconds} s"
+    );
 }
 
 #[tokio::test]
@@ -346,7 +349,11 @@ async fn a_fragment_that_sounds_complete_but_ends_in_of_waits_through_its_pause_
     // is waited through.
     let question = pcm(COMPLETE);
     speak(&mut ws, &[question.clone(), vec![0; 24_000]].concat()).await;
-    assert_eq!(event_within(&mut ws, 2000).await, None, "the thinking pause was not cut");
+    assert_eq!(
+        event_within(&mut ws, 2000).await,
+        None,
+        "the thinking pause was not cut"
+    );
     assert_eq!(stt.requests(STT).len(), 1, "the fragment was transcribed at its pause");
 
     // The rest follows: one turn with the whole question, transcribed once more at its end's pause and
@@ -355,5 +362,9 @@ async fn a_fragment_that_sounds_complete_but_ends_in_of_waits_through_its_pause_
     let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
     assert_eq!(transcript["type"], "transcript", "{transcript}");
     assert_eq!(transcript["text"], "What is the capital of France?");
-    assert_eq!(stt.requests(STT).len(), 2, "the end of the turn transcribed nothing again");
+    assert_eq!(
+        stt.requests(STT).len(),
+        2,
+        "the end of the turn transcribed nothing again"
+    );
 }

@@ -882,7 +882,10 @@ async fn transcription_starts_when_the_silence_begins_and_is_done_again_when_spe
     let sent = stt.requests(STT);
     assert_eq!(sent.len(), 3);
     let (at_pause, whole) = (uploaded_seconds(&sent[1]), uploaded_seconds(&sent[2]));
-    assert!(at_pause < 1.2, "the pause's pass heard the speech up to it: {at_pause} s");
+    assert!(
+        at_pause < 1.2,
+        "the pause's pass heard the speech up to it: {at_pause} s"
+    );
     assert!(
         (1.4..2.2).contains(&whole),
         "the last pass heard the whole utterance and little of the silence after it: {whole} s"
@@ -1203,16 +1206,28 @@ async fn every_stage_of_a_voice_turn_is_measured_for_the_metrics_and_the_admin_p
         (found[0].0.clone(), found[0].1["sum"].as_f64().unwrap())
     };
     let (series, end_of_turn) = stage("end_of_turn");
-    assert!(end_of_turn >= 0.6, "the turn ended after the fixed silence of 700 ms: {end_of_turn} s, {series}");
+    assert!(
+        end_of_turn >= 0.6,
+        "the turn ended after the fixed silence of 700 ms: {end_of_turn} s, {series}"
+    );
     assert!(stage("transcription").0.contains("provider=\"openai\""));
     assert!(stage("first_token").0.contains("provider=\"local\""));
     assert!(stage("first_audio").0.contains("provider=\"espeak\""));
-    let parts: f64 = ["end_of_turn", "transcription", "first_token", "first_sentence", "first_audio"]
-        .iter()
-        .map(|s| stage(s).1)
-        .sum();
+    let parts: f64 = [
+        "end_of_turn",
+        "transcription",
+        "first_token",
+        "first_sentence",
+        "first_audio",
+    ]
+    .iter()
+    .map(|s| stage(s).1)
+    .sum();
     let total = stage("total").1;
-    assert!((parts - total).abs() < 0.005, "the stages add up to the wait: {parts} against {total}");
+    assert!(
+        (parts - total).abs() < 0.005,
+        "the stages add up to the wait: {parts} against {total}"
+    );
 
     // The admin panel's day: this turn, in the last hour, and the stage that took longest.
     let day = app.get("/api/admin/latency", As::AdminKey).await.body;
