@@ -1,6 +1,6 @@
 //! Turn-taking benchmark with the real zero-setup engines (llama.cpp's server, faster-whisper, espeak-ng and
-//! Piper): the spoken questions of `examples/questions.tsv` (espeak-ng, German and English, several voices and
-//! speeds, short and long, some with a thinking pause) are streamed over `/ws/voice` with `vad: true` in real
+//! Piper): the spoken questions of `examples/questions.tsv` (espeak-ng and, in English, the engines' Piper
+//! voice; German and English, several voices and speeds, short and long, some with a thinking pause) are streamed over `/ws/voice` with `vad: true` in real
 //! time, 20 ms frames followed by silence as a microphone sends them. For each: the time from the last speech
 //! sample to the transcript, the first token and the first audio; the gateway's own stages of the turn (its
 //! `voice_stage_seconds` in `/api/metrics`); whether the question was cut in two; the words the recogniser got
@@ -100,7 +100,7 @@ async fn main() {
     let pid = gateway.0.id();
 
     // A first turn warms the engines up (model load, caches); it is not counted.
-    let _ = ask(port, pid, "en", &speech("en", "en", 175, "Hello.", 0)).await;
+    let _ = ask(port, pid, "en", &speech(&engines, "en", "en", 175, "Hello.", 0)).await;
     let questions: Vec<Question> = questions()
         .into_iter()
         .filter(|q| only.is_empty() || q.lang == only)
@@ -111,7 +111,7 @@ async fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|");
     for q in &questions {
-        let pcm = speech(&q.lang, &q.voice, q.wpm, &q.text, q.pause);
+        let pcm = speech(&engines, &q.lang, &q.voice, q.wpm, &q.text, q.pause);
         let m = ask(port, pid, &q.lang, &pcm).await;
         let show = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.0}"));
         let stages: Vec<String> = STAGES[..5]
@@ -334,25 +334,44 @@ async fn start(
 }
 
 /// espeak-ng's voice of `text` at 16 kHz; each `|` becomes `pause` ms of silence.
-fn speech(lang: &str, voice: &str, speed: u32, text: &str, pause: u32) -> Vec<i16> {
+fn speech(engines: &std::path::Path, lang: &str, voice: &str, speed: u32, text: &str, pause: u32) -> Vec<i16> {
     let mut out = Vec::new();
     for (i, part) in text.split('|').enumerate() {
         if i > 0 {
             out.extend(std::iter::repeat_n(0i16, (16 * pause) as usize));
         }
         let file = tempfile::NamedTempFile::new().unwrap();
-        let ok = Command::new("espeak-ng")
-            .args(["-v", voice, "-s", &speed.to_string(), "-w"])
-            .arg(file.path())
-            .arg(part.trim())
-            .status()
-            .expect("espeak-ng");
-        assert!(ok.success(), "{lang} {part}");
+        let ok = match voice.strip_prefix("piper:") {
+            // A Piper voice of the engines folder, through the engines' own Python.
+            Some(name) => Command::new(engines.join("venv/bin/python"))
+                .args(["-c", PIPER])
+                .arg(engines.join("voices").join(format!("{name}.onnx")))
+                .arg(file.path())
+                .arg(part.trim())
+                .arg(format!("{:.3}", 170.0 / f64::from(speed)))
+                .status()
+                .expect("the engines' Python with Piper"),
+            None => Command::new("espeak-ng")
+                .args(["-v", voice, "-s", &speed.to_string(), "-w"])
+                .arg(file.path())
+                .arg(part.trim())
+                .status()
+                .expect("espeak-ng"),
+        };
+        assert!(ok.success(), "{lang} {voice} {part}");
         let pcm = voice_gateway::providers::audio::parse_wav(&std::fs::read(file.path()).unwrap()).unwrap();
         out.extend(voiced(&resample(&pcm.samples, pcm.sample_rate, 16_000)));
     }
     out
 }
+
+/// Piper speaks a text into a WAV file: voice, file, text, length scale (below 1 is faster).
+const PIPER: &str = "import sys, wave
+from piper import PiperVoice, SynthesisConfig
+voice = PiperVoice.load(sys.argv[1])
+with wave.open(sys.argv[2], 'wb') as w:
+    voice.synthesize_wav(sys.argv[3], w, syn_config=SynthesisConfig(length_scale=float(sys.argv[4])))
+";
 
 /// The part from the first to the last voiced sample: espeak-ng surrounds its speech with silence (about
 /// 0.4 s at the end), which would otherwise count as speech in the latency and lengthen the pauses.

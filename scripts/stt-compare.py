@@ -3,7 +3,8 @@
 Run from the repository with the engines' Python (the end-to-end test's engines folder):
   target/engines/venv/bin/python scripts/stt-compare.py [--model target/engines/models/whisper-base]
 
-Every question of examples/questions.tsv is spoken by espeak-ng (its own silence trimmed) and transcribed:
+Every question of examples/questions.tsv is spoken by espeak-ng or Piper (its own silence trimmed) and
+transcribed:
   whole-15    the whole clip in a 15 s window (WHISPER_WINDOW_SECONDS=15, the gateway before issue 30)
   whole-fit   the whole clip in a window just long enough (clip + 2 s)
   pieces-15   cut at its pauses (200 ms of silence, as STT_EARLY_MS), each piece in a 15 s window with the
@@ -30,16 +31,29 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engines"))
 import engines  # noqa: E402
 
 RATE = 16000
+VOICES = os.environ.get("VOICES", "target/engines/voices")
+
+
+def synthesize(voice, wpm, text, path):
+    """espeak-ng's voice, or `piper:NAME` of the engines' Piper voices (this Python has Piper)."""
+    if voice.startswith("piper:"):
+        from piper import PiperVoice, SynthesisConfig
+
+        model = os.path.join(VOICES, voice[len("piper:"):] + ".onnx")
+        with wave.open(path, "wb") as w:
+            PiperVoice.load(model).synthesize_wav(text, w, syn_config=SynthesisConfig(length_scale=170 / wpm))
+    else:
+        subprocess.run(["espeak-ng", "-v", voice, "-s", str(wpm), "-w", path, text], check=True)
 
 
 def speak(voice, wpm, text, pause_ms):
-    """espeak-ng's voice at 16 kHz, each part's silence trimmed, `pause_ms` between parts."""
+    """The voice at 16 kHz, each part's silence trimmed, `pause_ms` between parts."""
     out = []
     for i, part in enumerate(text.split("|")):
         if i:
             out.append(np.zeros(RATE * pause_ms // 1000, np.int16))
         with tempfile.NamedTemporaryFile(suffix=".wav") as f:
-            subprocess.run(["espeak-ng", "-v", voice, "-s", str(wpm), "-w", f.name, part.strip()], check=True)
+            synthesize(voice, wpm, part.strip(), f.name)
             raw = subprocess.run(["ffmpeg", "-v", "quiet", "-i", f.name, "-ar", str(RATE), "-ac", "1", "-f", "s16le",
                                   "-"], check=True, capture_output=True).stdout
         pcm = np.frombuffer(raw, np.int16)
