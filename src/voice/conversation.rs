@@ -113,12 +113,9 @@ impl Conversation {
             (true, true) => Help::Asked,
         };
         let (app, user) = (self.app.clone(), self.user.clone());
-        let Utterance {
-            audio, early, silence, ..
-        } = utterance;
-        let clock = Clock::start(app.clone(), self.channel, silence);
+        let clock = Clock::start(app.clone(), self.channel, utterance.silence);
         clock.mark(Stage::EndOfTurn, None);
-        self.begin(move |tx| turn::voice(app, user, audio, options, early, help, clock, tx))
+        self.begin(move |tx| turn::voice(app, user, utterance, options, help, clock, tx))
     }
 
     /// Answers a text; true when a running turn was cancelled for it.

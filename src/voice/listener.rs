@@ -22,7 +22,8 @@ use crate::listen::words;
 use crate::providers::audio::Pcm;
 use crate::store::users::User;
 
-/// Silence kept after the speech of an utterance for its last pass (Whisper hears a word's end better with a little).
+/// Silence kept after the speech of an utterance for its last pass (Whisper hears a word's end better with a
+/// little of it).
 const KEEP_SILENCE_MS: u32 = 150;
 
 /// How the end of an utterance is found.
@@ -203,8 +204,8 @@ impl Listener {
                     heard.push(self.started());
                 }
                 if silence_ms == 0 {
-                    // The person speaks on: a check of the pause would judge too little; what the recognition
-                    // settled at the pause stays.
+                    // The person speaks on: a check of the pause would judge too little. The recognition goes
+                    // on; the next pause is transcribed whole.
                     self.check = None;
                     self.reading_words = false;
                 } else if self.pause(silence_ms) {

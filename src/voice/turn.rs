@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::events::{Options, Out, ServerEvent, Tx, error_event};
 use super::help::{self, Help};
+use super::listener::Utterance;
 use super::phrases;
 use super::stages::{Clock, Stage};
 use crate::AbortOnDrop;
@@ -23,7 +24,6 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::ProviderId;
-use crate::providers::audio::Pcm;
 use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
@@ -129,13 +129,11 @@ impl VoiceContext {
 /// Runs a voice turn: transcribe (or take the early transcript), translate when needed, send the transcript,
 /// then answer (counted against the quota) or, for a call for help, ask or alert (never counted). `clock`
 /// measures its stages.
-#[allow(clippy::too_many_arguments)]
 pub async fn voice(
     app: Arc<App>,
     user: User,
-    audio: Pcm,
+    utterance: Utterance,
     options: Options,
-    early: Option<EarlyTranscript>,
     help: Help,
     clock: Arc<Clock>,
     tx: Tx,
@@ -143,6 +141,7 @@ pub async fn voice(
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let (eff, route) = (&cx.eff, &cx.route);
+        let Utterance { audio, early, .. } = utterance;
         let early = match early {
             Some(early) => early.result().await,
             None => None,
