@@ -18,16 +18,8 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
-
-/// The gateway's stages of a voice turn, as `voice_stage_seconds` labels them.
-const STAGES: [&str; 6] = [
-    "end_of_turn",
-    "transcription",
-    "first_token",
-    "first_sentence",
-    "first_audio",
-    "total",
-];
+// The gateway's stages of a voice turn, as `voice_stage_seconds` labels them.
+use voice_gateway::latency::STAGES;
 
 /// The admin key the benchmark's gateway gets, for its metrics.
 const ADMIN_KEY: &str = "turn-bench-admin-key-0123456789";

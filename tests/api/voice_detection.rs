@@ -192,6 +192,26 @@ async fn without_its_runtime_the_energy_detector_runs_and_the_status_says_why() 
     assert_eq!(stt.requests(STT).len(), 1);
 }
 
+/// Silero and Smart Turn where `scripts/test.sh` puts them, a fixed silence of 300 ms (which would cut the
+/// pauses of the tests), a longest pause of 3 s, and early transcription after `stt_early_ms` (0: none).
+fn smart_turn_settings(stt_early_ms: &str) -> Vec<(&'static str, String)> {
+    let (lib, vad_model) = runtime_and_model();
+    vec![
+        ("VAD_ENGINE", "silero".into()),
+        ("ONNXRUNTIME_LIB", lib),
+        ("SILERO_VAD_MODEL", vad_model),
+        ("SMART_TURN_MODEL", smart_turn_model()),
+        ("TURN_ENGINE", "smart-turn".into()),
+        ("VAD_SILENCE_MS", "300".into()),
+        ("TURN_MAX_SILENCE_MS", "3000".into()),
+        ("STT_EARLY_MS", stt_early_ms.into()),
+    ]
+}
+
+fn as_env<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    settings.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
 /// The Smart Turn model, where `scripts/test.sh` puts it.
 fn smart_turn_model() -> String {
     let model =
@@ -263,20 +283,8 @@ fn smart_turn_gives_the_reference_features_and_probabilities() {
 #[tokio::test]
 #[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
 async fn with_smart_turn_an_unfinished_sentence_waits_through_its_pause_and_a_complete_one_ends_at_once() {
-    let (lib, vad_model) = runtime_and_model();
-    let turn_model = smart_turn_model();
-    // A fixed silence of 300 ms would cut the pause below; the longest pause is 3 s.
-    let (app, token, stt) = voice_app(&[
-        ("VAD_ENGINE", "silero"),
-        ("ONNXRUNTIME_LIB", &lib),
-        ("SILERO_VAD_MODEL", &vad_model),
-        ("SMART_TURN_MODEL", &turn_model),
-        ("TURN_ENGINE", "smart-turn"),
-        ("VAD_SILENCE_MS", "300"),
-        ("TURN_MAX_SILENCE_MS", "3000"),
-        ("STT_EARLY_MS", "0"),
-    ])
-    .await;
+    let settings = smart_turn_settings("0");
+    let (app, token, stt) = voice_app(&as_env(&settings)).await;
     let status = app.get("/api/admin/status", As::AdminKey).await;
     assert_eq!(status.body["turn"]["engine"], "smart-turn", "{}", status.body["turn"]);
     let mut ws = voice_socket(&app, &token).await;
@@ -320,8 +328,7 @@ async fn without_the_smart_turn_model_the_fixed_silence_ends_turns_and_the_statu
 #[tokio::test]
 #[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
 async fn a_fragment_that_sounds_complete_but_ends_in_of_waits_through_its_pause_and_is_heard_whole() {
-    let (lib, vad_model) = runtime_and_model();
-    let turn_model = smart_turn_model();
+    let settings = smart_turn_settings("200");
     let stt = Fake::start().await;
     // The recogniser hears the fragment at the pause (with a question mark, as Whisper writes it), then the
     // whole question.
@@ -331,16 +338,7 @@ async fn a_fragment_that_sounds_complete_but_ends_in_of_waits_through_its_pause_
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .stt(&stt)
-        .env(&[
-            ("VAD_ENGINE", "silero"),
-            ("ONNXRUNTIME_LIB", &lib),
-            ("SILERO_VAD_MODEL", &vad_model),
-            ("SMART_TURN_MODEL", &turn_model),
-            ("TURN_ENGINE", "smart-turn"),
-            ("VAD_SILENCE_MS", "300"),
-            ("TURN_MAX_SILENCE_MS", "3000"),
-            ("STT_EARLY_MS", "200"),
-        ])
+        .env(&as_env(&settings))
         .user("hanna")
         .await;
     let mut ws = voice_socket_in(&app, &token, "en").await;
