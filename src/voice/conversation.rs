@@ -115,7 +115,11 @@ impl Conversation {
         let (app, user) = (self.app.clone(), self.user.clone());
         let clock = Clock::start(app.clone(), self.channel, utterance.silence);
         clock.mark(Stage::EndOfTurn, None);
-        self.begin(move |tx| turn::voice(app, user, utterance, options, help, clock, tx))
+        let spoken = turn::Spoken {
+            audio: utterance.audio,
+            early: utterance.early,
+        };
+        self.begin(move |tx| turn::voice(app, user, spoken, options, help, clock, tx))
     }
 
     /// Answers a text; true when a running turn was cancelled for it.

@@ -12,7 +12,6 @@ use tokio::time::Instant;
 
 use super::events::{Options, Out, ServerEvent, Tx, error_event};
 use super::help::{self, Help};
-use super::listener::Utterance;
 use super::phrases;
 use super::stages::{Clock, Stage};
 use crate::AbortOnDrop;
@@ -24,6 +23,7 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::ProviderId;
+use crate::providers::audio::Pcm;
 use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
@@ -95,6 +95,12 @@ impl Drop for EarlyTranscript {
     }
 }
 
+/// What was said: its audio, and its transcription if one started while it was spoken.
+pub struct Spoken {
+    pub audio: Pcm,
+    pub early: Option<EarlyTranscript>,
+}
+
 /// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
 pub(super) struct VoiceContext {
     session: Option<Session>,
@@ -129,19 +135,11 @@ impl VoiceContext {
 /// Runs a voice turn: transcribe (or take the early transcript), translate when needed, send the transcript,
 /// then answer (counted against the quota) or, for a call for help, ask or alert (never counted). `clock`
 /// measures its stages.
-pub async fn voice(
-    app: Arc<App>,
-    user: User,
-    utterance: Utterance,
-    options: Options,
-    help: Help,
-    clock: Arc<Clock>,
-    tx: Tx,
-) {
+pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, help: Help, clock: Arc<Clock>, tx: Tx) {
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let (eff, route) = (&cx.eff, &cx.route);
-        let Utterance { audio, early, .. } = utterance;
+        let Spoken { audio, early } = spoken;
         let early = match early {
             Some(early) => early.result().await,
             None => None,
