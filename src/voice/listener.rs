@@ -92,8 +92,6 @@ pub struct Listener {
     fixed_silence_ms: u32,
     /// The utterance's recognition, from its first pause on.
     recognition: Option<Recognition>,
-    /// Samples of the buffer handed to the recognition.
-    pushed: usize,
     /// The speech heard (ms) when the recognition was last handed a pause.
     paused_at_speech_ms: Option<u32>,
     /// Smart Turn found the turn complete; the words of the pause are awaited before it ends.
@@ -121,7 +119,6 @@ impl Listener {
             vad: None,
             fixed_silence_ms: 0,
             recognition: None,
-            pushed: 0,
             paused_at_speech_ms: None,
             reading_words: false,
             check: None,
@@ -221,7 +218,7 @@ impl Listener {
             }
             VadEvent::DropSilence(n) => {
                 self.samples.drop_front(n);
-                if self.pushed > 0 {
+                if self.recognition.is_some() {
                     // Only silence is dropped, before speech; a recognition of earlier audio is stale.
                     self.forget_recognition();
                 }
@@ -300,16 +297,16 @@ impl Listener {
             return;
         };
         let (speech_ms, heard) = (vad.speech_ms(), vad.analysed());
-        if self.paused_at_speech_ms == Some(speech_ms) || heard <= self.pushed {
+        let pushed = self.recognition.as_ref().map_or(0, Recognition::pushed);
+        if self.paused_at_speech_ms == Some(speech_ms) || heard <= pushed {
             return;
         }
         let recognition = self.recognition.get_or_insert_with(|| {
             let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
             Recognition::start(app, user, options, self.rate)
         });
-        recognition.push(&self.samples.samples()[self.pushed..heard]);
+        recognition.push(&self.samples.samples()[pushed..heard]);
         recognition.pause();
-        self.pushed = heard;
         self.paused_at_speech_ms = Some(speech_ms);
     }
 
@@ -372,9 +369,10 @@ impl Listener {
             .saturating_sub(KEEP_SILENCE_MS);
         let last = n.saturating_sub(trailing_ms as usize * self.rate as usize / 1000);
         let early = self.recognition.take().map(|mut recognition| {
-            if self.paused_at_speech_ms != Some(speech_ms) && last > self.pushed {
+            let pushed = recognition.pushed();
+            if self.paused_at_speech_ms != Some(speech_ms) && last > pushed {
                 // Speech after the last pause: the final pass hears it too.
-                recognition.push(&self.samples.samples()[self.pushed..last]);
+                recognition.push(&self.samples.samples()[pushed..last]);
             }
             recognition.finish()
         });
@@ -424,7 +422,6 @@ impl Listener {
 
     fn forget_recognition(&mut self) {
         self.recognition = None;
-        self.pushed = 0;
         self.paused_at_speech_ms = None;
         self.reading_words = false;
     }

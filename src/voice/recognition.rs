@@ -110,6 +110,11 @@ impl Recognition {
         let _ = self.commands.send(Command::Audio(samples.to_vec()));
     }
 
+    /// Samples handed over so far (the listener's buffer from its start).
+    pub fn pushed(&self) -> usize {
+        self.pushed
+    }
+
     /// The audio pushed so far ends in a pause: it is transcribed.
     pub fn pause(&self) {
         let _ = self.commands.send(Command::Pause);
