@@ -15,6 +15,8 @@ pub const HTTP_REQUEST_DURATION_SECONDS: &str = "http_request_duration_seconds";
 pub const STAGE_DURATION_SECONDS: &str = "stage_duration_seconds";
 /// Series `voice_stage_seconds`.
 pub const VOICE_STAGE_SECONDS: &str = "voice_stage_seconds";
+/// Series `llm_preemptive_total`: answers started before the end of the turn (`outcome` `started`, `used`).
+pub const LLM_PREEMPTIVE_TOTAL: &str = "llm_preemptive_total";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
 /// Series `provider_errors_total`.

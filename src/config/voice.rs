@@ -48,6 +48,9 @@ pub struct VoiceSettings {
     /// `FIRST_CLAUSE_WORDS`: a spoken answer's first sentence is spoken up to its first clause boundary after
     /// this many words (0: whole sentences only).
     pub first_clause_words: usize,
+    /// `PREEMPTIVE_GENERATION`: the model starts on the transcript of a pause before the end of the turn is
+    /// certain; speech that goes on stops it.
+    pub preemptive_generation: bool,
     /// `HELP_CONFIRM_SECONDS`: how long the answer to "shall I alert your contacts?" may take before the
     /// alarm goes out anyway.
     pub help_confirm_secs: u64,
@@ -78,6 +81,7 @@ impl VoiceSettings {
             barge_in_min_speech_ms: src.var("BARGE_IN_MIN_SPEECH_MS", "speech that interrupts a running answer on `/ws/voice` (0 = never); shorter sounds are ignored").ranged(400, 10_000)?,
             stt_early_ms: src.var("STT_EARLY_MS", "silence after which what was said so far is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(100, 10_000)?,
             first_clause_words: src.var("FIRST_CLAUSE_WORDS", "a spoken answer's first sentence is spoken up to its first `,` `;` or `:` once this many words precede it, so its audio starts sooner (0 = whole sentences)").ranged(4, 100)? as usize,
+            preemptive_generation: src.var("PREEMPTIVE_GENERATION", "the model starts answering the transcript of a pause before the end of the turn is certain; speech that goes on stops it (a paid model bills what it wrote until then)").bool(true)?,
             vad_engine: src.var("VAD_ENGINE", "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
             vad_speech_probability: src.var("VAD_SPEECH_PROBABILITY", "Silero's probability at which a 32 ms window counts as speech").probability(0.5)?,
             onnxruntime_lib: in_engines(

@@ -1,9 +1,8 @@
 //! The LLM part of a turn: the fallback chain, the tool-call rounds of web search, tokens into the text
 //! pipeline, and the cost the provider reports.
 
-use std::sync::Arc;
-
 use super::fallback::{Failure, walk};
+use super::prefetch::Prefetch;
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
 use super::{Events, TokenUsage, TurnEvent, emit, provider_error};
 use crate::app::App;
@@ -11,7 +10,8 @@ use crate::config::keys::Key;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
-use crate::providers::llm::{ChatMessage, ChatRequest, Delta, Llm};
+use crate::metrics::LLM_PREEMPTIVE_TOTAL;
+use crate::providers::llm::{ChatMessage, ChatRequest, Delta, LlmStream};
 use crate::providers::{LlmId, ProviderError, chain};
 use crate::store::users::User;
 use crate::text::pipeline::{Pipeline, SpokenStream};
@@ -91,6 +91,7 @@ pub async fn answer(
     messages: Vec<ChatMessage>,
     pipeline: &Pipeline,
     events: &Events,
+    mut prefetch: Option<Prefetch>,
 ) -> Result<Answer> {
     let Context {
         app, eff, user, route, ..
@@ -101,27 +102,29 @@ pub async fn answer(
         app,
         &order,
         || format!("LLM provider {}", route.llm),
-        |n, id| async move {
-            let engine = app.providers.llm.get(id);
-            let model = model_for(eff, route, n, id);
-            let mut attempt = Attempt {
-                text: String::new(),
-                spoken: pipeline.stream(),
-                sentences: Vec::new(),
-                citations: Vec::new(),
-                cost: None,
-                usage: None,
-            };
-            Some(
-                match converse(ctx, engine, &model, messages.clone(), &mut attempt, events).await {
-                    Ok(()) => Ok((attempt, model)),
-                    // The user already has part of this answer: another model's answer would not continue it.
-                    Err(error) => Err(Failure {
-                        error,
-                        retry: attempt.text.is_empty(),
-                    }),
-                },
-            )
+        |n, id| {
+            let prefetched = prefetch.take().filter(|_| n == 0);
+            async move {
+                let model = model_for(eff, route, n, id);
+                let mut attempt = Attempt {
+                    text: String::new(),
+                    spoken: pipeline.stream(),
+                    sentences: Vec::new(),
+                    citations: Vec::new(),
+                    cost: None,
+                    usage: None,
+                };
+                Some(
+                    match converse(ctx, (id, prefetched), &model, messages.clone(), &mut attempt, events).await {
+                        Ok(()) => Ok((attempt, model)),
+                        // The user already has part of this answer: another model's answer would not continue it.
+                        Err(error) => Err(Failure {
+                            error,
+                            retry: attempt.text.is_empty(),
+                        }),
+                    },
+                )
+            }
         },
     )
     .await
@@ -146,29 +149,51 @@ pub async fn answer(
     })
 }
 
-/// One provider's conversation: answer, or call tools and ask again, up to `MAX_ROUNDS` requests.
+/// The request of round `round` (counted from 0) of an answer: web search is offered in all but the last.
+pub fn round_request(ctx: &Context<'_>, model: &str, messages: Vec<ChatMessage>, round: usize) -> ChatRequest {
+    let tools = if ctx.web.engine.is_some() && round + 1 < MAX_ROUNDS {
+        vec![tool()]
+    } else {
+        Vec::new()
+    };
+    ChatRequest {
+        model: model.to_string(),
+        messages,
+        temperature: Some(ctx.eff.number(Key::LlmTemperature)),
+        tools,
+        max_tokens: Some(ctx.app.settings.limits.llm_max_tokens),
+    }
+}
+
+/// Sends `request` to `provider`, unless the answer started early asked it the same already.
+async fn open(
+    app: &App,
+    provider: LlmId,
+    request: ChatRequest,
+    prefetched: Option<Prefetch>,
+) -> Result<LlmStream, ProviderError> {
+    if let Some(prefetch) = prefetched
+        && let Some(stream) = prefetch.take(provider, &request).await
+    {
+        app.metrics.incr(LLM_PREEMPTIVE_TOTAL, &[("outcome", "used")]);
+        return stream;
+    }
+    app.providers.llm.get(provider).chat(request).await
+}
+
+/// One provider's conversation: answer, or call tools and ask again, up to `MAX_ROUNDS` requests; the first
+/// may have been asked early (`prefetched`).
 async fn converse(
     ctx: &Context<'_>,
-    engine: &Arc<dyn Llm>,
+    (provider, mut prefetched): (LlmId, Option<Prefetch>),
     model: &str,
     mut messages: Vec<ChatMessage>,
     attempt: &mut Attempt,
     events: &Events,
 ) -> Result<(), ProviderError> {
     for round in 0..MAX_ROUNDS {
-        let tools = if ctx.web.engine.is_some() && round + 1 < MAX_ROUNDS {
-            vec![tool()]
-        } else {
-            Vec::new()
-        };
-        let request = ChatRequest {
-            model: model.to_string(),
-            messages: messages.clone(),
-            temperature: Some(ctx.eff.number(Key::LlmTemperature)),
-            tools,
-            max_tokens: Some(ctx.app.settings.limits.llm_max_tokens),
-        };
-        let mut stream = engine.chat(request).await?;
+        let request = round_request(ctx, model, messages.clone(), round);
+        let mut stream = open(ctx.app, provider, request, prefetched.take()).await?;
         let mut calls = Vec::new();
         while let Some(delta) = stream.next().await {
             match delta? {

@@ -7,6 +7,7 @@
 pub mod chat;
 mod fallback;
 mod memory;
+pub mod prefetch;
 pub mod prompt;
 pub mod quota;
 pub mod search;
@@ -25,12 +26,13 @@ use crate::config::route::{Route, RouteLayer, resolve};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
-use crate::providers::llm::ChatMessage;
+use crate::providers::llm::{ChatMessage, ChatRequest};
 use crate::providers::tts::Speech;
 use crate::providers::{LlmId, ProviderError, SttId, TtsId};
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
+use prefetch::Prefetch;
 
 /// The session if it exists and belongs to the caller: 404 when unknown, 403 when another user's.
 pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
@@ -46,7 +48,7 @@ pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
 pub const MAX_TEXT_CHARS: usize = 4000;
 
 /// What the caller asks for.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct TurnRequest {
     /// The user's words.
     pub text: String,
@@ -63,6 +65,8 @@ pub struct TurnRequest {
     /// Earlier messages the client keeps itself (the OpenAI-compatible API), instead of a session's history:
     /// their system texts join the gateway's system message, the last `HISTORY_MAX_MESSAGES` others follow it.
     pub context: Vec<ChatMessage>,
+    /// The answer, started before the turn was certain to end; used when the turn asks the same.
+    pub prefetch: Option<Prefetch>,
 }
 
 /// What happens during a turn, for streaming channels.
@@ -237,21 +241,27 @@ pub fn request_layer(fields: &[(&str, Option<&str>)]) -> Result<RouteLayer> {
     Ok(layer)
 }
 
-/// Runs one turn for `user`.
-#[tracing::instrument(skip_all, fields(user = %user.name, session = request.session.as_ref().map(|s| s.id.as_str())))]
-pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Events) -> Result<TurnOutcome> {
-    let question = check_text(&request.text)?.to_string();
+/// What a turn works with before it asks the model: nothing of it is counted or stored yet.
+struct Prepared {
+    eff: Effective,
+    prefs: Prefs,
+    route: Route,
+    history_len: usize,
+    memories_len: usize,
+    messages: Vec<ChatMessage>,
+    web: search::WebPlan,
+}
+
+/// Reads what the turn of `request` needs: settings, prefs, route, history, memories, the messages and the web
+/// plan; refuses a question or a voice that cannot be used.
+async fn prepare(app: &App, user: &User, request: &TurnRequest) -> Result<Prepared> {
+    let question = check_text(&request.text)?;
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
-    let route = route_for(app, &eff, &prefs, &request);
+    let route = route_for(app, &eff, &prefs, request);
     if !request.text_only {
         speech::check_voice(app, &route)?;
     }
-    if !request.precharged {
-        quota::charge_request(app, &user.id, &prefs, &eff).await?;
-    }
-    emit(&events, TurnEvent::Accepted(route.clone()));
-
     let history = match &request.session {
         Some(s) => {
             app.store
@@ -273,9 +283,50 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         &request.context,
         app.settings.limits.history_max_messages,
     );
-    messages.push(prompt::user_message(&question));
+    messages.push(prompt::user_message(question));
+    let web = search::plan(app, &eff, &prefs, &user.id, question, &route.language).await?;
+    Ok(Prepared {
+        history_len: history.len(),
+        memories_len: memories.len(),
+        eff,
+        prefs,
+        route,
+        messages,
+        web,
+    })
+}
 
-    let web = search::plan(app, &eff, &prefs, &user.id, &question, &route.language).await?;
+/// The first model request the turn of `request` would make, and to whom: what [`Prefetch`] asks early.
+async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<(LlmId, ChatRequest)> {
+    let prep = prepare(app, user, request).await?;
+    let provider = prep.route.llm;
+    let ctx = chat::Context {
+        app,
+        eff: &prep.eff,
+        user,
+        web: &prep.web,
+        route: &prep.route,
+    };
+    let model = chat::model_for(&prep.eff, &prep.route, 0, provider);
+    Ok((provider, chat::round_request(&ctx, &model, prep.messages, 0)))
+}
+
+/// Runs one turn for `user`.
+#[tracing::instrument(skip_all, fields(user = %user.name, session = request.session.as_ref().map(|s| s.id.as_str())))]
+pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
+    let Prepared {
+        eff,
+        prefs,
+        route,
+        history_len,
+        memories_len,
+        messages,
+        web,
+    } = prepare(app, user, &request).await?;
+    if !request.precharged {
+        quota::charge_request(app, &user.id, &prefs, &eff).await?;
+    }
+    emit(&events, TurnEvent::Accepted(route.clone()));
     if let Some(notice) = &web.notice {
         emit(&events, TurnEvent::Notice(notice.clone()));
     }
@@ -292,7 +343,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         web: &web,
         route: &route,
     };
-    let answer = chat::answer(&ctx, messages, &pipeline, &events).await?;
+    let answer = chat::answer(&ctx, messages, &pipeline, &events, request.prefetch.take()).await?;
 
     let mut outcome = TurnOutcome {
         text: answer.text.trim().to_string(),
@@ -304,8 +355,8 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
         audio: None,
         tts_provider: None,
         tts_fallback: false,
-        history_len: history.len(),
-        memories_len: memories.len(),
+        history_len,
+        memories_len,
         usage: answer.usage,
         route,
     };
@@ -319,7 +370,7 @@ pub async fn run(app: &Arc<App>, user: &User, request: TurnRequest, events: Even
     }
     if let Some(session) = &request.session {
         app.store
-            .store_turn(&session.id, &user.id, &question, &outcome.text)
+            .store_turn(&session.id, &user.id, request.text.trim(), &outcome.text)
             .await?;
         memory::maybe_extract(app, user, session, &eff).await;
     }

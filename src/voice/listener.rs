@@ -35,6 +35,9 @@ pub struct Detection {
     pub smart_turn: bool,
     /// The longest pause of a turn Smart Turn found incomplete (`None`: `TURN_MAX_SILENCE_MS`).
     pub max_silence_ms: Option<u32>,
+    /// The gateway's model answers the utterances: with `PREEMPTIVE_GENERATION` the answer starts on the
+    /// transcript of a pause, before the turn is known to end there.
+    pub answered: bool,
 }
 
 impl Detection {
@@ -44,6 +47,11 @@ impl Detection {
             smart_turn: true,
             ..Self::default()
         }
+    }
+
+    /// ... for utterances the gateway's model answers.
+    pub fn answered(self) -> Self {
+        Self { answered: true, ..self }
     }
 }
 
@@ -90,6 +98,8 @@ pub struct Listener {
     vad: Option<Vad>,
     /// The fixed silence that ends an utterance when Smart Turn fails.
     fixed_silence_ms: u32,
+    /// The answer may start at a pause ([`Detection::answered`]).
+    answer_early: bool,
     /// The utterance's recognition, from its first pause on.
     recognition: Option<Recognition>,
     /// The speech heard (ms) when the recognition was last handed a pause.
@@ -118,6 +128,7 @@ impl Listener {
             rate,
             vad: None,
             fixed_silence_ms: 0,
+            answer_early: false,
             recognition: None,
             paused_at_speech_ms: None,
             reading_words: false,
@@ -138,6 +149,7 @@ impl Listener {
         self.check = None;
         self.speaking = false;
         self.turn_model = None;
+        self.answer_early = detection.is_some_and(|d| d.answered) && voice.preemptive_generation;
         self.vad = detection.map(|detection| {
             let mut config: VadConfig = voice.into();
             if let Some(ms) = detection.silence_ms {
@@ -201,10 +213,13 @@ impl Listener {
                     heard.push(self.started());
                 }
                 if silence_ms == 0 {
-                    // The person speaks on: a check of the pause would judge too little. The recognition goes
-                    // on; the next pause is transcribed whole.
+                    // The person speaks on: a check of the pause would judge too little, an answer started on
+                    // it answers too little. The recognition goes on; the next pause is transcribed whole.
                     self.check = None;
                     self.reading_words = false;
+                    if let Some(recognition) = &mut self.recognition {
+                        recognition.speaking();
+                    }
                 } else if self.pause(silence_ms) {
                     let end = self.vad.as_mut().map_or(0, Vad::finish);
                     heard.push(self.end(end, answering));
@@ -303,7 +318,7 @@ impl Listener {
         }
         let recognition = self.recognition.get_or_insert_with(|| {
             let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
-            Recognition::start(app, user, options, self.rate)
+            Recognition::start(app, user, options, self.rate, self.answer_early)
         });
         recognition.push(&self.samples.samples()[pushed..heard]);
         recognition.pause();

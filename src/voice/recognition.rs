@@ -21,10 +21,13 @@ use crate::error::ApiError;
 use crate::providers::ProviderError;
 use crate::providers::stt::{self, SpeechEvent};
 use crate::store::users::User;
+use crate::turn::prefetch::Prefetch;
 
 enum Command {
     Audio(Vec<i16>),
     Pause,
+    /// Speech went on after the pause.
+    Speaking,
 }
 
 /// The latest pass: the samples it covered, its text, and the language of the turn (the route's, whose
@@ -46,12 +49,16 @@ pub struct Recognition {
     passes: watch::Receiver<Pass>,
     /// Samples handed over.
     pushed: usize,
+    /// A pause was handed over and no speech followed it yet.
+    paused: bool,
     task: EarlyTranscript,
 }
 
 impl Recognition {
-    /// Starts recognising an utterance of mono audio at `rate` with the route of the turn it will become.
-    pub fn start(app: Arc<App>, user: User, options: Options, rate: u32) -> Self {
+    /// Starts recognising an utterance of mono audio at `rate` with the route of the turn it will become;
+    /// with `answer_early`, the answer to a pause's transcript starts while the pause lasts
+    /// ([`crate::turn::prefetch`]), and goes with the final transcript when no speech followed.
+    pub fn start(app: Arc<App>, user: User, options: Options, rate: u32, answer_early: bool) -> Self {
         let (commands, mut input) = mpsc::unbounded_channel();
         let (tell, passes) = watch::channel(Pass::default());
         let task = tokio::spawn(async move {
@@ -62,44 +69,61 @@ impl Recognition {
             let mut stream = stt::open(app.providers.stt.get(cx.route.stt), rate, language);
             // Samples pushed; the samples the running pass covers; a pause came during it; no more audio comes.
             let (mut pushed, mut running, mut again, mut ended) = (0usize, None::<usize>, false, false);
+            // Silence since the last pause; the answer started on it, and the samples it heard.
+            let (mut silent, mut early, mut answered_at) = (false, None::<Prefetch>, 0usize);
             while !ended || running.is_some() {
                 tokio::select! {
                     command = input.recv(), if !ended => match command {
                         Some(Command::Audio(samples)) => {
                             pushed += samples.len();
                             stream.push(&samples);
+                            early = None;
                         }
-                        Some(Command::Pause) if running.is_some() => again = true,
+                        Some(Command::Speaking) => {
+                            silent = false;
+                            early = None;
+                        }
                         Some(Command::Pause) => {
-                            stream.flush();
-                            running = Some(pushed);
+                            silent = true;
+                            match running {
+                                Some(_) => again = true,
+                                None => {
+                                    stream.flush();
+                                    running = Some(pushed);
+                                }
+                            }
                         }
                         None => ended = true,
                     },
                     event = stream.next(), if running.is_some() => match event {
                         Some(Ok(SpeechEvent::Interim(heard))) => {
                             let covered = running.take().unwrap_or_default();
+                            if std::mem::take(&mut again) && pushed > covered {
+                                stream.flush();
+                                running = Some(pushed);
+                            } else if answer_early && silent && covered == pushed {
+                                early = cx.answer_early(&app, &user, &options, &heard);
+                                answered_at = pushed;
+                            }
                             tell.send_modify(|p| {
                                 p.covered = covered;
                                 p.text = heard.text;
                             });
-                            if std::mem::take(&mut again) && pushed > covered {
-                                stream.flush();
-                                running = Some(pushed);
-                            }
                         }
-                        Some(Ok(SpeechEvent::Final(heard))) => return Ok(heard),
+                        Some(Ok(SpeechEvent::Final(heard))) => return Ok((heard, None)),
                         Some(Err(err)) => return Err(failed(&err)),
                         None => return Err(ApiError::Internal("the recognition ended early".into())),
                     },
                 }
             }
-            stream.finish().await.map_err(|err| failed(&err))
+            let heard = stream.finish().await.map_err(|err| failed(&err))?;
+            Ok((heard, early.filter(|_| answered_at == pushed)))
         });
         Self {
             commands,
             passes,
             pushed: 0,
+            paused: false,
             task: EarlyTranscript::new(task),
         }
     }
@@ -116,8 +140,16 @@ impl Recognition {
     }
 
     /// The audio pushed so far ends in a pause: it is transcribed.
-    pub fn pause(&self) {
+    pub fn pause(&mut self) {
+        self.paused = true;
         let _ = self.commands.send(Command::Pause);
+    }
+
+    /// Speech goes on after the pause: an answer started on it stops.
+    pub fn speaking(&mut self) {
+        if std::mem::take(&mut self.paused) {
+            let _ = self.commands.send(Command::Speaking);
+        }
     }
 
     /// The text of all the audio handed over, and the turn's language, once transcribed; `None` when the

@@ -20,6 +20,7 @@ use crate::config::LANGUAGES;
 use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
+use crate::emergency::spoken;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::ProviderId;
@@ -28,6 +29,7 @@ use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
 use crate::store::users::User;
+use crate::turn::prefetch::Prefetch;
 use crate::turn::semantic::Semantic;
 use crate::turn::translate::translate;
 use crate::turn::{self, TurnEvent, TurnOutcome, TurnRequest, owned, quota, route_for, speech};
@@ -66,18 +68,19 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
     fail(result, &tx).await;
 }
 
-/// A transcription started while the utterance was spoken ([`super::recognition`]); the turn uses its result
-/// instead of transcribing again. Dropping it cancels it.
+/// A transcription started while the utterance was spoken ([`super::recognition`]), with the answer started
+/// on it when one was; the turn uses them instead of transcribing and asking again. Dropping it cancels both.
 #[derive(Debug)]
-pub struct EarlyTranscript(JoinHandle<Result<Transcript>>);
+pub struct EarlyTranscript(JoinHandle<Result<(Transcript, Option<Prefetch>)>>);
 
 impl EarlyTranscript {
-    pub(super) fn new(task: JoinHandle<Result<Transcript>>) -> Self {
+    pub(super) fn new(task: JoinHandle<Result<(Transcript, Option<Prefetch>)>>) -> Self {
         Self(task)
     }
 
-    /// Its transcript; none when it failed or was cut short (the caller transcribes the whole utterance then).
-    pub async fn result(mut self) -> Option<Transcript> {
+    /// Its transcript and early answer; none when it failed or was cut short (the caller transcribes the whole
+    /// utterance then).
+    pub async fn result(mut self) -> Option<(Transcript, Option<Prefetch>)> {
         match (&mut self.0).await {
             Ok(Ok(heard)) => Some(heard),
             Ok(Err(err)) => {
@@ -102,6 +105,7 @@ pub struct Spoken {
 }
 
 /// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
+#[derive(Clone)]
 pub(super) struct VoiceContext {
     session: Option<Session>,
     layer: RouteLayer,
@@ -130,6 +134,44 @@ impl VoiceContext {
             route,
         })
     }
+
+    /// The model's turn for `text`, asked with `options`.
+    fn question(&self, text: String, options: &Options) -> TurnRequest {
+        TurnRequest {
+            text,
+            session: self.session.clone(),
+            layer: self.layer.clone(),
+            text_only: options.text_only.unwrap_or(false),
+            context: instructions(options),
+            ..TurnRequest::default()
+        }
+    }
+
+    /// The language `heard` was spoken in when it is not the turn's (and the recogniser may say so): the
+    /// words are translated before the model hears them.
+    fn foreign(&self, heard: &Transcript) -> Option<String> {
+        let forced = self.eff.flag(Key::SttForceLanguage);
+        heard
+            .language
+            .clone()
+            .filter(|l| !forced && LANGUAGES.contains(&l.as_str()) && *l != self.route.language)
+    }
+
+    /// Starts the answer to what was heard up to a pause, before the turn is known to end there; none for
+    /// what is not a plain question (nothing heard, words to translate first, a call for help).
+    pub(super) fn answer_early(
+        &self,
+        app: &Arc<App>,
+        user: &User,
+        options: &Options,
+        heard: &Transcript,
+    ) -> Option<Prefetch> {
+        let language = &self.route.language;
+        let plain = !heard.text.trim().is_empty()
+            && self.foreign(heard).is_none()
+            && !spoken::is_call_for_help(&heard.text, language);
+        plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
+    }
 }
 
 /// Runs a voice turn: transcribe (or take the early transcript), translate when needed, send the transcript,
@@ -144,9 +186,9 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
             Some(early) => early.result().await,
             None => None,
         };
-        let heard = match early {
-            Some(heard) => heard,
-            None => speech::transcribe(&app, eff, route, &audio).await?.0,
+        let (heard, prefetch) = match early {
+            Some(early) => early,
+            None => (speech::transcribe(&app, eff, route, &audio).await?.0, None),
         };
         clock.mark(Stage::Transcription, Some(route.stt.name()));
         if heard.text.is_empty() {
@@ -162,22 +204,17 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
             }
             return Ok(());
         }
-        // A forced language is the turn's language whatever the recogniser reports.
-        let forced = eff.flag(Key::SttForceLanguage);
-        let detected = heard
-            .language
-            .clone()
-            .filter(|l| !forced && LANGUAGES.contains(&l.as_str()));
-        let (text, original, translated_to) = match detected.clone().filter(|l| *l != route.language) {
+        let foreign = cx.foreign(&heard);
+        let (text, original, translated_to) = match &foreign {
             Some(spoken) => {
-                let translated = translate(&app, eff, route, &heard.text, &spoken).await?;
+                let translated = translate(&app, eff, route, &heard.text, spoken).await?;
                 (translated, Some(heard.text.clone()), Some(route.language.clone()))
             }
             None => (heard.text.clone(), None, None),
         };
         let transcript = ServerEvent::Transcript {
             text: text.clone(),
-            language: detected.unwrap_or_else(|| route.language.clone()),
+            language: foreign.unwrap_or_else(|| route.language.clone()),
             original,
             translated_to,
         };
@@ -189,15 +226,10 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         }
         // Counted once it is a question for the model: a call for help never is.
         quota::charge_request(&app, &user.id, &cx.prefs, eff).await?;
-        let VoiceContext { session, layer, .. } = cx;
         let request = TurnRequest {
-            text,
-            session,
-            layer,
-            text_only: options.text_only.unwrap_or(false),
             precharged: true,
-            context: instructions(&options),
-            ..TurnRequest::default()
+            prefetch,
+            ..cx.question(text, &options)
         };
         drive(&app, &user, request, &options, Some(clock), &tx).await
     }

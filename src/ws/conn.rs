@@ -234,7 +234,7 @@ impl Conn {
                         Err(err) => return reject(socket, ApiError::Internal(err)).await,
                     },
                 };
-                let detection = options.vad.unwrap_or(false).then(Detection::standard);
+                let detection = options.vad.unwrap_or(false).then(|| Detection::standard().answered());
                 let options = self.base.merged(&options);
                 self.listener = Listener::new(self.app.clone(), self.user.clone(), options, rate, detection);
                 true

@@ -167,7 +167,7 @@ impl Hearing {
             None => None,
         };
         let (text, language) = match early {
-            Some(heard) => {
+            Some((heard, _)) => {
                 let (eff, prefs, route) = speech::route_alone(app, user, layer).await?;
                 quota::charge_request(app, &user.id, &prefs, &eff).await?;
                 clock.mark(Stage::Transcription, Some(route.stt.name()));

@@ -892,6 +892,127 @@ async fn transcription_starts_when_the_silence_begins_and_is_done_again_when_spe
     );
 }
 
+/// The question of the last message a model request carried.
+fn question_of(request: &Recorded) -> String {
+    let messages = request.json()["messages"].as_array().unwrap().clone();
+    messages.last().unwrap()["content"].as_str().unwrap().to_string()
+}
+
+/// Anna's requests today, as the operator sees them.
+async fn requests_today(app: &TestApp) -> Value {
+    let stats = app.get("/api/admin/stats", As::AdminKey).await;
+    let users = stats.body["users"].as_array().unwrap().clone();
+    users.into_iter().find(|u| u["name"] == "anna").unwrap()["requests_today"].clone()
+}
+
+#[tokio::test]
+async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends_it() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Wie spät ist es?"})));
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["Es ist", " zwölf."]));
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "1500")])
+        .user("anna")
+        .await;
+    let session = app.new_session(&token).await;
+    let mut ws = connect(&app, &format!("/ws/voice?session_id={session}"), &token).await;
+    ws.send(json!({"type": "start", "vad": true, "language": "de", "stream": true, "text_only": true}))
+        .await;
+
+    // 500 ms into a pause the turn is not over (it takes 1500), but the model was asked.
+    ws.speak([silence(300), tone(800), silence(500)].concat()).await;
+    eventually("the model asked during the pause", 3, || async {
+        llm.requests(CHAT).len() == 1
+    })
+    .await;
+    assert_eq!(question_of(&llm.requests(CHAT)[0]), "Wie spät ist es?");
+    assert!(ws.quiet_for(200).await, "nothing is said before the turn ends");
+
+    ws.speak(silence(1200)).await;
+    let frames = ws.turn().await;
+    assert_eq!(
+        kinds(&frames),
+        ["transcript", "ack", "token", "token", "semantic", "done"]
+    );
+    let said: String = frames
+        .iter()
+        .filter(|f| f.kind() == "token")
+        .map(|f| f.json()["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(said, "Es ist zwölf.");
+    assert_eq!(llm.requests(CHAT).len(), 1, "the early request was the turn's");
+    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
+    assert_eq!(stored.body["messages"].as_array().unwrap().len(), 2);
+    assert_eq!(requests_today(&app).await, 1);
+    let metrics = app.get("/api/metrics", As::AdminKey).await;
+    let text = metrics.body.to_string();
+    assert!(
+        text.contains("llm_preemptive_total") && text.contains("used"),
+        "the early answer is counted as used: {text}"
+    );
+}
+
+#[tokio::test]
+async fn speech_after_the_pause_stops_the_answer_started_on_it_and_the_whole_question_is_answered_once() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Wie heißt die Hauptstadt von"})));
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Wie heißt die Hauptstadt von Italien?"})),
+    );
+    let llm = Fake::start().await;
+    let (early, _gate, closed) = held(&["Meinst du"], &[" Frankreich?"]);
+    llm.then(CHAT, early);
+    llm.then(CHAT, tokens(&["Rom."]));
+    let (app, token, _) = voice_gateway(&stt, &llm)
+        .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "1500")])
+        .user("anna")
+        .await;
+    let session = app.new_session(&token).await;
+    let mut ws = connect(&app, &format!("/ws/voice?session_id={session}"), &token).await;
+    ws.send(json!({"type": "start", "vad": true, "language": "de", "stream": true, "text_only": true}))
+        .await;
+
+    ws.speak([silence(300), tone(800), silence(500)].concat()).await;
+    eventually("the model asked during the pause", 3, || async {
+        llm.requests(CHAT).len() == 1
+    })
+    .await;
+    assert!(ws.quiet_for(200).await, "the early answer is held back");
+    // The person goes on: the early answer's request is closed, and the whole question is answered.
+    ws.speak([tone(600), silence(1700)].concat()).await;
+    let frames = ws.turn().await;
+    eventually("the early request closing", 5, || async {
+        closed.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(frames[0].json()["text"], "Wie heißt die Hauptstadt von Italien?");
+    let said: String = frames
+        .iter()
+        .filter(|f| f.kind() == "token")
+        .map(|f| f.json()["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(said, "Rom.", "nothing of the early answer reaches the person");
+    let asked = llm.requests(CHAT);
+    assert_eq!(asked.len(), 2);
+    assert_eq!(question_of(&asked[0]), "Wie heißt die Hauptstadt von");
+    assert_eq!(question_of(&asked[1]), "Wie heißt die Hauptstadt von Italien?");
+    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
+    let texts: Vec<&str> = stored.body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["Wie heißt die Hauptstadt von Italien?", "Rom."],
+        "the turn is stored once"
+    );
+    assert_eq!(requests_today(&app).await, 1, "and counted once");
+}
+
 /// Anna, who speaks German, with her contacts, a mail relay and Twilio (see `emergency::setup`), and the
 /// fake recogniser and model of a voice turn; the help question waits `confirm_seconds` for its answer.
 pub(crate) async fn help_setup(stt: &Fake, llm: &Fake, confirm_seconds: &str) -> crate::emergency::Setup {

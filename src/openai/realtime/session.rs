@@ -243,9 +243,11 @@ impl Config {
                 silence_ms: None,
                 smart_turn: true,
                 max_silence_ms: Some(eagerness.max_silence_ms()),
+                answered: vad.create_response,
             },
             None => voice::Detection {
                 silence_ms: vad.silence_ms,
+                answered: vad.create_response,
                 ..voice::Detection::default()
             },
         })

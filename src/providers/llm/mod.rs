@@ -113,7 +113,7 @@ impl Serialize for ToolCall {
 }
 
 /// A function the model may call; serialized as OpenAI's `function` object.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Tool {
     /// Function name.
     pub name: &'static str,
@@ -124,7 +124,7 @@ pub struct Tool {
 }
 
 /// One request to a language model.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChatRequest {
     /// Model name.
     pub model: String,

@@ -1,0 +1,69 @@
+//! Preemptive generation: the model is asked to answer before the end of the turn is certain (the transcript
+//! of a pause is ready while the listener still waits to know whether the person goes on), so that when the
+//! turn does end its answer is already being written. Only the request is made early: the turn itself runs
+//! as always when it ends (quota, history, storing, costs), and takes the early answer's stream when it would
+//! have sent exactly the same request to the same provider. Dropping an unused one closes its request, so a
+//! person who speaks on costs nothing but the tokens written until then.
+
+use std::sync::Arc;
+
+use super::TurnRequest;
+use crate::AbortOnDrop;
+use crate::app::App;
+use crate::metrics::LLM_PREEMPTIVE_TOTAL;
+use crate::providers::llm::{ChatRequest, LlmStream};
+use crate::providers::{LlmId, ProviderError};
+use crate::store::users::User;
+
+/// The request made early and what its provider answered.
+struct Asked {
+    provider: LlmId,
+    request: ChatRequest,
+    stream: Result<LlmStream, ProviderError>,
+}
+
+/// An answer started before its turn. Dropping it cancels it.
+pub struct Prefetch {
+    task: AbortOnDrop<Option<Asked>>,
+}
+
+impl std::fmt::Debug for Prefetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Prefetch")
+    }
+}
+
+impl Prefetch {
+    /// Starts the first model request of the turn `request` would be, for `user`.
+    pub fn start(app: Arc<App>, user: User, request: TurnRequest) -> Self {
+        let task = tokio::spawn(async move {
+            let (provider, request) = match super::first_request(&app, &user, &request).await {
+                Ok(first) => first,
+                Err(err) => {
+                    tracing::debug!(%err, "no answer started early");
+                    return None;
+                }
+            };
+            app.metrics.incr(LLM_PREEMPTIVE_TOTAL, &[("outcome", "started")]);
+            let stream = app.providers.llm.get(provider).chat(request.clone()).await;
+            Some(Asked {
+                provider,
+                request,
+                stream,
+            })
+        });
+        Self {
+            task: AbortOnDrop(task),
+        }
+    }
+
+    /// The early answer when it was asked of `provider` with exactly `request` (its failure is that provider's
+    /// failure); `None` when the turn asks something else.
+    pub async fn take(mut self, provider: LlmId, request: &ChatRequest) -> Option<Result<LlmStream, ProviderError>> {
+        let asked = (&mut self.task.0).await.ok()??;
+        if asked.provider != provider || asked.request != *request {
+            return None;
+        }
+        Some(asked.stream)
+    }
+}
