@@ -583,7 +583,11 @@ mod tests {
             r#"eagerness "eager" is not one of low, medium, high, auto"#
         );
         update(&mut config, json!({"turn_detection": {"type": "server_vad"}})).unwrap();
-        assert_eq!(config.detection().unwrap(), voice::Detection::default());
+        assert_eq!(config.detection().unwrap(), voice::Detection::default().answered());
+        // A client that creates its responses itself gets no answer started before it asks.
+        let manual = json!({"turn_detection": {"type": "server_vad", "create_response": false}});
+        update(&mut config, manual).unwrap();
+        assert!(!config.detection().unwrap().answered);
     }
 
     #[test]
