@@ -35,6 +35,8 @@ pub struct App {
     pub providers: Providers,
     /// Counters for `/api/metrics`.
     pub metrics: Metrics,
+    /// Every provider's circuit breaker and recent calls on this instance.
+    pub breakers: crate::providers::breakers::Breakers,
     /// The stages of the last day's voice turns, for the admin panel.
     pub recent: crate::latency::Recent,
     /// Live model lists of the LLM providers and when they were fetched (cached 10 minutes).
@@ -83,6 +85,10 @@ impl App {
                 &crate::config::LANGUAGES,
             ),
             metrics,
+            breakers: crate::providers::breakers::Breakers::new(
+                settings.limits.breaker_failures,
+                Duration::from_secs(settings.limits.breaker_cooldown_secs),
+            ),
             recent: Default::default(),
             model_lists: Mutex::new(HashMap::new()),
             instance: settings.server.instance_id.clone(),

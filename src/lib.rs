@@ -51,6 +51,7 @@ pub mod metrics;
 pub mod openai;
 pub mod overrides;
 pub mod prefs;
+pub mod probes;
 pub mod providers;
 pub mod routes;
 pub mod server;
@@ -119,6 +120,8 @@ pub async fn serve_with_https(
     let _stop_checkpoints = AbortOnDrop(tokio::spawn(app.store.clone().run_checkpoints()));
     // An admin may switch the local backend through another instance of the gateway: take it up in time.
     let _follow_backend = AbortOnDrop(tokio::spawn(follow_backend(app.clone())));
+    // Failing providers are probed when their breaker's cooldown has passed.
+    let _probes = AbortOnDrop(tokio::spawn(probes::run(app.clone())));
     // The Wyoming server, when `WYOMING_ADDR` is set, stops with the HTTP server.
     let (stopping, stop) = tokio::sync::watch::channel(false);
     let _wyoming = match app.settings.wyoming.addr {

@@ -17,6 +17,10 @@ pub const STAGE_DURATION_SECONDS: &str = "stage_duration_seconds";
 pub const VOICE_STAGE_SECONDS: &str = "voice_stage_seconds";
 /// Series `llm_preemptive_total`: answers started before the end of the turn (`outcome` `started`, `used`).
 pub const LLM_PREEMPTIVE_TOTAL: &str = "llm_preemptive_total";
+/// Series `provider_state`: each provider's circuit breaker, 0 closed, 1 half open, 2 open.
+pub const PROVIDER_STATE: &str = "provider_state";
+/// Series `provider_calls_total`: each provider's calls by `outcome` (`ok`, `failed`, `skipped` while open).
+pub const PROVIDER_CALLS_TOTAL: &str = "provider_calls_total";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
 /// Series `provider_errors_total`.
@@ -64,6 +68,18 @@ const HELP: &[(&str, &str)] = &[
         "Provider fallbacks by stage and the provider that failed.",
     ),
     (PROVIDER_ERRORS_TOTAL, "Provider failures by stage and provider."),
+    (
+        PROVIDER_CALLS_TOTAL,
+        "Provider calls by stage, provider and outcome (ok, failed, skipped while its circuit breaker is open).",
+    ),
+    (
+        PROVIDER_STATE,
+        "Each provider's circuit breaker on this instance: 0 closed, 1 half open (probing), 2 open.",
+    ),
+    (
+        LLM_PREEMPTIVE_TOTAL,
+        "Answers started before the end of the turn (started) and taken by their turn (used).",
+    ),
     (
         TTS_LANGUAGE_FALLBACK_TOTAL,
         "Turns spoken by the local voice because the chosen TTS lacks the language.",
@@ -198,6 +214,12 @@ impl Metrics {
     pub fn gauge_add(&self, name: &str, pairs: &[(&str, &str)], delta: i64) {
         let key = (name.to_string(), labels(pairs));
         self.with(|m| *m.gauges.entry(key).or_default() += delta);
+    }
+
+    /// Sets a gauge.
+    pub fn gauge_set(&self, name: &str, pairs: &[(&str, &str)], value: i64) {
+        let key = (name.to_string(), labels(pairs));
+        self.with(|m| *m.gauges.entry(key).or_default() = value);
     }
 
     /// Records a duration in seconds.

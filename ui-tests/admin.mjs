@@ -33,6 +33,15 @@ try {
   if (stages.length !== 6 || !stages[5].startsWith('Whole wait')) throw new Error(`stages shown: ${stages.join(' / ')}`);
   console.log(`ok latency of the voice turn shown: ${bars} bars, ${stages.length} stages`);
   await accessible(page, 'admin panel with its latency chart');
+  // The cloud model failed during that turn and is skipped now: the health section says so in words and colour.
+  await page.click('#health-section summary');
+  await page.waitForSelector('#health span.state-open', { timeout: 10000 });
+  const summary = await page.textContent('#health-summary');
+  if (!summary.includes('llm cloud')) throw new Error(`health summary: ${summary}`);
+  const state = await page.textContent('#health span.state-open');
+  if (!state.startsWith('failing: skipped')) throw new Error(`state shown: ${state}`);
+  console.log(`ok the failing provider shown: ${summary} ${state}`);
+  await accessible(page, 'admin panel with a failing provider');
   await page.fill('#new-name', 'neu');
   await page.fill('#new-display', 'Neue Person');
   await page.click('#new-user button');

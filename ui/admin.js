@@ -259,6 +259,29 @@ async function loadLatency() {
     (k) => [k === 'total' ? 'Whole wait' : STAGES[k], String(day.stages[k].median_ms), String(day.stages[k].p90_ms)]);
 }
 
+// ---- Provider health ----
+// Each provider's circuit breaker on this instance, the state in words and colour.
+const BREAKER = { closed: 'working', open: 'failing: skipped', half_open: 'failing: being tried again' };
+
+function breakerState(p) {
+  const span = document.createElement('span');
+  span.className = `state state-${p.state}`;
+  const retry = p.state === 'open' && p.retry_in_seconds != null ? ` (tried again in ${p.retry_in_seconds} s)` : '';
+  span.textContent = BREAKER[p.state] + retry;
+  return span;
+}
+
+async function loadHealth() {
+  const { providers } = await api('/api/admin/providers');
+  const shown = providers.filter((p) => p.configured || p.state !== 'closed');
+  const failing = shown.filter((p) => p.state !== 'closed');
+  $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
+    : `Failing: ${failing.map((p) => `${p.stage} ${p.id}`).join(', ')}.`;
+  rows('#health', shown, (p) => [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
+    p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
+    p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);
+}
+
 // ---- Lexicon ----
 async function loadLexicon() {
   const lang = $('#lex-lang').value;
@@ -375,7 +398,8 @@ async function init() {
   $('#conv-session').onchange = showTranscript;
   $('#log-section').ontoggle = () => { if ($('#log-section').open) watchLog(); };
   $('#latency-section').ontoggle = () => { if ($('#latency-section').open) loadLatency(); };
-  await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency()]);
+  $('#health-section').ontoggle = () => { if ($('#health-section').open) loadHealth(); };
+  await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency(), loadHealth()]);
   await loadSessions();
   status('Ready.');
   window.__admin = { ready: true };

@@ -17,6 +17,10 @@ pub struct LimitSettings {
     pub provider_timeout_secs: u64,
     /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
     pub history_max_messages: u32,
+    /// `BREAKER_FAILURES`: failed calls in a row that open a provider's circuit breaker.
+    pub breaker_failures: u32,
+    /// `BREAKER_COOLDOWN_SECONDS`: how long an open breaker waits before its probe.
+    pub breaker_cooldown_secs: u64,
 }
 
 impl LimitSettings {
@@ -29,6 +33,8 @@ impl LimitSettings {
             llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops").ranged(400, 100_000)?.max(16),
             provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
             history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,
+            breaker_failures: src.var("BREAKER_FAILURES", "failed or timed-out calls in a row after which a provider is skipped (its circuit breaker opens) until a probe finds it working").ranged(3, 100)?.max(1),
+            breaker_cooldown_secs: src.var("BREAKER_COOLDOWN_SECONDS", "how long a failing provider is skipped before a cheap probe (a model list, a word to speak, a silence to transcribe) tries it again").ranged(30, 3600)?.max(1).into(),
         })
     }
 }

@@ -6,6 +6,7 @@
 //! walks a stage's fallback chain through it.
 
 pub mod audio;
+pub mod breakers;
 pub mod decode;
 pub mod encode;
 pub mod g711;
@@ -52,6 +53,9 @@ pub enum ProviderError {
     /// The caller asked for something the provider cannot do (unknown voice, language it cannot speak).
     #[error("{0}")]
     Unusable(String),
+    /// Every provider of the stage is failing: their circuit breakers are open ([`breakers`]).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl ProviderError {

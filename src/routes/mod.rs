@@ -1,6 +1,7 @@
 //! HTTP routes, one module per resource, merged into one router.
 
 pub mod admin_config;
+pub mod admin_health;
 pub mod admin_lexicon;
 pub mod admin_llm;
 pub mod admin_ops;
@@ -48,6 +49,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(admin_lexicon::router())
         .merge(admin_llm::router())
         .merge(admin_ops::router())
+        .merge(admin_health::router())
         .merge(crate::ws::router())
         .merge(metrics::router())
         .merge(crate::openai::router(audio_limit))

@@ -12,7 +12,7 @@ use crate::AbortOnDrop;
 use crate::app::App;
 use crate::metrics::LLM_PREEMPTIVE_TOTAL;
 use crate::providers::llm::{ChatRequest, LlmStream};
-use crate::providers::{LlmId, ProviderError};
+use crate::providers::{LlmId, ProviderError, ProviderId, Stage};
 use crate::store::users::User;
 
 /// The request made early and what its provider answered.
@@ -44,6 +44,10 @@ impl Prefetch {
                     return None;
                 }
             };
+            if app.breakers.closed_in(Stage::Llm, provider.name()).is_some() {
+                // A failing model is skipped by the turn's own walk; nothing is asked of it early.
+                return None;
+            }
             app.metrics.incr(LLM_PREEMPTIVE_TOTAL, &[("outcome", "started")]);
             let stream = app.providers.llm.get(provider).chat(request.clone()).await;
             Some(Asked {

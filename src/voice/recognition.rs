@@ -18,8 +18,8 @@ use super::turn::{EarlyTranscript, VoiceContext};
 use crate::app::App;
 use crate::config::keys::Key;
 use crate::error::ApiError;
-use crate::providers::ProviderError;
 use crate::providers::stt::{self, SpeechEvent};
+use crate::providers::{ProviderError, ProviderId, Stage};
 use crate::store::users::User;
 use crate::turn::prefetch::Prefetch;
 
@@ -63,6 +63,11 @@ impl Recognition {
         let (tell, passes) = watch::channel(Pass::default());
         let task = tokio::spawn(async move {
             let cx = VoiceContext::of(&app, &user, &options).await?;
+            if let Some(wait) = app.breakers.closed_in(Stage::Stt, cx.route.stt.name()) {
+                // The recogniser is failing: the turn transcribes the whole utterance along its fallbacks.
+                let again = wait.as_secs();
+                return Err(ApiError::Internal(format!("the recogniser is skipped for {again} s")));
+            }
             let forced = cx.eff.flag(Key::SttForceLanguage);
             let language = forced.then_some(cx.route.language.as_str());
             tell.send_modify(|p| p.language = cx.route.language.clone());

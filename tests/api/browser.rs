@@ -140,21 +140,26 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
 async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
-    // The panel shows the backend that runs (llama.cpp, as the zero-setup engines run it), and the latency of
-    // a voice turn asked before it opens.
-    let (stt, llm) = (Fake::start().await, Fake::start().await);
+    // The panel shows the backend that runs (llama.cpp, as the zero-setup engines run it), the latency of a
+    // voice turn asked before it opens, and the cloud model that failed in that turn.
+    let (stt, llm, cloud) = (Fake::start().await, Fake::start().await, Fake::start().await);
+    cloud.always(CHAT, Reply::Status(500, "overloaded".into()));
     stt.always(
         "/v1/audio/transcriptions",
         Reply::Json(json!({"text": "Wie spät ist es?"})),
     );
     llm.always(CHAT, tokens(&["Es ist Mittag."]));
-    let (stt_url, llm_url) = (stt.v1(), llm.v1());
+    let (stt_url, llm_url, cloud_url) = (stt.v1(), llm.v1(), cloud.v1());
     let app = spawn_app(&[
         ("LOCAL_LLM_BACKEND", "llamacpp"),
         ("OPENAI_STT_URL", &stt_url),
         ("DEFAULT_STT_PROVIDER", "openai"),
         ("LOCAL_LLM_URL", &llm_url),
-        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("CLOUD_LLM_URL", &cloud_url),
+        ("CLOUD_LLM_API_KEY", "k"),
+        ("DEFAULT_LLM_PROVIDER", "cloud"),
+        ("LLM_FALLBACK", "local"),
+        ("BREAKER_FAILURES", "1"),
         ("DEFAULT_TTS_PROVIDER", "espeak"),
         ("MEMORY_EXTRACTION_ENABLED", "false"),
         ("WEB_SEARCH_ENABLED", "false"),

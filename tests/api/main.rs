@@ -4,6 +4,7 @@ mod alarm_followup;
 mod api_fuzz;
 mod auth;
 mod binary;
+mod breakers;
 mod browser;
 mod common;
 mod config;

@@ -1,0 +1,122 @@
+//! Provider health for people: `GET /api/admin/providers` (every provider's breaker, latency and errors of
+//! the last hour on this instance) and `GET /health/ready` (whether each stage has a provider to use, for load
+//! balancers).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::{ADMIN, PUBLIC};
+use crate::app::{App, AppState};
+use crate::auth::Admin;
+use crate::config::keys::Key;
+use crate::providers::breakers::{BreakerState, HealthReport};
+use crate::providers::{ProviderInfo, Stage};
+
+/// The routes.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(providers)).routes(routes!(ready))
+}
+
+/// One provider's health.
+#[derive(Serialize, ToSchema)]
+struct ProviderHealth {
+    /// Its id.
+    id: &'static str,
+    /// Its stage.
+    stage: Stage,
+    /// It has what it needs (address, key, voices); one that is not is never called.
+    configured: bool,
+    #[serde(flatten)]
+    health: HealthReport,
+}
+
+/// Every provider's health on this instance.
+#[derive(Serialize, ToSchema)]
+struct ProvidersHealth {
+    /// This instance's name: each instance keeps its own breakers.
+    instance: String,
+    providers: Vec<ProviderHealth>,
+}
+
+fn health_of(app: &App, info: &ProviderInfo) -> ProviderHealth {
+    ProviderHealth {
+        id: info.id,
+        stage: info.stage,
+        configured: info.capabilities.configured,
+        health: app.breakers.report(info.stage, info.id),
+    }
+}
+
+/// Every provider with its circuit breaker's state (`closed`, `open`, `half_open`), its last error and since
+/// when, and the median and p90 latency and error rate of its calls in the last hour.
+#[utoipa::path(get, path = "/api/admin/providers", tag = ADMIN, responses((status = 200, body = ProvidersHealth)))]
+async fn providers(State(app): State<AppState>, _admin: Admin) -> Json<ProvidersHealth> {
+    let providers = app.providers.list().iter().map(|info| health_of(&app, info)).collect();
+    Json(ProvidersHealth {
+        instance: app.instance.clone(),
+        providers,
+    })
+}
+
+/// A stage's readiness.
+#[derive(Serialize, ToSchema)]
+struct StageReadiness {
+    stage: Stage,
+    /// `ready` (a configured provider's breaker is closed), `degraded` (none is), or `off` (web search
+    /// disabled).
+    status: &'static str,
+    /// The providers that can be used now.
+    usable: Vec<&'static str>,
+}
+
+/// Whether this instance can answer.
+#[derive(Serialize, ToSchema)]
+struct Readiness {
+    /// `ready`, or `degraded` when speech to text, the language model or text to speech has no usable
+    /// provider.
+    status: &'static str,
+    stages: Vec<StageReadiness>,
+}
+
+/// Readiness for load balancers: 200 while speech to text, the language model and text to speech each have a
+/// configured provider whose breaker is closed, else 503; web search is reported but never makes it 503.
+#[utoipa::path(get, path = "/health/ready", tag = PUBLIC, responses(
+    (status = 200, body = Readiness), (status = 503, description = "a stage has no usable provider", body = Readiness)))]
+async fn ready(State(app): State<AppState>) -> (StatusCode, Json<Readiness>) {
+    let list = app.providers.list();
+    let search_on = app
+        .runtime
+        .effective()
+        .await
+        .is_ok_and(|eff| eff.flag(Key::WebSearchEnabled));
+    let stages: Vec<StageReadiness> = [Stage::Stt, Stage::Llm, Stage::Tts, Stage::Search]
+        .into_iter()
+        .map(|stage| {
+            let usable: Vec<&'static str> = list
+                .iter()
+                .filter(|p| p.stage == stage && p.capabilities.configured)
+                .filter(|p| app.breakers.report(stage, p.id).state == BreakerState::Closed)
+                .map(|p| p.id)
+                .collect();
+            let status = match (stage, usable.is_empty()) {
+                (Stage::Search, _) if !search_on => "off",
+                (_, false) => "ready",
+                (_, true) => "degraded",
+            };
+            StageReadiness { stage, status, usable }
+        })
+        .collect();
+    let ready = stages.iter().all(|s| s.stage == Stage::Search || s.status == "ready");
+    let code = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let status = if ready { "ready" } else { "degraded" };
+    (code, Json(Readiness { status, stages }))
+}
