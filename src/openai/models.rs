@@ -15,6 +15,7 @@ use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
 use crate::config::keys::Key;
+use crate::config::presets::Preset;
 use crate::config::route::RouteLayer;
 use crate::config::runtime::Effective;
 use crate::providers::{LlmId, ProviderId};
@@ -50,8 +51,9 @@ struct Model {
     owned_by: &'static str,
 }
 
-/// The models: `default`, each LLM provider alone and with its configured model, and the presets of the model
-/// menu.
+/// The models: `default`, each configured LLM provider alone and with its configured model, and the presets of
+/// the model menu that use a configured provider. A provider without what it needs is not offered: asking for
+/// it could only fail.
 #[utoipa::path(get, path = "/v1/models", tag = OPENAI, responses((status = 200, body = ModelList)))]
 async fn list(State(app): State<AppState>, _caller: CurrentUser) -> Result<Json<ModelList>, V1Error> {
     let eff = app.runtime.effective().await.map_err(crate::error::ApiError::from)?;
@@ -69,16 +71,55 @@ async fn list(State(app): State<AppState>, _caller: CurrentUser) -> Result<Json<
 
 /// Every model id `/v1/models` lists, in order, without repeats.
 fn offered(app: &App, eff: &Effective) -> Vec<String> {
+    let usable: Vec<LlmId> = LlmId::ALL.iter().copied().filter(|&p| configured(app, p)).collect();
     let mut ids = vec![DEFAULT_MODEL.to_string()];
-    ids.extend(LlmId::NAMES.iter().map(|p| p.to_string()));
-    ids.extend(LlmId::ALL.iter().map(|&p| format!("{p}/{}", default_model(eff, p))));
-    ids.extend(app.settings.model_presets.iter().map(|p| p.id.clone()));
+    ids.extend(usable.iter().map(|p| p.to_string()));
+    ids.extend(usable.iter().map(|&p| format!("{p}/{}", default_model(eff, p))));
+    ids.extend(
+        app.settings
+            .model_presets
+            .iter()
+            .filter(|preset| configured(app, preset_provider(eff, preset).1))
+            .map(|p| p.id.clone()),
+    );
     let mut seen = std::collections::HashSet::new();
     ids.retain(|id| seen.insert(id.clone()));
     ids
 }
 
-/// The route layer a `model` selects; an id that is none of the forms above is 404 `model_not_found`.
+/// Whether the provider has what it needs (a cloud model its key).
+fn configured(app: &App, id: LlmId) -> bool {
+    app.providers.llm.get(id).capabilities().configured
+}
+
+/// The setting a provider lacks when it is not configured.
+pub fn missing_setting(id: LlmId) -> &'static str {
+    match id {
+        LlmId::Cloud => "CLOUD_LLM_API_KEY",
+        LlmId::Local => "LOCAL_LLM_URL",
+    }
+}
+
+/// A model whose provider lacks a setting: 404, naming the setting.
+fn not_configured(model: &str, id: LlmId) -> V1Error {
+    let message = format!(
+        "the model {model:?} is not available: the {id} provider needs {}; GET /v1/models lists the models",
+        missing_setting(id)
+    );
+    V1Error::new(StatusCode::NOT_FOUND, "model_not_found", Some("model"), message)
+}
+
+/// The provider a preset of the model menu names, the one it uses (that, else the default) and the model it
+/// names for it.
+fn preset_provider(eff: &Effective, preset: &Preset) -> (Option<LlmId>, LlmId, Option<String>) {
+    let value = |key: Key| preset.values.get(key.as_str()).and_then(|v| v.as_str());
+    let named = value(Key::DefaultLlmProvider).and_then(|p| LlmId::parse(p).ok());
+    let chosen = named.unwrap_or_else(|| eff.provider(Key::DefaultLlmProvider));
+    (named, chosen, value(Key::model_of(chosen)).map(String::from))
+}
+
+/// The route layer a `model` selects; an id that is none of the forms above is 404 `model_not_found`, and so
+/// is a provider that is not configured (the message names the setting it lacks).
 pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, V1Error> {
     let model = model.trim();
     let (provider, name): (Option<LlmId>, Option<String>) = if model.is_empty() || model == DEFAULT_MODEL {
@@ -92,10 +133,11 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
     {
         (Some(id), Some(rest.to_string()))
     } else if let Some(preset) = app.settings.model_presets.iter().find(|p| p.id == model) {
-        let value = |key: Key| preset.values.get(key.as_str()).and_then(|v| v.as_str());
-        let provider = value(Key::DefaultLlmProvider).and_then(|p| LlmId::parse(p).ok());
-        let chosen = provider.unwrap_or_else(|| eff.provider(Key::DefaultLlmProvider));
-        (provider, value(Key::model_of(chosen)).map(String::from))
+        let (named, chosen, name) = preset_provider(eff, preset);
+        if !configured(app, chosen) {
+            return Err(not_configured(model, chosen));
+        }
+        (named, name)
     } else {
         return Err(V1Error::new(
             StatusCode::NOT_FOUND,
@@ -104,6 +146,9 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
             format!("the model {model:?} does not exist; GET /v1/models lists the models"),
         ));
     };
+    if let Some(id) = provider.filter(|&id| !configured(app, id)) {
+        return Err(not_configured(model, id));
+    }
     Ok(request_layer(&[
         ("llm_provider", provider.map(LlmId::as_str)),
         ("llm_model", name.as_deref()),

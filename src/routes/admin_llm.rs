@@ -166,13 +166,18 @@ struct ModelList {
 /// is 502 and is not cached.
 #[utoipa::path(get, path = "/api/admin/{provider}/models", tag = ADMIN,
     params(("provider" = String, Path, description = "local or cloud")),
-    responses((status = 200, body = ModelList), (status = 502, description = "the provider did not answer")))]
+    responses((status = 200, body = ModelList), (status = 409, description = "the provider is not configured"),
+        (status = 502, description = "the provider did not answer")))]
 async fn provider_models(
     State(app): State<AppState>,
     _admin: Admin,
     Path(provider): Path<String>,
 ) -> Result<Json<ModelList>> {
     let id = LlmId::parse(&provider).map_err(|_| ApiError::NotFound("provider"))?;
+    if !app.providers.llm.get(id).capabilities().configured {
+        let setting = crate::openai::models::missing_setting(id);
+        return Err(ApiError::Conflict(format!("{id} is not configured: set {setting}")));
+    }
     if let Ok(cache) = app.model_lists.lock()
         && let Some((at, list)) = cache.get(&provider)
         && at.elapsed() < MODEL_LIST_TTL

@@ -114,8 +114,11 @@ fn available(app: &App) -> Available {
 
 /// A stage's providers as `/api/config` lists them.
 fn listed<I: ProviderId, E: Engine + ?Sized>(engines: &Engines<I, E>) -> Vec<Provider> {
+    // A provider without what it needs (a cloud service without its key) is not offered: choosing it could
+    // only fail.
     engines
         .iter()
+        .filter(|(_, engine)| engine.capabilities().configured)
         .map(|(id, engine)| {
             let capabilities = engine.capabilities();
             Provider {

@@ -244,3 +244,20 @@ async fn a_stored_override_that_no_longer_passes_is_reported_and_the_environment
     let key = app.get("/api/admin/config/daily_request_limit", As::AdminKey).await;
     assert_eq!(key.body["effective"], "7");
 }
+
+#[tokio::test]
+async fn a_provider_without_what_it_needs_is_not_offered_and_asking_for_it_names_the_setting() {
+    let app = spawn_app(&[]).await;
+    let r = app.get("/api/config", As::Nobody).await;
+    let llm: Vec<&str> = r.body["available"]["llm_providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["id"].as_str())
+        .collect();
+    assert_eq!(llm, ["local"], "the cloud model has no key");
+    let models = app.get("/api/admin/cloud/models", As::AdminKey).await;
+    assert_eq!(models.error(409), "conflict");
+    let message = models.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("CLOUD_LLM_API_KEY"), "{message}");
+}

@@ -53,8 +53,11 @@ async fn start() -> Gateway {
     let gateway = Gateway { child, port, _dir: dir };
     let client = reqwest::Client::new();
     let health = format!("http://127.0.0.1:{port}/health");
+    let printed = gateway._dir.path().join("stdout.log");
+    // Its own start message too: another test's gateway may briefly hold a port picked free a moment before.
     eventually("the gateway and its engines to start", 900, || async {
-        client.get(&health).send().await.is_ok_and(|r| r.status() == 200)
+        let started = std::fs::read_to_string(&printed).is_ok_and(|out| out.contains("running: "));
+        started && client.get(&health).send().await.is_ok_and(|r| r.status() == 200)
     })
     .await;
     gateway

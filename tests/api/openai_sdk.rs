@@ -74,8 +74,12 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    for id in ["default", "local", "cloud", "local/smollm2", "cloud/openai/gpt-4o-mini"] {
+    for id in ["default", "local", "local/smollm2"] {
         assert!(models.contains(&id), "{id} in {models:?}");
+    }
+    // Without its key the cloud model cannot answer, so it is not offered.
+    for id in ["cloud", "cloud/openai/gpt-4o-mini"] {
+        assert!(!models.contains(&id), "{id} not in {models:?}");
     }
 
     // The whole answer is what the model said; the model got the user's name and memory in the gateway's
@@ -186,6 +190,18 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
         ("NotFoundError", 404, "invalid_request_error", "model_not_found")
     );
     assert_eq!(errors["unknown_model"]["body"]["param"], "model");
+    // Asked for anyway, it is a 404 naming the missing setting, which the SDK does not retry: the gateway saw
+    // the two 404s of the two calls, no more.
+    assert_eq!(
+        raised(&errors["unconfigured_model"]),
+        ("NotFoundError", 404, "invalid_request_error", "model_not_found")
+    );
+    let message = errors["unconfigured_model"]["body"]["message"].as_str().unwrap();
+    assert!(message.contains("CLOUD_LLM_API_KEY"), "{message}");
+    let metrics = app.get("/api/metrics", As::AdminKey).await;
+    let not_found =
+        &metrics.body["counters"][r#"http_requests_total{method="POST",route="/v1/chat/completions",status="404"}"#];
+    assert_eq!(not_found, 2, "{}", metrics.body);
     assert_eq!(
         raised(&errors["aac"]),
         (

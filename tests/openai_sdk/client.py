@@ -83,7 +83,10 @@ def chat():
     out["transcription"] = {"text": heard.text, "verbose": {"text": verbose.text, "language": verbose.language,
                                                              "duration": verbose.duration}}
     wrong = OpenAI(base_url=BASE, api_key="not-a-token", max_retries=0)
+    # With the SDK's own retries: a model that cannot work must be an error it does not retry.
+    retrying = OpenAI(base_url=BASE, api_key=os.environ["USER_TOKEN"])
     out["errors"] = {
+        "unconfigured_model": failure(lambda: retrying.chat.completions.create(model="cloud", messages=CONVERSATION)),
         "wrong_token": failure(lambda: wrong.chat.completions.create(model="default", messages=CONVERSATION)),
         "unknown_model": failure(lambda: client.chat.completions.create(model="gpt-nope", messages=CONVERSATION)),
         "aac": failure(lambda: client.audio.speech.create(model="tts-1", voice="alloy", input="Hi", response_format="aac")),
