@@ -122,6 +122,8 @@ pub async fn serve_with_https(
     let _follow_backend = AbortOnDrop(tokio::spawn(follow_backend(app.clone())));
     // Failing providers are probed when their breaker's cooldown has passed.
     let _probes = AbortOnDrop(tokio::spawn(probes::run(app.clone())));
+    // The help path is checked at start and then every HELP_CHECK_SECONDS, sending nothing.
+    let _help_checks = AbortOnDrop(tokio::spawn(emergency::checks::run(app.clone())));
     // The Wyoming server, when `WYOMING_ADDR` is set, stops with the HTTP server.
     let (stopping, stop) = tokio::sync::watch::channel(false);
     let _wyoming = match app.settings.wyoming.addr {

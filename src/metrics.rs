@@ -21,6 +21,8 @@ pub const LLM_PREEMPTIVE_TOTAL: &str = "llm_preemptive_total";
 pub const PROVIDER_STATE: &str = "provider_state";
 /// Series `provider_calls_total`: each provider's calls by `outcome` (`ok`, `failed`, `skipped` while open).
 pub const PROVIDER_CALLS_TOTAL: &str = "provider_calls_total";
+/// Series `help_check_failures_total`: failed checks of the help path, by `check` (`mail`, `twilio`, `webhook`).
+pub const HELP_CHECK_FAILURES_TOTAL: &str = "help_check_failures_total";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
 /// Series `provider_errors_total`.
@@ -75,6 +77,10 @@ const HELP: &[(&str, &str)] = &[
     (
         PROVIDER_STATE,
         "Each provider's circuit breaker on this instance: 0 closed, 1 half open (probing), 2 open.",
+    ),
+    (
+        HELP_CHECK_FAILURES_TOTAL,
+        "Failed checks of the help function's channels (mail, twilio, webhook), which send nothing.",
     ),
     (
         LLM_PREEMPTIVE_TOTAL,

@@ -18,11 +18,20 @@ try {
   await page.goto(`${BASE}${LINK}`);
   await page.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
   if (!(await page.isVisible('#admin-link'))) throw new Error('no link to the admin panel for an admin');
+  // The mail relay is down and e-mail is this person's only channel: the help page says so.
+  await page.waitForSelector('#help-warning:not([hidden])', { timeout: 10000 });
+  const warning = await page.textContent('#help-warning');
+  if (!warning.includes('112')) throw new Error(`help page warning: ${warning}`);
+  console.log(`ok the help page warns: ${warning}`);
+  await accessible(page, 'help page with its warning');
   await page.click('#admin-link');
   await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
   const backend = await page.inputValue('#backend');
   if (backend !== 'llamacpp') throw new Error(`the panel shows the backend ${backend}, not the one that runs`);
   console.log('ok admin panel open');
+  const banner = await page.textContent('#help-path-banner');
+  if (!(await page.isVisible('#help-path-banner')) || !banner.includes('Alarms cannot be sent by mail')) throw new Error(`banner: ${banner}`);
+  console.log(`ok the admin panel's banner: ${banner}`);
   console.log(`ok accessible: the admin panel passes ${await accessible(page, 'admin panel')} WCAG 2.2 AA checks`);
   // The voice turn asked before: its stages in the latency section, as bars of this hour and as numbers.
   await page.click('#latency-section summary');

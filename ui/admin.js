@@ -267,12 +267,19 @@ function breakerState(p) {
   const span = document.createElement('span');
   span.className = `state state-${p.state}`;
   const retry = p.state === 'open' && p.retry_in_seconds != null ? ` (tried again in ${p.retry_in_seconds} s)` : '';
-  span.textContent = BREAKER[p.state] + retry;
+  // A check of the help path is not skipped, only failing until the next check passes.
+  span.textContent = p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry;
   return span;
 }
 
 async function loadHealth() {
-  const { providers } = await api('/api/admin/providers');
+  const { providers, users_without_working_channel: stranded } = await api('/api/admin/providers');
+  // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
+  const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
+  const banner = $('#help-path-banner');
+  banner.hidden = broken.length === 0;
+  banner.textContent = broken.map((p) => `Alarms cannot be sent by ${p.id} right now: ${p.last_error}.`).join(' ')
+    + (broken.length && stranded.length ? ` Nobody would be reached for: ${stranded.join(', ')}.` : '');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   const failing = shown.filter((p) => p.state !== 'closed');
   $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
@@ -400,6 +407,7 @@ async function init() {
   $('#latency-section').ontoggle = () => { if ($('#latency-section').open) loadLatency(); };
   $('#health-section').ontoggle = () => { if ($('#health-section').open) loadHealth(); };
   await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency(), loadHealth()]);
+  setInterval(() => loadHealth().catch(() => {}), 60000);
   await loadSessions();
   status('Ready.');
   window.__admin = { ready: true };

@@ -428,6 +428,15 @@ function watchAlarm(alarmId, message) {
   look();
 }
 
+// While a channel of this person's alarm cannot deliver, the page says what does and does not work (the
+// gateway checks its help path every few minutes); looked at again every minute.
+async function helpWarning() {
+  const s = await api('/api/emergency/status').catch(() => null);
+  const box = $('#help-warning');
+  box.textContent = s?.warning || '';
+  box.hidden = !s?.warning;
+}
+
 // ---- Start ----
 async function init() {
   const [config, me] = await Promise.all([api('/api/config'), api('/api/me')]);
@@ -477,6 +486,8 @@ async function init() {
   await newSession();
   loadMemories();
   if (window.isSecureContext) status(t('ready')); else insecureContext();
+  helpWarning();
+  setInterval(helpWarning, 60000);
   // The installed app's shell, for a clear page when the gateway cannot be reached (secure contexts only).
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   vg.ready = true;

@@ -24,6 +24,11 @@ pub struct EmergencySettings {
     pub escalation_ms: i64,
     /// `EMERGENCY_CONTACT_EMAIL`: a recipient of every alarm.
     pub contact_email: Option<String>,
+    /// `HELP_CHECK_SECONDS`: how often the help path's channels are checked (and once at start).
+    pub check_secs: u64,
+    /// `OPERATOR_NOTICE_TO`: e-mail addresses and phone numbers (`+…`) told when a check of the help path
+    /// starts failing or works again.
+    pub operator_notice_to: Vec<String>,
     /// `PUBLIC_URL`: the address contacts reach the gateway at, for acknowledgement links; without it the
     /// address the help button was pressed at.
     pub public_url: Option<String>,
@@ -40,6 +45,20 @@ impl EmergencySettings {
     /// Reads the area.
     pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
         Ok(Self {
+            check_secs: src
+                .var(
+                    "HELP_CHECK_SECONDS",
+                    "how often the help function's channels are checked without sending anything (mail relay login, Twilio account, webhook host), and once at start",
+                )
+                .ranged(900, 86_400)?
+                .max(1)
+                .into(),
+            operator_notice_to: src
+                .var(
+                    "OPERATOR_NOTICE_TO",
+                    "comma list of e-mail addresses and phone numbers (+49…) told when a check of the help function's channels starts failing or works again (by a channel that still works)",
+                )
+                .list(),
             contact_email: src
                 .var(
                     "EMERGENCY_CONTACT_EMAIL",

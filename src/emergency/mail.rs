@@ -30,6 +30,26 @@ pub async fn send(
         .header(ContentTransferEncoding::Base64)
         .body(body);
     let message = builder.singlepart(part).map_err(|e| e.to_string())?;
+    transport(smtp, host, timeout)?
+        .send(message)
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("SMTP: {e}"))
+}
+
+/// Whether the relay takes mail now, without sending any: connects, says hello, encrypts and logs in as a
+/// send would, then `NOOP` and `QUIT`.
+pub async fn check(smtp: &SmtpSettings, timeout: Duration) -> Result<(), String> {
+    let host = smtp.host.as_deref().ok_or("SMTP_HOST is not set")?;
+    match transport(smtp, host, timeout)?.test_connection().await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("SMTP: the server did not answer NOOP".into()),
+        Err(e) => Err(format!("SMTP: {e}")),
+    }
+}
+
+/// The relay's transport as `SMTP_*` describe it.
+fn transport(smtp: &SmtpSettings, host: &str, timeout: Duration) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
     let mut transport = match smtp.security.as_str() {
         "tls" => AsyncSmtpTransport::<Tokio1Executor>::relay(host).map_err(|e| e.to_string())?,
         "starttls" => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host).map_err(|e| e.to_string())?,
@@ -40,10 +60,5 @@ pub async fn send(
     if let (Some(user), Some(password)) = (&smtp.user, &smtp.password) {
         transport = transport.credentials(Credentials::new(user.clone(), password.expose_secret().to_string()));
     }
-    transport
-        .build()
-        .send(message)
-        .await
-        .map(|_| ())
-        .map_err(|e| format!("SMTP: {e}"))
+    Ok(transport.build())
 }

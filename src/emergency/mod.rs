@@ -8,6 +8,7 @@
 //! ([`escalation`]). The rules are written out in `docs/decisions.md`.
 
 pub mod ack;
+pub mod checks;
 pub mod dossier;
 pub mod escalation;
 mod mail;
@@ -153,6 +154,9 @@ pub struct Status {
     pub acknowledged: bool,
     /// The contacts who confirmed the newest alarm.
     pub acknowledged_by: Vec<Acknowledgement>,
+    /// While a channel of this person's alarm cannot deliver (its check fails): what does and does not work,
+    /// in their language.
+    pub warning: Option<String>,
 }
 
 /// An alarm as its person sees it.
@@ -199,6 +203,7 @@ pub async fn status(app: &App, user: &User) -> Result<Status> {
         }),
         acknowledged: !acknowledged_by.is_empty(),
         acknowledged_by,
+        warning: checks::warning(app, &prefs, &language(app, &prefs)),
     })
 }
 

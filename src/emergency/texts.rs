@@ -102,6 +102,12 @@ pub struct Texts {
     pub ack_thanks: &'static str,
     /// The page's advice: `{name}`.
     pub ack_hint: &'static str,
+    /// On the help page while a channel's check fails: `{channels}` (names as in `by_email`).
+    pub path_down: &'static str,
+    /// After `path_down`, the channels that still work: `{channels}`.
+    pub path_still: &'static str,
+    /// On the help page while no channel of the person works.
+    pub path_none: &'static str,
 }
 
 /// The texts of a language code; English for any other.
@@ -188,6 +194,9 @@ static EN: Texts = Texts {
     ack_button: "I have seen the alarm",
     ack_thanks: "Thank you. {name} now knows that you have seen the alarm.",
     ack_hint: "Please get in touch with {name} or send help. If you cannot help, call the emergency number 112.",
+    path_down: "Alerts by {channels} cannot be sent right now.",
+    path_still: "Alerts by {channels} still work.",
+    path_none: "No alert can be sent right now. In an emergency, please call the emergency number 112 yourself.",
 };
 
 static DE: Texts = Texts {
@@ -239,6 +248,9 @@ static DE: Texts = Texts {
     ack_button: "Ich habe den Alarm gesehen",
     ack_thanks: "Danke. {name} weiß jetzt, dass du den Alarm gesehen hast.",
     ack_hint: "Bitte melde dich bei {name} oder schicke Hilfe. Wenn du nicht helfen kannst, ruf den Notruf 112 an.",
+    path_down: "Alarme per {channels} können gerade nicht gesendet werden.",
+    path_still: "Alarme per {channels} gehen weiterhin.",
+    path_none: "Gerade kann kein Alarm gesendet werden. Ruf im Notfall bitte selbst den Notruf 112 an.",
 };
 
 // Further languages follow this line (fr, es, it, nl, pl, pt).
@@ -292,6 +304,9 @@ static FR: Texts = Texts {
     ack_button: "J'ai vu l'alerte",
     ack_thanks: "Merci. {name} sait maintenant que vous avez vu l'alerte.",
     ack_hint: "Veuillez prendre contact avec {name} ou envoyer de l'aide. Si vous ne pouvez pas aider, appelez le numéro d'urgence 112.",
+    path_down: "Les alertes par {channels} ne peuvent pas être envoyées pour le moment.",
+    path_still: "Les alertes par {channels} fonctionnent toujours.",
+    path_none: "Aucune alerte ne peut être envoyée pour le moment. En cas d'urgence, veuillez appeler vous-même le numéro d'urgence 112.",
 };
 
 static ES: Texts = Texts {
@@ -343,6 +358,9 @@ static ES: Texts = Texts {
     ack_button: "He visto la alarma",
     ack_thanks: "Gracias. {name} ya sabe que usted ha visto la alarma.",
     ack_hint: "Por favor, póngase en contacto con {name} o envíe ayuda. Si no puede ayudar, llame al número de emergencias 112.",
+    path_down: "Los avisos por {channels} no se pueden enviar en este momento.",
+    path_still: "Los avisos por {channels} siguen funcionando.",
+    path_none: "Ahora mismo no se puede enviar ningún aviso. En caso de emergencia, por favor, llame usted al número de emergencias 112.",
 };
 
 static IT: Texts = Texts {
@@ -394,6 +412,9 @@ static IT: Texts = Texts {
     ack_button: "Ho visto l'allarme",
     ack_thanks: "Grazie. Ora {name} sa che Lei ha visto l'allarme.",
     ack_hint: "Per favore, si metta in contatto con {name} o mandi aiuto. Se non può aiutare, chiami il numero di emergenza 112.",
+    path_down: "Gli avvisi via {channels} non possono essere inviati in questo momento.",
+    path_still: "Gli avvisi via {channels} funzionano ancora.",
+    path_none: "Al momento non si può inviare nessun avviso. In caso di emergenza, per favore, chiami direttamente il numero di emergenza 112.",
 };
 
 static NL: Texts = Texts {
@@ -445,6 +466,9 @@ static NL: Texts = Texts {
     ack_button: "Ik heb het alarm gezien",
     ack_thanks: "Dank u. {name} weet nu dat u het alarm hebt gezien.",
     ack_hint: "Neem alstublieft contact op met {name} of stuur hulp. Als u niet kunt helpen, bel dan het alarmnummer 112.",
+    path_down: "Meldingen via {channels} kunnen nu niet worden verstuurd.",
+    path_still: "Meldingen via {channels} werken nog.",
+    path_none: "Er kan nu geen melding worden verstuurd. Bel in een noodgeval alstublieft zelf het alarmnummer 112.",
 };
 
 static PL: Texts = Texts {
@@ -496,6 +520,9 @@ static PL: Texts = Texts {
     ack_button: "Potwierdzam odebranie alarmu",
     ack_thanks: "Dziękujemy. {name} wie już, że alarm został odebrany.",
     ack_hint: "Proszę skontaktować się z osobą {name} lub wysłać pomoc. Jeśli nie ma możliwości pomocy, proszę zadzwonić pod numer alarmowy 112.",
+    path_down: "Powiadomień przez {channels} nie można teraz wysłać.",
+    path_still: "Powiadomienia przez {channels} nadal działają.",
+    path_none: "Teraz nie można wysłać żadnego powiadomienia. W nagłym wypadku proszę samodzielnie zadzwonić pod numer alarmowy 112.",
 };
 
 static PT: Texts = Texts {
@@ -547,6 +574,9 @@ static PT: Texts = Texts {
     ack_button: "Vi o alarme",
     ack_thanks: "Obrigado. {name} já sabe que o alarme foi visto.",
     ack_hint: "Por favor, entre em contacto com {name} ou envie ajuda. Se não puder ajudar, ligue para o número de emergência 112.",
+    path_down: "Os avisos por {channels} não podem ser enviados neste momento.",
+    path_still: "Os avisos por {channels} continuam a funcionar.",
+    path_none: "Neste momento não é possível enviar nenhum aviso. Em caso de emergência, por favor, ligue diretamente para o número de emergência 112.",
 };
 
 #[cfg(test)]

@@ -15,6 +15,28 @@ pub async fn call(http: &reqwest::Client, settings: &EmergencySettings, to: &str
     post(http, settings, "Calls.json", &[("To", to), ("Twiml", twiml)]).await
 }
 
+/// Whether the account answers with its credentials (`GET …/Accounts/{sid}.json`), without sending anything.
+pub async fn check(http: &reqwest::Client, settings: &EmergencySettings) -> Result<(), String> {
+    let (Some(sid), Some(token)) = (&settings.twilio_account_sid, &settings.twilio_auth_token) else {
+        return Err("Twilio is not configured".into());
+    };
+    let url = format!(
+        "{}/2010-04-01/Accounts/{sid}.json",
+        settings.twilio_api_url.trim_end_matches('/')
+    );
+    let response = http
+        .get(url)
+        .basic_auth(sid, Some(token.expose_secret()))
+        .send()
+        .await
+        .map_err(|e| format!("Twilio could not be reached: {}", e.without_url()))?;
+    match response.status() {
+        s if s.is_success() => Ok(()),
+        s if s == reqwest::StatusCode::UNAUTHORIZED => Err("Twilio refused the account's credentials (401)".into()),
+        s => Err(format!("Twilio answered HTTP {}", s.as_u16())),
+    }
+}
+
 async fn post(
     http: &reqwest::Client,
     settings: &EmergencySettings,

@@ -108,9 +108,12 @@ pub struct HealthReport {
     pub calls: usize,
 }
 
-/// Every provider's breaker on this instance.
+/// Every provider's breaker on this instance, and the checks of the help path (`mail`, `twilio`, `webhook`):
+/// closed while the last check passed, open while it failed (a check is no call of a turn, so it has no
+/// threshold and no probe of its own: the next check decides).
 pub struct Breakers {
     records: Mutex<HashMap<(Stage, &'static str), Record>>,
+    checks: Mutex<HashMap<&'static str, Record>>,
     failures: u32,
     cooldown: Duration,
 }
@@ -120,6 +123,7 @@ impl Breakers {
     pub fn new(failures: u32, cooldown: Duration) -> Self {
         Self {
             records: Mutex::new(HashMap::new()),
+            checks: Mutex::new(HashMap::new()),
             failures: failures.max(1),
             cooldown,
         }
@@ -196,26 +200,64 @@ impl Breakers {
         });
     }
 
+    /// A check of the help path passed or failed after `took`; `Some(true)` when it began failing now,
+    /// `Some(false)` when it works again.
+    pub fn checked(&self, name: &'static str, took: Duration, result: Result<(), String>) -> Option<bool> {
+        let mut checks = self.checks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let r = checks.entry(name).or_default();
+        r.remember(took, result.is_ok());
+        let was = r.state;
+        match result {
+            Ok(()) => r.set(BreakerState::Closed),
+            Err(error) => {
+                r.last_error = Some(error);
+                r.set(BreakerState::Open);
+            }
+        }
+        (was != r.state).then_some(r.state == BreakerState::Open)
+    }
+
+    /// The help path's checks that ran, by name, with their health.
+    pub fn checks(&self) -> Vec<(&'static str, HealthReport)> {
+        let checks = self.checks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut all: Vec<_> = checks.iter().map(|(name, r)| (*name, r.report())).collect();
+        all.sort_by_key(|(name, _)| *name);
+        all
+    }
+
+    /// Whether the check `name` failed last time (never run: no).
+    pub fn check_failing(&self, name: &str) -> bool {
+        let checks = self.checks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        checks.get(name).is_some_and(|r| r.state != BreakerState::Closed)
+    }
+
     /// The provider's health now.
     pub fn report(&self, stage: Stage, name: &'static str) -> HealthReport {
-        self.with(stage, name, |r| {
-            let now = Instant::now();
-            let recent: Vec<&Call> = r.calls.iter().filter(|c| now - c.at <= HOUR).collect();
-            let mut took: Vec<u64> = recent.iter().map(|c| c.took.as_millis() as u64).collect();
-            took.sort_unstable();
-            let at = |q: f64| took[((took.len() - 1) as f64 * q).round() as usize];
-            let failed = recent.iter().filter(|c| !c.ok).count();
-            HealthReport {
-                state: r.state,
-                last_error: r.last_error.clone(),
-                since: chrono::DateTime::<chrono::Utc>::from(r.since).to_rfc3339(),
-                retry_in_seconds: (r.state != BreakerState::Closed)
-                    .then(|| r.probe_at.map_or(0, |at| at.saturating_duration_since(now).as_secs())),
-                latency_ms: (!took.is_empty()).then(|| [at(0.5), at(0.9)]),
-                error_rate: (!recent.is_empty()).then(|| failed as f64 / recent.len() as f64),
-                calls: recent.len(),
-            }
-        })
+        self.with(stage, name, |r| r.report())
+    }
+}
+
+impl Record {
+    /// Its health now.
+    fn report(&self) -> HealthReport {
+        let now = Instant::now();
+        let recent: Vec<&Call> = self.calls.iter().filter(|c| now - c.at <= HOUR).collect();
+        let mut took: Vec<u64> = recent.iter().map(|c| c.took.as_millis() as u64).collect();
+        took.sort_unstable();
+        let at = |q: f64| took[((took.len() - 1) as f64 * q).round() as usize];
+        let failed = recent.iter().filter(|c| !c.ok).count();
+        HealthReport {
+            state: self.state,
+            last_error: self.last_error.clone(),
+            since: chrono::DateTime::<chrono::Utc>::from(self.since).to_rfc3339(),
+            retry_in_seconds: self
+                .probe_at
+                .filter(|_| self.state != BreakerState::Closed)
+                .map(|at| at.saturating_duration_since(now).as_secs()),
+            latency_ms: (!took.is_empty()).then(|| [at(0.5), at(0.9)]),
+            error_rate: (!recent.is_empty()).then(|| failed as f64 / recent.len() as f64),
+            calls: recent.len(),
+        }
     }
 }
 

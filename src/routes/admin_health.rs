@@ -14,6 +14,8 @@ use super::openapi::{ADMIN, PUBLIC};
 use crate::app::{App, AppState};
 use crate::auth::Admin;
 use crate::config::keys::Key;
+use crate::emergency::checks;
+use crate::error::Result;
 use crate::providers::breakers::{BreakerState, HealthReport};
 use crate::providers::{ProviderInfo, Stage};
 
@@ -27,8 +29,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 struct ProviderHealth {
     /// Its id.
     id: &'static str,
-    /// Its stage.
-    stage: Stage,
+    /// Its stage (`stt`, `llm`, `tts`, `search`), or `help` for a check of the help path (`mail`, `twilio`,
+    /// `webhook`).
+    stage: &'static str,
     /// It has what it needs (address, key, voices); one that is not is never called.
     configured: bool,
     #[serde(flatten)]
@@ -41,26 +44,44 @@ struct ProvidersHealth {
     /// This instance's name: each instance keeps its own breakers.
     instance: String,
     providers: Vec<ProviderHealth>,
+    /// Users whose alarm would reach nobody now: none of their channels is set up, or every one fails its
+    /// check.
+    users_without_working_channel: Vec<String>,
 }
 
 fn health_of(app: &App, info: &ProviderInfo) -> ProviderHealth {
     ProviderHealth {
         id: info.id,
-        stage: info.stage,
+        stage: info.stage.as_str(),
         configured: info.capabilities.configured,
         health: app.breakers.report(info.stage, info.id),
     }
 }
 
 /// Every provider with its circuit breaker's state (`closed`, `open`, `half_open`), its last error and since
-/// when, and the median and p90 latency and error rate of its calls in the last hour.
+/// when, and the median and p90 latency and error rate of its calls in the last hour; the help path's checks
+/// beside them (stage `help`: `closed` passed, `open` failed); the users whose alarm would reach nobody.
 #[utoipa::path(get, path = "/api/admin/providers", tag = ADMIN, responses((status = 200, body = ProvidersHealth)))]
-async fn providers(State(app): State<AppState>, _admin: Admin) -> Json<ProvidersHealth> {
-    let providers = app.providers.list().iter().map(|info| health_of(&app, info)).collect();
-    Json(ProvidersHealth {
+async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<ProvidersHealth>> {
+    let mut providers: Vec<ProviderHealth> = app.providers.list().iter().map(|info| health_of(&app, info)).collect();
+    providers.extend(app.breakers.checks().into_iter().map(|(id, health)| ProviderHealth {
+        id,
+        stage: "help",
+        configured: true,
+        health,
+    }));
+    let mut stranded = Vec::new();
+    for user in app.store.list_users().await? {
+        let prefs = app.store.prefs(&user.id).await?;
+        if checks::channels(&app, &prefs).1.is_empty() {
+            stranded.push(user.name);
+        }
+    }
+    Ok(Json(ProvidersHealth {
         instance: app.instance.clone(),
         providers,
-    })
+        users_without_working_channel: stranded,
+    }))
 }
 
 /// A stage's readiness.

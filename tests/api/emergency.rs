@@ -11,6 +11,8 @@ use crate::smtp::{Mail, Mode, SmtpServer};
 
 pub(crate) const SMS: &str = "/2010-04-01/Accounts/AC123/Messages.json";
 pub(crate) const CALL: &str = "/2010-04-01/Accounts/AC123/Calls.json";
+/// The account itself, which the help path's check asks for.
+pub(crate) const ACCOUNT: &str = "/2010-04-01/Accounts/AC123.json";
 
 pub(crate) struct Setup {
     pub app: TestApp,
@@ -29,6 +31,7 @@ pub(crate) async fn setup(smtp: Option<Mode>, extra: &[(&str, &str)], prefs: Val
     let twilio = Fake::start().await;
     twilio.always(SMS, Reply::Json(json!({"sid": "SM1", "status": "queued"})));
     twilio.always(CALL, Reply::Json(json!({"sid": "CA1", "status": "queued"})));
+    twilio.always(ACCOUNT, Reply::Json(json!({"sid": "AC123", "status": "active"})));
     let port = smtp.as_ref().map(|s| s.port.to_string()).unwrap_or_default();
     let mut env: Vec<(&str, &str)> = vec![
         ("TWILIO_API_URL", &twilio.base),

@@ -13,6 +13,7 @@ mod e2e;
 mod emergency;
 mod errors;
 mod fakes;
+mod help_path;
 mod instances;
 mod lexicon;
 mod limits;

@@ -1,0 +1,137 @@
+//! The help path, watched: the mail relay, the Twilio account and the webhook are checked without sending
+//! anything; a failing one shows in the admin's provider health and on the person's help page, and the operator
+//! is told by a channel that still works.
+
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp, eventually, free_port, spawn_app};
+use crate::emergency::{ACCOUNT, SMS, form, profile, setup};
+use crate::fakes::Reply;
+use crate::smtp::Mode;
+
+/// The admin's view of one check of the help path.
+async fn check(app: &TestApp, id: &str) -> Value {
+    let all = app.get("/api/admin/providers", As::AdminKey).await;
+    let providers = all.body["providers"].as_array().unwrap().clone();
+    providers
+        .into_iter()
+        .find(|p| p["stage"] == "help" && p["id"] == id)
+        .unwrap_or(Value::Null)
+}
+
+async fn state(app: &TestApp, id: &str) -> Value {
+    check(app, id).await["state"].clone()
+}
+
+#[tokio::test]
+async fn a_failing_channel_shows_to_the_admin_and_on_the_help_page_and_the_operator_hears_by_one_that_works() {
+    let s = setup(
+        Some(Mode::Hang),
+        &[
+            ("HELP_CHECK_SECONDS", "1"),
+            ("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "1"),
+            ("OPERATOR_NOTICE_TO", "ops@care.example, +4930111111"),
+        ],
+        profile(),
+    )
+    .await;
+    let (app, twilio) = (&s.app, &s.twilio);
+
+    // The relay takes the connection and never answers: mail fails, Twilio works.
+    eventually("the mail check failing", 10, || async {
+        state(app, "mail").await == "open"
+    })
+    .await;
+    assert_eq!(state(app, "twilio").await, "closed");
+    let mail = check(app, "mail").await;
+    assert!(mail["last_error"].as_str().unwrap().contains("SMTP"), "{mail}");
+    let notice = eventually("the operator's notice by SMS", 10, || async {
+        twilio
+            .requests(SMS)
+            .into_iter()
+            .map(|r| form(&r))
+            .find(|f| f["To"] == "+4930111111")
+    })
+    .await;
+    assert!(notice["Body"].contains("mail FAILS"), "{notice:?}");
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    let warning = status.body["warning"].as_str().expect("a warning on the help page");
+    assert!(warning.contains("E-Mail") && warning.contains("SMS"), "{warning}");
+    assert!(warning.contains("nicht"), "in Anna's language: {warning}");
+
+    // Twilio refuses the credentials too: nothing would reach anybody.
+    twilio.always(
+        ACCOUNT,
+        Reply::Status(401, r#"{"code": 20003, "message": "Authenticate"}"#.into()),
+    );
+    eventually("the Twilio check failing", 10, || async {
+        state(app, "twilio").await == "open"
+    })
+    .await;
+    let twilio_check = check(app, "twilio").await;
+    assert!(
+        twilio_check["last_error"].as_str().unwrap().contains("401"),
+        "{twilio_check}"
+    );
+    let health = app.get("/api/admin/providers", As::AdminKey).await;
+    assert!(
+        health.body["users_without_working_channel"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("anna")),
+        "{}",
+        health.body
+    );
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert!(
+        status.body["warning"].as_str().unwrap().contains("112"),
+        "{}",
+        status.body
+    );
+
+    // Both come back: the warnings go, and the operator hears of it by mail.
+    s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
+    twilio.always(ACCOUNT, Reply::Json(json!({"sid": "AC123", "status": "active"})));
+    eventually("both checks passing", 15, || async {
+        state(app, "mail").await == "closed" && state(app, "twilio").await == "closed"
+    })
+    .await;
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert_eq!(status.body["warning"], Value::Null);
+    let smtp = s.smtp.as_ref().unwrap();
+    let mail = eventually("the operator's notice by e-mail", 10, || async {
+        smtp.mails()
+            .into_iter()
+            .find(|m| m.recipients.contains(&"ops@care.example".to_string()))
+    })
+    .await;
+    assert!(mail.body().contains("works again"), "{}", mail.body());
+    assert!(
+        smtp.mails()
+            .iter()
+            .all(|m| !m.recipients.contains(&"tochter@family.example".to_string())),
+        "a check sends no alarm"
+    );
+}
+
+#[tokio::test]
+async fn a_webhook_whose_host_refuses_connections_fails_its_check() {
+    let closed = free_port();
+    let url = format!("http://127.0.0.1:{closed}/alarm");
+    let app = spawn_app(&[("EMERGENCY_WEBHOOK_URL", &url), ("HELP_CHECK_SECONDS", "1")]).await;
+    eventually("the webhook check failing", 10, || async {
+        state(&app, "webhook").await == "open"
+    })
+    .await;
+    let webhook = check(&app, "webhook").await;
+    assert!(
+        webhook["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("refuses the connection"),
+        "{webhook}"
+    );
+    let metrics = app.get("/api/metrics", As::AdminKey).await;
+    let failures = &metrics.body["counters"][r#"help_check_failures_total{check="webhook"}"#];
+    assert!(failures.as_u64().unwrap() >= 1, "{}", metrics.body);
+}
