@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use base64::Engine;
 use hmac::{Hmac, Mac};
-use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{As, Reply as Answer, TestApp, eventually, free_port, spawn_app, throughout};
+use crate::common::{As, Reply as Answer, eventually, free_port, spawn_app, throughout};
 use crate::emergency::{CALL, SMS, Setup, ack_link, events, form, mail_to, press, profile, setup};
 use crate::fakes::{Fake, Reply};
 use crate::smtp::Mode;
@@ -216,7 +215,8 @@ async fn the_link_in_the_mail_confirms_once_and_the_person_sees_who_confirmed() 
     assert_eq!(list.body[0]["acknowledged"], true);
     assert_eq!(list.body[0]["acknowledged_by"][0]["contact"], "tochter@family.example");
     assert!(
-        prometheus(&s.app)
+        s.app
+            .prometheus()
             .await
             .contains("\nemergency_acknowledgements_total 1\n")
     );
@@ -351,7 +351,7 @@ async fn without_a_confirmation_a_reminder_goes_out_once_on_every_channel() {
         s.twilio.requests(SMS).len() == 2
     })
     .await;
-    assert!(prometheus(&s.app).await.contains("\nemergency_escalations_total 1\n"));
+    assert!(s.app.prometheus().await.contains("\nemergency_escalations_total 1\n"));
 }
 
 #[tokio::test]
@@ -384,19 +384,9 @@ async fn a_confirmation_cancels_the_pending_reminder() {
     assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
 }
 
-async fn prometheus(app: &TestApp) -> String {
-    app.request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn a_fresh_gateway_exports_the_alarm_counters_with_zero() {
-    let text = prometheus(&spawn_app(&[]).await).await;
+    let text = spawn_app(&[]).await.prometheus().await;
     for line in [
         "emergency_total 0",
         "emergency_retries_total 0",

@@ -68,14 +68,7 @@ async fn a_failing_provider_is_skipped_after_its_failures_and_taken_back_once_a_
     assert_eq!(sick["calls"], 2);
     assert_eq!(sick["error_rate"], 1.0);
     assert_eq!(health_of(&app, "llm", "local").await["state"], "closed");
-    let text = app
-        .request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.prometheus().await;
     assert!(
         text.contains(r#"provider_calls_total{stage="llm",provider="cloud",outcome="skipped"} 1"#),
         "{text}"

@@ -295,6 +295,28 @@ impl TestApp {
         r.body["token"].as_str().unwrap().to_string()
     }
 
+    /// The metrics in the Prometheus text format, as a scraper gets them.
+    pub async fn prometheus(&self) -> String {
+        self.request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    /// The texts of a session's stored messages, oldest first.
+    pub async fn stored_texts(&self, session: &str, token: &str) -> Vec<String> {
+        let stored = self.get(&format!("/api/sessions/{session}"), As::Bearer(token)).await;
+        stored.body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     /// Number of rows of a table that belong to a user.
     pub async fn rows_of(&self, table: &str, user_id: &str) -> i64 {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE user_id = $1");

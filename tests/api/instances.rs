@@ -134,14 +134,7 @@ async fn a_backend_switch_is_one_at_a_time_across_instances_and_both_follow_it()
 async fn each_instance_names_itself_in_its_metrics_and_status() {
     let llm = Fake::start().await;
     let (a, b) = two_instances(&llm, &llm).await;
-    let text = a
-        .request(Method::GET, "/api/metrics?format=prometheus", As::AdminKey)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = a.prometheus().await;
     assert!(
         text.lines()
             .any(|l| l.starts_with("gateway_info{") && l.contains("instance=\"a\"")),

@@ -70,14 +70,10 @@ async fn a_question_gets_a_streamed_answer_spoken_by_espeak_and_stored_in_the_se
     );
     assert_eq!(messages[1], json!({"role": "user", "content": "How cold is it?"}));
 
-    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
-    let texts: Vec<&str> = stored.body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(texts, vec!["How cold is it?", "Hello Anna. It is 3 degrees today."]);
+    assert_eq!(
+        app.stored_texts(&session, &token).await,
+        ["How cold is it?", "Hello Anna. It is 3 degrees today."]
+    );
 }
 
 #[tokio::test]

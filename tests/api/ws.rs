@@ -905,13 +905,10 @@ async fn requests_today(app: &TestApp) -> Value {
     users.into_iter().find(|u| u["name"] == "anna").unwrap()["requests_today"].clone()
 }
 
-#[tokio::test]
-async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends_it() {
-    let stt = Fake::start().await;
-    stt.then(STT, Reply::Json(json!({"text": "Wie spät ist es?"})));
-    let llm = Fake::start().await;
-    llm.then(CHAT, tokens(&["Es ist", " zwölf."]));
-    let (app, token, _) = voice_gateway(&stt, &llm)
+/// Anna's voice socket in a session, with a turn that ends after 1500 ms of silence: a question is said and
+/// 500 ms into the pause after it the model has been asked, before the turn ended.
+async fn asked_during_a_pause(stt: &Fake, llm: &Fake) -> (TestApp, String, String, Client) {
+    let (app, token, _) = voice_gateway(stt, llm)
         .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "1500")])
         .user("anna")
         .await;
@@ -919,13 +916,30 @@ async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends
     let mut ws = connect(&app, &format!("/ws/voice?session_id={session}"), &token).await;
     ws.send(json!({"type": "start", "vad": true, "language": "de", "stream": true, "text_only": true}))
         .await;
-
-    // 500 ms into a pause the turn is not over (it takes 1500), but the model was asked.
     ws.speak([silence(300), tone(800), silence(500)].concat()).await;
     eventually("the model asked during the pause", 3, || async {
         llm.requests(CHAT).len() == 1
     })
     .await;
+    (app, token, session, ws)
+}
+
+/// The answer's text, from its tokens.
+fn said(frames: &[Frame]) -> String {
+    frames
+        .iter()
+        .filter(|f| f.kind() == "token")
+        .map(|f| f.json()["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends_it() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Wie spät ist es?"})));
+    let llm = Fake::start().await;
+    llm.then(CHAT, tokens(&["Es ist", " zwölf."]));
+    let (app, token, session, mut ws) = asked_during_a_pause(&stt, &llm).await;
     assert_eq!(question_of(&llm.requests(CHAT)[0]), "Wie spät ist es?");
     assert!(ws.quiet_for(200).await, "nothing is said before the turn ends");
 
@@ -935,15 +949,9 @@ async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends
         kinds(&frames),
         ["transcript", "ack", "token", "token", "semantic", "done"]
     );
-    let said: String = frames
-        .iter()
-        .filter(|f| f.kind() == "token")
-        .map(|f| f.json()["text"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(said, "Es ist zwölf.");
+    assert_eq!(said(&frames), "Es ist zwölf.");
     assert_eq!(llm.requests(CHAT).len(), 1, "the early request was the turn's");
-    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
-    assert_eq!(stored.body["messages"].as_array().unwrap().len(), 2);
+    assert_eq!(app.stored_texts(&session, &token).await.len(), 2);
     assert_eq!(requests_today(&app).await, 1);
     let metrics = app.get("/api/metrics", As::AdminKey).await;
     let text = metrics.body.to_string();
@@ -965,20 +973,7 @@ async fn speech_after_the_pause_stops_the_answer_started_on_it_and_the_whole_que
     let (early, _gate, closed) = held(&["Meinst du"], &[" Frankreich?"]);
     llm.then(CHAT, early);
     llm.then(CHAT, tokens(&["Rom."]));
-    let (app, token, _) = voice_gateway(&stt, &llm)
-        .env(&[("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "1500")])
-        .user("anna")
-        .await;
-    let session = app.new_session(&token).await;
-    let mut ws = connect(&app, &format!("/ws/voice?session_id={session}"), &token).await;
-    ws.send(json!({"type": "start", "vad": true, "language": "de", "stream": true, "text_only": true}))
-        .await;
-
-    ws.speak([silence(300), tone(800), silence(500)].concat()).await;
-    eventually("the model asked during the pause", 3, || async {
-        llm.requests(CHAT).len() == 1
-    })
-    .await;
+    let (app, token, session, mut ws) = asked_during_a_pause(&stt, &llm).await;
     assert!(ws.quiet_for(200).await, "the early answer is held back");
     // The person goes on: the early answer's request is closed, and the whole question is answered.
     ws.speak([tone(600), silence(1700)].concat()).await;
@@ -988,25 +983,13 @@ async fn speech_after_the_pause_stops_the_answer_started_on_it_and_the_whole_que
     })
     .await;
     assert_eq!(frames[0].json()["text"], "Wie heißt die Hauptstadt von Italien?");
-    let said: String = frames
-        .iter()
-        .filter(|f| f.kind() == "token")
-        .map(|f| f.json()["text"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(said, "Rom.", "nothing of the early answer reaches the person");
+    assert_eq!(said(&frames), "Rom.", "nothing of the early answer reaches the person");
     let asked = llm.requests(CHAT);
     assert_eq!(asked.len(), 2);
     assert_eq!(question_of(&asked[0]), "Wie heißt die Hauptstadt von");
     assert_eq!(question_of(&asked[1]), "Wie heißt die Hauptstadt von Italien?");
-    let stored = app.get(&format!("/api/sessions/{session}"), As::Bearer(&token)).await;
-    let texts: Vec<&str> = stored.body["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        texts,
+        app.stored_texts(&session, &token).await,
         ["Wie heißt die Hauptstadt von Italien?", "Rom."],
         "the turn is stored once"
     );
