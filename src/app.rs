@@ -73,17 +73,23 @@ impl App {
             ("version", env!("CARGO_PKG_VERSION")),
         ];
         metrics.gauge_add(crate::metrics::GATEWAY_INFO, &info, 1);
+        let providers = Providers::new(
+            &settings.providers,
+            std::time::Duration::from_secs(settings.limits.provider_timeout_secs),
+            &crate::config::LANGUAGES,
+        );
+        // Every provider's breaker is closed at start; the gauge shows it before anything fails.
+        for info in providers.list() {
+            let labels = [("stage", info.stage.as_str()), ("provider", info.id)];
+            metrics.gauge_set(crate::metrics::PROVIDER_STATE, &labels, 0);
+        }
         let silero = load_silero(ws);
         let smart_turn = load_smart_turn(ws);
         Self {
             silero,
             smart_turn,
             voice_budget,
-            providers: Providers::new(
-                &settings.providers,
-                std::time::Duration::from_secs(settings.limits.provider_timeout_secs),
-                &crate::config::LANGUAGES,
-            ),
+            providers,
             metrics,
             breakers: crate::providers::breakers::Breakers::new(
                 settings.limits.breaker_failures,

@@ -50,6 +50,12 @@ async fn a_failing_provider_is_skipped_after_its_failures_and_taken_back_once_a_
         .user("anna")
         .await;
     assert_eq!(health_of(&app, "llm", "cloud").await["state"], "closed");
+    assert!(
+        app.prometheus()
+            .await
+            .contains(r#"provider_state{stage="llm",provider="cloud"} 0"#),
+        "the gauge is there before anything failed"
+    );
 
     for _ in 0..3 {
         let r = chat(&app, &token).await;
@@ -69,6 +75,10 @@ async fn a_failing_provider_is_skipped_after_its_failures_and_taken_back_once_a_
     assert_eq!(sick["error_rate"], 1.0);
     assert_eq!(health_of(&app, "llm", "local").await["state"], "closed");
     let text = app.prometheus().await;
+    assert!(
+        text.contains(r#"provider_state{stage="llm",provider="cloud"} 2"#),
+        "{text}"
+    );
     assert!(
         text.contains(r#"provider_calls_total{stage="llm",provider="cloud",outcome="skipped"} 1"#),
         "{text}"
