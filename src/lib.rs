@@ -59,6 +59,7 @@ pub mod socket;
 pub mod store;
 pub mod text;
 pub mod tls;
+pub mod traces;
 pub mod turn;
 pub mod voice;
 pub mod ws;

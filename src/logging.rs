@@ -44,6 +44,7 @@ where
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::registry()
         .with(filter)
+        .with(crate::traces::layer())
         .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(readable))
         .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
         .try_init();

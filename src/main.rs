@@ -79,6 +79,8 @@ fn start() -> ExitCode {
         }
     };
     let (code, restart) = runtime.block_on(run(settings));
+    // The last turns' traces leave before the runtime their gRPC client lives on goes.
+    voice_gateway::traces::flush();
     // Background work (memory extraction, a running alarm) gets a moment to end.
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
     if restart {

@@ -11,7 +11,7 @@ use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::metrics::LLM_PREEMPTIVE_TOTAL;
-use crate::providers::llm::{ChatMessage, ChatRequest, Delta, LlmStream};
+use crate::providers::llm::{ChatMessage, ChatRequest, Delta, LlmStream, ToolCall};
 use crate::providers::{LlmId, ProviderError, chain};
 use crate::store::users::User;
 use crate::text::pipeline::{Pipeline, SpokenStream};
@@ -181,6 +181,42 @@ async fn open(
     app.providers.llm.get(provider).chat(request).await
 }
 
+/// One model request: its stream into the attempt; the tools the model wants called. The span records the
+/// answer's size.
+async fn ask(
+    app: &App,
+    (provider, early): (LlmId, Option<Prefetch>),
+    request: ChatRequest,
+    attempt: &mut Attempt,
+    events: &Events,
+) -> Result<Vec<ToolCall>, ProviderError> {
+    let mut stream = open(app, provider, request, early).await?;
+    let mut calls = Vec::new();
+    let mut tokens = 0u64;
+    while let Some(delta) = stream.next().await {
+        match delta? {
+            Delta::Token(token) => {
+                tokens += 1;
+                attempt.token(&token, events);
+            }
+            Delta::ToolCalls(c) => calls = c,
+            Delta::Usage(usage) => {
+                if let Some(cost) = usage.cost {
+                    *attempt.cost.get_or_insert(0.0) += cost;
+                }
+                let total = attempt.usage.get_or_insert_default();
+                total.prompt_tokens += usage.prompt_tokens;
+                total.completion_tokens += usage.completion_tokens;
+                tokens = usage.completion_tokens.max(tokens);
+            }
+        }
+    }
+    let span = tracing::Span::current();
+    span.record("completion_tokens", tokens)
+        .record("tool_calls", calls.len());
+    Ok(calls)
+}
+
 /// One provider's conversation: answer, or call tools and ask again, up to `MAX_ROUNDS` requests; the first
 /// may have been asked early (`prefetched`).
 async fn converse(
@@ -193,22 +229,12 @@ async fn converse(
 ) -> Result<(), ProviderError> {
     for round in 0..MAX_ROUNDS {
         let request = round_request(ctx, model, messages.clone(), round);
-        let mut stream = open(ctx.app, provider, request, prefetched.take()).await?;
-        let mut calls = Vec::new();
-        while let Some(delta) = stream.next().await {
-            match delta? {
-                Delta::Token(token) => attempt.token(&token, events),
-                Delta::ToolCalls(c) => calls = c,
-                Delta::Usage(usage) => {
-                    if let Some(cost) = usage.cost {
-                        *attempt.cost.get_or_insert(0.0) += cost;
-                    }
-                    let total = attempt.usage.get_or_insert_default();
-                    total.prompt_tokens += usage.prompt_tokens;
-                    total.completion_tokens += usage.completion_tokens;
-                }
-            }
-        }
+        let early = prefetched.take();
+        let span = tracing::info_span!(target: crate::traces::TARGET, "llm", provider = provider.as_str(), model,
+            round, messages = request.messages.len(), early = early.is_some(),
+            completion_tokens = tracing::field::Empty, tool_calls = tracing::field::Empty);
+        let calls =
+            tracing::Instrument::instrument(ask(ctx.app, (provider, early), request, attempt, events), span).await?;
         if calls.is_empty() {
             return Ok(());
         }

@@ -53,18 +53,22 @@ pub async fn maybe_extract(app: &Arc<App>, user: &User, session: &Session, eff: 
         session_id: session.id.clone(),
         eff: eff.clone(),
     };
-    tokio::spawn(async move {
-        let user = job.user.name.clone();
-        let app = Arc::clone(&job.app);
-        match tokio::time::timeout(TIMEOUT, job.run()).await {
-            Ok(Ok(added)) => tracing::info!(%user, added, "memory extraction done"),
-            Ok(Err(err)) => tracing::warn!(%user, error = %err, "memory extraction failed"),
-            Err(_) => tracing::warn!(%user, "memory extraction timed out"),
-        }
-        if let Err(err) = app.store.release_lease(&lease, &holder).await {
-            tracing::warn!(error = %err, "releasing the memory extraction lease failed; it expires by itself");
-        }
-    });
+    let span = tracing::info_span!(target: crate::traces::TARGET, "memory_extraction", turns);
+    tokio::spawn(tracing::Instrument::instrument(
+        async move {
+            let user = job.user.name.clone();
+            let app = Arc::clone(&job.app);
+            match tokio::time::timeout(TIMEOUT, job.run()).await {
+                Ok(Ok(added)) => tracing::info!(%user, added, "memory extraction done"),
+                Ok(Err(err)) => tracing::warn!(%user, error = %err, "memory extraction failed"),
+                Err(_) => tracing::warn!(%user, "memory extraction timed out"),
+            }
+            if let Err(err) = app.store.release_lease(&lease, &holder).await {
+                tracing::warn!(error = %err, "releasing the memory extraction lease failed; it expires by itself");
+            }
+        },
+        span,
+    ));
 }
 
 struct Job {

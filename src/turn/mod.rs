@@ -311,8 +311,9 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
     Ok((provider, chat::round_request(&ctx, &model, prep.messages, 0)))
 }
 
-/// Runs one turn for `user`.
-#[tracing::instrument(skip_all, fields(user = %user.name, session = request.session.as_ref().map(|s| s.id.as_str())))]
+/// Runs one turn for `user` (exported as the trace's `turn` span: sizes, never the words).
+#[tracing::instrument(target = "turn_trace", name = "turn", skip_all,
+    fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
     let Prepared {
         eff,
@@ -323,6 +324,9 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         messages,
         web,
     } = prepare(app, user, &request).await?;
+    tracing::Span::current()
+        .record("history", history_len)
+        .record("memories", memories_len);
     if !request.precharged {
         quota::charge_request(app, &user.id, &prefs, &eff).await?;
     }

@@ -75,6 +75,8 @@ pub async fn plan(
 
 /// Runs a search the LLM asked for. One result set counts once against the budget, atomically; when the
 /// budget ran out meanwhile the model is told so instead of getting results.
+#[tracing::instrument(target = "turn_trace", name = "search", skip_all,
+    fields(provider = tracing::field::Empty, results = tracing::field::Empty))]
 pub async fn run_tool(
     app: &App,
     plan: &WebPlan,
@@ -85,6 +87,7 @@ pub async fn run_tool(
     let Some((id, engine)) = &plan.engine else {
         return ("web search is not available".into(), Vec::new());
     };
+    tracing::Span::current().record("provider", id.as_str());
     let query = serde_json::from_str::<SearchArgs>(arguments)
         .ok()
         .map(|args| args.query)
@@ -103,6 +106,7 @@ pub async fn run_tool(
             return (format!("web search failed: {err}"), Vec::new());
         }
     };
+    tracing::Span::current().record("results", results.len());
     match app.store.count_within(Counter::WebSearches, user_id, plan.budget).await {
         Ok(Some(_)) => {}
         Ok(None) => return ("the daily web-search budget is used up".into(), Vec::new()),

@@ -166,6 +166,8 @@ fn voice_plan(app: &App, route: &Route) -> (Vec<TtsId>, Option<String>, bool) {
 }
 
 /// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
+#[tracing::instrument(target = "turn_trace", name = "speech", skip_all,
+    fields(provider = tracing::field::Empty, chars = text.chars().count()))]
 pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route, text: &str) -> Result<Said> {
     // The whole answer is gathered inside the walk, so an engine that breaks off gives way to the next one.
     let whole = |stream: tts::SpeechStream| async move {
@@ -176,6 +178,7 @@ pub async fn synthesize(app: &App, eff: &Effective, prefs: &Prefs, route: &Route
         })
     };
     let (answered, language_fallback) = along_chain(app, eff, prefs, route, text, whole).await?;
+    tracing::Span::current().record("provider", answered.provider.as_str());
     Ok(Said {
         speech: answered.value,
         provider: answered.provider,

@@ -48,6 +48,16 @@ impl Clock {
         })
     }
 
+    /// The channel the turn came by.
+    pub fn channel(&self) -> &'static str {
+        self.channel
+    }
+
+    /// The time since the person's last speech.
+    pub fn since_speech(&self) -> Duration {
+        self.speech_end.elapsed()
+    }
+
     /// `stage` ended now (by `provider`, where one did the work); a stage ends once, later calls are ignored.
     pub fn mark(&self, stage: Stage, provider: Option<&str>) {
         let now = Instant::now();

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+use tracing::Instrument;
 
 use super::events::{Options, Out, ServerEvent, Tx, error_event};
 use super::help::{self, Help};
@@ -178,18 +179,27 @@ impl VoiceContext {
 /// then answer (counted against the quota) or, for a call for help, ask or alert (never counted). `clock`
 /// measures its stages.
 pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, help: Help, clock: Arc<Clock>, tx: Tx) {
+    let span = tracing::info_span!(target: crate::traces::TARGET, "voice_turn", channel = clock.channel());
     let result = async {
+        crate::traces::end_of_turn(clock.since_speech());
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let (eff, route) = (&cx.eff, &cx.route);
         let Spoken { audio, early } = spoken;
-        let early = match early {
-            Some(early) => early.result().await,
-            None => None,
-        };
-        let (heard, prefetch) = match early {
-            Some(early) => early,
-            None => (speech::transcribe(&app, eff, route, &audio).await?.0, None),
-        };
+        let audio_ms = audio.samples.len() as u64 * 1000 / u64::from(audio.sample_rate.max(1));
+        let heard = tracing::info_span!(target: crate::traces::TARGET, "transcription", provider = route.stt.as_str(),
+            audio_ms, early = early.is_some());
+        let (heard, prefetch) = async {
+            let early = match early {
+                Some(early) => early.result().await,
+                None => None,
+            };
+            Ok::<_, ApiError>(match early {
+                Some(early) => early,
+                None => (speech::transcribe(&app, eff, route, &audio).await?.0, None),
+            })
+        }
+        .instrument(heard)
+        .await?;
         clock.mark(Stage::Transcription, Some(route.stt.name()));
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
@@ -233,6 +243,7 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         };
         drive(&app, &user, request, &options, Some(clock), &tx).await
     }
+    .instrument(span)
     .await;
     fail(result, &tx).await;
 }
@@ -462,41 +473,46 @@ impl Speaker {
     /// A speaker of the route's voice; `clock` hears of the first answer audio sent (a filler's is not).
     fn start(app: Arc<App>, user: User, route: Route, clock: Option<Arc<Clock>>, tx: Tx) -> Self {
         let (queue, mut sentences) = mpsc::unbounded_channel::<(String, bool)>();
-        let task = tokio::spawn(async move {
-            let (Ok(eff), Ok(prefs)) = (app.runtime.effective().await, app.store.prefs(&user.id).await) else {
-                return 0;
-            };
-            let mut seq = 0u64;
-            while let Some((sentence, filler)) = sentences.recv().await {
-                match speech::synthesize(&app, &eff, &prefs, &route, &sentence).await {
-                    Ok(said) => {
-                        let frame = ServerEvent::Audio {
-                            seq,
-                            format: said.speech.format,
-                            text: Some(sentence),
-                            filler,
-                            provider: Some(said.provider),
-                            tts_fallback: said.language_fallback,
-                        };
-                        seq += 1;
-                        if send(&tx, Out::Event(frame)).await.is_err()
-                            || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
-                        {
+        // Its speech belongs to the turn's trace.
+        let turn = tracing::Span::current();
+        let task = tokio::spawn(
+            async move {
+                let (Ok(eff), Ok(prefs)) = (app.runtime.effective().await, app.store.prefs(&user.id).await) else {
+                    return 0;
+                };
+                let mut seq = 0u64;
+                while let Some((sentence, filler)) = sentences.recv().await {
+                    match speech::synthesize(&app, &eff, &prefs, &route, &sentence).await {
+                        Ok(said) => {
+                            let frame = ServerEvent::Audio {
+                                seq,
+                                format: said.speech.format,
+                                text: Some(sentence),
+                                filler,
+                                provider: Some(said.provider),
+                                tts_fallback: said.language_fallback,
+                            };
+                            seq += 1;
+                            if send(&tx, Out::Event(frame)).await.is_err()
+                                || send(&tx, Out::Audio(said.speech.audio)).await.is_err()
+                            {
+                                return seq;
+                            }
+                            if let Some(clock) = clock.as_ref().filter(|_| !filler) {
+                                clock.mark(Stage::FirstAudio, Some(said.provider.name()));
+                            }
+                        }
+                        Err(err) => {
+                            // The text still arrives; the user is told once that speech failed.
+                            let _ = send(&tx, Out::Event(error_event(&err))).await;
                             return seq;
                         }
-                        if let Some(clock) = clock.as_ref().filter(|_| !filler) {
-                            clock.mark(Stage::FirstAudio, Some(said.provider.name()));
-                        }
-                    }
-                    Err(err) => {
-                        // The text still arrives; the user is told once that speech failed.
-                        let _ = send(&tx, Out::Event(error_event(&err))).await;
-                        return seq;
                     }
                 }
+                seq
             }
-            seq
-        });
+            .instrument(turn),
+        );
         Self {
             queue,
             task: AbortOnDrop(task),

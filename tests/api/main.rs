@@ -29,6 +29,7 @@ mod smtp;
 mod speech;
 mod store;
 mod tls;
+mod traces;
 mod turns;
 mod users;
 mod voice_detection;
