@@ -1,6 +1,6 @@
 //! Traces of a turn reach a real OTLP endpoint: the program, started as an operator starts it with
-//! `OTEL_EXPORTER_OTLP_ENDPOINT`, exports its spans by OTLP/HTTP (protobuf) to a receiver in the test that
-//! decodes them with the `opentelemetry-proto` messages.
+//! `OTEL_EXPORTER_OTLP_ENDPOINT`, exports its spans by OTLP/HTTP (protobuf) or OTLP/gRPC to a receiver in the
+//! test built on the `opentelemetry-proto` messages and service.
 
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::routing::post;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
+use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
 use opentelemetry_proto::tonic::trace::v1::Span;
 use prost::Message;
@@ -23,15 +24,58 @@ const ADMIN_KEY: &str = "traces-admin-key-0123456789abcdef";
 /// Spans received so far.
 type Received = Arc<Mutex<Vec<Span>>>;
 
-async fn receive(State(spans): State<Received>, body: Bytes) -> &'static str {
-    let request = ExportTraceServiceRequest::decode(body).expect("a protobuf ExportTraceServiceRequest");
+fn keep(spans: &Received, request: ExportTraceServiceRequest) {
     let mut spans = spans.lock().unwrap();
     for resource in request.resource_spans {
         for scope in resource.scope_spans {
             spans.extend(scope.spans);
         }
     }
+}
+
+/// OTLP/HTTP: `POST /v1/traces` with the protobuf body.
+async fn receive(State(spans): State<Received>, body: Bytes) -> &'static str {
+    keep(
+        &spans,
+        ExportTraceServiceRequest::decode(body).expect("a protobuf ExportTraceServiceRequest"),
+    );
     ""
+}
+
+/// OTLP/gRPC: the collector's trace service.
+struct Collector(Received);
+
+#[tonic::async_trait]
+impl TraceService for Collector {
+    async fn export(
+        &self,
+        request: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
+        keep(&self.0, request.into_inner());
+        Ok(tonic::Response::new(ExportTraceServiceResponse::default()))
+    }
+}
+
+/// A receiver of `protocol` (`http/protobuf` or `grpc`) on a free port: its address and what it received.
+async fn receiver(protocol: &str) -> (String, Received) {
+    let spans: Received = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    if protocol == "grpc" {
+        let service = TraceServiceServer::new(Collector(spans.clone()));
+        let incoming = tonic::transport::server::TcpIncoming::from(listener);
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(service)
+                .serve_with_incoming(incoming),
+        );
+    } else {
+        let app = axum::Router::new()
+            .route("/v1/traces", post(receive))
+            .with_state(spans.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
+    (endpoint, spans)
 }
 
 /// A span's attribute as text.
@@ -53,14 +97,19 @@ fn attribute(span: &Span, key: &str) -> Option<String> {
 }
 
 #[tokio::test]
-async fn a_turn_is_exported_as_a_trace_with_its_model_call_and_speech_and_no_words_or_secrets() {
-    let spans: Received = Arc::default();
-    let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let endpoint = format!("http://{}", receiver.local_addr().unwrap());
-    let app = axum::Router::new()
-        .route("/v1/traces", post(receive))
-        .with_state(spans.clone());
-    tokio::spawn(async move { axum::serve(receiver, app).await });
+async fn a_turn_is_exported_by_otlp_http_with_its_model_call_and_speech_and_no_words_or_secrets() {
+    exported_turn("http/protobuf").await;
+}
+
+#[tokio::test]
+async fn a_turn_is_exported_by_otlp_grpc_alike() {
+    exported_turn("grpc").await;
+}
+
+/// A gateway exporting by `protocol` answers one question; its trace has the turn, the model call and the
+/// speech, related, with providers, model and sizes, and no words, token or key.
+async fn exported_turn(protocol: &str) {
+    let (endpoint, spans) = receiver(protocol).await;
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["It is ", "three degrees."]));
 
@@ -77,7 +126,7 @@ async fn a_turn_is_exported_as_a_trace_with_its_model_call_and_speech_and_no_wor
         .env("MEMORY_EXTRACTION_ENABLED", "false")
         .env("WEB_SEARCH_ENABLED", "false")
         .env("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint)
-        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", protocol)
         .env("OTEL_BSP_SCHEDULE_DELAY", "200")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
