@@ -8,15 +8,20 @@ use std::sync::{Arc, Mutex};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::routing::post;
+use futures_util::{SinkExt, StreamExt};
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use prost::Message;
+use prost::Message as _;
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::common::{eventually, free_port};
-use crate::fakes::{CHAT, Fake, tokens};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+
+/// The fake recogniser's endpoint.
+const STT: &str = "/v1/audio/transcriptions";
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 const ADMIN_KEY: &str = "traces-admin-key-0123456789abcdef";
@@ -112,6 +117,8 @@ async fn exported_turn(protocol: &str) {
     let (endpoint, spans) = receiver(protocol).await;
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["It is ", "three degrees."]));
+    let stt = Fake::start().await;
+    stt.always(STT, Reply::Json(json!({"text": "How cold is it in Hamburg?"})));
 
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
@@ -121,6 +128,8 @@ async fn exported_turn(protocol: &str) {
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("ADMIN_API_KEY", ADMIN_KEY)
         .env("LOCAL_LLM_URL", llm.v1())
+        .env("OPENAI_STT_URL", stt.v1())
+        .env("DEFAULT_STT_PROVIDER", "openai")
         .env("DEFAULT_LLM_PROVIDER", "local")
         .env("DEFAULT_TTS_PROVIDER", "espeak")
         .env("MEMORY_EXTRACTION_ENABLED", "false")
@@ -157,11 +166,28 @@ async fn exported_turn(protocol: &str) {
         .await
         .unwrap();
     assert_eq!(answer.status(), 200);
+    // The same question spoken over /ws/voice, ended by the client.
+    let url = format!("ws://127.0.0.1:{port}/ws/voice?token={token}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
+    let start = json!({"type": "start", "text_only": true});
+    ws.send(Message::Text(start.to_string().into())).await.unwrap();
+    let audio: Vec<u8> = (0..8000i16).flat_map(|i| ((i % 40 - 20) * 500).to_le_bytes()).collect();
+    ws.send(Message::Binary(audio.into())).await.unwrap();
+    ws.send(Message::Text(json!({"type": "end"}).to_string().into()))
+        .await
+        .unwrap();
+    while let Some(Ok(frame)) = ws.next().await {
+        if let Message::Text(text) = frame
+            && text.contains(r#""type":"done""#)
+        {
+            break;
+        }
+    }
 
     let got = eventually("the turn's trace", 20, || async {
         let spans = spans.lock().unwrap().clone();
         let has = |name: &str| spans.iter().any(|s| s.name == name);
-        (has("turn") && has("llm") && has("speech")).then_some(spans)
+        (has("turn") && has("llm") && has("speech") && has("voice_turn") && has("transcription")).then_some(spans)
     })
     .await;
     let _ = child.kill();
@@ -180,6 +206,22 @@ async fn exported_turn(protocol: &str) {
     assert_eq!(attribute(llm_call, "completion_tokens").as_deref(), Some("2"));
     assert_eq!(attribute(speech, "provider").as_deref(), Some("espeak"));
     assert!(attribute(speech, "chars").is_some());
+    // The spoken turn: the end of the turn and the transcription, then the turn, under one voice turn.
+    let voice = find("voice_turn");
+    let heard = find("transcription");
+    assert_eq!(heard.parent_span_id, voice.span_id);
+    assert_eq!(attribute(heard, "provider").as_deref(), Some("openai"));
+    assert_eq!(attribute(heard, "audio_ms").as_deref(), Some("500"));
+    let ended = got
+        .iter()
+        .find(|s| s.name == "end_of_turn")
+        .expect("the end of the turn");
+    assert_eq!(ended.parent_span_id, voice.span_id);
+    assert!(
+        got.iter()
+            .any(|s| s.name == "turn" && s.parent_span_id == voice.span_id),
+        "the spoken turn's answer is part of it"
+    );
     // Sizes and names only: nobody's words, token or key.
     for span in &got {
         for a in &span.attributes {
