@@ -16,7 +16,7 @@ use crate::auth::Admin;
 use crate::config::keys::Key;
 use crate::emergency::checks;
 use crate::error::Result;
-use crate::providers::breakers::{BreakerState, HealthReport};
+use crate::providers::breakers::HealthReport;
 use crate::providers::{ProviderInfo, Stage};
 
 /// The routes.
@@ -121,7 +121,7 @@ async fn ready(State(app): State<AppState>) -> (StatusCode, Json<Readiness>) {
             let usable: Vec<&'static str> = list
                 .iter()
                 .filter(|p| p.stage == stage && p.capabilities.configured)
-                .filter(|p| app.breakers.report(stage, p.id).state == BreakerState::Closed)
+                .filter(|p| app.breakers.closed_in(stage, p.id).is_none())
                 .map(|p| p.id)
                 .collect();
             let status = match (stage, usable.is_empty()) {

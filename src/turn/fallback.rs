@@ -1,7 +1,7 @@
 //! One walk along a stage's fallback chain: each provider in order until one answers, every failure counted
 //! (`provider_errors_total`, `fallback_total`) and named in the turn's `fallbacks`, the stage's time observed
 //! once it has answered. A provider whose circuit breaker is open is skipped without waiting
-//! ([`crate::providers::health`]); each call's outcome goes to its breaker.
+//! ([`crate::providers::breakers`]); each call's outcome goes to its breaker.
 
 use std::time::Instant;
 

@@ -106,7 +106,6 @@ pub struct Spoken {
 }
 
 /// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
-#[derive(Clone)]
 pub(super) struct VoiceContext {
     session: Option<Session>,
     layer: RouteLayer,
@@ -186,8 +185,8 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         let (eff, route) = (&cx.eff, &cx.route);
         let Spoken { audio, early } = spoken;
         let audio_ms = audio.samples.len() as u64 * 1000 / u64::from(audio.sample_rate.max(1));
-        let heard = tracing::info_span!(target: crate::traces::TARGET, "transcription", provider = route.stt.as_str(),
-            audio_ms, early = early.is_some());
+        let transcription = tracing::info_span!(target: crate::traces::TARGET, "transcription",
+            provider = route.stt.as_str(), audio_ms, early = early.is_some());
         let (heard, prefetch) = async {
             let early = match early {
                 Some(early) => early.result().await,
@@ -198,7 +197,7 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
                 None => (speech::transcribe(&app, eff, route, &audio).await?.0, None),
             })
         }
-        .instrument(heard)
+        .instrument(transcription)
         .await?;
         clock.mark(Stage::Transcription, Some(route.stt.name()));
         if heard.text.is_empty() {

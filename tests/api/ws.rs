@@ -954,10 +954,11 @@ async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends
     assert_eq!(app.stored_texts(&session, &token).await.len(), 2);
     assert_eq!(requests_today(&app).await, 1);
     let metrics = app.get("/api/metrics", As::AdminKey).await;
-    let text = metrics.body.to_string();
-    assert!(
-        text.contains("llm_preemptive_total") && text.contains("used"),
-        "the early answer is counted as used: {text}"
+    let counters = &metrics.body["counters"];
+    assert_eq!(counters[r#"llm_preemptive_total{outcome="started"}"#], 1, "{counters}");
+    assert_eq!(
+        counters[r#"llm_preemptive_total{outcome="used"}"#], 1,
+        "the early answer is counted as used"
     );
 }
 
