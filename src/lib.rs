@@ -27,6 +27,7 @@
 //! - [`app`]: the shared state handed to handlers.
 //! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
 //! - [`wyoming`]: the Wyoming server for Home Assistant (`WYOMING_ADDR`): speech in and out, the conversation.
+//! - [`phone`]: the phone line: Twilio Media Streams and Asterisk AudioSocket (`AUDIOSOCKET_ADDR`) calls.
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 //!
@@ -50,6 +51,7 @@ pub mod logging;
 pub mod metrics;
 pub mod openai;
 pub mod overrides;
+pub mod phone;
 pub mod prefs;
 pub mod probes;
 pub mod providers;
@@ -132,7 +134,25 @@ pub async fn serve_with_https(
             let listener = TcpListener::bind(addr)
                 .await
                 .map_err(|e| std::io::Error::new(e.kind(), format!("WYOMING_ADDR {addr}: {e}")))?;
-            Some(AbortOnDrop(tokio::spawn(wyoming::run(listener, app.clone(), stop))))
+            Some(AbortOnDrop(tokio::spawn(wyoming::run(
+                listener,
+                app.clone(),
+                stop.clone(),
+            ))))
+        }
+        None => None,
+    };
+    // The AudioSocket server for Asterisk, when `AUDIOSOCKET_ADDR` is set, too.
+    let _audiosocket = match app.settings.phone.audiosocket_addr {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr)
+                .await
+                .map_err(|e| std::io::Error::new(e.kind(), format!("AUDIOSOCKET_ADDR {addr}: {e}")))?;
+            Some(AbortOnDrop(tokio::spawn(phone::audiosocket::run(
+                listener,
+                app.clone(),
+                stop,
+            ))))
         }
         None => None,
     };

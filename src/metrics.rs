@@ -23,6 +23,9 @@ pub const PROVIDER_STATE: &str = "provider_state";
 pub const PROVIDER_CALLS_TOTAL: &str = "provider_calls_total";
 /// Series `help_check_failures_total`: failed checks of the help path, by `check` (`mail`, `twilio`, `webhook`).
 pub const HELP_CHECK_FAILURES_TOTAL: &str = "help_check_failures_total";
+/// Series `phone_calls_total`: calls by `line` (`twilio`, `audiosocket`) and `ending` (`hung_up`, `goodbye`,
+/// `refused`).
+pub const PHONE_CALLS_TOTAL: &str = "phone_calls_total";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
 /// Series `provider_errors_total`.
@@ -106,6 +109,10 @@ const HELP: &[(&str, &str)] = &[
     (
         EMERGENCY_ESCALATIONS_TOTAL,
         "Reminders sent because nobody confirmed an alarm in time.",
+    ),
+    (
+        PHONE_CALLS_TOTAL,
+        "Phone calls by line (twilio, audiosocket) and how they ended (hung_up, goodbye, refused).",
     ),
     (WS_CONNECTIONS, "Open WebSocket connections by channel."),
     (

@@ -89,6 +89,8 @@ preferences! {
     daily_request_limit: u64,
     /// Admin only: `""` (the global setting) or whole minutes from 0 to 60.
     emergency_cooldown_minutes: String,
+    /// Admin only: the phone numbers (E.164) whose calls are this user's; each number is one user's at most.
+    caller_numbers: Vec<String>,
 }
 
 /// A field of a change that is present, `null` included.
@@ -147,6 +149,7 @@ pub const ADMIN_ONLY: &[&str] = &[
     "web_search_daily_limit",
     "daily_request_limit",
     "emergency_cooldown_minutes",
+    "caller_numbers",
 ];
 
 /// Route keys: a user's (or a session's) choice of providers, model, voice and language.
@@ -255,7 +258,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             }
             Ok(dedup(list))
         }
-        "emergency_contact_phones" => {
+        "emergency_contact_phones" | "caller_numbers" => {
             let list = string_list(key, value, 10)?;
             let canon: Result<Vec<String>, ApiError> = list.iter().map(|p| phone(key, p, false)).collect();
             Ok(dedup(canon?))
@@ -358,6 +361,11 @@ fn phone(key: &str, raw: &str, empty_ok: bool) -> Result<String, ApiError> {
             format!("{raw:?} is not a phone number in international format (+4930123456)"),
         ))
     }
+}
+
+/// A phone number in E.164 (`+` and 7 to 15 digits, spaces and dashes dropped), as callers are known by.
+pub fn e164(raw: &str) -> Option<String> {
+    phone("number", raw, false).ok()
 }
 
 /// A plain check of an e-mail address: one `@`, a dotted domain, no spaces.

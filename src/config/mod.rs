@@ -14,6 +14,7 @@ pub mod env;
 pub mod help;
 pub mod keys;
 pub mod limits;
+pub mod phone;
 pub mod presets;
 pub mod profile;
 pub mod providers;
@@ -37,6 +38,7 @@ pub use env::ConfigError;
 use env::Source;
 pub use help::{EmergencySettings, SmtpSettings};
 pub use limits::LimitSettings;
+pub use phone::PhoneSettings;
 pub use profile::Profile;
 pub use providers::Fallbacks;
 pub use server::ServerSettings;
@@ -83,6 +85,8 @@ pub struct Settings {
     pub engines: EngineSettings,
     /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
     pub wyoming: WyomingSettings,
+    /// `PHONE_*`, `AUDIOSOCKET_*`: calls through Twilio and Asterisk.
+    pub phone: PhoneSettings,
     /// `TLS`, `HTTPS_ADDR`, `TLS_CERT_PATH`, `TLS_KEY_PATH`: HTTPS beside HTTP.
     pub tls: TlsSettings,
     /// Environment values of the 16 runtime keys, validated and canonical.
@@ -161,6 +165,7 @@ impl Settings {
             limits: LimitSettings::read(&src)?,
             voice: VoiceSettings::read(&src, &engines_dir)?,
             wyoming: WyomingSettings::read(&src)?,
+            phone: PhoneSettings::read(&src)?,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,
             fallbacks: Fallbacks::read(&src)?,

@@ -265,6 +265,9 @@ struct Usage {
     name: String,
     requests_today: i64,
     requests_month: i64,
+    /// Phone calls this month and their length in seconds.
+    calls_month: i64,
+    call_seconds_month: i64,
     cost_month: f64,
     avg_cost_per_request: f64,
     cost_total: f64,
@@ -274,21 +277,26 @@ struct Usage {
 #[derive(Serialize, ToSchema)]
 struct Totals {
     requests_month: i64,
+    calls_month: i64,
+    call_seconds_month: i64,
     cost_month: f64,
     avg_cost_per_request: f64,
     cost_total: f64,
 }
 
-/// Requests per user today and this month, cost this month and in all, and the average cost per request.
+/// Requests per user today and this month, phone calls this month, cost this month and in all, and the average cost per request.
 #[utoipa::path(get, path = "/api/admin/stats", tag = ADMIN, responses((status = 200, body = Stats)))]
 async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Stats>> {
     let rows = app.store.usage_by_user().await?;
     let per_request = |cost: f64, requests: i64| if requests > 0 { cost / requests as f64 } else { 0.0 };
     let (mut requests, mut cost_month, mut cost_total) = (0i64, 0.0, 0.0);
+    let (mut calls, mut call_seconds) = (0i64, 0i64);
     let users = rows
         .into_iter()
         .map(|r| {
             requests += r.requests_month;
+            calls += r.calls_month;
+            call_seconds += r.call_seconds_month;
             cost_month += r.cost_month;
             cost_total += r.cost_total;
             Usage {
@@ -297,6 +305,8 @@ async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Stats>
                 name: r.name,
                 requests_today: r.requests_today,
                 requests_month: r.requests_month,
+                calls_month: r.calls_month,
+                call_seconds_month: r.call_seconds_month,
                 cost_month: r.cost_month,
                 cost_total: r.cost_total,
             }
@@ -307,6 +317,8 @@ async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Stats>
         users,
         total: Totals {
             requests_month: requests,
+            calls_month: calls,
+            call_seconds_month: call_seconds,
             cost_month,
             avg_cost_per_request: per_request(cost_month, requests),
             cost_total,

@@ -51,6 +51,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(admin_ops::router())
         .merge(admin_health::router())
         .merge(crate::ws::router())
+        .merge(crate::phone::router())
         .merge(metrics::router())
         .merge(crate::openai::router(audio_limit))
 }

@@ -56,6 +56,9 @@ impl Store {
                     .fetch_optional(&mut *$tx)
                     .await?;
                 let mut prefs = read(row);
+                if let Some(numbers) = &change.caller_numbers {
+                    super::phone::assign_numbers!(&mut *$tx, user_id, numbers.as_deref().unwrap_or_default());
+                }
                 prefs.apply(change.clone());
                 let data = serde_json::to_value(&prefs).unwrap_or(Value::Null).to_string();
                 sqlx::query(write)

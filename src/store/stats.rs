@@ -17,7 +17,11 @@ pub struct UserUsage {
     pub requests_today: i64,
     /// Requests this calendar month.
     pub requests_month: i64,
-    /// Cost charged this month (all categories).
+    /// Phone calls this month.
+    pub calls_month: i64,
+    /// Their length in seconds.
+    pub call_seconds_month: i64,
+    /// Cost charged this month (all categories, calls too).
     pub cost_month: f64,
     /// Cost charged since the beginning.
     pub cost_total: f64,
@@ -50,8 +54,12 @@ impl Store {
                 "SELECT u.id AS user_id, u.name AS name, \
                    COALESCE((SELECT count FROM usage WHERE user_id = u.id AND day = $1), 0) AS requests_today, \
                    COALESCE((SELECT CAST(SUM(count) AS BIGINT) FROM usage WHERE user_id = u.id AND day LIKE $2), 0) AS requests_month, \
-                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
-                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) AS cost_total \
+                   COALESCE((SELECT CAST(SUM(calls) AS BIGINT) FROM call_usage WHERE user_id = u.id AND day LIKE $2), 0) AS calls_month, \
+                   COALESCE((SELECT CAST(SUM(seconds) AS BIGINT) FROM call_usage WHERE user_id = u.id AND day LIKE $2), 0) AS call_seconds_month, \
+                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) \
+                     + COALESCE((SELECT SUM(cost) FROM call_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
+                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) \
+                     + COALESCE((SELECT SUM(cost) FROM call_usage WHERE user_id = u.id), 0.0) AS cost_total \
                  FROM users u ORDER BY u.name",
             )
             .bind(day)

@@ -25,6 +25,8 @@ pub struct User {
 
 /// Identifier and name of the anonymous development user.
 pub const ANONYMOUS_ID: &str = "anonymous";
+/// Identifier and name of the phone's guest user.
+pub const PHONE_GUEST_ID: &str = "phone-guest";
 
 const INSERT_TOKEN: &str = "INSERT INTO tokens (hash, user_id, label, created_at) VALUES ($1, $2, $3, $4)";
 
@@ -45,7 +47,7 @@ pub struct NewUser<'a> {
 }
 
 /// Names a single-sign-on identity never gets as its user name.
-pub const RESERVED_NAMES: &[&str] = &["admin", ANONYMOUS_ID];
+pub const RESERVED_NAMES: &[&str] = &["admin", ANONYMOUS_ID, PHONE_GUEST_ID];
 
 /// The prefix of users provisioned from an SSO identity whose name was taken or reserved. Admin-created names
 /// cannot contain `:`, so it never collides with one.
@@ -95,18 +97,29 @@ impl Store {
 
     /// The anonymous development user, created on first use.
     pub async fn ensure_anonymous(&self) -> Result<User, StoreError> {
+        self.ensure_nameless(ANONYMOUS_ID).await
+    }
+
+    /// The phone's guest user (unknown callers with `PHONE_UNKNOWN_CALLERS=guest`), created on first use.
+    pub async fn ensure_phone_guest(&self) -> Result<User, StoreError> {
+        self.ensure_nameless(PHONE_GUEST_ID).await
+    }
+
+    /// A user that stands for nobody in particular (no memories, no name in the prompt, never deleted),
+    /// named after its id.
+    async fn ensure_nameless(&self, id: &str) -> Result<User, StoreError> {
         with_pool!(self, pool => {
             sqlx::query(
                 "INSERT INTO users (id, name, display_name, external_id, is_admin, is_anonymous, created_at) \
-                 VALUES ($1, $1, '', NULL, FALSE, TRUE, $2) ON CONFLICT (id) DO NOTHING",
+                 VALUES ($1, $1, '', NULL, FALSE, TRUE, $2) ON CONFLICT DO NOTHING",
             )
-            .bind(ANONYMOUS_ID)
+            .bind(id)
             .bind(now_ms())
             .execute(pool)
             .await?;
-            self.user_by_id(ANONYMOUS_ID)
+            self.user_by_id(id)
                 .await?
-                .ok_or(StoreError::Setup("anonymous user missing".into()))
+                .ok_or_else(|| StoreError::Setup(format!("the user {id} is missing (is its name taken?)")))
         })
     }
 
@@ -263,6 +276,8 @@ impl Store {
                 "usage",
                 "web_search_usage",
                 "cost_usage",
+                "call_usage",
+                "caller_numbers",
                 "emergency_events",
                 "emergency_cooldowns",
                 "emergency_alarms",

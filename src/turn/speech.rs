@@ -29,6 +29,15 @@ pub async fn route_alone(app: &App, user: &User, layer: RouteLayer) -> Result<(E
     Ok((eff, prefs, route))
 }
 
+/// The route of the gateway's own defaults (no user's prefs): for words said to somebody the gateway does not
+/// know (a refused caller).
+pub async fn route_default(app: &App) -> Result<(Effective, Prefs, Route)> {
+    let eff = app.runtime.effective().await?;
+    let prefs = Prefs::default();
+    let route = route_for(app, &eff, &prefs, &TurnRequest::default());
+    Ok((eff, prefs, route))
+}
+
 /// Speaks a text outside a turn (`/api/speak`, `/v1/audio/speech`): checks the voice, counts the request, puts
 /// the text through the text pipeline and speaks it along the TTS chain.
 pub async fn speak(app: &App, user: &User, layer: RouteLayer, text: &str) -> Result<Said> {

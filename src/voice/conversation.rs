@@ -72,6 +72,11 @@ impl Conversation {
         self.running.is_some()
     }
 
+    /// Whether the help question was asked and waits for its answer (a channel that ends now raises the alarm).
+    pub fn help_pending(&self) -> bool {
+        self.help_until.is_some()
+    }
+
     /// Waits for the running turn's next event or the end of the help question's time; cancel-safe.
     pub async fn next(&mut self) -> Next {
         let until = self.help_until;

@@ -7,10 +7,12 @@
 //! - [`conversation`]: the running turn of a connection and the help question; what the channel waits on.
 //! - [`turn`]: one voice or text turn as events ([`events`]), spoken sentence by sentence.
 //! - [`help`]: calls for help by voice, asked back before the alarm.
+//! - [`heard`]: what of an answer was played before the person interrupted it, for the stored answer.
 //! - [`stages`]: where the time of each voice turn goes, for `/metrics` and the admin panel.
 
 pub mod conversation;
 pub mod events;
+pub mod heard;
 pub mod help;
 pub mod listener;
 mod phrases;

@@ -12,7 +12,6 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::SinkExt;
 
-use super::heard::{LastAnswer, Spoke};
 use super::protocol::{ChatFrame, ClientFrame, MAX_BINARY_FRAME, MAX_TEXT_FRAME, Options, parse};
 use crate::app::App;
 use crate::error::ApiError;
@@ -24,6 +23,7 @@ use crate::providers::opus::{self, LiveDecoder};
 use crate::socket::{SEND_TIMEOUT, close, close_code, send};
 use crate::store::users::User;
 use crate::voice::events::{AudioFormat, InputFormat};
+use crate::voice::heard::{LastAnswer, Spoke};
 use crate::voice::{Conversation, Detection, Heard, Listener, Next, Out, ServerEvent, error_event};
 
 /// Sample rate of `/ws/voice` PCM unless the start frame says otherwise.

@@ -8,7 +8,6 @@
 
 mod admin_log;
 mod conn;
-mod heard;
 pub mod protocol;
 
 use axum::extract::State;

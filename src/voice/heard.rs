@@ -1,13 +1,13 @@
-//! What the listener heard of the last answer on `/ws/chat` and `/ws/voice`: its audio frames by `seq` and
-//! the sentence each spoke, so that a client's `heard` frame (the last `seq` it played in full, sent when the
-//! person interrupts the playback) cuts the stored answer, and with it the next turn's history, to what was
-//! played.
+//! What the listener heard of the last answer: its audio frames by `seq` and the sentence each spoke, so that
+//! what was played in full (a `/ws/chat` or `/ws/voice` client's `heard` frame, the marks of a phone line)
+//! cuts the stored answer, and with it the next turn's history, to what was played when the person
+//! interrupted.
 
 use crate::store::Store;
 
 /// The last answer's audio, sentence by sentence.
 #[derive(Debug, Default)]
-pub(super) struct LastAnswer {
+pub struct LastAnswer {
     /// The session it is stored in (none: the turn was not stored).
     session_id: Option<String>,
     /// Each audio frame's `seq` and its sentence (`None` for a filler; the whole answer for one piece).
@@ -18,7 +18,7 @@ pub(super) struct LastAnswer {
 
 /// What an audio frame spoke.
 #[derive(Debug, Clone)]
-pub(super) enum Spoke {
+pub enum Spoke {
     /// A sentence of the answer.
     Sentence(String),
     /// The whole answer in one piece.
@@ -29,7 +29,7 @@ pub(super) enum Spoke {
 
 impl LastAnswer {
     /// A new answer in `session_id`.
-    pub(super) fn new(session_id: Option<String>) -> Self {
+    pub fn new(session_id: Option<String>) -> Self {
         Self {
             session_id,
             ..Self::default()
@@ -37,12 +37,12 @@ impl LastAnswer {
     }
 
     /// An audio frame of the answer was sent.
-    pub(super) fn audio(&mut self, seq: u64, spoke: Spoke) {
+    pub fn audio(&mut self, seq: u64, spoke: Spoke) {
         self.audio.push((seq, spoke));
     }
 
     /// The turn's answer text, as it is stored.
-    pub(super) fn answered(&mut self, text: &str) {
+    pub fn answered(&mut self, text: &str) {
         self.stored = Some(text.trim().to_string());
     }
 
@@ -61,7 +61,7 @@ impl LastAnswer {
     }
 
     /// Cuts the stored answer to what was heard; nothing to do when the turn was not stored or is not over.
-    pub(super) async fn heard(&mut self, store: &Store, seq: Option<u64>) {
+    pub async fn heard(&mut self, store: &Store, seq: Option<u64>) {
         let (Some(session_id), Some(stored)) = (&self.session_id, &self.stored) else {
             return;
         };

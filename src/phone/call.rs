@@ -1,0 +1,523 @@
+//! One telephone call on the voice core, whatever the line (Twilio, AudioSocket): the caller's 8 kHz audio goes
+//! to the listener (raised to 16 kHz, so that Silero and Smart Turn hear it as on every channel), utterances to
+//! the conversation, and the answer's sentences to the line as 8 kHz audio, each followed by a mark. The line
+//! says which marks were played: barge-in clears what was not, and the stored answer is cut to what was heard.
+//!
+//! The call greets the caller in their language, says goodbye and hangs up when they do (or after
+//! `PHONE_SILENCE_SECONDS` of silence), and takes calls for help by voice: asked once, a yes or no answer raises
+//! the alarm, the caller hears what was done and who confirmed it, and the line stays open until they hang up.
+//! A call that drops while the question waits raises the alarm.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::texts;
+use crate::app::App;
+use crate::emergency::texts::{fill, texts as alarm_texts};
+use crate::listen::end_of_turn::Verdict;
+use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::providers::resample::Resampler;
+use crate::store::users::User;
+use crate::turn::speech;
+use crate::voice::heard::{LastAnswer, Spoke};
+use crate::voice::{Conversation, Detection, Heard, Listener, Next, Options, Out, ServerEvent};
+
+/// The telephone's rate.
+pub const RATE: u32 = 8_000;
+/// The rate the listener hears at (Smart Turn's).
+const HEARING_RATE: u32 = 16_000;
+/// How often an alarm's confirmations are looked for while the call lasts.
+const ACK_POLL: Duration = Duration::from_secs(2);
+/// How long a goodbye may take to be played before the line hangs up anyway (a line that sends no marks).
+const GOODBYE_GRACE: Duration = Duration::from_secs(3);
+
+/// What the line's reader and player report.
+#[derive(Debug)]
+pub enum Inbound {
+    /// The caller's audio, 8 kHz mono.
+    Audio(Vec<i16>),
+    /// The audio up to this mark was played to the caller.
+    Played(u64),
+    /// The caller hung up, or the line broke.
+    Hangup,
+}
+
+/// The line's sending side.
+pub(crate) trait Line {
+    /// Queues 8 kHz audio for the caller, followed by `mark` (reported by [`Inbound::Played`] once played).
+    async fn play(&mut self, samples: &[i16], mark: u64) -> std::io::Result<()>;
+    /// Drops the audio not yet played.
+    async fn clear(&mut self) -> std::io::Result<()>;
+    /// Ends the call.
+    async fn hang_up(&mut self);
+}
+
+/// What a mark stands for.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    /// Audio `seq` of the running answer.
+    Answer(u64),
+    /// Words of the line itself (greeting, goodbye).
+    Own,
+}
+
+/// How the call ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The caller hung up (or the line broke).
+    HungUp,
+    /// The gateway said goodbye and hung up.
+    Goodbye,
+}
+
+/// A call in progress.
+pub(crate) struct Call {
+    app: Arc<App>,
+    user: User,
+    /// The line's name (`twilio`, `audiosocket`), for the log and the alarm.
+    line: &'static str,
+    language: String,
+    /// The caller's name for the greeting (none for a guest).
+    name: Option<String>,
+    options: Options,
+    listener: Listener,
+    hearing: Resampler,
+    conversation: Conversation,
+    /// The running answer's audio, for the cut at barge-in.
+    last: LastAnswer,
+    /// The sentence of the audio frame that comes next.
+    next_audio: Option<(u64, Spoke)>,
+    /// Marks sent and not yet played, oldest first.
+    playing: VecDeque<(u64, Piece)>,
+    marks: u64,
+    /// The answer audio played in full, last first.
+    played: Option<u64>,
+    /// The caller's last speech, or the end of the last audio played: the silence is counted from it.
+    quiet_since: Instant,
+    /// When the audio sent so far will have been played, at the earliest.
+    played_by: Instant,
+    /// The goodbye was said: the line hangs up once it was played, at the latest then.
+    hanging_up: Option<Instant>,
+    /// An alarm was raised in this call: its id, the confirmations told so far, and when to look again.
+    alarm: Option<(String, usize, Instant)>,
+    started: Instant,
+}
+
+/// What woke the call.
+enum Step {
+    Inbound(Option<Inbound>),
+    Next(Next),
+    Verdict(Verdict),
+    Silence,
+    HangUp,
+    Confirmations,
+}
+
+impl Call {
+    /// A call of `user` on `line` (whose turns are stored in `session_id`); `name`: whom the greeting names.
+    pub(crate) async fn new(
+        app: Arc<App>,
+        user: User,
+        line: &'static str,
+        session_id: String,
+    ) -> crate::error::Result<Self> {
+        let (_, prefs, route) = speech::route_alone(&app, &user, Default::default()).await?;
+        let name = (!user.is_anonymous)
+            .then(|| prefs.full_name.clone().filter(|n| !n.trim().is_empty()))
+            .flatten()
+            .or_else(|| (!user.is_anonymous && !user.display_name.is_empty()).then(|| user.display_name.clone()));
+        let options = Options {
+            session_id: Some(session_id.clone()),
+            audio_stream: Some(true),
+            ..Options::default()
+        };
+        let detection = Some(Detection::standard().answered());
+        let listener = Listener::new(app.clone(), user.clone(), options.clone(), HEARING_RATE, detection);
+        Ok(Self {
+            conversation: Conversation::new(app.clone(), user.clone(), "phone", true),
+            listener,
+            hearing: Resampler::new(RATE, HEARING_RATE),
+            last: LastAnswer::new(Some(session_id)),
+            language: route.language,
+            name,
+            options,
+            line,
+            app,
+            user,
+            next_audio: None,
+            playing: VecDeque::new(),
+            marks: 0,
+            played: None,
+            quiet_since: Instant::now(),
+            played_by: Instant::now(),
+            hanging_up: None,
+            alarm: None,
+            started: Instant::now(),
+        })
+    }
+
+    /// Runs the call until the caller hangs up or the line says goodbye; the call is counted in the user's
+    /// usage, and a call for help still waiting for its answer raises the alarm.
+    pub(crate) async fn run<L: Line>(mut self, inbound: &mut mpsc::Receiver<Inbound>, line: &mut L) -> Ending {
+        let greeting = texts::greeting(&self.language, self.name.as_deref());
+        let ending = match self.say(line, &greeting).await {
+            Ok(()) => self.converse(inbound, line).await,
+            Err(_) => Ending::HungUp,
+        };
+        self.finish(ending).await;
+        ending
+    }
+
+    async fn converse<L: Line>(&mut self, inbound: &mut mpsc::Receiver<Inbound>, line: &mut L) -> Ending {
+        let silence = Duration::from_secs(self.app.settings.phone.silence_secs);
+        loop {
+            let idle = !self.conversation.answering()
+                && self.playing.is_empty()
+                && self.hanging_up.is_none()
+                && self.alarm.is_none()
+                && self.listener.is_empty();
+            let hang_up_at = self.hanging_up;
+            let look_at = self.alarm.as_ref().map(|(_, _, at)| *at);
+            let step = tokio::select! {
+                received = inbound.recv() => Step::Inbound(received),
+                next = self.conversation.next() => Step::Next(next),
+                verdict = self.listener.verdict() => Step::Verdict(verdict),
+                () = tokio::time::sleep_until(self.quiet_since + silence), if idle => Step::Silence,
+                () = sleep_until(hang_up_at) => Step::HangUp,
+                () = sleep_until(look_at) => Step::Confirmations,
+            };
+            let went = match step {
+                Step::Inbound(None | Some(Inbound::Hangup)) => return Ending::HungUp,
+                Step::Inbound(Some(Inbound::Audio(samples))) => self.hear(line, &samples).await,
+                Step::Inbound(Some(Inbound::Played(mark))) => {
+                    self.on_played(mark);
+                    if self.hanging_up.is_some() && self.playing.is_empty() {
+                        line.hang_up().await;
+                        return Ending::Goodbye;
+                    }
+                    Ok(())
+                }
+                Step::Next(next) => self.on_next(line, next).await,
+                Step::Verdict(verdict) => match self.listener.decide(verdict, self.speaking()) {
+                    Some(heard) => self.on_heard(line, heard).await,
+                    None => Ok(()),
+                },
+                Step::Silence => {
+                    tracing::info!(line = self.line, "nobody spoke on the call; it ends with a goodbye");
+                    let words = texts::silence(&self.language);
+                    self.goodbye(line, words).await
+                }
+                Step::HangUp => {
+                    line.hang_up().await;
+                    return Ending::Goodbye;
+                }
+                Step::Confirmations => self.confirmations(line).await,
+            };
+            if went.is_err() {
+                return Ending::HungUp;
+            }
+        }
+    }
+
+    /// Whether the caller is hearing something the gateway says (speech may interrupt it).
+    fn speaking(&self) -> bool {
+        self.conversation.answering() || !self.playing.is_empty()
+    }
+
+    /// Hears the caller's audio.
+    async fn hear<L: Line>(&mut self, line: &mut L, samples: &[i16]) -> std::io::Result<()> {
+        let raised = self.hearing.push(samples);
+        for heard in self.listener.hear(&raised, self.speaking()) {
+            self.on_heard(line, heard).await?;
+        }
+        Ok(())
+    }
+
+    /// Acts on what the listener heard: speech interrupts what is played, an utterance is answered.
+    async fn on_heard<L: Line>(&mut self, line: &mut L, heard: Heard) -> std::io::Result<()> {
+        match heard {
+            Heard::SpeechStarted { .. } => {
+                self.quiet_since = Instant::now();
+                Ok(())
+            }
+            Heard::Ignored { .. } => Ok(()),
+            // The goodbye is not interrupted.
+            Heard::BargeIn if self.hanging_up.is_some() => Ok(()),
+            Heard::BargeIn => self.interrupt(line).await,
+            Heard::Utterance(utterance) => {
+                if self.hanging_up.is_some() {
+                    return Ok(());
+                }
+                self.quiet_since = Instant::now();
+                self.interrupt(line).await?;
+                self.last = LastAnswer::new(self.options.session_id.clone());
+                self.conversation.voice(utterance, self.options.clone());
+                Ok(())
+            }
+            Heard::TooLong { seconds } => {
+                tracing::info!(seconds, "a caller's utterance was too long and was dropped");
+                Ok(())
+            }
+            Heard::OverBudget => {
+                tracing::warn!("audio buffer budget reached; a call ends");
+                let words = texts::sorry(&self.language);
+                self.goodbye(line, words).await
+            }
+        }
+    }
+
+    /// Stops the running answer and what the caller has not heard yet; the stored answer keeps what they heard.
+    async fn interrupt<L: Line>(&mut self, line: &mut L) -> std::io::Result<()> {
+        let cancelled = self.conversation.interrupt();
+        if self.playing.is_empty() && !cancelled {
+            return Ok(());
+        }
+        if !self.playing.is_empty() {
+            line.clear().await?;
+            self.playing.clear();
+            self.played_by = Instant::now();
+        }
+        self.next_audio = None;
+        self.last.heard(&self.app.store, self.played).await;
+        Ok(())
+    }
+
+    /// A mark came back: what it followed was played (marks of audio that was cleared are not waited for).
+    fn on_played(&mut self, mark: u64) {
+        let Some(at) = self.playing.iter().position(|(m, _)| *m == mark) else {
+            return;
+        };
+        for (_, piece) in self.playing.drain(..=at) {
+            if let Piece::Answer(seq) = piece {
+                self.played = Some(seq);
+            }
+        }
+        if self.playing.is_empty() {
+            self.quiet_since = Instant::now();
+        }
+    }
+
+    /// Plays what the running turn sent.
+    async fn on_next<L: Line>(&mut self, line: &mut L, next: Next) -> std::io::Result<()> {
+        match next {
+            Next::HelpUnanswered => {
+                self.interrupt(line).await?;
+                self.last = LastAnswer::new(self.options.session_id.clone());
+                self.conversation.alarm(self.options.clone());
+                Ok(())
+            }
+            Next::Ended => Ok(()),
+            Next::Out(Out::Audio(wav)) => {
+                let Some((seq, spoke)) = self.next_audio.take() else {
+                    return Ok(());
+                };
+                let answer = !matches!(spoke, Spoke::Other);
+                self.last.audio(seq, spoke);
+                let piece = if answer { Piece::Answer(seq) } else { Piece::Own };
+                self.play(line, &wav, piece).await
+            }
+            Next::Out(Out::Event(event)) => self.on_event(line, event).await,
+        }
+    }
+
+    async fn on_event<L: Line>(&mut self, line: &mut L, event: ServerEvent) -> std::io::Result<()> {
+        match event {
+            ServerEvent::Audio { seq, text, filler, .. } => {
+                let spoke = match text {
+                    _ if filler => Spoke::Other,
+                    Some(sentence) => Spoke::Sentence(sentence),
+                    None => Spoke::Whole,
+                };
+                self.next_audio = Some((seq, spoke));
+                Ok(())
+            }
+            ServerEvent::Transcript { text, .. } if texts::is_farewell(&text, &self.language) => {
+                self.conversation.interrupt();
+                let words = texts::goodbye(&self.language);
+                self.goodbye(line, words).await
+            }
+            ServerEvent::Semantic(semantic) => {
+                self.last.answered(&semantic.text);
+                Ok(())
+            }
+            ServerEvent::Help { status, .. } => {
+                tracing::warn!(line = self.line, status, "help by voice on a call");
+                // The confirmations of the newest alarm are told from now on (a declined call for help, or
+                // one inside the cooldown, raised none: the earlier alarm's are not told twice).
+                if status != "declined"
+                    && let Ok(Some(alarm)) = self.app.store.latest_alarm(&self.user.id).await
+                {
+                    let told = self.app.store.acknowledged_by(&alarm.id).await.map_or(0, |a| a.len());
+                    self.alarm = Some((alarm.id, told, Instant::now() + ACK_POLL));
+                }
+                Ok(())
+            }
+            ServerEvent::Error { code, message, .. } => {
+                tracing::info!(code, %message, "a turn of a call failed");
+                let words = texts::sorry(&self.language);
+                self.say(line, words).await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Tells the caller who confirmed the alarm since last time.
+    async fn confirmations<L: Line>(&mut self, line: &mut L) -> std::io::Result<()> {
+        let Some((id, told, _)) = self.alarm.clone() else {
+            return Ok(());
+        };
+        self.alarm = Some((id.clone(), told, Instant::now() + ACK_POLL));
+        let confirmed = match self.app.store.acknowledged_by(&id).await {
+            Ok(confirmed) => confirmed,
+            Err(err) => {
+                tracing::error!(%err, "reading an alarm's confirmations failed");
+                return Ok(());
+            }
+        };
+        if confirmed.len() <= told {
+            return Ok(());
+        }
+        let who: Vec<&str> = confirmed[told..].iter().map(|a| a.contact.as_str()).collect();
+        self.alarm = Some((id, confirmed.len(), Instant::now() + ACK_POLL));
+        let words = fill(alarm_texts(&self.language).seen_by, &[("who", &who.join(", "))]);
+        self.say(line, &words).await
+    }
+
+    /// Says `words` and hangs up once they were played.
+    async fn goodbye<L: Line>(&mut self, line: &mut L, words: &str) -> std::io::Result<()> {
+        self.interrupt(line).await?;
+        self.say(line, words).await?;
+        self.hanging_up = Some(self.played_by.max(Instant::now()) + GOODBYE_GRACE);
+        Ok(())
+    }
+
+    /// Says `words` in the caller's language and voice.
+    async fn say<L: Line>(&mut self, line: &mut L, words: &str) -> std::io::Result<()> {
+        let said = async {
+            let (eff, prefs, route) = speech::route_alone(&self.app, &self.user, Default::default()).await?;
+            speech::synthesize(&self.app, &eff, &prefs, &route, words).await
+        }
+        .await;
+        match said {
+            Ok(said) => self.play(line, &said.speech.audio, Piece::Own).await,
+            Err(err) => {
+                tracing::error!(%err, "the phone line could not speak");
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends WAV audio to the line at 8 kHz, with a mark after it.
+    async fn play<L: Line>(&mut self, line: &mut L, wav: &[u8], piece: Piece) -> std::io::Result<()> {
+        let pcm = match parse_wav(wav) {
+            Ok(pcm) => to_mono(pcm),
+            Err(err) => {
+                tracing::error!(%err, "answer audio that is not WAV was not played");
+                return Ok(());
+            }
+        };
+        let samples = narrowed(pcm);
+        let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(RATE));
+        self.played_by = self.played_by.max(Instant::now()) + length;
+        self.marks += 1;
+        line.play(&samples, self.marks).await?;
+        self.playing.push_back((self.marks, piece));
+        Ok(())
+    }
+
+    /// After the call: a call for help without its answer raises the alarm; the call is counted.
+    async fn finish(&mut self, ending: Ending) {
+        let seconds = self.started.elapsed().as_secs();
+        tracing::info!(line = self.line, seconds, ?ending, "a call ended");
+        if self.conversation.help_pending() {
+            tracing::warn!(user = %self.user.name, "the call dropped while asking whether to alert the contacts; alerting them");
+            let (app, user, line) = (self.app.clone(), self.user.clone(), self.line);
+            // The call is gone; the alarm is not.
+            tokio::spawn(async move {
+                if let Err(err) = crate::voice::help::raise(&app, &user, &format!("phone ({line})")).await {
+                    tracing::error!(%err, "the alarm of a dropped call failed");
+                }
+            });
+        }
+        let minutes = seconds.div_ceil(60).max(1);
+        let cost = minutes as f64 * self.app.settings.phone.cost_per_minute;
+        if let Err(err) = self.app.store.add_call(&self.user.id, seconds as i64, cost).await {
+            tracing::error!(%err, "counting a call failed");
+        }
+        let labels = [("line", self.line), ("ending", ending_label(ending))];
+        self.app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
+    }
+}
+
+/// Says that the call cannot be taken now, and hangs up.
+pub(crate) async fn apologize<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::Receiver<Inbound>) {
+    let language = app.settings.turn.default_language.clone();
+    say_and_hang_up(app, line, inbound, texts::sorry(&language)).await;
+}
+
+/// Tells a caller whose number is not known that the line is not for them, and hangs up.
+pub(crate) async fn refuse<L: Line>(
+    app: &App,
+    line: &mut L,
+    inbound: &mut mpsc::Receiver<Inbound>,
+    name: &'static str,
+) {
+    let language = app.settings.turn.default_language.clone();
+    say_and_hang_up(app, line, inbound, texts::refusal(&language)).await;
+    let labels = [("line", name), ("ending", "refused")];
+    app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
+}
+
+/// Says `words` in the gateway's default voice and hangs up once they were played (or the caller did).
+async fn say_and_hang_up<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::Receiver<Inbound>, words: &str) {
+    let said = async {
+        let (eff, prefs, route) = speech::route_default(app).await?;
+        speech::synthesize(app, &eff, &prefs, &route, words).await
+    }
+    .await;
+    let samples = match said.map(|said| parse_wav(&said.speech.audio)) {
+        Ok(Ok(pcm)) => narrowed(to_mono(pcm)),
+        Ok(Err(err)) => return tracing::error!(%err, "the phone line's words are not WAV"),
+        Err(err) => return tracing::error!(%err, "the phone line could not speak"),
+    };
+    let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(RATE));
+    if line.play(&samples, 1).await.is_ok() {
+        let played = async {
+            while let Some(inbound) = inbound.recv().await {
+                if matches!(inbound, Inbound::Played(_) | Inbound::Hangup) {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(length + GOODBYE_GRACE, played).await;
+    }
+    line.hang_up().await;
+}
+
+fn ending_label(ending: Ending) -> &'static str {
+    match ending {
+        Ending::HungUp => "hung_up",
+        Ending::Goodbye => "goodbye",
+    }
+}
+
+/// Audio at the telephone's rate.
+fn narrowed(pcm: Pcm) -> Vec<i16> {
+    if pcm.sample_rate == RATE {
+        pcm.samples
+    } else {
+        pcm.resampled(RATE).samples
+    }
+}
+
+/// Sleeps until `at`, or forever without one.
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

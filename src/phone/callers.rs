@@ -1,0 +1,88 @@
+//! Who is calling: a number an admin gave a user (the prefs key `caller_numbers`) is that user's
+//! conversation; any other number, and a withheld one, gets what `PHONE_UNKNOWN_CALLERS` says.
+
+use crate::app::App;
+use crate::config::phone::UnknownCallers;
+use crate::error::{ApiError, Result};
+use crate::prefs::{PrefsChange, e164};
+use crate::store::users::User;
+
+/// Whose call it is.
+#[derive(Debug, Clone)]
+pub enum Caller {
+    /// A user's, by number or by the line's setting.
+    Known(User),
+    /// An unknown caller's, as the guest user.
+    Guest(User),
+    /// An unknown caller's, refused.
+    Refused,
+}
+
+impl Caller {
+    /// The user the call talks as, unless refused.
+    pub fn user(&self) -> Option<&User> {
+        match self {
+            Self::Known(user) | Self::Guest(user) => Some(user),
+            Self::Refused => None,
+        }
+    }
+
+    /// `known`, `guest` or `refused`, for the log and the metrics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Known(_) => "known",
+            Self::Guest(_) => "guest",
+            Self::Refused => "refused",
+        }
+    }
+}
+
+/// The caller of `number` as the network gave it (`None`, `anonymous` or anything not E.164: withheld).
+pub async fn by_number(app: &App, number: Option<&str>) -> Result<Caller> {
+    let user_id = match number.and_then(e164) {
+        Some(number) => app.store.user_of_number(&number).await?,
+        None => None,
+    };
+    match user_id {
+        Some(id) => match app.store.user_by_id(&id).await? {
+            Some(user) => Ok(Caller::Known(user)),
+            None => unknown(app).await,
+        },
+        None => unknown(app).await,
+    }
+}
+
+/// The caller of a line that belongs to the user named `name` (`None`: an unknown caller).
+pub async fn by_name(app: &App, name: Option<&str>) -> Result<Caller> {
+    let Some(name) = name else {
+        return unknown(app).await;
+    };
+    match app.store.user_by_name(name).await? {
+        Some(user) => Ok(Caller::Known(user)),
+        None => {
+            tracing::warn!(
+                name,
+                "the phone line's user does not exist; the call is an unknown caller's"
+            );
+            unknown(app).await
+        }
+    }
+}
+
+/// An unknown caller: refused, or the guest with the daily quota of `PHONE_GUEST_DAILY_REQUESTS`.
+async fn unknown(app: &App) -> Result<Caller> {
+    if app.settings.phone.unknown_callers == UnknownCallers::Refuse {
+        return Ok(Caller::Refused);
+    }
+    let guest = app.store.ensure_phone_guest().await?;
+    let limit = app.settings.phone.guest_daily_requests;
+    let prefs = app.store.prefs(&guest.id).await?;
+    if prefs.daily_request_limit != Some(limit) {
+        let change = PrefsChange {
+            daily_request_limit: Some(Some(limit)),
+            ..PrefsChange::default()
+        };
+        app.store.merge_prefs(&guest.id, change).await.map_err(ApiError::from)?;
+    }
+    Ok(Caller::Guest(guest))
+}
