@@ -24,6 +24,7 @@ use crate::providers::resample::Resampler;
 use crate::store::users::User;
 use crate::turn::speech;
 use crate::voice::heard::{LastAnswer, Spoke};
+use crate::voice::phrases::is_farewell;
 use crate::voice::{Conversation, Detection, Heard, Listener, Next, Options, Out, ServerEvent};
 
 /// The telephone's rate.
@@ -133,6 +134,7 @@ impl Call {
         let options = Options {
             session_id: Some(session_id.clone()),
             audio_stream: Some(true),
+            farewell_ends: Some(true),
             ..Options::default()
         };
         let detection = Some(Detection::standard().answered());
@@ -179,7 +181,7 @@ impl Call {
                 && self.playing.is_empty()
                 && self.hanging_up.is_none()
                 && self.alarm.is_none()
-                && self.listener.is_empty();
+                && !self.listener.hears_speech();
             let hang_up_at = self.hanging_up;
             let look_at = self.alarm.as_ref().map(|(_, _, at)| *at);
             let step = tokio::select! {
@@ -335,7 +337,7 @@ impl Call {
                 self.next_audio = Some((seq, spoke));
                 Ok(())
             }
-            ServerEvent::Transcript { text, .. } if texts::is_farewell(&text, &self.language) => {
+            ServerEvent::Transcript { text, .. } if is_farewell(&text, &self.language) => {
                 self.conversation.interrupt();
                 let words = texts::goodbye(&self.language);
                 self.goodbye(line, words).await

@@ -1,4 +1,4 @@
-//! What the phone line says by itself, in the eight languages, and the words that end a call.
+//! What the phone line says by itself, in the eight languages.
 
 /// The greeting when a call starts (`{name}`: the person's name, or nothing for a guest).
 pub fn greeting(language: &str, name: Option<&str>) -> String {
@@ -80,89 +80,10 @@ pub fn sorry(language: &str) -> &'static str {
     }
 }
 
-/// Farewells that end a call, and words that may come with them ("okay, thanks, bye").
-fn farewells(language: &str) -> (&'static [&'static str], &'static [&'static str]) {
-    match language {
-        "de" => (
-            &[
-                "tschüss",
-                "tschüs",
-                "auf wiederhören",
-                "auf wiedersehen",
-                "ciao",
-                "bis dann",
-                "bis bald",
-                "servus",
-            ],
-            &[
-                "okay", "ok", "gut", "danke", "vielen", "dank", "also", "dann", "na", "ja", "schön", "dir", "ihnen",
-            ],
-        ),
-        "fr" => (
-            &["au revoir", "salut", "à bientôt", "bonne journée", "bonne soirée"],
-            &["ok", "d'accord", "merci", "bien", "alors", "beaucoup", "bon", "oui"],
-        ),
-        "es" => (
-            &["adiós", "hasta luego", "hasta pronto", "chao"],
-            &["vale", "ok", "gracias", "muchas", "bueno", "pues", "sí"],
-        ),
-        "it" => (
-            &["arrivederci", "ciao", "a presto", "buona giornata"],
-            &["ok", "va", "bene", "grazie", "mille", "allora", "sì"],
-        ),
-        "nl" => (
-            &["tot ziens", "doei", "dag", "tot straks", "tot later"],
-            &["oké", "ok", "goed", "dank", "je", "u", "wel", "bedankt", "ja"],
-        ),
-        "pl" => (
-            &["do widzenia", "do usłyszenia", "cześć", "pa"],
-            &["dobrze", "ok", "okej", "dziękuję", "dzięki", "to", "tak"],
-        ),
-        "pt" => (
-            &["adeus", "tchau", "até logo", "até já", "até breve"],
-            &["ok", "obrigado", "obrigada", "muito", "então", "bem", "sim"],
-        ),
-        _ => (
-            &["goodbye", "good bye", "bye bye", "bye", "see you", "talk to you later"],
-            &[
-                "okay", "ok", "thanks", "thank", "you", "very", "much", "so", "well", "alright", "then", "yes",
-                "that's", "all",
-            ],
-        ),
-    }
-}
-
-/// Whether an utterance says goodbye: a farewell, with at most words of thanks and agreement beside it (a
-/// question about a goodbye is not one).
-pub fn is_farewell(text: &str, language: &str) -> bool {
-    let lower = text.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let (farewells, fillers) = farewells(language);
-    let mut rest = words.as_slice();
-    let mut said = false;
-    'words: while let Some(first) = rest.first() {
-        for farewell in farewells {
-            let parts: Vec<&str> = farewell.split(' ').collect();
-            if rest.len() >= parts.len() && rest[..parts.len()] == parts[..] {
-                rest = &rest[parts.len()..];
-                said = true;
-                continue 'words;
-            }
-        }
-        if !fillers.contains(first) {
-            return false;
-        }
-        rest = &rest[1..];
-    }
-    said
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::voice::phrases::is_farewell;
 
     #[test]
     fn a_farewell_with_thanks_ends_the_call_and_a_question_does_not() {

@@ -316,9 +316,12 @@ async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut
                     out_of_order += 1;
                     continue;
                 }
-                sequence = at.unwrap_or(sequence + 1);
                 match STANDARD.decode(media.payload.trim()) {
-                    Ok(bytes) if !bytes.is_empty() => Inbound::Audio(bytes.iter().map(|&b| g711::ulaw_to(b)).collect()),
+                    Ok(bytes) if !bytes.is_empty() => {
+                        // Only audio moves the order on: a broken message's number is not believed either.
+                        sequence = at.unwrap_or(sequence + 1);
+                        Inbound::Audio(bytes.iter().map(|&b| g711::ulaw_to(b)).collect())
+                    }
                     _ => {
                         malformed += 1;
                         continue;

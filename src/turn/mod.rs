@@ -299,6 +299,11 @@ async fn prepare(app: &App, user: &User, request: &TurnRequest) -> Result<Prepar
 /// The first model request the turn of `request` would make, and to whom: what [`Prefetch`] asks early.
 async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<(LlmId, ChatRequest)> {
     let prep = prepare(app, user, request).await?;
+    if quota::spent(app, &user.id, &prep.prefs, &prep.eff).await? {
+        return Err(ApiError::TooManyRequests(
+            "the daily limit of requests is reached".into(),
+        ));
+    }
     let provider = prep.route.llm;
     let ctx = chat::Context {
         app,

@@ -37,6 +37,10 @@ pub struct Options {
     /// System text added to the gateway's (the `instructions` of an OpenAI Realtime session); not a frame field.
     #[serde(skip)]
     pub instructions: Option<String>,
+    /// A farewell ends the conversation rather than being a question for the model (a phone call, which
+    /// hangs up on it); not a frame field.
+    #[serde(skip)]
+    pub farewell_ends: Option<bool>,
 }
 
 impl Options {
@@ -56,6 +60,7 @@ impl Options {
             audio_format: pick(&over.audio_format, &self.audio_format),
             input_format: pick(&over.input_format, &self.input_format),
             instructions: pick(&over.instructions, &self.instructions),
+            farewell_ends: pick(&over.farewell_ends, &self.farewell_ends),
         }
     }
 }

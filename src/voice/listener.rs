@@ -185,6 +185,11 @@ impl Listener {
         &self.options
     }
 
+    /// Whether speech is being followed: it began, and its utterance has not ended yet.
+    pub fn hears_speech(&self) -> bool {
+        self.speaking
+    }
+
     /// Whether no audio is held.
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()

@@ -15,7 +15,7 @@ pub mod events;
 pub mod heard;
 pub mod help;
 pub mod listener;
-mod phrases;
+pub mod phrases;
 pub mod recognition;
 pub mod stages;
 pub mod turn;

@@ -158,7 +158,8 @@ impl VoiceContext {
     }
 
     /// Starts the answer to what was heard up to a pause, before the turn is known to end there; none for
-    /// what is not a plain question (nothing heard, words to translate first, a call for help).
+    /// what is not a plain question (nothing heard, words to translate first, a call for help, a farewell that
+    /// ends the call).
     pub(super) fn answer_early(
         &self,
         app: &Arc<App>,
@@ -169,7 +170,8 @@ impl VoiceContext {
         let language = &self.route.language;
         let plain = !heard.text.trim().is_empty()
             && self.foreign(heard).is_none()
-            && !spoken::is_call_for_help(&heard.text, language);
+            && !spoken::is_call_for_help(&heard.text, language)
+            && !(options.farewell_ends == Some(true) && phrases::is_farewell(&heard.text, language));
         plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
     }
 }
@@ -231,6 +233,11 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
             return Ok(());
         }
         if help::heard(&app, &user, &text, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
+            return Ok(());
+        }
+        if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &route.language) {
+            // The channel says goodbye itself: a farewell is no question, and not counted.
+            let _ = send(&tx, Out::Event(ServerEvent::Done)).await;
             return Ok(());
         }
         // Counted once it is a question for the model: a call for help never is.

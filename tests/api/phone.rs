@@ -1,0 +1,497 @@
+//! Calls through Twilio: the fake of `twilio_media` rings the gateway's webhook signed as Twilio signs it and
+//! runs the media stream the TwiML names, in real time. Speech-to-text, the model and the voice are fakes
+//! speaking their real protocols; the voice answers tones, so that what the caller hears can be measured.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, Stage, TestApp, eventually};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+use crate::twilio_media::{
+    AUTH_TOKEN, PUBLIC_URL, Seen, TwilioCall, call_fields, phone_env, pieces, post_webhook, question_ulaw, ring,
+    signature, stream_of, tone_wav,
+};
+
+const STT: &str = "/v1/audio/transcriptions";
+const SPEECH: &str = "/v1/audio/speech";
+const ANNAS_NUMBER: &str = "+4930123456";
+/// Each sentence the voice speaks lasts this long.
+const SPOKEN_SECONDS: f64 = 0.6;
+
+/// The fakes of a call: what hears, answers and speaks.
+struct Fakes {
+    stt: Fake,
+    llm: Fake,
+    tts: Fake,
+}
+
+impl Fakes {
+    async fn start() -> Self {
+        let tts = Fake::start().await;
+        tts.always(SPEECH, Reply::Bytes("audio/wav", tone_wav(SPOKEN_SECONDS)));
+        Self {
+            stt: Fake::start().await,
+            llm: Fake::start().await,
+            tts,
+        }
+    }
+
+    /// The caller is heard saying these, one after the other.
+    fn hears(&self, texts: &[&str]) {
+        for text in texts {
+            self.stt.then(STT, Reply::Json(json!({"text": text})));
+        }
+    }
+
+    /// What the voice was asked to say, in order.
+    fn spoken(&self) -> Vec<String> {
+        self.tts
+            .requests(SPEECH)
+            .iter()
+            .map(|r| r.json()["input"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+/// A gateway Twilio calls, with Anna (English, her number `ANNAS_NUMBER`): the app, her token and id.
+async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, String) {
+    let (app, token, id) = TestApp::with()
+        .llm(&fakes.llm)
+        .stt(&fakes.stt)
+        .first(Stage::Tts, &fakes.tts, "")
+        .env(&[("FILLER_AFTER_MS", "0")])
+        .env(&phone_env())
+        .env(env)
+        .user("anna")
+        .await;
+    let prefs = json!({"full_name": "Anna Muster", "language": "en", "caller_numbers": ["+49 30 123456"]});
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/prefs"),
+            As::AdminKey,
+            Some(prefs),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["caller_numbers"], json!([ANNAS_NUMBER]), "kept in E.164");
+    (app, token, id)
+}
+
+/// Whether µ-law audio is sound rather than silence.
+fn audible(ulaw: &[u8]) -> bool {
+    let loud = ulaw.iter().filter(|&&b| (b & 0x7f) < 0x60).count();
+    loud * 2 > ulaw.len()
+}
+
+fn closed(seen: &[Seen]) -> bool {
+    seen.contains(&Seen::Closed)
+}
+
+/// The admin's usage row of `name`.
+async fn usage(app: &TestApp, name: &str) -> Value {
+    let stats = app.get("/api/admin/stats", As::AdminKey).await.body;
+    stats["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == name)
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+#[tokio::test]
+async fn a_known_caller_is_greeted_answered_sentence_by_sentence_and_a_goodbye_ends_the_call() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["How is the weather today?", "Okay, thanks, bye!"]);
+    fakes.llm.then(
+        CHAT,
+        tokens(&["It is sunny in Hamburg today. ", "Later this evening it will rain."]),
+    );
+    let (app, token, _) = gateway(&fakes, &[]).await;
+
+    let twiml = ring(&app, "CA0001", ANNAS_NUMBER).await;
+    let (url, params) = stream_of(&twiml).expect("a bidirectional stream");
+    assert_eq!(url, "wss://voice.example.org/api/phone/twilio/stream");
+    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    assert_eq!(param("caller").as_deref(), Some(ANNAS_NUMBER), "{twiml}");
+    let call = TwilioCall::connect(&app, &twiml, "CA0001").await;
+
+    // The greeting, by name, then the answer sentence by sentence, each followed by its mark.
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"]);
+    call.say(&question_ulaw()).await;
+    let seen = call
+        .until("the answer played", 20, |s| s.contains(&Seen::Played("3".into())))
+        .await;
+    assert_eq!(
+        fakes.spoken()[1..],
+        ["It is sunny in Hamburg today.", "Later this evening it will rain."]
+    );
+    let heard = pieces(&seen);
+    assert_eq!(heard.len(), 3, "greeting and two sentences");
+    for piece in &heard {
+        // 0.6 s at 8 kHz, one byte a sample.
+        assert!((4_700..=4_900).contains(&piece.len()), "{} bytes", piece.len());
+        assert!(audible(piece), "the caller hears the voice");
+    }
+    // What the recognizer got is the caller's question at 16 kHz, not the call's silence around it.
+    let (rate, channels, _, seconds) = fakes.stt.requests(STT)[0].uploaded_wav();
+    assert_eq!((rate, channels), (16_000, 1));
+    assert!((1.4..3.0).contains(&seconds), "{seconds} s");
+
+    call.say(&question_ulaw()).await;
+    let seen = call.until("the goodbye and the hang-up", 20, closed).await;
+    assert_eq!(fakes.spoken().last().unwrap(), "Goodbye.");
+    let goodbye_mark = seen.iter().rev().find_map(|s| match s {
+        Seen::Mark(name) => Some(name.clone()),
+        _ => None,
+    });
+    assert!(
+        seen.contains(&Seen::Played(goodbye_mark.unwrap())),
+        "the line hung up after the goodbye was played: {:?}",
+        seen.iter().filter(|s| !matches!(s, Seen::Media(_))).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        fakes.llm.requests(CHAT).len(),
+        1,
+        "the goodbye is not a question for the model"
+    );
+
+    // The call is Anna's conversation, and counted in her usage.
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    let session = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["title"] == "Phone call")
+        .expect("the call's session");
+    let stored = app
+        .get(
+            &format!("/api/sessions/{}", session["id"].as_str().unwrap()),
+            As::Bearer(&token),
+        )
+        .await
+        .body;
+    let texts: Vec<&str> = stored["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts[..2],
+        [
+            "How is the weather today?",
+            "It is sunny in Hamburg today. Later this evening it will rain."
+        ]
+    );
+    let used = eventually("the call in Anna's usage", 5, || async {
+        Some(usage(&app, "anna").await).filter(|u| u["calls_month"] == 1)
+    })
+    .await;
+    assert!(used["call_seconds_month"].as_i64().unwrap() >= 4, "{used}");
+}
+
+#[tokio::test]
+async fn speech_over_the_answer_clears_twilios_buffer_and_the_stored_answer_keeps_what_was_played() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["Tell me a story", "Stop, tell me a joke instead"]);
+    fakes.llm.then(
+        CHAT,
+        tokens(&[
+            "Once upon a time there was a lighthouse. ",
+            "Its keeper counted the ships every night. ",
+            "One winter the lamp went out. ",
+            "Nobody knew why.",
+        ]),
+    );
+    fakes.llm.then(CHAT, tokens(&["Why did the chicken cross the road?"]));
+    let (app, token, _) = gateway(&fakes, &[]).await;
+    let twiml = ring(&app, "CA0002", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0002").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+
+    call.say(&question_ulaw()).await;
+    // The whole story was sent to Twilio; the caller has heard its first sentence when they speak.
+    call.until("the story sent", 20, |s| s.contains(&Seen::Mark("5".into())))
+        .await;
+    call.until("its first sentence played", 10, |s| {
+        s.contains(&Seen::Played("2".into()))
+    })
+    .await;
+    assert!(!call.played().contains(&"4".to_string()), "the story is still playing");
+    call.say(&question_ulaw()).await;
+
+    let seen = call
+        .until("the new answer played", 20, |s| {
+            s.iter().filter(|x| matches!(x, Seen::Played(_))).count() >= 6
+        })
+        .await;
+    let clear = seen
+        .iter()
+        .position(|s| *s == Seen::Clear)
+        .expect("a clear on barge-in");
+    // After the clear, the story's marks came back at once and the next answer followed.
+    let before: Vec<&Seen> = seen[..clear].iter().filter(|s| matches!(s, Seen::Played(_))).collect();
+    assert!(
+        !before.contains(&&Seen::Played("5".into())),
+        "the end of the story was not played before the clear"
+    );
+    assert_eq!(fakes.spoken().last().unwrap(), "Why did the chicken cross the road?");
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    let id = sessions[0]["id"].as_str().unwrap().to_string();
+    let stored = app.get(&format!("/api/sessions/{id}"), As::Bearer(&token)).await.body;
+    let story = stored["messages"][1]["text"].as_str().unwrap().to_string();
+    assert!(
+        story.starts_with("Once upon a time there was a lighthouse.") && !story.contains("Nobody knew why."),
+        "the stored story is what was played: {story}"
+    );
+    // The model's next question sees the story as the caller heard it.
+    let asked = fakes.llm.requests(CHAT)[1].json();
+    let history: Vec<&str> = asked["messages"].as_array().unwrap()[1..]
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        history,
+        ["Tell me a story", story.as_str(), "Stop, tell me a joke instead"]
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_or_withheld_number_is_refused_politely_in_twiml() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[]).await;
+
+    for from in ["+15005550006", "anonymous", ""] {
+        let twiml = ring(&app, "CA0003", from).await;
+        assert!(stream_of(&twiml).is_none(), "no stream for {from:?}: {twiml}");
+        assert!(
+            twiml.contains(
+                "<Say language=\"en-US\">This number is not set up for this voice assistant. Goodbye.</Say><Hangup/>"
+            ),
+            "{twiml}"
+        );
+    }
+    assert!(fakes.stt.all_requests().is_empty() && fakes.llm.all_requests().is_empty());
+    assert!(
+        app.prometheus()
+            .await
+            .contains("phone_calls_total{line=\"twilio\",ending=\"refused\"} 3"),
+        "refused calls are counted"
+    );
+}
+
+#[tokio::test]
+async fn with_guests_allowed_an_unknown_caller_talks_to_the_guest_with_a_small_quota() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["How is the weather today?", "And tomorrow?"]);
+    fakes.llm.then(CHAT, tokens(&["It is sunny."]));
+    fakes.llm.then(CHAT, tokens(&["Rain."]));
+    let env = [("PHONE_UNKNOWN_CALLERS", "guest"), ("PHONE_GUEST_DAILY_REQUESTS", "1")];
+    let (app, _, _) = gateway(&fakes, &env).await;
+
+    let twiml = ring(&app, "CA0004", "+15005550006").await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0004").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    assert_eq!(fakes.spoken(), ["Hello. How can I help?"], "a guest is not named");
+    call.say(&question_ulaw()).await;
+    call.until("the answer played", 20, |s| s.contains(&Seen::Played("2".into())))
+        .await;
+    call.say(&question_ulaw()).await;
+    call.until("the second turn's words played", 20, |s| {
+        s.contains(&Seen::Played("3".into()))
+    })
+    .await;
+
+    let asked: Vec<Value> = fakes
+        .llm
+        .requests(CHAT)
+        .iter()
+        .map(|r| r.json()["messages"].clone())
+        .collect();
+    assert_eq!(asked.len(), 1, "the guest's quota was one request: {asked:?}");
+    assert_eq!(
+        fakes.spoken()[1..],
+        ["It is sunny.", "Sorry, that didn't work. Please try again in a moment."]
+    );
+    call.hang_up();
+    let guest = eventually("the guest's call counted", 10, || async {
+        Some(usage(&app, "phone-guest").await).filter(|u| u["calls_month"] == 1)
+    })
+    .await;
+    assert_eq!(guest["requests_today"], 1);
+}
+
+#[tokio::test]
+async fn a_webhook_without_twilios_signature_is_refused_and_without_settings_there_is_no_line() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[]).await;
+    let fields = call_fields("CA0005", ANNAS_NUMBER);
+    let url = format!("{PUBLIC_URL}/api/phone/twilio");
+    let error = |body: &str| serde_json::from_str::<Value>(body).unwrap()["error"]["code"].clone();
+
+    let (status, _, body) = post_webhook(&app, &fields, None).await;
+    assert_eq!((status, error(&body)), (403, json!("forbidden")), "{body}");
+    let wrong_key = signature("another-token", &url, &fields);
+    let (status, _, _) = post_webhook(&app, &fields, Some(&wrong_key)).await;
+    assert_eq!(status, 403);
+    let wrong_url = signature(AUTH_TOKEN, "https://elsewhere.example/api/phone/twilio", &fields);
+    assert_eq!(post_webhook(&app, &fields, Some(&wrong_url)).await.0, 403);
+    let mut changed = fields.clone();
+    changed[7] = ("From", "+4930999999");
+    assert_eq!(
+        post_webhook(&app, &changed, Some(&signature(AUTH_TOKEN, &url, &fields)))
+            .await
+            .0,
+        403
+    );
+    // Signed, but no call.
+    let no_call: Vec<(&str, &str)> = fields.iter().filter(|(k, _)| *k != "CallSid").copied().collect();
+    let (status, _, body) = post_webhook(&app, &no_call, Some(&signature(AUTH_TOKEN, &url, &no_call))).await;
+    assert_eq!((status, error(&body)), (422, json!("invalid_request")), "{body}");
+    assert!(fakes.tts.all_requests().is_empty(), "nothing was answered");
+
+    let unset = TestApp::with().start().await;
+    let (status, _, body) = post_webhook(&unset, &fields, Some(&signature(AUTH_TOKEN, &url, &fields))).await;
+    assert_eq!((status, error(&body)), (404, json!("not_found")), "{body}");
+}
+
+#[tokio::test]
+async fn a_stream_the_webhook_did_not_answer_or_that_starts_wrongly_is_closed() {
+    let fakes = Fakes::start().await;
+    let (app, token, _) = gateway(&fakes, &[]).await;
+    let twiml = ring(&app, "CA0006", ANNAS_NUMBER).await;
+    let (url, params) = stream_of(&twiml).unwrap();
+    let parameters = |change: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+        let mut map: serde_json::Map<String, Value> = params.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        change(&mut map);
+        Value::Object(map)
+    };
+
+    // Another call's id, another user, a forged token, a format other than µ-law at 8 kHz.
+    let cases = [
+        ("CA9999", parameters(&|_| {}), "audio/x-mulaw"),
+        (
+            "CA0006",
+            parameters(&|m| {
+                m.insert("user".into(), json!("someone-else"));
+            }),
+            "audio/x-mulaw",
+        ),
+        (
+            "CA0006",
+            parameters(&|m| {
+                m.insert("token".into(), json!("forged"));
+            }),
+            "audio/x-mulaw",
+        ),
+        (
+            "CA0006",
+            parameters(&|m| {
+                m.remove("token");
+            }),
+            "audio/x-mulaw",
+        ),
+        ("CA0006", parameters(&|_| {}), "audio/x-l16"),
+    ];
+    for (call_sid, parameters, encoding) in cases {
+        let call = TwilioCall::open(&app, &url, call_sid, parameters.clone(), encoding).await;
+        let seen = call.until("the stream closed", 5, closed).await;
+        assert_eq!(
+            seen,
+            [Seen::Closed],
+            "nothing is said on {call_sid} {parameters} {encoding}"
+        );
+    }
+
+    // Media before start.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/phone/twilio/stream", app.addr))
+        .await
+        .unwrap();
+    use futures_util::{SinkExt, StreamExt};
+    let media = json!({"event": "media", "sequenceNumber": "2", "media": {"payload": "////"}, "streamSid": "MZ1"});
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(media.to_string().into()))
+        .await
+        .unwrap();
+    let next = tokio::time::timeout(std::time::Duration::from_secs(5), ws.next())
+        .await
+        .expect("closed at once");
+    assert!(
+        matches!(
+            next,
+            None | Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))) | Some(Err(_))
+        ),
+        "{next:?}"
+    );
+
+    assert!(fakes.tts.all_requests().is_empty(), "no call was answered");
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    assert_eq!(sessions, json!([]), "no call's session was opened");
+}
+
+#[tokio::test]
+async fn malformed_and_out_of_order_media_is_dropped_and_the_call_goes_on() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["How is the weather today?"]);
+    fakes.llm.then(CHAT, tokens(&["It is sunny."]));
+    let (app, _, _) = gateway(&fakes, &[]).await;
+    let twiml = ring(&app, "CA0007", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0007").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+
+    let sid = call.stream_sid.clone();
+    // Loud audio replayed with a sequence number long past, payloads that are not base64, not JSON, unknown.
+    let loud = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [0x00u8; 160]);
+    for _ in 0..50 {
+        call.send_raw(json!({"event": "media", "sequenceNumber": "2", "media": {"payload": loud}, "streamSid": sid}));
+    }
+    call.send_raw(
+        json!({"event": "media", "sequenceNumber": "999999999", "media": {"payload": "%%%"}, "streamSid": sid}),
+    );
+    call.send_raw(json!({"event": "media", "media": {}, "streamSid": sid}));
+    call.send_raw(json!("not an event"));
+    call.send_raw(json!({"event": "dtmf", "dtmf": {"digit": "1"}, "streamSid": sid}));
+    call.say(&question_ulaw()).await;
+
+    call.until("the answer played", 20, |s| s.contains(&Seen::Played("2".into())))
+        .await;
+    assert_eq!(fakes.spoken()[1..], ["It is sunny."]);
+    let uploads = fakes.stt.requests(STT);
+    assert_eq!(uploads.len(), 1, "the replayed audio was no question");
+    let (_, _, _, seconds) = uploads[0].uploaded_wav();
+    assert!(seconds < 3.0, "only the question was heard: {seconds} s");
+}
+
+#[tokio::test]
+async fn a_caller_who_never_speaks_hears_a_goodbye_after_the_set_silence() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[("PHONE_SILENCE_SECONDS", "5")]).await;
+    let twiml = ring(&app, "CA0008", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0008").await;
+
+    let seen = call.until("the call ended by the gateway", 15, closed).await;
+    assert_eq!(
+        fakes.spoken(),
+        [
+            "Hello Anna Muster. How can I help?",
+            "I can't hear anything, so I'll hang up now. Call again any time. Goodbye."
+        ]
+    );
+    assert!(
+        seen.contains(&Seen::Played("2".into())),
+        "the goodbye was played before the hang-up"
+    );
+    assert!(fakes.stt.all_requests().is_empty());
+    eventually("the call counted as ended with a goodbye", 5, || async {
+        app.prometheus()
+            .await
+            .contains("phone_calls_total{line=\"twilio\",ending=\"goodbye\"} 1")
+    })
+    .await;
+}
