@@ -233,6 +233,7 @@ impl Call {
     /// Hears the caller's audio.
     async fn hear<L: Line>(&mut self, line: &mut L, samples: &[i16]) -> std::io::Result<()> {
         let raised = self.hearing.push(samples);
+        self.listener.hold_early_answers(self.conversation.help_pending());
         for heard in self.listener.hear(&raised, self.speaking()) {
             self.on_heard(line, heard).await?;
         }

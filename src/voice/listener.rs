@@ -100,6 +100,8 @@ pub struct Listener {
     fixed_silence_ms: u32,
     /// The answer may start at a pause ([`Detection::answered`]).
     answer_early: bool,
+    /// Early answers are held back for now ([`Listener::hold_early_answers`]).
+    early_held: bool,
     /// The utterance's recognition, from its first pause on.
     recognition: Option<Recognition>,
     /// The speech heard (ms) when the recognition was last handed a pause.
@@ -129,6 +131,7 @@ impl Listener {
             vad: None,
             fixed_silence_ms: 0,
             answer_early: false,
+            early_held: false,
             recognition: None,
             paused_at_speech_ms: None,
             reading_words: false,
@@ -183,6 +186,12 @@ impl Listener {
     /// The options utterances are transcribed and answered with.
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// Holds back answers started at a pause while `held`: while the help question waits, the next utterance is
+    /// its answer, which no model may hear.
+    pub fn hold_early_answers(&mut self, held: bool) {
+        self.early_held = held;
     }
 
     /// Whether speech is being followed: it began, and its utterance has not ended yet.
@@ -323,7 +332,7 @@ impl Listener {
         }
         let recognition = self.recognition.get_or_insert_with(|| {
             let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
-            Recognition::start(app, user, options, self.rate, self.answer_early)
+            Recognition::start(app, user, options, self.rate, self.answer_early && !self.early_held)
         });
         recognition.push(&self.samples.samples()[pushed..heard]);
         recognition.pause();

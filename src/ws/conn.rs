@@ -289,6 +289,7 @@ impl Conn {
             Ok(samples) => samples,
             Err(err) => return reject(socket, ApiError::invalid("audio", err)).await,
         };
+        self.listener.hold_early_answers(self.conversation.help_pending());
         for heard in self.listener.hear(&samples, self.conversation.answering()) {
             if !self.on_heard(socket, heard).await {
                 return false;

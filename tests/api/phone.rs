@@ -495,3 +495,129 @@ async fn a_caller_who_never_speaks_hears_a_goodbye_after_the_set_silence() {
     })
     .await;
 }
+
+/// Anna (German, with her contacts, a mail relay and Twilio's REST API; see `emergency::setup`) on a gateway
+/// Twilio calls; she calls from her mobile number. The setup and the fakes.
+async fn help_gateway(fakes: &Fakes) -> crate::emergency::Setup {
+    let (stt, tts, llm) = (fakes.stt.v1(), fakes.tts.v1(), fakes.llm.v1());
+    let mut env = vec![
+        ("OPENAI_STT_URL", stt.as_str()),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("OPENAI_TTS_URL", tts.as_str()),
+        ("DEFAULT_TTS_PROVIDER", "openai"),
+        ("LOCAL_LLM_URL", llm.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("WEB_SEARCH_ENABLED", "false"),
+        ("FILLER_AFTER_MS", "0"),
+        ("HELP_CONFIRM_SECONDS", "60"),
+        ("PHONE_SILENCE_SECONDS", "5"),
+    ];
+    env.extend(phone_env());
+    let mut prefs = crate::emergency::profile();
+    prefs["caller_numbers"] = json!(["+49 170 1234567"]);
+    crate::emergency::setup(Some(crate::smtp::Mode::Accept), &env, prefs).await
+}
+
+const ANNAS_MOBILE: &str = "+491701234567";
+const QUESTION: &str = "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.";
+
+/// The acknowledgement link of a mail, on the test's gateway (the mail names it under `PUBLIC_URL`).
+fn ack_link(app: &TestApp, mail: &str) -> String {
+    let start = mail.find(PUBLIC_URL).expect("a link under PUBLIC_URL");
+    let link: String = mail[start..].chars().take_while(|c| !c.is_whitespace()).collect();
+    assert!(link.contains("/api/emergency/ack/"), "{link}");
+    link.replace(PUBLIC_URL, &format!("http://{}", app.addr))
+}
+
+#[tokio::test]
+async fn help_by_voice_on_a_call_alerts_the_contacts_and_the_caller_hears_who_confirmed() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["Hilfe! Hilfe!", "Ja, bitte."]);
+    let s = help_gateway(&fakes).await;
+    let twiml = ring(&s.app, "CA0009", ANNAS_MOBILE).await;
+    let call = TwilioCall::connect(&s.app, &twiml, "CA0009").await;
+    call.until("the greeting played", 10, |x| x.contains(&Seen::Played("1".into())))
+        .await;
+    assert_eq!(fakes.spoken(), ["Hallo Anna Muster. Wie kann ich helfen?"]);
+
+    call.say(&question_ulaw()).await;
+    call.until("the question played", 20, |x| x.contains(&Seen::Played("2".into())))
+        .await;
+    assert_eq!(fakes.spoken()[1], QUESTION);
+    call.say(&question_ulaw()).await;
+    call.until("what was done played", 20, |x| x.contains(&Seen::Played("3".into())))
+        .await;
+    assert_eq!(
+        fakes.spoken()[2],
+        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+    );
+    let smtp = s.smtp.as_ref().unwrap();
+    let mail = eventually("the alarm's mail", 10, || async {
+        smtp.mails()
+            .into_iter()
+            .find(|m| m.recipients == ["tochter@family.example"])
+    })
+    .await;
+    assert!(
+        mail.body().contains("Anna Muster") && mail.body().contains("Hauptstraße 5"),
+        "the dossier"
+    );
+    assert!(
+        !s.twilio.requests(crate::emergency::SMS).is_empty(),
+        "the SMS went out too"
+    );
+
+    // The daughter confirms; the caller, still on the line, is told.
+    let confirmed = s.app.client.post(ack_link(&s.app, &mail.body())).send().await.unwrap();
+    assert_eq!(confirmed.status(), 200);
+    call.until("the confirmation told", 10, |x| x.contains(&Seen::Played("4".into())))
+        .await;
+    assert_eq!(fakes.spoken()[3], "Gesehen und bestätigt von tochter@family.example.");
+    // The line stays open, past the silence that ends other calls, until Anna hangs up.
+    tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+    assert!(!closed(&call.seen()), "the call is still open");
+    assert!(
+        fakes.llm.all_requests().is_empty(),
+        "a call for help never reaches the model"
+    );
+    call.hang_up();
+    eventually("the call counted", 10, || async {
+        usage(&s.app, "anna").await["calls_month"] == 1
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_call_that_drops_while_the_help_question_waits_raises_the_alarm() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["Ich bin gestürzt und komme nicht hoch."]);
+    let s = help_gateway(&fakes).await;
+    let twiml = ring(&s.app, "CA0010", ANNAS_MOBILE).await;
+    let call = TwilioCall::connect(&s.app, &twiml, "CA0010").await;
+    call.until("the greeting played", 10, |x| x.contains(&Seen::Played("1".into())))
+        .await;
+    call.say(&question_ulaw()).await;
+    call.until("the question sent", 20, |x| x.contains(&Seen::Mark("2".into())))
+        .await;
+    assert_eq!(fakes.spoken()[1], QUESTION);
+    let smtp = s.smtp.as_ref().unwrap();
+    assert!(smtp.mails().is_empty(), "nobody is alerted while the question waits");
+
+    // The line breaks: no `stop`, the connection is gone.
+    call.drop_line();
+    let mail = eventually("the alarm's mail", 10, || async {
+        smtp.mails()
+            .into_iter()
+            .find(|m| m.recipients == ["tochter@family.example"])
+    })
+    .await;
+    assert!(mail.body().contains("Anna Muster"), "the dossier");
+    let alarms = eventually("the alarm in the admin's list", 10, || async {
+        let alarms = s.app.get("/api/admin/emergencies", As::AdminKey).await.body;
+        Some(alarms).filter(|a| a.as_array().is_some_and(|a| !a.is_empty()))
+    })
+    .await;
+    assert_eq!(alarms.as_array().map(Vec::len), Some(1), "one alarm: {alarms}");
+    assert_eq!(alarms[0]["user_id"], s.id, "{alarms}");
+}

@@ -384,6 +384,7 @@ impl Conn {
             Err(err) => return self.fail(socket, "invalid_audio", &err).await,
         };
         let heard = self.hearing.push(&pcm.samples);
+        self.listener.hold_early_answers(self.conversation.help_pending());
         for heard in self.listener.hear(&heard, self.conversation.answering()) {
             if !self.on_heard(socket, heard).await {
                 return false;
