@@ -168,10 +168,11 @@ impl VoiceContext {
         heard: &Transcript,
     ) -> Option<Prefetch> {
         let language = &self.route.language;
+        let farewell = options.farewell_ends == Some(true) && phrases::is_farewell(&heard.text, language);
         let plain = !heard.text.trim().is_empty()
             && self.foreign(heard).is_none()
             && !spoken::is_call_for_help(&heard.text, language)
-            && !(options.farewell_ends == Some(true) && phrases::is_farewell(&heard.text, language));
+            && !farewell;
         plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
     }
 }

@@ -2,6 +2,7 @@
 
 mod alarm_followup;
 mod api_fuzz;
+mod audiosocket;
 mod auth;
 mod binary;
 mod breakers;

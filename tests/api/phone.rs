@@ -621,3 +621,56 @@ async fn a_call_that_drops_while_the_help_question_waits_raises_the_alarm() {
     assert_eq!(alarms.as_array().map(Vec::len), Some(1), "one alarm: {alarms}");
     assert_eq!(alarms[0]["user_id"], s.id, "{alarms}");
 }
+
+#[tokio::test]
+async fn caller_numbers_are_set_by_the_admin_each_is_one_users_and_a_deleted_user_frees_them() {
+    let fakes = Fakes::start().await;
+    let (app, token, _) = gateway(&fakes, &[]).await;
+    let (bob, _) = app.create_user("bob").await;
+    let put = |id: &str, body: Value| {
+        let path = format!("/api/admin/users/{id}/prefs");
+        let app = &app;
+        async move { app.call(Method::PUT, &path, As::AdminKey, Some(body)).await }
+    };
+
+    // Anna's number, written differently, is still hers.
+    let taken = put(&bob, json!({"caller_numbers": ["+49 (30) 123-456"]})).await;
+    assert_eq!(taken.error(409), "conflict");
+    assert_eq!(
+        put(&bob, json!({"caller_numbers": ["0301234"]})).await.error(422),
+        "invalid_request"
+    );
+    let own = app
+        .call(
+            Method::PUT,
+            "/api/me/prefs",
+            As::Bearer(&token),
+            Some(json!({"caller_numbers": []})),
+        )
+        .await;
+    assert_eq!(
+        own.error(403),
+        "forbidden",
+        "a user does not choose who may call as them"
+    );
+
+    // Deleting Anna frees her number for Bob, whose calls it then are.
+    let anna = app.get("/api/admin/users", As::AdminKey).await.body;
+    let anna_id = anna.as_array().unwrap().iter().find(|u| u["name"] == "anna").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let deleted = app
+        .call(
+            Method::DELETE,
+            &format!("/api/admin/users/{anna_id}"),
+            As::AdminKey,
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    assert_eq!(put(&bob, json!({"caller_numbers": [ANNAS_NUMBER]})).await.status, 200);
+    let twiml = ring(&app, "CA0011", ANNAS_NUMBER).await;
+    let (_, params) = stream_of(&twiml).expect("a stream");
+    assert!(params.contains(&("user".to_string(), bob.clone())), "{params:?}");
+}

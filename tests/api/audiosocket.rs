@@ -1,0 +1,421 @@
+//! Calls from Asterisk through AudioSocket. The fake here is Asterisk's side, written from the protocol's
+//! definition (Asterisk's documentation, "AudioSocket"): each message is a kind byte, a big-endian 16-bit
+//! length and the payload; the call's UUID (16 bytes) comes first, then signed linear 16-bit little-endian
+//! audio at 8 kHz in 20 ms messages, sent in real time for as long as the call lasts (silence when the caller
+//! says nothing); `0x00` hangs up, `0xff` reports an error. What the gateway sends is noted with the time it
+//! arrived, since Asterisk plays audio as it comes.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::common::{As, Stage, TestApp, eventually, free_port};
+use crate::fakes::{CHAT, Fake, Reply, tokens};
+use crate::twilio_media::tone_wav;
+
+const STT: &str = "/v1/audio/transcriptions";
+const SPEECH: &str = "/v1/audio/speech";
+/// The dialplan's `AudioSocket(<uuid>,…)` of Anna's extension.
+const EXTENSION: &str = "40325ec2-5efd-4bd3-805f-53576e581d13";
+/// 20 ms at 8 kHz.
+const FRAME: usize = 160;
+
+/// What came from the gateway.
+#[derive(Debug, Clone, PartialEq)]
+enum Got {
+    /// Audio, 8 kHz samples, and when it came.
+    Audio(Vec<i16>, Instant),
+    /// The gateway hung up.
+    Hangup,
+    /// The connection closed.
+    Closed,
+}
+
+enum Command {
+    Say(Vec<i16>, oneshot::Sender<()>),
+    Send(u8, Vec<u8>),
+    Drop,
+}
+
+/// Asterisk's side of one call.
+struct Asterisk {
+    commands: mpsc::UnboundedSender<Command>,
+    got: Arc<Mutex<Vec<Got>>>,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+fn message(kind: u8, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![kind];
+    bytes.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+impl Asterisk {
+    /// Dials the gateway's AudioSocket at `port` for the call `uuid`.
+    async fn call(port: u16, uuid: &str) -> Self {
+        let uuid = uuid::Uuid::parse_str(uuid).unwrap();
+        Self::connect(port, message(0x01, uuid.as_bytes())).await
+    }
+
+    /// Connects and sends `first` as the first message.
+    async fn connect(port: u16, first: Vec<u8>) -> Self {
+        let mut stream = TcpStream::connect(("127.0.0.1", port))
+            .await
+            .expect("the AudioSocket server");
+        stream.write_all(&first).await.unwrap();
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let (commands, rx) = mpsc::unbounded_channel();
+        let task = tokio::spawn(run(stream, rx, got.clone()));
+        Self {
+            commands,
+            got,
+            _task: task,
+        }
+    }
+
+    /// The caller says `pcm` (8 kHz) in real time; returns once it was sent.
+    async fn say(&self, pcm: &[i16]) {
+        let (done, sent) = oneshot::channel();
+        let _ = self.commands.send(Command::Say(pcm.to_vec(), done));
+        let _ = sent.await;
+    }
+
+    fn send(&self, kind: u8, payload: &[u8]) {
+        let _ = self.commands.send(Command::Send(kind, payload.to_vec()));
+    }
+
+    fn got(&self) -> Vec<Got> {
+        self.got.lock().unwrap().clone()
+    }
+
+    async fn until(&self, what: &str, seconds: u64, check: impl Fn(&[Got]) -> bool) -> Vec<Got> {
+        eventually(what, seconds, || async {
+            let got = self.got();
+            check(&got).then_some(got)
+        })
+        .await
+    }
+}
+
+impl Drop for Asterisk {
+    fn drop(&mut self) {
+        let _ = self.commands.send(Command::Drop);
+    }
+}
+
+async fn run(stream: TcpStream, mut commands: mpsc::UnboundedReceiver<Command>, got: Arc<Mutex<Vec<Got>>>) {
+    let (mut reader, mut writer) = stream.into_split();
+    let note = |g: Got| got.lock().unwrap().push(g);
+    let (messages, mut incoming) = mpsc::unbounded_channel();
+    // The reader: kind, length, payload.
+    tokio::spawn(async move {
+        loop {
+            let mut header = [0u8; 3];
+            if reader.read_exact(&mut header).await.is_err() {
+                let _ = messages.send(None);
+                return;
+            }
+            let mut payload = vec![0u8; usize::from(u16::from_be_bytes([header[1], header[2]]))];
+            if reader.read_exact(&mut payload).await.is_err() {
+                let _ = messages.send(None);
+                return;
+            }
+            let _ = messages.send(Some((header[0], payload)));
+        }
+    });
+    let mut speech: std::collections::VecDeque<i16> = Default::default();
+    let mut said: Option<oneshot::Sender<()>> = None;
+    let mut tick = tokio::time::interval(Duration::from_millis(20));
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {
+                let frame: Vec<u8> = (0..FRAME).flat_map(|_| speech.pop_front().unwrap_or(0).to_le_bytes()).collect();
+                if speech.is_empty() && let Some(done) = said.take() {
+                    let _ = done.send(());
+                }
+                if writer.write_all(&message(0x10, &frame)).await.is_err() {
+                    note(Got::Closed);
+                    return;
+                }
+            }
+            command = commands.recv() => match command {
+                Some(Command::Say(pcm, done)) => {
+                    speech.extend(pcm);
+                    said = Some(done);
+                }
+                Some(Command::Send(kind, payload)) => {
+                    let _ = writer.write_all(&message(kind, &payload)).await;
+                }
+                Some(Command::Drop) | None => return,
+            },
+            received = incoming.recv() => match received.flatten() {
+                Some((0x10, payload)) => {
+                    let samples = payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+                    note(Got::Audio(samples, Instant::now()));
+                }
+                Some((0x00, _)) => note(Got::Hangup),
+                Some((kind, payload)) => panic!("Asterisk takes no message of kind {kind:#x} ({} bytes)", payload.len()),
+                None => {
+                    note(Got::Closed);
+                    if let Some(done) = said.take() {
+                        let _ = done.send(());
+                    }
+                    return;
+                }
+            },
+        }
+    }
+}
+
+/// The spoken question at 8 kHz, 16-bit, as Asterisk sends it (made by ffmpeg; `tests/fixtures/formats`).
+fn question() -> Vec<i16> {
+    include_bytes!("../fixtures/formats/sentence-8k.s16")
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+/// The audio messages received.
+fn audio(got: &[Got]) -> Vec<(&[i16], Instant)> {
+    got.iter()
+        .filter_map(|g| match g {
+            Got::Audio(samples, at) => Some((samples.as_slice(), *at)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn ended(got: &[Got]) -> bool {
+    got.contains(&Got::Closed)
+}
+
+struct Fakes {
+    stt: Fake,
+    llm: Fake,
+    tts: Fake,
+}
+
+impl Fakes {
+    async fn start(heard: &[&str]) -> Self {
+        let (stt, llm, tts) = (Fake::start().await, Fake::start().await, Fake::start().await);
+        for text in heard {
+            stt.then(STT, Reply::Json(json!({"text": text})));
+        }
+        tts.always(SPEECH, Reply::Bytes("audio/wav", tone_wav(0.6)));
+        Self { stt, llm, tts }
+    }
+
+    fn spoken(&self) -> Vec<String> {
+        self.tts
+            .requests(SPEECH)
+            .iter()
+            .map(|r| r.json()["input"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+/// A gateway with its AudioSocket server, and Anna; `env` on top. The app, Anna's token, the port.
+async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, u16) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let (app, token, id) = TestApp::with()
+        .llm(&fakes.llm)
+        .stt(&fakes.stt)
+        .first(Stage::Tts, &fakes.tts, "")
+        .env(&[("FILLER_AFTER_MS", "0"), ("AUDIOSOCKET_ADDR", &addr)])
+        .env(env)
+        .user("anna")
+        .await;
+    let prefs = json!({"full_name": "Anna Muster", "language": "en"});
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{id}/prefs"),
+            As::AdminKey,
+            Some(prefs),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    eventually("the AudioSocket server listens", 10, || async {
+        TcpStream::connect(&addr).await.is_ok()
+    })
+    .await;
+    (app, token, port)
+}
+
+/// Samples received in all.
+fn received(got: &[Got]) -> usize {
+    audio(got).iter().map(|(s, _)| s.len()).sum()
+}
+
+#[tokio::test]
+async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_plays() {
+    let fakes = Fakes::start(&["How is the weather today?", "Thank you, goodbye."]).await;
+    fakes.llm.then(
+        CHAT,
+        tokens(&["It is sunny in Hamburg today. ", "Later this evening it will rain."]),
+    );
+    let (app, token, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
+
+    let call = Asterisk::call(port, EXTENSION).await;
+    let got = call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"]);
+    // 20 ms messages, written as they are played rather than all at once.
+    let greeting = audio(&got);
+    assert!(greeting.iter().all(|(s, _)| s.len() == FRAME), "20 ms messages");
+    let (first, last) = (greeting[0].1, greeting[greeting.len() - 1].1);
+    assert!(last - first >= Duration::from_millis(400), "paced: {:?}", last - first);
+    assert!(
+        greeting.iter().any(|(s, _)| s.iter().any(|&x| x.abs() > 4_000)),
+        "the voice is heard"
+    );
+
+    call.say(&question()).await;
+    call.until("the answer", 20, |g| received(g) >= 3 * 4_800).await;
+    assert_eq!(
+        fakes.spoken()[1..],
+        ["It is sunny in Hamburg today.", "Later this evening it will rain."]
+    );
+    let (rate, channels, _, seconds) = fakes.stt.requests(STT)[0].uploaded_wav();
+    assert_eq!((rate, channels), (16_000, 1));
+    assert!((1.4..3.0).contains(&seconds), "{seconds} s");
+
+    call.say(&question()).await;
+    let got = call.until("the goodbye and the hang-up", 20, ended).await;
+    assert_eq!(fakes.spoken().last().unwrap(), "Goodbye.");
+    let hangup = got.iter().position(|g| *g == Got::Hangup).expect("a hang-up message");
+    assert_eq!(
+        received(&got[..hangup]),
+        4 * 4_800,
+        "the goodbye was played in full first"
+    );
+    assert_eq!(fakes.llm.requests(CHAT).len(), 1);
+
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    assert_eq!(sessions[0]["title"], "Phone call", "{sessions}");
+    let used = eventually("the call in Anna's usage", 5, || async {
+        let stats = app.get("/api/admin/stats", As::AdminKey).await.body;
+        let anna = stats["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"] == "anna")
+            .cloned();
+        anna.filter(|u| u["calls_month"] == 1)
+    })
+    .await;
+    assert!(used["call_seconds_month"].as_i64().unwrap() >= 4, "{used}");
+}
+
+#[tokio::test]
+async fn speech_over_the_answer_stops_it_at_once_and_the_stored_answer_keeps_what_was_played() {
+    let fakes = Fakes::start(&["Tell me a story", "Stop, tell me a joke instead"]).await;
+    fakes.llm.then(
+        CHAT,
+        tokens(&[
+            "Once upon a time there was a lighthouse. ",
+            "Its keeper counted the ships every night. ",
+            "One winter the lamp went out. ",
+            "Nobody knew why.",
+        ]),
+    );
+    fakes.llm.then(CHAT, tokens(&["Why did the chicken cross the road?"]));
+    let (app, token, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+
+    call.say(&question()).await;
+    // The greeting and the story's first sentence were played: the caller speaks.
+    call.until("the story's first sentence", 20, |g| received(g) >= 2 * 4_800)
+        .await;
+    call.say(&question()).await;
+    call.until("the next answer", 20, |_| fakes.spoken().len() == 6).await;
+    let got = call
+        .until("the joke played", 20, |g| {
+            received(g).is_multiple_of(4_800) && received(g) > 2 * 4_800
+        })
+        .await;
+
+    // The story stopped where the caller spoke: far less than its four sentences were played.
+    assert!(received(&got) < 5 * 4_800, "{} samples", received(&got));
+    assert_eq!(fakes.spoken().last().unwrap(), "Why did the chicken cross the road?");
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    let id = sessions[0]["id"].as_str().unwrap().to_string();
+    let stored = app.get(&format!("/api/sessions/{id}"), As::Bearer(&token)).await.body;
+    let story = stored["messages"][1]["text"].as_str().unwrap();
+    assert!(
+        story.starts_with("Once upon a time there was a lighthouse.") && !story.contains("Nobody knew why."),
+        "the stored story is what was played: {story}"
+    );
+}
+
+#[tokio::test]
+async fn a_mapped_extension_is_its_users_and_an_unmapped_one_is_refused() {
+    let fakes = Fakes::start(&[]).await;
+    let other = "00000000-0000-4000-8000-000000000001";
+    let users = format!("{}=bob", EXTENSION.to_uppercase());
+    let (app, _, port) = gateway(&fakes, &[("AUDIOSOCKET_USERS", &users)]).await;
+    app.create_user("bob").await;
+
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    assert_eq!(fakes.spoken(), ["Hello bob. How can I help?"]);
+    drop(call);
+
+    let call = Asterisk::call(port, other).await;
+    let got = call.until("the refusal and the hang-up", 10, ended).await;
+    assert_eq!(
+        fakes.spoken().last().unwrap(),
+        "This number is not set up for this voice assistant. Goodbye."
+    );
+    let hangup = got.iter().position(|g| *g == Got::Hangup).expect("a hang-up message");
+    assert_eq!(received(&got[..hangup]), 4_800, "the refusal was played in full first");
+    assert!(fakes.llm.all_requests().is_empty() && fakes.stt.all_requests().is_empty());
+    eventually("the refusal counted", 5, || async {
+        app.prometheus()
+            .await
+            .contains("phone_calls_total{line=\"audiosocket\",ending=\"refused\"} 1")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_connection_without_its_uuid_first_is_closed_and_bad_messages_do_not_end_a_call() {
+    let fakes = Fakes::start(&["How is the weather today?"]).await;
+    fakes.llm.then(CHAT, tokens(&["It is sunny."]));
+    let (app, _, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
+
+    // Audio before the UUID, and a UUID that is not 16 bytes: closed without a word.
+    for first in [message(0x10, &[0; 320]), message(0x01, b"not-a-uuid")] {
+        let call = Asterisk::connect(port, first).await;
+        let got = call.until("the connection closed", 10, ended).await;
+        assert_eq!(got, [Got::Closed]);
+    }
+    assert!(fakes.spoken().is_empty());
+
+    // Kinds it does not know, audio of an odd length, a DTMF digit: dropped, and the call goes on.
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    call.send(0x42, b"what is this");
+    call.send(0x10, &[1, 2, 3]);
+    call.send(0x03, b"5");
+    call.say(&question()).await;
+    call.until("the answer", 20, |g| received(g) >= 2 * 4_800).await;
+    assert_eq!(fakes.spoken()[1..], ["It is sunny."]);
+
+    // Asterisk reports an error: the call ends and is counted.
+    call.send(0xff, &[0x04]);
+    call.until("the call ended", 10, ended).await;
+    eventually("the call counted as hung up", 10, || async {
+        app.prometheus()
+            .await
+            .contains("phone_calls_total{line=\"audiosocket\",ending=\"hung_up\"} 1")
+    })
+    .await;
+}
