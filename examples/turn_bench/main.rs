@@ -9,7 +9,10 @@
 //! Run: `cargo build --release && cargo run --release --example turn_bench -- [--bin target/release/voice-gateway]
 //! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test;
 //! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
-//! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`).
+//! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
+//! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]).
+
+mod phone;
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -35,7 +38,7 @@ struct Question {
 }
 
 fn questions() -> Vec<Question> {
-    include_str!("questions.tsv")
+    include_str!("../questions.tsv")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|line| {
@@ -83,16 +86,24 @@ async fn main() {
         .local_addr()
         .unwrap()
         .port();
-    let settings: Vec<(String, String)> = args
-        .windows(2)
-        .filter(|w| w[0] == "--env")
-        .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
-        .collect();
+    let twilio = arg(&args, "--line", "ws") == "twilio";
+    let mut settings: Vec<(String, String)> = if twilio { phone::settings(port) } else { Vec::new() };
+    settings.extend(
+        args.windows(2)
+            .filter(|w| w[0] == "--env")
+            .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string()))),
+    );
     let gateway = Gateway(start(&bin, &engines, dir.path(), port, &settings).await);
     let pid = gateway.0.id();
 
+    let ask = |lang: String, pcm: Vec<i16>, call: usize| async move {
+        match twilio {
+            true => phone::ask(port, pid, &lang, &pcm, call).await,
+            false => ask(port, pid, &lang, &pcm).await,
+        }
+    };
     // A first turn warms the engines up (model load, caches); it is not counted.
-    let _ = ask(port, pid, "en", &speech(&engines, "en", "en", 175, "Hello.", 0)).await;
+    let _ = ask("en".into(), speech(&engines, "en", "en", 175, "Hello.", 0), 0).await;
     let questions: Vec<Question> = questions()
         .into_iter()
         .filter(|q| only.is_empty() || q.lang == only)
@@ -102,9 +113,9 @@ async fn main() {
         "| question | transcript | first token | first audio | stages (gateway, ms) | cut | wrong words | cores |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for q in &questions {
+    for (call, q) in questions.iter().enumerate() {
         let pcm = speech(&engines, &q.lang, &q.voice, q.wpm, &q.text, q.pause);
-        let m = ask(port, pid, &q.lang, &pcm).await;
+        let m = ask(q.lang.clone(), pcm.clone(), call + 1).await;
         let show = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.0}"));
         let stages: Vec<String> = STAGES[..5]
             .iter()
@@ -258,6 +269,19 @@ async fn stage_sums(port: u16) -> BTreeMap<String, (f64, f64)> {
         }
     }
     sums
+}
+
+/// The mean of each stage (ms) in the turns since `before`. Each turn adds one observation per stage; a question
+/// cut in two adds two (its last turn is measured by the client, the gateway's figures are their mean).
+async fn stage_means(port: u16, before: &BTreeMap<String, (f64, f64)>) -> BTreeMap<String, f64> {
+    stage_sums(port)
+        .await
+        .into_iter()
+        .filter_map(|(stage, (sum, count))| {
+            let (s0, c0) = before.get(&stage).copied().unwrap_or_default();
+            (count > c0).then(|| (stage, (sum - s0) / (count - c0) * 1000.0))
+        })
+        .collect()
 }
 
 /// CPU seconds used so far by the gateway and its child processes (the engines).
@@ -450,16 +474,7 @@ async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16]) -> Measure {
     }
     sender.abort();
     let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
-    // Each turn adds one observation per stage; a question cut in two adds two (its last turn is measured by
-    // the client, the gateway's figures are their mean).
-    let stages = stage_sums(port)
-        .await
-        .into_iter()
-        .filter_map(|(stage, (sum, count))| {
-            let (s0, c0) = sums_before.get(&stage).copied().unwrap_or_default();
-            (count > c0).then(|| (stage, (sum - s0) / (count - c0) * 1000.0))
-        })
-        .collect();
+    let stages = stage_means(port, &sums_before).await;
     let last = last.unwrap_or_else(Instant::now);
     let transcripts = events.iter().filter(|(_, k)| k == "transcript").count();
     let final_transcript = events.iter().rposition(|(_, k)| k == "transcript").unwrap_or(0);
