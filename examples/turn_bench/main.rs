@@ -199,6 +199,12 @@ fn report(questions: &[Question], rows: &[Measure]) {
             words += n;
             cores.push(m.cores);
         }
+        let (mut whole_wrong, mut whole_words) = (0, 0);
+        for (m, q) in rows.iter().zip(questions).filter(|(_, q)| of_lang(q) && q.pause == 0) {
+            let (w, n) = errors(&q.text, &m.heard);
+            whole_wrong += w;
+            whole_words += n;
+        }
         let pauses = questions.iter().filter(of_lang).filter(|q| q.pause > 0).count();
         let cuts = rows
             .iter()
@@ -207,8 +213,9 @@ fn report(questions: &[Question], rows: &[Measure]) {
             .count();
         let mean_cores = cores.iter().sum::<f64>() / cores.len().max(1) as f64;
         println!(
-            "| {name}: word error rate {:.1} % ({wrong} of {words}), pauses cut {cuts} of {pauses}, cores per conversation {mean_cores:.2} |",
-            100.0 * wrong as f64 / words.max(1) as f64
+            "| {name}: word error rate {:.1} % ({wrong} of {words}; without a pause {:.1} %), pauses cut {cuts} of {pauses}, cores per conversation {mean_cores:.2} |",
+            100.0 * wrong as f64 / words.max(1) as f64,
+            100.0 * whole_wrong as f64 / whole_words.max(1) as f64
         );
     }
 }

@@ -188,8 +188,8 @@ pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> M
         }
         let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout(Duration::from_millis(100), source.next()).await
         else {
-            if first_audio.is_some() {
-                // The answer is sent: it is stored once its turn ends.
+            if first_audio.is_some() && last.is_some_and(|l| l.elapsed() > Duration::from_millis(1500)) {
+                // The answer is sent: it is stored once its turn ends (a question cut at its pause is two).
                 let (caller, assistant) = call_texts(port, &user).await;
                 answered = !caller.is_empty() && assistant.len() >= caller.len();
             }

@@ -52,7 +52,7 @@ impl PhoneSettings {
         let guest_daily_requests = src
             .var(
                 "PHONE_GUEST_DAILY_REQUESTS",
-                "requests per day of the phone's guest user",
+                "requests per day of the phone's guest user (0: no limit)",
             )
             .ranged(10, 10_000)?
             .into();
