@@ -124,6 +124,13 @@ impl Settings {
         Self::from_lookup(&|var| std::env::var(var).ok())
     }
 
+    /// Settings of these pairs alone (the tests' environment).
+    #[cfg(test)]
+    pub(crate) fn from_pairs(pairs: &[(&str, &str)]) -> Result<Self, ConfigError> {
+        let map: std::collections::HashMap<&str, &str> = pairs.iter().copied().collect();
+        Self::from_lookup(&|k| map.get(k).map(|v| v.to_string()))
+    }
+
     /// Reads settings through any lookup; tests pass a map.
     pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         Self::parse(lookup).map(|(settings, _)| settings)

@@ -132,14 +132,11 @@ fn acme(src: &Source) -> Result<AcmeSettings, ConfigError> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::super::Settings;
     use super::*;
 
     fn read(pairs: &[(&str, &str)]) -> Result<Settings, ConfigError> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Settings::from_lookup(&|k| map.get(k).cloned())
+        Settings::from_pairs(pairs)
     }
 
     #[test]

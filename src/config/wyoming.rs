@@ -64,13 +64,10 @@ impl WyomingSettings {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::super::Settings;
 
     fn read(pairs: &[(&str, &str)]) -> Result<Settings, super::ConfigError> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Settings::from_lookup(&|k| map.get(k).cloned())
+        Settings::from_pairs(pairs)
     }
 
     #[test]

@@ -15,11 +15,10 @@ use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::common::{As, Stage, TestApp, eventually, free_port};
-use crate::fakes::{CHAT, Fake, Reply, tokens};
-use crate::twilio_media::tone_wav;
+use crate::fakes::{CHAT, tokens};
+use crate::phone::Fakes;
 
 const STT: &str = "/v1/audio/transcriptions";
-const SPEECH: &str = "/v1/audio/speech";
 /// The dialplan's `AudioSocket(<uuid>,…)` of Anna's extension.
 const EXTENSION: &str = "40325ec2-5efd-4bd3-805f-53576e581d13";
 /// 20 ms at 8 kHz.
@@ -195,31 +194,6 @@ fn ended(got: &[Got]) -> bool {
     got.contains(&Got::Closed)
 }
 
-struct Fakes {
-    stt: Fake,
-    llm: Fake,
-    tts: Fake,
-}
-
-impl Fakes {
-    async fn start(heard: &[&str]) -> Self {
-        let (stt, llm, tts) = (Fake::start().await, Fake::start().await, Fake::start().await);
-        for text in heard {
-            stt.then(STT, Reply::Json(json!({"text": text})));
-        }
-        tts.always(SPEECH, Reply::Bytes("audio/wav", tone_wav(0.6)));
-        Self { stt, llm, tts }
-    }
-
-    fn spoken(&self) -> Vec<String> {
-        self.tts
-            .requests(SPEECH)
-            .iter()
-            .map(|r| r.json()["input"].as_str().unwrap().to_string())
-            .collect()
-    }
-}
-
 /// A gateway with its AudioSocket server, and Anna; `env` on top. The app, Anna's token, the port.
 async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, u16) {
     let port = free_port();
@@ -256,7 +230,8 @@ fn received(got: &[Got]) -> usize {
 
 #[tokio::test]
 async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_plays() {
-    let fakes = Fakes::start(&["How is the weather today?", "Thank you, goodbye."]).await;
+    let fakes = Fakes::start().await;
+    fakes.hears(&["How is the weather today?", "Thank you, goodbye."]);
     fakes.llm.then(
         CHAT,
         tokens(&["It is sunny in Hamburg today. ", "Later this evening it will rain."]),
@@ -315,7 +290,8 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
 
 #[tokio::test]
 async fn speech_over_the_answer_stops_it_at_once_and_the_stored_answer_keeps_what_was_played() {
-    let fakes = Fakes::start(&["Tell me a story", "Stop, tell me a joke instead"]).await;
+    let fakes = Fakes::start().await;
+    fakes.hears(&["Tell me a story", "Stop, tell me a joke instead"]);
     fakes.llm.then(
         CHAT,
         tokens(&[
@@ -357,7 +333,7 @@ async fn speech_over_the_answer_stops_it_at_once_and_the_stored_answer_keeps_wha
 
 #[tokio::test]
 async fn a_mapped_extension_is_its_users_and_an_unmapped_one_is_refused() {
-    let fakes = Fakes::start(&[]).await;
+    let fakes = Fakes::start().await;
     let other = "00000000-0000-4000-8000-000000000001";
     let users = format!("{}=bob", EXTENSION.to_uppercase());
     let (app, _, port) = gateway(&fakes, &[("AUDIOSOCKET_USERS", &users)]).await;
@@ -387,7 +363,8 @@ async fn a_mapped_extension_is_its_users_and_an_unmapped_one_is_refused() {
 
 #[tokio::test]
 async fn a_connection_without_its_uuid_first_is_closed_and_bad_messages_do_not_end_a_call() {
-    let fakes = Fakes::start(&["How is the weather today?"]).await;
+    let fakes = Fakes::start().await;
+    fakes.hears(&["How is the weather today?"]);
     fakes.llm.then(CHAT, tokens(&["It is sunny."]));
     let (app, _, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
 

@@ -332,9 +332,14 @@ pub fn completion(text: &str) -> Reply {
     }))
 }
 
-/// A short WAV (16-bit mono, 24 kHz), as an OpenAI-compatible speech server returns it.
+/// A short WAV of silence (16-bit mono, 24 kHz), as an OpenAI-compatible speech server returns it.
 pub fn wav(samples: usize) -> Vec<u8> {
-    let data = samples * 2;
+    wav_of(&vec![0; samples])
+}
+
+/// A WAV of these samples (16-bit mono, 24 kHz).
+pub fn wav_of(samples: &[i16]) -> Vec<u8> {
+    let data = samples.len() * 2;
     let mut out = Vec::new();
     out.extend_from_slice(b"RIFF");
     out.extend_from_slice(&(36 + data as u32).to_le_bytes());
@@ -348,7 +353,7 @@ pub fn wav(samples: usize) -> Vec<u8> {
     out.extend_from_slice(&16u16.to_le_bytes());
     out.extend_from_slice(b"data");
     out.extend_from_slice(&(data as u32).to_le_bytes());
-    out.extend(std::iter::repeat_n(0u8, data));
+    out.extend(samples.iter().flat_map(|s| s.to_le_bytes()));
     out
 }
 

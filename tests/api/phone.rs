@@ -18,15 +18,15 @@ const ANNAS_NUMBER: &str = "+4930123456";
 /// Each sentence the voice speaks lasts this long.
 const SPOKEN_SECONDS: f64 = 0.6;
 
-/// The fakes of a call: what hears, answers and speaks.
-struct Fakes {
-    stt: Fake,
-    llm: Fake,
-    tts: Fake,
+/// The fakes of a call: what hears, answers and speaks (tones of `SPOKEN_SECONDS` a sentence).
+pub(crate) struct Fakes {
+    pub stt: Fake,
+    pub llm: Fake,
+    pub tts: Fake,
 }
 
 impl Fakes {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let tts = Fake::start().await;
         tts.always(SPEECH, Reply::Bytes("audio/wav", tone_wav(SPOKEN_SECONDS)));
         Self {
@@ -37,14 +37,14 @@ impl Fakes {
     }
 
     /// The caller is heard saying these, one after the other.
-    fn hears(&self, texts: &[&str]) {
+    pub(crate) fn hears(&self, texts: &[&str]) {
         for text in texts {
             self.stt.then(STT, Reply::Json(json!({"text": text})));
         }
     }
 
     /// What the voice was asked to say, in order.
-    fn spoken(&self) -> Vec<String> {
+    pub(crate) fn spoken(&self) -> Vec<String> {
         self.tts
             .requests(SPEECH)
             .iter()

@@ -398,22 +398,7 @@ pub(crate) fn tone_wav(seconds: f64) -> Vec<u8> {
     let samples: Vec<i16> = (0..(24_000.0 * seconds) as usize)
         .map(|i| ((i as f64 / 24_000.0 * 440.0 * std::f64::consts::TAU).sin() * 8_000.0) as i16)
         .collect();
-    let data = samples.len() * 2;
-    let mut out = Vec::new();
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data as u32).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&24_000u32.to_le_bytes());
-    out.extend_from_slice(&48_000u32.to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&(data as u32).to_le_bytes());
-    out.extend(samples.iter().flat_map(|s| s.to_le_bytes()));
-    out
+    crate::fakes::wav_of(&samples)
 }
 
 #[test]
