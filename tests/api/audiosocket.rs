@@ -8,7 +8,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use reqwest::Method;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -16,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::common::{As, Stage, TestApp, eventually, free_port};
 use crate::fakes::{CHAT, tokens};
-use crate::phone::Fakes;
+use crate::phone::{Fakes, stored_story};
 
 const STT: &str = "/v1/audio/transcriptions";
 /// The dialplan's `AudioSocket(<uuid>,…)` of Anna's extension.
@@ -207,15 +206,7 @@ async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, u16) 
         .user("anna")
         .await;
     let prefs = json!({"full_name": "Anna Muster", "language": "en"});
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/prefs"),
-            As::AdminKey,
-            Some(prefs),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    app.set_prefs(&id, prefs).await;
     eventually("the AudioSocket server listens", 10, || async {
         TcpStream::connect(&addr).await.is_ok()
     })
@@ -290,18 +281,7 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
 
 #[tokio::test]
 async fn speech_over_the_answer_stops_it_at_once_and_the_stored_answer_keeps_what_was_played() {
-    let fakes = Fakes::start().await;
-    fakes.hears(&["Tell me a story", "Stop, tell me a joke instead"]);
-    fakes.llm.then(
-        CHAT,
-        tokens(&[
-            "Once upon a time there was a lighthouse. ",
-            "Its keeper counted the ships every night. ",
-            "One winter the lamp went out. ",
-            "Nobody knew why.",
-        ]),
-    );
-    fakes.llm.then(CHAT, tokens(&["Why did the chicken cross the road?"]));
+    let fakes = Fakes::telling_a_story().await;
     let (app, token, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
     let call = Asterisk::call(port, EXTENSION).await;
     call.until("the greeting", 10, |g| received(g) >= 4_800).await;
@@ -321,14 +301,7 @@ async fn speech_over_the_answer_stops_it_at_once_and_the_stored_answer_keeps_wha
     // The story stopped where the caller spoke: far less than its four sentences were played.
     assert!(received(&got) < 5 * 4_800, "{} samples", received(&got));
     assert_eq!(fakes.spoken().last().unwrap(), "Why did the chicken cross the road?");
-    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
-    let id = sessions[0]["id"].as_str().unwrap().to_string();
-    let stored = app.get(&format!("/api/sessions/{id}"), As::Bearer(&token)).await.body;
-    let story = stored["messages"][1]["text"].as_str().unwrap();
-    assert!(
-        story.starts_with("Once upon a time there was a lighthouse.") && !story.contains("Nobody knew why."),
-        "the stored story is what was played: {story}"
-    );
+    stored_story(&app, &token).await;
 }
 
 #[tokio::test]

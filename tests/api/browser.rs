@@ -76,15 +76,7 @@ async fn a_person_asks_by_text_and_by_voice_and_calls_for_help_in_the_browser() 
     let (id, token) = app.create_user("oma").await;
     let prefs = json!({"allowed_languages": ["en"], "language": "en", "full_name": "Erna Beispiel",
         "emergency_contacts": ["enkel@family.example"], "location_consent": true});
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/prefs"),
-            As::AdminKey,
-            Some(prefs),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    app.set_prefs(&id, prefs).await;
 
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("question.wav");

@@ -262,13 +262,20 @@ impl TestApp {
         self.call(Method::GET, path, who, None).await
     }
 
-    /// Creates a user through the admin API and returns (id, token).
     /// A new session of the user with `token`; its id.
     pub async fn new_session(&self, token: &str) -> String {
         let r = self.call(Method::POST, "/api/sessions", As::Bearer(token), None).await;
         r.body["id"].as_str().expect("a session id").to_string()
     }
 
+    /// Sets a user's prefs as the admin; fails the test unless they were taken.
+    pub async fn set_prefs(&self, id: &str, prefs: Value) {
+        let path = format!("/api/admin/users/{id}/prefs");
+        let r = self.call(Method::PUT, &path, As::AdminKey, Some(prefs)).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    }
+
+    /// Creates a user through the admin API and returns (id, token).
     pub async fn create_user(&self, name: &str) -> (String, String) {
         let r = self
             .call(

@@ -49,15 +49,7 @@ pub(crate) async fn setup(smtp: Option<Mode>, extra: &[(&str, &str)], prefs: Val
     env.extend_from_slice(extra);
     let app = spawn_app(&env).await;
     let (id, token) = app.create_user("anna").await;
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/prefs"),
-            As::AdminKey,
-            Some(prefs),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    app.set_prefs(&id, prefs).await;
     Setup {
         app,
         token,

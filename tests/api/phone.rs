@@ -36,6 +36,23 @@ impl Fakes {
         }
     }
 
+    /// The caller asks for a story (four sentences) and then, speaking over it, for a joke.
+    pub(crate) async fn telling_a_story() -> Self {
+        let fakes = Self::start().await;
+        fakes.hears(&["Tell me a story", "Stop, tell me a joke instead"]);
+        fakes.llm.then(
+            CHAT,
+            tokens(&[
+                "Once upon a time there was a lighthouse. ",
+                "Its keeper counted the ships every night. ",
+                "One winter the lamp went out. ",
+                "Nobody knew why.",
+            ]),
+        );
+        fakes.llm.then(CHAT, tokens(&["Why did the chicken cross the road?"]));
+        fakes
+    }
+
     /// The caller is heard saying these, one after the other.
     pub(crate) fn hears(&self, texts: &[&str]) {
         for text in texts {
@@ -53,6 +70,19 @@ impl Fakes {
     }
 }
 
+/// The story as stored after the caller spoke over it: what was played, not its end.
+pub(crate) async fn stored_story(app: &TestApp, token: &str) -> String {
+    let sessions = app.get("/api/sessions", As::Bearer(token)).await.body;
+    let id = sessions[0]["id"].as_str().unwrap().to_string();
+    let stored = app.get(&format!("/api/sessions/{id}"), As::Bearer(token)).await.body;
+    let story = stored["messages"][1]["text"].as_str().unwrap().to_string();
+    assert!(
+        story.starts_with("Once upon a time there was a lighthouse.") && !story.contains("Nobody knew why."),
+        "the stored story is what was played: {story}"
+    );
+    story
+}
+
 /// A gateway Twilio calls, with Anna (English, her number `ANNAS_NUMBER`): the app, her token and id.
 async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, String) {
     let (app, token, id) = TestApp::with()
@@ -65,16 +95,12 @@ async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, Strin
         .user("anna")
         .await;
     let prefs = json!({"full_name": "Anna Muster", "language": "en", "caller_numbers": ["+49 30 123456"]});
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/api/admin/users/{id}/prefs"),
-            As::AdminKey,
-            Some(prefs),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!(r.body["caller_numbers"], json!([ANNAS_NUMBER]), "kept in E.164");
+    app.set_prefs(&id, prefs).await;
+    let kept = app
+        .get(&format!("/api/admin/users/{id}/prefs"), As::AdminKey)
+        .await
+        .body;
+    assert_eq!(kept["caller_numbers"], json!([ANNAS_NUMBER]), "kept in E.164");
     (app, token, id)
 }
 
@@ -196,18 +222,7 @@ async fn a_known_caller_is_greeted_answered_sentence_by_sentence_and_a_goodbye_e
 
 #[tokio::test]
 async fn speech_over_the_answer_clears_twilios_buffer_and_the_stored_answer_keeps_what_was_played() {
-    let fakes = Fakes::start().await;
-    fakes.hears(&["Tell me a story", "Stop, tell me a joke instead"]);
-    fakes.llm.then(
-        CHAT,
-        tokens(&[
-            "Once upon a time there was a lighthouse. ",
-            "Its keeper counted the ships every night. ",
-            "One winter the lamp went out. ",
-            "Nobody knew why.",
-        ]),
-    );
-    fakes.llm.then(CHAT, tokens(&["Why did the chicken cross the road?"]));
+    let fakes = Fakes::telling_a_story().await;
     let (app, token, _) = gateway(&fakes, &[]).await;
     let twiml = ring(&app, "CA0002", ANNAS_NUMBER).await;
     let call = TwilioCall::connect(&app, &twiml, "CA0002").await;
@@ -241,14 +256,7 @@ async fn speech_over_the_answer_clears_twilios_buffer_and_the_stored_answer_keep
         "the end of the story was not played before the clear"
     );
     assert_eq!(fakes.spoken().last().unwrap(), "Why did the chicken cross the road?");
-    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
-    let id = sessions[0]["id"].as_str().unwrap().to_string();
-    let stored = app.get(&format!("/api/sessions/{id}"), As::Bearer(&token)).await.body;
-    let story = stored["messages"][1]["text"].as_str().unwrap().to_string();
-    assert!(
-        story.starts_with("Once upon a time there was a lighthouse.") && !story.contains("Nobody knew why."),
-        "the stored story is what was played: {story}"
-    );
+    let story = stored_story(&app, &token).await;
     // The model's next question sees the story as the caller heard it.
     let asked = fakes.llm.requests(CHAT)[1].json();
     let history: Vec<&str> = asked["messages"].as_array().unwrap()[1..]
