@@ -147,6 +147,16 @@ impl Var<'_, '_> {
         self.value()
     }
 
+    /// A socket address (`example` shows the form in the error), or `None` when unset.
+    pub fn address(&self, example: &str) -> Result<Option<std::net::SocketAddr>, ConfigError> {
+        self.raw()
+            .map(|text| {
+                text.parse()
+                    .map_err(|_| self.error(format!("{text:?} is not an address like {example}")))
+            })
+            .transpose()
+    }
+
     /// A secret: never shown, redacted in `Debug`.
     pub fn secret(mut self) -> Option<SecretString> {
         self.meaning.push_str(" (secret)");

@@ -72,17 +72,12 @@ impl PhoneSettings {
         if !(0.0..=100.0).contains(&cost_per_minute) {
             return Err(cost_var.error("expected a cost from 0 to 100"));
         }
-        let var = src.var(
-            "AUDIOSOCKET_ADDR",
-            "TCP address of the Asterisk AudioSocket server, e.g. `0.0.0.0:9092` (unset: off)",
-        );
-        let audiosocket_addr = match var.raw() {
-            None => None,
-            Some(text) => Some(
-                text.parse()
-                    .map_err(|_| var.error(format!("{text:?} is not an address like 0.0.0.0:9092")))?,
-            ),
-        };
+        let audiosocket_addr = src
+            .var(
+                "AUDIOSOCKET_ADDR",
+                "TCP address of the Asterisk AudioSocket server, e.g. `0.0.0.0:9092` (unset: off)",
+            )
+            .address("0.0.0.0:9092")?;
         let audiosocket_user = src
             .var(
                 "AUDIOSOCKET_USER",

@@ -79,12 +79,9 @@ impl TlsSettings {
         let https = src
             .var("HTTPS_ADDR", "address HTTPS binds when `TLS` is on")
             .shown("(LISTEN_ADDR's host, port 8443)");
-        let https_addr = match https.raw() {
-            None => SocketAddr::new(listen_addr.ip(), 8443),
-            Some(text) => text
-                .parse()
-                .map_err(|_| https.error(format!("{text:?} is not an address like 0.0.0.0:8443")))?,
-        };
+        let https_addr = https
+            .address("0.0.0.0:8443")?
+            .unwrap_or(SocketAddr::new(listen_addr.ip(), 8443));
         Ok(Self { mode, https_addr })
     }
 }

@@ -21,17 +21,12 @@ pub struct WyomingSettings {
 impl WyomingSettings {
     /// Reads the area.
     pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
-        let var = src.var(
-            "WYOMING_ADDR",
-            "TCP address of the Wyoming server for Home Assistant, e.g. `0.0.0.0:10300` (unset: off)",
-        );
-        let addr = match var.raw() {
-            None => None,
-            Some(text) => Some(
-                text.parse()
-                    .map_err(|_| var.error(format!("{text:?} is not an address like 0.0.0.0:10300")))?,
-            ),
-        };
+        let addr = src
+            .var(
+                "WYOMING_ADDR",
+                "TCP address of the Wyoming server for Home Assistant, e.g. `0.0.0.0:10300` (unset: off)",
+            )
+            .address("0.0.0.0:10300")?;
         let user = src
             .var(
                 "WYOMING_USER",
