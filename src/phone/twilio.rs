@@ -124,8 +124,9 @@ async fn incoming(
             let parameter =
                 |name: &str, value: &str| format!("<Parameter name=\"{name}\" value=\"{}\"/>", xml_escape(value));
             format!(
-                "<Response><Connect><Stream url=\"{}\">{}{}{}{}</Stream></Connect></Response>",
+                "<Response><Connect><Stream url=\"{}\">{}{}{}{}{}</Stream></Connect></Response>",
                 xml_escape(&stream_url),
+                parameter("call", call_sid),
                 parameter("user", &user.id),
                 parameter("caller", &number),
                 parameter("issued", &issued),
@@ -271,7 +272,7 @@ async fn wait_for_start(app: &App, source: &mut SplitStream<WebSocket>) -> std::
                 let param = |name: &str| start.custom_parameters.get(name).map_or("", String::as_str);
                 let (user_id, caller, issued) = (param("user"), param("caller"), param("issued"));
                 let expected = stream_token(auth_token, &start.call_sid, user_id, caller, issued);
-                if !secrets_equal(param("token"), &expected) {
+                if param("call") != start.call_sid || !secrets_equal(param("token"), &expected) {
                     return Err("its start names a call the webhook did not answer");
                 }
                 let age = crate::store::now_ms() - issued.parse::<i64>().unwrap_or(0);

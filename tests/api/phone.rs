@@ -141,6 +141,7 @@ async fn a_known_caller_is_greeted_answered_sentence_by_sentence_and_a_goodbye_e
     assert_eq!(url, "wss://voice.example.org/api/phone/twilio/stream");
     let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     assert_eq!(param("caller").as_deref(), Some(ANNAS_NUMBER), "{twiml}");
+    assert_eq!(param("call").as_deref(), Some("CA0001"), "{twiml}");
     let call = TwilioCall::connect(&app, &twiml, "CA0001").await;
 
     // The greeting, by name, then the answer sentence by sentence, each followed by its mark.
@@ -381,7 +382,8 @@ async fn a_stream_the_webhook_did_not_answer_or_that_starts_wrongly_is_closed() 
         Value::Object(map)
     };
 
-    // Another call's id, another user, a forged token, a format other than µ-law at 8 kHz.
+    // Another call's id, another user, a forged token, none, another call's parameters, a format other than
+    // µ-law at 8 kHz.
     let cases = [
         ("CA9999", parameters(&|_| {}), "audio/x-mulaw"),
         (
@@ -402,6 +404,13 @@ async fn a_stream_the_webhook_did_not_answer_or_that_starts_wrongly_is_closed() 
             "CA0006",
             parameters(&|m| {
                 m.remove("token");
+            }),
+            "audio/x-mulaw",
+        ),
+        (
+            "CA0006",
+            parameters(&|m| {
+                m.insert("call".into(), json!("CA9999"));
             }),
             "audio/x-mulaw",
         ),
