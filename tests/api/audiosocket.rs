@@ -227,7 +227,8 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
         CHAT,
         tokens(&["It is sunny in Hamburg today. ", "Later this evening it will rain."]),
     );
-    let (app, token, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna")]).await;
+    let env = [("AUDIOSOCKET_USER", "anna"), ("PHONE_COST_PER_MINUTE", "0.05")];
+    let (app, token, port) = gateway(&fakes, &env).await;
 
     let call = Asterisk::call(port, EXTENSION).await;
     let got = call.until("the greeting", 10, |g| received(g) >= 4_800).await;
@@ -277,6 +278,12 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
     })
     .await;
     assert!(used["call_seconds_month"].as_i64().unwrap() >= 4, "{used}");
+    // One started minute, in her costs.
+    assert!((used["cost_month"].as_f64().unwrap() - 0.05).abs() < 1e-9, "{used}");
+    eventually("the call's seat given back", 5, || async {
+        app.prometheus().await.contains("ws_connections{channel=\"phone\"} 0")
+    })
+    .await;
 }
 
 #[tokio::test]
