@@ -370,10 +370,11 @@ impl Call {
 
     /// Tells the caller who confirmed the alarm since last time.
     async fn confirmations<L: Line>(&mut self, line: &mut L) -> std::io::Result<()> {
-        let Some((id, told, _)) = self.alarm.clone() else {
+        let Some((id, told, look_at)) = &mut self.alarm else {
             return Ok(());
         };
-        self.alarm = Some((id.clone(), told, Instant::now() + ACK_POLL));
+        *look_at = Instant::now() + ACK_POLL;
+        let (id, told) = (id.clone(), *told);
         let confirmed = match self.app.store.acknowledged_by(&id).await {
             Ok(confirmed) => confirmed,
             Err(err) => {
@@ -385,7 +386,9 @@ impl Call {
             return Ok(());
         }
         let who: Vec<&str> = confirmed[told..].iter().map(|a| a.contact.as_str()).collect();
-        self.alarm = Some((id, confirmed.len(), Instant::now() + ACK_POLL));
+        if let Some((_, told, _)) = &mut self.alarm {
+            *told = confirmed.len();
+        }
         let words = fill(alarm_texts(&self.language).seen_by, &[("who", &who.join(", "))]);
         self.say(line, &words).await
     }

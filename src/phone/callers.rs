@@ -19,14 +19,6 @@ pub enum Caller {
 }
 
 impl Caller {
-    /// The user the call talks as, unless refused.
-    pub fn user(&self) -> Option<&User> {
-        match self {
-            Self::Known(user) | Self::Guest(user) => Some(user),
-            Self::Refused => None,
-        }
-    }
-
     /// `known`, `guest` or `refused`, for the log and the metrics.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -166,11 +166,11 @@ async fn stream(
     State(app): State<AppState>,
     upgrade: std::result::Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response> {
-    configured(&app)?;
+    let auth_token = configured(&app)?.0.to_string();
     let app = app.0.clone();
     Ok(upgrade?
         .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| serve(socket, app)))
+        .on_upgrade(move |socket| serve(socket, app, auth_token)))
 }
 
 /// A message from Twilio.
@@ -231,9 +231,9 @@ struct Started {
 }
 
 /// Serves one media stream until the call ends.
-async fn serve(socket: WebSocket, app: Arc<App>) {
+async fn serve(socket: WebSocket, app: Arc<App>, auth_token: String) {
     let (sink, mut source) = socket.split();
-    let started = match tokio::time::timeout(START_TIMEOUT, wait_for_start(&app, &mut source)).await {
+    let started = match tokio::time::timeout(START_TIMEOUT, wait_for_start(&auth_token, &mut source)).await {
         Ok(Ok(started)) => started,
         Ok(Err(why)) => {
             tracing::warn!(why, "a Twilio media stream was refused");
@@ -260,8 +260,10 @@ async fn serve(socket: WebSocket, app: Arc<App>) {
 }
 
 /// Reads messages until `start` and checks it: a media stream the webhook answered, in µ-law at 8 kHz.
-async fn wait_for_start(app: &App, source: &mut SplitStream<WebSocket>) -> std::result::Result<Started, &'static str> {
-    let (auth_token, _) = configured(app).map_err(|_| "the phone line is not configured")?;
+async fn wait_for_start(
+    auth_token: &str,
+    source: &mut SplitStream<WebSocket>,
+) -> std::result::Result<Started, &'static str> {
     while let Some(Ok(message)) = source.next().await {
         let Message::Text(text) = message else {
             continue;

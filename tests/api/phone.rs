@@ -463,10 +463,12 @@ async fn malformed_and_out_of_order_media_is_dropped_and_the_call_goes_on() {
         .await;
 
     let sid = call.stream_sid.clone();
-    // Loud audio replayed with a sequence number long past, payloads that are not base64, not JSON, unknown.
-    let loud = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [0x00u8; 160]);
-    for _ in 0..50 {
-        call.send_raw(json!({"event": "media", "sequenceNumber": "2", "media": {"payload": loud}, "streamSid": sid}));
+    // The question replayed with a sequence number long past, payloads that are not base64, not JSON, unknown.
+    for frame in question_ulaw().chunks(160) {
+        let payload = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, frame);
+        call.send_raw(
+            json!({"event": "media", "sequenceNumber": "2", "media": {"payload": payload}, "streamSid": sid}),
+        );
     }
     call.send_raw(
         json!({"event": "media", "sequenceNumber": "999999999", "media": {"payload": "%%%"}, "streamSid": sid}),
@@ -474,6 +476,12 @@ async fn malformed_and_out_of_order_media_is_dropped_and_the_call_goes_on() {
     call.send_raw(json!({"event": "media", "media": {}, "streamSid": sid}));
     call.send_raw(json!("not an event"));
     call.send_raw(json!({"event": "dtmf", "dtmf": {"digit": "1"}, "streamSid": sid}));
+    // Long enough a silence for the replay to have ended as an utterance, had it been heard.
+    call.say(&[0xff; 8 * 1_500]).await;
+    assert!(
+        fakes.stt.requests(STT).is_empty(),
+        "the replayed question was not heard"
+    );
     call.say(&question_ulaw()).await;
 
     call.until("the answer played", 20, |s| s.contains(&Seen::Played("2".into())))
