@@ -44,6 +44,10 @@ pub const EMERGENCY_ACKNOWLEDGEMENTS_TOTAL: &str = "emergency_acknowledgements_t
 pub const EMERGENCY_ESCALATIONS_TOTAL: &str = "emergency_escalations_total";
 /// Series `gateway_info`: 1, labelled with the instance and the version.
 pub const GATEWAY_INFO: &str = "gateway_info";
+/// Series `voice_continuations_total`: speech after a pause joined to the question it continued, by `channel`.
+pub const VOICE_CONTINUATIONS_TOTAL: &str = "voice_continuations_total";
+/// Series `voice_turn_patience_seconds`: the patience in use at the end of each answered utterance.
+pub const VOICE_TURN_PATIENCE_SECONDS: &str = "voice_turn_patience_seconds";
 /// Series `ws_connections`.
 pub const WS_CONNECTIONS: &str = "ws_connections";
 
@@ -98,6 +102,14 @@ const HELP: &[(&str, &str)] = &[
         "Requests refused because the daily quota was used up.",
     ),
     (EMERGENCY_TOTAL, "Alarms raised by the help function."),
+    (
+        VOICE_CONTINUATIONS_TOTAL,
+        "Speech after a pause joined to the question it continued (the answer to the half was cancelled), by channel.",
+    ),
+    (
+        VOICE_TURN_PATIENCE_SECONDS,
+        "The pause after which a speaker's turn is first judged over (their patience), at each utterance's end.",
+    ),
     (
         EMERGENCY_RETRIES_TOTAL,
         "Presses inside the cooldown that retried the channels of an alarm that reached nobody.",

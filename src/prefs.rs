@@ -81,6 +81,9 @@ preferences! {
     location_consent: bool,
     /// The page in large text with high contrast, on every device of the person.
     large_text: bool,
+    /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
+    /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
+    turn_patience: String,
     /// Admin only: the languages the user may use.
     allowed_languages: Vec<String>,
     /// Admin only: web searches per day, 0 = unlimited.
@@ -232,6 +235,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             _ => Err(bad("expected a whole number from 0 (unlimited) to 1000000")),
         },
         "emergency_cooldown_minutes" => cooldown(key, value),
+        "turn_patience" => patience(key, value),
         "voice_gender" => match text(key, value, 10)?.as_str() {
             g @ ("female" | "male" | "") => Ok(Value::from(g)),
             _ => Err(bad("expected \"female\", \"male\" or \"\"")),
@@ -320,6 +324,24 @@ fn provider(key: &str, value: &Value, stage: Stage) -> Result<Value, ApiError> {
             key,
             format!("{id:?} is not one of {}", stage.ids().join(", ")),
         )),
+    }
+}
+
+/// `auto`, `quick`, `normal`, `patient`, or whole milliseconds from 200 to 5000 (a number is accepted too).
+fn patience(key: &str, value: &Value) -> Result<Value, ApiError> {
+    let raw = match value {
+        Value::String(s) => s.trim().to_lowercase(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    let named = ["auto", "quick", "normal", "patient"].contains(&raw.as_str());
+    if named || raw.parse::<u32>().is_ok_and(|ms| (200..=5000).contains(&ms)) {
+        Ok(Value::from(raw))
+    } else {
+        Err(ApiError::invalid(
+            key,
+            "expected \"auto\", \"quick\", \"normal\", \"patient\" or milliseconds from 200 to 5000",
+        ))
     }
 }
 
@@ -430,6 +452,9 @@ mod tests {
             ("allowed_languages", json!(["de", "de", "en"]), json!(["de", "en"])),
             ("birth_date", json!("1950-02-28"), json!("1950-02-28")),
             ("full_name", json!("  Erika Muster "), json!("Erika Muster")),
+            ("turn_patience", json!(" Patient"), json!("patient")),
+            ("turn_patience", json!(1200), json!("1200")),
+            ("turn_patience", json!("auto"), json!("auto")),
         ];
         for (key, input, want) in ok {
             assert_eq!(one(key, input, Writer::Admin).unwrap(), want, "{key}");
@@ -445,6 +470,9 @@ mod tests {
             ("emergency_contact_phones", json!(["0301234"])),
             ("web_search_enabled", json!("yes")),
             ("favourite_colour", json!("blue")),
+            ("turn_patience", json!("slow")),
+            ("turn_patience", json!(100)),
+            ("turn_patience", json!("9000")),
         ];
         for (key, input) in bad {
             let err = one(key, input, Writer::Admin).unwrap_err();

@@ -106,8 +106,12 @@ async function loadUsers() {
         loadUsers();
       }, `Delete ${u.name}`),
     );
+    // The pace: the pause after which the person's turn is judged over, and how it came about.
+    const pace = u.pace.setting === 'auto'
+      ? `${u.pace.patience_ms} ms, learned (${u.pace.joined} joined)`
+      : `${u.pace.patience_ms} ms (${u.pace.setting})`;
     return [u.name, u.display_name, u.is_admin ? 'yes' : '', (u.allowed_languages || []).join(', '),
-      u.web_search_enabled ? 'on' : 'off', actions];
+      u.web_search_enabled ? 'on' : 'off', pace, actions];
   });
 }
 
@@ -127,6 +131,7 @@ async function editUser(u) {
   $('#pref-web-limit').value = p.web_search_daily_limit ?? '';
   $('#pref-requests').value = p.daily_request_limit ?? '';
   $('#pref-cooldown').value = p.emergency_cooldown_minutes ?? '';
+  $('#pref-patience').value = p.turn_patience ?? '';
   TEXT_PREFS.forEach((k) => { $(`#pref-${k}`).value = p[k] ?? ''; });
   $('#pref-emergency_contacts').value = (p.emergency_contacts || []).join(', ');
   $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
@@ -146,6 +151,7 @@ function prefsFromForm() {
     web_search_daily_limit: number($('#pref-web-limit').value),
     daily_request_limit: number($('#pref-requests').value),
     emergency_cooldown_minutes: $('#pref-cooldown').value.trim(),
+    turn_patience: $('#pref-patience').value.trim() || null,
     emergency_contacts: list($('#pref-emergency_contacts').value),
     emergency_contact_phones: list($('#pref-emergency_contact_phones').value),
     location_consent: $('#pref-location_consent').checked,

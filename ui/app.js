@@ -134,7 +134,7 @@ function citations(urls) {
 }
 
 // ---- The channels ----
-const channel = { chat: null, voice: null, audioSeq: null, retry: 1000 };
+const channel = { chat: null, voice: null, audioSeq: null, retry: 1000, question: null };
 
 function options() {
   const device = $('#device-speech').checked;
@@ -155,7 +155,18 @@ function onEvent(ws, data) {
   vg.events.push(event.type);
   switch (event.type) {
     // The person spoke over an answer that was still playing: it stops, and the server hears how far it got.
-    case 'transcript': stopPlayback(channel.voice); bubble('user', event.text); break;
+    case 'transcript': stopPlayback(channel.voice); channel.question = bubble('user', event.text).parentElement; break;
+    // The person went on speaking after a pause: what was answered was half a question. Its answer stops and
+    // goes from the page with the half; the whole question comes next.
+    case 'continued':
+      player.stop();
+      if (window.speechSynthesis) speechSynthesis.cancel();
+      while (channel.question?.nextSibling) channel.question.nextSibling.remove();
+      channel.question?.remove();
+      channel.question = null;
+      answer = null;
+      status(t('ready'));
+      break;
     case 'ack': answer = bubble('assistant', ''); status(t('thinking')); break;
     case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
     case 'filler':

@@ -39,6 +39,9 @@ pub struct VoiceSettings {
     pub turn_max_silence_ms: u32,
     /// `TURN_COMPLETE_PROBABILITY`: Smart Turn's probability at which a turn counts as complete.
     pub turn_complete_probability: f32,
+    /// `TURN_RESUME_MS`: speech that begins this soon after the last word of a question, while its answer
+    /// has not been heard for long, continues that question (0 = never).
+    pub turn_resume_ms: u32,
     /// `BARGE_IN_MIN_SPEECH_MS`: speech that interrupts a running answer on `/ws/voice` (0 = never); shorter
     /// sounds during an answer (a cough, "mhm") are ignored.
     pub barge_in_min_speech_ms: u32,
@@ -106,6 +109,7 @@ impl VoiceSettings {
             turn_check_ms: src.var("TURN_CHECK_MS", "silence after which Smart Turn is asked whether the turn is complete; complete ends it at once").ranged(200, 10_000)?.max(20),
             turn_max_silence_ms: src.var("TURN_MAX_SILENCE_MS", "silence that ends a turn Smart Turn found incomplete (a thinking pause shorter than this is not cut)").ranged(2000, 10_000)?.max(20),
             turn_complete_probability: src.var("TURN_COMPLETE_PROBABILITY", "Smart Turn's probability at which a turn counts as complete").probability(0.5)?,
+            turn_resume_ms: src.var("TURN_RESUME_MS", "speech that begins this soon (ms) after the last word of a question, before its answer was heard for long, continues the question: the answer stops and the whole is answered once (0 = never; half again as long after an unfinished phrase)").ranged(2000, 10_000)?,
             help_confirm_secs: src.var("HELP_CONFIRM_SECONDS", "after a call for help heard on `/ws/voice`, how long the answer to \"shall I alert your contacts?\" may take; without one the alarm goes out").ranged(20, 600)?.max(1).into(),
             max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance buffered on `/ws/voice`; longer gets an error event").ranged(60, 600)?.max(1),
             max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody; beyond, an error event and close 1008").ranged(200, 100_000)?.max(1) as usize,

@@ -97,6 +97,8 @@ pub(crate) struct Call {
     marks: u64,
     /// The answer audio played in full, last first.
     played: Option<u64>,
+    /// A sentence of the running (or last) answer was played in full: the caller listened to it.
+    answer_heard: bool,
     /// The caller's last speech, or the end of the last audio played: the silence is counted from it.
     quiet_since: Instant,
     /// When the audio sent so far will have been played, at the earliest.
@@ -154,6 +156,7 @@ impl Call {
             playing: VecDeque::new(),
             marks: 0,
             played: None,
+            answer_heard: false,
             quiet_since: Instant::now(),
             played_by: Instant::now(),
             hanging_up: None,
@@ -251,6 +254,16 @@ impl Call {
             // The goodbye is not interrupted.
             Heard::BargeIn if self.hanging_up.is_some() => Ok(()),
             Heard::BargeIn => self.interrupt(line).await,
+            Heard::Resumed { gap_ms } => {
+                if self.hanging_up.is_some() || !self.conversation.resume(gap_ms, self.answer_heard) {
+                    return Ok(());
+                }
+                // The caller goes on with their question: what is played of the answer to its first half
+                // stops, and nothing of it is kept.
+                self.listener.join();
+                self.last = LastAnswer::default();
+                self.interrupt(line).await
+            }
             Heard::Utterance(utterance) => {
                 if self.hanging_up.is_some() {
                     return Ok(());
@@ -258,6 +271,7 @@ impl Call {
                 self.quiet_since = Instant::now();
                 self.interrupt(line).await?;
                 self.last = LastAnswer::new(self.options.session_id.clone());
+                self.answer_heard = false;
                 self.conversation.voice(utterance, self.options.clone());
                 Ok(())
             }
@@ -297,6 +311,7 @@ impl Call {
         for (_, piece) in self.playing.drain(..=at) {
             if let Piece::Answer(seq) = piece {
                 self.played = Some(seq);
+                self.answer_heard = true;
             }
         }
         if self.playing.is_empty() {

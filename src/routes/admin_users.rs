@@ -65,6 +65,8 @@ struct UserView {
     /// The user's choice, else the global setting.
     web_search_enabled: bool,
     prefs: Prefs,
+    /// The person's pace: the end-of-turn patience in use on their voice channels.
+    pace: PaceView,
     /// Only in the answer to a create: the personal token, shown once.
     #[serde(skip_serializing_if = "Option::is_none")]
     token: Option<String>,
@@ -76,6 +78,17 @@ struct UserView {
     qr_svg: Option<String>,
 }
 
+/// A user's pace as the admin panel shows it beside them.
+#[derive(Serialize, ToSchema)]
+struct PaceView {
+    /// The prefs key `turn_patience` (`auto` when not set).
+    setting: String,
+    /// The pause after which their turn is first judged over, in ms.
+    patience_ms: u32,
+    /// Continuations joined to a question cut off at a pause (each lengthened the learned patience).
+    joined: i64,
+}
+
 async fn user_view(app: &App, user: User) -> Result<UserView> {
     let web_default = app.runtime.effective().await?.flag(Key::WebSearchEnabled);
     user_view_with(app, user, web_default).await
@@ -83,7 +96,15 @@ async fn user_view(app: &App, user: User) -> Result<UserView> {
 
 async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<UserView> {
     let prefs = app.store.prefs(&user.id).await?;
+    let learned = app.store.pace(&user.id).await?;
+    let setting = prefs.turn_patience.as_deref();
+    let pace = PaceView {
+        setting: setting.unwrap_or("auto").to_string(),
+        patience_ms: crate::voice::pace::in_use(&app.settings.voice, setting, learned.map(|l| l.patience_ms)),
+        joined: learned.map_or(0, |l| l.joined),
+    };
     Ok(UserView {
+        pace,
         is_admin: auth::is_admin(app, &user),
         allowed_languages: prefs
             .allowed_languages

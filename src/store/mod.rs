@@ -13,6 +13,7 @@ pub mod leases;
 pub mod lexicon;
 pub mod memories;
 pub mod overrides;
+pub mod pace;
 pub mod phone;
 pub mod prefs;
 pub mod sessions;

@@ -195,14 +195,26 @@ impl Store {
         question: &str,
         answer: &str,
     ) -> Result<(), StoreError> {
+        let ids = [new_id(), new_id()];
+        self.store_turn_as(session_id, user_id, (question, answer), &ids).await
+    }
+
+    /// Stores one turn as [`Store::store_turn`] does, its two messages under `ids` (question, answer).
+    pub async fn store_turn_as(
+        &self,
+        session_id: &str,
+        user_id: &str,
+        (question, answer): (&str, &str),
+        ids: &[String; 2],
+    ) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let now = now_ms();
-            for (role, text) in [("user", question), ("assistant", answer)] {
+            for ((role, text), id) in [("user", question), ("assistant", answer)].into_iter().zip(ids) {
                 sqlx::query(
                     "INSERT INTO messages (id, session_id, user_id, role, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
                 )
-                .bind(new_id())
+                .bind(id)
                 .bind(session_id)
                 .bind(user_id)
                 .bind(role)
@@ -223,6 +235,18 @@ impl Store {
 }
 
 impl Store {
+    /// Deletes messages by id (a question answered in half and then continued: the whole is stored instead).
+    pub async fn delete_messages(&self, ids: &[String]) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for id in ids {
+                sqlx::query("DELETE FROM messages WHERE id = $1").bind(id).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
     /// Cuts the session's latest assistant message that reads `answer` to `kept` (what the listener heard of
     /// it); false when there is none.
     pub async fn trim_answer(&self, session_id: &str, answer: &str, kept: &str) -> Result<bool, StoreError> {

@@ -54,6 +54,36 @@ impl Store {
         })
     }
 
+    /// Takes back one count of `day` (a question that was answered in half and then continued: it is counted
+    /// once, as the whole), atomically and never below zero.
+    pub async fn uncount(&self, counter: Counter, user_id: &str, day: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE {t} SET count = count - 1 WHERE user_id = $1 AND day = $2 AND count > 0",
+                t = counter.table()
+            );
+            sqlx::query(&sql).bind(user_id).bind(day).execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// Takes back a cost of `day` that [`Store::add_cost`] recorded, with its request.
+    pub async fn remove_cost(&self, user_id: &str, day: &str, category: &str, cost: f64) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE cost_usage SET cost = cost - $4, requests = requests - 1 \
+                 WHERE user_id = $1 AND day = $2 AND category = $3 AND requests > 0",
+            )
+            .bind(user_id)
+            .bind(day)
+            .bind(category)
+            .bind(cost)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
     /// Adds a charged cost to today's row of a category (`llm`, `web_search`).
     pub async fn add_cost(&self, user_id: &str, category: &str, cost: f64) -> Result<(), StoreError> {
         with_pool!(self, pool => {

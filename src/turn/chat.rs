@@ -33,6 +33,8 @@ pub struct Answer {
     pub fallbacks: Vec<String>,
     /// Tokens used, as the provider reported them.
     pub usage: Option<TokenUsage>,
+    /// What the provider charged, when it said (the turn records it).
+    pub cost: Option<f64>,
 }
 
 /// One provider's attempt at the answer.
@@ -93,9 +95,7 @@ pub async fn answer(
     events: &Events,
     mut prefetch: Option<Prefetch>,
 ) -> Result<Answer> {
-    let Context {
-        app, eff, user, route, ..
-    } = *ctx;
+    let Context { app, eff, route, .. } = *ctx;
     let order = chain(route.llm, &app.settings.fallbacks.llm);
     let messages = &messages;
     let answered = walk(
@@ -130,11 +130,6 @@ pub async fn answer(
     .await
     .map_err(provider_error)?;
     let (mut attempt, model) = answered.value;
-    if let Some(cost) = attempt.cost
-        && let Err(err) = app.store.add_cost(&user.id, "llm", cost).await
-    {
-        tracing::error!(error = %err, "recording LLM cost failed");
-    }
     for sentence in attempt.spoken.finish() {
         emit(events, TurnEvent::Sentence(sentence.clone()));
         attempt.sentences.push(sentence);
@@ -146,6 +141,7 @@ pub async fn answer(
         llm: (answered.provider.to_string(), model),
         fallbacks: answered.fallbacks,
         usage: attempt.usage,
+        cost: attempt.cost,
     })
 }
 

@@ -6,6 +6,7 @@
 
 pub mod chat;
 mod fallback;
+pub mod ledger;
 mod memory;
 pub mod prefetch;
 pub mod prompt;
@@ -67,6 +68,8 @@ pub struct TurnRequest {
     pub context: Vec<ChatMessage>,
     /// The answer, started before the turn was certain to end; used when the turn asks the same.
     pub prefetch: Option<Prefetch>,
+    /// Notes what the turn writes, to take it back if the question turns out to be half of one.
+    pub ledger: Option<ledger::Ledger>,
 }
 
 /// What happens during a turn, for streaming channels.
@@ -334,6 +337,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         .record("memories", memories_len);
     if !request.precharged {
         quota::charge_request(app, &user.id, &prefs, &eff).await?;
+        request.ledger.iter().for_each(|ledger| ledger.counted());
     }
     emit(&events, TurnEvent::Accepted(route.clone()));
     if let Some(notice) = &web.notice {
@@ -353,6 +357,12 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         route: &route,
     };
     let answer = chat::answer(&ctx, messages, &pipeline, &events, request.prefetch.take()).await?;
+    if let Some(cost) = answer.cost {
+        match app.store.add_cost(&user.id, "llm", cost).await {
+            Ok(()) => request.ledger.iter().for_each(|ledger| ledger.billed(cost)),
+            Err(err) => tracing::error!(error = %err, "recording LLM cost failed"),
+        }
+    }
 
     let mut outcome = TurnOutcome {
         text: answer.text.trim().to_string(),
@@ -378,9 +388,12 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         outcome.audio = Some(said.speech);
     }
     if let Some(session) = &request.session {
-        app.store
-            .store_turn(&session.id, &user.id, request.text.trim(), &outcome.text)
-            .await?;
+        let ids = [crate::store::new_id(), crate::store::new_id()];
+        if let Some(ledger) = &request.ledger {
+            ledger.storing(&ids);
+        }
+        let turn = (request.text.trim(), outcome.text.as_str());
+        app.store.store_turn_as(&session.id, &user.id, turn, &ids).await?;
         memory::maybe_extract(app, user, session, &eff).await;
     }
     Ok(outcome)

@@ -4,6 +4,11 @@
 //!
 //! It also keeps the help question: when a turn asked "shall I alert your contacts?", the next utterance is
 //! the answer, and without one within `HELP_CONFIRM_SECONDS` the alarm goes out ([`Next::HelpUnanswered`]).
+//!
+//! And it keeps the last question asked by voice while the person may still be in the middle of it: speech
+//! that begins soon after its last word ([`Conversation::resume`]) may continue it, and then its answer
+//! stops and everything it wrote (the request's count, its messages, its cost) is taken back, so that the
+//! whole question is answered, counted and stored once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,14 +19,21 @@ use tokio::time::Instant;
 use super::events::{Options, Out, ServerEvent};
 use super::help::Help;
 use super::listener::Utterance;
+use super::pace::Pace;
 use super::stages::{Clock, Stage};
 use super::turn;
 use crate::AbortOnDrop;
 use crate::app::App;
+use crate::listen::words;
 use crate::store::users::User;
+use crate::turn::ledger::Ledger;
 
 /// Events a turn may have queued for a slow channel before it waits.
 const QUEUE: usize = 32;
+
+/// An answer heard longer than this was listened to: speech over it is an interruption, not the rest of the
+/// question (twice as long after an unfinished phrase, which the person is likelier to go on with).
+const HEARD_MS: u64 = 1000;
 
 /// What the conversation has for the channel.
 #[derive(Debug)]
@@ -36,8 +48,22 @@ pub enum Next {
 
 /// The running turn: its task (aborted when dropped) and its events.
 struct Running {
-    _task: AbortOnDrop<()>,
+    task: AbortOnDrop<()>,
     events: mpsc::Receiver<Out>,
+}
+
+/// The last question asked by voice, while speech that follows may continue it.
+struct Asked {
+    /// What its turn wrote.
+    ledger: Ledger,
+    /// When its answer's first audio was sent.
+    first_audio: Option<Instant>,
+    /// Its words and their language, once transcribed.
+    words: Option<(String, String)>,
+    /// The speaker's pace, which learns from it.
+    pace: Pace,
+    /// It answered the help question: a yes or no is never continued.
+    help_answer: bool,
 }
 
 /// One connection's turns.
@@ -51,6 +77,8 @@ pub struct Conversation {
     help_by_voice: bool,
     /// Until when the help question waits for its answer.
     help_until: Option<Instant>,
+    /// The last question asked by voice.
+    asked: Option<Asked>,
 }
 
 impl Conversation {
@@ -64,6 +92,7 @@ impl Conversation {
             running: None,
             help_by_voice,
             help_until: None,
+            asked: None,
         }
     }
 
@@ -98,9 +127,24 @@ impl Conversation {
         };
         match &next {
             Next::Out(Out::Event(ServerEvent::HelpAsked { seconds, .. })) => {
+                // A call for help is no question to continue.
+                self.asked = None;
                 self.help_until = Some(Instant::now() + Duration::from_secs(*seconds));
             }
-            Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => self.help_until = None,
+            Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => {
+                self.asked = None;
+                self.help_until = None;
+            }
+            Next::Out(Out::Event(ServerEvent::Transcript { text, language, .. })) => {
+                if let Some(asked) = &mut self.asked {
+                    asked.words = Some((text.clone(), language.clone()));
+                }
+            }
+            Next::Out(Out::Event(ServerEvent::Audio { filler: false, .. })) => {
+                if let Some(asked) = self.asked.as_mut().filter(|a| a.first_audio.is_none()) {
+                    asked.first_audio = Some(Instant::now());
+                }
+            }
             // `done` ends the turn for the client, which may ask the next question at once: the turn is over
             // here too, even if its task has not quite returned, so that the question interrupts nothing.
             Next::Out(Out::Event(ServerEvent::Done)) | Next::Ended => self.running = None,
@@ -117,24 +161,36 @@ impl Conversation {
             (true, false) => Help::Listening,
             (true, true) => Help::Asked,
         };
+        self.settle();
+        let ledger = Ledger::default();
+        self.asked = utterance.pace.map(|pace| Asked {
+            ledger: ledger.clone(),
+            first_audio: None,
+            words: None,
+            pace,
+            help_answer: help == Help::Asked,
+        });
         let (app, user) = (self.app.clone(), self.user.clone());
         let clock = Clock::start(app.clone(), self.channel, utterance.silence);
         clock.mark(Stage::EndOfTurn, None);
         let spoken = turn::Spoken {
             audio: utterance.audio,
             early: utterance.early,
+            ledger,
         };
         self.begin(move |tx| turn::voice(app, user, spoken, options, help, clock, tx))
     }
 
     /// Answers a text; true when a running turn was cancelled for it.
     pub fn chat(&mut self, text: String, options: Options) -> bool {
+        self.settle();
         let (app, user) = (self.app.clone(), self.user.clone());
         self.begin(move |tx| turn::chat(app, user, text, options, tx))
     }
 
     /// Raises the alarm of an unanswered call for help; true when a running turn was cancelled for it.
     pub fn alarm(&mut self, options: Options) -> bool {
+        self.settle();
         let (app, user) = (self.app.clone(), self.user.clone());
         self.begin(move |tx| turn::help_unanswered(app, user, options, tx))
     }
@@ -142,6 +198,73 @@ impl Conversation {
     /// Cancels the running turn; true when one ran. Nothing more of it comes.
     pub fn interrupt(&mut self) -> bool {
         self.running.take().is_some()
+    }
+
+    /// Speech began `gap_ms` after the last word of the last question ([`super::Heard::Resumed`]): true when it
+    /// continues that question. Then the question's answer stops at once (nothing more of it comes) and what
+    /// its turn wrote is taken back; the channel [joins](super::Listener::join) the speech to the question and
+    /// tells its client to drop the answer. The rule (`docs/decisions.md`): within `TURN_RESUME_MS` of the last
+    /// word, while the answer has been heard for at most [`HEARD_MS`]; half again as long a pause and twice as
+    /// much answer after an unfinished phrase; never for the help question or its answer.
+    ///
+    /// `listened`: the channel knows that the person heard a whole sentence of the answer (a phone line's
+    /// marks): an interruption, whatever the clock says.
+    pub fn resume(&mut self, gap_ms: u32, listened: bool) -> bool {
+        let voice = &self.app.settings.voice;
+        let Some(asked) = &self.asked else {
+            return false;
+        };
+        if voice.turn_resume_ms == 0 || listened || asked.help_answer || self.help_until.is_some() {
+            return false;
+        }
+        let unfinished = asked
+            .words
+            .as_ref()
+            .is_some_and(|(text, language)| words::unfinished(text, language));
+        let (window, heard_limit) = match unfinished {
+            true => (voice.turn_resume_ms.saturating_mul(3) / 2, 2 * HEARD_MS),
+            false => (voice.turn_resume_ms, HEARD_MS),
+        };
+        // Heard until the person began to speak again (they have spoken VAD_MIN_SPEECH_MS since).
+        let speaking = Duration::from_millis(voice.vad_min_speech_ms.into());
+        let heard = asked
+            .first_audio
+            .map_or(Duration::ZERO, |at| at.elapsed().saturating_sub(speaking));
+        if gap_ms > window || heard > Duration::from_millis(heard_limit) {
+            return false;
+        }
+        let Some(asked) = self.asked.take() else {
+            return false;
+        };
+        tracing::debug!(
+            gap_ms,
+            heard_ms = heard.as_millis() as u64,
+            unfinished,
+            "the question goes on"
+        );
+        let running = self.running.take();
+        let (app, user_id) = (self.app.clone(), self.user.id.clone());
+        tokio::spawn(async move {
+            if let Some(mut running) = running {
+                // Taken back once the turn stopped, so that it writes nothing after.
+                running.task.0.abort();
+                let _ = (&mut running.task.0).await;
+            }
+            asked.ledger.take_back(&app, &user_id).await;
+        });
+        asked.pace.joined(gap_ms);
+        let channel = [("channel", self.channel)];
+        self.app
+            .metrics
+            .incr(crate::metrics::VOICE_CONTINUATIONS_TOTAL, &channel);
+        true
+    }
+
+    /// The last question was not continued: its turn ended cleanly, a lesson for the speaker's pace.
+    fn settle(&mut self) {
+        if let Some(asked) = self.asked.take() {
+            asked.pace.clean();
+        }
     }
 
     fn begin<F, Fut>(&mut self, start: F) -> bool
@@ -152,7 +275,7 @@ impl Conversation {
         let cancelled = self.interrupt();
         let (tx, events) = mpsc::channel(QUEUE);
         let task = AbortOnDrop(tokio::spawn(start(tx)));
-        self.running = Some(Running { _task: task, events });
+        self.running = Some(Running { task, events });
         cancelled
     }
 }

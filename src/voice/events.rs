@@ -161,6 +161,10 @@ pub enum ServerEvent {
     },
     /// The running turn was cancelled.
     Interrupted,
+    /// `/ws/voice`: the person went on speaking `gap_ms` after their last word, so what they had said was half
+    /// a question: its answer is cancelled (stop and drop its audio and text; nothing of it was stored or
+    /// counted). The next `transcript` holds the whole question, which is answered once.
+    Continued { gap_ms: u32 },
     /// The turn is over; always the last event of a turn.
     Done,
     /// A failure, with an HTTP-like status (422 for invalid requests, 403, 429, 502).

@@ -6,11 +6,17 @@
 //! transcribed, so that the answer does not wait for the recogniser and the words of the pause can be read;
 //! speech that goes on drops Smart Turn's check. The listener says what it heard ([`Heard`]); the channel
 //! decides what that means on its wire.
+//!
+//! A pause may be no end: speech that begins within `TURN_RESUME_MS` of the last word of an utterance the
+//! model answers may continue it ([`Heard::Resumed`]); when the conversation agrees, the listener
+//! [joins](Listener::join) the two, and the utterance that ends is the whole question, transcribed as one. The
+//! first check of a pause waits for the person's patience ([`Pace`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::events::Options;
+use super::pace::Pace;
 use super::recognition::Recognition;
 use super::turn::EarlyTranscript;
 use crate::app::App;
@@ -25,6 +31,10 @@ use crate::store::users::User;
 /// Silence kept after the speech of an utterance for its last pass (Whisper hears a word's end better with a
 /// little of it).
 const KEEP_SILENCE_MS: u32 = 150;
+
+/// The pause put between the two parts of a joined question (the real one may be long; the recogniser needs
+/// only to hear that a phrase ended).
+const JOIN_SILENCE_MS: u32 = 200;
 
 /// How the end of an utterance is found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,6 +72,11 @@ pub enum Heard {
     SpeechStarted { at_ms: u64 },
     /// Speech long enough (`BARGE_IN_MIN_SPEECH_MS`) to interrupt the answer that is running.
     BargeIn,
+    /// Speech (`VAD_MIN_SPEECH_MS` of it, `BARGE_IN_MIN_SPEECH_MS` over a running answer) began `gap_ms` after
+    /// the last word of the last utterance: it may
+    /// continue that question. The conversation decides ([`super::Conversation::resume`]); when it does, the
+    /// channel [joins](Listener::join) them and tells its client, else it is new speech as any other.
+    Resumed { gap_ms: u32 },
     /// The utterance is over: the next question.
     Utterance(Utterance),
     /// A sound too short to be a question (a click; a cough or an "mhm" while an answer runs), ending
@@ -84,6 +99,16 @@ pub struct Utterance {
     pub end_ms: u64,
     /// The silence heard after its last speech when it was found over (zero when the channel ended it).
     pub silence: Duration,
+    /// The speaker's pace, when the listener found the end (the conversation teaches it).
+    pub pace: Option<Pace>,
+}
+
+/// The last utterance, kept while speech that follows may continue it.
+struct Previous {
+    /// Its audio up to a little after its last word (the whole question, when it was joined itself).
+    audio: AudioBuffer,
+    /// Where its last word ended in the input, in samples.
+    last_word: usize,
 }
 
 /// One speaker's audio, followed utterance by utterance.
@@ -117,6 +142,16 @@ pub struct Listener {
     total: usize,
     /// The speech being followed was reported.
     speaking: bool,
+    /// The model answers the utterances ([`Detection::answered`]): a pause may be continued.
+    answered: bool,
+    /// The speaker's pace, for utterances the model answers.
+    pace: Option<Pace>,
+    /// The last utterance, while speech may still continue it.
+    previous: Option<Previous>,
+    /// The speech being followed began this many ms after the last utterance's last word (not reported yet).
+    resuming: Option<u32>,
+    /// The earlier part of the question the speech being followed continues, and a short pause.
+    prefix: Option<AudioBuffer>,
 }
 
 impl Listener {
@@ -140,6 +175,11 @@ impl Listener {
             turn_model: None,
             total: 0,
             speaking: false,
+            answered: false,
+            pace: None,
+            previous: None,
+            resuming: None,
+            prefix: None,
         };
         listener.detect(detection);
         listener
@@ -148,11 +188,16 @@ impl Listener {
     /// Changes how utterances end; the audio heard so far is kept and followed afresh.
     pub fn detect(&mut self, detection: Option<Detection>) {
         self.forget_recognition();
+        self.forget_previous();
         let voice = &self.app.settings.voice;
         self.check = None;
         self.speaking = false;
         self.turn_model = None;
-        self.answer_early = detection.is_some_and(|d| d.answered) && voice.preemptive_generation;
+        self.answered = detection.is_some_and(|d| d.answered);
+        self.answer_early = self.answered && voice.preemptive_generation;
+        if self.answered && self.pace.is_none() {
+            self.pace = Some(Pace::of(self.app.clone(), &self.user));
+        }
         self.vad = detection.map(|detection| {
             let mut config: VadConfig = voice.into();
             if let Some(ms) = detection.silence_ms {
@@ -239,8 +284,20 @@ impl Listener {
                     heard.push(self.end(end, answering));
                     return heard;
                 }
-                let barge_in_ms = self.app.settings.voice.barge_in_min_speech_ms;
-                if answering && barge_in_ms > 0 && speech_ms >= barge_in_ms {
+                let voice = &self.app.settings.voice;
+                let barge_in_ms = voice.barge_in_min_speech_ms;
+                // Enough to be speech, not a click; over a running answer as much as a barge-in takes, so that
+                // a cough or an "mhm" is no continuation either.
+                let resume_ms = match answering {
+                    true => barge_in_ms.max(voice.vad_min_speech_ms),
+                    false => voice.vad_min_speech_ms,
+                };
+                if let Some(gap_ms) = self.resuming.filter(|_| speech_ms >= resume_ms) {
+                    // The conversation decides whether it continues the question (a barge-in, if it does not,
+                    // comes with the next frame).
+                    self.resuming = None;
+                    heard.push(Heard::Resumed { gap_ms });
+                } else if answering && barge_in_ms > 0 && speech_ms >= barge_in_ms {
                     // The speech goes on being heard and becomes the next question when it ends.
                     heard.push(Heard::BargeIn);
                 }
@@ -275,8 +332,54 @@ impl Listener {
         let vad = self.vad.as_ref();
         let unheard = self.samples.samples().len() - vad.map_or(0, Vad::analysed);
         let speech_ms = vad.map_or(0, Vad::speech_ms);
-        let at_ms = self.ms_at(self.total - unheard).saturating_sub(speech_ms.into());
-        Heard::SpeechStarted { at_ms }
+        let at = (self.total - unheard).saturating_sub(speech_ms as usize * self.rate as usize / 1000);
+        self.resuming = self.previous.as_ref().and_then(|previous| {
+            let gap_ms = u32::try_from(self.ms_at(at.saturating_sub(previous.last_word))).unwrap_or(u32::MAX);
+            // Half again as long after an unfinished phrase: the conversation applies the exact rule.
+            let window = self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2;
+            (gap_ms <= window).then_some(gap_ms)
+        });
+        if self.resuming.is_none() {
+            self.forget_previous();
+        }
+        Heard::SpeechStarted { at_ms: self.ms_at(at) }
+    }
+
+    /// The speech being followed continues the last utterance (the conversation agreed to
+    /// [`Heard::Resumed`]): the utterance that ends holds both, and is transcribed as one.
+    pub fn join(&mut self) {
+        let Some(Previous { mut audio, .. }) = self.previous.take() else {
+            return;
+        };
+        let pause = vec![0; (JOIN_SILENCE_MS * self.rate / 1000) as usize];
+        if !audio.extend(&pause) {
+            return;
+        }
+        self.prefix = Some(audio);
+        // The recognition and Smart Turn start again at the next pause, over the whole question.
+        self.forget_recognition();
+        self.check = None;
+    }
+
+    /// Samples of the prefix (the joined question's earlier part).
+    fn prefix_len(&self) -> usize {
+        self.prefix.as_ref().map_or(0, |p| p.samples().len())
+    }
+
+    /// The prefix and then `samples`.
+    fn joined(&self, samples: &[i16]) -> Vec<i16> {
+        match &self.prefix {
+            Some(prefix) => [prefix.samples(), samples].concat(),
+            None => samples.to_vec(),
+        }
+    }
+
+    /// The silence after which a pause is first judged: the speaker's patience, `TURN_CHECK_MS` at least.
+    fn patience_ms(&self) -> u32 {
+        let check_ms = self.app.settings.voice.turn_check_ms;
+        self.pace
+            .as_ref()
+            .map_or(check_ms, |pace| pace.patience_ms().max(check_ms))
     }
 
     /// A pause of `silence_ms` after enough speech: the early transcription and Smart Turn's check start; true
@@ -303,14 +406,14 @@ impl Listener {
     fn check_if_due(&mut self, silence_ms: u32) {
         let voice = &self.app.settings.voice;
         let due = match self.check.as_ref().map(TurnCheck::verdict) {
-            None => silence_ms >= voice.turn_check_ms,
+            None => silence_ms >= self.patience_ms(),
             Some(Some(Verdict::Incomplete)) => silence_ms >= 2 * self.checked_at_ms,
             Some(_) => false,
         };
         let (Some(model), Some(vad)) = (self.turn_model.as_ref().filter(|_| due), &self.vad) else {
             return;
         };
-        let samples = self.samples.samples()[..vad.analysed()].to_vec();
+        let samples = self.joined(&self.samples.samples()[..vad.analysed()]);
         self.check = Some(TurnCheck::start(
             model.clone(),
             samples,
@@ -326,13 +429,19 @@ impl Listener {
             return;
         };
         let (speech_ms, heard) = (vad.speech_ms(), vad.analysed());
-        let pushed = self.recognition.as_ref().map_or(0, Recognition::pushed);
+        let offset = self.prefix_len();
+        let pushed = self.recognition.as_ref().map_or(0, |r| r.pushed() - offset);
         if self.paused_at_speech_ms == Some(speech_ms) || heard <= pushed {
             return;
         }
         let recognition = self.recognition.get_or_insert_with(|| {
             let (app, user, options) = (self.app.clone(), self.user.clone(), self.options.clone());
-            Recognition::start(app, user, options, self.rate, self.answer_early && !self.early_held)
+            let mut recognition =
+                Recognition::start(app, user, options, self.rate, self.answer_early && !self.early_held);
+            if let Some(prefix) = &self.prefix {
+                recognition.push(prefix.samples());
+            }
+            recognition
         });
         recognition.push(&self.samples.samples()[pushed..heard]);
         recognition.pause();
@@ -397,8 +506,9 @@ impl Listener {
             .map_or(0, Vad::last_silence_ms)
             .saturating_sub(KEEP_SILENCE_MS);
         let last = n.saturating_sub(trailing_ms as usize * self.rate as usize / 1000);
+        let offset = self.prefix_len();
         let early = self.recognition.take().map(|mut recognition| {
-            let pushed = recognition.pushed();
+            let pushed = recognition.pushed() - offset;
             if self.paused_at_speech_ms != Some(speech_ms) && last > pushed {
                 // Speech after the last pause: the final pass hears it too.
                 recognition.push(&self.samples.samples()[pushed..last]);
@@ -409,28 +519,57 @@ impl Listener {
         // The detector's silence, and the part of a frame heard after it.
         let silence_ms = self.vad.as_ref().map_or(0, Vad::last_silence_ms) as u64
             + self.ms_at(self.samples.samples().len().saturating_sub(n));
+        let start = self.total - self.samples.samples().len();
         let samples = self.samples.take_front(n);
         let end_ms = self.ms_at(self.total - self.samples.samples().len());
+        self.resuming = None;
         if answering && barge_in_ms > 0 && speech_ms < barge_in_ms {
+            self.prefix = None;
             return Heard::Ignored { end_ms };
+        }
+        let samples = self.joined(&samples);
+        let prefix = self.prefix_len();
+        self.prefix = None;
+        self.previous = None;
+        if self.answered {
+            // Kept while speech that follows may continue it.
+            let mut audio = AudioBuffer::new(self.app.voice_budget.clone());
+            if audio.extend(&samples[..(prefix + last).min(samples.len())]) {
+                let after_ms = self.vad.as_ref().map_or(0, Vad::last_silence_ms);
+                let last_word = start + n.saturating_sub(self.ms_samples(after_ms));
+                self.previous = Some(Previous { audio, last_word });
+            }
+        }
+        if self.pace.is_some() {
+            let patience = f64::from(self.patience_ms()) / 1000.0;
+            self.app
+                .metrics
+                .observe(crate::metrics::VOICE_TURN_PATIENCE_SECONDS, &[], patience);
         }
         Heard::Utterance(Utterance {
             audio: self.pcm(samples),
             early,
             end_ms,
             silence: Duration::from_millis(silence_ms),
+            pace: self.pace.clone(),
         })
     }
 
     /// Everything held, as an utterance the channel ended (none when nothing is held); the detector starts over.
     pub fn take_all(&mut self) -> Option<Utterance> {
         let samples = self.samples.take_all();
+        let samples = if samples.is_empty() {
+            samples
+        } else {
+            self.joined(&samples)
+        };
         self.restart();
         (!samples.is_empty()).then(|| Utterance {
             audio: self.pcm(samples),
             early: None,
             end_ms: self.ms_at(self.total),
             silence: Duration::ZERO,
+            pace: None,
         })
     }
 
@@ -445,8 +584,15 @@ impl Listener {
             vad.reset();
         }
         self.forget_recognition();
+        self.forget_previous();
         self.check = None;
         self.speaking = false;
+    }
+
+    fn forget_previous(&mut self) {
+        self.previous = None;
+        self.resuming = None;
+        self.prefix = None;
     }
 
     fn forget_recognition(&mut self) {
@@ -461,6 +607,11 @@ impl Listener {
             samples,
             channels: 1,
         }
+    }
+
+    /// Samples in `ms`.
+    fn ms_samples(&self, ms: u32) -> usize {
+        ms as usize * self.rate as usize / 1000
     }
 
     /// The position of sample `n` of the input, in ms.

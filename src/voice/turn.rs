@@ -30,6 +30,7 @@ use crate::providers::llm::ChatMessage;
 use crate::providers::stt::Transcript;
 use crate::store::sessions::Session;
 use crate::store::users::User;
+use crate::turn::ledger::Ledger;
 use crate::turn::prefetch::Prefetch;
 use crate::turn::semantic::Semantic;
 use crate::turn::translate::translate;
@@ -103,6 +104,8 @@ impl Drop for EarlyTranscript {
 pub struct Spoken {
     pub audio: Pcm,
     pub early: Option<EarlyTranscript>,
+    /// Notes what the turn writes, to take back if the person goes on with the question.
+    pub ledger: Ledger,
 }
 
 /// What a voice turn resolves before it listens: session, request layer, settings, prefs and route.
@@ -186,7 +189,7 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         crate::traces::end_of_turn(clock.since_speech());
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let (eff, route) = (&cx.eff, &cx.route);
-        let Spoken { audio, early } = spoken;
+        let Spoken { audio, early, ledger } = spoken;
         let audio_ms = audio.samples.len() as u64 * 1000 / u64::from(audio.sample_rate.max(1));
         let transcription = tracing::info_span!(target: crate::traces::TARGET, "transcription",
             provider = route.stt.as_str(), audio_ms, early = early.is_some());
@@ -243,9 +246,11 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         }
         // Counted once it is a question for the model: a call for help never is.
         quota::charge_request(&app, &user.id, &cx.prefs, eff).await?;
+        ledger.counted();
         let request = TurnRequest {
             precharged: true,
             prefetch,
+            ledger: Some(ledger),
             ..cx.question(text, &options)
         };
         drive(&app, &user, request, &options, Some(clock), &tx).await

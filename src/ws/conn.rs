@@ -302,6 +302,14 @@ impl Conn {
     async fn on_heard(&mut self, socket: &mut WebSocket, heard: Heard) -> bool {
         match heard {
             Heard::SpeechStarted { .. } | Heard::Ignored { .. } => true,
+            Heard::Resumed { gap_ms } => {
+                if !self.conversation.resume(gap_ms, false) {
+                    return true;
+                }
+                self.listener.join();
+                self.last = LastAnswer::default();
+                send_event(socket, ServerEvent::Continued { gap_ms }).await
+            }
             Heard::BargeIn => {
                 let cancelled = self.conversation.interrupt();
                 self.said_interrupted(socket, cancelled).await

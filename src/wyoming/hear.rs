@@ -108,7 +108,13 @@ impl Hearing {
                     ));
                 }
                 // Too long for the detector: `audio-stop` ends it.
-                Heard::TooLong { .. } | Heard::SpeechStarted { .. } | Heard::BargeIn | Heard::Ignored { .. } => {}
+                // Never resumed: the utterances here are transcribed, not answered (the satellite's pipeline
+                // asks the question).
+                Heard::TooLong { .. }
+                | Heard::SpeechStarted { .. }
+                | Heard::BargeIn
+                | Heard::Ignored { .. }
+                | Heard::Resumed { .. } => {}
             }
         }
         Ok(None)
@@ -147,6 +153,7 @@ impl Hearing {
             },
             early: None,
             silence: std::time::Duration::ZERO,
+            pace: None,
         }))
     }
 

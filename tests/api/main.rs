@@ -9,6 +9,7 @@ mod breakers;
 mod browser;
 mod common;
 mod config;
+mod continuation;
 mod deploy;
 mod e2e;
 mod emergency;

@@ -287,7 +287,7 @@ async fn web_search_is_the_gateways_tool_on_v1_too_and_counts_against_its_budget
     assert_eq!(app.rows_of("web_search_usage", &id).await, 1);
 }
 
-mod realtime {
+pub(crate) mod realtime {
     use futures_util::{SinkExt, StreamExt};
     use serde_json::{Value, json};
     use tokio_tungstenite::connect_async;
@@ -298,9 +298,10 @@ mod realtime {
     use crate::common::TestApp;
     use crate::fakes::{CHAT, Fake, Reply, ending, token_chunks, tokens};
 
-    type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+    pub(crate) type Socket =
+        tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-    async fn next_event(ws: &mut Socket) -> Value {
+    pub(crate) async fn next_event(ws: &mut Socket) -> Value {
         loop {
             let message = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
                 .await
@@ -381,7 +382,7 @@ mod realtime {
     }
 
     /// Opens `/v1/realtime` with a query as the user, with more headers: the socket and its `session.created`.
-    async fn connect(
+    pub(crate) async fn connect(
         app: &TestApp,
         token: &str,
         query: &str,
@@ -402,7 +403,7 @@ mod realtime {
     }
 
     /// PCM16 at 24 kHz, base64: a loud tone (speech to the energy detector) or silence.
-    fn audio(seconds: f64, loud: bool) -> String {
+    pub(crate) fn audio(seconds: f64, loud: bool) -> String {
         use base64::Engine;
         let n = (24_000.0 * seconds) as usize;
         let pcm: Vec<u8> = (0..n)
@@ -418,7 +419,7 @@ mod realtime {
         base64::engine::general_purpose::STANDARD.encode(pcm)
     }
 
-    async fn send(ws: &mut Socket, event: Value) {
+    pub(crate) async fn send(ws: &mut Socket, event: Value) {
         ws.send(Message::Text(event.to_string().into())).await.unwrap();
     }
 

@@ -223,7 +223,7 @@ fn smart_turn_model() -> String {
     model
 }
 
-fn pcm(bytes: &[u8]) -> Vec<i16> {
+pub(crate) fn pcm(bytes: &[u8]) -> Vec<i16> {
     bytes
         .chunks_exact(2)
         .map(|b| i16::from_le_bytes([b[0], b[1]]))
@@ -231,7 +231,7 @@ fn pcm(bytes: &[u8]) -> Vec<i16> {
 }
 
 /// espeak-ng, 16 kHz: "What is the capital of France?" (2.2 s) and "I would like to know if the" (2.0 s).
-const COMPLETE: &[u8] = include_bytes!("../fixtures/turn_complete_en_16k.pcm");
+pub(crate) const COMPLETE: &[u8] = include_bytes!("../fixtures/turn_complete_en_16k.pcm");
 const INCOMPLETE: &[u8] = include_bytes!("../fixtures/turn_incomplete_en_16k.pcm");
 
 #[test]

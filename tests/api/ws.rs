@@ -20,20 +20,20 @@ const STT: &str = "/v1/audio/transcriptions";
 
 /// One frame from the server.
 #[derive(Debug, Clone)]
-enum Frame {
+pub(crate) enum Frame {
     Event(Value),
     Audio(Vec<u8>),
 }
 
 impl Frame {
-    fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match self {
             Frame::Event(v) => v["type"].as_str().unwrap_or("?").to_string(),
             Frame::Audio(_) => "binary".into(),
         }
     }
 
-    fn json(&self) -> &Value {
+    pub(crate) fn json(&self) -> &Value {
         match self {
             Frame::Event(v) => v,
             Frame::Audio(_) => panic!("binary frame where an event was expected"),
@@ -41,10 +41,10 @@ impl Frame {
     }
 }
 
-struct Client(WebSocketStream<MaybeTlsStream<TcpStream>>);
+pub(crate) struct Client(WebSocketStream<MaybeTlsStream<TcpStream>>);
 
 impl Client {
-    async fn send(&mut self, value: Value) {
+    pub(crate) async fn send(&mut self, value: Value) {
         self.0.send(Message::Text(value.to_string().into())).await.unwrap();
     }
 
@@ -54,14 +54,14 @@ impl Client {
     }
 
     /// Sends audio as a microphone does, in 20 ms frames.
-    async fn speak(&mut self, pcm: Vec<i16>) {
+    pub(crate) async fn speak(&mut self, pcm: Vec<i16>) {
         for frame in pcm.chunks(320) {
             self.send_audio(frame).await;
         }
     }
 
     /// The next event or audio frame (pings and pongs skipped); panics after 10 s.
-    async fn next(&mut self) -> Frame {
+    pub(crate) async fn next(&mut self) -> Frame {
         loop {
             let message = tokio::time::timeout(Duration::from_secs(10), self.0.next())
                 .await
@@ -78,7 +78,7 @@ impl Client {
     }
 
     /// Frames up to and including `done` (a failed turn too ends with `done`, after its `error`).
-    async fn turn(&mut self) -> Vec<Frame> {
+    pub(crate) async fn turn(&mut self) -> Vec<Frame> {
         let mut frames = Vec::new();
         loop {
             let frame = self.next().await;
@@ -98,18 +98,18 @@ impl Client {
     }
 
     /// Whether anything arrives within `ms`.
-    async fn quiet_for(&mut self, ms: u64) -> bool {
+    pub(crate) async fn quiet_for(&mut self, ms: u64) -> bool {
         tokio::time::timeout(Duration::from_millis(ms), self.0.next())
             .await
             .is_err()
     }
 }
 
-fn kinds(frames: &[Frame]) -> Vec<String> {
+pub(crate) fn kinds(frames: &[Frame]) -> Vec<String> {
     frames.iter().map(Frame::kind).collect()
 }
 
-async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
+pub(crate) async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
     let url = format!(
         "ws://{}{path}{}token={token}",
         app.addr,
@@ -334,11 +334,11 @@ async fn without_audio_stream_the_filler_is_still_spoken_as_sentence_zero() {
 }
 
 /// 16-bit PCM at 16 kHz.
-fn silence(ms: u32) -> Vec<i16> {
+pub(crate) fn silence(ms: u32) -> Vec<i16> {
     vec![0; (16 * ms) as usize]
 }
 
-fn tone(ms: u32) -> Vec<i16> {
+pub(crate) fn tone(ms: u32) -> Vec<i16> {
     (0..16 * ms)
         .map(|i| ((f64::from(i) / 16_000.0 * 440.0 * std::f64::consts::TAU).sin() * 8000.0) as i16)
         .collect()
@@ -349,7 +349,7 @@ fn voice_gateway(stt: &Fake, llm: &Fake) -> Gateway {
 }
 
 /// Seconds of audio in the WAV of a multipart upload.
-fn uploaded_seconds(request: &Recorded) -> f64 {
+pub(crate) fn uploaded_seconds(request: &Recorded) -> f64 {
     let at = request.body.windows(4).position(|w| w == b"RIFF").unwrap();
     let data = u32::from_le_bytes(request.body[at + 40..at + 44].try_into().unwrap());
     f64::from(data) / 2.0 / 16_000.0
@@ -872,9 +872,9 @@ async fn transcription_starts_when_the_silence_begins_and_is_done_again_when_spe
         "the early transcription was used, not repeated"
     );
 
-    // A pause of 300 ms inside a sentence: it is transcribed there, and the whole utterance again once speech
-    // went on and ended.
-    ws.speak([tone(600), silence(300)].concat()).await;
+    // Some seconds later (sooner would continue the first question), a pause of 300 ms inside a sentence: it is
+    // transcribed there, and the whole utterance again once speech went on and ended.
+    ws.speak([silence(2500), tone(600), silence(300)].concat()).await;
     transcribed(2).await;
     ws.speak([tone(600), silence(800)].concat()).await;
     let second = ws.turn().await;
@@ -893,7 +893,7 @@ async fn transcription_starts_when_the_silence_begins_and_is_done_again_when_spe
 }
 
 /// The question of the last message a model request carried.
-fn question_of(request: &Recorded) -> String {
+pub(crate) fn question_of(request: &Recorded) -> String {
     let messages = request.json()["messages"].as_array().unwrap().clone();
     messages.last().unwrap()["content"].as_str().unwrap().to_string()
 }

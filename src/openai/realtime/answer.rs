@@ -30,6 +30,7 @@ impl Conn {
         if self.conversation.answering() && !self.cancel(socket).await {
             return false;
         }
+        self.answered.clear();
         let text_only = self.config.text_only;
         let (answer_id, item) = (id("resp_"), id("item_"));
         let created = ServerEvent::ResponseCreated {
@@ -202,6 +203,9 @@ impl Conn {
             });
             output.push(item);
         }
+        if let Some(question) = &answer.heard {
+            self.answered = vec![question.clone(), answer.item.clone()];
+        }
         // The turn stored the answer when it ended well (a text-only answer has no audio to cut).
         if !text_only {
             let stored = (!answer.failed).then(|| answer.text.trim().to_string());
@@ -233,6 +237,28 @@ impl Conn {
         self.heard.keep(answer.item.clone(), answer.spoken, None);
         let response = ResponseObject::new(&answer.id, ResponseStatus::Cancelled, Vec::new(), self.config.text_only);
         self.send(socket, ServerEvent::ResponseDone { response }).await
+    }
+}
+
+impl Conn {
+    /// The person went on with the question the running (or just finished) answer was for, and the two are
+    /// one question now: the answer is cancelled (`response.done` with `cancelled`, as on barge-in; its audio
+    /// should be dropped) and the half question's item and the answer's are deleted, so that the client keeps
+    /// one item with the whole question and one response to it.
+    pub(super) async fn continued(&mut self, socket: &mut WebSocket) -> bool {
+        let mut gone = std::mem::take(&mut self.answered);
+        if let Some(answer) = &self.answer {
+            gone = answer.heard.iter().chain([&answer.item]).cloned().collect();
+            if !self.cancel(socket).await {
+                return false;
+            }
+        }
+        for item_id in gone {
+            if !self.send(socket, ServerEvent::ItemDeleted { item_id }).await {
+                return false;
+            }
+        }
+        true
     }
 }
 

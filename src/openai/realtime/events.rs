@@ -69,6 +69,12 @@ pub enum ServerEvent {
         /// Where the listener stopped hearing it, in ms of its audio.
         audio_end_ms: u64,
     },
+    /// An item left the conversation: the half of a question the person went on with, and its answer.
+    #[serde(rename = "conversation.item.deleted")]
+    ItemDeleted {
+        /// The item.
+        item_id: String,
+    },
     /// An item joined the conversation (GA).
     #[serde(rename = "conversation.item.added")]
     ItemAdded {

@@ -143,6 +143,8 @@ struct Conn {
     pending: Option<Input>,
     last_item: Option<String>,
     answer: Option<Answer>,
+    /// The items of the last spoken question and its finished answer, while the person may go on with it.
+    answered: Vec<String>,
     /// What was played of the last answers, for `conversation.item.truncate`.
     heard: heard::Heard,
     _seat: Seat,
@@ -206,6 +208,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         pending: None,
         last_item: None,
         answer: None,
+        answered: Vec::new(),
         heard: heard::Heard::default(),
         _seat: seat,
     };
@@ -407,6 +410,13 @@ impl Conn {
                 };
                 self.send(socket, started).await
             }
+            Heard::Resumed { gap_ms } => {
+                if !self.conversation.resume(gap_ms, false) {
+                    return true;
+                }
+                self.listener.join();
+                self.continued(socket).await
+            }
             Heard::BargeIn if vad.is_some_and(|v| v.interrupt_response) => self.cancel(socket).await,
             Heard::BargeIn => true,
             Heard::Ignored { end_ms } => {
@@ -467,6 +477,7 @@ impl Conn {
                     early: None,
                     end_ms: 0,
                     silence: std::time::Duration::ZERO,
+                    pace: None,
                 });
             }
             None => {}

@@ -1,0 +1,204 @@
+//! Each person's pace: how long a pause may last before their turn is taken as over. A person who pauses
+//! mid-sentence and goes on (a continuation joined to the question that was cut off, [`super::conversation`])
+//! teaches the gateway to wait longer for them; turns that end cleanly shorten the wait slowly back. The
+//! patience learned is kept per user in the database ([`crate::store::pace`]), so it survives restarts and
+//! follows the person to every channel and device; the prefs key `turn_patience` (`auto`, `quick`, `normal`,
+//! `patient` or milliseconds) sets it by hand.
+//!
+//! The patience is the silence after which Smart Turn is first asked whether the turn is complete (never less
+//! than `TURN_CHECK_MS`, never more than `TURN_MAX_SILENCE_MS`): a complete turn ends there, so a quick speaker
+//! at the default waits no longer than before, and a slow one is not answered in the middle of a pause.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::app::App;
+use crate::config::voice::VoiceSettings;
+use crate::store::pace::Lengthen;
+use crate::store::users::User;
+
+/// `normal`: a pause of most people between two phrases of one sentence.
+pub const NORMAL_MS: u32 = 800;
+/// `patient`: people who search for words.
+pub const PATIENT_MS: u32 = 1600;
+/// A continuation lengthens the patience by this at least...
+const STEP_MS: i64 = 200;
+/// ... and to the pause it took plus this, so that the same pause is waited out next time.
+const MARGIN_MS: i64 = 300;
+
+/// The patience set in the prefs (`turn_patience`): none or `auto` is the learned one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Auto,
+    Fixed(u32),
+}
+
+impl Setting {
+    /// Reads the prefs value (checked when it was stored); `quick` is the shortest wait there is.
+    pub fn parse(value: Option<&str>) -> Self {
+        match value.map(str::trim) {
+            None | Some("" | "auto") => Self::Auto,
+            Some("quick") => Self::Fixed(0),
+            Some("normal") => Self::Fixed(NORMAL_MS),
+            Some("patient") => Self::Fixed(PATIENT_MS),
+            Some(ms) => ms.parse().map_or(Self::Auto, Self::Fixed),
+        }
+    }
+}
+
+/// One person's pace as a listener uses it; cheap to clone (the listener reads, the conversation teaches).
+#[derive(Clone)]
+pub struct Pace(Arc<Inner>);
+
+struct Inner {
+    app: Arc<App>,
+    user_id: String,
+    /// The patience in use, in ms.
+    in_use: AtomicU32,
+}
+
+impl std::fmt::Debug for Pace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pace")
+            .field("patience_ms", &self.patience_ms())
+            .finish()
+    }
+}
+
+impl Pace {
+    /// The pace of `user`: the default at once, what is stored as soon as it is read.
+    pub fn of(app: Arc<App>, user: &User) -> Self {
+        let base = app.settings.voice.turn_check_ms;
+        let pace = Self(Arc::new(Inner {
+            app,
+            user_id: user.id.clone(),
+            in_use: AtomicU32::new(base),
+        }));
+        pace.refresh();
+        pace
+    }
+
+    /// The silence after which the end of a turn is first judged, in ms.
+    pub fn patience_ms(&self) -> u32 {
+        self.0.in_use.load(Ordering::Relaxed)
+    }
+
+    /// The person went on after a pause of `gap_ms`: the patience grows enough to wait it out.
+    pub fn joined(&self, gap_ms: u32) {
+        self.learn(Some(gap_ms));
+    }
+
+    /// A turn ended cleanly: the patience shrinks a little back toward the default.
+    pub fn clean(&self) {
+        self.learn(None);
+    }
+
+    /// Learns from a continuation after a pause of `gap` (`None`: a clean turn) unless the prefs set the
+    /// patience by hand, then reads what is in use now (the prefs may have changed since).
+    fn learn(&self, gap: Option<u32>) {
+        let pace = self.clone();
+        tokio::spawn(async move {
+            let Some((setting, _)) = pace.read().await else {
+                return;
+            };
+            let (store, user_id) = (&pace.0.app.store, &pace.0.user_id);
+            let (base, max) = pace.bounds();
+            let learned = match (setting, gap) {
+                (Setting::Fixed(_), _) => Ok(None),
+                (Setting::Auto, Some(gap_ms)) => {
+                    let by = Lengthen {
+                        start: i64::from(base),
+                        step: STEP_MS,
+                        floor: i64::from(gap_ms) + MARGIN_MS,
+                        max: i64::from(max),
+                    };
+                    store.pace_joined(user_id, by).await.map(Some)
+                }
+                (Setting::Auto, None) => store.pace_clean(user_id, i64::from(base)).await,
+            };
+            match learned {
+                Ok(Some(patience)) => pace.set(patience),
+                Ok(None) => pace.apply(setting, None),
+                Err(err) => tracing::error!(%err, "learning a pace failed"),
+            }
+        });
+    }
+
+    /// Reads the prefs and what was learned into the patience in use.
+    fn refresh(&self) {
+        let pace = self.clone();
+        tokio::spawn(async move {
+            if let Some((setting, learned)) = pace.read().await {
+                pace.apply(setting, learned);
+            }
+        });
+    }
+
+    /// The prefs' setting and the patience learned.
+    async fn read(&self) -> Option<(Setting, Option<i64>)> {
+        let store = &self.0.app.store;
+        match (store.prefs(&self.0.user_id).await, store.pace(&self.0.user_id).await) {
+            (Ok(prefs), Ok(learned)) => Some((
+                Setting::parse(prefs.turn_patience.as_deref()),
+                learned.map(|l| l.patience_ms),
+            )),
+            (Err(err), _) | (_, Err(err)) => {
+                tracing::error!(%err, "reading a pace failed");
+                None
+            }
+        }
+    }
+
+    fn bounds(&self) -> (u32, u32) {
+        bounds(&self.0.app.settings.voice)
+    }
+
+    fn set(&self, ms: i64) {
+        self.0
+            .in_use
+            .store(within(&self.0.app.settings.voice, ms), Ordering::Relaxed);
+    }
+
+    fn apply(&self, setting: Setting, learned: Option<i64>) {
+        self.set(setting.patience_ms(learned));
+    }
+}
+
+impl Setting {
+    /// The patience it gives, with what was `learned` (none: nothing yet, the default), before the bounds.
+    fn patience_ms(self, learned: Option<i64>) -> i64 {
+        match self {
+            Self::Fixed(ms) => ms.into(),
+            Self::Auto => learned.unwrap_or(0),
+        }
+    }
+}
+
+/// The patience in use for a prefs value and what was learned, as the admin panel shows it.
+pub fn in_use(voice: &VoiceSettings, setting: Option<&str>, learned: Option<i64>) -> u32 {
+    within(voice, Setting::parse(setting).patience_ms(learned))
+}
+
+/// The shortest and the longest patience: `TURN_CHECK_MS` and `TURN_MAX_SILENCE_MS`.
+fn bounds(voice: &VoiceSettings) -> (u32, u32) {
+    (voice.turn_check_ms, voice.turn_max_silence_ms.max(voice.turn_check_ms))
+}
+
+fn within(voice: &VoiceSettings, ms: i64) -> u32 {
+    let (base, max) = bounds(voice);
+    u32::try_from(ms.max(0)).unwrap_or(u32::MAX).clamp(base, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_as_the_prefs_write_them() {
+        assert_eq!(Setting::parse(None), Setting::Auto);
+        assert_eq!(Setting::parse(Some("auto")), Setting::Auto);
+        assert_eq!(Setting::parse(Some("quick")), Setting::Fixed(0));
+        assert_eq!(Setting::parse(Some("patient")), Setting::Fixed(PATIENT_MS));
+        assert_eq!(Setting::parse(Some("1200")), Setting::Fixed(1200));
+    }
+}

@@ -1,0 +1,328 @@
+//! A question the person went on with after a pause (issue 40): the answer to its first half stops, nothing
+//! of it is kept, and the whole is answered, counted and stored once; an answer listened to for a while is
+//! still interrupted; each person's pace is learned and used on every channel.
+
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp, eventually, turn_taking_env};
+use crate::fakes::{CHAT, Fake, Recorded, Reply, held, tokens};
+use crate::openai::realtime;
+use crate::ws::{Client, Frame, connect, kinds, question_of, silence, tone, uploaded_seconds};
+
+const STT: &str = "/v1/audio/transcriptions";
+const HALF: &str = "I would like to know";
+const WHOLE: &str = "I would like to know the capital of Spain.";
+
+/// A recogniser that hears the half of the question in short audio and the whole in the joined audio (both
+/// tones together are longer than 1.4 s).
+async fn recogniser() -> Fake {
+    let stt = Fake::start().await;
+    stt.when(
+        |r: &Recorded| uploaded_seconds(r) > 1.4,
+        Reply::Json(json!({"text": WHOLE})),
+    );
+    stt.always(STT, Reply::Json(json!({"text": HALF})));
+    stt
+}
+
+/// Anna's voice socket in a session, with `vad`, on a gateway with `llm`: the app, her token, the session.
+async fn anna(stt: &Fake, llm: &Fake, extra: &[(&str, &str)]) -> (TestApp, String, String, Client) {
+    let mut env = vec![("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")];
+    env.extend_from_slice(extra);
+    let (app, token, _) = TestApp::with().llm(llm).stt(stt).env(&env).user("anna").await;
+    let session = app.new_session(&token).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    let start = json!({"type": "start", "vad": true, "language": "en", "session_id": session});
+    ws.send(start).await;
+    (app, token, session, ws)
+}
+
+/// The frames up to `done` that come after `kind`.
+async fn after(ws: &mut Client, kind: &str) -> Vec<Frame> {
+    loop {
+        if ws.next().await.kind() == kind {
+            return ws.turn().await;
+        }
+    }
+}
+
+/// Anna's user view in the admin list.
+async fn anna_view(app: &TestApp) -> Value {
+    let users = app.get("/api/admin/users", As::AdminKey).await;
+    let users = users.body.as_array().unwrap().clone();
+    users.into_iter().find(|u| u["name"] == "anna").unwrap()
+}
+
+async fn requests_today(app: &TestApp) -> Value {
+    let stats = app.get("/api/admin/stats", As::AdminKey).await;
+    let users = stats.body["users"].as_array().unwrap().clone();
+    users.into_iter().find(|u| u["name"] == "anna").unwrap()["requests_today"].clone()
+}
+
+#[tokio::test]
+async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_stored_once() {
+    let stt = recogniser().await;
+    let llm = Fake::answering(&["It is Madrid."]).await;
+    let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
+
+    // "I would like to know" — a pause of a second, in which the detector ends the turn and the half is
+    // answered and stored ...
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let first = ws.turn().await;
+    assert_eq!(first[0].json()["text"], HALF, "{:?}", kinds(&first));
+    assert_eq!(app.stored_texts(&session, &token).await.len(), 2);
+    // ... "the capital of Spain": the person goes on, and the half question's answer is called off.
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let continued = loop {
+        let frame = ws.next().await;
+        if frame.kind() == "continued" {
+            break frame;
+        }
+        assert_ne!(
+            frame.kind(),
+            "transcript",
+            "the rest was taken for a question of its own"
+        );
+    };
+    let gap = continued.json()["gap_ms"].as_u64().unwrap();
+    assert!((900..=1300).contains(&gap), "the pause from the last word: {gap} ms");
+
+    let whole = ws.turn().await;
+    assert_eq!(whole[0].kind(), "transcript", "{:?}", kinds(&whole));
+    assert_eq!(whole[0].json()["text"], WHOLE);
+    assert!(kinds(&whole).contains(&"semantic".to_string()), "{:?}", kinds(&whole));
+    // The recogniser heard both halves as one; the model was asked the whole question.
+    let heard = stt.requests(STT);
+    assert!(uploaded_seconds(heard.last().unwrap()) > 1.4);
+    let asked: Vec<String> = llm.requests(CHAT).iter().map(question_of).collect();
+    assert_eq!(asked.last().unwrap(), WHOLE, "{asked:?}");
+
+    // One question in the history, one request counted.
+    let stored = eventually("the half question taken back", 5, || async {
+        let stored = app.stored_texts(&session, &token).await;
+        (stored.len() == 2).then_some(stored)
+    })
+    .await;
+    assert_eq!(stored, [WHOLE, "It is Madrid."]);
+    assert_eq!(requests_today(&app).await, 1);
+
+    // Anna's patience grew to wait out such a pause, and the operator sees it and the continuation.
+    let pace = eventually("the pace learned", 5, || async {
+        let pace = anna_view(&app).await["pace"].clone();
+        (pace["joined"] == 1).then_some(pace)
+    })
+    .await;
+    assert_eq!(pace["setting"], "auto");
+    assert!(pace["patience_ms"].as_u64().unwrap() >= gap + 300, "{pace}");
+    let metrics = app.prometheus().await;
+    assert!(
+        metrics.contains("voice_continuations_total{channel=\"voice\"} 1"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn speech_over_an_answer_heard_for_a_while_is_an_interruption_not_a_continuation() {
+    let stt = recogniser().await;
+    let llm = Fake::start().await;
+    let (reply, _gate, closed) = held(&["The capital of Spain is Madrid. "], &["It is lovely."]);
+    llm.then(CHAT, reply);
+    llm.always(CHAT, tokens(&["Sure."]));
+    let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
+
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    // The first sentence is spoken, and listened to for a second and a half ...
+    loop {
+        if let Frame::Audio(_) = ws.next().await {
+            break;
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // ... when the person says something new, a second after their last word.
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let mut seen = Vec::new();
+    loop {
+        let frame = ws.next().await;
+        seen.push(frame.kind());
+        if frame.kind() == "done" {
+            break;
+        }
+    }
+    assert!(seen.contains(&"interrupted".to_string()), "{seen:?}");
+    assert!(!seen.contains(&"continued".to_string()), "{seen:?}");
+    assert_eq!(seen[1], "transcript", "{seen:?}");
+    assert!(
+        closed.load(std::sync::atomic::Ordering::SeqCst),
+        "the first answer's request was dropped"
+    );
+    // A question of its own: both were counted.
+    assert_eq!(requests_today(&app).await, 2);
+    assert_eq!(app.stored_texts(&session, &token).await.last().unwrap(), "Sure.");
+    assert_eq!(anna_view(&app).await["pace"]["joined"], 0);
+}
+
+#[tokio::test]
+async fn the_answer_to_the_help_question_is_never_continued() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Help me, I have fallen!"})));
+    stt.always(STT, Reply::Json(json!({"text": "No, thank you."})));
+    let llm = Fake::answering(&["Hello."]).await;
+    let (app, _, _, mut ws) = anna(&stt, &llm, &[]).await;
+
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let asked = ws.turn().await;
+    assert!(kinds(&asked).contains(&"help_asked".to_string()), "{:?}", kinds(&asked));
+    // "No" ... and a second later "thank you": two answers to the question, never one continued.
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let declined = ws.turn().await;
+    assert!(kinds(&declined).contains(&"help".to_string()), "{:?}", kinds(&declined));
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let next = ws.turn().await;
+    assert!(!kinds(&next).contains(&"continued".to_string()), "{:?}", kinds(&next));
+    assert!(llm.requests(CHAT).iter().all(|r| !question_of(r).contains("Help")));
+    assert_eq!(anna_view(&app).await["pace"]["joined"], 0);
+}
+
+#[tokio::test]
+async fn a_realtime_client_sees_the_half_answer_cancelled_and_one_response_to_the_whole() {
+    let stt = recogniser().await;
+    let llm = Fake::start().await;
+    let (reply, _gate, closed) = held(&["Let me see. "], &["Something."]);
+    llm.then(CHAT, reply);
+    llm.always(CHAT, tokens(&["It is Madrid."]));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&[("FILLER_AFTER_MS", "0"), ("MEMORY_EXTRACTION_ENABLED", "false")])
+        .user("anna")
+        .await;
+    let (mut ws, _) = realtime::connect(&app, &token, "", &[]).await;
+    let append = |seconds, loud| json!({"type": "input_audio_buffer.append", "audio": realtime::audio(seconds, loud)});
+    realtime::send(&mut ws, append(0.7, true)).await;
+    realtime::send(&mut ws, append(1.0, false)).await;
+    let mut half_item = None;
+    loop {
+        let event = realtime::next_event(&mut ws).await;
+        if event["type"] == "input_audio_buffer.committed" {
+            half_item = event["item_id"].as_str().map(String::from);
+        }
+        if event["type"] == "response.output_audio.delta" {
+            break;
+        }
+    }
+    // The rest of the question, a second after its first half.
+    realtime::send(&mut ws, append(0.7, true)).await;
+    realtime::send(&mut ws, append(1.0, false)).await;
+    let mut events = Vec::new();
+    let answered = loop {
+        let event = realtime::next_event(&mut ws).await;
+        events.push(event.clone());
+        if event["type"] == "response.done" && event["response"]["status"] == "completed" {
+            break event;
+        }
+    };
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let cancelled = events
+        .iter()
+        .position(|e| e["type"] == "response.done" && e["response"]["status"] == "cancelled");
+    assert!(cancelled.is_some(), "{types:?}");
+    let deleted: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "conversation.item.deleted")
+        .collect();
+    assert!(
+        deleted.iter().any(|e| e["item_id"].as_str() == half_item.as_deref()),
+        "the half question's item is deleted: {types:?}"
+    );
+    let transcripts: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "conversation.item.input_audio_transcription.completed")
+        .collect();
+    assert_eq!(transcripts.len(), 1, "{types:?}");
+    assert_eq!(transcripts[0]["transcript"], WHOLE);
+    assert_eq!(
+        answered["response"]["output"][0]["content"][0]["transcript"],
+        "It is Madrid."
+    );
+    assert!(
+        closed.load(std::sync::atomic::Ordering::SeqCst),
+        "the half answer's request was dropped"
+    );
+    assert_eq!(requests_today(&app).await, 1);
+}
+
+#[tokio::test]
+#[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
+async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another_channel() {
+    let complete = crate::voice_detection::pcm(crate::voice_detection::COMPLETE);
+    let stt = Fake::start().await;
+    // Smart Turn hears the clip complete and its words sound so: a quick turn, answered at the pause.
+    stt.when(
+        |r: &Recorded| uploaded_seconds(r) > 4.0,
+        Reply::Json(json!({"text": WHOLE})),
+    );
+    stt.always(STT, Reply::Json(json!({"text": "And so, my fellow Americans."})));
+    let llm = Fake::answering(&["Indeed."]).await;
+    let env = turn_taking_env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (app, token, session, mut ws) = anna(&stt, &llm, &env).await;
+
+    // Spoken, a pause of 1.2 s in which the turn ends and is answered, and the rest.
+    ws.speak([complete.clone(), silence(1200)].concat()).await;
+    assert_eq!(ws.next().await.kind(), "transcript", "the turn ended in the pause");
+    ws.speak([complete.clone(), silence(1500)].concat()).await;
+    let whole = after(&mut ws, "continued").await;
+    assert_eq!(whole[0].json()["text"], WHOLE, "{:?}", kinds(&whole));
+    let stored = eventually("one question stored", 5, || async {
+        let stored = app.stored_texts(&session, &token).await;
+        (stored.len() == 2).then_some(stored)
+    })
+    .await;
+    assert_eq!(stored[0], WHOLE);
+    let patience = eventually("the pace learned", 5, || async {
+        let pace = anna_view(&app).await["pace"].clone();
+        (pace["joined"] == 1).then(|| pace["patience_ms"].as_u64().unwrap())
+    })
+    .await;
+    assert!(patience >= 1500, "{patience}");
+
+    // On another channel, the same pause of 1.2 s is waited out now, where a new user's turn ends in it.
+    let (_, bert) = app.create_user("bert").await;
+    let clip = [complete, silence(1200)].concat();
+    assert!(
+        realtime_turn_ends(&app, &bert, &clip).await,
+        "a new user's turn ends at the pause"
+    );
+    assert!(
+        !realtime_turn_ends(&app, &token, &clip).await,
+        "Anna's patience waits it out"
+    );
+}
+
+/// Whether the clip (16 kHz) said on `/v1/realtime` with `semantic_vad` ends a turn (within 2.5 s).
+async fn realtime_turn_ends(app: &TestApp, token: &str, clip: &[i16]) -> bool {
+    use base64::Engine;
+    let (mut rt, _) = realtime::connect(app, token, "", &[]).await;
+    let semantic = json!({"type": "session.update", "session": {"type": "realtime",
+        "audio": {"input": {"turn_detection": {"type": "semantic_vad"}}}}});
+    realtime::send(&mut rt, semantic).await;
+    // 24 kHz: each pair of samples becomes three.
+    let pcm24: Vec<u8> = clip
+        .chunks(2)
+        .flat_map(|p| {
+            let (a, b) = (p[0], *p.get(1).unwrap_or(&p[0]));
+            [a, ((i32::from(a) + i32::from(b)) / 2) as i16, b]
+        })
+        .flat_map(i16::to_le_bytes)
+        .collect();
+    // In 20 ms appends, as a microphone sends them.
+    for frame in pcm24.chunks(960) {
+        let audio = base64::engine::general_purpose::STANDARD.encode(frame);
+        realtime::send(&mut rt, json!({"type": "input_audio_buffer.append", "audio": audio})).await;
+    }
+    tokio::time::timeout(std::time::Duration::from_millis(2500), async {
+        while realtime::next_event(&mut rt).await["type"] != "input_audio_buffer.speech_stopped" {}
+    })
+    .await
+    .is_ok()
+}
