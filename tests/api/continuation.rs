@@ -326,3 +326,63 @@ async fn realtime_turn_ends(app: &TestApp, token: &str, clip: &[i16]) -> bool {
     .await
     .is_ok()
 }
+
+#[tokio::test]
+async fn a_caller_who_goes_on_after_a_pause_is_answered_once_for_the_whole_question() {
+    use crate::phone::{ANNAS_NUMBER, Fakes, gateway};
+    use crate::twilio_media::{Seen, TwilioCall, question_ulaw, ring};
+    let fakes = Fakes::start().await;
+    fakes.stt.when(
+        |r: &Recorded| uploaded_seconds(r) > 2.5,
+        Reply::Json(json!({"text": WHOLE})),
+    );
+    fakes.stt.always(STT, Reply::Json(json!({"text": HALF})));
+    // The answer to the half is slow to come: nothing of it is played before the caller goes on.
+    let (reply, _gate, closed) = held(&["Let me see"], &[" now."]);
+    fakes.llm.then(CHAT, reply);
+    fakes.llm.always(CHAT, tokens(&["It is Madrid."]));
+    let (app, token, _) = gateway(&fakes, &[]).await;
+
+    let twiml = ring(&app, "CA0040", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0040").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    // A phrase, a second's pause (µ-law silence), the rest, and silence.
+    let pause = vec![0xff; 8000];
+    let said = [question_ulaw(), pause.clone(), question_ulaw(), pause.clone(), pause].concat();
+    call.say(&said).await;
+    call.until("the whole question's answer played", 20, |_| {
+        fakes.spoken().iter().any(|s| s == "It is Madrid.")
+    })
+    .await;
+
+    let asked: Vec<String> = fakes.llm.requests(CHAT).iter().map(question_of).collect();
+    assert_eq!(asked, [HALF, WHOLE], "the half was asked, then the whole");
+    assert!(
+        closed.load(std::sync::atomic::Ordering::SeqCst),
+        "the half's answer was called off"
+    );
+    let heard = fakes.stt.requests(STT);
+    assert!(
+        uploaded_seconds(heard.last().unwrap()) > 2.5,
+        "both parts transcribed as one"
+    );
+    assert!(
+        !fakes.spoken().iter().any(|s| s.contains("Let me see")),
+        "nothing of the half was said"
+    );
+    let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
+    let session = sessions[0]["id"].as_str().unwrap().to_string();
+    let stored = eventually("the call's question stored", 5, || async {
+        let stored = app.stored_texts(&session, &token).await;
+        (stored.len() == 2).then_some(stored)
+    })
+    .await;
+    assert_eq!(stored, [WHOLE, "It is Madrid."]);
+    assert_eq!(requests_today(&app).await, 1);
+    let metrics = app.prometheus().await;
+    assert!(
+        metrics.contains("voice_continuations_total{channel=\"phone\"} 1"),
+        "{metrics}"
+    );
+}

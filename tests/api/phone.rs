@@ -14,7 +14,7 @@ use crate::twilio_media::{
 
 const STT: &str = "/v1/audio/transcriptions";
 const SPEECH: &str = "/v1/audio/speech";
-const ANNAS_NUMBER: &str = "+4930123456";
+pub(crate) const ANNAS_NUMBER: &str = "+4930123456";
 /// Each sentence the voice speaks lasts this long.
 const SPOKEN_SECONDS: f64 = 0.6;
 
@@ -84,7 +84,7 @@ pub(crate) async fn stored_story(app: &TestApp, token: &str) -> String {
 }
 
 /// A gateway Twilio calls, with Anna (English, her number `ANNAS_NUMBER`): the app, her token and id.
-async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, String) {
+pub(crate) async fn gateway(fakes: &Fakes, env: &[(&str, &str)]) -> (TestApp, String, String) {
     let (app, token, id) = TestApp::with()
         .llm(&fakes.llm)
         .stt(&fakes.stt)
