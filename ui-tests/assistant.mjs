@@ -82,6 +82,12 @@ try {
   if (zoomed.scroll > 1 || !zoomed.mic || !zoomed.help || !zoomed.send) throw new Error(`text at 200 %: ${JSON.stringify(zoomed)}`);
   await page.uncheck('#large-text');
   step('dark, large text and text at 200 % pass; the large-text choice is kept in the prefs');
+  // The person chooses how long the assistant waits through their pauses; it is kept in their prefs.
+  await page.selectOption('#patience', 'patient');
+  await page.waitForFunction(async () => (await (await fetch('/api/me')).json()).prefs.turn_patience === 'patient', null, { timeout: 10000 });
+  await page.selectOption('#patience', 'auto');
+  await page.waitForFunction(async () => (await (await fetch('/api/me')).json()).prefs.turn_patience === 'auto', null, { timeout: 10000 });
+  step('"When I pause": the person\'s patience is kept in the prefs');
   const gaps = await page.evaluate(() => {
     const en = Object.keys(window.I18N.en);
     return Object.entries(window.I18N).flatMap(([lang, texts]) => en.filter((k) => !(k in texts)).map((k) => `${lang}.${k}`));

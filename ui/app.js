@@ -473,6 +473,12 @@ async function init() {
     document.documentElement.classList.toggle('large', e.target.checked);
     api('/api/me/prefs', { method: 'PUT', body: { large_text: e.target.checked } }).catch(() => {});
   };
+  // How long the gateway waits through the person's pauses: learned by default, or chosen here.
+  const patience = $('#patience');
+  const chosen = me.prefs?.turn_patience || 'auto';
+  if (![...patience.options].some((o) => o.value === chosen)) patience.add(new Option(`${chosen} ms`, chosen));
+  patience.value = chosen;
+  patience.onchange = () => api('/api/me/prefs', { method: 'PUT', body: { turn_patience: patience.value } }).catch(() => {});
   if (me.sso_logout_url) { $('#logout').href = me.sso_logout_url; $('#logout').hidden = false; }
   $('#ask').onsubmit = (e) => { e.preventDefault(); const q = $('#question').value.trim(); if (q) { $('#question').value = ''; ask(q); } };
   $('#question').oninput = () => { if (player.sources.length) bargeIn(); };

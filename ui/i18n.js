@@ -2,6 +2,7 @@
 window.I18N = {
   en: {
     largeText: "Large text",
+    pace: 'When I pause', paceAuto: 'Learn my pace', paceQuick: 'Answer quickly', paceNormal: 'Wait a moment', pacePatient: 'Wait for me',
     autoVoice: "Automatic: {voice}", needsHttps: "The microphone works only on the secure address.", openSecure: "Open the secure address", trustDevice: "Set up this device first", needsTls: "The microphone works only on a secure (https) address, which this assistant does not offer yet. Ask the person who runs it to switch on HTTPS (the setting TLS=auto).", micDenied: "You did not allow the microphone. Allow it in the browser's site settings (the icon next to the address), then press Speak again.",
     language: 'Language', voice: 'Voice', deviceSpeech: 'Speak on this device', logout: 'Sign out',
     question: 'Your question', typeHere: 'Type your question', send: 'Send', speak: 'Speak', stop: 'Stop',
@@ -21,6 +22,7 @@ window.I18N = {
   },
   de: {
     largeText: "Große Schrift",
+    pace: 'Wenn ich Pausen mache', paceAuto: 'Mein Tempo lernen', paceQuick: 'Schnell antworten', paceNormal: 'Kurz warten', pacePatient: 'Auf mich warten',
     autoVoice: "Automatisch: {voice}", needsHttps: "Das Mikrofon funktioniert nur unter der sicheren Adresse.", openSecure: "Sichere Adresse öffnen", trustDevice: "Zuerst dieses Gerät einrichten", needsTls: "Das Mikrofon funktioniert nur unter einer sicheren Adresse (https), die dieser Assistent noch nicht anbietet. Bitten Sie die Person, die ihn betreibt, HTTPS einzuschalten (die Einstellung TLS=auto).", micDenied: "Sie haben das Mikrofon nicht erlaubt. Erlauben Sie es in den Website-Einstellungen des Browsers (das Symbol neben der Adresse) und drücken Sie dann erneut auf Sprechen.",
     language: 'Sprache', voice: 'Stimme', deviceSpeech: 'Auf diesem Gerät sprechen', logout: 'Abmelden',
     question: 'Ihre Frage', typeHere: 'Frage eintippen', send: 'Senden', speak: 'Sprechen', stop: 'Stopp',
@@ -40,6 +42,7 @@ window.I18N = {
   },
   fr: {
     largeText: "Grand texte",
+    pace: 'Quand je fais une pause', paceAuto: 'Apprendre mon rythme', paceQuick: 'Répondre vite', paceNormal: 'Attendre un peu', pacePatient: "M'attendre",
     autoVoice: "Automatique: {voice}", needsHttps: "Le micro ne fonctionne qu'à l'adresse sécurisée.", openSecure: "Ouvrir l'adresse sécurisée", trustDevice: "Configurer d'abord cet appareil", needsTls: "Le micro ne fonctionne qu'à une adresse sécurisée (https), que cet assistant ne propose pas encore. Demandez à la personne qui le gère d'activer HTTPS (le réglage TLS=auto).", micDenied: "Vous n'avez pas autorisé le micro. Autorisez-le dans les paramètres du site du navigateur (l'icône à côté de l'adresse), puis appuyez de nouveau sur Parler.",
     language: 'Langue', voice: 'Voix', deviceSpeech: 'Parler sur cet appareil', logout: 'Se déconnecter',
     question: 'Votre question', typeHere: 'Écrivez votre question', send: 'Envoyer', speak: 'Parler', stop: 'Arrêter',
@@ -59,6 +62,7 @@ window.I18N = {
   },
   es: {
     largeText: "Letra grande",
+    pace: 'Cuando hago una pausa', paceAuto: 'Aprender mi ritmo', paceQuick: 'Responder rápido', paceNormal: 'Esperar un momento', pacePatient: 'Esperarme',
     autoVoice: "Automática: {voice}", needsHttps: "El micrófono solo funciona en la dirección segura.", openSecure: "Abrir la dirección segura", trustDevice: "Configurar primero este dispositivo", needsTls: "El micrófono solo funciona en una dirección segura (https), que este asistente aún no ofrece. Pida a quien lo administra que active HTTPS (el ajuste TLS=auto).", micDenied: "No ha permitido el micrófono. Permítalo en los ajustes del sitio del navegador (el icono junto a la dirección) y pulse de nuevo Hablar.",
     language: 'Idioma', voice: 'Voz', deviceSpeech: 'Hablar en este dispositivo', logout: 'Cerrar sesión',
     question: 'Su pregunta', typeHere: 'Escriba su pregunta', send: 'Enviar', speak: 'Hablar', stop: 'Parar',
@@ -78,6 +82,7 @@ window.I18N = {
   },
   it: {
     largeText: "Testo grande",
+    pace: 'Quando faccio una pausa', paceAuto: 'Imparare il mio ritmo', paceQuick: 'Rispondere subito', paceNormal: 'Aspettare un attimo', pacePatient: 'Aspettarmi',
     autoVoice: "Automatica: {voice}", needsHttps: "Il microfono funziona solo all'indirizzo sicuro.", openSecure: "Apri l'indirizzo sicuro", trustDevice: "Prima configura questo dispositivo", needsTls: "Il microfono funziona solo a un indirizzo sicuro (https), che questo assistente non offre ancora. Chiedi a chi lo gestisce di attivare HTTPS (l'impostazione TLS=auto).", micDenied: "Non hai consentito il microfono. Consentilo nelle impostazioni del sito del browser (l'icona accanto all'indirizzo), poi premi di nuovo Parla.",
     language: 'Lingua', voice: 'Voce', deviceSpeech: 'Parla su questo dispositivo', logout: 'Esci',
     question: 'La tua domanda', typeHere: 'Scrivi la tua domanda', send: 'Invia', speak: 'Parla', stop: 'Stop',
@@ -97,6 +102,7 @@ window.I18N = {
   },
   nl: {
     largeText: "Grote letters",
+    pace: 'Als ik pauzeer', paceAuto: 'Mijn tempo leren', paceQuick: 'Snel antwoorden', paceNormal: 'Even wachten', pacePatient: 'Op mij wachten',
     autoVoice: "Automatisch: {voice}", needsHttps: "De microfoon werkt alleen op het beveiligde adres.", openSecure: "Beveiligd adres openen", trustDevice: "Eerst dit apparaat instellen", needsTls: "De microfoon werkt alleen op een beveiligd adres (https), dat deze assistent nog niet biedt. Vraag degene die hem beheert HTTPS aan te zetten (de instelling TLS=auto).", micDenied: "U hebt de microfoon niet toegestaan. Sta hem toe in de site-instellingen van de browser (het pictogram naast het adres) en druk dan opnieuw op Spreken.",
     language: 'Taal', voice: 'Stem', deviceSpeech: 'Op dit apparaat spreken', logout: 'Afmelden',
     question: 'Uw vraag', typeHere: 'Typ uw vraag', send: 'Versturen', speak: 'Spreken', stop: 'Stop',
@@ -116,6 +122,7 @@ window.I18N = {
   },
   pl: {
     largeText: "Duży tekst",
+    pace: 'Gdy robię przerwę', paceAuto: 'Ucz się mojego tempa', paceQuick: 'Odpowiadaj szybko', paceNormal: 'Poczekaj chwilę', pacePatient: 'Czekaj na mnie',
     autoVoice: "Automatycznie: {voice}", needsHttps: "Mikrofon działa tylko pod bezpiecznym adresem.", openSecure: "Otwórz bezpieczny adres", trustDevice: "Najpierw skonfiguruj to urządzenie", needsTls: "Mikrofon działa tylko pod bezpiecznym adresem (https), którego ten asystent jeszcze nie oferuje. Poproś osobę, która nim zarządza, o włączenie HTTPS (ustawienie TLS=auto).", micDenied: "Nie zezwolono na mikrofon. Zezwól na niego w ustawieniach witryny przeglądarki (ikona obok adresu), a potem naciśnij ponownie Mów.",
     language: 'Język', voice: 'Głos', deviceSpeech: 'Mów na tym urządzeniu', logout: 'Wyloguj',
     question: 'Twoje pytanie', typeHere: 'Wpisz pytanie', send: 'Wyślij', speak: 'Mów', stop: 'Stop',
@@ -135,6 +142,7 @@ window.I18N = {
   },
   pt: {
     largeText: "Letra grande",
+    pace: 'Quando faço uma pausa', paceAuto: 'Aprender o meu ritmo', paceQuick: 'Responder depressa', paceNormal: 'Esperar um pouco', pacePatient: 'Esperar por mim',
     autoVoice: "Automática: {voice}", needsHttps: "O microfone só funciona no endereço seguro.", openSecure: "Abrir o endereço seguro", trustDevice: "Configurar primeiro este dispositivo", needsTls: "O microfone só funciona num endereço seguro (https), que este assistente ainda não oferece. Peça a quem o gere para ativar o HTTPS (a definição TLS=auto).", micDenied: "Não permitiu o microfone. Permita-o nas definições do site do navegador (o ícone junto ao endereço) e prima de novo Falar.",
     language: 'Idioma', voice: 'Voz', deviceSpeech: 'Falar neste dispositivo', logout: 'Terminar sessão',
     question: 'A sua pergunta', typeHere: 'Escreva a sua pergunta', send: 'Enviar', speak: 'Falar', stop: 'Parar',

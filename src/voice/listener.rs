@@ -261,6 +261,7 @@ impl Listener {
             return vec![Heard::OverBudget];
         }
         self.total += pcm.len();
+        self.forget_stale_previous();
         let Some(vad) = &mut self.vad else {
             return Vec::new();
         };
@@ -587,6 +588,15 @@ impl Listener {
         self.forget_previous();
         self.check = None;
         self.speaking = false;
+    }
+
+    /// The last utterance is let go once no speech can continue it any more (its audio counts in the budget).
+    fn forget_stale_previous(&mut self) {
+        let window = self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2;
+        let stale = |p: &Previous| self.ms_at(self.total.saturating_sub(p.last_word)) > u64::from(window);
+        if !self.speaking && self.previous.as_ref().is_some_and(stale) {
+            self.previous = None;
+        }
     }
 
     fn forget_previous(&mut self) {
