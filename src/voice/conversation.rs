@@ -56,7 +56,7 @@ struct Running {
 struct Asked {
     /// What its turn wrote.
     ledger: Ledger,
-    /// When its answer's first audio was sent.
+    /// When its answer's first audio (or, without audio, its text) was sent.
     first_audio: Option<Instant>,
     /// Its words and their language, once transcribed.
     words: Option<(String, String)>,
@@ -140,7 +140,9 @@ impl Conversation {
                     asked.words = Some((text.clone(), language.clone()));
                 }
             }
-            Next::Out(Out::Event(ServerEvent::Audio { filler: false, .. })) => {
+            // The answer reaches the person with its first audio, or, for a device that speaks it itself
+            // (`text_only`), with its whole text.
+            Next::Out(Out::Event(ServerEvent::Audio { filler: false, .. } | ServerEvent::Semantic(_))) => {
                 if let Some(asked) = self.asked.as_mut().filter(|a| a.first_audio.is_none()) {
                     asked.first_audio = Some(Instant::now());
                 }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::{As, TestApp, eventually, turn_taking_env};
-use crate::fakes::{CHAT, Fake, Recorded, Reply, held, tokens};
+use crate::fakes::{CHAT, Fake, Recorded, Reply, held, tokens, tokens_with_usage};
 use crate::openai::realtime;
 use crate::ws::{Client, Frame, connect, kinds, question_of, silence, tone, uploaded_seconds};
 
@@ -62,7 +62,10 @@ async fn requests_today(app: &TestApp) -> Value {
 #[tokio::test]
 async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_stored_once() {
     let stt = recogniser().await;
-    let llm = Fake::answering(&["It is Madrid."]).await;
+    let llm = Fake::start().await;
+    // Each answer costs 0.03, as OpenRouter reports it.
+    let usage = json!({"prompt_tokens": 20, "completion_tokens": 4, "cost": 0.03});
+    llm.always(CHAT, tokens_with_usage(&["It is Madrid."], usage));
     let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
 
     // "I would like to know" — a pause of a second, in which the detector ends the turn and the half is
@@ -105,6 +108,18 @@ async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_st
     .await;
     assert_eq!(stored, [WHOLE, "It is Madrid."]);
     assert_eq!(requests_today(&app).await, 1);
+    let stats = app.get("/api/admin/stats", As::AdminKey).await.body;
+    let anna = stats["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "anna")
+        .unwrap()
+        .clone();
+    assert!(
+        (anna["cost_month"].as_f64().unwrap() - 0.03).abs() < 1e-9,
+        "one answer billed: {anna}"
+    );
 
     // Anna's patience grew to wait out such a pause, and the operator sees it and the continuation.
     let pace = eventually("the pace learned", 5, || async {
