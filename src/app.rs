@@ -47,6 +47,8 @@ pub struct App {
     pub restart: tokio::sync::watch::Sender<bool>,
     /// Voice connections and the audio they buffer.
     pub voice_budget: Arc<VoiceBudget>,
+    /// The pace of each person with a voice connection open here, shared by all of theirs.
+    pub paces: crate::voice::pace::Paces,
     /// The neural voice detector, or why the energy detector runs instead.
     pub silero: Result<Arc<SileroModel>, String>,
     /// The semantic end-of-turn model, or why the fixed silence ends turns instead.
@@ -89,6 +91,7 @@ impl App {
             silero,
             smart_turn,
             voice_budget,
+            paces: Default::default(),
             providers,
             metrics,
             breakers: crate::providers::breakers::Breakers::new(

@@ -141,6 +141,7 @@ impl Call {
         };
         let detection = Some(Detection::standard().answered());
         let listener = Listener::new(app.clone(), user.clone(), options.clone(), HEARING_RATE, detection);
+        listener.ready().await;
         Ok(Self {
             conversation: Conversation::new(app.clone(), user.clone(), "phone", true),
             listener,

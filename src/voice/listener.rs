@@ -218,6 +218,13 @@ impl Listener {
         });
     }
 
+    /// Waits (a moment at most) until the speaker's stored pace was read; call it before the first audio.
+    pub async fn ready(&self) {
+        if let Some(pace) = &self.pace {
+            pace.ready().await;
+        }
+    }
+
     /// Whether Smart Turn decides the end of turns here.
     pub fn smart_turn_runs(&self) -> bool {
         self.turn_model.is_some()

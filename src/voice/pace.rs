@@ -9,8 +9,9 @@
 //! than `TURN_CHECK_MS`, never more than `TURN_MAX_SILENCE_MS`): a complete turn ends there, so a quick speaker
 //! at the default waits no longer than before, and a slow one is not answered in the middle of a pause.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 use crate::app::App;
 use crate::config::voice::VoiceSettings;
@@ -21,6 +22,8 @@ use crate::store::users::User;
 pub const NORMAL_MS: u32 = 800;
 /// `patient`: people who search for words.
 pub const PATIENT_MS: u32 = 1600;
+/// The longest a new connection waits for the stored pace (a database that slow has other troubles).
+const READ_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 /// A continuation lengthens the patience by this at least...
 const STEP_MS: i64 = 200;
 /// ... and to the pause it took plus this, so that the same pause is waited out next time.
@@ -55,6 +58,8 @@ struct Inner {
     user_id: String,
     /// The patience in use, in ms.
     in_use: AtomicU32,
+    /// What is stored was read (or could not be).
+    loaded: tokio::sync::watch::Sender<bool>,
 }
 
 impl std::fmt::Debug for Pace {
@@ -65,17 +70,51 @@ impl std::fmt::Debug for Pace {
     }
 }
 
+/// The paces of the people with a voice connection open on this instance: every connection of a person shares
+/// one, so what one channel learns holds on the others at once, and a new connection need not wait for the
+/// database while another is open.
+#[derive(Default)]
+pub struct Paces(Mutex<HashMap<String, Weak<Inner>>>);
+
+impl std::fmt::Debug for Paces {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Paces")
+    }
+}
+
 impl Pace {
-    /// The pace of `user`: the default at once, what is stored as soon as it is read.
+    /// The pace of `user`: a connection of theirs that is open has it; else the default at once, and what is
+    /// stored as soon as it is read.
     pub fn of(app: Arc<App>, user: &User) -> Self {
+        let Ok(mut open) = app.paces.0.lock() else {
+            return Self::load(app.clone(), user);
+        };
+        if let Some(inner) = open.get(&user.id).and_then(Weak::upgrade) {
+            return Self(inner);
+        }
+        open.retain(|_, pace| pace.strong_count() > 0);
+        let pace = Self::load(app.clone(), user);
+        open.insert(user.id.clone(), Arc::downgrade(&pace.0));
+        pace
+    }
+
+    fn load(app: Arc<App>, user: &User) -> Self {
         let base = app.settings.voice.turn_check_ms;
         let pace = Self(Arc::new(Inner {
             app,
             user_id: user.id.clone(),
             in_use: AtomicU32::new(base),
+            loaded: tokio::sync::watch::Sender::new(false),
         }));
         pace.refresh();
         pace
+    }
+
+    /// Waits (a moment at most) until what is stored was read, so that a connection's first question is
+    /// judged with the person's own patience.
+    pub async fn ready(&self) {
+        let mut loaded = self.0.loaded.subscribe();
+        let _ = tokio::time::timeout(READ_WAIT, loaded.wait_for(|loaded| *loaded)).await;
     }
 
     /// The silence after which the end of a turn is first judged, in ms.
@@ -131,6 +170,7 @@ impl Pace {
             if let Some((setting, learned)) = pace.read().await {
                 pace.apply(setting, learned);
             }
+            pace.0.loaded.send_replace(true);
         });
     }
 

@@ -237,6 +237,7 @@ impl Conn {
                 let detection = options.vad.unwrap_or(false).then(|| Detection::standard().answered());
                 let options = self.base.merged(&options);
                 self.listener = Listener::new(self.app.clone(), self.user.clone(), options, rate, detection);
+                self.listener.ready().await;
                 true
             }
             (Channel::Voice, ClientFrame::End(options)) => {

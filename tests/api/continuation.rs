@@ -312,6 +312,10 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
         !realtime_turn_ends(&app, &token, &clip).await,
         "Anna's patience waits it out"
     );
+    // It is kept: a gateway started afresh on the same database waits it out too.
+    drop(ws);
+    let again = TestApp::with().llm(&llm).stt(&stt).env(&env).beside(&app).start().await;
+    assert!(!realtime_turn_ends(&again, &token, &clip).await, "after a restart too");
 }
 
 /// Whether the clip (16 kHz) said on `/v1/realtime` with `semantic_vad` ends a turn (within 2.5 s).

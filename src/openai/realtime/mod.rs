@@ -213,6 +213,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         _seat: seat,
     };
     conn.listener.detect(conn.config.detection());
+    conn.listener.ready().await;
     let created = ServerEvent::SessionCreated {
         session: conn.session(),
     };
@@ -316,6 +317,7 @@ impl Conn {
                         self.drop_input();
                     }
                     self.listener.detect(self.config.detection());
+                    self.listener.ready().await;
                     self.voice = self.chosen_voice().await;
                     let updated = ServerEvent::SessionUpdated {
                         session: self.session(),
