@@ -11,7 +11,13 @@
 //! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
 //! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
 //! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]).
+//!
+//! `--suite pauses [--sets real,en,de,complete,interrupt] [--data target/turn_bench]` measures instead what issue
+//! 40 is about: people who pause mid-sentence (recordings and generated questions), whether they are answered
+//! after half a sentence or their words are joined (`continued`), and whether real interruptions stay
+//! interruptions ([`pauses`]; the recordings are fetched into `--data` at the first run).
 
+mod pauses;
 mod phone;
 
 use std::collections::BTreeMap;
@@ -104,6 +110,17 @@ async fn main() {
     };
     // A first turn warms the engines up (model load, caches); it is not counted.
     let _ = ask("en".into(), speech(&engines, "en", "en", 175, "Hello.", 0), 0).await;
+    if arg(&args, "--suite", "latency") == "pauses" {
+        let sets: Vec<String> = arg(&args, "--sets", "")
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        let data = std::path::PathBuf::from(arg(&args, "--data", "target/turn_bench"));
+        std::fs::create_dir_all(&data).expect("the bench's data folder");
+        pauses::run(port, pauses::items(&engines, &data, &sets)).await;
+        return;
+    }
     let questions: Vec<Question> = questions()
         .into_iter()
         .filter(|q| only.is_empty() || q.lang == only)
