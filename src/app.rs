@@ -48,7 +48,7 @@ pub struct App {
     /// Voice connections and the audio they buffer.
     pub voice_budget: Arc<VoiceBudget>,
     /// The pace of each person with a voice connection open here, shared by all of theirs.
-    pub paces: crate::voice::pace::Paces,
+    pub paces: crate::listen::pace::Paces,
     /// The neural voice detector, or why the energy detector runs instead.
     pub silero: Result<Arc<SileroModel>, String>,
     /// The semantic end-of-turn model, or why the fixed silence ends turns instead.

@@ -100,7 +100,7 @@ async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<User
     let setting = prefs.turn_patience.as_deref();
     let pace = PaceView {
         setting: setting.unwrap_or("auto").to_string(),
-        patience_ms: crate::voice::pace::in_use(&app.settings.voice, setting, learned.map(|l| l.patience_ms)),
+        patience_ms: crate::listen::pace::in_use(&app.settings.voice, setting, learned.map(|l| l.patience_ms)),
         joined: learned.map_or(0, |l| l.joined),
     };
     Ok(UserView {

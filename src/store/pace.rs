@@ -1,4 +1,4 @@
-//! Each person's pace: the end-of-turn patience learned from their pauses ([`crate::voice::pace`]). Every
+//! Each person's pace: the end-of-turn patience learned from their pauses ([`crate::listen::pace`]). Every
 //! change is one SQL statement, so two devices of one person never lose each other's lesson.
 
 use super::{Store, StoreError, now_ms, with_pool};

@@ -16,12 +16,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::events::Options;
-use super::pace::Pace;
 use super::recognition::Recognition;
 use super::turn::EarlyTranscript;
 use crate::app::App;
 use crate::listen::budget::AudioBuffer;
 use crate::listen::end_of_turn::{TurnCheck, Verdict};
+use crate::listen::pace::Pace;
 use crate::listen::smart_turn::SmartTurn;
 use crate::listen::vad::{Vad, VadConfig, VadEvent};
 use crate::listen::words;
@@ -196,7 +196,8 @@ impl Listener {
         self.answered = detection.is_some_and(|d| d.answered);
         self.answer_early = self.answered && voice.preemptive_generation;
         if self.answered && self.pace.is_none() {
-            self.pace = Some(Pace::of(self.app.clone(), &self.user));
+            let app = &self.app;
+            self.pace = Some(Pace::of(&app.paces, &app.store, &app.settings.voice, &self.user.id));
         }
         self.vad = detection.map(|detection| {
             let mut config: VadConfig = voice.into();

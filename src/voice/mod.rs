@@ -15,7 +15,6 @@ pub mod events;
 pub mod heard;
 pub mod help;
 pub mod listener;
-pub mod pace;
 pub mod phrases;
 pub mod recognition;
 pub mod stages;

@@ -1,5 +1,6 @@
 //! Each person's pace: how long a pause may last before their turn is taken as over. A person who pauses
-//! mid-sentence and goes on (a continuation joined to the question that was cut off, [`super::conversation`])
+//! mid-sentence and goes on (a continuation joined to the question that was cut off,
+//! [`crate::voice::conversation`])
 //! teaches the gateway to wait longer for them; turns that end cleanly shorten the wait slowly back. The
 //! patience learned is kept per user in the database ([`crate::store::pace`]), so it survives restarts and
 //! follows the person to every channel and device; the prefs key `turn_patience` (`auto`, `quick`, `normal`,
@@ -13,10 +14,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use crate::app::App;
 use crate::config::voice::VoiceSettings;
+use crate::store::Store;
 use crate::store::pace::Lengthen;
-use crate::store::users::User;
 
 /// `normal`: a pause of most people between two phrases of one sentence.
 pub const NORMAL_MS: u32 = 800;
@@ -54,7 +54,9 @@ impl Setting {
 pub struct Pace(Arc<Inner>);
 
 struct Inner {
-    app: Arc<App>,
+    store: Store,
+    /// The shortest and the longest patience: `TURN_CHECK_MS` and `TURN_MAX_SILENCE_MS`.
+    bounds: (u32, u32),
     user_id: String,
     /// The patience in use, in ms.
     in_use: AtomicU32,
@@ -83,27 +85,27 @@ impl std::fmt::Debug for Paces {
 }
 
 impl Pace {
-    /// The pace of `user`: a connection of theirs that is open has it; else the default at once, and what is
-    /// stored as soon as it is read.
-    pub fn of(app: Arc<App>, user: &User) -> Self {
-        let Ok(mut open) = app.paces.0.lock() else {
-            return Self::load(app.clone(), user);
+    /// The pace of the user `user_id`: a connection of theirs that is open (in `paces`) has it; else the
+    /// default at once, and what is stored as soon as it is read.
+    pub fn of(paces: &Paces, store: &Store, voice: &VoiceSettings, user_id: &str) -> Self {
+        let Ok(mut open) = paces.0.lock() else {
+            return Self::load(store, voice, user_id);
         };
-        if let Some(inner) = open.get(&user.id).and_then(Weak::upgrade) {
+        if let Some(inner) = open.get(user_id).and_then(Weak::upgrade) {
             return Self(inner);
         }
         open.retain(|_, pace| pace.strong_count() > 0);
-        let pace = Self::load(app.clone(), user);
-        open.insert(user.id.clone(), Arc::downgrade(&pace.0));
+        let pace = Self::load(store, voice, user_id);
+        open.insert(user_id.to_string(), Arc::downgrade(&pace.0));
         pace
     }
 
-    fn load(app: Arc<App>, user: &User) -> Self {
-        let base = app.settings.voice.turn_check_ms;
+    fn load(store: &Store, voice: &VoiceSettings, user_id: &str) -> Self {
         let pace = Self(Arc::new(Inner {
-            app,
-            user_id: user.id.clone(),
-            in_use: AtomicU32::new(base),
+            store: store.clone(),
+            bounds: bounds(voice),
+            user_id: user_id.to_string(),
+            in_use: AtomicU32::new(voice.turn_check_ms),
             loaded: tokio::sync::watch::Sender::new(false),
         }));
         pace.refresh();
@@ -140,7 +142,7 @@ impl Pace {
             let Some((setting, _)) = pace.read().await else {
                 return;
             };
-            let (store, user_id) = (&pace.0.app.store, &pace.0.user_id);
+            let (store, user_id) = (&pace.0.store, &pace.0.user_id);
             let (base, max) = pace.bounds();
             let learned = match (setting, gap) {
                 (Setting::Fixed(_), _) => Ok(None),
@@ -176,7 +178,7 @@ impl Pace {
 
     /// The prefs' setting and the patience learned.
     async fn read(&self) -> Option<(Setting, Option<i64>)> {
-        let store = &self.0.app.store;
+        let store = &self.0.store;
         match (store.prefs(&self.0.user_id).await, store.pace(&self.0.user_id).await) {
             (Ok(prefs), Ok(learned)) => Some((
                 Setting::parse(prefs.turn_patience.as_deref()),
@@ -190,13 +192,12 @@ impl Pace {
     }
 
     fn bounds(&self) -> (u32, u32) {
-        bounds(&self.0.app.settings.voice)
+        self.0.bounds
     }
 
     fn set(&self, ms: i64) {
-        self.0
-            .in_use
-            .store(within(&self.0.app.settings.voice, ms), Ordering::Relaxed);
+        let (base, max) = self.0.bounds;
+        self.0.in_use.store(clamped(ms, base, max), Ordering::Relaxed);
     }
 
     fn apply(&self, setting: Setting, learned: Option<i64>) {
@@ -226,6 +227,10 @@ fn bounds(voice: &VoiceSettings) -> (u32, u32) {
 
 fn within(voice: &VoiceSettings, ms: i64) -> u32 {
     let (base, max) = bounds(voice);
+    clamped(ms, base, max)
+}
+
+fn clamped(ms: i64, base: u32, max: u32) -> u32 {
     u32::try_from(ms.max(0)).unwrap_or(u32::MAX).clamp(base, max)
 }
 
