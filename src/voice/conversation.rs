@@ -62,8 +62,6 @@ struct Asked {
     words: Option<(String, String)>,
     /// The speaker's pace, which learns from it.
     pace: Pace,
-    /// It answered the help question: a yes or no is never continued.
-    help_answer: bool,
 }
 
 /// One connection's turns.
@@ -170,7 +168,6 @@ impl Conversation {
             first_audio: None,
             words: None,
             pace,
-            help_answer: help == Help::Asked,
         });
         let (app, user) = (self.app.clone(), self.user.clone());
         let clock = Clock::start(app.clone(), self.channel, utterance.silence);
@@ -216,7 +213,9 @@ impl Conversation {
         let Some(asked) = &self.asked else {
             return false;
         };
-        if voice.turn_resume_ms == 0 || listened || asked.help_answer || self.help_until.is_some() {
+        // The help question waits (`help_until`) until its answer's turn says what became of it, which also
+        // ends what may be continued: a yes or no is never continued.
+        if voice.turn_resume_ms == 0 || listened || self.help_until.is_some() {
             return false;
         }
         let unfinished = asked

@@ -142,9 +142,8 @@ pub struct Listener {
     total: usize,
     /// The speech being followed was reported.
     speaking: bool,
-    /// The model answers the utterances ([`Detection::answered`]): a pause may be continued.
-    answered: bool,
-    /// The speaker's pace, for utterances the model answers.
+    /// The speaker's pace, when the model answers the utterances ([`Detection::answered`]): then a pause may
+    /// also be continued.
     pace: Option<Pace>,
     /// The last utterance, while speech may still continue it.
     previous: Option<Previous>,
@@ -175,7 +174,6 @@ impl Listener {
             turn_model: None,
             total: 0,
             speaking: false,
-            answered: false,
             pace: None,
             previous: None,
             resuming: None,
@@ -193,12 +191,13 @@ impl Listener {
         self.check = None;
         self.speaking = false;
         self.turn_model = None;
-        self.answered = detection.is_some_and(|d| d.answered);
-        self.answer_early = self.answered && voice.preemptive_generation;
-        if self.answered && self.pace.is_none() {
-            let app = &self.app;
-            self.pace = Some(Pace::of(&app.paces, &app.store, &app.settings.voice, &self.user.id));
-        }
+        let answered = detection.is_some_and(|d| d.answered);
+        self.answer_early = answered && voice.preemptive_generation;
+        let app = &self.app;
+        self.pace = answered.then(|| {
+            let known = self.pace.take();
+            known.unwrap_or_else(|| Pace::of(&app.paces, &app.store, voice, &self.user.id))
+        });
         self.vad = detection.map(|detection| {
             let mut config: VadConfig = voice.into();
             if let Some(ms) = detection.silence_ms {
@@ -341,12 +340,10 @@ impl Listener {
         let vad = self.vad.as_ref();
         let unheard = self.samples.samples().len() - vad.map_or(0, Vad::analysed);
         let speech_ms = vad.map_or(0, Vad::speech_ms);
-        let at = (self.total - unheard).saturating_sub(speech_ms as usize * self.rate as usize / 1000);
+        let at = (self.total - unheard).saturating_sub(self.ms_samples(speech_ms));
         self.resuming = self.previous.as_ref().and_then(|previous| {
             let gap_ms = u32::try_from(self.ms_at(at.saturating_sub(previous.last_word))).unwrap_or(u32::MAX);
-            // Half again as long after an unfinished phrase: the conversation applies the exact rule.
-            let window = self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2;
-            (gap_ms <= window).then_some(gap_ms)
+            (gap_ms <= self.resume_window_ms()).then_some(gap_ms)
         });
         if self.resuming.is_none() {
             self.forget_previous();
@@ -360,7 +357,7 @@ impl Listener {
         let Some(Previous { mut audio, .. }) = self.previous.take() else {
             return;
         };
-        let pause = vec![0; (JOIN_SILENCE_MS * self.rate / 1000) as usize];
+        let pause = vec![0; self.ms_samples(JOIN_SILENCE_MS)];
         if !audio.extend(&pause) {
             return;
         }
@@ -540,7 +537,7 @@ impl Listener {
         let prefix = self.prefix_len();
         self.prefix = None;
         self.previous = None;
-        if self.answered {
+        if self.pace.is_some() {
             // Kept while speech that follows may continue it.
             let mut audio = AudioBuffer::new(self.app.voice_budget.clone());
             if audio.extend(&samples[..(prefix + last).min(samples.len())]) {
@@ -600,8 +597,8 @@ impl Listener {
 
     /// The last utterance is let go once no speech can continue it any more (its audio counts in the budget).
     fn forget_stale_previous(&mut self) {
-        let window = self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2;
-        let stale = |p: &Previous| self.ms_at(self.total.saturating_sub(p.last_word)) > u64::from(window);
+        let window = u64::from(self.resume_window_ms());
+        let stale = |p: &Previous| self.ms_at(self.total.saturating_sub(p.last_word)) > window;
         if !self.speaking && self.previous.as_ref().is_some_and(stale) {
             self.previous = None;
         }
@@ -625,6 +622,12 @@ impl Listener {
             samples,
             channels: 1,
         }
+    }
+
+    /// The longest pause after which speech may still continue the last utterance: `TURN_RESUME_MS`, half again
+    /// as long after an unfinished phrase (the conversation applies the exact rule, [`super::Conversation::resume`]).
+    fn resume_window_ms(&self) -> u32 {
+        self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2
     }
 
     /// Samples in `ms`.

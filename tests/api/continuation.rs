@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use crate::common::{As, TestApp, eventually, turn_taking_env};
 use crate::fakes::{CHAT, Fake, Recorded, Reply, held, tokens, tokens_with_usage};
 use crate::openai::realtime;
+use crate::phone::usage;
 use crate::ws::{Client, Frame, connect, kinds, question_of, silence, tone, uploaded_seconds};
 
 const STT: &str = "/v1/audio/transcriptions";
@@ -46,6 +47,16 @@ async fn after(ws: &mut Client, kind: &str) -> Vec<Frame> {
     }
 }
 
+/// The session's messages once they are one question and its answer (the half is taken back after its turn
+/// stopped).
+async fn one_question_stored(app: &TestApp, session: &str, token: &str) -> Vec<String> {
+    eventually("one question stored", 5, || async {
+        let stored = app.stored_texts(session, token).await;
+        (stored.len() == 2).then_some(stored)
+    })
+    .await
+}
+
 /// Anna's user view in the admin list.
 async fn anna_view(app: &TestApp) -> Value {
     let users = app.get("/api/admin/users", As::AdminKey).await;
@@ -53,19 +64,13 @@ async fn anna_view(app: &TestApp) -> Value {
     users.into_iter().find(|u| u["name"] == "anna").unwrap()
 }
 
-async fn requests_today(app: &TestApp) -> Value {
-    let stats = app.get("/api/admin/stats", As::AdminKey).await;
-    let users = stats.body["users"].as_array().unwrap().clone();
-    users.into_iter().find(|u| u["name"] == "anna").unwrap()["requests_today"].clone()
-}
-
 #[tokio::test]
 async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_stored_once() {
     let stt = recogniser().await;
     let llm = Fake::start().await;
     // Each answer costs 0.03, as OpenRouter reports it.
-    let usage = json!({"prompt_tokens": 20, "completion_tokens": 4, "cost": 0.03});
-    llm.always(CHAT, tokens_with_usage(&["It is Madrid."], usage));
+    let billed = json!({"prompt_tokens": 20, "completion_tokens": 4, "cost": 0.03});
+    llm.always(CHAT, tokens_with_usage(&["It is Madrid."], billed));
     let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
 
     // "I would like to know" — a pause of a second, in which the detector ends the turn and the half is
@@ -101,21 +106,10 @@ async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_st
     assert_eq!(asked.last().unwrap(), WHOLE, "{asked:?}");
 
     // One question in the history, one request counted.
-    let stored = eventually("the half question taken back", 5, || async {
-        let stored = app.stored_texts(&session, &token).await;
-        (stored.len() == 2).then_some(stored)
-    })
-    .await;
+    let stored = one_question_stored(&app, &session, &token).await;
     assert_eq!(stored, [WHOLE, "It is Madrid."]);
-    assert_eq!(requests_today(&app).await, 1);
-    let stats = app.get("/api/admin/stats", As::AdminKey).await.body;
-    let anna = stats["users"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == "anna")
-        .unwrap()
-        .clone();
+    let anna = usage(&app, "anna").await;
+    assert_eq!(anna["requests_today"], 1);
     assert!(
         (anna["cost_month"].as_f64().unwrap() - 0.03).abs() < 1e-9,
         "one answer billed: {anna}"
@@ -171,7 +165,7 @@ async fn speech_over_an_answer_heard_for_a_while_is_an_interruption_not_a_contin
         "the first answer's request was dropped"
     );
     // A question of its own: both were counted.
-    assert_eq!(requests_today(&app).await, 2);
+    assert_eq!(usage(&app, "anna").await["requests_today"], 2);
     assert_eq!(app.stored_texts(&session, &token).await.last().unwrap(), "Sure.");
     assert_eq!(anna_view(&app).await["pace"]["joined"], 0);
 }
@@ -263,7 +257,7 @@ async fn a_realtime_client_sees_the_half_answer_cancelled_and_one_response_to_th
         closed.load(std::sync::atomic::Ordering::SeqCst),
         "the half answer's request was dropped"
     );
-    assert_eq!(requests_today(&app).await, 1);
+    assert_eq!(usage(&app, "anna").await["requests_today"], 1);
 }
 
 #[tokio::test]
@@ -288,11 +282,7 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
     ws.speak([complete.clone(), silence(1500)].concat()).await;
     let whole = after(&mut ws, "continued").await;
     assert_eq!(whole[0].json()["text"], WHOLE, "{:?}", kinds(&whole));
-    let stored = eventually("one question stored", 5, || async {
-        let stored = app.stored_texts(&session, &token).await;
-        (stored.len() == 2).then_some(stored)
-    })
-    .await;
+    let stored = one_question_stored(&app, &session, &token).await;
     assert_eq!(stored[0], WHOLE);
     let patience = eventually("the pace learned", 5, || async {
         let pace = anna_view(&app).await["pace"].clone();
@@ -392,13 +382,9 @@ async fn a_caller_who_goes_on_after_a_pause_is_answered_once_for_the_whole_quest
     );
     let sessions = app.get("/api/sessions", As::Bearer(&token)).await.body;
     let session = sessions[0]["id"].as_str().unwrap().to_string();
-    let stored = eventually("the call's question stored", 5, || async {
-        let stored = app.stored_texts(&session, &token).await;
-        (stored.len() == 2).then_some(stored)
-    })
-    .await;
+    let stored = one_question_stored(&app, &session, &token).await;
     assert_eq!(stored, [WHOLE, "It is Madrid."]);
-    assert_eq!(requests_today(&app).await, 1);
+    assert_eq!(usage(&app, "anna").await["requests_today"], 1);
     let metrics = app.prometheus().await;
     assert!(
         metrics.contains("voice_continuations_total{channel=\"phone\"} 1"),

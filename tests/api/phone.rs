@@ -115,7 +115,7 @@ fn closed(seen: &[Seen]) -> bool {
 }
 
 /// The admin's usage row of `name`.
-async fn usage(app: &TestApp, name: &str) -> Value {
+pub(crate) async fn usage(app: &TestApp, name: &str) -> Value {
     let stats = app.get("/api/admin/stats", As::AdminKey).await.body;
     stats["users"]
         .as_array()
