@@ -130,17 +130,16 @@ async fn run(stream: TcpStream, mut commands: mpsc::UnboundedReceiver<Command>, 
     let mut speech: std::collections::VecDeque<i16> = Default::default();
     let mut said: Option<oneshot::Sender<()>> = None;
     let mut tick = tokio::time::interval(Duration::from_millis(20));
+    // Once the gateway has closed its side, writing fails; what it sent before (its hang-up) is still read.
+    let mut open = true;
     loop {
         tokio::select! {
-            _ = tick.tick() => {
+            _ = tick.tick(), if open => {
                 let frame: Vec<u8> = (0..FRAME).flat_map(|_| speech.pop_front().unwrap_or(0).to_le_bytes()).collect();
                 if speech.is_empty() && let Some(done) = said.take() {
                     let _ = done.send(());
                 }
-                if writer.write_all(&message(0x10, &frame)).await.is_err() {
-                    note(Got::Closed);
-                    return;
-                }
+                open = writer.write_all(&message(0x10, &frame)).await.is_ok();
             }
             command = commands.recv() => match command {
                 Some(Command::Say(pcm, done)) => {
