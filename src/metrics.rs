@@ -17,6 +17,8 @@ pub const STAGE_DURATION_SECONDS: &str = "stage_duration_seconds";
 pub const VOICE_STAGE_SECONDS: &str = "voice_stage_seconds";
 /// Series `llm_preemptive_total`: answers started before the end of the turn (`outcome` `started`, `used`).
 pub const LLM_PREEMPTIVE_TOTAL: &str = "llm_preemptive_total";
+/// Series `answers_cut_total`: answers the gateway ended early, by `why` (`length`, `repetition`).
+pub const ANSWERS_CUT_TOTAL: &str = "answers_cut_total";
 /// Series `provider_state`: each provider's circuit breaker, 0 closed, 1 half open, 2 open.
 pub const PROVIDER_STATE: &str = "provider_state";
 /// Series `provider_calls_total`: each provider's calls by `outcome` (`ok`, `failed`, `skipped` while open).
@@ -92,6 +94,10 @@ const HELP: &[(&str, &str)] = &[
     (
         LLM_PREEMPTIVE_TOTAL,
         "Answers started before the end of the turn (started) and taken by their turn (used).",
+    ),
+    (
+        ANSWERS_CUT_TOTAL,
+        "Answers the gateway ended at a sentence's end with a closing: too long (length) or repeating itself (repetition).",
     ),
     (
         TTS_LANGUAGE_FALLBACK_TOTAL,

@@ -11,8 +11,12 @@ pub struct LimitSettings {
     pub audio_bytes: usize,
     /// `MAX_AUDIO_SECONDS`: longest audio an upload may decode to (a small compressed file can claim hours).
     pub audio_secs: u32,
-    /// `LLM_MAX_TOKENS`: longest answer of the language model, in tokens.
+    /// `LLM_MAX_TOKENS`: longest written answer of the language model, in tokens.
     pub llm_max_tokens: u32,
+    /// `SPOKEN_MAX_TOKENS`: longest answer that will be heard, in tokens.
+    pub spoken_max_tokens: u32,
+    /// `SPOKEN_MAX_SECONDS`: longest answer that will be heard, in seconds of speech.
+    pub spoken_max_seconds: u32,
     /// `PROVIDER_TIMEOUT_SECONDS`: total time a provider call may take.
     pub provider_timeout_secs: u64,
     /// `HISTORY_MAX_MESSAGES`: messages of a session loaded into a turn.
@@ -30,7 +34,9 @@ impl LimitSettings {
             body_bytes: src.var("BODY_LIMIT_BYTES", "largest JSON request body; larger gets 413").number(1024 * 1024)?,
             audio_bytes: src.var("AUDIO_LIMIT_BYTES", "largest audio upload; larger gets 413").number(16 * 1024 * 1024)?,
             audio_secs: src.var("MAX_AUDIO_SECONDS", "longest audio an upload may decode to; longer gets 413").ranged(600, 86_400)?.max(1),
-            llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest answer in tokens (`max_tokens`): spoken answers are short, and a model caught in a loop stops").ranged(400, 100_000)?.max(16),
+            llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest written answer in tokens; it ends at a sentence's end with a short closing").ranged(1000, 100_000)?.max(16),
+            spoken_max_tokens: src.var("SPOKEN_MAX_TOKENS", "longest answer that will be heard, in tokens; it ends at a sentence's end with a short closing").ranged(300, 100_000)?.max(16),
+            spoken_max_seconds: src.var("SPOKEN_MAX_SECONDS", "longest answer that will be heard, in seconds of speech (estimated from its words)").ranged(45, 3600)?.max(5),
             provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
             history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,
             breaker_failures: src.var("BREAKER_FAILURES", "failed or timed-out calls in a row after which a provider is skipped (its circuit breaker opens) until a probe finds it working").ranged(3, 100)?.max(1),

@@ -84,6 +84,11 @@ impl SpokenStream {
         self.speak_all(sentences)
     }
 
+    /// Bytes of the tokens pushed that are not in a returned sentence yet.
+    pub fn pending(&self) -> usize {
+        self.splitter.pending()
+    }
+
     /// Ends the stream; returns what is left, spoken.
     pub fn finish(&mut self) -> Vec<String> {
         let sentences = self.splitter.finish();

@@ -122,6 +122,11 @@ impl SentenceSplitter {
         self.run(false)
     }
 
+    /// Bytes pushed that no sentence returned yet.
+    pub fn pending(&self) -> usize {
+        self.buf.len()
+    }
+
     /// Ends the stream: returns the remaining complete sentences and the rest.
     pub fn finish(&mut self) -> Vec<String> {
         let mut out = self.run(true);

@@ -1,6 +1,7 @@
 //! The LLM part of a turn: the fallback chain, the tool-call rounds of web search, tokens into the text
 //! pipeline, and the cost the provider reports.
 
+use super::bound::{self, Bound, Limits};
 use super::fallback::{Failure, walk};
 use super::prefetch::Prefetch;
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
@@ -10,7 +11,7 @@ use crate::config::keys::Key;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
-use crate::metrics::LLM_PREEMPTIVE_TOTAL;
+use crate::metrics::{ANSWERS_CUT_TOTAL, LLM_PREEMPTIVE_TOTAL};
 use crate::providers::llm::{ChatMessage, ChatRequest, Delta, LlmStream, ToolCall};
 use crate::providers::{LlmId, ProviderError, chain};
 use crate::store::users::User;
@@ -45,16 +46,49 @@ struct Attempt {
     citations: Vec<String>,
     cost: Option<f64>,
     usage: Option<TokenUsage>,
+    bound: Bound,
+    /// Bytes of `text` up to the end of its last kept sentence.
+    kept: usize,
 }
 
 impl Attempt {
-    fn token(&mut self, token: &str, events: &Events) {
+    /// Takes a token of the answer; whether the model may go on.
+    fn token(&mut self, token: &str, events: &Events) -> bool {
+        if self.bound.stopped.is_some() {
+            return false;
+        }
         self.text.push_str(token);
         emit(events, TurnEvent::Token(token.to_string()));
         for sentence in self.spoken.push(token) {
+            self.sentence(sentence, events);
+        }
+        self.bound.token(&self.text)
+    }
+
+    /// A finished sentence, spoken and kept unless the answer has ended or says it again.
+    fn sentence(&mut self, sentence: String, events: &Events) {
+        if self.bound.sentence(&sentence) {
             emit(events, TurnEvent::Sentence(sentence.clone()));
             self.sentences.push(sentence);
+            self.kept = self.text.len() - self.spoken.pending();
         }
+    }
+
+    /// Ends the answer: what the model wrote in full, or its whole sentences and a closing once it was cut.
+    fn finish(&mut self, language: &str, events: &Events) -> Option<bound::Stop> {
+        let Some(stop) = self.bound.stopped else {
+            for sentence in self.spoken.finish() {
+                self.sentence(sentence, events);
+            }
+            return self.bound.stopped;
+        };
+        self.text.truncate(self.kept);
+        let closing = bound::closing(language);
+        emit(events, TurnEvent::Token(format!(" {closing}")));
+        emit(events, TurnEvent::Sentence(closing.to_string()));
+        self.text = format!("{} {closing}", self.text.trim_end()).trim_start().to_string();
+        self.sentences.push(closing.to_string());
+        Some(stop)
     }
 }
 
@@ -85,6 +119,24 @@ pub struct Context<'a> {
     pub web: &'a WebPlan,
     /// The route.
     pub route: &'a Route,
+    /// How long the answer may run.
+    pub limits: Limits,
+}
+
+/// The limits of an answer that will be heard (`spoken`) or read.
+pub fn limits(app: &App, spoken: bool) -> Limits {
+    let limits = &app.settings.limits;
+    if spoken {
+        Limits {
+            tokens: limits.spoken_max_tokens.into(),
+            seconds: Some(limits.spoken_max_seconds as f64),
+        }
+    } else {
+        Limits {
+            tokens: limits.llm_max_tokens.into(),
+            seconds: None,
+        }
+    }
 }
 
 /// Asks the route's LLM, falling back along `LLM_FALLBACK` while no token has reached the user.
@@ -113,6 +165,8 @@ pub async fn answer(
                     citations: Vec::new(),
                     cost: None,
                     usage: None,
+                    bound: Bound::new(ctx.limits),
+                    kept: 0,
                 };
                 Some(
                     match converse(ctx, (id, prefetched), &model, messages.clone(), &mut attempt, events).await {
@@ -130,9 +184,13 @@ pub async fn answer(
     .await
     .map_err(provider_error)?;
     let (mut attempt, model) = answered.value;
-    for sentence in attempt.spoken.finish() {
-        emit(events, TurnEvent::Sentence(sentence.clone()));
-        attempt.sentences.push(sentence);
+    if let Some(stop) = attempt.finish(&route.language, events) {
+        tracing::info!(
+            why = stop.label(),
+            sentences = attempt.sentences.len(),
+            "the answer was cut short"
+        );
+        app.metrics.incr(ANSWERS_CUT_TOTAL, &[("why", stop.label())]);
     }
     Ok(Answer {
         text: attempt.text,
@@ -157,7 +215,8 @@ pub fn round_request(ctx: &Context<'_>, model: &str, messages: Vec<ChatMessage>,
         messages,
         temperature: Some(ctx.eff.number(Key::LlmTemperature)),
         tools,
-        max_tokens: Some(ctx.app.settings.limits.llm_max_tokens),
+        // The gateway ends the answer itself; the model's own limit only backs that up.
+        max_tokens: Some(u32::try_from(ctx.limits.tokens).unwrap_or(u32::MAX).saturating_add(16)),
     }
 }
 
@@ -193,7 +252,10 @@ async fn ask(
         match delta? {
             Delta::Token(token) => {
                 tokens += 1;
-                attempt.token(&token, events);
+                if !attempt.token(&token, events) {
+                    // Dropping the stream ends the model's request.
+                    break;
+                }
             }
             Delta::ToolCalls(c) => calls = c,
             Delta::Usage(usage) => {

@@ -4,6 +4,7 @@
 //! REST handlers call [`run`] and wait for the outcome; streaming channels pass an event sender and receive
 //! tokens and spoken sentences while the answer is written.
 
+pub mod bound;
 pub mod chat;
 mod fallback;
 pub mod ledger;
@@ -70,6 +71,9 @@ pub struct TurnRequest {
     pub prefetch: Option<Prefetch>,
     /// Notes what the turn writes, to take it back if the question turns out to be half of one.
     pub ledger: Option<ledger::Ledger>,
+    /// The answer will be heard even without the gateway's audio (a spoken question, a satellite's own TTS): it
+    /// is bounded for speech, as every answer with audio is.
+    pub spoken: bool,
 }
 
 /// What happens during a turn, for streaming channels.
@@ -314,6 +318,7 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
         user,
         web: &prep.web,
         route: &prep.route,
+        limits: chat::limits(app, request.spoken || !request.text_only),
     };
     let model = chat::model_for(&prep.eff, &prep.route, 0, provider);
     Ok((provider, chat::round_request(&ctx, &model, prep.messages, 0)))
@@ -355,6 +360,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         user,
         web: &web,
         route: &route,
+        limits: chat::limits(app, request.spoken || !request.text_only),
     };
     let answer = chat::answer(&ctx, messages, &pipeline, &events, request.prefetch.take()).await?;
     if let Some(cost) = answer.cost {

@@ -146,6 +146,7 @@ impl VoiceContext {
             layer: self.layer.clone(),
             text_only: options.text_only.unwrap_or(false),
             context: instructions(options),
+            spoken: true,
             ..TurnRequest::default()
         }
     }

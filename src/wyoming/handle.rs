@@ -55,6 +55,7 @@ async fn answer(app: &Arc<App>, user: &User, data: &Map<String, Value>, conversa
         },
         // Home Assistant speaks the answer through its own TTS (which may be this gateway's Wyoming voice).
         text_only: true,
+        spoken: true,
         ..TurnRequest::default()
     };
     Ok(turn::run(app, user, request, None).await?.text)

@@ -1,6 +1,7 @@
 //! Integration tests: each starts the real gateway on port 0 with a fresh SQLite file and talks HTTP to it.
 
 mod alarm_followup;
+mod answers;
 mod api_fuzz;
 mod audiosocket;
 mod auth;

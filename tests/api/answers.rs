@@ -1,0 +1,119 @@
+//! Answers that end: a spoken answer is cut at a sentence's end after its time or tokens, or as soon as the
+//! model repeats itself, with a closing in the person's language; a written answer has its own, larger limit.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp};
+use crate::fakes::{CHAT, Fake, tokens};
+
+async fn chat(app: &TestApp, token: &str, body: Value) -> crate::common::Reply {
+    app.call(Method::POST, "/api/chat", As::Bearer(token), Some(body)).await
+}
+
+/// Ten sentences of five words: two seconds of speech each.
+fn long_answer() -> Vec<String> {
+    (1..=10).map(|n| format!("This is sentence number {n}. ")).collect()
+}
+
+#[tokio::test]
+async fn a_model_that_repeats_itself_is_stopped_and_the_answer_closes_in_the_persons_language() {
+    let llm = Fake::start().await;
+    // SmolLM2's answer to a German question, as the issue saw it: the same two sentences again and again.
+    let mut parts = vec!["Das Wetter wird schön."];
+    parts.extend([" Kudos for you.", " Today is Thursday."].repeat(30));
+    llm.then(CHAT, tokens(&parts));
+    let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
+    let session = app.new_session(&token).await;
+
+    let r = chat(
+        &app,
+        &token,
+        json!({"text": "Wie wird das Wetter morgen?", "language": "de", "session_id": session}),
+    )
+    .await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    let closing = "Ich höre hier auf. Fragen Sie gern nach, wenn Sie mehr wissen möchten.";
+    let kept = "Das Wetter wird schön. Kudos for you. Today is Thursday.";
+    assert_eq!(r.body["text"], format!("{kept} {closing}"));
+    assert_eq!(
+        r.body["semantic"]["sentences"],
+        json!([
+            "Das Wetter wird schön.",
+            "Kudos for you.",
+            "Today is Thursday.",
+            closing
+        ])
+    );
+    assert_eq!(
+        app.stored_texts(&session, &token).await,
+        ["Wie wird das Wetter morgen?".to_string(), format!("{kept} {closing}")]
+    );
+    assert!(
+        app.prometheus()
+            .await
+            .contains("answers_cut_total{why=\"repetition\"} 1"),
+        "counted"
+    );
+}
+
+#[tokio::test]
+async fn a_long_spoken_answer_ends_after_its_seconds_while_the_written_one_is_whole() {
+    let llm = Fake::start().await;
+    let answer = long_answer();
+    let parts: Vec<&str> = answer.iter().map(String::as_str).collect();
+    llm.then(CHAT, tokens(&parts)).then(CHAT, tokens(&parts));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("SPOKEN_MAX_SECONDS", "5")])
+        .user("anna")
+        .await;
+
+    // Spoken: the third sentence reaches five seconds and is the last.
+    let spoken = chat(&app, &token, json!({"text": "Tell me everything."})).await;
+    assert_eq!(spoken.status, 200, "{}", spoken.body);
+    assert_eq!(
+        spoken.body["text"],
+        "This is sentence number 1. This is sentence number 2. This is sentence number 3. \
+         I'll stop here. Ask me if you would like to know more."
+    );
+    assert!(spoken.body["audio"].is_string(), "and it was spoken");
+    // Written: all of it.
+    let written = chat(&app, &token, json!({"text": "Tell me everything.", "text_only": true})).await;
+    assert_eq!(written.body["text"], answer.concat().trim());
+
+    let sent = llm.requests(CHAT);
+    assert_eq!(
+        sent[0].json()["max_tokens"],
+        316,
+        "SPOKEN_MAX_TOKENS, with a margin for the gateway's own cut"
+    );
+    assert_eq!(sent[1].json()["max_tokens"], 1016, "LLM_MAX_TOKENS");
+    assert!(app.prometheus().await.contains("answers_cut_total{why=\"length\"} 1"));
+}
+
+#[tokio::test]
+async fn at_the_token_limit_the_unfinished_sentence_is_dropped() {
+    let llm = Fake::start().await;
+    let mut parts = vec!["It is sunny.", " And"];
+    parts.extend([" on"; 40]);
+    llm.then(CHAT, tokens(&parts));
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("SPOKEN_MAX_TOKENS", "16")])
+        .user("anna")
+        .await;
+
+    let r = chat(&app, &token, json!({"text": "Weather?"})).await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.body["text"],
+        "It is sunny. I'll stop here. Ask me if you would like to know more."
+    );
+    assert_eq!(
+        r.body["semantic"]["sentences"],
+        json!(["It is sunny.", "I'll stop here. Ask me if you would like to know more."])
+    );
+}
