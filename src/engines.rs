@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use tokio::process::{Child, Command};
 
 use crate::config::Settings;
+use crate::config::engine_settings::EngineModel;
 use crate::config::keys::Key;
 use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
@@ -77,7 +78,13 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     } else {
         "auto".to_string()
     };
-    let (gguf, whisper, voices) = prepare(&script, &dir, &size).await?;
+    let Prepared {
+        gguf,
+        whisper,
+        voices,
+        model_name,
+        languages,
+    } = prepare(&script, &dir, &size).await?;
 
     let mut children = Vec::new();
     if needs_llm {
@@ -96,6 +103,11 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         wait_ready(&format!("{url}/models"), &mut children, &dir.join("llm.log")).await?;
         settings.providers.local_llm_url = url;
         settings.providers.local_llm_backend = "llamacpp".into();
+        settings.engines.model = Some(EngineModel {
+            name: model_name,
+            alias,
+            languages,
+        });
     }
     if needs_stt {
         let whisper = whisper.ok_or_else(|| {
@@ -253,8 +265,14 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
 }
 
 /// What `engines.py prepare` found: the GGUF, the Whisper folder and the Piper voices' folder (each may be
-/// missing).
-type Prepared = (Option<String>, Option<String>, Option<String>);
+/// missing), and the name and languages of the GGUF's model.
+struct Prepared {
+    gguf: Option<String>,
+    whisper: Option<String>,
+    voices: Option<String>,
+    model_name: String,
+    languages: Option<Vec<String>>,
+}
 
 /// `engines.py` and the venv's Python that runs it.
 struct Script {
@@ -315,7 +333,16 @@ async fn prepare(script: &Script, dir: &Path, whisper: &str) -> Result<Prepared,
     let found: serde_json::Value =
         serde_json::from_str(line).map_err(|_| missing(format!("preparing the models failed: {line}")))?;
     let path = |key: &str| found[key].as_str().map(String::from);
-    Ok((path("llm"), path("whisper"), path("voices")))
+    let languages = found["llm_languages"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|l| l.as_str().map(String::from)).collect());
+    Ok(Prepared {
+        gguf: path("llm"),
+        whisper: path("whisper"),
+        voices: path("voices"),
+        model_name: path("llm_name").unwrap_or_default(),
+        languages,
+    })
 }
 
 fn free_port() -> Result<u16, EngineError> {

@@ -227,6 +227,46 @@ async fn running(app: &App) -> String {
     )
 }
 
+/// The start message's line about the engines' language model when it does not answer in every language of the
+/// gateway: which it does, what a person asking in another is told, and how to get a model that speaks more.
+fn model_languages(settings: &Settings) -> Option<String> {
+    let model = settings.engines.model.as_ref()?;
+    let languages = model.languages.as_ref()?;
+    if languages.len() >= voice_gateway::config::LANGUAGES.len() {
+        return None;
+    }
+    let which = if languages.as_slice() == ["en"] {
+        "English only: a question in German gets an English answer (spoken by the German voice), and the person is told so"
+            .to_string()
+    } else {
+        format!(
+            "{}; a person asking in another language is told so",
+            languages.join(", ")
+        )
+    };
+    let better = if languages.iter().any(|l| l == "de") {
+        "set LOCAL_LLM_URL and LOCAL_LLM_MODEL for a larger model of your own"
+    } else {
+        "a start with Hugging Face reachable fetches Qwen2.5-1.5B-Instruct (German, English and four more), or set \
+         LOCAL_LLM_URL and LOCAL_LLM_MODEL for a model of your own"
+    };
+    Some(format!("language model {} answers in {which}; {better}", model.name))
+}
+
+/// The address other devices open over plain HTTP: `PUBLIC_URL`, else the listening address, a wildcard one as
+/// this machine's first network address (loopback only where it has none).
+fn network_url(settings: &Settings) -> String {
+    let addr = settings.server.listen_addr;
+    if settings.emergency.public_url.is_some() || !addr.ip().is_unspecified() {
+        return base_url(settings);
+    }
+    let (_, addresses) = voice_gateway::tls::local_ca::this_machine(None);
+    match addresses.iter().find(|ip| ip.is_ipv4() && !ip.is_loopback()) {
+        Some(ip) => format!("http://{ip}:{}", addr.port()),
+        None => base_url(settings),
+    }
+}
+
 /// The address people open: `PUBLIC_URL` when the operator set it, else the listening address (a wildcard
 /// one as this machine's loopback, which at least works here).
 fn base_url(settings: &voice_gateway::config::Settings) -> String {
@@ -326,16 +366,20 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         );
     }
     println!("{}", running(&app).await);
+    if let Some(line) = model_languages(settings) {
+        println!("{line}");
+    }
     if let Some(file) = link_file
         && settings.profile == voice_gateway::config::Profile::LocalDev
     {
         // The link is a credential: shown once when it is made, and only to a person at a terminal (with its QR
         // code, to open it on a phone); otherwise, and afterwards, only its file is named, so that a service
         // manager's log does not collect it.
-        // The link is for a phone as much as for this machine: on HTTPS when it is on.
+        // The link is for a phone as much as for this machine: on HTTPS when it is on, else at the address
+        // the network reaches (a phone's page then says why it needs HTTPS, instead of not opening at all).
         let base = match (&settings.emergency.public_url, &https) {
             (None, Some((_, tls))) => https_urls(settings, tls).remove(0),
-            _ => base_url(settings),
+            _ => network_url(settings),
         };
         let at_terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
         match admin_link(&app, &file, &base).await {

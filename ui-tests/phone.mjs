@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { accessible } from './axe.mjs';
+import { fitsTheScreen } from './screen.mjs';
 
 const { HOST, HTTP, HTTPS, PLAIN, LINK, TRUSTED_HOME, MIC_WAV, EXPECT_TRANSCRIPT = '', SHOTS = 'target/ui-shots' } = process.env;
 const step = (name) => console.log(`ok ${name}`);
@@ -26,11 +27,15 @@ function launch(home) {
   });
 }
 
+// A phone as Chromium's device emulation has it: a narrow screen, three device pixels to one, touch.
+const phone = (width, height) => ({ viewport: { width, height }, deviceScaleFactor: 3, isMobile: true, hasTouch: true,
+  permissions: ['microphone'], bypassCSP: true });
+
 const trusted = await launch(TRUSTED_HOME);
 const stranger = await launch(mkdtempSync(join(tmpdir(), 'stranger-')));
 let page;
 try {
-  const context = await trusted.newContext({ permissions: ['microphone'], bypassCSP: true });
+  const context = await trusted.newContext(phone(412, 915));
   page = await context.newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 
@@ -42,16 +47,34 @@ try {
   if (!(await page.evaluate(() => window.isSecureContext && !!navigator.mediaDevices))) throw new Error('no secure context over https');
   step(`http redirected to ${url.origin}: a secure context with the microphone, signed in by the link`);
   await accessible(page, 'assistant page over https');
+  const fit = await fitsTheScreen(page, 'at 412x915');
+  step(`at ${fit.width}x${fit.height}: Speak (${fit.speak} px), Send and Help on the screen, nothing wider than it`);
 
-  await page.click('#mic');
+  await page.tap('#mic');
   await page.waitForSelector('.turn.user', { timeout: 30000 });
   const heard = await page.locator('.turn.user').first().textContent();
   if (!heard.toLowerCase().includes(EXPECT_TRANSCRIPT.toLowerCase())) throw new Error(`transcript ${heard}`);
   await page.waitForFunction(() => window.__vg.events.includes('done'), null, { timeout: 30000 });
   const answer = await page.locator('.turn.assistant').first().textContent();
   step(`spoken over https: "${heard}" answered "${answer}"`);
-  await page.click('#mic');
-  await page.screenshot({ path: `${SHOTS}/phone-https.png`, fullPage: true });
+  await page.tap('#mic');
+  await fitsTheScreen(page, 'at 412x915 with a conversation');
+  await accessible(page, 'assistant page with a conversation at 412x915');
+  await page.screenshot({ path: `${SHOTS}/phone-https.png` });
+
+  // The smallest common phone, with large text: still all on the screen, still accessible.
+  const small = await (await trusted.newContext(phone(360, 740))).newPage();
+  await small.goto(`https://${HOST}:${HTTPS}${LINK}`);
+  await small.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  await fitsTheScreen(small, 'at 360x740');
+  await small.tap('#large-text');
+  await small.waitForFunction(() => document.documentElement.classList.contains('large'));
+  await fitsTheScreen(small, 'at 360x740 with large text');
+  await accessible(small, 'assistant page at 360x740 with large text');
+  await small.screenshot({ path: `${SHOTS}/phone-large-text.png` });
+  await small.tap('#large-text');
+  await small.waitForFunction(async () => (await (await fetch('/api/me')).json()).prefs.large_text === false, null, { timeout: 10000 });
+  step('at 360x740, also with large text: Speak, Send and Help on the screen, nothing cut off, accessible');
 
   // The page that explains how to trust the authority.
   await page.goto(`https://${HOST}:${HTTPS}/ca`);

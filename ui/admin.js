@@ -189,6 +189,9 @@ async function loadModels() {
     });
     return b;
   }));
+  // Which languages the model in use answers in: a person asking in another one is told so.
+  const langs = m.active.languages;
+  $('#model-languages').textContent = langs ? `${m.active.model} answers in: ${langs.join(', ')}` : '';
   const s = await api('/api/admin/llm/status').catch((e) => ({ error: e.message }));
   $('#llm-status').textContent = JSON.stringify(s, null, 2);
   // The switch starts from what runs (the zero-setup engines run llama.cpp), not from the first option.

@@ -155,7 +155,11 @@ function onEvent(ws, data) {
   vg.events.push(event.type);
   switch (event.type) {
     // The person spoke over an answer that was still playing: it stops, and the server hears how far it got.
-    case 'transcript': stopPlayback(channel.voice); channel.question = bubble('user', event.text).parentElement; break;
+    case 'transcript':
+      stopPlayback(channel.voice);
+      channel.question = bubble('user', event.text).parentElement;
+      nameSession(event.text);
+      break;
     // The person went on speaking after a pause: what was answered was half a question. Its answer stops and
     // goes from the page with the half; the whole question comes next.
     case 'continued':
@@ -238,6 +242,7 @@ async function ask(text) {
   bargeIn();
   bubble('user', text);
   try {
+    await ensureSession(text);
     const ws = await chatSocket();
     ws.send(JSON.stringify({ text, ...options() }));
   } catch {
@@ -322,6 +327,7 @@ async function micOn() {
     return;
   }
   bargeIn();
+  await ensureSession('').catch(() => {});
   mic.ctx = new AudioContext();
   await mic.ctx.audioWorklet.addModule(`/ui/mic-worklet.js?v=${document.documentElement.dataset.version}`);
   const source = mic.ctx.createMediaStreamSource(mic.stream);
@@ -350,21 +356,48 @@ function micOff() {
 }
 
 // ---- Sessions and memories ----
+// A conversation begins with its first question: until then the menu shows "New conversation" and nothing is
+// stored. Conversations are named by their first question, else by their date in the page's language.
 async function loadSessions() {
   const list = await api('/api/sessions').catch(() => []);
   const select = $('#sessions');
-  select.replaceChildren(...list.map((s) => {
-    const o = document.createElement('option');
-    o.value = s.id;
-    o.textContent = s.title || new Date(s.created_at).toLocaleString(ui.lang);
+  const when = new Intl.DateTimeFormat(ui.lang, { dateStyle: 'medium', timeStyle: 'short' });
+  const options = list.map((s) => {
+    const o = new Option(s.title || when.format(new Date(s.created_at)), s.id);
+    if (s.title) o.dataset.titled = 'true';
     return o;
-  }));
-  if (ui.session) select.value = ui.session;
+  });
+  if (!ui.session) options.unshift(new Option(t('newConversation'), ''));
+  select.replaceChildren(...options);
+  select.value = ui.session || '';
+  // Nothing to start or delete before the first question; no menu before there is a conversation to pick.
+  $('#new-session').hidden = $('#delete-session').hidden = !ui.session;
+  select.hidden = options.length < 2 && !ui.session;
 }
 
+const short = (question) => (question.length > 60 ? `${question.slice(0, 59)}…` : question);
+
+// Starts the stored conversation for a first question (titled by it) unless one is open.
+async function ensureSession(question) {
+  if (ui.session) return;
+  const title = short(question);
+  ui.session = (await api('/api/sessions', { method: 'POST', body: title ? { title } : {} })).id;
+  await loadSessions();
+}
+
+// A conversation begun by voice is named by its first spoken question.
+function nameSession(question) {
+  const option = [...$('#sessions').options].find((o) => o.value === ui.session);
+  if (!ui.session || !option || option.dataset.titled) return;
+  const title = short(question);
+  option.textContent = title;
+  option.dataset.titled = 'true';
+  api(`/api/sessions/${ui.session}`, { method: 'PUT', body: { title } }).catch(() => {});
+}
+
+// A fresh page for the next question; the conversation itself is created by that question.
 async function newSession() {
-  const created = await api('/api/sessions', { method: 'POST' });
-  ui.session = created.id;
+  ui.session = null;
   $('#conversation').replaceChildren();
   await loadSessions();
 }
@@ -484,7 +517,7 @@ async function init() {
   $('#question').oninput = () => { if (player.sources.length) bargeIn(); };
   $('#mic').onclick = () => (mic.stream ? (micOff(), channel.voice?.close()) : micOn());
   $('#new-session').onclick = newSession;
-  $('#sessions').onchange = (e) => switchSession(e.target.value);
+  $('#sessions').onchange = (e) => (e.target.value ? switchSession(e.target.value) : newSession());
   $('#delete-session').onclick = async () => {
     if (!ui.session || !confirm(t('confirmDelete'))) return;
     await api(`/api/sessions/${ui.session}`, { method: 'DELETE' });

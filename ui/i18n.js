@@ -1,6 +1,7 @@
 // Texts of the page in the eight UI languages (every key in each; English is the fallback for a missing one).
 window.I18N = {
   en: {
+    deviceSpeechHint: "Answers in this device's own voice",
     largeText: "Large text",
     pace: 'When I pause', paceAuto: 'Learn my pace', paceQuick: 'Answer quickly', paceNormal: 'Wait a moment', pacePatient: 'Wait for me',
     autoVoice: "Automatic: {voice}", needsHttps: "The microphone works only on the secure address.", openSecure: "Open the secure address", trustDevice: "Set up this device first", needsTls: "The microphone works only on a secure (https) address, which this assistant does not offer yet. Ask the person who runs it to switch on HTTPS (the setting TLS=auto).", micDenied: "You did not allow the microphone. Allow it in the browser's site settings (the icon next to the address), then press Speak again.",
@@ -21,6 +22,7 @@ window.I18N = {
     error: 'Something went wrong', guest: 'Guest', admin: 'Administration',
   },
   de: {
+    deviceSpeechHint: "Antworten mit der Stimme dieses Geräts",
     largeText: "Große Schrift",
     pace: 'Wenn ich Pausen mache', paceAuto: 'Mein Tempo lernen', paceQuick: 'Schnell antworten', paceNormal: 'Kurz warten', pacePatient: 'Auf mich warten',
     autoVoice: "Automatisch: {voice}", needsHttps: "Das Mikrofon funktioniert nur unter der sicheren Adresse.", openSecure: "Sichere Adresse öffnen", trustDevice: "Zuerst dieses Gerät einrichten", needsTls: "Das Mikrofon funktioniert nur unter einer sicheren Adresse (https), die dieser Assistent noch nicht anbietet. Bitten Sie die Person, die ihn betreibt, HTTPS einzuschalten (die Einstellung TLS=auto).", micDenied: "Sie haben das Mikrofon nicht erlaubt. Erlauben Sie es in den Website-Einstellungen des Browsers (das Symbol neben der Adresse) und drücken Sie dann erneut auf Sprechen.",
@@ -41,6 +43,7 @@ window.I18N = {
     error: 'Etwas ist schiefgegangen', guest: 'Gast', admin: 'Verwaltung',
   },
   fr: {
+    deviceSpeechHint: "Réponses avec la voix de cet appareil",
     largeText: "Grand texte",
     pace: 'Quand je fais une pause', paceAuto: 'Apprendre mon rythme', paceQuick: 'Répondre vite', paceNormal: 'Attendre un peu', pacePatient: "M'attendre",
     autoVoice: "Automatique: {voice}", needsHttps: "Le micro ne fonctionne qu'à l'adresse sécurisée.", openSecure: "Ouvrir l'adresse sécurisée", trustDevice: "Configurer d'abord cet appareil", needsTls: "Le micro ne fonctionne qu'à une adresse sécurisée (https), que cet assistant ne propose pas encore. Demandez à la personne qui le gère d'activer HTTPS (le réglage TLS=auto).", micDenied: "Vous n'avez pas autorisé le micro. Autorisez-le dans les paramètres du site du navigateur (l'icône à côté de l'adresse), puis appuyez de nouveau sur Parler.",
@@ -61,6 +64,7 @@ window.I18N = {
     error: 'Une erreur est survenue', guest: 'Invité', admin: 'Administration',
   },
   es: {
+    deviceSpeechHint: "Respuestas con la voz de este dispositivo",
     largeText: "Letra grande",
     pace: 'Cuando hago una pausa', paceAuto: 'Aprender mi ritmo', paceQuick: 'Responder rápido', paceNormal: 'Esperar un momento', pacePatient: 'Esperarme',
     autoVoice: "Automática: {voice}", needsHttps: "El micrófono solo funciona en la dirección segura.", openSecure: "Abrir la dirección segura", trustDevice: "Configurar primero este dispositivo", needsTls: "El micrófono solo funciona en una dirección segura (https), que este asistente aún no ofrece. Pida a quien lo administra que active HTTPS (el ajuste TLS=auto).", micDenied: "No ha permitido el micrófono. Permítalo en los ajustes del sitio del navegador (el icono junto a la dirección) y pulse de nuevo Hablar.",
@@ -81,6 +85,7 @@ window.I18N = {
     error: 'Algo salió mal', guest: 'Invitado', admin: 'Administración',
   },
   it: {
+    deviceSpeechHint: "Risposte con la voce di questo dispositivo",
     largeText: "Testo grande",
     pace: 'Quando faccio una pausa', paceAuto: 'Imparare il mio ritmo', paceQuick: 'Rispondere subito', paceNormal: 'Aspettare un attimo', pacePatient: 'Aspettarmi',
     autoVoice: "Automatica: {voice}", needsHttps: "Il microfono funziona solo all'indirizzo sicuro.", openSecure: "Apri l'indirizzo sicuro", trustDevice: "Prima configura questo dispositivo", needsTls: "Il microfono funziona solo a un indirizzo sicuro (https), che questo assistente non offre ancora. Chiedi a chi lo gestisce di attivare HTTPS (l'impostazione TLS=auto).", micDenied: "Non hai consentito il microfono. Consentilo nelle impostazioni del sito del browser (l'icona accanto all'indirizzo), poi premi di nuovo Parla.",
@@ -101,6 +106,7 @@ window.I18N = {
     error: 'Qualcosa è andato storto', guest: 'Ospite', admin: 'Amministrazione',
   },
   nl: {
+    deviceSpeechHint: "Antwoorden met de stem van dit apparaat",
     largeText: "Grote letters",
     pace: 'Als ik pauzeer', paceAuto: 'Mijn tempo leren', paceQuick: 'Snel antwoorden', paceNormal: 'Even wachten', pacePatient: 'Op mij wachten',
     autoVoice: "Automatisch: {voice}", needsHttps: "De microfoon werkt alleen op het beveiligde adres.", openSecure: "Beveiligd adres openen", trustDevice: "Eerst dit apparaat instellen", needsTls: "De microfoon werkt alleen op een beveiligd adres (https), dat deze assistent nog niet biedt. Vraag degene die hem beheert HTTPS aan te zetten (de instelling TLS=auto).", micDenied: "U hebt de microfoon niet toegestaan. Sta hem toe in de site-instellingen van de browser (het pictogram naast het adres) en druk dan opnieuw op Spreken.",
@@ -121,6 +127,7 @@ window.I18N = {
     error: 'Er ging iets mis', guest: 'Gast', admin: 'Beheer',
   },
   pl: {
+    deviceSpeechHint: "Odpowiedzi głosem tego urządzenia",
     largeText: "Duży tekst",
     pace: 'Gdy robię przerwę', paceAuto: 'Ucz się mojego tempa', paceQuick: 'Odpowiadaj szybko', paceNormal: 'Poczekaj chwilę', pacePatient: 'Czekaj na mnie',
     autoVoice: "Automatycznie: {voice}", needsHttps: "Mikrofon działa tylko pod bezpiecznym adresem.", openSecure: "Otwórz bezpieczny adres", trustDevice: "Najpierw skonfiguruj to urządzenie", needsTls: "Mikrofon działa tylko pod bezpiecznym adresem (https), którego ten asystent jeszcze nie oferuje. Poproś osobę, która nim zarządza, o włączenie HTTPS (ustawienie TLS=auto).", micDenied: "Nie zezwolono na mikrofon. Zezwól na niego w ustawieniach witryny przeglądarki (ikona obok adresu), a potem naciśnij ponownie Mów.",
@@ -141,6 +148,7 @@ window.I18N = {
     error: 'Coś poszło nie tak', guest: 'Gość', admin: 'Administracja',
   },
   pt: {
+    deviceSpeechHint: "Respostas com a voz deste dispositivo",
     largeText: "Letra grande",
     pace: 'Quando faço uma pausa', paceAuto: 'Aprender o meu ritmo', paceQuick: 'Responder depressa', paceNormal: 'Esperar um pouco', pacePatient: 'Esperar por mim',
     autoVoice: "Automática: {voice}", needsHttps: "O microfone só funciona no endereço seguro.", openSecure: "Abrir o endereço seguro", trustDevice: "Configurar primeiro este dispositivo", needsTls: "O microfone só funciona num endereço seguro (https), que este assistente ainda não oferece. Peça a quem o gere para ativar o HTTPS (a definição TLS=auto).", micDenied: "Não permitiu o microfone. Permita-o nas definições do site do navegador (o ícone junto ao endereço) e prima de novo Falar.",

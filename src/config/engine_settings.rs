@@ -23,6 +23,19 @@ pub struct EngineSettings {
     pub whisper_model_explicit: bool,
     /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
     pub whisper_window_secs: u32,
+    /// The language model the engines run, once they started it (not a setting).
+    pub model: Option<EngineModel>,
+}
+
+/// The language model the engines started, as `engines/engines.py` describes its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineModel {
+    /// Its name (`SmolLM2-135M-Instruct`).
+    pub name: String,
+    /// The model name it is served under (`LOCAL_LLM_MODEL`).
+    pub alias: String,
+    /// The languages it answers in; `None` for a file the engines do not know.
+    pub languages: Option<Vec<String>>,
 }
 
 impl EngineSettings {
@@ -41,6 +54,7 @@ impl EngineSettings {
             tts_configured: configured("DEFAULT_TTS_PROVIDER") || configured("PIPER_URL"),
             whisper_model_explicit: configured("WHISPER_MODEL"),
             whisper_window_secs: src.var("WHISPER_WINDOW_SECONDS", "audio window the local faster-whisper encodes for a clip of known language shorter than it (longer clips: just long enough); 30 = Whisper's own window, 0.6 s slower for a short question").ranged(15, 30)?.max(1),
+            model: None,
         })
     }
 

@@ -30,10 +30,13 @@ pub struct Preset {
     /// Whether it is the default preset (no overrides).
     #[serde(default)]
     pub default: bool,
+    /// The languages its model answers in (empty: not known); a question in another one gets a notice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<String>,
 }
 
 /// A built-in preset: a provider and its model.
-fn preset(id: &str, label: &str, note: Option<&str>, provider: LlmId, model: &str) -> Preset {
+fn preset(id: &str, label: &str, note: Option<&str>, (provider, model): (LlmId, &str), languages: &[&str]) -> Preset {
     let values = [
         (Key::DefaultLlmProvider, provider.as_str()),
         (Key::model_of(provider), model),
@@ -47,6 +50,7 @@ fn preset(id: &str, label: &str, note: Option<&str>, provider: LlmId, model: &st
             .map(|(k, v)| (k.as_str().to_string(), Value::from(*v)))
             .collect(),
         default: false,
+        languages: languages.iter().map(|l| l.to_string()).collect(),
     }
 }
 
@@ -57,8 +61,12 @@ fn default_preset() -> Preset {
         note: Some("removes the model overrides".into()),
         values: Map::new(),
         default: true,
+        languages: Vec::new(),
     }
 }
+
+/// The gateway's languages, all of which the larger models answer in.
+const ALL: [&str; 8] = ["en", "de", "fr", "es", "it", "nl", "pl", "pt"];
 
 /// The built-in presets.
 fn builtin() -> Vec<Preset> {
@@ -67,36 +75,38 @@ fn builtin() -> Vec<Preset> {
             "local-smollm2",
             "SmolLM2 135M (local, tiny)",
             Some("runs anywhere; answers are simple"),
-            LlmId::Local,
-            "smollm2",
+            (LlmId::Local, "smollm2"),
+            // The name the engines serve their model under: its languages are the file's, which they know.
+            &[],
         ),
         preset(
             "local-qwen3-4b",
             "Qwen3 4B (local)",
             Some("about 3 GB; good German"),
-            LlmId::Local,
-            "qwen3:4b",
+            (LlmId::Local, "qwen3:4b"),
+            &ALL,
         ),
         preset(
             "local-llama3.2-3b",
             "Llama 3.2 3B (local)",
             Some("about 2 GB"),
-            LlmId::Local,
-            "llama3.2:3b",
+            (LlmId::Local, "llama3.2:3b"),
+            // The languages Meta names for Llama 3.2, of the gateway's.
+            &["en", "de", "fr", "es", "it", "pt"],
         ),
         preset(
             "cloud-gpt-4o-mini",
             "GPT-4o mini (cloud)",
             Some("fast and cheap"),
-            LlmId::Cloud,
-            "openai/gpt-4o-mini",
+            (LlmId::Cloud, "openai/gpt-4o-mini"),
+            &ALL,
         ),
         preset(
             "cloud-claude-haiku",
             "Claude Haiku 4.5 (cloud)",
             None,
-            LlmId::Cloud,
-            "anthropic/claude-haiku-4.5",
+            (LlmId::Cloud, "anthropic/claude-haiku-4.5"),
+            &ALL,
         ),
     ]
 }

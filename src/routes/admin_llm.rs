@@ -49,6 +49,9 @@ struct Presets {
 struct Active {
     provider: String,
     model: String,
+    /// The languages the model answers in, when they are known (the engines' model, a preset's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    languages: Option<Vec<String>>,
     /// The preset whose values are in effect; absent after a selection.
     #[serde(skip_serializing_if = "Option::is_none")]
     active_index: Option<Option<usize>>,
@@ -82,6 +85,7 @@ async fn presets(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pres
     Ok(Json(Presets {
         presets: app.settings.model_presets.clone(),
         active: Active {
+            languages: crate::turn::languages::of_model(&app, id, eff.get(model_key)).map(|(_, l)| l),
             model: eff.get(model_key).to_string(),
             provider,
             active_index: Some(active_index),
@@ -144,6 +148,7 @@ async fn presets_after(app: &AppState) -> Result<Json<Selected>> {
     Ok(Json(Selected {
         selected: true,
         active: Active {
+            languages: crate::turn::languages::of_model(app, id, eff.get(model_key)).map(|(_, l)| l),
             model: eff.get(model_key).to_string(),
             provider,
             active_index: None,

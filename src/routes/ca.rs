@@ -1,5 +1,6 @@
-//! The local certificate authority of `TLS=auto`, for the devices of the house: `GET /ca.crt` (the certificate,
-//! in the form phones offer to install) and `GET /ca` (how to trust it on each system, with its fingerprint to
+//! The local certificate authority of `TLS=auto`, for the devices of the house: `GET /ca.crt` (the certificate
+//! in DER, the form phones, Windows and macOS offer to install), `GET /ca.pem` (the same in PEM, which Linux's
+//! `update-ca-certificates` wants) and `GET /ca` (how to trust it on each system, with its fingerprint to
 //! compare). Public: the certificate is no secret, and a phone must fetch it before it can log in over HTTPS.
 
 use axum::extract::{Path, State};
@@ -20,6 +21,7 @@ use crate::tls::{data_folder, local_ca};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(certificate))
+        .routes(routes!(certificate_pem))
         .routes(routes!(explained))
         .routes(routes!(acme_challenge))
 }
@@ -74,6 +76,25 @@ async fn certificate(State(app): State<AppState>) -> Response {
         .into_response()
 }
 
+/// The local certificate authority's certificate in PEM, for Linux's system store and Firefox.
+#[utoipa::path(get, path = "/ca.pem", tag = PUBLIC, responses(
+    (status = 200, description = "the certificate (PEM)", content_type = "application/x-pem-file"),
+    (status = 404, description = "no local certificate authority (TLS is not `auto`)")))]
+async fn certificate_pem(State(app): State<AppState>) -> Response {
+    let Some(pem) = authority(&app).await else {
+        return no_authority();
+    };
+    (
+        [
+            (CONTENT_TYPE, "application/x-pem-file"),
+            (CONTENT_DISPOSITION, "attachment; filename=\"voice-gateway-ca.pem\""),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        pem,
+    )
+        .into_response()
+}
+
 /// How to trust the local certificate authority on each system, with its SHA-256 fingerprint.
 #[utoipa::path(get, path = "/ca", tag = PUBLIC, responses(
     (status = 200, description = "the page", content_type = "text/html"),
@@ -100,7 +121,8 @@ const PAGE: &str = r##"<!doctype html>
 <h1>Trust this voice assistant on your device</h1>
 <p>The assistant uses its own certificate authority, made on this machine, so that phones and tablets can use
 the microphone over HTTPS on your home network. Install it once on each device.</p>
-<p><a href="/ca.crt" download>Download the certificate (voice-gateway-ca.crt)</a></p>
+<p><a href="/ca.crt" download>Download the certificate (voice-gateway-ca.crt)</a> for a phone, Windows or macOS;
+<a href="/ca.pem" download>the same as PEM (voice-gateway-ca.pem)</a> for Linux and Firefox.</p>
 <p>Before trusting it, compare its SHA-256 fingerprint with the one your device shows:</p>
 <p><code id="fingerprint">{fingerprint}</code></p>
 <h2>Android</h2>
@@ -130,15 +152,16 @@ Authorities, and finish.</li>
 </ol>
 <h2>Linux</h2>
 <ol>
-<li>Chromium and Chrome: Settings, Privacy and security, Security, Manage certificates, Authorities, Import;
-tick "Trust this certificate for identifying websites".</li>
-<li>For the whole system (Debian, Ubuntu): copy it to <code>/usr/local/share/ca-certificates/</code> and run
+<li>Chromium and Chrome: Settings, Privacy and security, Security, Manage certificates, Authorities, Import
+either file; tick "Trust this certificate for identifying websites".</li>
+<li>For the whole system (Debian, Ubuntu), with the PEM file (the tool takes PEM only, named <code>.crt</code>):
+<code>sudo cp voice-gateway-ca.pem /usr/local/share/ca-certificates/voice-gateway-ca.crt</code> and
 <code>sudo update-ca-certificates</code>.</li>
 </ol>
 <h2>Firefox (every system)</h2>
 <ol>
 <li>Firefox keeps its own list: Settings, Privacy and Security, Certificates, View Certificates, Authorities,
-Import; tick "Trust this CA to identify websites".</li>
+Import the PEM file; tick "Trust this CA to identify websites".</li>
 </ol>
 <p>Then open the assistant's https address again; the microphone works there.</p>
 </main>

@@ -7,6 +7,7 @@
 pub mod bound;
 pub mod chat;
 mod fallback;
+pub mod languages;
 pub mod ledger;
 mod memory;
 pub mod prefetch;
@@ -345,7 +346,13 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         request.ledger.iter().for_each(|ledger| ledger.counted());
     }
     emit(&events, TurnEvent::Accepted(route.clone()));
-    if let Some(notice) = &web.notice {
+    // What the person should know before the answer: the model does not speak their language, web search is
+    // not there for a question about today.
+    let notices: Vec<String> = languages::notice(app, &eff, &route)
+        .into_iter()
+        .chain(web.notice.clone())
+        .collect();
+    for notice in &notices {
         emit(&events, TurnEvent::Notice(notice.clone()));
     }
     let lexicon = app.lexicon(&route.language).await?;
@@ -376,7 +383,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         citations: answer.citations,
         llm: answer.llm,
         fallbacks: answer.fallbacks,
-        notice: web.notice,
+        notice: (!notices.is_empty()).then(|| notices.join(" ")),
         audio: None,
         tts_provider: None,
         tts_fallback: false,

@@ -26,7 +26,8 @@ pub struct Semantic {
     pub tts_fallback: bool,
     /// `stage:provider` of each provider that failed before one answered.
     pub fallbacks: Vec<String>,
-    /// The notice for a time-sensitive question without web search.
+    /// What the person should know about the answer: the model does not speak their language, web search is
+    /// not there for a time-sensitive question.
     pub notice: Option<String>,
 }
 

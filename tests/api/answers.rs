@@ -117,3 +117,42 @@ async fn at_the_token_limit_the_unfinished_sentence_is_dropped() {
         json!(["It is sunny.", "I'll stop here. Ask me if you would like to know more."])
     );
 }
+
+#[tokio::test]
+async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_notice_saying_so() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Kudos for you."]));
+    // Llama 3.2, as its preset knows it: six of the gateway's languages, not Dutch.
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("LOCAL_LLM_MODEL", "llama3.2:3b")])
+        .user("anna")
+        .await;
+    let ask = |language: &str| {
+        let body = json!({"text": "Wat is een tulp?", "language": language, "text_only": true});
+        chat(&app, &token, body)
+    };
+
+    let dutch = ask("nl").await;
+    assert_eq!(
+        dutch.body["semantic"]["notice"],
+        "Het taalmodel Llama 3.2 3B (local) spreekt geen Nederlands: het antwoord komt waarschijnlijk in het \
+         Engels of slaat nergens op. Wie de assistent beheert, kan een model installeren dat Nederlands spreekt.",
+        "{}",
+        dutch.body
+    );
+    assert_eq!(ask("de").await.body["semantic"]["notice"], Value::Null);
+
+    // The admin sees which languages the model in use answers in.
+    let models = app.get("/api/admin/models", As::AdminKey).await;
+    assert_eq!(
+        models.body["active"]["languages"],
+        json!(["en", "de", "fr", "es", "it", "pt"])
+    );
+
+    // A model that speaks Dutch: no notice.
+    let select = json!({"preset": "local-qwen3-4b"});
+    app.call(Method::POST, "/api/admin/models/select", As::AdminKey, Some(select))
+        .await;
+    assert_eq!(ask("nl").await.body["semantic"]["notice"], Value::Null);
+}

@@ -35,7 +35,10 @@ async fn presets_are_listed_selected_and_reset() {
     let select = |body: Value| app.call(Method::POST, "/api/admin/models/select", As::AdminKey, Some(body));
     let r = select(json!({"preset": "local-qwen3-4b"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!(r.body["active"], json!({"provider": "local", "model": "qwen3:4b"}));
+    assert_eq!(
+        r.body["active"],
+        json!({"provider": "local", "model": "qwen3:4b", "languages": ["en", "de", "fr", "es", "it", "nl", "pl", "pt"]})
+    );
     let model = app.get("/api/admin/config/local_llm_model", As::AdminKey).await;
     assert_eq!(model.body["value"], "qwen3:4b");
     assert_eq!(

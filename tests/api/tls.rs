@@ -117,6 +117,10 @@ async fn the_authority_is_offered_to_devices_with_its_fingerprint() {
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-type"], "application/x-x509-ca-cert");
     assert_eq!(r.bytes().await.unwrap().to_vec(), der, "the authority itself, in DER");
+    // PEM for Linux's update-ca-certificates, which takes no DER.
+    let r = app.client.get(app.url("/ca.pem")).send().await.unwrap();
+    assert_eq!(r.headers()["content-type"], "application/x-pem-file");
+    assert_eq!(r.text().await.unwrap(), ca, "the authority itself, in PEM");
 
     let page = app
         .client
