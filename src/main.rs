@@ -385,7 +385,14 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         match admin_link(&app, &file, &base).await {
             Ok((link, true)) if at_terminal => {
                 println!("admin's personal link (shown once, kept in {}): {link}", file.display());
-                if let Some(code) = voice_gateway::links::terminal(&link) {
+                let host = voice_gateway::tls::host_of(base.split("://").nth(1).unwrap_or(&base));
+                if voice_gateway::tls::is_loopback_host(&host) {
+                    // A code a phone cannot open would only send it to itself.
+                    println!(
+                        "a phone cannot reach {base}: start with LISTEN_ADDR=0.0.0.0:8080 TLS=auto to open the link \
+                         on one (README: Phones and tablets)"
+                    );
+                } else if let Some(code) = voice_gateway::links::terminal(&link) {
                     println!("scan it with your phone:\n{code}");
                 }
             }

@@ -463,7 +463,7 @@ function watchAlarm(alarmId, message) {
     if (Date.now() > until) return clearInterval(ui.alarmWatch);
     const s = await api('/api/emergency/status').catch(() => null);
     if (!s || s.alarm?.id !== alarmId || !s.acknowledged) return;
-    const who = s.acknowledged_by.map((a) => `${a.contact} (${new Date(a.at).toLocaleTimeString()})`).join(', ');
+    const who = s.acknowledged_by.map((a) => `${a.contact} (${new Date(a.at).toLocaleTimeString(ui.lang)})`).join(', ');
     box.hidden = false;
     box.textContent = `${message} ${t('seenBy').replace('{who}', who)}`;
     box.dataset.acknowledged = 'true';

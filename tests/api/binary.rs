@@ -118,31 +118,51 @@ async fn sigterm_stops_the_server_with_exit_code_0() {
     assert!(log.contains("OPENAI_STT_URL is not set"), "{log}");
 }
 
-#[tokio::test]
-async fn at_a_terminal_the_first_start_shows_the_admins_link_and_its_qr_code() {
+/// The first start at a terminal (`script` gives the gateway one, as a person starting it by hand has; it is
+/// stopped after a moment): what it printed, and the link it kept.
+fn first_start(env: &[(&str, &str)]) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    // `script` gives the gateway a terminal, as a person starting it by hand has; it is stopped after a moment.
     let out = Command::new("timeout")
         .args(["-s", "TERM", "8", "script", "-q", "-e", "-c", BIN, "/dev/null"])
         .current_dir(dir.path())
         .env("ENGINES", "off")
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("WYOMING_ZEROCONF", "false")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
-    let shown = String::from_utf8_lossy(&out.stdout);
     let kept = std::fs::read_to_string(dir.path().join("data/admin-link.txt")).unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), kept)
+}
+
+fn qr_lines(shown: &str) -> usize {
+    shown
+        .lines()
+        .filter(|l| l.contains('\u{2588}') || l.contains('\u{2580}'))
+        .count()
+}
+
+#[tokio::test]
+async fn at_a_terminal_the_first_start_shows_the_admins_link_and_its_qr_code() {
+    // Where phones reach it: the link and its QR code.
+    let (shown, kept) = first_start(&[("PUBLIC_URL", "http://voice.home.arpa:8080")]);
+    assert!(kept.starts_with("http://voice.home.arpa:8080/?k="), "{kept}");
     assert!(
         shown.contains(&format!("(shown once, kept in data/admin-link.txt): {kept}")),
         "{shown}"
     );
     assert!(shown.contains("scan it with your phone:"), "{shown}");
-    let blocks = shown
-        .lines()
-        .filter(|l| l.contains('\u{2588}') || l.contains('\u{2580}'))
-        .count();
-    assert!(blocks > 10, "a QR code of text blocks: {shown}");
+    assert!(qr_lines(&shown) > 10, "a QR code of text blocks: {shown}");
+
+    // On this machine's loopback alone no phone can open it: no code, but how to get there.
+    let (shown, kept) = first_start(&[]);
+    assert!(shown.contains(&kept), "{shown}");
+    assert!(!shown.contains("scan it") && qr_lines(&shown) == 0, "{shown}");
+    assert!(
+        shown.contains("a phone cannot reach") && shown.contains("TLS=auto"),
+        "{shown}"
+    );
 }
 
 /// One HTTP/1.1 request over a plain socket: (status, body).
