@@ -67,11 +67,20 @@ try {
   await small.goto(`https://${HOST}:${HTTPS}${LINK}`);
   await small.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
   await fitsTheScreen(small, 'at 360x740');
+  // The settings are folded on a phone: the conversation has the screen.
+  if (await small.isVisible('#large-text')) throw new Error('the settings take the screen at 360x740');
+  await small.tap('#settings summary');
   await small.tap('#large-text');
   await small.waitForFunction(() => document.documentElement.classList.contains('large'));
+  await fitsTheScreen(small, 'at 360x740 with large text, the settings open');
+  await small.tap('#settings summary');
+  // The conversation of the larger phone, picked from the menu.
+  await small.selectOption('#sessions', { index: 1 });
+  await small.waitForSelector('.turn.user');
   await fitsTheScreen(small, 'at 360x740 with large text');
   await accessible(small, 'assistant page at 360x740 with large text');
   await small.screenshot({ path: `${SHOTS}/phone-large-text.png` });
+  await small.tap('#settings summary');
   await small.tap('#large-text');
   await small.waitForFunction(async () => (await (await fetch('/api/me')).json()).prefs.large_text === false, null, { timeout: 10000 });
   step('at 360x740, also with large text: Speak, Send and Help on the screen, nothing cut off, accessible');

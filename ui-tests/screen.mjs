@@ -29,7 +29,7 @@ export async function fitsTheScreen(page, what) {
       problems.push('the help button covers Speak');
     }
     // Nothing of the header or the page reaches beyond the screen's edges, the folded parts unfolded.
-    const folded = [...document.querySelectorAll('main details:not([open])')];
+    const folded = [...document.querySelectorAll('details:not([open])')];
     folded.forEach((d) => { d.open = true; });
     for (const el of document.querySelectorAll('header *, main *')) {
       if (!el.checkVisibility()) continue;

@@ -407,6 +407,7 @@ async function switchSession(id) {
   const s = await api(`/api/sessions/${id}`);
   $('#conversation').replaceChildren();
   s.messages.forEach((m) => bubble(m.role === 'user' ? 'user' : 'assistant', m.text));
+  await loadSessions();
 }
 
 async function loadMemories() {
@@ -498,6 +499,8 @@ async function init() {
   translate(lang);
   fillVoices();
   $('#admin-link').hidden = !me.is_admin;
+  // The settings take a phone's whole screen: folded there, open where there is room.
+  $('#settings').open = window.matchMedia('(min-width: 48rem)').matches;
   // Large text and high contrast: the person's preference, so every device of theirs shows it.
   const large = !!me.prefs?.large_text;
   document.documentElement.classList.toggle('large', large);

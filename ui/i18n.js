@@ -1,6 +1,7 @@
 // Texts of the page in the eight UI languages (every key in each; English is the fallback for a missing one).
 window.I18N = {
   en: {
+    settings: 'Settings',
     deviceSpeechHint: "Answers in this device's own voice",
     largeText: "Large text",
     pace: 'When I pause', paceAuto: 'Learn my pace', paceQuick: 'Answer quickly', paceNormal: 'Wait a moment', pacePatient: 'Wait for me',
@@ -22,6 +23,7 @@ window.I18N = {
     error: 'Something went wrong', guest: 'Guest', admin: 'Administration',
   },
   de: {
+    settings: 'Einstellungen',
     deviceSpeechHint: "Antworten mit der Stimme dieses Geräts",
     largeText: "Große Schrift",
     pace: 'Wenn ich Pausen mache', paceAuto: 'Mein Tempo lernen', paceQuick: 'Schnell antworten', paceNormal: 'Kurz warten', pacePatient: 'Auf mich warten',
@@ -43,6 +45,7 @@ window.I18N = {
     error: 'Etwas ist schiefgegangen', guest: 'Gast', admin: 'Verwaltung',
   },
   fr: {
+    settings: 'Réglages',
     deviceSpeechHint: "Réponses avec la voix de cet appareil",
     largeText: "Grand texte",
     pace: 'Quand je fais une pause', paceAuto: 'Apprendre mon rythme', paceQuick: 'Répondre vite', paceNormal: 'Attendre un peu', pacePatient: "M'attendre",
@@ -64,6 +67,7 @@ window.I18N = {
     error: 'Une erreur est survenue', guest: 'Invité', admin: 'Administration',
   },
   es: {
+    settings: 'Ajustes',
     deviceSpeechHint: "Respuestas con la voz de este dispositivo",
     largeText: "Letra grande",
     pace: 'Cuando hago una pausa', paceAuto: 'Aprender mi ritmo', paceQuick: 'Responder rápido', paceNormal: 'Esperar un momento', pacePatient: 'Esperarme',
@@ -85,6 +89,7 @@ window.I18N = {
     error: 'Algo salió mal', guest: 'Invitado', admin: 'Administración',
   },
   it: {
+    settings: 'Impostazioni',
     deviceSpeechHint: "Risposte con la voce di questo dispositivo",
     largeText: "Testo grande",
     pace: 'Quando faccio una pausa', paceAuto: 'Imparare il mio ritmo', paceQuick: 'Rispondere subito', paceNormal: 'Aspettare un attimo', pacePatient: 'Aspettarmi',
@@ -106,6 +111,7 @@ window.I18N = {
     error: 'Qualcosa è andato storto', guest: 'Ospite', admin: 'Amministrazione',
   },
   nl: {
+    settings: 'Instellingen',
     deviceSpeechHint: "Antwoorden met de stem van dit apparaat",
     largeText: "Grote letters",
     pace: 'Als ik pauzeer', paceAuto: 'Mijn tempo leren', paceQuick: 'Snel antwoorden', paceNormal: 'Even wachten', pacePatient: 'Op mij wachten',
@@ -127,6 +133,7 @@ window.I18N = {
     error: 'Er ging iets mis', guest: 'Gast', admin: 'Beheer',
   },
   pl: {
+    settings: 'Ustawienia',
     deviceSpeechHint: "Odpowiedzi głosem tego urządzenia",
     largeText: "Duży tekst",
     pace: 'Gdy robię przerwę', paceAuto: 'Ucz się mojego tempa', paceQuick: 'Odpowiadaj szybko', paceNormal: 'Poczekaj chwilę', pacePatient: 'Czekaj na mnie',
@@ -148,6 +155,7 @@ window.I18N = {
     error: 'Coś poszło nie tak', guest: 'Gość', admin: 'Administracja',
   },
   pt: {
+    settings: 'Definições',
     deviceSpeechHint: "Respostas com a voz deste dispositivo",
     largeText: "Letra grande",
     pace: 'Quando faço uma pausa', paceAuto: 'Aprender o meu ritmo', paceQuick: 'Responder depressa', paceNormal: 'Esperar um pouco', pacePatient: 'Esperar por mim',
