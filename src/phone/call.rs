@@ -278,7 +278,13 @@ impl Call {
             }
             Heard::TooLong { seconds } => {
                 tracing::info!(seconds, "a caller's utterance was too long and was dropped");
-                Ok(())
+                // The caller spoke all along: they are told what happened, not that nobody spoke.
+                self.quiet_since = Instant::now();
+                if self.hanging_up.is_some() {
+                    return Ok(());
+                }
+                let words = texts::too_long(&self.language);
+                self.say(line, words).await
             }
             Heard::OverBudget => {
                 tracing::warn!("audio buffer budget reached; a call ends");

@@ -80,6 +80,20 @@ pub fn sorry(language: &str) -> &'static str {
     }
 }
 
+/// Said when the caller spoke longer than `MAX_UTTERANCE_SECONDS` without a pause: the question was not heard.
+pub fn too_long(language: &str) -> &'static str {
+    match language {
+        "de" => "Das war zu lang für mich am Stück. Frag bitte noch einmal, in kürzeren Sätzen.",
+        "fr" => "C'était trop long pour moi d'un seul coup. Redemandez, s'il vous plaît, en phrases plus courtes.",
+        "es" => "Eso fue demasiado largo de una vez. Pregunta otra vez, por favor, con frases más cortas.",
+        "it" => "Era troppo lungo tutto d'un fiato. Chiedi di nuovo, per favore, con frasi più brevi.",
+        "nl" => "Dat was te lang in één keer. Vraag het alstublieft opnieuw, in kortere zinnen.",
+        "pl" => "To było dla mnie za długie naraz. Zapytaj proszę jeszcze raz, krótszymi zdaniami.",
+        "pt" => "Foi demasiado longo de uma vez. Pergunte outra vez, por favor, em frases mais curtas.",
+        _ => "That was too long for me to take in at once. Please ask again in shorter sentences.",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

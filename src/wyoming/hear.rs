@@ -38,6 +38,9 @@ pub struct Hearing {
     user: User,
     /// The transcript went out: the rest of the request's audio is not heard.
     answered: bool,
+    /// Audio events past `MAX_UTTERANCE_SECONDS`: the first is logged, the rest counted for one line at the end
+    /// (a client sending two bytes at a time must not write a line each).
+    unheard: u64,
     /// For the clock of its turn.
     app: Arc<App>,
 }
@@ -61,6 +64,7 @@ impl Hearing {
             language,
             resampler: None,
             answered: false,
+            unheard: 0,
             app: app.clone(),
         }
     }
@@ -96,7 +100,10 @@ impl Hearing {
     fn hear(&mut self, samples: &[i16]) -> Result<Option<Utterance>> {
         let room = self.max_samples.saturating_sub(self.all.len());
         if samples.len() > room {
-            tracing::warn!("a Wyoming utterance passed MAX_UTTERANCE_SECONDS; the rest is not heard");
+            if self.unheard == 0 {
+                tracing::warn!("a Wyoming utterance passed MAX_UTTERANCE_SECONDS; the rest is not heard");
+            }
+            self.unheard += 1;
         }
         self.all.extend_from_slice(&samples[..samples.len().min(room)]);
         for heard in self.listener.hear(samples, false) {
@@ -190,6 +197,17 @@ impl Hearing {
             }
         };
         Ok(Event::with("transcript", json!({"text": text, "language": language})))
+    }
+}
+
+impl Drop for Hearing {
+    fn drop(&mut self) {
+        if self.unheard > 1 {
+            tracing::warn!(
+                chunks = self.unheard,
+                "audio of a Wyoming utterance past MAX_UTTERANCE_SECONDS was not heard"
+            );
+        }
     }
 }
 

@@ -188,6 +188,8 @@ pub struct Streaming {
     route: Route,
     sentences: SpokenStream,
     out: AudioOut,
+    /// Characters received so far: a streamed text has the same limit as a whole one.
+    chars: usize,
 }
 
 impl Streaming {
@@ -200,11 +202,16 @@ impl Streaming {
             route,
             sentences,
             out: AudioOut::default(),
+            chars: 0,
         })
     }
 
     /// `synthesize-chunk`: a text delta; every sentence it completes is spoken at once.
     pub async fn chunk<W: AsyncWrite + Unpin>(&mut self, app: &App, text: &str, w: &mut W) -> Result<(), Failed> {
+        self.chars += text.chars().count();
+        if self.chars > crate::turn::MAX_TEXT_CHARS {
+            return Err(ApiError::PayloadTooLarge.into());
+        }
         for sentence in self.sentences.push(text) {
             say(app, (&self.eff, &self.prefs, &self.route), &sentence, &mut self.out, w).await?;
         }

@@ -521,6 +521,27 @@ async fn a_caller_who_never_speaks_hears_a_goodbye_after_the_set_silence() {
     .await;
 }
 
+#[tokio::test]
+async fn a_caller_who_talks_past_the_utterance_limit_is_told_so_not_that_nobody_spoke() {
+    let fakes = Fakes::start().await;
+    let env = [("MAX_UTTERANCE_SECONDS", "1"), ("PHONE_SILENCE_SECONDS", "5")];
+    let (app, _, _) = gateway(&fakes, &env).await;
+    let twiml = ring(&app, "CA0031", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0031").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+
+    // A question of 1.5 s without a pause long enough to end it: longer than the one second allowed.
+    call.say(&question_ulaw()).await;
+    call.until("the reply played", 15, |s| s.contains(&Seen::Played("2".into())))
+        .await;
+
+    assert_eq!(
+        fakes.spoken()[1],
+        "That was too long for me to take in at once. Please ask again in shorter sentences."
+    );
+}
+
 /// Anna (German, with her contacts, a mail relay and Twilio's REST API; see `emergency::setup`) on a gateway
 /// Twilio calls; she calls from her mobile number. The setup and the fakes.
 async fn help_gateway(fakes: &Fakes) -> crate::emergency::Setup {

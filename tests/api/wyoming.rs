@@ -415,3 +415,83 @@ async fn a_refused_speech_request_gets_an_error_and_the_end_of_its_connection() 
         assert!(answers[0].text("text").is_some_and(|t| !t.is_empty()));
     }
 }
+
+#[tokio::test]
+async fn a_flood_of_tiny_chunks_past_the_utterance_limit_writes_two_log_lines_not_one_each() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    stt.always(TRANSCRIPTIONS, Reply::Json(json!({"text": "hello"})));
+    let (_app, port) = gateway(&llm, &stt, &[("MAX_UTTERANCE_SECONDS", "1")]).await;
+    let mut log = voice_gateway::logging::subscribe();
+    let mut conn = connect(port).await;
+    let format = json!({"rate": 16000, "width": 2, "channels": 1});
+    write_event(&mut conn, &Event::new("transcribe")).await.unwrap();
+    write_event(&mut conn, &Event::with("audio-start", format.clone()))
+        .await
+        .unwrap();
+    // A second of silence fills the utterance; then 3,000 chunks of one sample each, as the attack sent them.
+    let mut full = Event::with("audio-chunk", format.clone());
+    full.payload = vec![0; 32_000];
+    write_event(&mut conn, &full).await.unwrap();
+    let mut tiny = Event::with("audio-chunk", format.clone());
+    tiny.payload = vec![0; 2];
+    for _ in 0..3_000 {
+        write_event(&mut conn, &tiny).await.unwrap();
+    }
+    write_event(&mut conn, &Event::with("audio-stop", json!({})))
+        .await
+        .unwrap();
+    let transcript = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        loop {
+            match read_event(&mut conn, Limits::default()).await {
+                Ok(Some(event)) if event.kind == "transcript" => return event,
+                Ok(Some(_)) => {}
+                other => panic!("the connection ended without a transcript: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("the transcript in time");
+    assert_eq!(transcript.text("text"), Some("hello"));
+    drop(conn);
+
+    // The request's end writes the summary: the lines about it are the first and that one.
+    let mut lines = 0;
+    eventually("the summary line", 10, || {
+        loop {
+            match log.try_recv() {
+                Ok(line) if line.contains("MAX_UTTERANCE_SECONDS") => lines += 1,
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(missed)) => lines += missed as usize,
+                Err(_) => break,
+            }
+        }
+        let done = lines >= 2;
+        async move { done }
+    })
+    .await;
+    assert_eq!(lines, 2, "one warning and one summary for 3,000 chunks");
+}
+
+#[tokio::test]
+async fn streamed_synthesis_over_the_text_limit_is_refused_and_its_connection_closed() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[]).await;
+    // 100 characters a chunk, 41 chunks: past the 4,000 that /api/speak and `synthesize` take.
+    let chunk = Event::with("synthesize-chunk", json!({"text": "la ".repeat(33) + "x"}));
+    let mut events = vec![Event::with("synthesize-start", json!({"voice": {"language": "en"}}))];
+    events.extend(std::iter::repeat_n(chunk, 41));
+    events.push(Event::new("synthesize-stop"));
+
+    let answers = refused(port, &events).await;
+
+    let last = answers.last().expect("an answer");
+    assert_eq!(
+        (last.kind.as_str(), last.text("code")),
+        ("error", Some("payload_too_large")),
+        "{answers:?}"
+    );
+    assert!(
+        !answers.iter().any(|a| a.kind == "synthesize-stopped"),
+        "the text past the limit was not spoken to its end"
+    );
+}
