@@ -21,6 +21,7 @@ use symphonia::core::packet::Packet;
 
 use super::audio::Pcm;
 use super::opus;
+use super::resample::Resampler;
 
 /// What the gateway decodes, for messages.
 pub const TAKEN: &str = "WAV (integer or float PCM), MP3, AAC in MP4/M4A, FLAC, Ogg Vorbis, Opus in Ogg or WebM";
@@ -116,6 +117,8 @@ pub enum DecodeError {
     TooLong(u32),
     #[error("the audio took too long to decode")]
     TooSlow,
+    #[error("the file holds {0}; the gateway takes audio of at most 96 kHz and 8 channels")]
+    Unfit(String),
 }
 
 impl From<DecodeError> for crate::error::ApiError {
@@ -123,9 +126,10 @@ impl From<DecodeError> for crate::error::ApiError {
         let code = match err {
             DecodeError::TooLong(_) => return Self::AudioTooLong(err.to_string()),
             DecodeError::Corrupt { .. } | DecodeError::TooSlow => "invalid_audio",
-            DecodeError::Unrecognised | DecodeError::Mismatch { .. } | DecodeError::Unsupported(_) => {
-                "unsupported_audio"
-            }
+            DecodeError::Unrecognised
+            | DecodeError::Mismatch { .. }
+            | DecodeError::Unsupported(_)
+            | DecodeError::Unfit(_) => "unsupported_audio",
         };
         Self::BadRequest {
             code,
@@ -205,8 +209,21 @@ fn decode_container(bytes: Vec<u8>, found: Container, max_seconds: u32) -> Resul
             .map_err(|_| unsupported())?;
         Codec::Symphonia(decoder)
     };
+    // What the file says of itself is checked before anything is decoded.
+    if let Some(rate) = params.sample_rate
+        && !(1_000..=MAX_RATE).contains(&rate)
+    {
+        return Err(DecodeError::Unfit(format!("{} at {rate} Hz", found.name())));
+    }
+    if let Some(channels) = params.channels.as_ref().map(|c| c.count())
+        && channels > MAX_CHANNELS
+    {
+        return Err(DecodeError::Unfit(format!("{} with {channels} channels", found.name())));
+    }
     let mut samples: Vec<i16> = Vec::new();
+    let mut packet_samples: Vec<i16> = Vec::new();
     let mut spec: Option<(u32, usize)> = None;
+    let mut narrow: Option<Narrow> = None;
     loop {
         if started.elapsed() > BUDGET {
             return Err(DecodeError::TooSlow);
@@ -222,45 +239,108 @@ fn decode_container(bytes: Vec<u8>, found: Container, max_seconds: u32) -> Resul
         if packet.track_id != track_id {
             continue;
         }
-        let start = samples.len();
-        let decoded = match codec.push(&packet, &mut samples) {
+        packet_samples.clear();
+        let decoded = match codec.push(&packet, &mut packet_samples) {
             Ok(decoded) => decoded,
             // One damaged packet: skip it, as players do.
             Err(Symphonia::DecodeError(_)) => continue,
             Err(err) => return Err(corrupt(err)),
         };
         let (rate, channels) = *spec.get_or_insert(decoded);
-        if !(1_000..=384_000).contains(&rate) || channels == 0 {
-            return Err(DecodeError::Unsupported(format!(
+        if !(1_000..=MAX_RATE).contains(&rate) || !(1..=MAX_CHANNELS).contains(&channels) {
+            return Err(DecodeError::Unfit(format!(
                 "{} at {rate} Hz with {channels} channels",
                 found.name()
             )));
         }
         if decoded != (rate, channels) {
             // A stray packet at another rate or channel count (a damaged header): drop it rather than mix it in.
-            samples.truncate(start);
             continue;
         }
-        let limit = max_seconds as usize * rate as usize * channels;
-        if samples.len() > limit {
+        let narrow = narrow.get_or_insert_with(|| Narrow::new(rate, channels));
+        narrow.push(&packet_samples, &mut samples);
+        if samples.len() > narrow.limit(max_seconds) {
             return Err(DecodeError::TooLong(max_seconds));
         }
     }
-    let (rate, channels) = spec.ok_or_else(|| DecodeError::Corrupt {
+    let mut narrow = narrow.ok_or_else(|| DecodeError::Corrupt {
         found,
         detail: "no audio could be decoded".into(),
     })?;
-    if !(1..=2).contains(&channels) {
-        return Err(DecodeError::Unsupported(format!(
-            "{} with {channels} channels",
-            found.name()
-        )));
-    }
+    narrow.finish(&mut samples);
     Ok(Pcm {
-        sample_rate: rate,
+        sample_rate: narrow.rate,
         samples,
-        channels: channels as u16,
+        channels: narrow.channels as u16,
     })
+}
+
+/// The highest rate a file may have: twice the studio's 48 kHz. Speech needs a sixth of that, and a higher
+/// rate only makes decoding slower and larger (a few KB of 384 kHz FLAC silence decode to gigabytes).
+const MAX_RATE: u32 = 96_000;
+/// The most channels a file may have (7.1).
+const MAX_CHANNELS: usize = 8;
+/// The highest rate kept: speech needs far less, and a higher one only multiplies memory.
+const KEPT_RATE: u32 = 48_000;
+
+/// Audio as it is kept while it streams in: mono or stereo up to 48 kHz as it is; more channels are mixed
+/// down to mono and a higher rate is resampled to 48 kHz packet by packet, so that what is held is bounded by
+/// seconds at 48 kHz in two channels at most, whatever the file claims.
+struct Narrow {
+    from_channels: usize,
+    /// The rate and channels kept.
+    rate: u32,
+    channels: usize,
+    resampler: Option<Resampler>,
+    mixed: Vec<i16>,
+}
+
+impl Narrow {
+    fn new(rate: u32, channels: usize) -> Self {
+        let mono = channels > 2 || rate > KEPT_RATE;
+        Self {
+            from_channels: channels,
+            rate: rate.min(KEPT_RATE),
+            channels: if mono { 1 } else { channels },
+            resampler: (rate > KEPT_RATE).then(|| Resampler::new(rate, KEPT_RATE)),
+            mixed: Vec::new(),
+        }
+    }
+
+    /// Appends one packet's interleaved samples, narrowed, to `out`.
+    fn push(&mut self, interleaved: &[i16], out: &mut Vec<i16>) {
+        if self.channels == self.from_channels && self.resampler.is_none() {
+            out.extend_from_slice(interleaved);
+            return;
+        }
+        self.mixed.clear();
+        if self.channels == self.from_channels {
+            self.mixed.extend_from_slice(interleaved);
+        } else {
+            let n = self.from_channels as i32;
+            self.mixed.extend(
+                interleaved
+                    .chunks_exact(self.from_channels)
+                    .map(|frame| (frame.iter().map(|&s| i32::from(s)).sum::<i32>() / n) as i16),
+            );
+        }
+        match &mut self.resampler {
+            Some(resampler) => out.extend(resampler.push(&self.mixed)),
+            None => out.extend_from_slice(&self.mixed),
+        }
+    }
+
+    /// What the resampler still holds.
+    fn finish(&mut self, out: &mut Vec<i16>) {
+        if let Some(resampler) = &mut self.resampler {
+            out.extend(resampler.finish());
+        }
+    }
+
+    /// Samples kept for `seconds`.
+    fn limit(&self, seconds: u32) -> usize {
+        seconds as usize * self.rate as usize * self.channels
+    }
 }
 
 /// The decoder for a file's audio track.
@@ -301,7 +381,11 @@ mod tests {
 
     /// A WAV file of `samples` in format `format` (1 integer, 3 float) with `bits` per sample.
     fn wav(format: u16, bits: u16, rate: u32, data: &[u8]) -> Vec<u8> {
-        let channels = 1u16;
+        wav_of(format, bits, (rate, 1), data)
+    }
+
+    /// A WAV file of interleaved `data` with `channels` at `rate`.
+    fn wav_of(format: u16, bits: u16, (rate, channels): (u32, u16), data: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(b"RIFF");
         out.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
@@ -310,8 +394,8 @@ mod tests {
         out.extend_from_slice(&format.to_le_bytes());
         out.extend_from_slice(&channels.to_le_bytes());
         out.extend_from_slice(&rate.to_le_bytes());
-        out.extend_from_slice(&(rate * u32::from(bits / 8)).to_le_bytes());
-        out.extend_from_slice(&(bits / 8).to_le_bytes());
+        out.extend_from_slice(&(rate * u32::from(bits / 8 * channels)).to_le_bytes());
+        out.extend_from_slice(&(bits / 8 * channels).to_le_bytes());
         out.extend_from_slice(&bits.to_le_bytes());
         out.extend_from_slice(b"data");
         out.extend_from_slice(&(data.len() as u32).to_le_bytes());
@@ -368,6 +452,32 @@ mod tests {
         let mut cut = one_second.clone();
         cut.truncate(30);
         assert!(matches!(decode(&cut, None, 60), Err(DecodeError::Corrupt { .. })));
+    }
+
+    #[test]
+    fn a_rate_or_channel_count_beyond_speech_is_refused_before_anything_is_decoded() {
+        // Four bytes of data, but a header that claims 384 kHz: refused by the header alone.
+        let high = wav(1, 16, 384_000, &[0; 4]);
+        let err = decode(&high, None, 600).unwrap_err();
+        assert_eq!(err, DecodeError::Unfit("WAV at 384000 Hz".into()));
+        assert!(err.to_string().contains("at most 96 kHz and 8 channels"), "{err}");
+    }
+
+    #[test]
+    fn more_channels_are_mixed_to_mono_and_a_higher_rate_resampled_as_they_stream() {
+        // One second of 96 kHz in six channels, each a constant: kept as 48 kHz mono, their mean.
+        let frame: Vec<u8> = [600i16, 1200, 1800, 2400, 3000, 3600]
+            .iter()
+            .flat_map(|s| s.to_le_bytes())
+            .collect();
+        let file = wav_of(1, 16, (96_000, 6), &frame.repeat(96_000));
+        let pcm = decode(&file, None, 60).unwrap();
+        assert_eq!((pcm.sample_rate, pcm.channels), (48_000, 1));
+        assert!((47_900..=48_100).contains(&pcm.samples.len()), "{}", pcm.samples.len());
+        assert!(pcm.samples[1_000..40_000].iter().all(|&s| (2_090..=2_110).contains(&s)));
+        // Held as 48 kHz mono, the limit counts those samples: two seconds of it are too long for one.
+        let two = wav_of(1, 16, (96_000, 6), &frame.repeat(2 * 96_000));
+        assert_eq!(decode(&two, None, 1), Err(DecodeError::TooLong(1)));
     }
 
     /// The fixture in `name`, decoded.

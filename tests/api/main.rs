@@ -12,6 +12,7 @@ mod common;
 mod config;
 mod continuation;
 mod deploy;
+mod doors;
 mod e2e;
 mod emergency;
 mod errors;
