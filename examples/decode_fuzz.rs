@@ -92,6 +92,7 @@ fn main() {
             Err(DecodeError::Corrupt { .. }) => "broken",
             Err(DecodeError::TooLong(_)) => "too long",
             Err(DecodeError::TooSlow) => "too slow",
+            Err(DecodeError::Unfit(_)) => "beyond speech (rate or channels)",
         };
         *outcomes.entry(outcome.to_string()).or_default() += 1;
     }
