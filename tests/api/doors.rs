@@ -62,7 +62,7 @@ async fn a_few_kilobytes_of_384_khz_multichannel_flac_are_refused_before_they_ar
     let gateway = Gateway::start().await;
     let before = gateway.peak_mib();
     // 49 KB claiming 100 s at 384 kHz in 7.1: 614 MB of samples once decoded.
-    let bomb = include_bytes!("../fixtures/formats/silence-384k-7.1.flac").to_vec();
+    let bomb = include_bytes!("../fixtures/attacks/silence-384k-7.1.flac").to_vec();
     let client = reqwest::Client::new();
 
     for path in ["/api/transcribe", "/v1/audio/transcriptions"] {
