@@ -17,6 +17,7 @@
 //!   the running turn with barge-in and cancellation, help by voice, and the events a turn sends.
 //! - [`ws`]: the WebSocket channels `/ws/chat`, `/ws/voice` and the admin live log.
 //! - [`socket`]: what the WebSocket channels share: sending with a deadline, close codes, the origin check.
+//! - [`deadline`]: writes that give up when a raw connection's peer stops reading (Wyoming, AudioSocket).
 //! - [`listen`]: hearing a speaker: voice detectors, the end-of-turn model, the audio buffer budget.
 //! - [`overrides`]: the store-backed cache of the runtime overrides.
 //! - [`logging`]: the service log, also broadcast to admins.
@@ -40,6 +41,7 @@
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod deadline;
 pub mod emergency;
 pub mod engines;
 pub mod error;

@@ -19,6 +19,8 @@ pub const VOICE_STAGE_SECONDS: &str = "voice_stage_seconds";
 pub const LLM_PREEMPTIVE_TOTAL: &str = "llm_preemptive_total";
 /// Series `answers_cut_total`: answers the gateway ended early, by `why` (`length`, `repetition`).
 pub const ANSWERS_CUT_TOTAL: &str = "answers_cut_total";
+/// Series `connections_refused_total`: connections closed at once because their door was full, by `door`.
+pub const CONNECTIONS_REFUSED_TOTAL: &str = "connections_refused_total";
 /// Series `provider_state`: each provider's circuit breaker, 0 closed, 1 half open, 2 open.
 pub const PROVIDER_STATE: &str = "provider_state";
 /// Series `provider_calls_total`: each provider's calls by `outcome` (`ok`, `failed`, `skipped` while open).
@@ -94,6 +96,10 @@ const HELP: &[(&str, &str)] = &[
     (
         LLM_PREEMPTIVE_TOTAL,
         "Answers started before the end of the turn (started) and taken by their turn (used).",
+    ),
+    (
+        CONNECTIONS_REFUSED_TOTAL,
+        "Connections closed at once because their door (wyoming, audiosocket) had all its places taken.",
     ),
     (
         ANSWERS_CUT_TOTAL,

@@ -98,6 +98,29 @@ impl Drop for Seat {
     }
 }
 
+/// Bytes held in the budget on their way (a frame read and not yet heard); given back when dropped.
+#[derive(Debug)]
+pub struct Held {
+    budget: Arc<VoiceBudget>,
+    bytes: usize,
+}
+
+impl VoiceBudget {
+    /// Holds `n` bytes until the guard is dropped; `None` when that would pass the budget.
+    pub fn hold(self: &Arc<Self>, n: usize) -> Option<Held> {
+        self.reserve(n).then(|| Held {
+            budget: self.clone(),
+            bytes: n,
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.budget.release(self.bytes);
+    }
+}
+
 /// A connection's audio buffer whose memory (its capacity) counts against the budget.
 #[derive(Debug)]
 pub struct AudioBuffer {

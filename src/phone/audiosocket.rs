@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::call::{self, Inbound, Line};
@@ -43,12 +43,28 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
         tracing::info!(address = %addr, "AudioSocket server listening");
     }
     let mut calls = JoinSet::new();
+    // Each call holds a descriptor and a voice connection's memory: at most `MAX_VOICE_CONNECTIONS` at once.
+    let permits = Arc::new(Semaphore::new(app.settings.voice.max_voice_connections));
+    // Refusals are logged at 1, 2, 4, 8, …: a flood writes a few lines, not one per connection.
+    let mut refused = 0u64;
     loop {
         tokio::select! {
             () = stopping(&mut stop) => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    calls.spawn(connection(app.clone(), stream, peer));
+                    let Ok(permit) = permits.clone().try_acquire_owned() else {
+                        refused += 1;
+                        if refused == 1 || refused.is_power_of_two() {
+                            tracing::warn!(%peer, refused, "too many AudioSocket connections (MAX_VOICE_CONNECTIONS); closed");
+                        }
+                        app.metrics.incr(crate::metrics::CONNECTIONS_REFUSED_TOTAL, &[("door", "audiosocket")]);
+                        continue;
+                    };
+                    let app = app.clone();
+                    calls.spawn(async move {
+                        let _permit = permit;
+                        connection(app, stream, peer).await;
+                    });
                 }
                 Err(err) => {
                     tracing::warn!(error = %err, "AudioSocket accept failed");
@@ -126,6 +142,7 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr) {
     };
     tracing::info!(%uuid, caller = caller.kind(), "an AudioSocket call");
     let (tx, mut inbound) = mpsc::channel(64);
+    let writer = crate::deadline::Deadline::new(writer, Duration::from_secs(app.settings.limits.write_timeout_secs));
     let mut player = Player::start(writer, tx.clone());
     let _reader = AbortOnDrop(tokio::spawn(read(reader, tx)));
     match caller {

@@ -1,6 +1,7 @@
 //! The listener and the connections: each connection is a task that reads events and answers them, one
 //! request at a time. At most `MAX_VOICE_CONNECTIONS` connections are served at once (one more is closed at
-//! once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a malformed frame or a wrong length closes that
+//! once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a peer that takes nothing sent for
+//! `WRITE_TIMEOUT_SECONDS`, a malformed frame, a wrong length or audio past the buffer budget closes that
 //! connection only, and so does a refused speech request, after its `error` event. On shutdown the listener
 //! closes, idle connections close, and running requests have [`crate::SHUTDOWN_GRACE`] to finish.
 
@@ -21,7 +22,9 @@ use super::speak::{Failed, Streaming};
 use super::{handle, info, speak};
 use crate::AbortOnDrop;
 use crate::app::App;
+use crate::deadline::Deadline;
 use crate::error::{ApiError, Result};
+use crate::listen::budget::{Held, VoiceBudget};
 use crate::listen::end_of_turn::Verdict;
 use crate::store::users::User;
 use crate::voice::Utterance;
@@ -59,6 +62,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                 };
                 let Ok(permit) = permits.clone().try_acquire_owned() else {
                     tracing::warn!(%peer, "too many Wyoming connections (MAX_VOICE_CONNECTIONS); closed");
+                    app.metrics.incr(crate::metrics::CONNECTIONS_REFUSED_TOTAL, &[("door", "wyoming")]);
                     continue;
                 };
                 let (app, stop, questions) = (app.clone(), stopped.clone(), questions.clone());
@@ -95,7 +99,8 @@ enum Request {
 
 /// What woke a connection.
 enum Step {
-    Event(Event),
+    /// An event, and its payload's place in the audio budget (given back once it was answered).
+    Event(Event, Option<Held>),
     /// Smart Turn's verdict on the pause of the utterance being heard.
     Verdict(Verdict),
 }
@@ -108,16 +113,20 @@ async fn connection(
     mut stop: watch::Receiver<bool>,
     questions: Arc<Questions>,
 ) {
-    let (reader, mut writer) = stream.into_split();
+    let (reader, writer) = stream.into_split();
+    // A peer that stops reading is dropped, and with it what waited to be sent.
+    let mut writer = Deadline::new(writer, Duration::from_secs(app.settings.limits.write_timeout_secs));
     // Reading a frame is not cancel-safe, and the loop also waits for Smart Turn: the frames come from a task.
-    let (frames, mut events) = mpsc::channel(4);
-    let _reader = AbortOnDrop(tokio::spawn(read_frames(BufReader::new(reader), frames, peer)));
+    // One frame waits at most, its payload held in the audio budget until it was answered.
+    let (frames, mut events) = mpsc::channel(1);
+    let budget = app.voice_budget.clone();
+    let _reader = AbortOnDrop(tokio::spawn(read_frames(BufReader::new(reader), frames, peer, budget)));
     let idle = Duration::from_secs(app.settings.voice.idle_timeout_secs);
     let mut request = Request::Idle;
     loop {
         let step = tokio::select! {
             event = tokio::time::timeout(idle, events.recv()) => match event {
-                Ok(Some(event)) => Step::Event(event),
+                Ok(Some((event, held))) => Step::Event(event, held),
                 Ok(None) => return,
                 Err(_) => {
                     tracing::debug!(%peer, "an idle Wyoming connection is closed");
@@ -128,7 +137,7 @@ async fn connection(
             () = stopping(&mut stop) => return,
         };
         let flow = match step {
-            Step::Event(event) => {
+            Step::Event(event, _held) => {
                 tracing::debug!(%peer, kind = event.kind, "Wyoming event");
                 answer(&app, &questions, &mut request, event, &mut writer).await
             }
@@ -151,12 +160,27 @@ async fn connection(
     }
 }
 
-/// Reads the peer's frames until it closes or sends a broken one.
-async fn read_frames<R: AsyncRead + Unpin>(mut reader: BufReader<R>, frames: mpsc::Sender<Event>, peer: SocketAddr) {
+/// Reads the peer's frames until it closes, sends a broken one, or its payloads would pass the audio budget.
+async fn read_frames<R: AsyncRead + Unpin>(
+    mut reader: BufReader<R>,
+    frames: mpsc::Sender<(Event, Option<Held>)>,
+    peer: SocketAddr,
+    budget: Arc<VoiceBudget>,
+) {
     loop {
         match read_event(&mut reader, Limits::default()).await {
             Ok(Some(event)) => {
-                if frames.send(event).await.is_err() {
+                let held = match event.payload.len() {
+                    0 => None,
+                    n => match budget.hold(n) {
+                        Some(held) => Some(held),
+                        None => {
+                            tracing::warn!(%peer, "audio buffer budget reached; a Wyoming connection is closed");
+                            return;
+                        }
+                    },
+                };
+                if frames.send((event, held)).await.is_err() {
                     return;
                 }
             }

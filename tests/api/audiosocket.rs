@@ -382,3 +382,29 @@ async fn a_connection_without_its_uuid_first_is_closed_and_bad_messages_do_not_e
     })
     .await;
 }
+
+#[tokio::test]
+async fn connections_beyond_the_cap_are_closed_at_once_and_health_still_answers() {
+    let fakes = Fakes::start().await;
+    let (app, _, port) = gateway(&fakes, &[("AUDIOSOCKET_USER", "anna"), ("MAX_VOICE_CONNECTIONS", "2")]).await;
+    let first = Asterisk::call(port, EXTENSION).await;
+    let second = Asterisk::call(port, EXTENSION).await;
+    for call in [&first, &second] {
+        call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    }
+
+    // Twenty more, as a flood would open them: each closed without a word.
+    for _ in 0..20 {
+        let extra = Asterisk::call(port, EXTENSION).await;
+        assert_eq!(extra.until("closed at once", 10, ended).await, [Got::Closed]);
+    }
+    let health = app.get("/health", As::Nobody).await;
+    assert_eq!(health.status, 200);
+    assert!(
+        app.prometheus()
+            .await
+            .contains("connections_refused_total{door=\"audiosocket\"} 20")
+    );
+    // The calls that had their place go on.
+    assert!(!ended(&first.got()) && !ended(&second.got()));
+}

@@ -495,3 +495,35 @@ async fn streamed_synthesis_over_the_text_limit_is_refused_and_its_connection_cl
         "the text past the limit was not spoken to its end"
     );
 }
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_after_the_write_timeout_and_its_place_freed() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let env = [("MAX_VOICE_CONNECTIONS", "1"), ("WRITE_TIMEOUT_SECONDS", "1")];
+    let (_app, port) = gateway(&llm, &stt, &env).await;
+    // Let go of the probe's place, then take the only one with a client whose buffer holds 4 KB and that
+    // asks for minutes of speech and reads none of it.
+    drop(served(port, "probe").await);
+    let mut deaf = eventually("the deaf client is served", 10, || async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let mut conn = BufReader::new(socket.connect(([127, 0, 0, 1], port).into()).await.unwrap());
+        (ping(&mut conn, "deaf").await.as_deref() == Some("deaf")).then_some(conn)
+    })
+    .await;
+    let long = "This sentence is spoken again and again for a deaf client. ".repeat(60);
+    write_event(&mut deaf, &Event::with("synthesize", json!({"text": long.trim()})))
+        .await
+        .unwrap();
+    let first = read_event(&mut deaf, Limits::default()).await.unwrap().unwrap();
+    assert_eq!(first.kind, "audio-start", "{first:?}");
+
+    // Once the gateway gave up on it, the place is free again.
+    let mut next = eventually("the deaf client's place is free", 30, || async {
+        let mut conn = connect(port).await;
+        (ping(&mut conn, "next").await.as_deref() == Some("next")).then_some(conn)
+    })
+    .await;
+    assert_eq!(ping(&mut next, "again").await.as_deref(), Some("again"));
+    drop(deaf);
+}
