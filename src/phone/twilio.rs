@@ -7,7 +7,8 @@
 //! The stream's WebSocket itself carries no credentials: the webhook passes the call's user, the caller's
 //! number and when it answered as the stream's custom parameters, with an HMAC of them and the call's id under
 //! the auth token. A `start` without a valid one (an unknown call, or one answered over two minutes ago) ends
-//! the stream. Nothing is kept between the webhook and the stream, so any instance may take either.
+//! the stream, and so does a proof used once already (the store keeps used ones for their two minutes, so any
+//! instance may take the webhook or the stream, and a copied proof opens nothing).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -226,6 +227,7 @@ struct MarkName {
 /// A stream's call: whose it is, and Twilio's id of the stream.
 struct Started {
     stream_sid: String,
+    call_sid: String,
     user_id: String,
     sequence: u64,
 }
@@ -244,6 +246,15 @@ async fn serve(socket: WebSocket, app: Arc<App>, auth_token: String) {
             return;
         }
     };
+    match app
+        .store
+        .use_stream_proof(&started.call_sid, START_WITHIN.as_millis() as i64)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return tracing::warn!("a Twilio stream proof was used once already; the stream is closed"),
+        Err(err) => return tracing::error!(%err, "a Twilio stream proof could not be checked"),
+    }
     let user = match app.store.user_by_id(&started.user_id).await {
         Ok(Some(user)) => user,
         Ok(None) => return tracing::warn!("the user of a Twilio call is gone; the stream is closed"),
@@ -287,6 +298,7 @@ async fn wait_for_start(
                 }
                 return Ok(Started {
                     stream_sid: start.stream_sid,
+                    call_sid: start.call_sid,
                     user_id: user_id.to_string(),
                     sequence: sequence.and_then(|s| s.parse().ok()).unwrap_or(0),
                 });

@@ -2,7 +2,7 @@
 //! `caller_numbers`, written in the same transaction, so that a number is one user's at most), and the calls of
 //! each user and day with their length and cost.
 
-use super::{Store, StoreError, today, with_pool};
+use super::{Store, StoreError, now_ms, today, with_pool};
 
 /// Replaces a user's caller numbers inside a prefs transaction (`$conn`: the transaction's connection); a
 /// number that is another user's fails the transaction with [`StoreError::Conflict`].
@@ -25,6 +25,24 @@ macro_rules! assign_numbers {
 pub(crate) use assign_numbers;
 
 impl Store {
+    /// Takes the stream proof of `call_sid` for its one stream: true the first time within `valid_ms`, false
+    /// after (on every instance: the insert is the one atomic step). Proofs older than that are forgotten.
+    pub async fn use_stream_proof(&self, call_sid: &str, valid_ms: i64) -> Result<bool, StoreError> {
+        let now = now_ms();
+        with_pool!(self, pool => {
+            sqlx::query("DELETE FROM used_stream_proofs WHERE used_at < $1")
+                .bind(now - valid_ms)
+                .execute(pool)
+                .await?;
+            let taken = sqlx::query("INSERT INTO used_stream_proofs (call_sid, used_at) VALUES ($1, $2) ON CONFLICT (call_sid) DO NOTHING")
+                .bind(call_sid)
+                .bind(now)
+                .execute(pool)
+                .await?;
+            Ok(taken.rows_affected() == 1)
+        })
+    }
+
     /// The id of the user a caller number (E.164) belongs to.
     pub async fn user_of_number(&self, number: &str) -> Result<Option<String>, StoreError> {
         with_pool!(self, pool => {

@@ -452,6 +452,25 @@ async fn a_stream_the_webhook_did_not_answer_or_that_starts_wrongly_is_closed() 
 }
 
 #[tokio::test]
+async fn a_stream_proof_opens_one_stream_only() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[]).await;
+    let twiml = ring(&app, "CA0032", ANNAS_NUMBER).await;
+    let first = TwilioCall::connect(&app, &twiml, "CA0032").await;
+    first
+        .until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+
+    // The same proof again, as one copied from the webhook's answer would be: closed without a word.
+    for _ in 0..3 {
+        let again = TwilioCall::connect(&app, &twiml, "CA0032").await;
+        assert_eq!(again.until("the copy closed", 5, closed).await, [Seen::Closed]);
+    }
+    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"], "greeted once");
+    assert!(!closed(&first.seen()), "the call itself goes on");
+}
+
+#[tokio::test]
 async fn malformed_and_out_of_order_media_is_dropped_and_the_call_goes_on() {
     let fakes = Fakes::start().await;
     fakes.hears(&["How is the weather today?"]);
