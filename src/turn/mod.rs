@@ -77,6 +77,13 @@ pub struct TurnRequest {
     pub spoken: bool,
 }
 
+impl TurnRequest {
+    /// Whether the answer will be heard: the gateway speaks it, or the question was spoken.
+    fn heard(&self) -> bool {
+        self.spoken || !self.text_only
+    }
+}
+
 /// What happens during a turn, for streaming channels.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnEvent {
@@ -319,7 +326,7 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
         user,
         web: &prep.web,
         route: &prep.route,
-        limits: chat::limits(app, request.spoken || !request.text_only),
+        limits: chat::limits(app, request.heard()),
     };
     let model = chat::model_for(&prep.eff, &prep.route, 0, provider);
     Ok((provider, chat::round_request(&ctx, &model, prep.messages, 0)))
@@ -367,7 +374,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         user,
         web: &web,
         route: &route,
-        limits: chat::limits(app, request.spoken || !request.text_only),
+        limits: chat::limits(app, request.heard()),
     };
     let answer = chat::answer(&ctx, messages, &pipeline, &events, request.prefetch.take()).await?;
     if let Some(cost) = answer.cost {
