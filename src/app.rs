@@ -45,6 +45,8 @@ pub struct App {
     pub instance: String,
     /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
     pub restart: tokio::sync::watch::Sender<bool>,
+    /// Open connections of every door: one budget, shared by address.
+    pub connections: Arc<crate::connections::Connections>,
     /// Voice connections and the audio they buffer.
     pub voice_budget: Arc<VoiceBudget>,
     /// The pace of each person with a voice connection open here, shared by all of theirs.
@@ -69,6 +71,14 @@ impl App {
             ws.voice_connections_per_user,
             ws.audio_buffer_budget_bytes,
         ));
+        let budget = crate::connections::Budget::from_descriptors(
+            settings.server.max_connections,
+            settings.server.max_connections_per_client,
+            ws.max_voice_connections,
+            crate::connections::descriptor_limit(),
+            &crate::connections::open_doors(&settings),
+        );
+        let connections = crate::connections::Connections::new(budget, settings.auth.trusted_proxy_ips.clone());
         let metrics = Metrics::default();
         let info = [
             ("instance", settings.server.instance_id.as_str()),
@@ -88,6 +98,7 @@ impl App {
         let silero = load_silero(ws);
         let smart_turn = load_smart_turn(ws);
         Self {
+            connections,
             silero,
             smart_turn,
             voice_budget,

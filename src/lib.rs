@@ -26,7 +26,8 @@
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`error`]: the one error type and the contract's error body.
 //! - [`app`]: the shared state handed to handlers.
-//! - [`server`]: the HTTP server: connection limits, header and body timeouts, graceful shutdown.
+//! - [`connections`]: one connection budget for every door, derived from the descriptor limit, shared by address.
+//! - [`server`]: the HTTP server: the overflow lane, header and body timeouts, graceful shutdown.
 //! - [`wyoming`]: the Wyoming server for Home Assistant (`WYOMING_ADDR`): speech in and out, the conversation.
 //! - [`phone`]: the phone line: Twilio Media Streams and Asterisk AudioSocket (`AUDIOSOCKET_ADDR`) calls.
 //!
@@ -41,6 +42,7 @@
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod deadline;
 pub mod emergency;
 pub mod engines;

@@ -88,3 +88,52 @@ impl Drop for LineWriter {
         }
     }
 }
+
+/// A warning that a stranger can repeat without end (one per connection of a flood, one per accept while
+/// descriptors are out): written the first time, then at most once a minute with the number left out since.
+pub struct Repeated(std::sync::Mutex<(Option<std::time::Instant>, u64)>);
+
+/// How often a [`Repeated`] warning is written at most.
+const REPEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Repeated {
+    pub const fn new() -> Self {
+        Self(std::sync::Mutex::new((None, 0)))
+    }
+
+    /// `Some(left_out)` when this occurrence is to be written, with how many were not since the last one.
+    pub fn next(&self) -> Option<u64> {
+        let mut state = self.0.lock().ok()?;
+        let (last, left_out) = &mut *state;
+        if last.is_some_and(|at| at.elapsed() < REPEAT_EVERY) {
+            *left_out += 1;
+            return None;
+        }
+        *last = Some(std::time::Instant::now());
+        Some(std::mem::take(left_out))
+    }
+}
+
+impl Default for Repeated {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    #[test]
+    fn a_repeated_warning_is_written_once_a_minute_with_the_count_left_out() {
+        let warning = Repeated::new();
+        assert_eq!(warning.next(), Some(0), "the first is written");
+        assert!((0..1000).all(|_| warning.next().is_none()), "the flood is counted");
+        let a_minute_ago = Instant::now() - Duration::from_secs(61);
+        *warning.0.lock().unwrap() = (Some(a_minute_ago), 1000);
+        assert_eq!(warning.next(), Some(1000), "a minute later, the count");
+        assert_eq!(warning.next(), None);
+    }
+}

@@ -324,8 +324,12 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         tracing::info!(engines = ?engines.names(), "local engines running");
     }
     let link_file = settings.store.db_path.parent().map(|d| d.join("admin-link.txt"));
+    voice_gateway::connections::raise_descriptor_limit();
     let app = Arc::new(App::new(settings, store));
     let settings = &app.settings;
+    if let Some(shortfall) = app.connections.budget().shortfall(settings.server.max_connections) {
+        tracing::warn!("{shortfall}");
+    }
     let listener = match tokio::net::TcpListener::bind(settings.server.listen_addr).await {
         Ok(listener) => listener,
         Err(err) => {
@@ -344,6 +348,7 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         address = %settings.server.listen_addr,
         profile = settings.profile.as_str(),
         auth = settings.auth.enabled,
+        connections = app.connections.budget().total,
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );

@@ -3,22 +3,21 @@
 //! - Every connection must send its request headers within `HEADER_READ_TIMEOUT_SECONDS` (hyper starts the
 //!   timer whenever it waits for a request, so the same bound closes idle keep-alive connections and slow
 //!   WebSocket handshakes), and its body within `BODY_READ_TIMEOUT_SECONDS` (408).
-//! - At most `MAX_CONNECTIONS` connections, and `MAX_CONNECTIONS_PER_CLIENT` per client address, are served
-//!   in full. A connection beyond them is still read for a moment: `/health` answers, every other request gets
-//!   503 with `Retry-After`, and the connection closes. Only a small number of such overflow connections is
-//!   kept (a few per address); beyond those a connection gets a 503 written at once and is closed, so the
-//!   process never runs out of file descriptors and `/health` keeps answering.
+//! - Connections count in the one budget of every door ([`crate::connections`]). A connection beyond its share
+//!   is still read for a moment: `/health` answers, every other request gets 503 with `Retry-After`, and the
+//!   connection closes. Only a small number of such overflow connections is kept (a few per address); beyond
+//!   those a connection gets a 503 at once (after the handshake on HTTPS) and is closed, so the process never
+//!   runs out of file descriptors and `/health` keeps answering.
 //! - On shutdown the listeners close, connections finish their requests, and after [`crate::SHUTDOWN_GRACE`]
 //!   the rest is dropped.
 //! - With HTTPS on (`TLS`), its door does the TLS handshake within the header timeout; the HTTP door then
 //!   answers requests from other machines with a redirect to HTTPS (loopback stays plain HTTP for scripts, and a
 //!   trusted proxy, which terminates TLS itself, is served as it is).
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -30,21 +29,22 @@ use futures_util::FutureExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use ipnet::IpNet;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_service::Service;
 
 use crate::app::{App, AppState};
-use crate::config::ServerSettings;
+use crate::connections::{self, Lane};
 use crate::error::error_response;
+use crate::logging::Repeated;
 use crate::tls::{OverTls, host_of, is_loopback_host};
 
-/// Overflow connections (beyond the caps) kept at once, in all and per client address.
-const OVERFLOW_MAX: usize = 256;
-const OVERFLOW_PER_CLIENT: usize = 4;
+/// Refusals in progress at once on the HTTPS door (each needs a handshake), and how long one may take.
+const TLS_REFUSALS: usize = 16;
+const TLS_REFUSAL_TIMEOUT: Duration = Duration::from_secs(2);
 /// Header timeout of an overflow connection.
 const OVERFLOW_HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -53,83 +53,6 @@ const REFUSED: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: appli
 connection: close\r\ncontent-length: 100\r\n\r\n\
 {\"error\":{\"status\":503,\"code\":\"overloaded\",\"message\":\"too many connections; try again in a moment\"}}";
 
-/// How a connection is served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Lane {
-    /// The whole interface.
-    Full,
-    /// `/health`, else 503; one request, then the connection closes.
-    Overflow,
-}
-
-#[derive(Default)]
-struct Counts {
-    full: usize,
-    overflow: usize,
-    by_client: HashMap<(IpAddr, Lane), usize>,
-}
-
-/// Open connections, in all and by client address.
-struct Tracker {
-    limits: ServerSettings,
-    trusted: Vec<IpNet>,
-    counts: Mutex<Counts>,
-}
-
-/// A counted connection; uncounted when dropped.
-struct Permit {
-    tracker: Arc<Tracker>,
-    client: IpAddr,
-    lane: Lane,
-}
-
-impl Tracker {
-    /// Decides how a new connection from `client` is served, or `None` to close it at once.
-    fn admit(self: &Arc<Self>, client: IpAddr) -> Option<Permit> {
-        let trusted = self.trusted.iter().any(|net| net.contains(&client));
-        let mut counts = self.counts.lock().ok()?;
-        let mine = |lane| counts.by_client.get(&(client, lane)).copied().unwrap_or(0);
-        let lane = if counts.full < self.limits.max_connections
-            && (trusted || mine(Lane::Full) < self.limits.max_connections_per_client)
-        {
-            Lane::Full
-        } else if counts.overflow < OVERFLOW_MAX && (trusted || mine(Lane::Overflow) < OVERFLOW_PER_CLIENT) {
-            Lane::Overflow
-        } else {
-            return None;
-        };
-        match lane {
-            Lane::Full => counts.full += 1,
-            Lane::Overflow => counts.overflow += 1,
-        }
-        *counts.by_client.entry((client, lane)).or_default() += 1;
-        Some(Permit {
-            tracker: self.clone(),
-            client,
-            lane,
-        })
-    }
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        let Ok(mut counts) = self.tracker.counts.lock() else {
-            return;
-        };
-        match self.lane {
-            Lane::Full => counts.full -= 1,
-            Lane::Overflow => counts.overflow -= 1,
-        }
-        let key = (self.client, self.lane);
-        if let Some(n) = counts.by_client.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                counts.by_client.remove(&key);
-            }
-        }
-    }
-}
-
 /// A listening socket and how its connections are served.
 pub struct Door {
     pub listener: TcpListener,
@@ -137,6 +60,16 @@ pub struct Door {
     pub tls: Option<TlsAcceptor>,
     /// Requests from other machines are redirected to HTTPS on this port: the HTTP door while HTTPS is on.
     pub https_port: Option<u16>,
+}
+
+impl Door {
+    /// The door's name in the connection budget.
+    fn kind(&self) -> connections::Door {
+        match self.tls {
+            Some(_) => connections::Door::Https,
+            None => connections::Door::Http,
+        }
+    }
 }
 
 /// The next connection of any door, with the door's index.
@@ -150,13 +83,9 @@ async fn accept(doors: &[Door]) -> (usize, std::io::Result<(TcpStream, SocketAdd
 /// up to [`crate::SHUTDOWN_GRACE`].
 pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
     let limits = app.settings.server.clone();
-    let tracker = Arc::new(Tracker {
-        limits: limits.clone(),
-        trusted: app.settings.auth.trusted_proxy_ips.clone(),
-        counts: Mutex::default(),
-    });
+    let refusals = Arc::new(Semaphore::new(TLS_REFUSALS));
     let trusted = app.settings.auth.trusted_proxy_ips.clone();
-    let state = AppState(app);
+    let state = AppState(app.clone());
     let full = crate::router(state.clone()).layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
         limits.body_timeout_secs,
     )));
@@ -186,16 +115,17 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
                 Ok(accepted) => (door, accepted),
                 Err(err) => {
                     // Out of file descriptors or a connection reset before accept: wait, do not spin.
-                    tracing::warn!(%err, "accepting a connection failed");
+                    static FAILED: Repeated = Repeated::new();
+                    if let Some(left_out) = FAILED.next() {
+                        tracing::warn!(%err, left_out, "accepting a connection failed");
+                    }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
         };
-        let Some(permit) = tracker.admit(peer.ip()) else {
-            // Over every limit: a 503 written at once without reading the request, then closed.
-            tracing::debug!(%peer, "connection refused: over every limit");
-            let _ = tcp.try_write(REFUSED);
+        let Some(permit) = app.connections.admit(doors[door].kind(), peer.ip(), &app.metrics) else {
+            refuse(tcp, doors[door].tls.clone(), &refusals);
             continue;
         };
         if let Err(err) = tcp.set_nodelay(true) {
@@ -240,6 +170,31 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
     }
 }
 
+/// A connection over every limit gets a 503 and is closed, its request unread: written at once on HTTP, after
+/// the handshake on HTTPS (a browser shows a bare TLS error otherwise), a few at a time and briefly, since a
+/// handshake costs work.
+fn refuse(tcp: TcpStream, tls: Option<TlsAcceptor>, refusals: &Arc<Semaphore>) {
+    let Some(tls) = tls else {
+        let _ = tcp.try_write(REFUSED);
+        return;
+    };
+    let Ok(permit) = refusals.clone().try_acquire_owned() else {
+        return;
+    };
+    tokio::spawn(async move {
+        let _permit = permit;
+        let answered = async {
+            let mut stream = tls.accept(tcp).await?;
+            stream.write_all(REFUSED).await?;
+            stream.shutdown().await?;
+            // Read to the client's close: closing with its request unread would reset the connection, and the
+            // client might lose the answer.
+            tokio::io::copy(&mut stream, &mut tokio::io::sink()).await
+        };
+        let _ = tokio::time::timeout(TLS_REFUSAL_TIMEOUT, answered).await;
+    });
+}
+
 /// One connection (plain or TLS): HTTP/1.1 with upgrades (WebSockets), the peer's address as `ConnectInfo`.
 async fn serve_connection(
     io: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -247,7 +202,7 @@ async fn serve_connection(
     secure: bool,
     router: Router,
     header_timeout: Duration,
-    permit: Permit,
+    permit: connections::Ticket,
     mut closing: watch::Receiver<()>,
 ) {
     let lane = permit.lane;
@@ -346,55 +301,5 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(body).unwrap();
         assert_eq!(json["error"]["status"], 503);
         assert!(head.starts_with("HTTP/1.1 503 "));
-    }
-
-    fn tracker(max: usize, per_client: usize) -> Arc<Tracker> {
-        Arc::new(Tracker {
-            limits: ServerSettings {
-                max_connections: max,
-                max_connections_per_client: per_client,
-                header_timeout_secs: 10,
-                body_timeout_secs: 60,
-                listen_addr: "127.0.0.1:0".parse().unwrap(),
-                instance_id: "test".into(),
-                overrides_refresh_secs: 30,
-                restart_command: None,
-            },
-            trusted: vec!["10.0.0.1/32".parse().unwrap()],
-            counts: Mutex::default(),
-        })
-    }
-
-    #[test]
-    fn one_client_overflows_at_its_cap_while_others_are_served_in_full() {
-        let t = tracker(10, 2);
-        let a: IpAddr = "192.0.2.1".parse().unwrap();
-        let b: IpAddr = "192.0.2.2".parse().unwrap();
-        let lanes: Vec<Option<Lane>> = (0..8)
-            .map(|_| t.admit(a).map(|p| std::mem::ManuallyDrop::new(p).lane))
-            .collect();
-        assert_eq!(&lanes[..2], [Some(Lane::Full); 2]);
-        assert_eq!(&lanes[2..6], [Some(Lane::Overflow); 4]);
-        assert_eq!(&lanes[6..], [None, None]);
-        assert_eq!(t.admit(b).map(|p| p.lane), Some(Lane::Full));
-        // A trusted proxy is only held to the global cap.
-        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
-        let held: Vec<Permit> = (0..8).filter_map(|_| t.admit(proxy)).collect();
-        assert_eq!(held.iter().filter(|p| p.lane == Lane::Full).count(), 8);
-        assert_eq!(
-            t.admit(proxy).map(|p| p.lane),
-            Some(Lane::Overflow),
-            "the global cap of 10 is reached"
-        );
-    }
-
-    #[test]
-    fn a_closed_connection_frees_its_place() {
-        let t = tracker(1, 1);
-        let a: IpAddr = "192.0.2.1".parse().unwrap();
-        let first = t.admit(a).unwrap();
-        assert_eq!(t.admit(a).map(|p| p.lane), Some(Lane::Overflow));
-        drop(first);
-        assert_eq!(t.admit(a).map(|p| p.lane), Some(Lane::Full));
     }
 }

@@ -10,8 +10,8 @@ use super::env::{ConfigError, Source, Var};
 pub struct ServerSettings {
     /// `LISTEN_ADDR`: the address the server binds.
     pub listen_addr: SocketAddr,
-    /// `MAX_CONNECTIONS`: open connections (WebSockets included) served in full; beyond them a connection is
-    /// answered 503, except `/health`.
+    /// `MAX_CONNECTIONS`: open connections of every door (WebSockets included) served in full; beyond them a
+    /// connection is answered 503, except `/health`, or closed on a raw protocol.
     pub max_connections: usize,
     /// `MAX_CONNECTIONS_PER_CLIENT`: the same for one client address (not applied to `TRUSTED_PROXY_IPS`).
     pub max_connections_per_client: usize,
@@ -33,8 +33,8 @@ impl ServerSettings {
     pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
         let listen_addr = listen_addr(src.var("LISTEN_ADDR", "address the server binds"))?;
         Ok(Self {
-            max_connections: src.var("MAX_CONNECTIONS", "open connections served in full (WebSockets included); beyond, 503 except `/health`").ranged(4096, 1_000_000)?.max(1) as usize,
-            max_connections_per_client: src.var("MAX_CONNECTIONS_PER_CLIENT", "the same per client address (not for `TRUSTED_PROXY_IPS`)").ranged(256, 1_000_000)?.max(1)
+            max_connections: src.var("MAX_CONNECTIONS", "open connections of every door together (HTTP, HTTPS, Wyoming, AudioSocket; fewer when the descriptor limit cannot hold them); beyond, 503 except `/health`, or a close on a raw protocol").ranged(4096, 1_000_000)?.max(1) as usize,
+            max_connections_per_client: src.var("MAX_CONNECTIONS_PER_CLIENT", "the same per client address, all doors together (not for `TRUSTED_PROXY_IPS`)").ranged(256, 1_000_000)?.max(1)
                 as usize,
             header_timeout_secs: src.var("HEADER_READ_TIMEOUT_SECONDS", "time to send a request's headers; also the idle time of a keep-alive connection").ranged(10, 3600)?.max(1).into(),
             body_timeout_secs: src.var("BODY_READ_TIMEOUT_SECONDS", "time to send a request's body; slower gets 408").ranged(60, 3600)?.max(1).into(),

@@ -112,7 +112,7 @@ impl VoiceSettings {
             turn_resume_ms: src.var("TURN_RESUME_MS", "speech that begins this soon (ms) after the last word of a question, before its answer was heard for long, continues the question: the answer stops and the whole is answered once (0 = never; half again as long after an unfinished phrase)").ranged(2000, 10_000)?,
             help_confirm_secs: src.var("HELP_CONFIRM_SECONDS", "after a call for help heard on `/ws/voice`, how long the answer to \"shall I alert your contacts?\" may take; without one the alarm goes out").ranged(20, 600)?.max(1).into(),
             max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance buffered on `/ws/voice`; longer gets an error event").ranged(60, 600)?.max(1),
-            max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody; beyond, an error event and close 1008").ranged(200, 100_000)?.max(1) as usize,
+            max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody, and the places of each raw voice door (Wyoming, AudioSocket; a quarter of them per address); beyond, an error event and close 1008, or a close").ranged(200, 100_000)?.max(1) as usize,
             voice_connections_per_user: src.var("VOICE_CONNECTIONS_PER_USER", "open `/ws/voice` connections of one user; beyond, an error event and close 1008").ranged(4, 1000)?.max(1)
                 as usize,
             audio_buffer_budget_bytes: src.var("AUDIO_BUFFER_BUDGET_BYTES", "audio all voice connections may buffer together; a connection that would pass it is closed (1008)").number(256 * 1024 * 1024)?,

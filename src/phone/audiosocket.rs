@@ -14,13 +14,15 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::call::{self, Inbound, Line};
 use super::callers::{self, Caller};
 use crate::AbortOnDrop;
 use crate::app::App;
+use crate::connections::Door;
+use crate::logging::Repeated;
 
 /// The kinds of message.
 pub mod kind {
@@ -43,21 +45,13 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
         tracing::info!(address = %addr, "AudioSocket server listening");
     }
     let mut calls = JoinSet::new();
-    // Each call holds a descriptor and a voice connection's memory: at most `MAX_VOICE_CONNECTIONS` at once.
-    let permits = Arc::new(Semaphore::new(app.settings.voice.max_voice_connections));
-    // Refusals are logged at 1, 2, 4, 8, …: a flood writes a few lines, not one per connection.
-    let mut refused = 0u64;
     loop {
         tokio::select! {
             () = stopping(&mut stop) => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let Ok(permit) = permits.clone().try_acquire_owned() else {
-                        refused += 1;
-                        if refused == 1 || refused.is_power_of_two() {
-                            tracing::warn!(%peer, refused, "too many AudioSocket connections (MAX_VOICE_CONNECTIONS); closed");
-                        }
-                        app.metrics.incr(crate::metrics::CONNECTIONS_REFUSED_TOTAL, &[("door", "audiosocket")]);
+                    // Each call holds a descriptor and a voice connection's memory: it counts in the budget.
+                    let Some(permit) = app.connections.admit(Door::AudioSocket, peer.ip(), &app.metrics) else {
                         continue;
                     };
                     let app = app.clone();
@@ -67,7 +61,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                     });
                 }
                 Err(err) => {
-                    tracing::warn!(error = %err, "AudioSocket accept failed");
+                    static FAILED: Repeated = Repeated::new();
+                    if let Some(left_out) = FAILED.next() {
+                        tracing::warn!(error = %err, left_out, "AudioSocket accept failed");
+                    }
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
@@ -125,11 +122,14 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr) {
         Ok(Ok(Some(Message {
             kind: kind::UUID,
             payload,
-        }))) => match uuid::Uuid::from_slice(&payload) {
-            Ok(uuid) => uuid,
-            Err(_) => return tracing::warn!(%peer, "an AudioSocket call's UUID is not 16 bytes; closed"),
-        },
-        _ => return tracing::warn!(%peer, "an AudioSocket call did not begin with its UUID; closed"),
+        }))) if payload.len() == 16 => uuid::Uuid::from_slice(&payload).unwrap_or_default(),
+        _ => {
+            static NO_UUID: Repeated = Repeated::new();
+            if let Some(left_out) = NO_UUID.next() {
+                tracing::warn!(%peer, left_out, "an AudioSocket call did not begin with its 16-byte UUID; closed");
+            }
+            return;
+        }
     };
     let phone = &app.settings.phone;
     let name = phone

@@ -287,7 +287,10 @@ impl Call {
                 self.say(line, words).await
             }
             Heard::OverBudget => {
-                tracing::warn!("audio buffer budget reached; a call ends");
+                static FULL: crate::logging::Repeated = crate::logging::Repeated::new();
+                if let Some(left_out) = FULL.next() {
+                    tracing::warn!(left_out, "audio buffer budget reached; a call ends");
+                }
                 let words = texts::sorry(&self.language);
                 self.goodbye(line, words).await
             }

@@ -43,6 +43,7 @@ use crate::emergency::ack::twilio_signature;
 use crate::emergency::dossier::xml_escape;
 use crate::emergency::texts::texts as alarm_texts;
 use crate::error::{ApiError, Result};
+use crate::logging::Repeated;
 use crate::providers::g711;
 use crate::socket::SEND_TIMEOUT;
 
@@ -170,6 +171,7 @@ async fn stream(
     let auth_token = configured(&app)?.0.to_string();
     let app = app.0.clone();
     Ok(upgrade?
+        .read_buffer_size(crate::socket::READ_BUFFER)
         .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| serve(socket, app, auth_token)))
 }
@@ -238,11 +240,17 @@ async fn serve(socket: WebSocket, app: Arc<App>, auth_token: String) {
     let started = match tokio::time::timeout(START_TIMEOUT, wait_for_start(&auth_token, &mut source)).await {
         Ok(Ok(started)) => started,
         Ok(Err(why)) => {
-            tracing::warn!(why, "a Twilio media stream was refused");
+            static REFUSED: Repeated = Repeated::new();
+            if let Some(left_out) = REFUSED.next() {
+                tracing::warn!(why, left_out, "a Twilio media stream was refused");
+            }
             return;
         }
         Err(_) => {
-            tracing::warn!("a Twilio media stream sent no start; closed");
+            static SILENT: Repeated = Repeated::new();
+            if let Some(left_out) = SILENT.next() {
+                tracing::warn!(left_out, "a Twilio media stream sent no start; closed");
+            }
             return;
         }
     };
@@ -311,6 +319,51 @@ async fn wait_for_start(
     Err("it closed before start")
 }
 
+/// What one text message means to a stream whose audio has reached sequence number `sequence`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Received {
+    /// The caller's audio (8 kHz, from µ-law), and the sequence number the stream has reached with it.
+    Audio(Vec<i16>, u64),
+    /// The audio up to this mark was played.
+    Played(u64),
+    /// The stream stopped.
+    Stop,
+    /// Nothing for the call (`connected`, `dtmf`, a mark that is not the gateway's).
+    Ignored,
+    /// Media numbered at or before `sequence`.
+    OutOfOrder,
+    /// Not a message of a stream in progress, or media that is not base64 µ-law.
+    Malformed,
+}
+
+/// Reads one text message of a stream in progress (see [`Received`]).
+pub fn parse_message(text: &str, sequence: u64) -> Received {
+    match serde_json::from_str::<FromTwilio>(text) {
+        Ok(FromTwilio::Media { sequence: at, media }) => {
+            let at = at.and_then(|s| s.parse::<u64>().ok());
+            if at.is_some_and(|at| at <= sequence) {
+                return Received::OutOfOrder;
+            }
+            match STANDARD.decode(media.payload.trim()) {
+                // Only audio moves the order on: a broken message's number is not believed either.
+                Ok(bytes) if !bytes.is_empty() => Received::Audio(
+                    bytes.iter().map(|&b| g711::ulaw_to(b)).collect(),
+                    // A stream that already said the largest number stays there rather than overflow.
+                    at.unwrap_or(sequence.saturating_add(1)),
+                ),
+                _ => Received::Malformed,
+            }
+        }
+        Ok(FromTwilio::Mark { mark }) => match mark.name.parse() {
+            Ok(mark) => Received::Played(mark),
+            Err(_) => Received::Ignored,
+        },
+        Ok(FromTwilio::Stop) => Received::Stop,
+        Ok(FromTwilio::Connected | FromTwilio::Dtmf) => Received::Ignored,
+        Ok(FromTwilio::Start { .. }) | Err(_) => Received::Malformed,
+    }
+}
+
 /// Turns Twilio's messages into the call's input until the stream stops; media out of order, or that is
 /// not base64 µ-law, is dropped and counted in the log.
 async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut sequence: u64) {
@@ -324,32 +377,19 @@ async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut
             Message::Close(_) => break Inbound::Hangup,
             _ => continue,
         };
-        let inbound = match serde_json::from_str::<FromTwilio>(&text) {
-            Ok(FromTwilio::Media { sequence: at, media }) => {
-                let at = at.and_then(|s| s.parse::<u64>().ok());
-                if at.is_some_and(|at| at <= sequence) {
-                    out_of_order += 1;
-                    continue;
-                }
-                match STANDARD.decode(media.payload.trim()) {
-                    Ok(bytes) if !bytes.is_empty() => {
-                        // Only audio moves the order on: a broken message's number is not believed either.
-                        sequence = at.unwrap_or(sequence + 1);
-                        Inbound::Audio(bytes.iter().map(|&b| g711::ulaw_to(b)).collect())
-                    }
-                    _ => {
-                        malformed += 1;
-                        continue;
-                    }
-                }
+        let inbound = match parse_message(&text, sequence) {
+            Received::Audio(samples, at) => {
+                sequence = at;
+                Inbound::Audio(samples)
             }
-            Ok(FromTwilio::Mark { mark }) => match mark.name.parse() {
-                Ok(mark) => Inbound::Played(mark),
-                Err(_) => continue,
-            },
-            Ok(FromTwilio::Stop) => break Inbound::Hangup,
-            Ok(FromTwilio::Connected | FromTwilio::Dtmf) => continue,
-            Ok(FromTwilio::Start { .. }) | Err(_) => {
+            Received::Played(mark) => Inbound::Played(mark),
+            Received::Stop => break Inbound::Hangup,
+            Received::Ignored => continue,
+            Received::OutOfOrder => {
+                out_of_order += 1;
+                continue;
+            }
+            Received::Malformed => {
                 malformed += 1;
                 continue;
             }

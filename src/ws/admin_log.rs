@@ -30,7 +30,9 @@ pub async fn handler(
     crate::socket::check_origin(&headers, &app.settings.voice.allowed_origins)?;
     tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
     let instance = app.instance.clone();
-    Ok(upgrade.on_upgrade(move |socket| stream(socket, instance)))
+    Ok(upgrade
+        .read_buffer_size(crate::socket::READ_BUFFER)
+        .on_upgrade(move |socket| stream(socket, instance)))
 }
 
 /// The log of this instance only: the first line says which one it is.

@@ -328,7 +328,10 @@ impl Conn {
             }
             Heard::OverBudget => {
                 // Everybody's audio together is at the budget: this connection ends rather than the process.
-                tracing::warn!("audio buffer budget reached; a voice connection is closed");
+                static FULL: crate::logging::Repeated = crate::logging::Repeated::new();
+                if let Some(left_out) = FULL.next() {
+                    tracing::warn!(left_out, "audio buffer budget reached; a voice connection is closed");
+                }
                 let err =
                     ApiError::Overloaded("the gateway holds too much audio right now; try again in a moment".into());
                 let _ = reject(socket, err).await;

@@ -93,6 +93,7 @@ fn accept(
     check_origin(headers, &app.settings.voice.allowed_origins)?;
     let app = app.0.clone();
     Ok(upgrade
+        .read_buffer_size(crate::socket::READ_BUFFER)
         .max_message_size(PROTOCOL_MESSAGE_LIMIT)
         .max_frame_size(PROTOCOL_MESSAGE_LIMIT)
         .on_upgrade(move |socket| conn::serve(socket, app, caller.user, channel, query.session_id)))

@@ -1,6 +1,6 @@
 //! The listener and the connections: each connection is a task that reads events and answers them, one
-//! request at a time. At most `MAX_VOICE_CONNECTIONS` connections are served at once (one more is closed at
-//! once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a peer that takes nothing sent for
+//! request at a time. Connections count in the one budget of every door ([`crate::connections`]: at most
+//! `MAX_VOICE_CONNECTIONS`, a quarter of them per address; one more is closed at once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a peer that takes nothing sent for
 //! `WRITE_TIMEOUT_SECONDS`, a malformed frame, a wrong length or audio past the buffer budget closes that
 //! connection only, and so does a refused speech request, after its `error` event. On shutdown the listener
 //! closes, idle connections close, and running requests have [`crate::SHUTDOWN_GRACE`] to finish.
@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::codec::{Event, Limits, read_event, write_event};
@@ -22,10 +22,12 @@ use super::speak::{Failed, Streaming};
 use super::{handle, info, speak};
 use crate::AbortOnDrop;
 use crate::app::App;
+use crate::connections::Door;
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Result};
 use crate::listen::budget::{Held, VoiceBudget};
 use crate::listen::end_of_turn::Verdict;
+use crate::logging::Repeated;
 use crate::store::users::User;
 use crate::voice::Utterance;
 
@@ -42,7 +44,6 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
     if let Err(err) = user(&app).await {
         tracing::warn!(error = %err, "WYOMING_USER: Wyoming requests will be refused");
     }
-    let permits = Arc::new(Semaphore::new(app.settings.voice.max_voice_connections));
     let questions = Arc::new(Questions::default());
     let mut connections = JoinSet::new();
     // The connections' copy of the signal (the loop's own is borrowed while it waits).
@@ -55,14 +56,15 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                     Ok(accepted) => accepted,
                     Err(err) => {
                         // Out of file descriptors, most likely: wait rather than spin.
-                        tracing::warn!(error = %err, "Wyoming accept failed");
+                        static FAILED: Repeated = Repeated::new();
+                        if let Some(left_out) = FAILED.next() {
+                            tracing::warn!(error = %err, left_out, "Wyoming accept failed");
+                        }
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         continue;
                     }
                 };
-                let Ok(permit) = permits.clone().try_acquire_owned() else {
-                    tracing::warn!(%peer, "too many Wyoming connections (MAX_VOICE_CONNECTIONS); closed");
-                    app.metrics.incr(crate::metrics::CONNECTIONS_REFUSED_TOTAL, &[("door", "wyoming")]);
+                let Some(permit) = app.connections.admit(Door::Wyoming, peer.ip(), &app.metrics) else {
                     continue;
                 };
                 let (app, stop, questions) = (app.clone(), stopped.clone(), questions.clone());
@@ -175,7 +177,10 @@ async fn read_frames<R: AsyncRead + Unpin>(
                     n => match budget.hold(n) {
                         Some(held) => Some(held),
                         None => {
-                            tracing::warn!(%peer, "audio buffer budget reached; a Wyoming connection is closed");
+                            static FULL: Repeated = Repeated::new();
+                            if let Some(left_out) = FULL.next() {
+                                tracing::warn!(%peer, left_out, "audio buffer budget reached; a Wyoming connection is closed");
+                            }
                             return;
                         }
                     },
@@ -186,7 +191,10 @@ async fn read_frames<R: AsyncRead + Unpin>(
             }
             Ok(None) => return,
             Err(err) => {
-                tracing::warn!(%peer, error = %err, "a broken Wyoming frame; the connection is closed");
+                static BROKEN: Repeated = Repeated::new();
+                if let Some(left_out) = BROKEN.next() {
+                    tracing::warn!(%peer, error = %err, left_out, "a broken Wyoming frame; the connection is closed");
+                }
                 return;
             }
         }

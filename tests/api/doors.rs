@@ -16,15 +16,31 @@ struct Gateway {
 
 impl Gateway {
     async fn start() -> Self {
+        Self::start_with(&[], None).await
+    }
+
+    /// With settings `env`, and at most `descriptors` open files (util-linux's `prlimit`, soft and hard, so
+    /// the gateway cannot raise it); its log goes to `log.txt` in its folder.
+    async fn start_with(env: &[(&str, &str)], descriptors: Option<u32>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
-        let child = Command::new(BIN)
+        let mut command = match descriptors {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg(BIN);
+                c
+            }
+            None => Command::new(BIN),
+        };
+        let log = std::fs::File::create(dir.path().join("log.txt")).unwrap();
+        let child = command
             .current_dir(dir.path())
             .env("ENGINES", "off")
             .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
             .env("WYOMING_ZEROCONF", "false")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .unwrap();
         eventually("the gateway accepts connections", 20, || async {
@@ -43,6 +59,11 @@ impl Gateway {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
             .expect("VmHWM");
         kib / 1024
+    }
+
+    /// What the gateway logged so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self._dir.path().join("log.txt")).unwrap_or_default()
     }
 
     fn url(&self, path: &str) -> String {
@@ -92,4 +113,68 @@ async fn a_few_kilobytes_of_384_khz_multichannel_flac_are_refused_before_they_ar
     }
     let grown = gateway.peak_mib().saturating_sub(before);
     assert!(grown < 64, "the peak memory grew by {grown} MiB");
+}
+
+#[tokio::test]
+async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health_answering() {
+    // The test's own side of the flood needs its descriptors too.
+    voice_gateway::connections::raise_descriptor_limit();
+    let audiosocket = free_port();
+    let env = [
+        ("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}")),
+        ("ADMIN_API_KEY", "flood-admin-key".to_string()),
+    ];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // 200 descriptors: once, AudioSocket's own cap of 200 calls took them all and the HTTP door could not
+    // accept.
+    let gateway = Gateway::start_with(&env, Some(200)).await;
+    let log = gateway.log();
+    assert!(
+        log.contains("the descriptor limit (200) holds 31 connections") && log.contains("LimitNOFILE"),
+        "the start warns: {log}"
+    );
+
+    // 300 connections from ten addresses, held open as a flood would hold them.
+    let mut flood = Vec::new();
+    for n in 0..300u32 {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket
+            .bind(format!("127.0.0.{}:0", 2 + n % 10).parse().unwrap())
+            .unwrap();
+        if let Ok(stream) = socket.connect(([127, 0, 0, 1], audiosocket).into()).await {
+            flood.push(stream);
+        }
+    }
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let health = client
+        .get(gateway.url("/health"))
+        .send()
+        .await
+        .expect("/health answers");
+    assert_eq!(health.status(), 200);
+    let metrics = client
+        .get(gateway.url("/api/metrics?format=prometheus"))
+        .header("X-Admin-Key", "flood-admin-key")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let refused: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("connections_refused_total{door=\"audiosocket\"} "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    // The door has three quarters of the 31 places (23), and each of the ten addresses a quarter of those.
+    assert!(refused >= 300 - 23, "refused {refused}: {metrics}");
+    assert_eq!(
+        gateway.log().matches("over its share of the connection budget").count(),
+        1,
+        "refusals are logged once a minute"
+    );
+    drop(flood);
 }

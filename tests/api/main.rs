@@ -17,6 +17,7 @@ mod e2e;
 mod emergency;
 mod errors;
 mod fakes;
+mod fuzz;
 mod help_path;
 mod instances;
 mod lexicon;

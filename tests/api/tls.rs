@@ -312,3 +312,58 @@ async fn tls_acme_obtains_a_certificate_from_the_authority_by_http_01() {
         assert_eq!(mode & 0o077, 0, "{secret} is readable by its owner alone");
     }
 }
+
+#[tokio::test]
+async fn over_https_a_client_beyond_its_share_reads_a_503_with_retry_after_not_a_tls_error() {
+    let app = spawn_app(&[
+        ("TLS", "auto"),
+        ("MAX_CONNECTIONS_PER_CLIENT", "1"),
+        ("HEADER_READ_TIMEOUT_SECONDS", "30"),
+    ])
+    .await;
+    let https = app.https.expect("HTTPS is on");
+    let client = Client::builder()
+        .tls_certs_only([Certificate::from_pem(authority(&app).as_bytes()).unwrap()])
+        .resolve("localhost", https)
+        .local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap())
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let url = format!("https://localhost:{}/api/config", https.port());
+    let hold = || async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        socket.connect(https).await.unwrap()
+    };
+    let refused = |what: &'static str| {
+        let (client, url) = (client.clone(), url.clone());
+        async move {
+            let r = client
+                .get(&url)
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+            assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE, "{what}");
+            assert_eq!(r.headers()["retry-after"], "1", "{what}");
+            let body: serde_json::Value = r.json().await.unwrap();
+            assert_eq!(body["error"]["code"], "overloaded", "{what}");
+        }
+    };
+
+    // The address's one place is taken by a connection that never starts its handshake.
+    let mut held = vec![hold().await];
+    eventually("the held connection to be counted", 5, || async {
+        client.get(&url).send().await.is_ok_and(|r| r.status() == 503)
+    })
+    .await;
+    refused("on the overflow lane").await;
+    // Its four overflow places too: the next connection is refused at once, after the handshake.
+    for _ in 0..4 {
+        held.push(hold().await);
+    }
+    refused("beyond every limit").await;
+    // Another address is served.
+    let other = trusting(&authority(&app), &["localhost"], https);
+    assert_eq!(other.get(&url).send().await.unwrap().status(), 200);
+}

@@ -365,6 +365,26 @@ async fn connections_beyond_the_limit_are_closed_and_the_server_stops_with_the_g
     assert!(matches!(end, Ok(None) | Err(_)), "{end:?}");
 }
 
+#[tokio::test]
+async fn a_stranger_holding_idle_sockets_leaves_home_assistant_its_place() {
+    let (llm, stt) = (Fake::answering(&["Hi."]).await, Fake::start().await);
+    let (_app, port) = gateway(&llm, &stt, &[("MAX_VOICE_CONNECTIONS", "8")]).await;
+    drop(served(port, "probe").await);
+    // Another machine (127.0.0.2) opens as many idle sockets as it can: it gets a quarter of the 8 places.
+    let mut stranger = Vec::new();
+    for n in 0..8 {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        let mut conn = BufReader::new(socket.connect(([127, 0, 0, 1], port).into()).await.unwrap());
+        let answer = ping(&mut conn, "idle").await;
+        assert_eq!(answer.is_some(), n < 2, "the stranger's socket {n}");
+        stranger.push(conn);
+    }
+    // Home Assistant, at its own address, is served.
+    let mut home_assistant = served(port, "home assistant").await;
+    assert_eq!(ping(&mut home_assistant, "again").await.as_deref(), Some("again"));
+}
+
 /// Sends `events` on a new connection: what came back before the server closed it.
 async fn refused(port: u16, events: &[Event]) -> Vec<Event> {
     let mut conn = connect(port).await;

@@ -108,6 +108,7 @@ async fn realtime(
     // A browser offers the subprotocols `realtime` and the key; the answer must name one it offered.
     Ok(upgrade
         .protocols(["realtime"])
+        .read_buffer_size(crate::socket::READ_BUFFER)
         .max_message_size(MESSAGE_LIMIT)
         .max_frame_size(MESSAGE_LIMIT)
         .on_upgrade(move |socket| serve(socket, app, caller.user, Config::new(model), turn, beta)))
@@ -452,7 +453,10 @@ impl Conn {
                 self.fail(socket, "input_audio_too_long", &message).await
             }
             Heard::OverBudget => {
-                tracing::warn!("audio buffer budget reached; a realtime connection is closed");
+                static FULL: crate::logging::Repeated = crate::logging::Repeated::new();
+                if let Some(left_out) = FULL.next() {
+                    tracing::warn!(left_out, "audio buffer budget reached; a realtime connection is closed");
+                }
                 let _ = self
                     .fail(socket, "overloaded", "the gateway holds too much audio right now")
                     .await;
