@@ -22,10 +22,12 @@ command -v pebble >/dev/null || need+=(pebble)
 command -v node >/dev/null || need+=(nodejs npm)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
+[ -x /usr/sbin/kamailio ] || need+=(kamailio)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies with apt-get (as root, or through sudo): ${need[*]}"
-  # Debian starts (and enables at boot) the services of two of them: nginx on port 80 and PostgreSQL's own
-  # cluster on 5432. The tests use neither (they run their own on free ports); the README says how to stop them.
+  # Debian starts (and enables at boot) the services of three of them: nginx on port 80, PostgreSQL's own
+  # cluster on 5432 and kamailio on 5060. The tests use none (they run their own on free ports); the README
+  # says how to stop them.
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"

@@ -45,6 +45,8 @@ pub struct App {
     pub instance: String,
     /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
     pub restart: tokio::sync::watch::Sender<bool>,
+    /// The phone lines the gateway keeps itself (its SIP registration).
+    pub lines: crate::lines::Lines,
     /// Open connections of every door: one budget, shared by address.
     pub connections: Arc<crate::connections::Connections>,
     /// Voice connections and the audio they buffer.
@@ -98,6 +100,7 @@ impl App {
         let silero = load_silero(ws);
         let smart_turn = load_smart_turn(ws);
         Self {
+            lines: Default::default(),
             connections,
             silero,
             smart_turn,

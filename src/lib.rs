@@ -30,6 +30,8 @@
 //! - [`server`]: the HTTP server: the overflow lane, header and body timeouts, graceful shutdown.
 //! - [`wyoming`]: the Wyoming server for Home Assistant (`WYOMING_ADDR`): speech in and out, the conversation.
 //! - [`phone`]: the phone line: Twilio Media Streams and Asterisk AudioSocket (`AUDIOSOCKET_ADDR`) calls.
+//! - [`sip`]: the house's own telephone: registration with the home router (`SIP_REGISTRAR`).
+//! - [`lines`]: the state of the lines the gateway keeps itself, for the admin panel.
 //!
 //! [`serve`] runs the router on a listener until a shutdown signal; tests call it with port 0.
 //!
@@ -49,6 +51,7 @@ pub mod engines;
 pub mod error;
 pub mod files;
 pub mod latency;
+pub mod lines;
 pub mod links;
 pub mod listen;
 pub mod logging;
@@ -61,6 +64,7 @@ pub mod probes;
 pub mod providers;
 pub mod routes;
 pub mod server;
+pub mod sip;
 pub mod socket;
 pub mod store;
 pub mod text;
@@ -157,6 +161,16 @@ pub async fn serve_with_https(
                 app.clone(),
                 stop,
             ))))
+        }
+        None => None,
+    };
+    // The house's telephone, when `SIP_REGISTRAR` or `SIP_ADDR` is set.
+    let _sip = match app.settings.sip.listen() {
+        Some(addr) => {
+            let endpoint = sip::endpoint::Endpoint::bind(addr)
+                .await
+                .map_err(|e| std::io::Error::new(e.kind(), format!("SIP_ADDR {addr}: {e}")))?;
+            Some(AbortOnDrop(tokio::spawn(sip::run(app.clone(), endpoint))))
         }
         None => None,
     };

@@ -282,7 +282,7 @@ function breakerState(p) {
 }
 
 async function loadHealth() {
-  const { providers, users_without_working_channel: stranded } = await api('/api/admin/providers');
+  const { providers, users_without_working_channel: stranded, lines } = await api('/api/admin/providers');
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
   const banner = $('#help-path-banner');
@@ -293,9 +293,13 @@ async function loadHealth() {
   const failing = shown.filter((p) => p.state !== 'closed');
   $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
     : `Failing: ${failing.map((p) => `${p.stage} ${p.id}`).join(', ')}.`;
-  rows('#health', shown, (p) => [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
-    p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
-    p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);
+  // The telephone's registration with the router sits beside the providers.
+  const telephone = lines.map((l) => ({ line: true, ...l }));
+  rows('#health', [...shown, ...telephone], (p) => p.line
+    ? ['telephone', p.account, p.state, p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', p.detail]
+    : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
+      p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
+      p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);
 }
 
 // ---- Lexicon ----

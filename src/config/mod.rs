@@ -22,6 +22,7 @@ pub mod public;
 pub mod route;
 pub mod runtime;
 pub mod server;
+pub mod sip;
 pub mod store;
 pub mod tls;
 pub mod turn;
@@ -42,6 +43,7 @@ pub use phone::PhoneSettings;
 pub use profile::Profile;
 pub use providers::Fallbacks;
 pub use server::ServerSettings;
+pub use sip::SipSettings;
 pub use store::StoreSettings;
 pub use tls::{AcmeSettings, TlsMode, TlsSettings};
 pub use turn::{MemorySettings, TurnSettings};
@@ -87,6 +89,7 @@ pub struct Settings {
     pub wyoming: WyomingSettings,
     /// `PHONE_*`, `AUDIOSOCKET_*`: calls through Twilio and Asterisk.
     pub phone: PhoneSettings,
+    pub sip: SipSettings,
     /// `TLS`, `HTTPS_ADDR`, `TLS_CERT_PATH`, `TLS_KEY_PATH`: HTTPS beside HTTP.
     pub tls: TlsSettings,
     /// Environment values of the 16 runtime keys, validated and canonical.
@@ -173,6 +176,7 @@ impl Settings {
             voice: VoiceSettings::read(&src, &engines_dir)?,
             wyoming: WyomingSettings::read(&src)?,
             phone: PhoneSettings::read(&src)?,
+            sip: SipSettings::read(&src)?,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,
             fallbacks: Fallbacks::read(&src)?,

@@ -47,6 +47,8 @@ struct ProvidersHealth {
     /// Users whose alarm would reach nobody now: none of their channels is set up, or every one fails its
     /// check.
     users_without_working_channel: Vec<String>,
+    /// The phone lines the gateway keeps itself: its SIP registration with the router.
+    lines: Vec<crate::lines::LineStatus>,
 }
 
 fn health_of(app: &App, info: &ProviderInfo) -> ProviderHealth {
@@ -81,6 +83,7 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         instance: app.instance.clone(),
         providers,
         users_without_working_channel: stranded,
+        lines: app.lines.list(),
     }))
 }
 

@@ -31,6 +31,7 @@ mod operations;
 mod phone;
 mod readme;
 mod sessions;
+mod sip;
 mod smtp;
 mod speech;
 mod store;

@@ -1,0 +1,73 @@
+//! The SIP area: the gateway as a telephone of the house, off unless a registrar or an address is set.
+
+use std::net::SocketAddr;
+
+use ipnet::IpNet;
+use secrecy::SecretString;
+
+use super::env::{ConfigError, Source};
+
+/// The SIP user agent: the registrar it registers with, its account, where it listens.
+#[derive(Debug, Clone)]
+pub struct SipSettings {
+    /// `SIP_REGISTRAR`: the router or server to register with, `host[:port]` (5060); `None` = no registration.
+    pub registrar: Option<String>,
+    /// `SIP_USER`: the account's user name at the registrar.
+    pub user: Option<String>,
+    /// `SIP_PASSWORD`: the account's password (digest authentication).
+    pub password: Option<SecretString>,
+    /// `SIP_ADDR`: where SIP is received (UDP); `None` = `0.0.0.0:5060` with a registrar, else off.
+    pub addr: Option<SocketAddr>,
+    /// `SIP_ALLOWED_FROM`: addresses or networks whose requests are taken besides the registrar's.
+    pub allowed_from: Vec<IpNet>,
+}
+
+impl SipSettings {
+    /// Reads the area.
+    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+        let registrar = src
+            .var("SIP_REGISTRAR", "the router (or SIP server) the gateway registers with as a telephone, `host[:port]`, e.g. `fritz.box` (unset: no registration)")
+            .raw();
+        let user_var = src.var(
+            "SIP_USER",
+            "the telephone's user name at the registrar (a Fritz!Box: the IP telephone's user name)",
+        );
+        let user = user_var.raw();
+        let password = src
+            .var("SIP_PASSWORD", "the telephone's password at the registrar")
+            .secret();
+        if registrar.is_some() && (user.is_none() || password.is_none()) {
+            return Err(user_var.error("SIP_REGISTRAR needs SIP_USER and SIP_PASSWORD"));
+        }
+        let addr = src
+            .var("SIP_ADDR", "where SIP is received (UDP), e.g. `0.0.0.0:5060`; with SIP_REGISTRAR set and this unset, `0.0.0.0:5060` (unset without a registrar: SIP off)")
+            .address("0.0.0.0:5060")?;
+        let allowed = src.var(
+            "SIP_ALLOWED_FROM",
+            "addresses or networks (CIDR) whose calls are taken without a registrar, e.g. an analog telephone adapter's; the registrar's are always taken",
+        );
+        let allowed_from = allowed
+            .list()
+            .iter()
+            .map(|entry| {
+                entry
+                    .parse::<IpNet>()
+                    .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
+                    .map_err(|_| allowed.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            registrar,
+            user,
+            password,
+            addr,
+            allowed_from,
+        })
+    }
+
+    /// Where SIP is received, when it is on.
+    pub fn listen(&self) -> Option<SocketAddr> {
+        self.addr
+            .or_else(|| self.registrar.as_ref().map(|_| SocketAddr::from(([0, 0, 0, 0], 5060))))
+    }
+}

@@ -1,0 +1,171 @@
+//! The SIP endpoint: one UDP socket, the client transactions waiting for their responses (RFC 3261 §17.1.2,
+//! non-INVITE: retransmitted from T1 doubling to T2 until a final response or 64·T1), and the requests that
+//! arrive, handed to whoever serves them.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::UdpSocket;
+use tokio::sync::{mpsc, oneshot};
+
+use super::message::{MAX_MESSAGE, Message, ParseError};
+use crate::logging::Repeated;
+
+/// RFC 3261's timer T1 (the round trip estimate) and T2 (the longest retransmission interval).
+const T1: Duration = Duration::from_millis(500);
+const T2: Duration = Duration::from_secs(4);
+
+/// Why a client transaction ended without a final response.
+#[derive(Debug, thiserror::Error)]
+pub enum TransactionError {
+    #[error("no answer from {0} within 32 s")]
+    Timeout(SocketAddr),
+    #[error("sending to {0}: {1}")]
+    Io(SocketAddr, std::io::Error),
+}
+
+/// A request that arrived, and where from.
+pub struct Incoming {
+    pub request: Message,
+    pub from: SocketAddr,
+}
+
+/// The socket and the transactions in progress.
+pub struct Endpoint {
+    socket: UdpSocket,
+    /// Final responses awaited, by the branch of the request.
+    waiting: Mutex<HashMap<String, oneshot::Sender<Message>>>,
+}
+
+impl Endpoint {
+    /// Binds `addr` (UDP).
+    pub async fn bind(addr: SocketAddr) -> std::io::Result<Arc<Self>> {
+        Ok(Arc::new(Self {
+            socket: UdpSocket::bind(addr).await?,
+            waiting: Mutex::default(),
+        }))
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    /// Sends a message once (a response, an ACK).
+    pub async fn send(&self, message: &Message, to: SocketAddr) -> std::io::Result<()> {
+        self.socket.send_to(&message.to_bytes(), to).await.map(drop)
+    }
+
+    /// A non-INVITE client transaction: `request` (whose Via carries a fresh branch) to `to`, retransmitted
+    /// until its final response.
+    pub async fn request(&self, request: &Message, to: SocketAddr) -> Result<Message, TransactionError> {
+        let branch = request.branch().unwrap_or_default().to_string();
+        let (tx, mut rx) = oneshot::channel();
+        self.lock().insert(branch.clone(), tx);
+        let _forget = Forget(self, branch);
+        let bytes = request.to_bytes();
+        let mut interval = T1;
+        let deadline = tokio::time::Instant::now() + T1 * 64;
+        loop {
+            self.socket
+                .send_to(&bytes, to)
+                .await
+                .map_err(|e| TransactionError::Io(to, e))?;
+            let wait = interval.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+            match tokio::time::timeout(wait, &mut rx).await {
+                Ok(Ok(response)) => return Ok(response),
+                Ok(Err(_)) => return Err(TransactionError::Timeout(to)),
+                Err(_) if tokio::time::Instant::now() >= deadline => return Err(TransactionError::Timeout(to)),
+                Err(_) => interval = (interval * 2).min(T2),
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<Message>>> {
+        self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Reads datagrams until the socket fails: responses go to their transactions, requests to `requests`
+    /// (a broken request gets 400 here; what is not SIP at all is dropped and counted in the log).
+    pub async fn receive(self: Arc<Self>, requests: mpsc::Sender<Incoming>) {
+        let mut buf = vec![0u8; MAX_MESSAGE];
+        loop {
+            let (n, from) = match self.socket.recv_from(&mut buf).await {
+                Ok(got) => got,
+                // An ICMP "port unreachable" of an earlier send shows up here on Linux: not the socket's end.
+                Err(err) if err.kind() == std::io::ErrorKind::ConnectionRefused => continue,
+                Err(err) => return tracing::warn!(%err, "the SIP socket failed"),
+            };
+            let datagram = &buf[..n];
+            if datagram.iter().all(|b| b.is_ascii_whitespace()) {
+                continue; // a keep-alive (RFC 5626 §4.4.1)
+            }
+            match Message::parse(datagram) {
+                Ok(message) if message.code().is_some() => self.answered(message),
+                Ok(request) => match request.check_request() {
+                    Ok(()) => {
+                        if requests.send(Incoming { request, from }).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(why) => self.refuse(&request, from, &why).await,
+                },
+                // What could be read of a broken request is enough to answer it, when it names its Via.
+                Err(ParseError::Malformed(why, Some(read))) if read.code().is_none() => {
+                    self.refuse(&read, from, &why).await;
+                }
+                Err(ParseError::Malformed(why, _)) => {
+                    static BROKEN: Repeated = Repeated::new();
+                    if let Some(left_out) = BROKEN.next() {
+                        tracing::warn!(%from, why, left_out, "a broken SIP response; dropped");
+                    }
+                }
+                Err(ParseError::Garbage(why)) => {
+                    static GARBAGE: Repeated = Repeated::new();
+                    if let Some(left_out) = GARBAGE.next() {
+                        tracing::debug!(%from, why, left_out, "not SIP; dropped");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hands a final response to its transaction (provisional ones only say that it goes on).
+    fn answered(&self, response: Message) {
+        if response.code().is_some_and(|c| c < 200) {
+            return;
+        }
+        let Some(branch) = response.branch() else { return };
+        if let Some(waiting) = self.lock().remove(branch) {
+            let _ = waiting.send(response);
+        }
+    }
+
+    /// A 400 for a broken request, or one that lacks what a transaction needs.
+    async fn refuse(&self, request: &Message, from: SocketAddr, why: &str) {
+        static BROKEN: Repeated = Repeated::new();
+        if let Some(left_out) = BROKEN.next() {
+            tracing::warn!(%from, why, left_out, "a SIP request without what it needs; 400");
+        }
+        if request.header("Via").is_some() {
+            let _ = self
+                .send(&request.response(400, &format!("Bad Request ({why})"), None), from)
+                .await;
+        }
+    }
+}
+
+/// Removes a transaction from the waiting ones, however it ended.
+struct Forget<'a>(&'a Endpoint, String);
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.0.lock().remove(&self.1);
+    }
+}
+
+/// A fresh branch (RFC 3261's magic cookie first), tag or Call-ID part.
+pub fn token(prefix: &str) -> String {
+    format!("{prefix}{:016x}", rand::random::<u64>())
+}

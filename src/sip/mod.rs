@@ -1,0 +1,121 @@
+//! The house's own telephone (`SIP_REGISTRAR`, `SIP_ADDR`; off by default): a SIP user agent that registers
+//! with the home router (a Fritz!Box takes it as an IP telephone with an internal number) and takes requests
+//! from it and from `SIP_ALLOWED_FROM`; anybody else gets 403.
+//!
+//! - [`message`]: reading and writing SIP messages.
+//! - [`digest`]: digest authentication.
+//! - [`endpoint`]: the UDP socket and the client transactions.
+//! - [`register`]: the registration, kept fresh, its state in `App::lines`.
+
+pub mod digest;
+pub mod endpoint;
+pub mod message;
+mod register;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use secrecy::SecretString;
+use tokio::sync::mpsc;
+
+use self::endpoint::{Endpoint, Incoming};
+use crate::AbortOnDrop;
+use crate::app::App;
+use crate::lines::LineState;
+
+/// The methods the gateway takes.
+pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO";
+/// How the gateway names itself.
+pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION"));
+
+/// Serves SIP on `endpoint` until dropped: registers when a registrar is set, and answers requests.
+pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
+    let settings = app.settings.sip.clone();
+    let (tx, mut requests) = mpsc::channel(64);
+    let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx)));
+    let mut allowed: Vec<IpAddr> = Vec::new();
+    let _register = match (&settings.registrar, &settings.user, &settings.password) {
+        (Some(registrar), Some(user), Some(password)) => {
+            let account = account(&endpoint, registrar, user, password).await;
+            match account {
+                Ok(account) => {
+                    tracing::info!(registrar = %account.registrar, user, "SIP: registering with the registrar");
+                    allowed.push(account.registrar.ip());
+                    Some(AbortOnDrop(tokio::spawn(register::keep_registered(
+                        app.clone(),
+                        endpoint.clone(),
+                        account,
+                    ))))
+                }
+                Err(why) => {
+                    tracing::warn!(registrar, why, "SIP: the registrar cannot be reached");
+                    app.lines
+                        .set("sip", &format!("{user}@{registrar}"), LineState::Failing, why);
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    while let Some(Incoming { request, from }) = requests.recv().await {
+        let known = allowed.contains(&from.ip()) || settings.allowed_from.iter().any(|net| net.contains(&from.ip()));
+        let response = match request.method() {
+            // An ACK is never answered.
+            "ACK" => continue,
+            _ if !known => {
+                tracing::debug!(%from, method = request.method(), "SIP request from an unknown address; 403");
+                request.response(403, "Forbidden", None)
+            }
+            "OPTIONS" => {
+                let mut ok = request.response(200, "OK", None);
+                ok.push("Allow", ALLOW).push("Accept", "application/sdp");
+                ok
+            }
+            "BYE" | "CANCEL" | "INFO" => request.response(481, "Call/Transaction Does Not Exist", None),
+            "INVITE" => request.response(480, "Temporarily Unavailable", None),
+            _ => request.response(405, "Method Not Allowed", None),
+        };
+        let _ = endpoint.send(&response, from).await;
+    }
+}
+
+/// The account of the settings, with the registrar's address and this telephone's as the registrar reaches
+/// it.
+async fn account(
+    endpoint: &Endpoint,
+    registrar: &str,
+    user: &str,
+    password: &SecretString,
+) -> Result<register::Account, String> {
+    let with_port = if registrar
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        registrar.to_string()
+    } else {
+        format!("{registrar}:5060")
+    };
+    let address = tokio::net::lookup_host(&with_port)
+        .await
+        .map_err(|e| format!("{registrar}: {e}"))?
+        .find(SocketAddr::is_ipv4)
+        .ok_or_else(|| format!("{registrar} has no IPv4 address"))?;
+    let bound = endpoint.local_addr().map_err(|e| e.to_string())?;
+    // Bound to every address: the one the registrar is reached from is the one it must call.
+    let ip = if bound.ip().is_unspecified() {
+        let probe = tokio::net::UdpSocket::bind(("0.0.0.0", 0))
+            .await
+            .map_err(|e| e.to_string())?;
+        probe.connect(address).await.map_err(|e| format!("{registrar}: {e}"))?;
+        probe.local_addr().map_err(|e| e.to_string())?.ip()
+    } else {
+        bound.ip()
+    };
+    Ok(register::Account {
+        domain: registrar.to_string(),
+        registrar: address,
+        user: user.to_string(),
+        password: password.clone(),
+        contact: SocketAddr::new(ip, bound.port()),
+    })
+}

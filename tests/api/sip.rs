@@ -1,0 +1,259 @@
+//! The house's own telephone against a real registrar: Debian's kamailio (registrar with digest
+//! authentication and user location, its configuration written here) on loopback ports, standing in for the
+//! home router.
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::net::UdpSocket;
+
+use crate::common::{As, TestApp, eventually, free_port, spawn_app};
+
+/// A kamailio registrar on 127.0.0.1 (UDP), killed when dropped.
+pub struct Kamailio {
+    child: Child,
+    pub port: u16,
+    dir: tempfile::TempDir,
+}
+
+/// Where Debian puts kamailio's modules.
+const MODULES: &str = "/usr/lib/x86_64-linux-gnu/kamailio/modules/";
+
+impl Kamailio {
+    /// A registrar for `accounts` (user, password) that grants registrations of at most `max_expires` seconds
+    /// and relays calls to whoever registered (proxy authentication for the callers it knows).
+    pub async fn start(accounts: &[(&str, &str)], max_expires: u32) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let passwords: String = accounts
+            .iter()
+            .map(|(user, password)| format!("    if ($fU == \"{user}\") {{ $var(pw) = \"{password}\"; }}\n"))
+            .collect();
+        let config = format!(
+            r#"#!KAMAILIO
+debug=2
+log_stderror=yes
+children=2
+listen=udp:127.0.0.1:{port}
+mpath="{MODULES}"
+loadmodule "kex.so"
+loadmodule "corex.so"
+loadmodule "tm.so"
+loadmodule "sl.so"
+loadmodule "rr.so"
+loadmodule "pv.so"
+loadmodule "maxfwd.so"
+loadmodule "usrloc.so"
+loadmodule "registrar.so"
+loadmodule "textops.so"
+loadmodule "siputils.so"
+loadmodule "xlog.so"
+loadmodule "auth.so"
+modparam("usrloc", "db_mode", 0)
+modparam("registrar", "min_expires", 5)
+modparam("registrar", "max_expires", {max_expires})
+
+request_route {{
+    if (!mf_process_maxfwd_header("10")) {{ sl_send_reply("483", "Too Many Hops"); exit; }}
+    if (has_totag()) {{
+        if (loose_route() || is_method("ACK|BYE|INFO|CANCEL")) {{ t_relay(); }}
+        exit;
+    }}
+    if (is_method("CANCEL")) {{ if (t_check_trans()) {{ t_relay(); }} exit; }}
+    if (is_method("REGISTER|INVITE")) {{
+        $var(pw) = "";
+{passwords}        if (!pv_auth_check("$fd", "$var(pw)", "0", "0")) {{ auth_challenge("$fd", "0"); exit; }}
+        consume_credentials();
+    }}
+    if (is_method("REGISTER")) {{
+        xlog("L_INFO", "REGISTER $fU from $si expires $hdr(Expires)\n");
+        save("location");
+        exit;
+    }}
+    if (is_method("INVITE")) {{ record_route(); }}
+    if (!lookup("location")) {{ sl_send_reply("404", "Not Found"); exit; }}
+    t_relay();
+}}
+"#
+        );
+        let path = dir.path().join("kamailio.cfg");
+        std::fs::write(&path, config).unwrap();
+        let log = std::fs::File::create(dir.path().join("log.txt")).unwrap();
+        let child = Command::new("/usr/sbin/kamailio")
+            .args([
+                "-f",
+                path.to_str().unwrap(),
+                "-DD",
+                "-E",
+                "-Y",
+                dir.path().to_str().unwrap(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("kamailio (scripts/test.sh installs it)");
+        let kamailio = Self { child, port, dir };
+        eventually("kamailio listens", 20, || async {
+            kamailio.log().contains("SO_RCVBUF is finally")
+        })
+        .await;
+        kamailio
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("log.txt")).unwrap_or_default()
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, 1], self.port))
+    }
+}
+
+impl Drop for Kamailio {
+    fn drop(&mut self) {
+        // SIGTERM, so that the main process takes its worker processes with it.
+        use rustix::process::{Pid, Signal, kill_process};
+        if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
+            let _ = kill_process(pid, Signal::TERM);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// A gateway registering with `kamailio` as `user`, listening for SIP on a free loopback port.
+async fn telephone(kamailio: &Kamailio, user: &str, password: &str) -> (TestApp, SocketAddr) {
+    let sip = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    let app = spawn_app(&[
+        ("SIP_REGISTRAR", &format!("127.0.0.1:{}", kamailio.port)),
+        ("SIP_USER", user),
+        ("SIP_PASSWORD", password),
+        ("SIP_ADDR", &sip.to_string()),
+    ])
+    .await;
+    (app, sip)
+}
+
+/// The SIP line as the admin panel shows it.
+async fn line(app: &TestApp) -> Value {
+    let health = app.get("/api/admin/providers", As::AdminKey).await;
+    health.body["lines"][0].clone()
+}
+
+/// Sends `text` from `from` to `to` and returns the first answer (`None` after 3 s).
+async fn exchange(from: &str, to: SocketAddr, text: &str) -> Option<String> {
+    let socket = UdpSocket::bind(format!("{from}:0")).await.unwrap();
+    socket.send_to(text.as_bytes(), to).await.unwrap();
+    let mut buf = vec![0u8; 65536];
+    let (n, _) = tokio::time::timeout(Duration::from_secs(3), socket.recv_from(&mut buf))
+        .await
+        .ok()?
+        .ok()?;
+    Some(String::from_utf8_lossy(&buf[..n]).into_owned())
+}
+
+/// An OPTIONS request for `uri`, sent from `from_ip`.
+fn options(uri: &str, from_ip: &str, call_id: &str) -> String {
+    format!(
+        "OPTIONS {uri} SIP/2.0\r\nVia: SIP/2.0/UDP {from_ip}:5999;branch=z9hG4bK{call_id};rport\r\nMax-Forwards: 70\r\n\
+         From: <sip:tester@{from_ip}>;tag=t1\r\nTo: <{uri}>\r\nCall-ID: {call_id}\r\nCSeq: 1 OPTIONS\r\n\
+         Content-Length: 0\r\n\r\n"
+    )
+}
+
+#[tokio::test]
+#[ignore = "needs kamailio; scripts/test.sh installs it and runs this"]
+async fn the_gateway_registers_with_the_router_refreshes_and_is_reached_through_it() {
+    let kamailio = Kamailio::start(&[("assistant", "s3cret-line")], 10).await;
+    let (app, _) = telephone(&kamailio, "assistant", "s3cret-line").await;
+
+    // Registered, and renewed before the registrar's 10 s run out.
+    eventually("the line is registered twice", 20, || async {
+        let line = line(&app).await;
+        line["state"] == "registered" && line["registrations"].as_u64() >= Some(2)
+    })
+    .await;
+    let line = line(&app).await;
+    assert_eq!(line["account"], format!("assistant@127.0.0.1:{}", kamailio.port));
+    assert_eq!(line["detail"], "registered for 10 s");
+    // The registrar knows where the gateway is: a request for its number reaches it through the registrar.
+    let uri = format!("sip:assistant@127.0.0.1:{}", kamailio.port);
+    let answer = exchange("127.0.0.1", kamailio.addr(), &options(&uri, "127.0.0.1", "reach-1")).await;
+    let answer = answer.expect("an answer through the registrar");
+    assert!(answer.starts_with("SIP/2.0 200 OK"), "{answer}");
+    assert!(
+        answer.contains("Allow: INVITE, ACK, CANCEL, BYE, OPTIONS, INFO"),
+        "{answer}"
+    );
+    // The password went as a digest, never in the clear, and is in no log.
+    assert!(!kamailio.log().contains("s3cret-line"));
+}
+
+#[tokio::test]
+#[ignore = "needs kamailio; scripts/test.sh installs it and runs this"]
+async fn a_wrong_password_shows_as_failing_with_the_registrars_answer() {
+    let kamailio = Kamailio::start(&[("assistant", "right")], 600).await;
+    let (app, _) = telephone(&kamailio, "assistant", "wrong").await;
+    eventually("the line is failing", 20, || async {
+        line(&app).await["state"] == "failing"
+    })
+    .await;
+    let line = line(&app).await;
+    let detail = line["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("401") && detail.contains("wrong SIP_USER or SIP_PASSWORD"),
+        "{detail}"
+    );
+    // Readiness is about answering questions, not about the telephone.
+    assert_eq!(app.get("/health/ready", As::Nobody).await.status, 200);
+}
+
+#[tokio::test]
+#[ignore = "needs kamailio; scripts/test.sh installs it and runs this"]
+async fn strangers_get_403_broken_requests_400_and_garbage_nothing() {
+    let kamailio = Kamailio::start(&[("assistant", "s3cret-line")], 600).await;
+    let (app, sip) = telephone(&kamailio, "assistant", "s3cret-line").await;
+    eventually("the line is registered", 20, || async {
+        line(&app).await["state"] == "registered"
+    })
+    .await;
+
+    // 127.0.0.2 is neither the registrar nor in SIP_ALLOWED_FROM.
+    let stranger = exchange(
+        "127.0.0.2",
+        sip,
+        &options("sip:assistant@127.0.0.1", "127.0.0.2", "s-1"),
+    )
+    .await;
+    assert!(stranger.unwrap().starts_with("SIP/2.0 403"));
+    let invite = options("sip:assistant@127.0.0.1", "127.0.0.2", "s-2").replace("OPTIONS", "INVITE");
+    assert!(
+        exchange("127.0.0.2", sip, &invite)
+            .await
+            .unwrap()
+            .starts_with("SIP/2.0 403")
+    );
+    // A request without its Call-ID is answered 400 with the reason.
+    let broken = options("sip:assistant@127.0.0.1", "127.0.0.2", "s-3").replace("Call-ID: s-3\r\n", "");
+    let answer = exchange("127.0.0.2", sip, &broken).await.unwrap();
+    assert!(
+        answer.starts_with("SIP/2.0 400 Bad Request (missing Call-ID)"),
+        "{answer}"
+    );
+    // A body shorter than it says, too.
+    let short =
+        options("sip:assistant@127.0.0.1", "127.0.0.2", "s-4").replace("Content-Length: 0", "Content-Length: 99");
+    let answer = exchange("127.0.0.2", sip, &short).await.unwrap();
+    assert!(
+        answer.starts_with("SIP/2.0 400 Bad Request (the body is shorter than Content-Length)"),
+        "{answer}"
+    );
+    // Garbage gets no answer, and the telephone goes on serving.
+    for garbage in ["\u{0}\u{1}\u{2}", "SIP/2.0 999 x\r\n\r\n", "HELLO\r\n\r\n"] {
+        assert_eq!(exchange("127.0.0.2", sip, garbage).await, None, "{garbage:?}");
+    }
+    let uri = format!("sip:assistant@127.0.0.1:{}", kamailio.port);
+    let answer = exchange("127.0.0.1", kamailio.addr(), &options(&uri, "127.0.0.1", "after")).await;
+    assert!(answer.unwrap().starts_with("SIP/2.0 200 OK"));
+}
