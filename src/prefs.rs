@@ -262,10 +262,18 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             }
             Ok(dedup(list))
         }
-        "emergency_contact_phones" | "caller_numbers" => {
+        "emergency_contact_phones" => {
             let list = string_list(key, value, 10)?;
             let canon: Result<Vec<String>, ApiError> = list.iter().map(|p| phone(key, p, false)).collect();
             Ok(dedup(canon?))
+        }
+        "caller_numbers" => {
+            let list = string_list(key, value, 10)?;
+            let canon: Option<Vec<String>> = list.iter().map(|p| caller_number(p)).collect();
+            let canon = canon.ok_or_else(|| {
+                ApiError::invalid(key, "a number in international format (+4930123456) or an internal number of the house's telephone system (**611, 11)")
+            })?;
+            Ok(dedup(canon))
         }
         _ => match PROFILE_TEXT.iter().find(|(name, _)| *name == key) {
             Some((_, max)) => Ok(Value::from(text(key, value, *max)?)),
@@ -388,6 +396,15 @@ fn phone(key: &str, raw: &str, empty_ok: bool) -> Result<String, ApiError> {
 /// A phone number in E.164 (`+` and 7 to 15 digits, spaces and dashes dropped), as callers are known by.
 pub fn e164(raw: &str) -> Option<String> {
     phone("number", raw, false).ok()
+}
+
+/// A number a call comes from: E.164, or an internal number of the house's telephone system as a router
+/// passes it (`**611` for a Fritz!Box handset, `11`, `620`: an optional `**` and 1 to 6 digits).
+pub fn caller_number(raw: &str) -> Option<String> {
+    let compact: String = raw.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+    let digits = compact.strip_prefix("**").unwrap_or(&compact);
+    let internal = (1..=6).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit());
+    if internal { Some(compact) } else { e164(raw) }
 }
 
 /// A plain check of an e-mail address: one `@`, a dotted domain, no spaces.

@@ -20,6 +20,10 @@ pub struct SipSettings {
     pub addr: Option<SocketAddr>,
     /// `SIP_ALLOWED_FROM`: addresses or networks whose requests are taken besides the registrar's.
     pub allowed_from: Vec<IpNet>,
+    /// `SIP_RTP_PORTS`: the UDP ports calls' audio uses (two a call: RTP and RTCP).
+    pub rtp_ports: std::ops::RangeInclusive<u16>,
+    /// `SIP_MAX_CALLS`: calls at once; one more gets 486 Busy Here.
+    pub max_calls: usize,
 }
 
 impl SipSettings {
@@ -56,12 +60,28 @@ impl SipSettings {
                     .map_err(|_| allowed.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
             })
             .collect::<Result<_, _>>()?;
+        let ports = src.var(
+            "SIP_RTP_PORTS",
+            "the UDP ports of the calls' audio, `first-last` (two a call)",
+        );
+        let text = ports.string("40000-40099");
+        let rtp_ports = text
+            .split_once('-')
+            .and_then(|(a, b)| Some(a.trim().parse::<u16>().ok()?..=b.trim().parse::<u16>().ok()?))
+            .filter(|r| r.end() > r.start() && *r.start() > 0)
+            .ok_or_else(|| ports.error(format!("{text:?} is not a range of ports like 40000-40099")))?;
+        let max_calls = src
+            .var("SIP_MAX_CALLS", "SIP calls at once; one more hears busy (486)")
+            .ranged(4, 1000)?
+            .max(1) as usize;
         Ok(Self {
             registrar,
             user,
             password,
             addr,
             allowed_from,
+            rtp_ports,
+            max_calls,
         })
     }
 

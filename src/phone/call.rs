@@ -39,7 +39,7 @@ const GOODBYE_GRACE: Duration = Duration::from_secs(3);
 /// What the line's reader and player report.
 #[derive(Debug)]
 pub enum Inbound {
-    /// The caller's audio, 8 kHz mono.
+    /// The caller's audio, mono at the line's rate ([`Line::rate`]).
     Audio(Vec<i16>),
     /// The audio up to this mark was played to the caller.
     Played(u64),
@@ -49,7 +49,12 @@ pub enum Inbound {
 
 /// The line's sending side.
 pub(crate) trait Line {
-    /// Queues 8 kHz audio for the caller, followed by `mark` (reported by [`Inbound::Played`] once played).
+    /// The rate of the line's audio both ways: the telephone's 8 kHz, or 16 kHz on a wideband line (G.722).
+    fn rate(&self) -> u32 {
+        RATE
+    }
+    /// Queues audio at the line's rate for the caller, followed by `mark` (reported by [`Inbound::Played`] once
+    /// played).
     async fn play(&mut self, samples: &[i16], mark: u64) -> std::io::Result<()>;
     /// Drops the audio not yet played.
     async fn clear(&mut self) -> std::io::Result<()>;
@@ -86,6 +91,8 @@ pub(crate) struct Call {
     name: Option<String>,
     options: Options,
     listener: Listener,
+    /// The line's rate.
+    rate: u32,
     hearing: Resampler,
     conversation: Conversation,
     /// The running answer's audio, for the cut at barge-in.
@@ -127,6 +134,7 @@ impl Call {
         user: User,
         line: &'static str,
         session_id: String,
+        rate: u32,
     ) -> crate::error::Result<Self> {
         let (_, prefs, route) = speech::route_alone(&app, &user, Default::default()).await?;
         let name = (!user.is_anonymous)
@@ -145,7 +153,8 @@ impl Call {
         Ok(Self {
             conversation: Conversation::new(app.clone(), user.clone(), "phone", true),
             listener,
-            hearing: Resampler::new(RATE, HEARING_RATE),
+            rate,
+            hearing: Resampler::new(rate, HEARING_RATE),
             last: LastAnswer::new(Some(session_id)),
             language: route.language,
             name,
@@ -442,7 +451,7 @@ impl Call {
         }
     }
 
-    /// Sends WAV audio to the line at 8 kHz, with a mark after it.
+    /// Sends WAV audio to the line at its rate, with a mark after it.
     async fn play<L: Line>(&mut self, line: &mut L, wav: &[u8], piece: Piece) -> std::io::Result<()> {
         let pcm = match parse_wav(wav) {
             Ok(pcm) => to_mono(pcm),
@@ -451,8 +460,8 @@ impl Call {
                 return Ok(());
             }
         };
-        let samples = narrowed(pcm);
-        let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(RATE));
+        let samples = at_rate(pcm, self.rate);
+        let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(self.rate));
         self.played_by = self.played_by.max(Instant::now()) + length;
         self.marks += 1;
         line.play(&samples, self.marks).await?;
@@ -511,11 +520,11 @@ async fn say_and_hang_up<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::R
     }
     .await;
     let samples = match said.map(|said| parse_wav(&said.speech.audio)) {
-        Ok(Ok(pcm)) => narrowed(to_mono(pcm)),
+        Ok(Ok(pcm)) => at_rate(to_mono(pcm), line.rate()),
         Ok(Err(err)) => return tracing::error!(%err, "the phone line's words are not WAV"),
         Err(err) => return tracing::error!(%err, "the phone line could not speak"),
     };
-    let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(RATE));
+    let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(line.rate()));
     if line.play(&samples, 1).await.is_ok() {
         let played = async {
             while let Some(inbound) = inbound.recv().await {
@@ -536,12 +545,12 @@ fn ending_label(ending: Ending) -> &'static str {
     }
 }
 
-/// Audio at the telephone's rate.
-fn narrowed(pcm: Pcm) -> Vec<i16> {
-    if pcm.sample_rate == RATE {
+/// Audio at the line's rate.
+fn at_rate(pcm: Pcm, rate: u32) -> Vec<i16> {
+    if pcm.sample_rate == rate {
         pcm.samples
     } else {
-        pcm.resampled(RATE).samples
+        pcm.resampled(rate).samples
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::app::App;
 use crate::config::phone::UnknownCallers;
 use crate::error::{ApiError, Result};
-use crate::prefs::{PrefsChange, e164};
+use crate::prefs::{PrefsChange, caller_number};
 use crate::store::users::User;
 
 /// Whose call it is.
@@ -29,9 +29,10 @@ impl Caller {
     }
 }
 
-/// The caller of `number` as the network gave it (`None`, `anonymous` or anything not E.164: withheld).
+/// The caller of `number` as the network gave it (`None`, `anonymous` or anything neither E.164 nor an
+/// internal number: withheld).
 pub async fn by_number(app: &App, number: Option<&str>) -> Result<Caller> {
-    let user_id = match number.and_then(e164) {
+    let user_id = match number.and_then(caller_number) {
         Some(number) => app.store.user_of_number(&number).await?,
         None => None,
     };

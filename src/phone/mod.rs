@@ -43,7 +43,7 @@ pub(crate) async fn answer<L: Line>(
             .store
             .create_session(&user.id, "Phone call", &Default::default())
             .await?;
-        Call::new(app.clone(), user, line_name, session).await
+        Call::new(app.clone(), user, line_name, session, line.rate()).await
     };
     let call = match started.await {
         Ok(call) => call,

@@ -6,12 +6,19 @@
 //! - [`digest`]: digest authentication.
 //! - [`endpoint`]: the UDP socket and the client transactions.
 //! - [`register`]: the registration, kept fresh, its state in `App::lines`.
+//! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
+//!   on the voice core as every phone line's calls are.
 
+mod call;
 pub mod digest;
 pub mod endpoint;
+mod media;
 pub mod message;
 mod register;
+pub mod rtp;
+pub mod sdp;
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
@@ -57,14 +64,39 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
         }
         _ => None,
     };
+    // The calls in progress, by Call-ID: their later requests go to them.
+    let mut calls: HashMap<String, mpsc::Sender<message::Message>> = HashMap::new();
     while let Some(Incoming { request, from }) = requests.recv().await {
         let known = allowed.contains(&from.ip()) || settings.allowed_from.iter().any(|net| net.contains(&from.ip()));
+        calls.retain(|_, call| !call.is_closed());
+        let call_id = request.header("Call-ID").unwrap_or_default().to_string();
         let response = match request.method() {
-            // An ACK is never answered.
-            "ACK" => continue,
-            _ if !known => {
+            _ if !known && request.method() != "ACK" => {
                 tracing::debug!(%from, method = request.method(), "SIP request from an unknown address; 403");
                 request.response(403, "Forbidden", None)
+            }
+            _ if calls.contains_key(&call_id) => {
+                let _ = calls[&call_id].try_send(request);
+                continue;
+            }
+            // An ACK is never answered.
+            "ACK" => continue,
+            "INVITE" if calls.len() >= settings.max_calls => request.response(486, "Busy Here", None),
+            "INVITE" => {
+                let contact = match local_towards(&endpoint, from).await {
+                    Ok(contact) => contact,
+                    Err(why) => {
+                        tracing::warn!(%from, why, "a SIP call cannot be answered");
+                        let _ = endpoint
+                            .send(&request.response(500, "Server Internal Error", None), from)
+                            .await;
+                        continue;
+                    }
+                };
+                let (tx, rx) = mpsc::channel(16);
+                calls.insert(call_id, tx);
+                tokio::spawn(call::take(app.clone(), endpoint.clone(), request, from, rx, contact));
+                continue;
             }
             "OPTIONS" => {
                 let mut ok = request.response(200, "OK", None);
@@ -72,11 +104,26 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
                 ok
             }
             "BYE" | "CANCEL" | "INFO" => request.response(481, "Call/Transaction Does Not Exist", None),
-            "INVITE" => request.response(480, "Temporarily Unavailable", None),
             _ => request.response(405, "Method Not Allowed", None),
         };
         let _ = endpoint.send(&response, from).await;
     }
+}
+
+/// The gateway's SIP address as `peer` reaches it: the address the system would send to `peer` from.
+async fn local_towards(endpoint: &Endpoint, peer: SocketAddr) -> Result<SocketAddr, String> {
+    let bound = endpoint.local_addr().map_err(|e| e.to_string())?;
+    if !bound.ip().is_unspecified() {
+        return Ok(bound);
+    }
+    let probe = tokio::net::UdpSocket::bind(("0.0.0.0", 0))
+        .await
+        .map_err(|e| e.to_string())?;
+    probe.connect(peer).await.map_err(|e| e.to_string())?;
+    Ok(SocketAddr::new(
+        probe.local_addr().map_err(|e| e.to_string())?.ip(),
+        bound.port(),
+    ))
 }
 
 /// The account of the settings, with the registrar's address and this telephone's as the registrar reaches
@@ -100,22 +147,13 @@ async fn account(
         .map_err(|e| format!("{registrar}: {e}"))?
         .find(SocketAddr::is_ipv4)
         .ok_or_else(|| format!("{registrar} has no IPv4 address"))?;
-    let bound = endpoint.local_addr().map_err(|e| e.to_string())?;
     // Bound to every address: the one the registrar is reached from is the one it must call.
-    let ip = if bound.ip().is_unspecified() {
-        let probe = tokio::net::UdpSocket::bind(("0.0.0.0", 0))
-            .await
-            .map_err(|e| e.to_string())?;
-        probe.connect(address).await.map_err(|e| format!("{registrar}: {e}"))?;
-        probe.local_addr().map_err(|e| e.to_string())?.ip()
-    } else {
-        bound.ip()
-    };
+    let contact = local_towards(endpoint, address).await?;
     Ok(register::Account {
         domain: registrar.to_string(),
         registrar: address,
         user: user.to_string(),
         password: password.clone(),
-        contact: SocketAddr::new(ip, bound.port()),
+        contact,
     })
 }

@@ -1,0 +1,203 @@
+//! The session description of a call (RFC 4566, offer and answer by RFC 3264): where the caller wants its
+//! audio, and which codec the gateway takes of those offered.
+
+use std::net::{IpAddr, SocketAddr};
+
+/// The codecs the gateway speaks, best first: G.722 carries the 16 kHz band German recognition needs; A-law
+/// (Europe's telephone network) before µ-law.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    G722,
+    Pcma,
+    Pcmu,
+}
+
+impl Codec {
+    /// The static RTP payload type (RFC 3551).
+    pub fn payload_type(self) -> u8 {
+        match self {
+            Codec::G722 => 9,
+            Codec::Pcma => 8,
+            Codec::Pcmu => 0,
+        }
+    }
+
+    /// The rate of the audio it carries (G.722's RTP clock is 8 kHz for history's sake, RFC 3551 §4.5.2).
+    pub fn audio_rate(self) -> u32 {
+        match self {
+            Codec::G722 => 16_000,
+            Codec::Pcma | Codec::Pcmu => 8_000,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::G722 => "G722",
+            Codec::Pcma => "PCMA",
+            Codec::Pcmu => "PCMU",
+        }
+    }
+
+    fn by_name(name: &str) -> Option<Self> {
+        [Codec::G722, Codec::Pcma, Codec::Pcmu]
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// What the caller offered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// Where the caller receives audio.
+    pub media: SocketAddr,
+    /// The codec taken, and its payload type as offered.
+    pub codec: Codec,
+    pub payload_type: u8,
+    /// The payload type of RFC 4733 telephone events, when offered.
+    pub events: Option<u8>,
+}
+
+/// Why an offer cannot be taken: the 488's reason.
+pub type Refusal = &'static str;
+
+impl Offer {
+    /// Reads the first audio stream of an offer and takes the best codec it has.
+    pub fn parse(sdp: &str) -> Result<Self, Refusal> {
+        let mut session_addr: Option<IpAddr> = None;
+        let mut media_addr: Option<IpAddr> = None;
+        let mut audio: Option<(u16, Vec<u8>)> = None;
+        let mut maps: Vec<(u8, String)> = Vec::new();
+        for line in sdp.lines().map(str::trim) {
+            let Some((kind, value)) = line.split_once('=') else {
+                continue;
+            };
+            match kind {
+                "c" => {
+                    let addr = value
+                        .split_whitespace()
+                        .nth(2)
+                        .and_then(|a| a.split('/').next()?.parse().ok());
+                    if audio.is_some() {
+                        media_addr = media_addr.or(addr);
+                    } else {
+                        session_addr = addr;
+                    }
+                }
+                "m" if audio.is_some() => break, // only the first audio stream
+                "m" => {
+                    let mut fields = value.split_whitespace();
+                    if fields.next() != Some("audio") {
+                        continue;
+                    }
+                    let port = fields.next().and_then(|p| p.split('/').next()?.parse().ok());
+                    let _proto = fields.next();
+                    let formats = fields.filter_map(|f| f.parse().ok()).collect();
+                    audio = Some((port.ok_or("a media port that is not a number")?, formats));
+                }
+                "a" if audio.is_some() => {
+                    if let Some(map) = value.strip_prefix("rtpmap:") {
+                        let (pt, encoding) = map.split_once(' ').ok_or("a broken rtpmap")?;
+                        if let Ok(pt) = pt.parse() {
+                            maps.push((pt, encoding.to_string()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (port, formats) = audio.ok_or("no audio stream")?;
+        let addr = media_addr.or(session_addr).ok_or("no connection address")?;
+        if port == 0 {
+            return Err("the audio stream is declined");
+        }
+        let name_of = |pt: u8| {
+            maps.iter()
+                .find(|(p, _)| *p == pt)
+                .map(|(_, e)| e.split('/').next().unwrap_or_default().to_string())
+        };
+        let codec_of = |pt: u8| match name_of(pt) {
+            Some(name) => Codec::by_name(&name),
+            None => [Codec::G722, Codec::Pcma, Codec::Pcmu]
+                .into_iter()
+                .find(|c| c.payload_type() == pt),
+        };
+        let (payload_type, codec) = [Codec::G722, Codec::Pcma, Codec::Pcmu]
+            .into_iter()
+            .find_map(|wanted| {
+                formats
+                    .iter()
+                    .find(|&&pt| codec_of(pt) == Some(wanted))
+                    .map(|&pt| (pt, wanted))
+            })
+            .ok_or("none of G.722, A-law, µ-law offered")?;
+        let events = formats
+            .iter()
+            .copied()
+            .find(|&pt| name_of(pt).is_some_and(|n| n.eq_ignore_ascii_case("telephone-event")));
+        Ok(Self {
+            media: SocketAddr::new(addr, port),
+            codec,
+            payload_type,
+            events,
+        })
+    }
+
+    /// The answer: the gateway's audio at `local`, with the codec taken and telephone events when offered.
+    pub fn answer(&self, local: SocketAddr, session: u64) -> String {
+        let ip = local.ip();
+        let family = if ip.is_ipv4() { "IP4" } else { "IP6" };
+        let mut formats = self.payload_type.to_string();
+        let mut attributes = format!("a=rtpmap:{} {}/8000\r\n", self.payload_type, self.codec.name());
+        if let Some(pt) = self.events {
+            formats.push_str(&format!(" {pt}"));
+            attributes.push_str(&format!("a=rtpmap:{pt} telephone-event/8000\r\na=fmtp:{pt} 0-16\r\n"));
+        }
+        format!(
+            "v=0\r\no=voice-gateway {session} {session} IN {family} {ip}\r\ns=voice-gateway\r\nc=IN {family} {ip}\r\n\
+             t=0 0\r\nm=audio {} RTP/AVP {formats}\r\n{attributes}a=ptime:20\r\na=sendrecv\r\n",
+            local.port()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An offer as baresip sends it (Opus first, which the gateway does not take).
+    const BARESIP: &str = "v=0\r\no=- 1 2 IN IP4 10.77.0.2\r\ns=-\r\nc=IN IP4 10.77.0.2\r\nt=0 0\r\n\
+        m=audio 10004 RTP/AVP 96 9 0 8 101\r\na=rtpmap:96 opus/48000/2\r\na=rtpmap:9 G722/8000\r\n\
+        a=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\na=rtpmap:101 telephone-event/8000\r\n\
+        a=fmtp:101 0-15\r\na=sendrecv\r\n";
+
+    #[test]
+    fn the_best_codec_offered_is_taken_and_answered() {
+        let offer = Offer::parse(BARESIP).unwrap();
+        assert_eq!(offer.media, "10.77.0.2:10004".parse().unwrap());
+        assert_eq!(
+            (offer.codec, offer.payload_type, offer.events),
+            (Codec::G722, 9, Some(101))
+        );
+        let answer = offer.answer("10.77.0.1:40000".parse().unwrap(), 7);
+        assert!(answer.contains("c=IN IP4 10.77.0.1\r\n"));
+        assert!(answer.contains("m=audio 40000 RTP/AVP 9 101\r\n"));
+        assert!(answer.contains("a=rtpmap:9 G722/8000\r\n"));
+        // Without G.722, A-law before µ-law, in the caller's order or not.
+        let narrow = BARESIP.replace(" 9 0 8 101", " 0 8");
+        assert_eq!(Offer::parse(&narrow).unwrap().codec, Codec::Pcma);
+        assert_eq!(Offer::parse(&narrow).unwrap().events, None);
+    }
+
+    #[test]
+    fn offers_the_gateway_cannot_take_say_why() {
+        assert_eq!(
+            Offer::parse(&BARESIP.replace(" 9 0 8 101", " 96")),
+            Err("none of G.722, A-law, µ-law offered")
+        );
+        assert_eq!(
+            Offer::parse(&BARESIP.replace("m=audio 10004", "m=audio 0")),
+            Err("the audio stream is declined")
+        );
+        assert_eq!(Offer::parse("v=0\r\n"), Err("no audio stream"));
+    }
+}
