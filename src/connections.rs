@@ -1,5 +1,5 @@
-//! One connection budget for every door: HTTP, HTTPS, Wyoming and AudioSocket draw from the same count, so
-//! that no protocol and no client address can take the descriptors the others need.
+//! One connection budget for every door: HTTP, HTTPS, Wyoming, AudioSocket and the SIP telephone's calls draw
+//! from the same count, so that no protocol and no client address can take the descriptors the others need.
 //!
 //! - The budget is `MAX_CONNECTIONS`, or less when the process's descriptor limit cannot hold that many: each
 //!   connection may need a second descriptor for a provider it calls, and a reserve stays for the database,
@@ -37,10 +37,12 @@ pub enum Door {
     Https,
     Wyoming,
     AudioSocket,
+    /// A SIP call (its RTP and RTCP sockets).
+    Sip,
 }
 
 impl Door {
-    const ALL: [Door; 4] = [Door::Http, Door::Https, Door::Wyoming, Door::AudioSocket];
+    const ALL: [Door; 5] = [Door::Http, Door::Https, Door::Wyoming, Door::AudioSocket, Door::Sip];
 
     /// The door's label in metrics and logs.
     pub fn label(self) -> &'static str {
@@ -49,6 +51,7 @@ impl Door {
             Door::Https => "https",
             Door::Wyoming => "wyoming",
             Door::AudioSocket => "audiosocket",
+            Door::Sip => "sip",
         }
     }
 
@@ -79,7 +82,7 @@ pub struct Budget {
     /// Connections of one client address, all doors together.
     pub per_client: usize,
     /// Connections of each door (by [`Door::index`]).
-    pub per_door: [usize; 4],
+    pub per_door: [usize; 5],
     /// HTTP connections on the overflow lane.
     pub overflow: usize,
     /// The descriptor limit the budget was derived from (`None`: unknown, the settings alone).
@@ -112,7 +115,7 @@ impl Budget {
         let door = if open.len() > 1 { (total * 3 / 4).max(1) } else { total };
         let per_door = Door::ALL.map(|d| match d {
             Door::Http | Door::Https => door,
-            Door::Wyoming | Door::AudioSocket => door.min(voice),
+            Door::Wyoming | Door::AudioSocket | Door::Sip => door.min(voice),
         });
         // A budget cut by the descriptor limit cuts the address's share too.
         let per_client = if total < max_connections {
@@ -130,10 +133,11 @@ impl Budget {
     }
 
     /// What one address may hold of `door`: a quarter of a voice door (Home Assistant keeps its place when a
-    /// stranger floods Wyoming), an HTTP door's whole share.
+    /// stranger floods Wyoming), an HTTP door's whole share, and all of SIP's (every call comes through the
+    /// router, and only the router and `SIP_ALLOWED_FROM` may call).
     fn per_client_at(&self, door: Door) -> usize {
         match door {
-            Door::Http | Door::Https => self.per_client,
+            Door::Http | Door::Https | Door::Sip => self.per_client,
             Door::Wyoming | Door::AudioSocket => (self.per_door[door.index()] / 4).max(1).min(self.per_client),
         }
     }
@@ -164,6 +168,9 @@ pub fn open_doors(settings: &crate::config::Settings) -> Vec<Door> {
     if settings.phone.audiosocket_addr.is_some() {
         doors.push(Door::AudioSocket);
     }
+    if settings.sip.listen().is_some() {
+        doors.push(Door::Sip);
+    }
     doors
 }
 
@@ -189,7 +196,7 @@ pub fn raise_descriptor_limit() {
 struct Counts {
     full: usize,
     overflow: usize,
-    by_door: [usize; 4],
+    by_door: [usize; 5],
     by_client: HashMap<IpAddr, usize>,
     by_client_door: HashMap<(IpAddr, Door), usize>,
     overflow_by_client: HashMap<IpAddr, usize>,
@@ -200,7 +207,7 @@ pub struct Connections {
     budget: Budget,
     trusted: Vec<IpNet>,
     counts: Mutex<Counts>,
-    refused: [Repeated; 4],
+    refused: [Repeated; 5],
 }
 
 /// A counted connection; uncounted when dropped.
@@ -327,7 +334,7 @@ mod tests {
         assert_eq!(low.overflow, 112);
         assert!(low.total * 2 + low.overflow + RESERVED_DESCRIPTORS <= 1024);
         assert_eq!(low.per_client, 98, "a quarter of the budget");
-        assert_eq!(low.per_door, [294, 294, 200, 200]);
+        assert_eq!(low.per_door, [294, 294, 200, 200, 200]);
         let warning = low.shortfall(4096).unwrap();
         assert!(
             warning.contains("1024") && warning.contains("LimitNOFILE") && warning.contains("8576"),

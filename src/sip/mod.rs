@@ -28,6 +28,7 @@ use tokio::sync::mpsc;
 use self::endpoint::{Endpoint, Incoming};
 use crate::AbortOnDrop;
 use crate::app::App;
+use crate::connections::Door;
 use crate::lines::LineState;
 
 /// The methods the gateway takes.
@@ -83,6 +84,13 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
             "ACK" => continue,
             "INVITE" if calls.len() >= settings.max_calls => request.response(486, "Busy Here", None),
             "INVITE" => {
+                // Each call holds two sockets: it counts in the connection budget of every door.
+                let Some(ticket) = app.connections.admit(Door::Sip, from.ip(), &app.metrics) else {
+                    let _ = endpoint
+                        .send(&request.response(503, "Service Unavailable", None), from)
+                        .await;
+                    continue;
+                };
                 let contact = match local_towards(&endpoint, from).await {
                     Ok(contact) => contact,
                     Err(why) => {
@@ -95,7 +103,11 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
                 };
                 let (tx, rx) = mpsc::channel(16);
                 calls.insert(call_id, tx);
-                tokio::spawn(call::take(app.clone(), endpoint.clone(), request, from, rx, contact));
+                let call = call::take(app.clone(), endpoint.clone(), request, from, rx, contact);
+                tokio::spawn(async move {
+                    call.await;
+                    drop(ticket);
+                });
                 continue;
             }
             "OPTIONS" => {

@@ -18,25 +18,20 @@ pub struct Kamailio {
     dir: tempfile::TempDir,
 }
 
-/// Where Debian puts kamailio's modules.
-const MODULES: &str = "/usr/lib/x86_64-linux-gnu/kamailio/modules/";
-
-impl Kamailio {
-    /// A registrar for `accounts` (user, password) that grants registrations of at most `max_expires` seconds
-    /// and relays calls to whoever registered (proxy authentication for the callers it knows).
-    pub async fn start(accounts: &[(&str, &str)], max_expires: u32) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let passwords: String = accounts
-            .iter()
-            .map(|(user, password)| format!("    if ($fU == \"{user}\") {{ $var(pw) = \"{password}\"; }}\n"))
-            .collect();
-        let config = format!(
-            r#"#!KAMAILIO
+/// A registrar listening on `listen` (UDP) for `accounts` (user, password) that grants registrations of at
+/// most `max_expires` seconds and relays calls to whoever registered, asking callers it knows for their
+/// password as a router does.
+pub fn kamailio_config(listen: &str, accounts: &[(&str, &str)], max_expires: u32) -> String {
+    let passwords: String = accounts
+        .iter()
+        .map(|(user, password)| format!("        if ($fU == \"{user}\") {{ $var(pw) = \"{password}\"; }}\n"))
+        .collect();
+    format!(
+        r#"#!KAMAILIO
 debug=2
 log_stderror=yes
 children=2
-listen=udp:127.0.0.1:{port}
+listen=udp:{listen}
 mpath="{MODULES}"
 loadmodule "kex.so"
 loadmodule "corex.so"
@@ -68,7 +63,6 @@ request_route {{
         consume_credentials();
     }}
     if (is_method("REGISTER")) {{
-        xlog("L_INFO", "REGISTER $fU from $si expires $hdr(Expires)\n");
         save("location");
         exit;
     }}
@@ -77,7 +71,19 @@ request_route {{
     t_relay();
 }}
 "#
-        );
+    )
+}
+
+/// Where Debian puts kamailio's modules.
+const MODULES: &str = "/usr/lib/x86_64-linux-gnu/kamailio/modules/";
+
+impl Kamailio {
+    /// A registrar for `accounts` (user, password) that grants registrations of at most `max_expires` seconds
+    /// and relays calls to whoever registered (proxy authentication for the callers it knows).
+    pub async fn start(accounts: &[(&str, &str)], max_expires: u32) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let config = kamailio_config(&format!("127.0.0.1:{port}"), accounts, max_expires);
         let path = dir.path().join("kamailio.cfg");
         std::fs::write(&path, config).unwrap();
         let log = std::fs::File::create(dir.path().join("log.txt")).unwrap();

@@ -1,0 +1,182 @@
+//! Calls from the house's handsets: Debian's kamailio as the router, baresip as the handsets (its file as the
+//! microphone, what it hears recorded), the gateway with the real engines, all inside a network namespace of
+//! the test's own (baresip puts its machine's network address in its offer, never loopback).
+//!
+//! Ignored by a plain `cargo test`: it needs kamailio, baresip, `unshare`, `ip` and the engines
+//! (`scripts/test.sh` installs and fetches them).
+
+use serde_json::Value;
+
+use voice_gateway::providers::audio::{Pcm, parse_wav, to_mono};
+
+use crate::common::in_namespace;
+use crate::sip::kamailio_config;
+
+const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+
+/// Inside the namespace: the router, the gateway registered with it, Oma's handset `611` (G.722 and G.711),
+/// the kitchen's `612` (G.711 only), and a stranger calling the gateway directly. The output is what each saw.
+const SCRIPT: &str = r#"
+cd "$DATA"
+/usr/sbin/kamailio -f "$DATA/kamailio.cfg" -DD -E -Y "$DATA" > "$DATA/kamailio.log" 2>&1 &
+for _ in $(seq 50); do grep -q "SO_RCVBUF is finally" "$DATA/kamailio.log" && break; sleep 0.1; done
+DB_PATH="$DATA/gateway.db" LISTEN_ADDR=127.0.0.1:8080 ADMIN_API_KEY=calls-admin \
+  SIP_REGISTRAR=10.77.0.1:5060 SIP_USER=assistant SIP_PASSWORD=line-secret SIP_ADDR=10.77.0.1:5070 \
+  SIP_RTP_PORTS=41000-41019 "$GATEWAY" > "$DATA/gateway.log" 2>&1 &
+for _ in $(seq 1800); do grep -q "SIP registered" "$DATA/gateway.log" && break; sleep 0.5; done
+python3 - <<'PY'
+import http.client, json
+def call(method, path, body=None):
+    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=30)
+    c.request(method, path, json.dumps(body) if body is not None else None,
+              {"X-Admin-Key": "calls-admin", "Content-Type": "application/json"})
+    r = c.getresponse()
+    return json.loads(r.read() or b"null")
+oma = call("POST", "/api/admin/users", {"name": "oma", "display_name": "Oma"})
+call("PUT", f"/api/admin/users/{oma['id']}/prefs", {"caller_numbers": ["611"]})
+PY
+handset() {  # name, codecs, file, account, target
+  mkdir -p "$DATA/$1/heard"
+  {
+    echo "poll_method epoll"; echo "sip_listen 10.77.0.2:0"
+    echo "audio_player aubridge,nil"; echo "audio_alert aubridge,nil"; echo "audio_source aufile,$3"
+    echo "snd_path $DATA/$1/heard"; echo "module_path /usr/lib/baresip/modules"
+    for codec in $2; do echo "module $codec.so"; done
+    echo "module aufile.so"; echo "module aubridge.so"; echo "module sndfile.so"; echo "module stdio.so"
+    echo "module_tmp account.so"; echo "module_app menu.so"
+  } > "$DATA/$1/config"
+  echo "$4" > "$DATA/$1/accounts"
+  # baresip quits only on a timer: it is stopped once its call ended.
+  baresip -f "$DATA/$1" -e "/dial $5" -t 90 > "$DATA/$1.log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 900); do
+    grep -qE "terminated|session closed" "$DATA/$1.log" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+  done
+  kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+}
+handset oma "g722 g711" "$Q16" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
+handset kitchen "g711" "$Q8" "<sip:612@10.77.0.1:5060>;auth_pass=kitchen-secret" "sip:assistant@10.77.0.1:5060"
+handset stranger "g711" "$Q8" "<sip:stranger@10.77.0.2>;regint=0" "sip:assistant@10.77.0.1:5070"
+python3 - <<'PY'
+import glob, http.client, json, os, sqlite3
+data = os.environ["DATA"]
+def heard(name):
+    files = glob.glob(f"{data}/{name}/heard/*-dec.wav")
+    if not files:
+        return None
+    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=120)
+    c.request("POST", "/api/transcribe?language=en", open(files[0], "rb").read(), {"Content-Type": "audio/wav"})
+    return json.loads(c.getresponse().read()).get("text")
+db = sqlite3.connect(f"{data}/gateway.db")
+rows = db.execute("select u.name, m.role, m.text from messages m join users u on u.id = m.user_id order by m.rowid")
+log = open(f"{data}/gateway.log").read()
+print(json.dumps({
+    "messages": [list(r) for r in rows],
+    "heard": {name: heard(name) for name in ["oma", "kitchen"]},
+    "codecs": [line.split('codec="')[1].split('"')[0] for line in log.splitlines() if "a SIP call" in line],
+    "stranger": open(f"{data}/stranger.log").read(),
+}))
+PY
+"#;
+
+#[tokio::test]
+#[ignore = "needs kamailio, baresip, a user network namespace and the engines; scripts/test.sh runs it"]
+async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g711() {
+    let data = tempfile::tempdir().unwrap();
+    let accounts = [
+        ("assistant", "line-secret"),
+        ("611", "oma-secret"),
+        ("612", "kitchen-secret"),
+    ];
+    std::fs::write(
+        data.path().join("kamailio.cfg"),
+        kamailio_config("10.77.0.1:5060", &accounts, 3600),
+    )
+    .unwrap();
+    // The question, as each handset's microphone sends it: G.722 takes 16 kHz, G.711 8 kHz.
+    let question = question_wav(data.path());
+    let out = in_namespace(SCRIPT)
+        .current_dir(data.path())
+        .env("GATEWAY", BIN)
+        .env("DATA", data.path())
+        .env("Q16", &question.0)
+        .env("Q8", &question.1)
+        .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
+        .env("WYOMING_ZEROCONF", "false")
+        .env("LLM_TEMPERATURE", "0")
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("WEB_SEARCH_ENABLED", "false")
+        .output()
+        .await
+        .expect("unshare runs");
+    let log = |name: &str| std::fs::read_to_string(data.path().join(name)).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        log("gateway.log")
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log("gateway.log")));
+
+    // Oma's handset offered G.722 first, the kitchen's only G.711: each got the best it offered.
+    assert_eq!(seen["codecs"], serde_json::json!(["G722", "PCMA"]), "{seen}");
+    // Oma is known by her handset's internal number: the question and the answer are in her history.
+    let messages = seen["messages"].as_array().unwrap();
+    let oma: Vec<&Value> = messages.iter().filter(|m| m[0] == "oma").collect();
+    assert!(
+        oma.iter()
+            .any(|m| m[1] == "user" && m[2].as_str().unwrap().to_lowercase().contains("capital")),
+        "{seen}"
+    );
+    assert!(
+        oma.iter()
+            .any(|m| m[1] == "assistant" && m[2].as_str().unwrap().contains("Paris")),
+        "{seen}"
+    );
+    // The kitchen's number is nobody's: refused, as PHONE_UNKNOWN_CALLERS says by default; nothing stored.
+    assert!(messages.iter().all(|m| m[0] == "oma"), "{seen}");
+    // What Oma heard is speech: the greeting ("Hello, Oma. How can I help?", her name is too short for
+    // Whisper base to be sure of) and the answer.
+    let heard = seen["heard"]["oma"].as_str().unwrap_or_default().to_lowercase();
+    assert!(heard.contains("how can i help") && heard.contains("paris"), "{seen}");
+    let kitchen = seen["heard"]["kitchen"].as_str().unwrap_or_default().to_lowercase();
+    assert!(kitchen.contains("not set up"), "the kitchen heard the refusal: {seen}");
+    // A direct call from an address outside SIP_ALLOWED_FROM is forbidden.
+    assert!(seen["stranger"].as_str().unwrap().contains("403 Forbidden"), "{seen}");
+}
+
+/// "What is the capital of France?" in espeak-ng's voice, after 6 s (the greeting) and followed by 45 s of
+/// silence (the handset hangs up at its file's end), at 16 kHz and at 8 kHz: the paths of both files.
+fn question_wav(dir: &std::path::Path) -> (String, String) {
+    let spoken = dir.join("spoken.wav");
+    let ok = std::process::Command::new("espeak-ng")
+        .args([
+            "-v",
+            "en",
+            "-w",
+            spoken.to_str().unwrap(),
+            "What is the capital of France?",
+        ])
+        .status()
+        .expect("espeak-ng (scripts/test.sh installs it)");
+    assert!(ok.success());
+    let speech = to_mono(parse_wav(&std::fs::read(&spoken).unwrap()).unwrap());
+    let rate = speech.sample_rate as usize;
+    let mut samples = vec![0i16; rate * 6];
+    samples.extend(&speech.samples);
+    samples.extend(vec![0i16; rate * 45]);
+    let padded = Pcm {
+        sample_rate: speech.sample_rate,
+        samples,
+        channels: 1,
+    };
+    let [wide, narrow] = [16_000, 8_000].map(|to| {
+        let path = dir.join(format!("question-{to}.wav"));
+        std::fs::write(&path, padded.resampled(to).to_wav()).unwrap();
+        path.to_string_lossy().into_owned()
+    });
+    (wide, narrow)
+}
