@@ -10,7 +10,8 @@
 //! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test;
 //! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
 //! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
-//! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]).
+//! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]); `--line sip-g722` and
+//! `--line sip-pcma` as a call to the SIP telephone in G.722 (16 kHz) or A-law (8 kHz) ([`sip`]).
 //!
 //! `--suite pauses [--sets real,en,de,complete,interrupt] [--data target/turn_bench]` measures instead what issue
 //! 40 is about: people who pause mid-sentence (recordings and generated questions), whether they are answered
@@ -19,6 +20,7 @@
 
 mod pauses;
 mod phone;
+mod sip;
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -92,8 +94,15 @@ async fn main() {
         .local_addr()
         .unwrap()
         .port();
-    let twilio = arg(&args, "--line", "ws") == "twilio";
-    let mut settings: Vec<(String, String)> = if twilio { phone::settings(port) } else { Vec::new() };
+    let line = arg(&args, "--line", "ws");
+    let twilio = line == "twilio";
+    let sip_codec = sip::codec(&line);
+    let sip_addr: std::net::SocketAddr = std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let mut settings: Vec<(String, String)> = match (twilio, sip_codec) {
+        (true, _) => phone::settings(port),
+        (_, Some(_)) => sip::settings(sip_addr),
+        _ => Vec::new(),
+    };
     settings.extend(
         args.windows(2)
             .filter(|w| w[0] == "--env")
@@ -103,9 +112,10 @@ async fn main() {
     let pid = gateway.0.id();
 
     let ask = |lang: String, pcm: Vec<i16>, call: usize| async move {
-        match twilio {
-            true => phone::ask(port, pid, &lang, &pcm, call).await,
-            false => ask(port, pid, &lang, &pcm).await,
+        match (twilio, sip_codec) {
+            (true, _) => phone::ask(port, pid, &lang, &pcm, call).await,
+            (_, Some(codec)) => sip::ask(port, sip_addr, pid, &lang, &pcm, codec, call).await,
+            _ => ask(port, pid, &lang, &pcm).await,
         }
     };
     // A first turn warms the engines up (model load, caches); it is not counted.

@@ -71,7 +71,12 @@ async fn ring(port: u16, call_sid: &str) -> (String, serde_json::Map<String, Val
 }
 
 /// The phone's guest user's id.
-async fn guest(port: u16) -> String {
+pub async fn guest(port: u16) -> String {
+    guest_if_any(port).await.expect("the phone's guest")
+}
+
+/// The phone's guest user's id, once an unknown caller made it.
+pub async fn guest_if_any(port: u16) -> Option<String> {
     let users: Value = admin(reqwest::Client::new().get(format!("http://127.0.0.1:{port}/api/admin/users")))
         .send()
         .await
@@ -79,12 +84,12 @@ async fn guest(port: u16) -> String {
         .json()
         .await
         .unwrap();
-    let guest = users.as_array().unwrap().iter().find(|u| u["name"] == "phone-guest");
-    guest.expect("the phone's guest")["id"].as_str().unwrap().to_string()
+    let guest = users.as_array().unwrap().iter().find(|u| u["name"] == "phone-guest")?;
+    Some(guest["id"].as_str()?.to_string())
 }
 
 /// The texts of the newest call's session: (the caller's, the assistant's).
-async fn call_texts(port: u16, user: &str) -> (Vec<String>, Vec<String>) {
+pub async fn call_texts(port: u16, user: &str) -> (Vec<String>, Vec<String>) {
     let http = reqwest::Client::new();
     let base = format!("http://127.0.0.1:{port}/api/admin/conversations/{user}");
     let sessions: Value = admin(http.get(&base)).send().await.unwrap().json().await.unwrap();
@@ -108,17 +113,22 @@ async fn call_texts(port: u16, user: &str) -> (Vec<String>, Vec<String>) {
     (caller, assistant)
 }
 
-/// Calls, asks `pcm` (16 kHz) in `lang`, and measures.
-pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> Measure {
-    let call_sid = format!("CA{call:032}");
-    let (url, params) = ring(port, &call_sid).await;
-    let user = guest(port).await;
+/// Sets the guest's language to the question's.
+pub async fn set_language(port: u16, user: &str, lang: &str) {
     admin(reqwest::Client::new().put(format!("http://127.0.0.1:{port}/api/admin/users/{user}/prefs")))
         .json(&json!({"language": lang}))
         .send()
         .await
         .and_then(|r| r.error_for_status())
         .expect("the guest's language");
+}
+
+/// Calls, asks `pcm` (16 kHz) in `lang`, and measures.
+pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> Measure {
+    let call_sid = format!("CA{call:032}");
+    let (url, params) = ring(port, &call_sid).await;
+    let user = guest(port).await;
+    set_language(port, &user, lang).await;
     let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
     let (ws, _) = tokio_tungstenite::connect_async(url)
         .await
