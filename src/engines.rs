@@ -63,6 +63,8 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     tokio::fs::create_dir_all(&dir)
         .await
         .map_err(|e| missing(format!("cannot create {}: {e}", dir.display())))?;
+    // Two gateways starting at once on one engines folder (two instances, or tests) take turns setting it up.
+    let setting_up = lock_folder(&dir).await?;
     let path = dir.join("engines.py");
     tokio::fs::write(&path, SCRIPT)
         .await
@@ -85,6 +87,7 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
         model_name,
         languages,
     } = prepare(&script, &dir, &size).await?;
+    drop(setting_up);
 
     let mut children = Vec::new();
     if needs_llm {
@@ -310,6 +313,18 @@ impl Script {
             .spawn()
             .map_err(|e| missing(format!("cannot start {}: {e}", args[0])))
     }
+}
+
+/// An exclusive lock on the engines folder while it is set up (the lock file stays; the lock goes with the
+/// returned file).
+async fn lock_folder(dir: &Path) -> Result<std::fs::File, EngineError> {
+    let path = dir.join(".setting-up.lock");
+    let file = std::fs::File::create(&path).map_err(|e| missing(format!("cannot create {}: {e}", path.display())))?;
+    let locked = move || rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive).map(|()| file);
+    tokio::task::spawn_blocking(locked)
+        .await
+        .map_err(|e| missing(e.to_string()))?
+        .map_err(|e| missing(format!("cannot lock {}: {e}", path.display())))
 }
 
 /// Runs `engines.py prepare`.
