@@ -27,6 +27,9 @@ pub struct PhoneSettings {
     pub silence_secs: u64,
     /// `PHONE_COST_PER_MINUTE`: what a started minute of a call costs, for the cost accounting.
     pub cost_per_minute: f64,
+    /// `PHONE_COUNTRY_CODE`: the country calling code of the house's line (`49`), so that a number the router
+    /// passes in national form (`040…`) is known in E.164; `None` = numbers as passed.
+    pub country_code: Option<String>,
     /// `AUDIOSOCKET_ADDR`: the TCP address of the AudioSocket server; `None` = off.
     pub audiosocket_addr: Option<SocketAddr>,
     /// `AUDIOSOCKET_USER`: the user whose calls come through AudioSocket; `None` = the callers' policy.
@@ -97,7 +100,18 @@ impl PhoneSettings {
             let uuid = uuid::Uuid::parse_str(uuid.trim()).map_err(|_| var.error(format!("{uuid:?} is not a UUID")))?;
             audiosocket_users.insert(uuid.to_string(), name.trim().to_string());
         }
+        let country = src.var(
+            "PHONE_COUNTRY_CODE",
+            "the country calling code of the house's telephone line, e.g. `49`: a caller the router passes as `040…` or `0049…` is `+4940…`",
+        );
+        let country_code = country.raw().map(|c| c.trim_start_matches('+').to_string());
+        if country_code.as_ref().is_some_and(|c| {
+            !(1..=3).contains(&c.len()) || !c.chars().all(|d| d.is_ascii_digit()) || c.starts_with('0')
+        }) {
+            return Err(country.error("expected a country calling code of 1 to 3 digits, e.g. 49"));
+        }
         Ok(Self {
+            country_code,
             unknown_callers,
             guest_daily_requests,
             silence_secs,

@@ -32,7 +32,12 @@ impl Caller {
 /// The caller of `number` as the network gave it (`None`, `anonymous` or anything neither E.164 nor an
 /// internal number: withheld).
 pub async fn by_number(app: &App, number: Option<&str>) -> Result<Caller> {
-    let user_id = match number.and_then(caller_number) {
+    let country = app.settings.phone.country_code.as_deref();
+    let user_id = match number
+        .map(|n| international(n, country))
+        .as_deref()
+        .and_then(caller_number)
+    {
         Some(number) => app.store.user_of_number(&number).await?,
         None => None,
     };
@@ -42,6 +47,19 @@ pub async fn by_number(app: &App, number: Option<&str>) -> Result<Caller> {
             None => unknown(app).await,
         },
         None => unknown(app).await,
+    }
+}
+
+/// A number as a router passes it, made international when the line's country is known: `0049…` is `+49…`,
+/// and with `country` `49`, `040…` is `+4940…`. Internal numbers (`**611`, `11`) stay as they are.
+fn international(number: &str, country: Option<&str>) -> String {
+    let digits: String = number.chars().filter(|c| !matches!(c, ' ' | '-' | '/')).collect();
+    if let Some(rest) = digits.strip_prefix("00") {
+        return format!("+{rest}");
+    }
+    match (digits.strip_prefix('0'), country) {
+        (Some(rest), Some(country)) if !rest.is_empty() => format!("+{country}{rest}"),
+        _ => digits,
     }
 }
 
@@ -78,4 +96,27 @@ async fn unknown(app: &App) -> Result<Caller> {
         app.store.merge_prefs(&guest.id, change).await.map_err(ApiError::from)?;
     }
     Ok(Caller::Guest(guest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_routers_national_number_becomes_international_and_internal_ones_stay() {
+        assert_eq!(international("040 1234567", Some("49")), "+49401234567");
+        assert_eq!(international("0049401234567", None), "+49401234567");
+        assert_eq!(
+            international("040 1234567", None),
+            "0401234567",
+            "no country: as passed"
+        );
+        assert_eq!(international("+49401234567", Some("49")), "+49401234567");
+        assert_eq!(international("**611", Some("49")), "**611");
+        assert_eq!(international("11", Some("49")), "11");
+        assert_eq!(
+            caller_number(&international("0401234567", Some("49"))).as_deref(),
+            Some("+49401234567")
+        );
+    }
 }
