@@ -290,13 +290,14 @@ async function loadHealth() {
   banner.textContent = broken.map((p) => `Alarms cannot be sent by ${p.id} right now: ${p.last_error}.`).join(' ')
     + (broken.length && stranded.length ? ` Nobody would be reached for: ${stranded.join(', ')}.` : '');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
-  const failing = shown.filter((p) => p.state !== 'closed');
-  $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
-    : `Failing: ${failing.map((p) => `${p.stage} ${p.id}`).join(', ')}.`;
   // The telephone's registration with the router sits beside the providers.
   const telephone = lines.map((l) => ({ line: true, ...l }));
+  const failing = [...shown.filter((p) => p.state !== 'closed').map((p) => `${p.stage} ${p.id}`),
+    ...lines.filter((l) => l.state === 'failing').map((l) => `telephone ${l.account}`)];
+  $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
+    : `Failing: ${failing.join(', ')}.`;
   rows('#health', [...shown, ...telephone], (p) => p.line
-    ? ['telephone', p.account, p.state, p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', p.detail]
+    ? ['telephone', p.account, p.state, p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
       p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);

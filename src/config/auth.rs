@@ -49,10 +49,12 @@ impl AuthSettings {
             trusted_auth_header: header_name(
                 src.var("TRUSTED_AUTH_HEADER", "identity header set by the single-sign-on proxy"),
             )?,
-            trusted_proxy_ips: proxy_ips(src.var(
-                "TRUSTED_PROXY_IPS",
-                "comma list of addresses and CIDR ranges whose identity header is believed",
-            ))?,
+            trusted_proxy_ips: src
+                .var(
+                    "TRUSTED_PROXY_IPS",
+                    "comma list of addresses and CIDR ranges whose identity header is believed",
+                )
+                .networks()?,
             admin_users: src
                 .var("ADMIN_USERS", "comma list of user names that are admins")
                 .list(),
@@ -82,16 +84,4 @@ fn header_name(var: Var) -> Result<String, ConfigError> {
     axum::http::HeaderName::from_bytes(name.as_bytes())
         .map(|h| h.as_str().to_string())
         .map_err(|_| var.error(format!("{name:?} is not a valid header name")))
-}
-
-fn proxy_ips(var: Var) -> Result<Vec<IpNet>, ConfigError> {
-    var.list()
-        .iter()
-        .map(|entry| {
-            entry
-                .parse::<IpNet>()
-                .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
-                .map_err(|_| var.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
-        })
-        .collect()
 }

@@ -205,6 +205,19 @@ impl Var<'_, '_> {
         Ok(value)
     }
 
+    /// A comma list of IP addresses or CIDR networks.
+    pub fn networks(&self) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+        self.list()
+            .iter()
+            .map(|entry| {
+                entry
+                    .parse::<ipnet::IpNet>()
+                    .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                    .map_err(|_| self.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
+            })
+            .collect()
+    }
+
     /// A comma list; blanks dropped.
     pub fn list(&self) -> Vec<String> {
         self.raw()

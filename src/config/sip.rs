@@ -46,20 +46,12 @@ impl SipSettings {
         let addr = src
             .var("SIP_ADDR", "where SIP is received (UDP), e.g. `0.0.0.0:5060`; with SIP_REGISTRAR set and this unset, `0.0.0.0:5060` (unset without a registrar: SIP off)")
             .address("0.0.0.0:5060")?;
-        let allowed = src.var(
-            "SIP_ALLOWED_FROM",
-            "addresses or networks (CIDR) whose calls are taken without a registrar, e.g. an analog telephone adapter's; the registrar's are always taken",
-        );
-        let allowed_from = allowed
-            .list()
-            .iter()
-            .map(|entry| {
-                entry
-                    .parse::<IpNet>()
-                    .or_else(|_| entry.parse::<std::net::IpAddr>().map(IpNet::from))
-                    .map_err(|_| allowed.error(format!("{entry:?} is neither an IP address nor a CIDR range")))
-            })
-            .collect::<Result<_, _>>()?;
+        let allowed_from = src
+            .var(
+                "SIP_ALLOWED_FROM",
+                "addresses or networks (CIDR) whose calls are taken without a registrar, e.g. an analog telephone adapter's; the registrar's are always taken",
+            )
+            .networks()?;
         let ports = src.var(
             "SIP_RTP_PORTS",
             "the UDP ports of the calls' audio, `first-last` (two a call)",

@@ -198,16 +198,7 @@ async fn dialog(invite: &Message, ok: &Message, from: SocketAddr, contact: Socke
 async fn resolve(uri: &str) -> Option<SocketAddr> {
     let rest = uri.strip_prefix("sip:")?;
     let host_port = rest.split_once('@').map_or(rest, |(_, h)| h);
-    let host_port = host_port.split(';').next()?;
-    let with_port = if host_port
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
-        host_port.to_string()
-    } else {
-        format!("{host_port}:5060")
-    };
-    tokio::net::lookup_host(with_port).await.ok()?.find(SocketAddr::is_ipv4)
+    super::lookup(host_port.split(';').next()?).await.ok()
 }
 
 /// The caller's requests in the call: a BYE ends it, INFO and a re-INVITE are taken as they are.

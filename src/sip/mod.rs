@@ -122,6 +122,23 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
     }
 }
 
+/// The IPv4 address of `host[:port]` (SIP's 5060 by default), or why there is none.
+async fn lookup(host_port: &str) -> Result<SocketAddr, String> {
+    let with_port = if host_port
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        host_port.to_string()
+    } else {
+        format!("{host_port}:5060")
+    };
+    tokio::net::lookup_host(&with_port)
+        .await
+        .map_err(|e| format!("{host_port}: {e}"))?
+        .find(SocketAddr::is_ipv4)
+        .ok_or_else(|| format!("{host_port} has no IPv4 address"))
+}
+
 /// The gateway's SIP address as `peer` reaches it: the address the system would send to `peer` from.
 async fn local_towards(endpoint: &Endpoint, peer: SocketAddr) -> Result<SocketAddr, String> {
     let bound = endpoint.local_addr().map_err(|e| e.to_string())?;
@@ -146,19 +163,7 @@ async fn account(
     user: &str,
     password: &SecretString,
 ) -> Result<register::Account, String> {
-    let with_port = if registrar
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
-        registrar.to_string()
-    } else {
-        format!("{registrar}:5060")
-    };
-    let address = tokio::net::lookup_host(&with_port)
-        .await
-        .map_err(|e| format!("{registrar}: {e}"))?
-        .find(SocketAddr::is_ipv4)
-        .ok_or_else(|| format!("{registrar} has no IPv4 address"))?;
+    let address = lookup(registrar).await?;
     // Bound to every address: the one the registrar is reached from is the one it must call.
     let contact = local_towards(endpoint, address).await?;
     Ok(register::Account {

@@ -41,13 +41,15 @@ pub async fn keep_registered(app: Arc<App>, endpoint: Arc<Endpoint>, account: Ac
     let (call_id, tag) = (token("reg-"), token(""));
     let mut cseq = 0;
     let mut pause = FIRST_PAUSE;
+    // Registering only until the first answer: a renewal stays registered, a retry stays failing with its
+    // reason, so the panel shows what is true between the attempts.
+    app.lines.set(
+        "sip",
+        &account.name(),
+        LineState::Registering,
+        format!("asking {}", account.registrar),
+    );
     loop {
-        app.lines.set(
-            "sip",
-            &account.name(),
-            LineState::Registering,
-            format!("asking {}", account.registrar),
-        );
         match register(&endpoint, &account, &call_id, &tag, &mut cseq).await {
             Ok(granted) => {
                 tracing::info!(account = %account.name(), seconds = granted.as_secs(), "SIP registered");
