@@ -1,7 +1,12 @@
-//! The phone lines the gateway keeps itself (its SIP registration): their state, for the admin panel.
+//! The phone lines the gateway keeps itself (its SIP registration): their state, for the admin panel, and the
+//! dialer that places alarm calls over them. The help function (below the lines) calls through [`Dialer`];
+//! the SIP line (above it) sets one when it registers with a registrar.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -34,14 +39,64 @@ pub struct LineStatus {
     pub registrations: u64,
 }
 
-/// Every line's state.
+/// An alarm call to place: the message said in the person's language and voice, then "press 1", as often
+/// as the callee needs to hear it.
+pub struct AlarmCall {
+    /// The number to dial: E.164 (`+49…`) or an internal number of the house (`**613`, `13`).
+    pub to: String,
+    /// The person whose alarm it is (their voice speaks).
+    pub user: crate::store::users::User,
+    /// The language of the words.
+    pub language: String,
+    /// What happened and where.
+    pub message: String,
+    /// "Press 1 to confirm".
+    pub ask: String,
+    /// Said after a 1.
+    pub thanks: String,
+    /// The alarm's acknowledgement of this contact, confirmed by a 1 (none: the call only tells).
+    pub ack: Option<String>,
+    /// How long the call may ring before it counts as not answered.
+    pub ring: Duration,
+}
+
+/// Places alarm calls over a line: answers once the callee picked up (the call goes on meanwhile), or why
+/// nobody did (busy, rejected, no answer, the line's own failure), as the contact's delivery.
+pub trait Dialer: Send + Sync {
+    fn dial(&self, call: AlarmCall) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + '_>>;
+}
+
+/// Every line's state, and the dialer of the line that can call out.
 #[derive(Default)]
-pub struct Lines(Mutex<BTreeMap<&'static str, LineStatus>>);
+pub struct Lines {
+    states: Mutex<BTreeMap<&'static str, LineStatus>>,
+    dialer: Mutex<Option<Arc<dyn Dialer>>>,
+}
 
 impl Lines {
+    /// The dialer, while a line can place calls: set, and registered now (else why not).
+    pub fn dialer(&self) -> Result<Arc<dyn Dialer>, String> {
+        let dialer = self
+            .dialer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .ok_or("the house's telephone (SIP_REGISTRAR) is not set up")?;
+        match self.list().into_iter().find(|l| l.line == "sip") {
+            Some(line) if line.state == LineState::Registered => Ok(dialer),
+            Some(line) => Err(format!("the house's telephone is not registered ({})", line.detail)),
+            None => Err("the house's telephone is not registered yet".into()),
+        }
+    }
+
+    /// Sets the dialer of the line that calls out (the SIP line, when it has a registrar).
+    pub fn set_dialer(&self, dialer: Arc<dyn Dialer>) {
+        *self.dialer.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dialer);
+    }
+
     /// Sets `line`'s state; `since` moves only when the state changes.
     pub fn set(&self, line: &'static str, account: &str, state: LineState, detail: String) {
-        let mut lines = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut lines = self.states.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = chrono::Utc::now().to_rfc3339();
         let entry = lines.entry(line).or_insert_with(|| LineStatus {
             line,
@@ -62,7 +117,7 @@ impl Lines {
     }
 
     pub fn list(&self) -> Vec<LineStatus> {
-        let lines = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let lines = self.states.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         lines.values().cloned().collect()
     }
 }

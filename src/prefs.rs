@@ -262,12 +262,9 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             }
             Ok(dedup(list))
         }
-        "emergency_contact_phones" => {
-            let list = string_list(key, value, 10)?;
-            let canon: Result<Vec<String>, ApiError> = list.iter().map(|p| phone(key, p, false)).collect();
-            Ok(dedup(canon?))
-        }
-        "caller_numbers" => {
+        // An internal number is a contact in the house (the nurses' station, a handset upstairs), called over
+        // the house's telephone.
+        "emergency_contact_phones" | "caller_numbers" => {
             let list = string_list(key, value, 10)?;
             let canon: Option<Vec<String>> = list.iter().map(|p| caller_number(p)).collect();
             let canon = canon.ok_or_else(|| {

@@ -32,6 +32,30 @@ pub struct EmergencySettings {
     /// `PUBLIC_URL`: the address contacts reach the gateway at, for acknowledgement links; without it the
     /// address the help button was pressed at.
     pub public_url: Option<String>,
+    /// `EMERGENCY_CALL_VIA`: the lines alarm calls go over; `None` when neither Twilio nor the house's
+    /// telephone is set up.
+    pub call_via: Option<CallVia>,
+}
+
+/// The lines an alarm call goes over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallVia {
+    /// Twilio's REST API.
+    Twilio,
+    /// The house's own telephone (`SIP_REGISTRAR`).
+    Sip,
+    /// The house's telephone first, Twilio when it does not reach the contact.
+    Both,
+}
+
+impl CallVia {
+    pub fn twilio(self) -> bool {
+        self != CallVia::Sip
+    }
+
+    pub fn sip(self) -> bool {
+        self != CallVia::Twilio
+    }
 }
 
 impl EmergencySettings {
@@ -42,9 +66,35 @@ impl EmergencySettings {
 }
 
 impl EmergencySettings {
-    /// Reads the area.
-    pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
+    /// Reads the area; `sip` says whether the house's telephone registers (it can call out).
+    pub(super) fn read(src: &Source, sip: bool) -> Result<Self, ConfigError> {
+        let twilio_account_sid = src
+            .var(
+                "TWILIO_ACCOUNT_SID",
+                "Twilio account; with the token and number it enables SMS and calls",
+            )
+            .raw();
+        let twilio_auth_token = src.var("TWILIO_AUTH_TOKEN", "Twilio auth token").secret();
+        let twilio_from = src
+            .var(
+                "TWILIO_FROM_NUMBER",
+                "the Twilio number alarms are sent and called from (+4930…)",
+            )
+            .raw();
+        let twilio = twilio_account_sid.is_some() && twilio_auth_token.is_some() && twilio_from.is_some();
         Ok(Self {
+            call_via: call_via(
+                src.var(
+                    "EMERGENCY_CALL_VIA",
+                    "the lines alarm calls go over: `twilio`, `sip` (the house's telephone, SIP_REGISTRAR) or `both` (the house's telephone first, Twilio when it does not reach the contact)",
+                )
+                .shown("whichever is set up (both when both are)"),
+                twilio,
+                sip,
+            )?,
+            twilio_account_sid,
+            twilio_auth_token,
+            twilio_from,
             check_secs: src
                 .var(
                     "HELP_CHECK_SECONDS",
@@ -71,19 +121,6 @@ impl EmergencySettings {
                     "base address of the Twilio REST API (SMS and calls of the help function)",
                 )
                 .string("https://api.twilio.com"),
-            twilio_account_sid: src
-                .var(
-                    "TWILIO_ACCOUNT_SID",
-                    "Twilio account; with the token and number it enables SMS and calls",
-                )
-                .raw(),
-            twilio_auth_token: src.var("TWILIO_AUTH_TOKEN", "Twilio auth token").secret(),
-            twilio_from: src
-                .var(
-                    "TWILIO_FROM_NUMBER",
-                    "the Twilio number alarms are sent and called from (+4930…)",
-                )
-                .raw(),
             webhook_url: src
                 .var(
                     "EMERGENCY_WEBHOOK_URL",
@@ -159,6 +196,33 @@ fn escalation_ms(var: Var) -> Result<i64, ConfigError> {
         return Err(var.error(format!("{minutes} is not between 0 and 1440 minutes")));
     }
     Ok((minutes * 60_000.0).round() as i64)
+}
+
+/// `EMERGENCY_CALL_VIA`: the lines named must be set up; unset, whichever are.
+fn call_via(var: Var, twilio: bool, sip: bool) -> Result<Option<CallVia>, ConfigError> {
+    let Some(text) = var.raw() else {
+        return Ok(match (twilio, sip) {
+            (true, true) => Some(CallVia::Both),
+            (true, false) => Some(CallVia::Twilio),
+            (false, true) => Some(CallVia::Sip),
+            (false, false) => None,
+        });
+    };
+    let via = match text.trim() {
+        "twilio" => CallVia::Twilio,
+        "sip" => CallVia::Sip,
+        "both" => CallVia::Both,
+        other => return Err(var.error(format!("{other:?} is not one of twilio, sip, both"))),
+    };
+    if via.twilio() && !twilio {
+        return Err(var.error(format!(
+            "{text} needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER"
+        )));
+    }
+    if via.sip() && !sip {
+        return Err(var.error(format!("{text} needs SIP_REGISTRAR (the house's telephone)")));
+    }
+    Ok(Some(via))
 }
 
 /// `PUBLIC_URL`: an http(s) address without a trailing slash.

@@ -37,7 +37,7 @@ pub use auth::AuthSettings;
 pub use engine_settings::EngineSettings;
 pub use env::ConfigError;
 use env::Source;
-pub use help::{EmergencySettings, SmtpSettings};
+pub use help::{CallVia, EmergencySettings, SmtpSettings};
 pub use limits::LimitSettings;
 pub use phone::PhoneSettings;
 pub use profile::Profile;
@@ -167,6 +167,7 @@ impl Settings {
                 PathBuf::from,
             );
         let tls = TlsSettings::read(&src, server.listen_addr)?;
+        let sip = SipSettings::read(&src)?;
         let settings = Self {
             tls,
             server,
@@ -176,12 +177,12 @@ impl Settings {
             voice: VoiceSettings::read(&src, &engines_dir)?,
             wyoming: WyomingSettings::read(&src)?,
             phone: PhoneSettings::read(&src)?,
-            sip: SipSettings::read(&src)?,
+            emergency: EmergencySettings::read(&src, sip.registrar.is_some())?,
+            sip,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,
             fallbacks: Fallbacks::read(&src)?,
             providers: providers::read(&src, &configured)?,
-            emergency: EmergencySettings::read(&src)?,
             smtp: help::smtp(&src)?,
             engines: EngineSettings::read(&src, engines_dir, &configured)?,
             model_presets: providers::model_presets(&src)?,

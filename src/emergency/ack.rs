@@ -74,13 +74,19 @@ pub async fn call(app: &App, id: &str, signature: Option<&str>, form: &[(String,
             xml_escape(&url)
         ));
     }
+    confirm_by_call(app, id).await?;
+    Ok(Dossier::twiml_thanks(t, &person_name(app, &alarm).await?))
+}
+
+/// Records a 1 pressed in the call of the acknowledgement `id` (Twilio's callback, the house's telephone).
+pub async fn confirm_by_call(app: &App, id: &str) -> Result<()> {
     if let Some(done) = app.store.acknowledge(AckKey::Id(id), "call").await?
         && done.first
     {
         app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
-        tracing::info!(alarm = %alarm.id, "a contact confirmed the emergency alarm (call)");
+        tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (call)");
     }
-    Ok(Dossier::twiml_thanks(t, &person_name(app, &alarm).await?))
+    Ok(())
 }
 
 /// Twilio's request signature: base64 of HMAC-SHA1 over the address followed by every form field's name and

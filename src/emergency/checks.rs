@@ -1,7 +1,7 @@
 //! The help path, watched: on start and every `HELP_CHECK_SECONDS` the gateway checks that each channel of
 //! the help function can deliver, sending nothing: the mail relay takes a connection, its encryption and
 //! login (then `NOOP`, `QUIT`); Twilio answers with the account's credentials; the webhook's host resolves and
-//! takes a connection. A check that starts failing is logged, counted (`help_check_failures_total{check}`),
+//! takes a connection; the house's telephone, when alarm calls go over it, is registered. A check that starts failing is logged, counted (`help_check_failures_total{check}`),
 //! shown (the admin's banner, and the person's help page where it is their channel) and told to the operator
 //! (`OPERATOR_NOTICE_TO`) by a channel that still works; so is its recovery. The results sit beside the
 //! providers' breakers ([`crate::providers::breakers`]).
@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use super::texts::{fill, texts};
 use super::{mail, targets, twilio};
 use crate::app::App;
+use crate::config::CallVia;
+use crate::lines::LineState;
 use crate::metrics::HELP_CHECK_FAILURES_TOTAL;
 use crate::prefs::Prefs;
 
@@ -21,6 +23,11 @@ pub const MAIL: &str = "mail";
 pub const TWILIO: &str = "twilio";
 /// The webhook's check.
 pub const WEBHOOK: &str = "webhook";
+/// The house's telephone's check (calls over it): registered with the registrar.
+pub const SIP: &str = "sip";
+
+/// How often a registration under way is looked at while its check waits for it.
+const REGISTRATION_POLL: Duration = Duration::from_millis(200);
 
 /// Checks the help path now and then every `HELP_CHECK_SECONDS`, for as long as the gateway runs.
 pub async fn run(app: Arc<App>) {
@@ -35,13 +42,14 @@ pub async fn run(app: Arc<App>) {
 /// One round of the checks of every configured channel.
 async fn check_all(app: &App) {
     let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
-    let (mail, twilio, webhook) = tokio::join!(
+    let (mail, twilio, webhook, sip) = tokio::join!(
         timed("SMTP", mail_check(app, timeout), timeout),
         timed("Twilio", twilio_check(app), timeout),
         timed("the webhook's host", webhook_check(app, timeout), timeout),
+        timed("the house's telephone's registrar", sip_check(app), timeout),
     );
     let mut changes = Vec::new();
-    for (name, outcome) in [(MAIL, mail), (TWILIO, twilio), (WEBHOOK, webhook)] {
+    for (name, outcome) in [(MAIL, mail), (TWILIO, twilio), (WEBHOOK, webhook), (SIP, sip)] {
         let Some((took, result)) = outcome else {
             continue;
         };
@@ -92,6 +100,24 @@ async fn twilio_check(app: &App) -> Option<Result<(), String>> {
         return None;
     }
     Some(twilio::check(&app.providers.http, settings).await)
+}
+
+/// Whether the house's telephone can call out: registered (a registration under way is waited for).
+async fn sip_check(app: &App) -> Option<Result<(), String>> {
+    if !app.settings.emergency.call_via.is_some_and(CallVia::sip) {
+        return None;
+    }
+    loop {
+        let registering = app
+            .lines
+            .list()
+            .iter()
+            .any(|l| l.line == "sip" && l.state == LineState::Registering);
+        if !registering {
+            return Some(app.lines.dialer().map(drop));
+        }
+        tokio::time::sleep(REGISTRATION_POLL).await;
+    }
 }
 
 async fn webhook_check(app: &App, timeout: Duration) -> Option<Result<(), String>> {
@@ -147,12 +173,20 @@ async fn notify(app: &App, changes: &[String], timeout: Duration) {
     }
 }
 
-/// The check a channel of an alarm depends on.
-fn check_of(channel: &str) -> &'static str {
+/// Whether the checks a channel of an alarm depends on fail: a call fails when every line it may go over
+/// does.
+fn failing(app: &App, channel: &str) -> bool {
+    let check = |name| app.breakers.check_failing(name);
     match channel {
-        "email" => MAIL,
-        "sms" | "call" => TWILIO,
-        _ => WEBHOOK,
+        "email" => check(MAIL),
+        "sms" => check(TWILIO),
+        "call" => match app.settings.emergency.call_via {
+            Some(CallVia::Twilio) => check(TWILIO),
+            Some(CallVia::Sip) => check(SIP),
+            Some(CallVia::Both) => check(TWILIO) && check(SIP),
+            None => true,
+        },
+        _ => check(WEBHOOK),
     }
 }
 
@@ -165,7 +199,7 @@ pub fn channels(app: &App, prefs: &Prefs) -> (Vec<&'static str>, Vec<&'static st
             all.push(target.channel);
         }
     }
-    all.into_iter().partition(|c| app.breakers.check_failing(check_of(c)))
+    all.into_iter().partition(|c| failing(app, c))
 }
 
 /// What the person's help page says while a channel of theirs cannot deliver, in `language`.

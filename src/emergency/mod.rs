@@ -78,7 +78,8 @@ struct Context<'a> {
 }
 
 /// Every channel and recipient of the person: one e-mail per address (the person's contacts and
-/// `EMERGENCY_CONTACT_EMAIL`), an SMS and a call per phone number, then the webhook.
+/// `EMERGENCY_CONTACT_EMAIL`), an SMS (Twilio) and a call (Twilio or the house's telephone) per phone number,
+/// then the webhook. An internal number of the house (`**613`) is only called over the house's telephone.
 fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
     let mut emails = Vec::new();
     if app.settings.smtp.host.is_some() {
@@ -89,21 +90,23 @@ fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
             emails.push(global.clone());
         }
     }
-    let phones = if app.settings.emergency.twilio_configured() {
-        prefs.emergency_contact_phones.clone().unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    let settings = &app.settings.emergency;
+    let via = settings.call_via;
     let mut targets: Vec<Target> = emails.into_iter().map(|to| Target { channel: "email", to }).collect();
-    for phone in phones {
-        targets.push(Target {
-            channel: "sms",
-            to: phone.clone(),
-        });
-        targets.push(Target {
-            channel: "call",
-            to: phone,
-        });
+    for phone in prefs.emergency_contact_phones.clone().unwrap_or_default() {
+        let public = phone.starts_with('+');
+        if public && settings.twilio_configured() {
+            targets.push(Target {
+                channel: "sms",
+                to: phone.clone(),
+            });
+        }
+        if via.is_some_and(|via| via.sip() || public) {
+            targets.push(Target {
+                channel: "call",
+                to: phone,
+            });
+        }
     }
     if let Some(url) = &app.settings.emergency.webhook_url {
         let host = reqwest::Url::parse(url)

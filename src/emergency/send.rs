@@ -9,9 +9,11 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::dossier::{Dossier, Personal, Position};
+use super::texts::fill;
 use super::{mail, twilio};
 use crate::app::App;
 use crate::auth::token;
+use crate::lines::AlarmCall;
 use crate::store::emergency::Alarm;
 use crate::store::now_ms;
 use crate::store::users::User;
@@ -60,11 +62,13 @@ pub struct Delivery {
     pub error: Option<String>,
 }
 
-/// A contact's acknowledgement: the link for e-mail and SMS, the callback of the call.
+/// A contact's acknowledgement: the link for e-mail and SMS, the callback of the call (Twilio) and its id
+/// (the house's telephone confirms it by id).
 #[derive(Clone)]
 struct Ack {
     link: String,
     callback: String,
+    id: String,
 }
 
 type Job<'a> = Pin<Box<dyn Future<Output = Delivery> + Send + 'a>>;
@@ -84,7 +88,15 @@ pub async fn send(
         .iter()
         .map(|target| {
             let ack = acks.get(target.to.as_str()).filter(|_| target.is_person()).cloned();
-            job(app, user, dossier, target.clone(), ack, reminder, timeout)
+            job(
+                app,
+                (user, &alarm.lang),
+                dossier,
+                target.clone(),
+                ack,
+                reminder,
+                timeout,
+            )
         })
         .collect();
     let results = futures_util::future::join_all(jobs).await;
@@ -123,6 +135,7 @@ async fn issue_acks<'t>(app: &App, alarm: &Alarm, targets: &'t [Target]) -> Hash
             let ack = Ack {
                 link: format!("{}/api/emergency/ack/{secret}", alarm.base_url),
                 callback: format!("{}/api/emergency/call/{id}", alarm.base_url),
+                id,
             };
             (contact, ack)
         })
@@ -131,7 +144,7 @@ async fn issue_acks<'t>(app: &App, alarm: &Alarm, targets: &'t [Target]) -> Hash
 
 fn job<'a>(
     app: &'a App,
-    user: &'a User,
+    (user, language): (&'a User, &'a str),
     dossier: &'a Dossier,
     target: Target,
     ack: Option<Ack>,
@@ -154,8 +167,15 @@ fn job<'a>(
             }
             "sms" => within(timeout, twilio::sms(http, settings, &target.to, &dossier.sms(copy))).await,
             "call" => {
-                let twiml = dossier.twiml(copy, ack.as_ref().map(|a| a.callback.as_str()));
-                within(timeout, twilio::call(http, settings, &target.to, &twiml)).await
+                let call = Call {
+                    to: &target.to,
+                    user,
+                    language,
+                    dossier,
+                    copy,
+                    ack: ack.as_ref(),
+                };
+                call.place(app, timeout).await
             }
             _ => {
                 let result = within(timeout, webhook(app, user, dossier, reminder)).await;
@@ -173,6 +193,63 @@ fn job<'a>(
         }
     })
 }
+
+/// An alarm call to one contact.
+struct Call<'a> {
+    to: &'a str,
+    user: &'a User,
+    language: &'a str,
+    dossier: &'a Dossier,
+    copy: Personal<'a>,
+    ack: Option<&'a Ack>,
+}
+
+impl Call<'_> {
+    /// Places the call over the lines of `EMERGENCY_CALL_VIA`: the house's telephone first, Twilio when that
+    /// did not reach the contact (an internal number only over the house's telephone).
+    async fn place(&self, app: &App, timeout: Duration) -> Result<(), String> {
+        let Some(via) = app.settings.emergency.call_via else {
+            return Err("no line for calls is set up".into());
+        };
+        let mut failures = Vec::new();
+        if via.sip() {
+            match self.over_the_house_line(app, timeout).await {
+                Ok(()) => return Ok(()),
+                Err(why) => failures.push(format!("house line: {why}")),
+            }
+        }
+        if via.twilio() && self.to.starts_with('+') {
+            let twiml = self.dossier.twiml(self.copy, self.ack.map(|a| a.callback.as_str()));
+            let settings = &app.settings.emergency;
+            match within(timeout, twilio::call(&app.providers.http, settings, self.to, &twiml)).await {
+                Ok(()) => return Ok(()),
+                Err(why) => failures.push(why),
+            }
+        }
+        Err(failures.join("; "))
+    }
+
+    /// Rings for `timeout`; delivered once the contact picked up (the message and the question then go on).
+    async fn over_the_house_line(&self, app: &App, timeout: Duration) -> Result<(), String> {
+        let dialer = app.lines.dialer()?;
+        let t = self.dossier.texts;
+        let call = AlarmCall {
+            to: self.to.to_string(),
+            user: self.user.clone(),
+            language: self.language.to_string(),
+            message: self.dossier.call_text(self.copy),
+            ask: t.call_press_1.to_string(),
+            thanks: fill(t.call_thanks, &[("name", &self.dossier.name)]),
+            ack: self.ack.map(|a| a.id.clone()),
+            ring: timeout,
+        };
+        // The ringing has its own bound; the registrar's silence and the words' synthesis get a little more.
+        within(timeout + HOUSE_LINE_SLACK, dialer.dial(call)).await
+    }
+}
+
+/// What a call over the house's telephone may take beyond its ringing.
+const HOUSE_LINE_SLACK: Duration = Duration::from_secs(10);
 
 async fn within(timeout: Duration, job: impl Future<Output = Result<(), String>>) -> Result<(), String> {
     tokio::time::timeout(timeout, job)

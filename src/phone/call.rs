@@ -546,7 +546,7 @@ fn ending_label(ending: Ending) -> &'static str {
 }
 
 /// Audio at the line's rate.
-fn at_rate(pcm: Pcm, rate: u32) -> Vec<i16> {
+pub(crate) fn at_rate(pcm: Pcm, rate: u32) -> Vec<i16> {
     if pcm.sample_rate == rate {
         pcm.samples
     } else {

@@ -63,6 +63,18 @@ fn international(number: &str, country: Option<&str>) -> String {
     }
 }
 
+/// A number as the router dials it, the inverse of [`international`]: with the line's country known, `+4940…`
+/// is `040…` and another country's `+33…` is `0033…`; without it, as it is. Internal numbers stay as they are.
+pub fn dialable(number: &str, country: Option<&str>) -> String {
+    let (Some(rest), Some(country)) = (number.strip_prefix('+'), country) else {
+        return number.to_string();
+    };
+    match rest.strip_prefix(country) {
+        Some(national) => format!("0{national}"),
+        None => format!("00{rest}"),
+    }
+}
+
 /// The caller of a line that belongs to the user named `name` (`None`: an unknown caller).
 pub async fn by_name(app: &App, name: Option<&str>) -> Result<Caller> {
     let Some(name) = name else {
@@ -101,6 +113,18 @@ async fn unknown(app: &App) -> Result<Caller> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_contacts_number_is_dialled_as_the_router_expects_it() {
+        assert_eq!(dialable("+49401234567", Some("49")), "0401234567");
+        assert_eq!(dialable("+33123456789", Some("49")), "0033123456789");
+        assert_eq!(dialable("+49401234567", None), "+49401234567");
+        assert_eq!(dialable("**613", Some("49")), "**613");
+        assert_eq!(
+            international(&dialable("+49401234567", Some("49")), Some("49")),
+            "+49401234567"
+        );
+    }
 
     #[test]
     fn a_routers_national_number_becomes_international_and_internal_ones_stay() {

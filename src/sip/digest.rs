@@ -5,6 +5,39 @@ use md5::{Digest as _, Md5};
 use secrecy::{ExposeSecret, SecretString};
 use sha2::Sha256;
 
+use super::message::Message;
+
+/// Credentials asked for by a 401 (`WWW-Authenticate`, answered by `Authorization`) or a 407
+/// (`Proxy-Authenticate`, `Proxy-Authorization`).
+pub struct Asked {
+    pub header: &'static str,
+    pub challenge: Challenge,
+}
+
+impl Asked {
+    /// The challenge of a 401 or 407 whose answer is `answer` (`401 Unauthorized`); an error when the gateway
+    /// already gave credentials (`given`) and the nonce was not merely stale: the password is wrong.
+    pub fn of(response: &Message, answer: &str, given: bool) -> Result<Self, String> {
+        let (asks, header) = match response.code() {
+            Some(407) => ("Proxy-Authenticate", "Proxy-Authorization"),
+            _ => ("WWW-Authenticate", "Authorization"),
+        };
+        let challenge = response
+            .all(asks)
+            .find_map(Challenge::parse)
+            .ok_or_else(|| format!("{answer} without a digest challenge the gateway can answer"))?;
+        if given && !challenge.stale {
+            return Err(format!("{answer}: wrong SIP_USER or SIP_PASSWORD?"));
+        }
+        Ok(Self { header, challenge })
+    }
+
+    /// Adds the answer for `method` on `uri` to `request`.
+    pub fn answer(&self, request: &mut Message, user: &str, password: &SecretString, method: &str, uri: &str) {
+        request.push(self.header, self.challenge.answer(user, password, method, uri, 1));
+    }
+}
+
 /// A challenge's parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Challenge {

@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::net::UdpSocket;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use super::message::{MAX_MESSAGE, Message, ParseError};
 use crate::logging::Repeated;
 
 /// RFC 3261's timer T1 (the round trip estimate) and T2 (the longest retransmission interval).
-const T1: Duration = Duration::from_millis(500);
-const T2: Duration = Duration::from_secs(4);
+pub const T1: Duration = Duration::from_millis(500);
+pub const T2: Duration = Duration::from_secs(4);
 
 /// Why a client transaction ended without a final response.
 #[derive(Debug, thiserror::Error)]
@@ -35,8 +35,8 @@ pub struct Incoming {
 /// The socket and the transactions in progress.
 pub struct Endpoint {
     socket: UdpSocket,
-    /// Final responses awaited, by the branch of the request.
-    waiting: Mutex<HashMap<String, oneshot::Sender<Message>>>,
+    /// The responses awaited, by the branch and method of the request.
+    waiting: Mutex<HashMap<String, mpsc::Sender<Message>>>,
 }
 
 impl Endpoint {
@@ -54,35 +54,53 @@ impl Endpoint {
 
     /// Sends a message once (a response, an ACK).
     pub async fn send(&self, message: &Message, to: SocketAddr) -> std::io::Result<()> {
-        self.socket.send_to(&message.to_bytes(), to).await.map(drop)
+        self.send_bytes(&message.to_bytes(), to).await
+    }
+
+    /// Sends a message written before (a request sent again).
+    pub async fn send_bytes(&self, bytes: &[u8], to: SocketAddr) -> std::io::Result<()> {
+        self.socket.send_to(bytes, to).await.map(drop)
     }
 
     /// A non-INVITE client transaction: `request` (whose Via carries a fresh branch) to `to`, retransmitted
     /// until its final response.
-    pub async fn request(&self, request: &Message, to: SocketAddr) -> Result<Message, TransactionError> {
-        let branch = request.branch().unwrap_or_default().to_string();
-        let (tx, mut rx) = oneshot::channel();
-        self.lock().insert(branch.clone(), tx);
-        let _forget = Forget(self, branch);
+    pub async fn request(self: &Arc<Self>, request: &Message, to: SocketAddr) -> Result<Message, TransactionError> {
+        let mut responses = self.responses(request);
         let bytes = request.to_bytes();
         let mut interval = T1;
         let deadline = tokio::time::Instant::now() + T1 * 64;
         loop {
-            self.socket
-                .send_to(&bytes, to)
+            self.send_bytes(&bytes, to)
                 .await
                 .map_err(|e| TransactionError::Io(to, e))?;
-            let wait = interval.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
-            match tokio::time::timeout(wait, &mut rx).await {
-                Ok(Ok(response)) => return Ok(response),
-                Ok(Err(_)) => return Err(TransactionError::Timeout(to)),
-                Err(_) if tokio::time::Instant::now() >= deadline => return Err(TransactionError::Timeout(to)),
-                Err(_) => interval = (interval * 2).min(T2),
+            let next = tokio::time::Instant::now() + interval;
+            loop {
+                match tokio::time::timeout_at(next.min(deadline), responses.recv()).await {
+                    Ok(Some(response)) if response.code().is_some_and(|c| c >= 200) => return Ok(response),
+                    Ok(Some(_provisional)) => {}
+                    Ok(None) => return Err(TransactionError::Timeout(to)),
+                    Err(_) if tokio::time::Instant::now() >= deadline => return Err(TransactionError::Timeout(to)),
+                    Err(_) => break,
+                }
             }
+            interval = (interval * 2).min(T2);
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<Message>>> {
+    /// The responses to `request` (by its Via's branch), provisional and final, for as long as the answer is
+    /// held: an INVITE's are read until the call ends, as a lost ACK brings its 2xx again.
+    pub fn responses(self: &Arc<Self>, request: &Message) -> Responses {
+        let branch = transaction(request);
+        let (tx, rx) = mpsc::channel(8);
+        self.lock().insert(branch.clone(), tx);
+        Responses {
+            endpoint: self.clone(),
+            branch,
+            rx,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, mpsc::Sender<Message>>> {
         self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -131,14 +149,10 @@ impl Endpoint {
         }
     }
 
-    /// Hands a final response to its transaction (provisional ones only say that it goes on).
+    /// Hands a response to its transaction, when one waits for it.
     fn answered(&self, response: Message) {
-        if response.code().is_some_and(|c| c < 200) {
-            return;
-        }
-        let Some(branch) = response.branch() else { return };
-        if let Some(waiting) = self.lock().remove(branch) {
-            let _ = waiting.send(response);
+        if let Some(waiting) = self.lock().get(&transaction(&response)) {
+            let _ = waiting.try_send(response);
         }
     }
 
@@ -156,12 +170,27 @@ impl Endpoint {
     }
 }
 
-/// Removes a transaction from the waiting ones, however it ended.
-struct Forget<'a>(&'a Endpoint, String);
+/// The transaction a message belongs to: its branch and method (a CANCEL shares its INVITE's branch).
+fn transaction(message: &Message) -> String {
+    format!("{} {}", message.branch().unwrap_or_default(), message.method())
+}
 
-impl Drop for Forget<'_> {
+/// The responses to one request, until dropped.
+pub struct Responses {
+    endpoint: Arc<Endpoint>,
+    branch: String,
+    rx: mpsc::Receiver<Message>,
+}
+
+impl Responses {
+    pub async fn recv(&mut self) -> Option<Message> {
+        self.rx.recv().await
+    }
+}
+
+impl Drop for Responses {
     fn drop(&mut self) {
-        self.0.lock().remove(&self.1);
+        self.endpoint.lock().remove(&self.branch);
     }
 }
 

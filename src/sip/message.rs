@@ -149,6 +149,14 @@ impl Message {
     }
 
     /// The response's status code.
+    /// A response's status as a person reads it: `403 Forbidden` (empty for a request).
+    pub fn status(&self) -> String {
+        match &self.start {
+            Start::Response { code, reason } => format!("{code} {reason}").trim().to_string(),
+            Start::Request { .. } => String::new(),
+        }
+    }
+
     pub fn code(&self) -> Option<u16> {
         match self.start {
             Start::Response { code, .. } => Some(code),
@@ -157,6 +165,14 @@ impl Message {
     }
 
     /// `CSeq`'s number and method.
+    /// A request's URI (empty for a response).
+    pub fn uri(&self) -> &str {
+        match &self.start {
+            Start::Request { uri, .. } => uri,
+            Start::Response { .. } => "",
+        }
+    }
+
     pub fn cseq(&self) -> Option<(u32, &str)> {
         let (number, method) = self.header("CSeq")?.split_once(char::is_whitespace)?;
         Some((number.trim().parse().ok()?, method.trim()))

@@ -7,9 +7,13 @@
 //! - [`endpoint`]: the UDP socket and the client transactions.
 //! - [`register`]: the registration, kept fresh, its state in `App::lines`.
 //! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
-//!   on the voice core as every phone line's calls are.
+//!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call.
+//! - [`dial`]: a call the gateway places through the registrar; [`alarm`] places the help function's calls.
 
+mod alarm;
 mod call;
+mod dial;
+mod dialog;
 pub mod digest;
 pub mod endpoint;
 mod media;
@@ -20,7 +24,7 @@ pub mod sdp;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use secrecy::SecretString;
 use tokio::sync::mpsc;
@@ -42,6 +46,8 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
     let (tx, mut requests) = mpsc::channel(64);
     let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx)));
     let mut allowed: Vec<IpAddr> = Vec::new();
+    // The calls in progress, by Call-ID: their later requests go to them.
+    let calls = Calls::default();
     let _register = match (&settings.registrar, &settings.user, &settings.password) {
         (Some(registrar), Some(user), Some(password)) => {
             let account = account(&endpoint, registrar, user, password).await;
@@ -49,6 +55,9 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
                 Ok(account) => {
                     tracing::info!(registrar = %account.registrar, user, "SIP: registering with the registrar");
                     allowed.push(account.registrar.ip());
+                    let account = Arc::new(account);
+                    let line = alarm::HouseLine::new(&app, endpoint.clone(), account.clone(), calls.clone());
+                    app.lines.set_dialer(Arc::new(line));
                     Some(AbortOnDrop(tokio::spawn(register::keep_registered(
                         app.clone(),
                         endpoint.clone(),
@@ -65,24 +74,22 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
         }
         _ => None,
     };
-    // The calls in progress, by Call-ID: their later requests go to them.
-    let mut calls: HashMap<String, mpsc::Sender<message::Message>> = HashMap::new();
     while let Some(Incoming { request, from }) = requests.recv().await {
         let known = allowed.contains(&from.ip()) || settings.allowed_from.iter().any(|net| net.contains(&from.ip()));
-        calls.retain(|_, call| !call.is_closed());
         let call_id = request.header("Call-ID").unwrap_or_default().to_string();
+        let call = calls.get(&call_id);
         let response = match request.method() {
             _ if !known && request.method() != "ACK" => {
                 tracing::debug!(%from, method = request.method(), "SIP request from an unknown address; 403");
                 request.response(403, "Forbidden", None)
             }
-            _ if calls.contains_key(&call_id) => {
-                let _ = calls[&call_id].try_send(request);
+            _ if call.is_some() => {
+                let _ = call.map(|call| call.try_send(request));
                 continue;
             }
             // An ACK is never answered.
             "ACK" => continue,
-            "INVITE" if calls.len() >= settings.max_calls => request.response(486, "Busy Here", None),
+            "INVITE" if calls.count() >= settings.max_calls => request.response(486, "Busy Here", None),
             "INVITE" => {
                 // Each call holds two sockets: it counts in the connection budget of every door.
                 let Some(ticket) = app.connections.admit(Door::Sip, from.ip(), &app.metrics) else {
@@ -102,7 +109,7 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
                     }
                 };
                 let (tx, rx) = mpsc::channel(16);
-                calls.insert(call_id, tx);
+                calls.insert(call_id.clone(), tx);
                 let call = call::take(app.clone(), endpoint.clone(), request, from, rx, contact);
                 tokio::spawn(async move {
                     call.await;
@@ -119,6 +126,32 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
             _ => request.response(405, "Method Not Allowed", None),
         };
         let _ = endpoint.send(&response, from).await;
+    }
+}
+
+/// The calls in progress, taken and placed, by Call-ID: the requests of their dialogs go to them.
+#[derive(Clone, Default)]
+pub struct Calls(Arc<Mutex<HashMap<String, mpsc::Sender<message::Message>>>>);
+
+impl Calls {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, mpsc::Sender<message::Message>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A call's requests go to `requests` until its receiver is dropped.
+    fn insert(&self, call_id: String, requests: mpsc::Sender<message::Message>) {
+        self.lock().insert(call_id, requests);
+    }
+
+    fn get(&self, call_id: &str) -> Option<mpsc::Sender<message::Message>> {
+        self.lock().get(call_id).filter(|call| !call.is_closed()).cloned()
+    }
+
+    /// The calls that still last.
+    fn count(&self) -> usize {
+        let mut calls = self.lock();
+        calls.retain(|_, call| !call.is_closed());
+        calls.len()
     }
 }
 

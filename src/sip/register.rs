@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use secrecy::SecretString;
 
-use super::digest::Challenge;
+use super::digest::Asked;
 use super::endpoint::{Endpoint, token};
 use super::message::{Message, param, uri_of};
 use crate::app::App;
@@ -37,7 +37,7 @@ impl Account {
 }
 
 /// Keeps the account registered as long as the gateway runs.
-pub async fn keep_registered(app: Arc<App>, endpoint: Arc<Endpoint>, account: Account) {
+pub async fn keep_registered(app: Arc<App>, endpoint: Arc<Endpoint>, account: Arc<Account>) {
     let (call_id, tag) = (token("reg-"), token(""));
     let mut cseq = 0;
     let mut pause = FIRST_PAUSE;
@@ -71,7 +71,7 @@ pub async fn keep_registered(app: Arc<App>, endpoint: Arc<Endpoint>, account: Ac
 
 /// One registration: how long it was granted, or the registrar's answer (or silence) as the reason.
 async fn register(
-    endpoint: &Endpoint,
+    endpoint: &Arc<Endpoint>,
     account: &Account,
     call_id: &str,
     tag: &str,
@@ -79,7 +79,7 @@ async fn register(
 ) -> Result<Duration, String> {
     let uri = format!("sip:{}", account.domain);
     let mut expires = EXPIRES;
-    let mut credentials: Option<(&str, Challenge)> = None;
+    let mut credentials: Option<Asked> = None;
     for _ in 0..4 {
         *cseq += 1;
         let mut request = Message::request("REGISTER", &uri);
@@ -97,33 +97,17 @@ async fn register(
             .push("Expires", expires.to_string())
             .push("Allow", super::ALLOW)
             .push("User-Agent", super::USER_AGENT);
-        if let Some((header, challenge)) = &credentials {
-            request.push(
-                header,
-                challenge.answer(&account.user, &account.password, "REGISTER", &uri, 1),
-            );
+        if let Some(asked) = &credentials {
+            asked.answer(&mut request, &account.user, &account.password, "REGISTER", &uri);
         }
         let response = endpoint
             .request(&request, account.registrar)
             .await
             .map_err(|e| e.to_string())?;
-        let answer = answer(&response);
+        let answer = response.status();
         match response.code() {
             Some(200..=299) => return Ok(granted(&response, account.contact, expires)),
-            Some(code @ (401 | 407)) => {
-                let (asks, answers) = match code {
-                    401 => ("WWW-Authenticate", "Authorization"),
-                    _ => ("Proxy-Authenticate", "Proxy-Authorization"),
-                };
-                let challenge = response
-                    .all(asks)
-                    .find_map(Challenge::parse)
-                    .ok_or_else(|| format!("{answer} without a digest challenge the gateway can answer"))?;
-                if credentials.is_some() && !challenge.stale {
-                    return Err(format!("{answer}: wrong SIP_USER or SIP_PASSWORD?"));
-                }
-                credentials = Some((answers, challenge));
-            }
+            Some(401 | 407) => credentials = Some(Asked::of(&response, &answer, credentials.is_some())?),
             // Interval Too Brief: the registrar names the shortest it takes.
             Some(423) => {
                 expires = response
@@ -136,14 +120,6 @@ async fn register(
         }
     }
     Err("the registrar kept asking for credentials".into())
-}
-
-/// A response's status as a person reads it: `403 Forbidden`.
-fn answer(response: &Message) -> String {
-    match &response.start {
-        super::message::Start::Response { code, reason } => format!("{code} {reason}").trim().to_string(),
-        super::message::Start::Request { .. } => String::new(),
-    }
 }
 
 /// How long the registrar keeps this contact: its Contact's `expires`, else `Expires`, else what was asked.
@@ -175,7 +151,7 @@ mod tests {
         );
         assert_eq!(granted(&ok, contact, 600), Duration::from_secs(120));
         assert_eq!(
-            answer(&Message::parse(b"SIP/2.0 403 Forbidden\r\n\r\n").unwrap()),
+            Message::parse(b"SIP/2.0 403 Forbidden\r\n\r\n").unwrap().status(),
             "403 Forbidden"
         );
     }

@@ -60,9 +60,55 @@ pub struct Offer {
 /// Why an offer cannot be taken: the 488's reason.
 pub type Refusal = &'static str;
 
+/// The gateway's offer for a call it places: every codec it speaks, best first, and telephone events (a
+/// contact confirms an alarm by pressing 1).
+pub fn offer(local: SocketAddr, session: u64) -> String {
+    let codecs = [Codec::G722, Codec::Pcma, Codec::Pcmu];
+    let formats: Vec<String> = codecs.iter().map(|c| c.payload_type().to_string()).collect();
+    let mut attributes: String = codecs
+        .iter()
+        .map(|c| format!("a=rtpmap:{} {}/8000\r\n", c.payload_type(), c.name()))
+        .collect();
+    attributes.push_str(&format!(
+        "a=rtpmap:{EVENTS} telephone-event/8000\r\na=fmtp:{EVENTS} 0-16\r\n"
+    ));
+    description(local, session, &format!("{} {EVENTS}", formats.join(" ")), &attributes)
+}
+
+/// The payload type of telephone events in the gateway's offers.
+const EVENTS: u8 = 101;
+
+fn description(local: SocketAddr, session: u64, formats: &str, attributes: &str) -> String {
+    let ip = local.ip();
+    let family = if ip.is_ipv4() { "IP4" } else { "IP6" };
+    format!(
+        "v=0\r\no=voice-gateway {session} {session} IN {family} {ip}\r\ns=voice-gateway\r\nc=IN {family} {ip}\r\n\
+         t=0 0\r\nm=audio {} RTP/AVP {formats}\r\n{attributes}a=ptime:20\r\na=sendrecv\r\n",
+        local.port()
+    )
+}
+
+/// Which codec of a description is taken.
+#[derive(Clone, Copy)]
+enum Pick {
+    /// The gateway's best of an offer.
+    Best,
+    /// The first of an answer that the gateway speaks: the one the answerer sends.
+    First,
+}
+
 impl Offer {
     /// Reads the first audio stream of an offer and takes the best codec it has.
     pub fn parse(sdp: &str) -> Result<Self, Refusal> {
+        Self::read(sdp, Pick::Best)
+    }
+
+    /// Reads the answer to the gateway's offer: its first codec the gateway speaks.
+    pub fn parse_answer(sdp: &str) -> Result<Self, Refusal> {
+        Self::read(sdp, Pick::First)
+    }
+
+    fn read(sdp: &str, pick: Pick) -> Result<Self, Refusal> {
         let mut session_addr: Option<IpAddr> = None;
         let mut media_addr: Option<IpAddr> = None;
         let mut audio: Option<(u16, Vec<u8>)> = None;
@@ -121,15 +167,16 @@ impl Offer {
                 .into_iter()
                 .find(|c| c.payload_type() == pt),
         };
-        let (payload_type, codec) = [Codec::G722, Codec::Pcma, Codec::Pcmu]
-            .into_iter()
-            .find_map(|wanted| {
+        let (payload_type, codec) = match pick {
+            Pick::Best => [Codec::G722, Codec::Pcma, Codec::Pcmu].into_iter().find_map(|wanted| {
                 formats
                     .iter()
                     .find(|&&pt| codec_of(pt) == Some(wanted))
                     .map(|&pt| (pt, wanted))
-            })
-            .ok_or("none of G.722, A-law, µ-law offered")?;
+            }),
+            Pick::First => formats.iter().find_map(|&pt| Some((pt, codec_of(pt)?))),
+        }
+        .ok_or("none of G.722, A-law, µ-law offered")?;
         let events = formats
             .iter()
             .copied()
@@ -144,19 +191,13 @@ impl Offer {
 
     /// The answer: the gateway's audio at `local`, with the codec taken and telephone events when offered.
     pub fn answer(&self, local: SocketAddr, session: u64) -> String {
-        let ip = local.ip();
-        let family = if ip.is_ipv4() { "IP4" } else { "IP6" };
         let mut formats = self.payload_type.to_string();
         let mut attributes = format!("a=rtpmap:{} {}/8000\r\n", self.payload_type, self.codec.name());
         if let Some(pt) = self.events {
             formats.push_str(&format!(" {pt}"));
             attributes.push_str(&format!("a=rtpmap:{pt} telephone-event/8000\r\na=fmtp:{pt} 0-16\r\n"));
         }
-        format!(
-            "v=0\r\no=voice-gateway {session} {session} IN {family} {ip}\r\ns=voice-gateway\r\nc=IN {family} {ip}\r\n\
-             t=0 0\r\nm=audio {} RTP/AVP {formats}\r\n{attributes}a=ptime:20\r\na=sendrecv\r\n",
-            local.port()
-        )
+        description(local, session, &formats, &attributes)
     }
 }
 
@@ -199,5 +240,20 @@ mod tests {
             Err("the audio stream is declined")
         );
         assert_eq!(Offer::parse("v=0\r\n"), Err("no audio stream"));
+    }
+
+    #[test]
+    fn the_gateways_offer_lists_every_codec_and_its_answer_is_read_in_the_answerers_order() {
+        let offer = offer("192.168.178.20:40002".parse().unwrap(), 9);
+        assert!(offer.contains("m=audio 40002 RTP/AVP 9 8 0 101\r\n"), "{offer}");
+        assert!(offer.contains("a=rtpmap:101 telephone-event/8000\r\n"));
+        // Read as an offer, it is the gateway's own best; a handset that answers A-law first is sent A-law.
+        assert_eq!(Offer::parse(&offer).unwrap().codec, Codec::G722);
+        let answer = BARESIP.replace(" 96 9 0 8 101", " 8 9 101");
+        let taken = Offer::parse_answer(&answer).unwrap();
+        assert_eq!(
+            (taken.codec, taken.payload_type, taken.events),
+            (Codec::Pcma, 8, Some(101))
+        );
     }
 }

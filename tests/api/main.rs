@@ -32,6 +32,7 @@ mod phone;
 mod readme;
 mod sessions;
 mod sip;
+mod sip_alarm;
 mod sip_calls;
 mod smtp;
 mod speech;

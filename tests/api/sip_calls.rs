@@ -14,9 +14,10 @@ use crate::sip::kamailio_config;
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
-/// Inside the namespace: the router, the gateway registered with it, Oma's handset `611` (G.722 and G.711),
-/// the kitchen's `612` (G.711 only), and a stranger calling the gateway directly. The output is what each saw.
-const SCRIPT: &str = r#"
+/// Inside the namespace: the router (kamailio on 10.77.0.1:5060) and the gateway registered with it as
+/// `assistant` (SIP on 10.77.0.1:5070, HTTP on 127.0.0.1:8080 with the admin key `calls-admin`); `api METHOD
+/// PATH [JSON]` asks the gateway as an admin.
+pub const ROUTER_AND_GATEWAY: &str = r#"
 cd "$DATA"
 /usr/sbin/kamailio -f "$DATA/kamailio.cfg" -DD -E -Y "$DATA" > "$DATA/kamailio.log" 2>&1 &
 for _ in $(seq 50); do grep -q "SO_RCVBUF is finally" "$DATA/kamailio.log" && break; sleep 0.1; done
@@ -24,18 +25,31 @@ DB_PATH="$DATA/gateway.db" LISTEN_ADDR=127.0.0.1:8080 ADMIN_API_KEY=calls-admin 
   SIP_REGISTRAR=10.77.0.1:5060 SIP_USER=assistant SIP_PASSWORD=line-secret SIP_ADDR=10.77.0.1:5070 \
   SIP_RTP_PORTS=41000-41019 "$GATEWAY" > "$DATA/gateway.log" 2>&1 &
 for _ in $(seq 1800); do grep -q "SIP registered" "$DATA/gateway.log" && break; sleep 0.5; done
-python3 - <<'PY'
-import http.client, json
-def call(method, path, body=None):
-    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=30)
-    c.request(method, path, json.dumps(body) if body is not None else None,
-              {"X-Admin-Key": "calls-admin", "Content-Type": "application/json"})
-    r = c.getresponse()
-    return json.loads(r.read() or b"null")
-oma = call("POST", "/api/admin/users", {"name": "oma", "display_name": "Oma"})
-call("PUT", f"/api/admin/users/{oma['id']}/prefs", {"caller_numbers": ["611"]})
+api() {
+  python3 - "$@" <<'PY'
+import http.client, json, sys
+c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=120)
+body = sys.argv[3] if len(sys.argv) > 3 else None
+c.request(sys.argv[1], sys.argv[2], body, {"X-Admin-Key": "calls-admin", "Content-Type": "application/json"})
+print(c.getresponse().read().decode())
 PY
-handset() {  # name, codecs, file, account, target
+}
+# A handset of the house: name, codecs, its microphone's file, its account, whom it dials. What it hears is
+# recorded in $DATA/name/heard; baresip quits only on a timer, so it is stopped once its call ended.
+handset() {
+  phone_config "$1" "$2" "$3" 0
+  echo "$4" > "$DATA/$1/accounts"
+  baresip -f "$DATA/$1" -e "/dial $5" -t 90 > "$DATA/$1.log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 900); do
+    grep -qaE "terminated|session closed" "$DATA/$1.log" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+  done
+  kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+}
+# A telephone's configuration: name, codecs, its microphone's file, and the port of its console (0: none).
+phone_config() {
   mkdir -p "$DATA/$1/heard"
   {
     echo "poll_method epoll"; echo "sip_listen 10.77.0.2:0"
@@ -43,40 +57,42 @@ handset() {  # name, codecs, file, account, target
     echo "snd_path $DATA/$1/heard"; echo "module_path /usr/lib/baresip/modules"
     for codec in $2; do echo "module $codec.so"; done
     echo "module aufile.so"; echo "module aubridge.so"; echo "module sndfile.so"; echo "module stdio.so"
+    if [ "$4" != 0 ]; then echo "cons_listen 10.77.0.2:$4"; echo "module cons.so"; fi
     echo "module_tmp account.so"; echo "module_app menu.so"
   } > "$DATA/$1/config"
-  echo "$4" > "$DATA/$1/accounts"
-  # baresip quits only on a timer: it is stopped once its call ended.
-  baresip -f "$DATA/$1" -e "/dial $5" -t 90 > "$DATA/$1.log" 2>&1 &
-  local pid=$!
-  for _ in $(seq 900); do
-    grep -qE "terminated|session closed" "$DATA/$1.log" && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.1
-  done
-  kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
 }
+# Transcribes the first recording of what telephone NAME heard (English).
+heard() {
+  python3 - "$1" <<'PY'
+import glob, http.client, json, os, sys
+files = sorted(glob.glob(f"{os.environ['DATA']}/{sys.argv[1]}/heard/*-dec.wav"))
+if files:
+    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=120)
+    c.request("POST", "/api/transcribe?language=en", open(files[0], "rb").read(), {"Content-Type": "audio/wav"})
+    print(json.loads(c.getresponse().read()).get("text"))
+PY
+}
+"#;
+
+/// The handsets: Oma's `611` (G.722 and G.711), the kitchen's `612` (G.711 only), and a stranger calling the
+/// gateway directly. The output is what each saw.
+const SCRIPT: &str = r#"
+oma=$(api POST /api/admin/users '{"name": "oma", "display_name": "Oma"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"]}' > /dev/null
 handset oma "g722 g711" "$Q16" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
 handset kitchen "g711" "$Q8" "<sip:612@10.77.0.1:5060>;auth_pass=kitchen-secret" "sip:assistant@10.77.0.1:5060"
 handset stranger "g711" "$Q8" "<sip:stranger@10.77.0.2>;regint=0" "sip:assistant@10.77.0.1:5070"
-python3 - <<'PY'
-import glob, http.client, json, os, sqlite3
+HEARD_OMA=$(heard oma) HEARD_KITCHEN=$(heard kitchen) python3 - <<'PY'
+import json, os, sqlite3
 data = os.environ["DATA"]
-def heard(name):
-    files = glob.glob(f"{data}/{name}/heard/*-dec.wav")
-    if not files:
-        return None
-    c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=120)
-    c.request("POST", "/api/transcribe?language=en", open(files[0], "rb").read(), {"Content-Type": "audio/wav"})
-    return json.loads(c.getresponse().read()).get("text")
 db = sqlite3.connect(f"{data}/gateway.db")
 rows = db.execute("select u.name, m.role, m.text from messages m join users u on u.id = m.user_id order by m.rowid")
 log = open(f"{data}/gateway.log").read()
 print(json.dumps({
     "messages": [list(r) for r in rows],
-    "heard": {name: heard(name) for name in ["oma", "kitchen"]},
+    "heard": {"oma": os.environ["HEARD_OMA"], "kitchen": os.environ["HEARD_KITCHEN"]},
     "codecs": [line.split('codec="')[1].split('"')[0] for line in log.splitlines() if "a SIP call" in line],
-    "stranger": open(f"{data}/stranger.log").read(),
+    "stranger": open(f"{data}/stranger.log", errors="replace").read(),
 }))
 PY
 "#;
@@ -97,7 +113,7 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
     .unwrap();
     // The question, as each handset's microphone sends it: G.722 takes 16 kHz, G.711 8 kHz.
     let question = question_wav(data.path());
-    let out = in_namespace(SCRIPT)
+    let out = in_namespace(&format!("{ROUTER_AND_GATEWAY}{SCRIPT}"))
         .current_dir(data.path())
         .env("GATEWAY", BIN)
         .env("DATA", data.path())
@@ -151,30 +167,34 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
 /// "What is the capital of France?" in espeak-ng's voice, after 6 s (the greeting) and followed by 45 s of
 /// silence (the handset hangs up at its file's end), at 16 kHz and at 8 kHz: the paths of both files.
 fn question_wav(dir: &std::path::Path) -> (String, String) {
-    let spoken = dir.join("spoken.wav");
-    let ok = std::process::Command::new("espeak-ng")
-        .args([
-            "-v",
-            "en",
-            "-w",
-            spoken.to_str().unwrap(),
-            "What is the capital of France?",
-        ])
-        .status()
-        .expect("espeak-ng (scripts/test.sh installs it)");
-    assert!(ok.success());
-    let speech = to_mono(parse_wav(&std::fs::read(&spoken).unwrap()).unwrap());
-    let rate = speech.sample_rate as usize;
-    let mut samples = vec![0i16; rate * 6];
-    samples.extend(&speech.samples);
-    samples.extend(vec![0i16; rate * 45]);
+    spoken_wav(dir, "question", &[(6.0, "What is the capital of France?")], 45.0)
+}
+
+/// Speech in espeak-ng's voice, each text starting `at` seconds after the previous one ended (the first
+/// after the start), followed by `tail` seconds of silence, at 16 kHz and at 8 kHz: the paths of both files.
+pub fn spoken_wav(dir: &std::path::Path, name: &str, texts: &[(f64, &str)], tail: f64) -> (String, String) {
+    let mut samples = Vec::new();
+    let mut rate = 22_050;
+    for (i, (at, text)) in texts.iter().enumerate() {
+        let spoken = dir.join(format!("{name}-{i}.wav"));
+        let ok = std::process::Command::new("espeak-ng")
+            .args(["-v", "en", "-w", spoken.to_str().unwrap(), text])
+            .status()
+            .expect("espeak-ng (scripts/test.sh installs it)");
+        assert!(ok.success());
+        let speech = to_mono(parse_wav(&std::fs::read(&spoken).unwrap()).unwrap());
+        rate = speech.sample_rate;
+        samples.extend(vec![0i16; (f64::from(rate) * at) as usize]);
+        samples.extend(&speech.samples);
+    }
+    samples.extend(vec![0i16; (f64::from(rate) * tail) as usize]);
     let padded = Pcm {
-        sample_rate: speech.sample_rate,
+        sample_rate: rate,
         samples,
         channels: 1,
     };
     let [wide, narrow] = [16_000, 8_000].map(|to| {
-        let path = dir.join(format!("question-{to}.wav"));
+        let path = dir.join(format!("{name}-{to}.wav"));
         std::fs::write(&path, padded.resampled(to).to_wav()).unwrap();
         path.to_string_lossy().into_owned()
     });

@@ -1,0 +1,132 @@
+//! Alarm calls over the house's telephone: Oma calls the assistant from her handset and calls for help. The
+//! gateway calls her contacts through the router. The neighbour's telephone `613` answers by itself and
+//! presses 1 (an RFC 4733 event), and the daughter's `614` rejects the call. The setup is the calls test's:
+//! kamailio, baresip and the real engines in a network namespace of the test's own.
+//!
+//! Ignored by a plain `cargo test`; `scripts/test.sh` runs it.
+
+use serde_json::Value;
+
+use crate::common::in_namespace;
+use crate::sip::kamailio_config;
+use crate::sip_calls::{ROUTER_AND_GATEWAY, spoken_wav};
+
+const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+
+/// The contacts wait for calls (each with a console to press keys and hang up by); Oma calls. The output is
+/// what the store and the telephones saw.
+const SCRIPT: &str = r#"
+phone_config neighbour "g722 g711" "$SILENCE" 5555
+echo "<sip:613@10.77.0.1:5060>;auth_pass=neighbour-secret;answermode=auto" > "$DATA/neighbour/accounts"
+baresip -f "$DATA/neighbour" -t 150 > "$DATA/neighbour.log" 2>&1 &
+neighbour=$!
+phone_config daughter "g711" "$SILENCE" 5556
+echo "<sip:614@10.77.0.1:5060>;auth_pass=daughter-secret" > "$DATA/daughter/accounts"
+baresip -f "$DATA/daughter" -t 150 > "$DATA/daughter.log" 2>&1 &
+daughter=$!
+for _ in $(seq 100); do
+  grep -qa "200 OK" "$DATA/neighbour.log" && grep -qa "200 OK" "$DATA/daughter.log" && break
+  sleep 0.1
+done
+oma=$(api POST /api/admin/users '{"name": "oma", "display_name": "Oma"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"], "full_name": "Erna Schmidt", "emergency_contact_phones": ["613", "614"]}' > /dev/null
+# The neighbour presses 1 once the alarm's words reach them; the daughter rejects the call when it rings.
+(
+  for _ in $(seq 1200); do grep -qa "incoming rtp for 'audio' established" "$DATA/neighbour.log" && break; sleep 0.1; done
+  sleep 2; echo "/sndcode 1" > /dev/udp/10.77.0.2/5555
+) &
+(
+  for _ in $(seq 1200); do grep -qa "Incoming call" "$DATA/daughter.log" && break; sleep 0.1; done
+  echo "/hangup" > /dev/udp/10.77.0.2/5556
+) &
+handset oma "g722 g711" "$HELP" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
+for _ in $(seq 300); do grep -qa "terminated" "$DATA/neighbour.log" && break; sleep 0.1; done
+kill $neighbour $daughter 2>/dev/null; wait $neighbour $daughter 2>/dev/null
+HEARD_OMA=$(heard oma) HEARD_NEIGHBOUR=$(heard neighbour) python3 - <<'PY'
+import json, os, sqlite3
+db = sqlite3.connect(f"{os.environ['DATA']}/gateway.db")
+print(json.dumps({
+    "deliveries": [list(r) for r in db.execute("select channel, recipient, state, error from emergency_deliveries order by recipient")],
+    "acks": [list(r) for r in db.execute("select contact, via from emergency_acks where acknowledged_at is not null")],
+    "heard": {"oma": os.environ["HEARD_OMA"], "neighbour": os.environ["HEARD_NEIGHBOUR"]},
+}))
+PY
+"#;
+
+#[tokio::test]
+#[ignore = "needs kamailio, baresip, a user network namespace and the engines; scripts/test.sh runs it"]
+async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_the_alarm() {
+    let data = tempfile::tempdir().unwrap();
+    let accounts = [
+        ("assistant", "line-secret"),
+        ("611", "oma-secret"),
+        ("613", "neighbour-secret"),
+        ("614", "daughter-secret"),
+    ];
+    std::fs::write(
+        data.path().join("kamailio.cfg"),
+        kamailio_config("10.77.0.1:5060", &accounts, 3600),
+    )
+    .unwrap();
+    // Oma, after the greeting: a call for help, then (after the question) her yes, then silence while the
+    // gateway tells her what it did and who confirmed it.
+    let help = spoken_wav(
+        data.path(),
+        "help",
+        &[(6.0, "I have fallen and I can't get up."), (9.0, "Yes, please.")],
+        40.0,
+    );
+    let silence = spoken_wav(data.path(), "silence", &[], 120.0);
+    let out = in_namespace(&format!("{ROUTER_AND_GATEWAY}{SCRIPT}"))
+        .current_dir(data.path())
+        .env("GATEWAY", BIN)
+        .env("DATA", data.path())
+        .env("HELP", &help.0)
+        .env("SILENCE", &silence.0)
+        .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
+        .env("WYOMING_ZEROCONF", "false")
+        .env("LLM_TEMPERATURE", "0")
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("WEB_SEARCH_ENABLED", "false")
+        .env("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "20")
+        .env("EMERGENCY_ESCALATION_MINUTES", "0")
+        .output()
+        .await
+        .expect("unshare runs");
+    let log = |name: &str| std::fs::read_to_string(data.path().join(name)).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        log("gateway.log")
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log("gateway.log")));
+
+    // The neighbour picked up: delivered, and their 1 confirmed the alarm as Twilio's keypress does.
+    // The daughter rejected the call: her delivery failed, saying so.
+    let deliveries = seen["deliveries"].as_array().unwrap();
+    assert_eq!(deliveries.len(), 2, "{seen}");
+    assert_eq!(
+        deliveries[0].as_array().unwrap()[..3],
+        ["call", "613", "delivered"],
+        "{seen}"
+    );
+    assert_eq!(
+        deliveries[1].as_array().unwrap()[..3],
+        ["call", "614", "failed"],
+        "{seen}"
+    );
+    let why = deliveries[1][3].as_str().unwrap_or_default();
+    assert!(why.starts_with("house line: busy (486"), "{seen}");
+    assert_eq!(seen["acks"], serde_json::json!([["613", "call"]]), "{seen}");
+    // The neighbour heard the alarm (cut short by their 1) and the thanks, in the person's (English) voice.
+    let neighbour = seen["heard"]["neighbour"].as_str().unwrap_or_default().to_lowercase();
+    assert!(neighbour.contains("emergency") && neighbour.contains("thank"), "{seen}");
+    // Oma was asked, heard that help is on the way, and who confirmed it ("Seen and confirmed by 613").
+    let oma = seen["heard"]["oma"].as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        oma.contains("alert") && oma.contains("on the way") && oma.contains("613"),
+        "{seen}"
+    );
+}
