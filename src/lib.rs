@@ -167,10 +167,11 @@ pub async fn serve_with_https(
     // The house's telephone, when `SIP_REGISTRAR` or `SIP_ADDR` is set.
     let _sip = match app.settings.sip.listen() {
         Some(addr) => {
-            let endpoint = sip::endpoint::Endpoint::bind(addr)
-                .await
-                .map_err(|e| std::io::Error::new(e.kind(), format!("SIP_ADDR {addr}: {e}")))?;
-            Some(AbortOnDrop(tokio::spawn(sip::run(app.clone(), endpoint))))
+            let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("SIP_ADDR {addr}: {e}"));
+            let endpoint = sip::endpoint::Endpoint::bind(addr).await.map_err(named)?;
+            // TCP on the port UDP got (SIP_ADDR may ask for any port).
+            let tcp = TcpListener::bind(endpoint.local_addr()?).await.map_err(named)?;
+            Some(AbortOnDrop(tokio::spawn(sip::run(app.clone(), endpoint, tcp))))
         }
         None => None,
     };

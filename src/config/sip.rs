@@ -16,7 +16,7 @@ pub struct SipSettings {
     pub user: Option<String>,
     /// `SIP_PASSWORD`: the account's password (digest authentication).
     pub password: Option<SecretString>,
-    /// `SIP_ADDR`: where SIP is received (UDP); `None` = `0.0.0.0:5060` with a registrar, else off.
+    /// `SIP_ADDR`: where SIP is received (UDP and TCP); `None` = `0.0.0.0:5060` with a registrar, else off.
     pub addr: Option<SocketAddr>,
     /// `SIP_ALLOWED_FROM`: addresses or networks whose requests are taken besides the registrar's.
     pub allowed_from: Vec<IpNet>,
@@ -44,7 +44,7 @@ impl SipSettings {
             return Err(user_var.error("SIP_REGISTRAR needs SIP_USER and SIP_PASSWORD"));
         }
         let addr = src
-            .var("SIP_ADDR", "where SIP is received (UDP), e.g. `0.0.0.0:5060`; with SIP_REGISTRAR set and this unset, `0.0.0.0:5060` (unset without a registrar: SIP off)")
+            .var("SIP_ADDR", "where SIP is received (UDP and TCP), e.g. `0.0.0.0:5060`; with SIP_REGISTRAR set and this unset, `0.0.0.0:5060` (unset without a registrar: SIP off)")
             .address("0.0.0.0:5060")?;
         let allowed_from = src
             .var(

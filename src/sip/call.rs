@@ -54,14 +54,16 @@ pub async fn take(
         .and_then(user_of)
         .unwrap_or("assistant")
         .to_string();
-    ok.push("Contact", format!("<sip:{user}@{contact}>"))
+    let reliable = endpoint.reliable(from);
+    let transport = if reliable { ";transport=tcp" } else { "" };
+    ok.push("Contact", format!("<sip:{user}@{contact}{transport}>"))
         .push("Allow", super::ALLOW)
         .push("Content-Type", "application/sdp");
     ok.body = offer.answer(local_media, rand::random::<u32>().into()).into_bytes();
     if !acknowledged(&endpoint, &ok, from, &mut requests).await {
         return;
     }
-    let Some(dialog) = Dialog::taken(&invite, &ok, from, contact).await else {
+    let Some(dialog) = Dialog::taken(&invite, &ok, from, contact, reliable).await else {
         return tracing::warn!("a SIP call without a usable Contact; ended");
     };
     let number = invite.header("From").map(uri_of).and_then(user_of);
@@ -69,7 +71,13 @@ pub async fn take(
         Ok(caller) => caller,
         Err(err) => return tracing::error!(%err, "the caller of a SIP call could not be read"),
     };
-    tracing::info!(caller = caller.kind(), codec = offer.codec.name(), "a SIP call");
+    let transport = if reliable { "tcp" } else { "udp" };
+    tracing::info!(
+        caller = caller.kind(),
+        codec = offer.codec.name(),
+        transport,
+        "a SIP call"
+    );
     let (tx, mut inbound) = mpsc::channel(64);
     // Keys in a call to the assistant mean nothing yet; an alarm call listens for them.
     let (keys, _keys) = mpsc::channel(16);

@@ -25,18 +25,32 @@ pub struct Dialog {
     contact: SocketAddr,
     /// The last CSeq the gateway used in the dialog.
     cseq: u32,
+    /// `UDP`, or `TCP` for a call that came over a connection (its requests go back on it).
+    transport: &'static str,
 }
 
 impl Dialog {
-    /// The dialog of a call the gateway took: `invite` came from `from`, `ok` answered it.
-    pub async fn taken(invite: &Message, ok: &Message, from: SocketAddr, contact: SocketAddr) -> Option<Self> {
+    /// The dialog of a call the gateway took: `invite` came from `from` (over a connection when `reliable`),
+    /// `ok` answered it.
+    pub async fn taken(
+        invite: &Message,
+        ok: &Message,
+        from: SocketAddr,
+        contact: SocketAddr,
+        reliable: bool,
+    ) -> Option<Self> {
         let parts = Parts {
             local: ok.header("To")?,
             remote: invite.header("From")?,
             target: uri_of(invite.header("Contact")?),
             routes: record_routes(invite).collect(),
         };
-        Self::new(invite, parts, from, contact, 0).await
+        let mut dialog = Self::new(invite, parts, from, contact, 0).await?;
+        if reliable {
+            // The connection the call came on carries the dialog's requests (RFC 5923's reuse, as routers do).
+            (dialog.next_hop, dialog.transport) = (from, "TCP");
+        }
+        Some(dialog)
     }
 
     /// The dialog of a call the gateway placed: `invite` (CSeq `cseq`) went to `registrar`, `ok` answered it.
@@ -78,6 +92,7 @@ impl Dialog {
             next_hop,
             contact,
             cseq,
+            transport: "UDP",
         })
     }
 
@@ -113,7 +128,12 @@ impl Dialog {
         request
             .push(
                 "Via",
-                format!("SIP/2.0/UDP {};branch={};rport", self.contact, token("z9hG4bK")),
+                format!(
+                    "SIP/2.0/{} {};branch={};rport",
+                    self.transport,
+                    self.contact,
+                    token("z9hG4bK")
+                ),
             )
             .push("Max-Forwards", "70")
             .push("From", self.local.clone())

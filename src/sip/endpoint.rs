@@ -1,6 +1,7 @@
-//! The SIP endpoint: one UDP socket, the client transactions waiting for their responses (RFC 3261 §17.1.2,
-//! non-INVITE: retransmitted from T1 doubling to T2 until a final response or 64·T1), and the requests that
-//! arrive, handed to whoever serves them.
+//! The SIP endpoint: one UDP socket and the TCP connections peers opened ([`super::tcp`]), the client
+//! transactions waiting for their responses (RFC 3261 §17.1.2, non-INVITE: over UDP retransmitted from T1
+//! doubling to T2 until a final response or 64·T1), and the requests that arrive, handed to whoever serves
+//! them. A message to a peer with an open connection goes on that connection (RFC 3261 §18.2.2).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -32,11 +33,13 @@ pub struct Incoming {
     pub from: SocketAddr,
 }
 
-/// The socket and the transactions in progress.
+/// The socket, the connections and the transactions in progress.
 pub struct Endpoint {
     socket: UdpSocket,
     /// The responses awaited, by the branch and method of the request.
     waiting: Mutex<HashMap<String, mpsc::Sender<Message>>>,
+    /// The open TCP connections by their peer's address: what is written to each.
+    streams: Mutex<HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>>,
 }
 
 impl Endpoint {
@@ -45,6 +48,7 @@ impl Endpoint {
         Ok(Arc::new(Self {
             socket: UdpSocket::bind(addr).await?,
             waiting: Mutex::default(),
+            streams: Mutex::default(),
         }))
     }
 
@@ -57,9 +61,30 @@ impl Endpoint {
         self.send_bytes(&message.to_bytes(), to).await
     }
 
-    /// Sends a message written before (a request sent again).
+    /// Sends a message written before (a request sent again): on the peer's connection when it has one.
     pub async fn send_bytes(&self, bytes: &[u8], to: SocketAddr) -> std::io::Result<()> {
-        self.socket.send_to(bytes, to).await.map(drop)
+        let stream = self.streams().get(&to).cloned();
+        match stream {
+            Some(stream) => stream
+                .try_send(bytes.to_vec())
+                .map_err(|_| std::io::Error::new(std::io::ErrorKind::WouldBlock, "the SIP connection takes nothing")),
+            None => self.socket.send_to(bytes, to).await.map(drop),
+        }
+    }
+
+    /// Whether `peer` is reached over a connection (TCP), where nothing is sent twice.
+    pub fn reliable(&self, peer: SocketAddr) -> bool {
+        self.streams().contains_key(&peer)
+    }
+
+    /// Messages to `peer` go to `writer` while the connection lasts.
+    pub fn attach(self: &Arc<Self>, peer: SocketAddr, writer: mpsc::Sender<Vec<u8>>) -> Attached {
+        self.streams().insert(peer, writer);
+        Attached(self.clone(), peer)
+    }
+
+    fn streams(&self) -> std::sync::MutexGuard<'_, HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>> {
+        self.streams.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// A non-INVITE client transaction: `request` (whose Via carries a fresh branch) to `to`, retransmitted
@@ -73,7 +98,12 @@ impl Endpoint {
             self.send_bytes(&bytes, to)
                 .await
                 .map_err(|e| TransactionError::Io(to, e))?;
-            let next = tokio::time::Instant::now() + interval;
+            // Over a connection the request is sent once, and its answer awaited for as long.
+            let next = if self.reliable(to) {
+                deadline
+            } else {
+                tokio::time::Instant::now() + interval
+            };
             loop {
                 match tokio::time::timeout_at(next.min(deadline), responses.recv()).await {
                     Ok(Some(response)) if response.code().is_some_and(|c| c >= 200) => return Ok(response),
@@ -104,8 +134,7 @@ impl Endpoint {
         self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Reads datagrams until the socket fails: responses go to their transactions, requests to `requests`
-    /// (a broken request gets 400 here; what is not SIP at all is dropped and counted in the log).
+    /// Reads datagrams until the socket fails, each one message ([`Self::take`]).
     pub async fn receive(self: Arc<Self>, requests: mpsc::Sender<Incoming>) {
         let mut buf = vec![0u8; MAX_MESSAGE];
         loop {
@@ -119,34 +148,40 @@ impl Endpoint {
             if datagram.iter().all(|b| b.is_ascii_whitespace()) {
                 continue; // a keep-alive (RFC 5626 §4.4.1)
             }
-            match Message::parse(datagram) {
-                Ok(message) if message.code().is_some() => self.answered(message),
-                Ok(request) => match request.check_request() {
-                    Ok(()) => {
-                        if requests.send(Incoming { request, from }).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(why) => self.refuse(&request, from, &why).await,
-                },
-                // What could be read of a broken request is enough to answer it, when it names its Via.
-                Err(ParseError::Malformed(why, Some(read))) if read.code().is_none() => {
-                    self.refuse(&read, from, &why).await;
+            if !self.take(datagram, from, &requests).await {
+                return;
+            }
+        }
+    }
+
+    /// One message from `from`: a response goes to its transaction, a request to `requests` (a broken
+    /// request gets 400 here; what is not SIP at all is dropped and counted in the log). False once nobody
+    /// takes requests any more.
+    pub async fn take(&self, bytes: &[u8], from: SocketAddr, requests: &mpsc::Sender<Incoming>) -> bool {
+        match Message::parse(bytes) {
+            Ok(message) if message.code().is_some() => self.answered(message),
+            Ok(request) => match request.check_request() {
+                Ok(()) => return requests.send(Incoming { request, from }).await.is_ok(),
+                Err(why) => self.refuse(&request, from, &why).await,
+            },
+            // What could be read of a broken request is enough to answer it, when it names its Via.
+            Err(ParseError::Malformed(why, Some(read))) if read.code().is_none() => {
+                self.refuse(&read, from, &why).await;
+            }
+            Err(ParseError::Malformed(why, _)) => {
+                static BROKEN: Repeated = Repeated::new();
+                if let Some(left_out) = BROKEN.next() {
+                    tracing::warn!(%from, why, left_out, "a broken SIP response; dropped");
                 }
-                Err(ParseError::Malformed(why, _)) => {
-                    static BROKEN: Repeated = Repeated::new();
-                    if let Some(left_out) = BROKEN.next() {
-                        tracing::warn!(%from, why, left_out, "a broken SIP response; dropped");
-                    }
-                }
-                Err(ParseError::Garbage(why)) => {
-                    static GARBAGE: Repeated = Repeated::new();
-                    if let Some(left_out) = GARBAGE.next() {
-                        tracing::debug!(%from, why, left_out, "not SIP; dropped");
-                    }
+            }
+            Err(ParseError::Garbage(why)) => {
+                static GARBAGE: Repeated = Repeated::new();
+                if let Some(left_out) = GARBAGE.next() {
+                    tracing::debug!(%from, why, left_out, "not SIP; dropped");
                 }
             }
         }
+        true
     }
 
     /// Hands a response to its transaction, when one waits for it.
@@ -167,6 +202,15 @@ impl Endpoint {
                 .send(&request.response(400, &format!("Bad Request ({why})"), None), from)
                 .await;
         }
+    }
+}
+
+/// A peer's connection, known to the endpoint until dropped.
+pub struct Attached(Arc<Endpoint>, SocketAddr);
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        self.0.streams().remove(&self.1);
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! - [`message`]: reading and writing SIP messages.
 //! - [`digest`]: digest authentication.
-//! - [`endpoint`]: the UDP socket and the client transactions.
+//! - [`endpoint`]: the UDP socket, the TCP connections ([`tcp`]) and the client transactions.
 //! - [`register`]: the registration, kept fresh, its state in `App::lines`.
 //! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
 //!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call.
@@ -21,12 +21,14 @@ pub mod message;
 mod register;
 pub mod rtp;
 pub mod sdp;
+mod tcp;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
 use secrecy::SecretString;
+use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use self::endpoint::{Endpoint, Incoming};
@@ -40,12 +42,16 @@ pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO";
 /// How the gateway names itself.
 pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION"));
 
-/// Serves SIP on `endpoint` until dropped: registers when a registrar is set, and answers requests.
-pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
+/// Serves SIP on `endpoint` (UDP) and `tcp` until dropped: registers when a registrar is set, and answers
+/// requests.
+pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
     let settings = app.settings.sip.clone();
     let (tx, mut requests) = mpsc::channel(64);
-    let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx)));
-    let mut allowed: Vec<IpAddr> = Vec::new();
+    let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx.clone())));
+    let mut allowed = Allowed {
+        registrar: None,
+        networks: settings.allowed_from.clone(),
+    };
     // The calls in progress, by Call-ID: their later requests go to them.
     let calls = Calls::default();
     let _register = match (&settings.registrar, &settings.user, &settings.password) {
@@ -54,7 +60,7 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
             match account {
                 Ok(account) => {
                     tracing::info!(registrar = %account.registrar, user, "SIP: registering with the registrar");
-                    allowed.push(account.registrar.ip());
+                    allowed.registrar = Some(account.registrar.ip());
                     let account = Arc::new(account);
                     let line = alarm::HouseLine::new(&app, endpoint.clone(), account.clone(), calls.clone());
                     app.lines.set_dialer(Arc::new(line));
@@ -74,8 +80,15 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
         }
         _ => None,
     };
+    let _tcp = AbortOnDrop(tokio::spawn(tcp::serve(
+        app.clone(),
+        endpoint.clone(),
+        tcp,
+        allowed.clone(),
+        tx,
+    )));
     while let Some(Incoming { request, from }) = requests.recv().await {
-        let known = allowed.contains(&from.ip()) || settings.allowed_from.iter().any(|net| net.contains(&from.ip()));
+        let known = allowed.contains(from.ip());
         let call_id = request.header("Call-ID").unwrap_or_default().to_string();
         let call = calls.get(&call_id);
         let response = match request.method() {
@@ -126,6 +139,19 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>) {
             _ => request.response(405, "Method Not Allowed", None),
         };
         let _ = endpoint.send(&response, from).await;
+    }
+}
+
+/// Who may talk to the telephone: the registrar and `SIP_ALLOWED_FROM`.
+#[derive(Clone)]
+pub struct Allowed {
+    registrar: Option<IpAddr>,
+    networks: Vec<ipnet::IpNet>,
+}
+
+impl Allowed {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.registrar == Some(ip) || self.networks.iter().any(|net| net.contains(&ip))
     }
 }
 

@@ -68,7 +68,7 @@ fn fixtures() -> &'static [(String, Vec<u8>)] {
 
 /// A place in a file: in its first 64 bytes (where the headers and length fields are) or anywhere.
 #[derive(Debug, Clone)]
-struct At {
+pub struct At {
     head: bool,
     at: Index,
 }
@@ -85,7 +85,7 @@ fn at() -> impl Strategy<Value = At> {
 
 /// One change to a file, as a broken transfer or a hostile client makes it.
 #[derive(Debug, Clone)]
-enum Mutation {
+pub enum Mutation {
     /// One bit flipped.
     Flip(At, u8),
     /// The file cut off.
@@ -98,7 +98,7 @@ enum Mutation {
     Overwrite(At, Vec<u8>),
 }
 
-fn mutation() -> impl Strategy<Value = Mutation> {
+pub fn mutation() -> impl Strategy<Value = Mutation> {
     let junk = prop_oneof![
         Just(vec![0xFF; 4]),
         Just(vec![0x7F, 0xFF, 0xFF, 0xFF]),
@@ -114,7 +114,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
-fn mutate(file: &[u8], mutations: &[Mutation]) -> Vec<u8> {
+pub fn mutate(file: &[u8], mutations: &[Mutation]) -> Vec<u8> {
     let mut out = file.to_vec();
     for mutation in mutations {
         if out.is_empty() {

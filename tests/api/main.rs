@@ -34,6 +34,7 @@ mod sessions;
 mod sip;
 mod sip_alarm;
 mod sip_calls;
+mod sip_fuzz;
 mod smtp;
 mod speech;
 mod store;

@@ -263,3 +263,90 @@ async fn strangers_get_403_broken_requests_400_and_garbage_nothing() {
     let answer = exchange("127.0.0.1", kamailio.addr(), &options(&uri, "127.0.0.1", "after")).await;
     assert!(answer.unwrap().starts_with("SIP/2.0 200 OK"));
 }
+
+/// Reads from `stream` until `done` holds for what was read, the connection ends, or 5 s pass.
+async fn read_until(stream: &mut tokio::net::TcpStream, done: impl Fn(&str) -> bool) -> (String, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut read = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let text = String::from_utf8_lossy(&read).into_owned();
+        if done(&text) {
+            return (text, false);
+        }
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => return (text, true),
+            Ok(Ok(n)) => read.extend_from_slice(&buf[..n]),
+            Err(_) => return (text, false),
+        }
+    }
+}
+
+/// A connection from `ip` to `to`, once the gateway listens there.
+async fn connect_from(ip: &str, to: SocketAddr) -> tokio::net::TcpStream {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{ip}:0").parse().unwrap()).unwrap();
+        match socket.connect(to).await {
+            Ok(stream) => return stream,
+            Err(err) if tokio::time::Instant::now() > deadline => panic!("{to}: {err}"),
+            Err(_) => tokio::task::yield_now().await,
+        }
+    }
+}
+
+#[tokio::test]
+async fn over_tcp_messages_are_framed_keep_alives_answered_and_strangers_refused() {
+    use tokio::io::AsyncWriteExt;
+    let sip = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    let _app = spawn_app(&[("SIP_ADDR", &sip.to_string()), ("SIP_ALLOWED_FROM", "127.0.0.1")]).await;
+    let tcp = |text: String| text.replace("SIP/2.0/UDP", "SIP/2.0/TCP");
+    let uri = "sip:assistant@127.0.0.1";
+
+    // An adapter allowed to call: a keep-alive is answered, and two requests in one write get two answers,
+    // each framed by its Content-Length.
+    let mut adapter = connect_from("127.0.0.1", sip).await;
+    adapter.write_all(b"\r\n\r\n").await.unwrap();
+    assert_eq!(read_until(&mut adapter, |t| t == "\r\n").await, ("\r\n".into(), false));
+    let two = tcp(options(uri, "127.0.0.1", "t-1") + &options(uri, "127.0.0.1", "t-2"));
+    adapter.write_all(two.as_bytes()).await.unwrap();
+    let (answers, closed) = read_until(&mut adapter, |t| t.matches("Content-Length: 0\r\n\r\n").count() == 2).await;
+    assert!(!closed, "{answers}");
+    assert_eq!(answers.matches("SIP/2.0 200 OK\r\n").count(), 2, "{answers}");
+    assert!(
+        answers.contains("Call-ID: t-1") && answers.contains("Call-ID: t-2"),
+        "{answers}"
+    );
+    // What cannot be framed closes the connection.
+    adapter
+        .write_all(
+            tcp(options(uri, "127.0.0.1", "t-3"))
+                .replace("Content-Length: 0\r\n", "")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+    assert!(read_until(&mut adapter, |_| false).await.1, "closed");
+
+    // A stranger's request is refused, and its connection closed.
+    let mut stranger = connect_from("127.0.0.2", sip).await;
+    stranger
+        .write_all(tcp(options(uri, "127.0.0.2", "s-1")).as_bytes())
+        .await
+        .unwrap();
+    let (answer, closed) = read_until(&mut stranger, |_| false).await;
+    assert!(answer.starts_with("SIP/2.0 403 Forbidden\r\n") && closed, "{answer}");
+
+    // The telephone goes on serving, over TCP and UDP.
+    let mut again = connect_from("127.0.0.1", sip).await;
+    again
+        .write_all(tcp(options(uri, "127.0.0.1", "t-4")).as_bytes())
+        .await
+        .unwrap();
+    let (answer, _) = read_until(&mut again, |t| t.ends_with("\r\n\r\n")).await;
+    assert!(answer.starts_with("SIP/2.0 200 OK"), "{answer}");
+    let answer = exchange("127.0.0.1", sip, &options(uri, "127.0.0.1", "u-1")).await;
+    assert!(answer.unwrap().starts_with("SIP/2.0 200 OK"));
+}

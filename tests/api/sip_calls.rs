@@ -52,7 +52,7 @@ handset() {
 phone_config() {
   mkdir -p "$DATA/$1/heard"
   {
-    echo "poll_method epoll"; echo "sip_listen 10.77.0.2:0"
+    echo "poll_method epoll"; echo "sip_listen ${LISTEN:-10.77.0.2}:0"
     echo "audio_player aubridge,nil"; echo "audio_alert aubridge,nil"; echo "audio_source aufile,$3"
     echo "snd_path $DATA/$1/heard"; echo "module_path /usr/lib/baresip/modules"
     for codec in $2; do echo "module $codec.so"; done
@@ -74,25 +74,31 @@ PY
 }
 "#;
 
-/// The handsets: Oma's `611` (G.722 and G.711), the kitchen's `612` (G.711 only), and a stranger calling the
-/// gateway directly. The output is what each saw.
+/// The handsets: Oma's `611` (G.722 and G.711), the kitchen's `612` (G.711 only), the hallway's analog
+/// adapter calling the gateway directly over TCP from an address of `SIP_ALLOWED_FROM`, and a stranger
+/// calling it directly. The output is what each saw.
 const SCRIPT: &str = r#"
 oma=$(api POST /api/admin/users '{"name": "oma", "display_name": "Oma"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"]}' > /dev/null
 handset oma "g722 g711" "$Q16" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
 handset kitchen "g711" "$Q8" "<sip:612@10.77.0.1:5060>;auth_pass=kitchen-secret" "sip:assistant@10.77.0.1:5060"
+ip addr add 10.77.0.3/24 dev v1
+LISTEN=10.77.0.3 handset hallway "g711" "$Q8" "<sip:hallway@10.77.0.3>;regint=0" "sip:assistant@10.77.0.1:5070;transport=tcp"
 handset stranger "g711" "$Q8" "<sip:stranger@10.77.0.2>;regint=0" "sip:assistant@10.77.0.1:5070"
-HEARD_OMA=$(heard oma) HEARD_KITCHEN=$(heard kitchen) python3 - <<'PY'
-import json, os, sqlite3
+HEARD_OMA=$(heard oma) HEARD_KITCHEN=$(heard kitchen) HEARD_HALLWAY=$(heard hallway) python3 - <<'PY'
+import json, os, re, sqlite3
 data = os.environ["DATA"]
+hallway = re.search(r"terminated \(duration: (\d+) sec", open(f"{data}/hallway.log", errors="replace").read())
 db = sqlite3.connect(f"{data}/gateway.db")
 rows = db.execute("select u.name, m.role, m.text from messages m join users u on u.id = m.user_id order by m.rowid")
 log = open(f"{data}/gateway.log").read()
 print(json.dumps({
     "messages": [list(r) for r in rows],
-    "heard": {"oma": os.environ["HEARD_OMA"], "kitchen": os.environ["HEARD_KITCHEN"]},
-    "codecs": [line.split('codec="')[1].split('"')[0] for line in log.splitlines() if "a SIP call" in line],
+    "heard": {name: os.environ[f"HEARD_{name.upper()}"] for name in ["oma", "kitchen", "hallway"]},
+    "calls": [[line.split(f'{field}="')[1].split('"')[0] for field in ["codec", "transport"]]
+              for line in log.splitlines() if "a SIP call" in line],
     "stranger": open(f"{data}/stranger.log", errors="replace").read(),
+    "hallway_seconds": int(hallway.group(1)) if hallway else None,
 }))
 PY
 "#;
@@ -119,6 +125,7 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
         .env("DATA", data.path())
         .env("Q16", &question.0)
         .env("Q8", &question.1)
+        .env("SIP_ALLOWED_FROM", "10.77.0.3")
         .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
         .env("WYOMING_ZEROCONF", "false")
         .env("LLM_TEMPERATURE", "0")
@@ -137,8 +144,10 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
     let seen: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log("gateway.log")));
 
-    // Oma's handset offered G.722 first, the kitchen's only G.711: each got the best it offered.
-    assert_eq!(seen["codecs"], serde_json::json!(["G722", "PCMA"]), "{seen}");
+    // Oma's handset offered G.722 first, the kitchen's and the adapter's only G.711: each got the best it
+    // offered; the adapter's call came over TCP.
+    let calls = serde_json::json!([["G722", "udp"], ["PCMA", "udp"], ["PCMA", "tcp"]]);
+    assert_eq!(seen["calls"], calls, "{seen}");
     // Oma is known by her handset's internal number: the question and the answer are in her history.
     let messages = seen["messages"].as_array().unwrap();
     let oma: Vec<&Value> = messages.iter().filter(|m| m[0] == "oma").collect();
@@ -160,6 +169,11 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
     assert!(heard.contains("how can i help") && heard.contains("paris"), "{seen}");
     let kitchen = seen["heard"]["kitchen"].as_str().unwrap_or_default().to_lowercase();
     assert!(kitchen.contains("not set up"), "the kitchen heard the refusal: {seen}");
+    // The adapter's call over TCP, too (the hallway is nobody's number), and ended with a BYE on the
+    // connection it came on.
+    let hallway = seen["heard"]["hallway"].as_str().unwrap_or_default().to_lowercase();
+    assert!(hallway.contains("not set up"), "the hallway heard the refusal: {seen}");
+    assert!(seen["hallway_seconds"].as_u64().is_some_and(|s| s < 20), "{seen}");
     // A direct call from an address outside SIP_ALLOWED_FROM is forbidden.
     assert!(seen["stranger"].as_str().unwrap().contains("403 Forbidden"), "{seen}");
 }

@@ -1,0 +1,242 @@
+//! SIP over TCP (RFC 3261 §18.3) on `SIP_ADDR`. Peers open connections and send messages framed by their
+//! `Content-Length`. Responses, and the gateway's requests in a call that came this way, go back on the same
+//! connection.
+//!
+//! Each connection counts in the connection budget of every door. Some connections are closed:
+//! - one that sends nothing for [`IDLE`] (a telephone sends a keep-alive every half minute or so);
+//! - one whose message cannot be framed (no `Content-Length`, longer than [`MAX_MESSAGE`]);
+//! - one whose peer takes nothing of what is written for `WRITE_TIMEOUT_SECONDS`.
+//!
+//! A stranger (neither the registrar nor `SIP_ALLOWED_FROM`) may send one request, which is answered 403,
+//! and is then closed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+use super::Allowed;
+use super::endpoint::{Endpoint, Incoming};
+use super::message::MAX_MESSAGE;
+use crate::AbortOnDrop;
+use crate::app::App;
+use crate::connections::Door;
+use crate::deadline::Deadline;
+use crate::logging::Repeated;
+
+/// How long a connection may send nothing.
+const IDLE: Duration = Duration::from_secs(180);
+/// How long a stranger has for its one request, and its 403 to be written.
+const STRANGER: Duration = Duration::from_secs(5);
+/// Messages waiting to be written to one connection.
+const QUEUE: usize = 32;
+
+/// Accepts connections on `listener` until dropped; their requests go to `requests`.
+pub async fn serve(
+    app: Arc<App>,
+    endpoint: Arc<Endpoint>,
+    listener: TcpListener,
+    allowed: Allowed,
+    requests: mpsc::Sender<Incoming>,
+) {
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                static FAILED: Repeated = Repeated::new();
+                if let Some(left_out) = FAILED.next() {
+                    tracing::warn!(%err, left_out, "a SIP connection could not be accepted");
+                }
+                // Out of descriptors: give the others a moment to end.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) else {
+            continue;
+        };
+        let connection = Connection {
+            endpoint: endpoint.clone(),
+            peer,
+            stranger: !allowed.contains(peer.ip()),
+            write_timeout: Duration::from_secs(app.settings.limits.write_timeout_secs),
+        };
+        let requests = requests.clone();
+        tokio::spawn(async move {
+            if let Err(why) = connection.run(stream, requests).await {
+                tracing::debug!(%peer, why, "a SIP connection was closed");
+            }
+            drop(ticket);
+        });
+    }
+}
+
+/// One peer's connection.
+struct Connection {
+    endpoint: Arc<Endpoint>,
+    peer: SocketAddr,
+    stranger: bool,
+    write_timeout: Duration,
+}
+
+impl Connection {
+    async fn run(self, stream: TcpStream, requests: mpsc::Sender<Incoming>) -> Result<(), String> {
+        let _ = stream.set_nodelay(true);
+        let (mut reader, writer) = stream.into_split();
+        let (tx, mut rx) = mpsc::channel::<Vec<u8>>(QUEUE);
+        let _attached = self.endpoint.attach(self.peer, tx.clone());
+        let (once, limit) = (self.stranger, self.write_timeout);
+        let mut write = AbortOnDrop(tokio::spawn(async move {
+            let mut writer = Deadline::new(writer, limit);
+            while let Some(bytes) = rx.recv().await {
+                if writer.write_all(&bytes).await.is_err() || once {
+                    break;
+                }
+            }
+            let _ = writer.shutdown().await;
+        }));
+        let idle = if self.stranger { STRANGER } else { IDLE };
+        let mut buf = Vec::new();
+        while !write.0.is_finished() {
+            let message = tokio::time::timeout(idle, next_message(&mut reader, &mut buf, &tx))
+                .await
+                .map_err(|_| format!("nothing for {} s", idle.as_secs()))??;
+            let Some(message) = message else { return Ok(()) };
+            if !self.endpoint.take(&message, self.peer, &requests).await {
+                return Ok(());
+            }
+            if self.stranger {
+                // Its 403 is written, then the connection closes.
+                let _ = tokio::time::timeout(STRANGER, &mut write.0).await;
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The next message of the stream (`None` at its end), read into `buf`, which keeps what follows it. Empty
+/// lines between messages are skipped, and a keep-alive (a double CRLF, RFC 5626 §4.4.1) is answered with
+/// one CRLF on `pong`.
+async fn next_message<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    pong: &mpsc::Sender<Vec<u8>>,
+) -> Result<Option<Vec<u8>>, String> {
+    loop {
+        let blank = buf.iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
+        if blank > 0 && blank < buf.len() || blank >= 4 {
+            if buf[..blank].windows(4).any(|w| w == b"\r\n\r\n") {
+                let _ = pong.try_send(b"\r\n".to_vec());
+            }
+            buf.drain(..blank);
+        }
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let length = content_length(&buf[..end])?;
+            // Compared before it is added to: a length near `usize::MAX` would overflow.
+            if length > MAX_MESSAGE - (end + 4).min(MAX_MESSAGE) {
+                return Err(format!("a message of {length} bytes and more, more than {MAX_MESSAGE}"));
+            }
+            let total = end + 4 + length;
+            while buf.len() < total {
+                if read_more(reader, buf).await? == 0 {
+                    return Err("the connection ended inside a message".into());
+                }
+            }
+            return Ok(Some(buf.drain(..total).collect()));
+        }
+        if buf.len() > MAX_MESSAGE {
+            return Err(format!("headers longer than {MAX_MESSAGE} bytes"));
+        }
+        if read_more(reader, buf).await? == 0 {
+            return if buf.iter().all(u8::is_ascii_whitespace) {
+                Ok(None)
+            } else {
+                Err("the connection ended inside a message".into())
+            };
+        }
+    }
+}
+
+async fn read_more<R: AsyncRead + Unpin>(reader: &mut R, buf: &mut Vec<u8>) -> Result<usize, String> {
+    let mut chunk = [0u8; 4096];
+    let n = reader.read(&mut chunk).await.map_err(|e| e.to_string())?;
+    buf.extend_from_slice(&chunk[..n]);
+    Ok(n)
+}
+
+/// The `Content-Length` (or compact `l`) of a message's head; over a stream it must be there.
+fn content_length(head: &[u8]) -> Result<usize, String> {
+    String::from_utf8_lossy(head)
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| {
+            let name = name.trim();
+            name.eq_ignore_ascii_case("Content-Length") || name.eq_ignore_ascii_case("l")
+        })
+        .ok_or("a message without Content-Length")?
+        .1
+        .trim()
+        .parse()
+        .map_err(|_| "a Content-Length that is not a number".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn messages(stream: &[u8]) -> (Vec<Result<Option<Vec<u8>>, String>>, usize) {
+        let (pong, mut pongs) = mpsc::channel(8);
+        let mut reader = stream;
+        let mut buf = Vec::new();
+        let mut read = Vec::new();
+        loop {
+            let next = next_message(&mut reader, &mut buf, &pong).await;
+            let end = !matches!(next, Ok(Some(_)));
+            read.push(next);
+            if end {
+                break;
+            }
+        }
+        drop(pong);
+        let mut count = 0;
+        while pongs.recv().await.is_some() {
+            count += 1;
+        }
+        (read, count)
+    }
+
+    #[tokio::test]
+    async fn messages_are_framed_by_their_length_and_keep_alives_answered() {
+        let one = b"OPTIONS sip:a@b SIP/2.0\r\nContent-Length: 0\r\n\r\n";
+        let two = b"INFO sip:a@b SIP/2.0\r\nl: 5\r\n\r\nhello";
+        let stream = [&b"\r\n\r\n"[..], one, b"\r\n", two].concat();
+        let (read, pongs) = messages(&stream).await;
+        assert_eq!(read.len(), 3);
+        assert_eq!(read[0].as_ref().unwrap().as_deref(), Some(&one[..]));
+        assert_eq!(read[1].as_ref().unwrap().as_deref(), Some(&two[..]));
+        assert_eq!(read[2], Ok(None));
+        assert_eq!(pongs, 1);
+    }
+
+    #[tokio::test]
+    async fn what_cannot_be_framed_ends_the_connection_with_the_reason() {
+        let (read, _) = messages(b"OPTIONS sip:a@b SIP/2.0\r\nVia: x\r\n\r\n").await;
+        assert_eq!(read[0], Err("a message without Content-Length".into()));
+        let huge = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {}\r\n\r\n", usize::MAX);
+        let (read, _) = messages(huge.as_bytes()).await;
+        assert!(read[0].as_ref().unwrap_err().contains("more than"), "{read:?}");
+        let (read, _) = messages(b"INFO sip:a@b SIP/2.0\r\nContent-Length: 1e9\r\n\r\n").await;
+        assert!(read[0].as_ref().unwrap_err().contains("not a number"), "{read:?}");
+        let long = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {MAX_MESSAGE}\r\n\r\n");
+        let (read, _) = messages(long.as_bytes()).await;
+        assert!(read[0].as_ref().unwrap_err().contains("more than"), "{read:?}");
+        let (read, _) = messages(&vec![b'A'; MAX_MESSAGE + 10]).await;
+        assert!(read[0].as_ref().unwrap_err().contains("headers longer"), "{read:?}");
+        let (read, _) = messages(b"OPTIONS sip:a@b SIP/2.0\r\nContent-Length: 9\r\n\r\nshort").await;
+        assert_eq!(read[0], Err("the connection ended inside a message".into()));
+    }
+}
