@@ -89,73 +89,112 @@ pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineErr
     } = prepare(&script, &dir, &size).await?;
     drop(setting_up);
 
-    let mut children = Vec::new();
+    let mut started = Started {
+        script: &script,
+        dir: &dir,
+        children: Vec::new(),
+    };
     if needs_llm {
+        started.llm(settings, gguf, model_name, languages).await?;
+    }
+    if needs_stt {
+        started.stt(settings, whisper).await?;
+    }
+    if let Some(voices) = voices.filter(|_| !settings.engines.tts_configured) {
+        started.tts(settings, voices).await?;
+    }
+    Ok(Some(Engines {
+        children: started.children,
+    }))
+}
+
+/// The engines started so far, from the script in the engines folder.
+struct Started<'a> {
+    script: &'a Script,
+    dir: &'a Path,
+    children: Vec<(&'static str, Child)>,
+}
+
+impl Started<'_> {
+    /// Starts `args` of the script as `name`, logging to `log` in the folder, and waits until `ready` (a path
+    /// on its port) answers; its address.
+    async fn spawn(
+        &mut self,
+        name: &'static str,
+        args: &[&str],
+        log: &str,
+        ready: &str,
+    ) -> Result<String, EngineError> {
+        let port = free_port()?.to_string();
+        let args: Vec<&str> = args.iter().copied().chain(["--port", &port]).collect();
+        let child = self.script.spawn(&args, &self.dir.join(log))?;
+        self.children.push((name, child));
+        let url = format!("http://127.0.0.1:{port}");
+        wait_ready(&format!("{url}{ready}"), &mut self.children, &self.dir.join(log)).await?;
+        Ok(url)
+    }
+
+    /// llama.cpp's server with the GGUF found, as the local language model.
+    async fn llm(
+        &mut self,
+        settings: &mut Settings,
+        gguf: Option<String>,
+        name: String,
+        languages: Option<Vec<String>>,
+    ) -> Result<(), EngineError> {
         let gguf = gguf.ok_or_else(|| {
             missing(format!(
                 "no language model: put a GGUF file into {}/models, or set LOCAL_LLM_URL to your own server",
-                dir.display()
+                self.dir.display()
             ))
         })?;
-        let port = free_port()?;
         let alias = settings.runtime_env[&Key::LocalLlmModel].clone();
-        let args = ["llm", "--model", &gguf, "--port", &port.to_string(), "--alias", &alias];
-        let child = script.spawn(&args, &dir.join("llm.log"))?;
-        children.push(("llama.cpp", child));
-        let url = format!("http://127.0.0.1:{port}/v1");
-        wait_ready(&format!("{url}/models"), &mut children, &dir.join("llm.log")).await?;
-        settings.providers.local_llm_url = url;
+        let url = self
+            .spawn(
+                "llama.cpp",
+                &["llm", "--model", &gguf, "--alias", &alias],
+                "llm.log",
+                "/v1/models",
+            )
+            .await?;
+        settings.providers.local_llm_url = format!("{url}/v1");
         settings.providers.local_llm_backend = "llamacpp".into();
-        settings.engines.model = Some(EngineModel {
-            name: model_name,
-            alias,
-            languages,
-        });
+        settings.engines.model = Some(EngineModel { name, alias, languages });
+        Ok(())
     }
-    if needs_stt {
+
+    /// faster-whisper with the model found, as the OpenAI-compatible recognizer.
+    async fn stt(&mut self, settings: &mut Settings, whisper: Option<String>) -> Result<(), EngineError> {
         let whisper = whisper.ok_or_else(|| {
             missing(format!(
                 "no Whisper model: put a CTranslate2 Whisper model into {}/models/whisper-base, or set OPENAI_STT_URL",
-                dir.display()
+                self.dir.display()
             ))
         })?;
-        let port = free_port()?;
         let window = settings.engines.whisper_window_secs.to_string();
-        let args = [
-            "stt",
-            "--model-dir",
-            &whisper,
-            "--port",
-            &port.to_string(),
-            "--window",
-            &window,
-        ];
-        let child = script.spawn(&args, &dir.join("stt.log"))?;
-        children.push(("faster-whisper", child));
-        let url = format!("http://127.0.0.1:{port}");
-        wait_ready(&format!("{url}/health"), &mut children, &dir.join("stt.log")).await?;
+        let args = ["stt", "--model-dir", &whisper, "--window", &window];
+        let url = self.spawn("faster-whisper", &args, "stt.log", "/health").await?;
         settings.providers.openai_stt_url = format!("{url}/v1");
         let chosen = Path::new(&whisper)
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("whisper-base");
         settings.providers.openai_stt_model = chosen.trim_start_matches("whisper-").to_string();
+        Ok(())
     }
-    if let Some(voices) = voices.filter(|_| !settings.engines.tts_configured) {
-        let port = free_port()?;
-        let args = ["tts", "--voices", &voices, "--port", &port.to_string()];
-        let child = script.spawn(&args, &dir.join("tts.log"))?;
-        children.push(("Piper", child));
-        let url = format!("http://127.0.0.1:{port}");
-        wait_ready(&format!("{url}/health"), &mut children, &dir.join("tts.log")).await?;
+
+    /// Piper's server with the voices found; it speaks its languages, espeak-ng the others (`TTS_FALLBACK`).
+    async fn tts(&mut self, settings: &mut Settings, voices: String) -> Result<(), EngineError> {
+        let url = self
+            .spawn("Piper", &["tts", "--voices", &voices], "tts.log", "/health")
+            .await?;
         settings.providers.piper_url = Some(format!("{url}/v1"));
         settings.providers.piper_voice_dir = Some(voices);
-        // Piper speaks its languages; the others fall back to espeak-ng (tts_fallback).
         settings
             .runtime_env
             .insert(Key::DefaultTtsProvider, TtsId::Piper.to_string());
+        Ok(())
     }
-    Ok(Some(Engines { children }))
 }
 
 /// The stages that nobody configured while the engines are off, each with how to configure it.

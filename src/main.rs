@@ -135,8 +135,11 @@ async fn admin_link(app: &App, file: &std::path::Path, base: &str) -> Result<(St
     Ok((link, true))
 }
 
+/// The HTTPS listener and its certificate, when TLS is on.
+type Https = Option<(tokio::net::TcpListener, Arc<voice_gateway::tls::Tls>)>;
+
 /// HTTPS as `TLS` asks: its certificate and its bound listener; `None` when off.
-async fn https(settings: &Settings) -> Result<Option<(tokio::net::TcpListener, Arc<voice_gateway::tls::Tls>)>, String> {
+async fn https(settings: &Settings) -> Result<Https, String> {
     let Some(tls) = voice_gateway::tls::Tls::start(settings).map_err(|e| format!("HTTPS (TLS): {e}"))? else {
         return Ok(None);
     };
@@ -344,6 +347,26 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
             return (ExitCode::from(1), false);
         }
     };
+    announce(&app, &https, link_file).await;
+    let code = match serve_with_https(listener, https, app.clone(), shutdown).await {
+        Ok(()) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            tracing::error!(%err, "server failed");
+            ExitCode::from(1)
+        }
+    };
+    let restart = *app.restart.borrow();
+    drop(engines);
+    (code, restart)
+}
+
+/// Says that the gateway is ready, where, and how to begin: the addresses, who may use it without signing in,
+/// what runs, and (on the first start of `local-dev`) the admin's personal link.
+async fn announce(app: &Arc<App>, https: &Https, link_file: Option<std::path::PathBuf>) {
+    let settings = &app.settings;
     tracing::info!(
         address = %settings.server.listen_addr,
         profile = settings.profile.as_str(),
@@ -357,7 +380,7 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         env!("CARGO_PKG_VERSION"),
         base_url(settings)
     );
-    if let Some((_, tls)) = &https {
+    if let Some((_, tls)) = https {
         println!("{}", https_addresses(settings, tls));
     }
     if !settings.auth.enabled {
@@ -370,7 +393,7 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
             }
         );
     }
-    println!("{}", running(&app).await);
+    println!("{}", running(app).await);
     if let Some(line) = model_languages(settings) {
         println!("{line}");
     }
@@ -382,12 +405,12 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
         // manager's log does not collect it.
         // The link is for a phone as much as for this machine: on HTTPS when it is on, else at the address
         // the network reaches (a phone's page then says why it needs HTTPS, instead of not opening at all).
-        let base = match (&settings.emergency.public_url, &https) {
+        let base = match (&settings.emergency.public_url, https) {
             (None, Some((_, tls))) => https_urls(settings, tls).remove(0),
             _ => network_url(settings),
         };
         let at_terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
-        match admin_link(&app, &file, &base).await {
+        match admin_link(app, &file, &base).await {
             Ok((link, true)) if at_terminal => {
                 println!("admin's personal link (shown once, kept in {}): {link}", file.display());
                 let host = voice_gateway::tls::host_of(base.split("://").nth(1).unwrap_or(&base));
@@ -405,19 +428,6 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
             Err(err) => tracing::warn!(%err, "no admin link"),
         }
     }
-    let code = match serve_with_https(listener, https, app.clone(), shutdown).await {
-        Ok(()) => {
-            tracing::info!("stopped");
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            tracing::error!(%err, "server failed");
-            ExitCode::from(1)
-        }
-    };
-    let restart = *app.restart.borrow();
-    drop(engines);
-    (code, restart)
 }
 
 /// Installs the SIGINT and SIGTERM handlers at once (so a signal that arrives while the server starts is not

@@ -8,7 +8,7 @@
 //!   connection closes. Only a small number of such overflow connections is kept (a few per address); beyond
 //!   those a connection gets a 503 at once (after the handshake on HTTPS) and is closed, so the process never
 //!   runs out of file descriptors and `/health` keeps answering.
-//! - On shutdown the listeners close, connections finish their requests, and after [`crate::SHUTDOWN_GRACE`]
+//! - On shutdown the listeners close, connections finish their requests, and after [`crate::task::SHUTDOWN_GRACE`]
 //!   the rest is dropped.
 //! - With HTTPS on (`TLS`), its door does the TLS handshake within the header timeout; the HTTP door then
 //!   answers requests from other machines with a redirect to HTTPS (loopback stays plain HTTP for scripts, and a
@@ -80,30 +80,11 @@ async fn accept(doors: &[Door]) -> (usize, std::io::Result<(TcpStream, SocketAdd
 }
 
 /// Serves `app` on `doors` until `shutdown` completes, then lets connections finish their requests for
-/// up to [`crate::SHUTDOWN_GRACE`].
+/// up to [`crate::task::SHUTDOWN_GRACE`].
 pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
     let limits = app.settings.server.clone();
     let refusals = Arc::new(Semaphore::new(TLS_REFUSALS));
-    let trusted = app.settings.auth.trusted_proxy_ips.clone();
-    let state = AppState(app.clone());
-    let full = crate::router(state.clone()).layer(RequestBodyTimeoutLayer::new(Duration::from_secs(
-        limits.body_timeout_secs,
-    )));
-    let routers: Vec<Router> = doors
-        .iter()
-        .map(|door| match door.https_port {
-            Some(port) => {
-                let trusted = Arc::new(trusted.clone());
-                full.clone().layer(axum::middleware::from_fn(
-                    move |req: Request<axum::body::Body>, next: Next| to_https(port, trusted.clone(), req, next),
-                ))
-            }
-            None => full.clone(),
-        })
-        .collect();
-    let overflow = axum::Router::from(crate::routes::health::router())
-        .fallback(busy)
-        .with_state(state);
+    let (routers, overflow) = routers(&app, &doors);
     // Each connection task holds a receiver of `closing` (told to finish) and of `open` (counted to wait).
     let (closing_tx, closing_rx) = watch::channel(());
     let (open_tx, open_rx) = watch::channel(());
@@ -159,15 +140,40 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
     drop(doors);
     drop((closing_rx, open_rx));
     let _ = closing_tx.send(());
-    if tokio::time::timeout(crate::SHUTDOWN_GRACE, open_tx.closed())
+    if tokio::time::timeout(crate::task::SHUTDOWN_GRACE, open_tx.closed())
         .await
         .is_err()
     {
         tracing::warn!(
             "requests still running after {:?}; stopping anyway",
-            crate::SHUTDOWN_GRACE
+            crate::task::SHUTDOWN_GRACE
         );
     }
+}
+
+/// Each door's router (on HTTP beside HTTPS, one that sends other machines to HTTPS), and the overflow
+/// lane's: health and a 503 for everything else.
+fn routers(app: &Arc<App>, doors: &[Door]) -> (Vec<Router>, Router) {
+    let state = AppState(app.clone());
+    let body_timeout = Duration::from_secs(app.settings.server.body_timeout_secs);
+    let full = crate::routes::router(state.clone()).layer(RequestBodyTimeoutLayer::new(body_timeout));
+    let trusted = &app.settings.auth.trusted_proxy_ips;
+    let routers = doors
+        .iter()
+        .map(|door| match door.https_port {
+            Some(port) => {
+                let trusted = Arc::new(trusted.clone());
+                full.clone().layer(axum::middleware::from_fn(
+                    move |req: Request<axum::body::Body>, next: Next| to_https(port, trusted.clone(), req, next),
+                ))
+            }
+            None => full.clone(),
+        })
+        .collect();
+    let overflow = axum::Router::from(crate::routes::health::router())
+        .fallback(busy)
+        .with_state(state);
+    (routers, overflow)
 }
 
 /// A connection over every limit gets a 503 and is closed, its request unread: written at once on HTTP, after

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
-use super::env::{ConfigError, Source};
+use super::env::{ConfigError, Source, Var};
 
 /// What an unknown or withheld number gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,28 +88,14 @@ impl PhoneSettings {
             )
             .raw()
             .filter(|name| !name.trim().is_empty());
-        let var = src.var(
+        let audiosocket_users = audiosocket_users(src.var(
             "AUDIOSOCKET_USERS",
             "dialplan UUIDs of other users' extensions, `uuid=name,uuid=name`",
-        );
-        let mut audiosocket_users = HashMap::new();
-        for pair in var.list() {
-            let Some((uuid, name)) = pair.split_once('=') else {
-                return Err(var.error(format!("{pair:?} is not uuid=name")));
-            };
-            let uuid = uuid::Uuid::parse_str(uuid.trim()).map_err(|_| var.error(format!("{uuid:?} is not a UUID")))?;
-            audiosocket_users.insert(uuid.to_string(), name.trim().to_string());
-        }
-        let country = src.var(
+        ))?;
+        let country_code = country_code(src.var(
             "PHONE_COUNTRY_CODE",
             "the country calling code of the house's telephone line, e.g. `49`: a caller the router passes as `040…` or `0049…` is `+4940…`",
-        );
-        let country_code = country.raw().map(|c| c.trim_start_matches('+').to_string());
-        if country_code.as_ref().is_some_and(|c| {
-            !(1..=3).contains(&c.len()) || !c.chars().all(|d| d.is_ascii_digit()) || c.starts_with('0')
-        }) {
-            return Err(country.error("expected a country calling code of 1 to 3 digits, e.g. 49"));
-        }
+        ))?;
         Ok(Self {
             country_code,
             unknown_callers,
@@ -121,6 +107,31 @@ impl PhoneSettings {
             audiosocket_users,
         })
     }
+}
+
+/// `AUDIOSOCKET_USERS`: `uuid=name` pairs.
+fn audiosocket_users(var: Var) -> Result<HashMap<String, String>, ConfigError> {
+    let mut users = HashMap::new();
+    for pair in var.list() {
+        let Some((uuid, name)) = pair.split_once('=') else {
+            return Err(var.error(format!("{pair:?} is not uuid=name")));
+        };
+        let uuid = uuid::Uuid::parse_str(uuid.trim()).map_err(|_| var.error(format!("{uuid:?} is not a UUID")))?;
+        users.insert(uuid.to_string(), name.trim().to_string());
+    }
+    Ok(users)
+}
+
+/// `PHONE_COUNTRY_CODE`: 1 to 3 digits, not starting with 0 (a leading `+` is dropped).
+fn country_code(var: Var) -> Result<Option<String>, ConfigError> {
+    let code = var.raw().map(|c| c.trim_start_matches('+').to_string());
+    if code
+        .as_ref()
+        .is_some_and(|c| !(1..=3).contains(&c.len()) || !c.chars().all(|d| d.is_ascii_digit()) || c.starts_with('0'))
+    {
+        return Err(var.error("expected a country calling code of 1 to 3 digits, e.g. 49"));
+    }
+    Ok(code)
 }
 
 #[cfg(test)]

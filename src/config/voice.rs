@@ -85,7 +85,7 @@ impl VoiceSettings {
             stt_early_ms: src.var("STT_EARLY_MS", "silence after which what was said so far is transcribed while the end of the turn is awaited (0 = off); costs a call per pause with a paid STT").ranged(100, 10_000)?,
             first_clause_words: src.var("FIRST_CLAUSE_WORDS", "a spoken answer's first sentence is spoken up to its first `,` `;` or `:` once this many words precede it, so its audio starts sooner (0 = whole sentences)").ranged(4, 100)? as usize,
             preemptive_generation: src.var("PREEMPTIVE_GENERATION", "the model starts answering the transcript of a pause before the end of the turn is certain; speech that goes on stops it (a paid model bills what it wrote until then)").bool(true)?,
-            vad_engine: src.var("VAD_ENGINE", "voice detector of `/ws/voice`: `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
+            vad_engine: src.var("VAD_ENGINE", "voice detector of every voice channel (`/ws/voice` with `vad`, Realtime, Wyoming, the phone lines): `auto` (Silero when its runtime and model are there, else energy), `silero`, `energy`").choice("auto", &["auto", "silero", "energy"])?,
             vad_speech_probability: src.var("VAD_SPEECH_PROBABILITY", "Silero's probability at which a 32 ms window counts as speech").probability(0.5)?,
             onnxruntime_lib: in_engines(
                 "ONNXRUNTIME_LIB",
@@ -99,7 +99,7 @@ impl VoiceSettings {
                 "ENGINES_DIR/models/silero_vad.onnx",
                 &["models", "silero_vad.onnx"],
             ),
-            turn_engine: src.var("TURN_ENGINE", "end of turn on `/ws/voice` with `vad`: `auto` (Smart Turn when its runtime and model are there, else the fixed `VAD_SILENCE_MS`), `smart-turn`, `silence`").choice("auto", &["auto", "smart-turn", "silence"])?,
+            turn_engine: src.var("TURN_ENGINE", "end of turn on every voice channel (`/ws/voice` with `vad`, Realtime, Wyoming, the phone lines): `auto` (Smart Turn when its runtime and model are there, else the fixed `VAD_SILENCE_MS`), `smart-turn`, `silence`").choice("auto", &["auto", "smart-turn", "silence"])?,
             smart_turn_model: in_engines(
                 "SMART_TURN_MODEL",
                 "the Smart Turn v3 model, which hears whether a turn is complete (fetched by the zero-setup engines)",
@@ -110,8 +110,8 @@ impl VoiceSettings {
             turn_max_silence_ms: src.var("TURN_MAX_SILENCE_MS", "silence that ends a turn Smart Turn found incomplete (a thinking pause shorter than this is not cut)").ranged(2000, 10_000)?.max(20),
             turn_complete_probability: src.var("TURN_COMPLETE_PROBABILITY", "Smart Turn's probability at which a turn counts as complete").probability(0.5)?,
             turn_resume_ms: src.var("TURN_RESUME_MS", "speech that begins this soon (ms) after the last word of a question, before its answer was heard for long, continues the question: the answer stops and the whole is answered once (0 = never; half again as long after an unfinished phrase)").ranged(2000, 10_000)?,
-            help_confirm_secs: src.var("HELP_CONFIRM_SECONDS", "after a call for help heard on `/ws/voice`, how long the answer to \"shall I alert your contacts?\" may take; without one the alarm goes out").ranged(20, 600)?.max(1).into(),
-            max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance buffered on `/ws/voice`; longer gets an error event").ranged(60, 600)?.max(1),
+            help_confirm_secs: src.var("HELP_CONFIRM_SECONDS", "after a call for help heard on a voice channel (`/ws/voice`, Realtime, Wyoming, a phone call), how long the answer to \"shall I alert your contacts?\" may take; without one the alarm goes out").ranged(20, 600)?.max(1).into(),
+            max_utterance_secs: src.var("MAX_UTTERANCE_SECONDS", "longest utterance a voice channel buffers; a longer one is dropped (with an error event where the channel has events)").ranged(60, 600)?.max(1),
             max_voice_connections: src.var("MAX_VOICE_CONNECTIONS", "open `/ws/voice` connections of everybody, and the places of each raw voice door (Wyoming, AudioSocket; a quarter of them per address); beyond, an error event and close 1008, or a close").ranged(200, 100_000)?.max(1) as usize,
             voice_connections_per_user: src.var("VOICE_CONNECTIONS_PER_USER", "open `/ws/voice` connections of one user; beyond, an error event and close 1008").ranged(4, 1000)?.max(1)
                 as usize,

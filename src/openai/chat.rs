@@ -349,7 +349,7 @@ async fn streamed(
     include_usage: bool,
 ) -> Result<Response, V1Error> {
     let (tx, mut turn_events) = mpsc::unbounded_channel();
-    let mut turn = crate::AbortOnDrop(tokio::spawn(
+    let mut turn = crate::task::AbortOnDrop(tokio::spawn(
         async move { turn::run(&app, &user, request, Some(tx)).await },
     ));
     match turn_events.recv().await {

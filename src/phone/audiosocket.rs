@@ -19,10 +19,10 @@ use tokio::task::JoinSet;
 
 use super::call::{self, Inbound, Line};
 use super::callers::{self, Caller};
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::connections::Door;
 use crate::logging::Repeated;
+use crate::task::AbortOnDrop;
 
 /// The kinds of message.
 pub mod kind {

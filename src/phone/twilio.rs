@@ -25,8 +25,8 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use hmac::{Hmac, Mac};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+
 use sha2::Sha256;
 use tokio::sync::mpsc;
 use utoipa_axum::router::OpenApiRouter;
@@ -35,7 +35,6 @@ use utoipa_axum::routes;
 use super::call::{Inbound, Line, RATE};
 use super::callers::{self, Caller};
 use super::texts;
-use crate::AbortOnDrop;
 use crate::app::{App, AppState};
 use crate::auth::access::PUBLIC;
 use crate::auth::token::secrets_equal;
@@ -46,6 +45,7 @@ use crate::error::{ApiError, Result};
 use crate::logging::Repeated;
 use crate::providers::g711;
 use crate::socket::SEND_TIMEOUT;
+use crate::task::AbortOnDrop;
 
 /// The webhook's path, as Twilio signs it after `PUBLIC_URL`.
 const WEBHOOK: &str = "/api/phone/twilio";
@@ -415,8 +415,9 @@ struct TwilioLine {
 }
 
 impl TwilioLine {
-    async fn send(&mut self, message: serde_json::Value) -> std::io::Result<()> {
-        let sent = tokio::time::timeout(SEND_TIMEOUT, self.sink.send(Message::Text(message.to_string().into()))).await;
+    async fn send(sink: &mut SplitSink<WebSocket, Message>, message: Outgoing<'_>) -> std::io::Result<()> {
+        let text = serde_json::to_string(&message).map_err(std::io::Error::other)?;
+        let sent = tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text.into()))).await;
         match sent {
             Ok(Ok(())) => Ok(()),
             Ok(Err(err)) => Err(std::io::Error::other(err)),
@@ -425,20 +426,64 @@ impl TwilioLine {
     }
 }
 
+/// What the gateway sends on a Media Stream (Twilio's "Media Streams: WebSocket messages to Twilio").
+#[derive(Debug, Serialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+enum Outgoing<'a> {
+    /// µ-law audio at 8 kHz, base64.
+    Media {
+        #[serde(rename = "streamSid")]
+        stream_sid: &'a str,
+        media: Payload,
+    },
+    /// Twilio reports the name back once the audio before it was played.
+    Mark {
+        #[serde(rename = "streamSid")]
+        stream_sid: &'a str,
+        mark: Name,
+    },
+    /// Drops the audio not yet played.
+    Clear {
+        #[serde(rename = "streamSid")]
+        stream_sid: &'a str,
+    },
+}
+
+#[derive(Debug, Serialize)]
+struct Payload {
+    payload: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Name {
+    name: String,
+}
+
 impl Line for TwilioLine {
     async fn play(&mut self, samples: &[i16], mark: u64) -> std::io::Result<()> {
+        let stream_sid = &self.stream_sid;
         for frame in samples.chunks(FRAME) {
             let bytes: Vec<u8> = frame.iter().map(|&s| g711::ulaw_from(s)).collect();
-            let media =
-                json!({"event": "media", "streamSid": self.stream_sid, "media": {"payload": STANDARD.encode(bytes)}});
-            self.send(media).await?;
+            let media = Outgoing::Media {
+                stream_sid,
+                media: Payload {
+                    payload: STANDARD.encode(bytes),
+                },
+            };
+            Self::send(&mut self.sink, media).await?;
         }
-        let mark = json!({"event": "mark", "streamSid": self.stream_sid, "mark": {"name": mark.to_string()}});
-        self.send(mark).await
+        let mark = Outgoing::Mark {
+            stream_sid,
+            mark: Name { name: mark.to_string() },
+        };
+        Self::send(&mut self.sink, mark).await
     }
 
     async fn clear(&mut self) -> std::io::Result<()> {
-        self.send(json!({"event": "clear", "streamSid": self.stream_sid})).await
+        let clear = Outgoing::Clear {
+            stream_sid: &self.stream_sid,
+        };
+        Self::send(&mut self.sink, clear).await
     }
 
     async fn hang_up(&mut self) {

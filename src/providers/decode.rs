@@ -11,7 +11,7 @@ use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 use symphonia::core::codecs::audio::well_known::CODEC_ID_OPUS;
-use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
+use symphonia::core::codecs::audio::{AudioCodecParameters, AudioDecoder, AudioDecoderOptions};
 use symphonia::core::errors::Error as Symphonia;
 use symphonia::core::formats::probe::Hint;
 use symphonia::core::formats::{FormatOptions, TrackType};
@@ -190,36 +190,7 @@ fn decode_container(bytes: Vec<u8>, found: Container, max_seconds: u32) -> Resul
         .ok_or_else(|| DecodeError::Unsupported(format!("{} without audio parameters", found.name())))?
         .clone();
     let track_id = track.id;
-    let unsupported = || DecodeError::Unsupported(format!("a codec in {} it has no decoder for", found.name()));
-    let mut codec = if params.codec == CODEC_ID_OPUS {
-        let head = params
-            .extra_data
-            .as_deref()
-            .and_then(opus::Head::parse)
-            .ok_or_else(|| {
-                DecodeError::Unsupported(format!("Opus in {} without a mono or stereo OpusHead", found.name()))
-            })?;
-        Codec::Opus(
-            Box::new(opus::StreamDecoder::new(head).map_err(|_| unsupported())?),
-            head.channels.into(),
-        )
-    } else {
-        let decoder = symphonia::default::get_codecs()
-            .make_audio_decoder(&params, &AudioDecoderOptions::default())
-            .map_err(|_| unsupported())?;
-        Codec::Symphonia(decoder)
-    };
-    // What the file says of itself is checked before anything is decoded.
-    if let Some(rate) = params.sample_rate
-        && !(1_000..=MAX_RATE).contains(&rate)
-    {
-        return Err(DecodeError::Unfit(format!("{} at {rate} Hz", found.name())));
-    }
-    if let Some(channels) = params.channels.as_ref().map(|c| c.count())
-        && channels > MAX_CHANNELS
-    {
-        return Err(DecodeError::Unfit(format!("{} with {channels} channels", found.name())));
-    }
+    let mut codec = codec_for(&params, found)?;
     let mut samples: Vec<i16> = Vec::new();
     let mut packet_samples: Vec<i16> = Vec::new();
     let mut spec: Option<(u32, usize)> = None;
@@ -273,6 +244,41 @@ fn decode_container(bytes: Vec<u8>, found: Container, max_seconds: u32) -> Resul
         samples,
         channels: narrow.channels as u16,
     })
+}
+
+/// The decoder of a track's codec, once what the file says of its rate and channels was checked (before
+/// anything is decoded).
+fn codec_for(params: &AudioCodecParameters, found: Container) -> Result<Codec, DecodeError> {
+    let unsupported = || DecodeError::Unsupported(format!("a codec in {} it has no decoder for", found.name()));
+    let codec = if params.codec == CODEC_ID_OPUS {
+        let head = params
+            .extra_data
+            .as_deref()
+            .and_then(opus::Head::parse)
+            .ok_or_else(|| {
+                DecodeError::Unsupported(format!("Opus in {} without a mono or stereo OpusHead", found.name()))
+            })?;
+        Codec::Opus(
+            Box::new(opus::StreamDecoder::new(head).map_err(|_| unsupported())?),
+            head.channels.into(),
+        )
+    } else {
+        let decoder = symphonia::default::get_codecs()
+            .make_audio_decoder(params, &AudioDecoderOptions::default())
+            .map_err(|_| unsupported())?;
+        Codec::Symphonia(decoder)
+    };
+    if let Some(rate) = params.sample_rate
+        && !(1_000..=MAX_RATE).contains(&rate)
+    {
+        return Err(DecodeError::Unfit(format!("{} at {rate} Hz", found.name())));
+    }
+    if let Some(channels) = params.channels.as_ref().map(|c| c.count())
+        && channels > MAX_CHANNELS
+    {
+        return Err(DecodeError::Unfit(format!("{} with {channels} channels", found.name())));
+    }
+    Ok(codec)
 }
 
 /// The highest rate a file may have: twice the studio's 48 kHz. Speech needs a sixth of that, and a higher

@@ -125,7 +125,12 @@ fn complete_operation(method: &str, path: &str, operation: &mut Operation) {
             .map(|scheme| SecurityRequirement::new(*scheme, no_scopes))
             .collect(),
     );
-    let has_body = operation.request_body.is_some();
+    let has_query = complete_parameters(path, operation);
+    complete_responses(&tag, path, has_query, operation);
+}
+
+/// Adds the path's parameters the handler did not describe; whether the operation takes a query.
+fn complete_parameters(path: &str, operation: &mut Operation) -> bool {
     let is_param = |p: &RefOr<Parameter>, name: &str, kind: &ParameterIn| matches!(p, RefOr::T(p) if p.parameter_in == *kind && (name.is_empty() || p.name == name));
     let params = operation.parameters.get_or_insert_with(Vec::new);
     let has_query = params.iter().any(|p| is_param(p, "", &ParameterIn::Query));
@@ -146,6 +151,13 @@ fn complete_operation(method: &str, path: &str, operation: &mut Operation) {
     if params.is_empty() {
         operation.parameters = None;
     }
+    has_query
+}
+
+/// Adds the errors every route of the tag and shape answers, each with the contract's body (OpenAI's on
+/// `/v1`), and a description to every response.
+fn complete_responses(tag: &str, path: &str, has_query: bool, operation: &mut Operation) {
+    let has_body = operation.request_body.is_some();
     let responses = &mut operation.responses.responses;
     let mut common = vec!["503"];
     if tag != PUBLIC {
@@ -169,7 +181,6 @@ fn complete_operation(method: &str, path: &str, operation: &mut Operation) {
             .entry(code.to_string())
             .or_insert_with(|| RefOr::T(Response::new("error")));
     }
-    // Every error answers the contract's body (OpenAI's on `/v1`); every response needs a description.
     let schema = if tag == OPENAI { "OpenAiErrorBody" } else { "Error" };
     for (code, response) in responses.iter_mut() {
         let RefOr::T(response) = response else {

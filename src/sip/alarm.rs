@@ -16,13 +16,13 @@ use super::endpoint::{Endpoint, token};
 use super::media::{self, Media};
 use super::register::Account;
 use super::{Calls, dialog, sdp};
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::config::route::RouteLayer;
 use crate::lines::{AlarmCall, Dialer};
 use crate::phone::call::{Inbound, Line, at_rate};
 use crate::phone::callers::dialable;
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
+use crate::task::AbortOnDrop;
 use crate::turn::speech;
 
 /// How long the contact has to press 1 after the question.

@@ -83,7 +83,7 @@ pub async fn take(
     let (keys, _keys) = mpsc::channel(16);
     let hang_up = dialog.hang_up(endpoint.clone());
     let mut line = Media::start(rtp, rtcp, &offer, from.ip(), tx.clone(), keys.clone(), hang_up);
-    let in_dialog = crate::AbortOnDrop(tokio::spawn(dialog::serve(endpoint, requests, tx, keys, from)));
+    let in_dialog = crate::task::AbortOnDrop(tokio::spawn(dialog::serve(endpoint, requests, tx, keys, from)));
     match caller {
         Caller::Refused => call::refuse(&app, &mut line, &mut inbound, "sip").await,
         Caller::Known(user) | Caller::Guest(user) => {

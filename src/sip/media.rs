@@ -15,8 +15,8 @@ use tokio::sync::mpsc;
 
 use super::rtp::{Coder, Packet, Reorder, event_end, sender_report};
 use super::sdp::Offer;
-use crate::AbortOnDrop;
 use crate::phone::call::{Inbound, Line};
+use crate::task::AbortOnDrop;
 
 /// How often RTCP reports are sent.
 const REPORT_EVERY: Duration = Duration::from_secs(5);

@@ -32,10 +32,11 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use self::endpoint::{Endpoint, Incoming};
-use crate::AbortOnDrop;
+use self::message::Message;
 use crate::app::App;
 use crate::connections::Door;
 use crate::lines::LineState;
+use crate::task::AbortOnDrop;
 
 /// The methods the gateway takes.
 pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO";
@@ -45,91 +46,84 @@ pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION")
 /// Serves SIP on `endpoint` (UDP) and `tcp` until dropped: registers when a registrar is set, and answers
 /// requests.
 pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
-    let settings = app.settings.sip.clone();
     let (tx, mut requests) = mpsc::channel(64);
     let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx.clone())));
-    let mut allowed = Allowed {
-        registrar: None,
-        networks: settings.allowed_from.clone(),
+    let mut telephone = Telephone {
+        allowed: Allowed {
+            registrar: None,
+            networks: app.settings.sip.allowed_from.clone(),
+        },
+        app,
+        endpoint,
+        calls: Calls::default(),
     };
-    // The calls in progress, by Call-ID: their later requests go to them.
-    let calls = Calls::default();
-    let _register = match (&settings.registrar, &settings.user, &settings.password) {
-        (Some(registrar), Some(user), Some(password)) => {
-            let account = account(&endpoint, registrar, user, password).await;
-            match account {
-                Ok(account) => {
-                    tracing::info!(registrar = %account.registrar, user, "SIP: registering with the registrar");
-                    allowed.registrar = Some(account.registrar.ip());
-                    let account = Arc::new(account);
-                    let line = alarm::HouseLine::new(&app, endpoint.clone(), account.clone(), calls.clone());
-                    app.lines.set_dialer(Arc::new(line));
-                    Some(AbortOnDrop(tokio::spawn(register::keep_registered(
-                        app.clone(),
-                        endpoint.clone(),
-                        account,
-                    ))))
-                }
-                Err(why) => {
-                    tracing::warn!(registrar, why, "SIP: the registrar cannot be reached");
-                    app.lines
-                        .set("sip", &format!("{user}@{registrar}"), LineState::Failing, why);
-                    None
-                }
-            }
-        }
-        _ => None,
-    };
+    let _register = telephone.register().await;
     let _tcp = AbortOnDrop(tokio::spawn(tcp::serve(
-        app.clone(),
-        endpoint.clone(),
+        telephone.app.clone(),
+        telephone.endpoint.clone(),
         tcp,
-        allowed.clone(),
+        telephone.allowed.clone(),
         tx,
     )));
     while let Some(Incoming { request, from }) = requests.recv().await {
-        let known = allowed.contains(from.ip());
-        let call_id = request.header("Call-ID").unwrap_or_default().to_string();
-        let call = calls.get(&call_id);
-        let response = match request.method() {
-            _ if !known && request.method() != "ACK" => {
+        if let Some(response) = telephone.answer(request, from).await {
+            let _ = telephone.endpoint.send(&response, from).await;
+        }
+    }
+}
+
+/// The telephone's state while it serves.
+struct Telephone {
+    app: Arc<App>,
+    endpoint: Arc<Endpoint>,
+    allowed: Allowed,
+    /// The calls in progress, by Call-ID: their later requests go to them.
+    calls: Calls,
+}
+
+impl Telephone {
+    /// Starts keeping the registration when a registrar is set, and makes the line the help function's
+    /// dialer; the registrar is then allowed to call.
+    async fn register(&mut self) -> Option<AbortOnDrop> {
+        let settings = &self.app.settings.sip;
+        let (Some(registrar), Some(user), Some(password)) = (&settings.registrar, &settings.user, &settings.password)
+        else {
+            return None;
+        };
+        let account = match account(&self.endpoint, registrar, user, password).await {
+            Ok(account) => Arc::new(account),
+            Err(why) => {
+                tracing::warn!(registrar, why, "SIP: the registrar cannot be reached");
+                let name = format!("{user}@{registrar}");
+                self.app.lines.set("sip", &name, LineState::Failing, why);
+                return None;
+            }
+        };
+        tracing::info!(registrar = %account.registrar, user, "SIP: registering with the registrar");
+        self.allowed.registrar = Some(account.registrar.ip());
+        let line = alarm::HouseLine::new(&self.app, self.endpoint.clone(), account.clone(), self.calls.clone());
+        self.app.lines.set_dialer(Arc::new(line));
+        let keep = register::keep_registered(self.app.clone(), self.endpoint.clone(), account);
+        Some(AbortOnDrop(tokio::spawn(keep)))
+    }
+
+    /// The answer to a request from `from`, unless a call takes it (or it is an ACK, never answered).
+    async fn answer(&self, request: Message, from: SocketAddr) -> Option<Message> {
+        let call = self.calls.get(request.header("Call-ID").unwrap_or_default());
+        Some(match request.method() {
+            "ACK" if call.is_none() => return None,
+            _ if !self.allowed.contains(from.ip()) && request.method() != "ACK" => {
                 tracing::debug!(%from, method = request.method(), "SIP request from an unknown address; 403");
                 request.response(403, "Forbidden", None)
             }
             _ if call.is_some() => {
                 let _ = call.map(|call| call.try_send(request));
-                continue;
+                return None;
             }
-            // An ACK is never answered.
-            "ACK" => continue,
-            "INVITE" if calls.count() >= settings.max_calls => request.response(486, "Busy Here", None),
-            "INVITE" => {
-                // Each call holds two sockets: it counts in the connection budget of every door.
-                let Some(ticket) = app.connections.admit(Door::Sip, from.ip(), &app.metrics) else {
-                    let _ = endpoint
-                        .send(&request.response(503, "Service Unavailable", None), from)
-                        .await;
-                    continue;
-                };
-                let contact = match local_towards(&endpoint, from).await {
-                    Ok(contact) => contact,
-                    Err(why) => {
-                        tracing::warn!(%from, why, "a SIP call cannot be answered");
-                        let _ = endpoint
-                            .send(&request.response(500, "Server Internal Error", None), from)
-                            .await;
-                        continue;
-                    }
-                };
-                let (tx, rx) = mpsc::channel(16);
-                calls.insert(call_id.clone(), tx);
-                let call = call::take(app.clone(), endpoint.clone(), request, from, rx, contact);
-                tokio::spawn(async move {
-                    call.await;
-                    drop(ticket);
-                });
-                continue;
+            "INVITE" if self.calls.count() >= self.app.settings.sip.max_calls => {
+                request.response(486, "Busy Here", None)
             }
+            "INVITE" => return self.take(request, from).await,
             "OPTIONS" => {
                 let mut ok = request.response(200, "OK", None);
                 ok.push("Allow", ALLOW).push("Accept", "application/sdp");
@@ -137,8 +131,31 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
             }
             "BYE" | "CANCEL" | "INFO" => request.response(481, "Call/Transaction Does Not Exist", None),
             _ => request.response(405, "Method Not Allowed", None),
+        })
+    }
+
+    /// Takes a call, when the connection budget and the address it is answered at allow.
+    async fn take(&self, invite: Message, from: SocketAddr) -> Option<Message> {
+        // Each call holds two sockets: it counts in the connection budget of every door.
+        let Some(ticket) = self.app.connections.admit(Door::Sip, from.ip(), &self.app.metrics) else {
+            return Some(invite.response(503, "Service Unavailable", None));
         };
-        let _ = endpoint.send(&response, from).await;
+        let contact = match local_towards(&self.endpoint, from).await {
+            Ok(contact) => contact,
+            Err(why) => {
+                tracing::warn!(%from, why, "a SIP call cannot be answered");
+                return Some(invite.response(500, "Server Internal Error", None));
+            }
+        };
+        let (tx, rx) = mpsc::channel(16);
+        self.calls
+            .insert(invite.header("Call-ID").unwrap_or_default().to_string(), tx);
+        let call = call::take(self.app.clone(), self.endpoint.clone(), invite, from, rx, contact);
+        tokio::spawn(async move {
+            call.await;
+            drop(ticket);
+        });
+        None
     }
 }
 

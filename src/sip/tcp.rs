@@ -21,11 +21,11 @@ use tokio::sync::mpsc;
 use super::Allowed;
 use super::endpoint::{Endpoint, Incoming};
 use super::message::MAX_MESSAGE;
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::connections::Door;
 use crate::deadline::Deadline;
 use crate::logging::Repeated;
+use crate::task::AbortOnDrop;
 
 /// How long a connection may send nothing.
 const IDLE: Duration = Duration::from_secs(180);

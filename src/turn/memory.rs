@@ -11,7 +11,8 @@ use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::providers::llm::{ChatMessage, ChatRequest, collect};
-use crate::store::sessions::Session;
+use crate::store::memories::Memory;
+use crate::store::sessions::{Message, Session};
 use crate::store::users::User;
 
 /// Longest an extraction may run before it is given up.
@@ -105,26 +106,7 @@ impl Job {
             .ok()
             .and_then(|p| p.language)
             .unwrap_or_else(|| app.settings.turn.default_language.clone());
-        let mut conversation = String::from("Known facts:\n");
-        for memory in &known {
-            conversation.push_str(&format!("- {}\n", memory.text));
-        }
-        conversation.push_str("\nConversation:\n");
-        for message in &recent {
-            let who = if message.role == "assistant" {
-                "Assistant"
-            } else {
-                "User"
-            };
-            conversation.push_str(&format!("{who}: {}\n", message.text));
-        }
-        let instruction = format!(
-            "You extract durable facts about the user from a conversation: names, family, preferences, health, \
-             routines, places. Only facts that will still be true next month, and only ones not already known. \
-             Write each as one short sentence in {}, about the user in the third person, on its own line starting \
-             with \"- \". If there is nothing new, answer NONE.",
-            language_name(&language)
-        );
+        let (instruction, conversation) = prompt(&known, &recent, &language);
         let request = ChatRequest {
             model: default_model(&self.eff, provider),
             messages: vec![
@@ -140,16 +122,22 @@ impl Job {
         if let Some(cost) = usage.and_then(|u| u.cost) {
             let _ = app.store.add_cost(&self.user.id, "llm", cost).await;
         }
+        self.store_new(&known, &text, max).await
+    }
+
+    /// Stores the facts of `answer` that are not known yet, up to `max` memories; how many were stored.
+    async fn store_new(&self, known: &[Memory], answer: &str, max: usize) -> Result<usize, String> {
         let mut seen: Vec<String> = known.iter().map(|m| m.text.to_lowercase()).collect();
         let mut added = 0;
-        for fact in facts(&text) {
+        for fact in facts(answer) {
             if known.len() + added >= max {
                 break;
             }
             if seen.contains(&fact.to_lowercase()) {
                 continue;
             }
-            let stored = app
+            let stored = self
+                .app
                 .store
                 .add_memory(&self.user.id, &fact, "extraction", max as u32)
                 .await
@@ -162,6 +150,32 @@ impl Job {
         }
         Ok(added)
     }
+}
+
+/// The extraction's instruction (in the user's language) and the conversation it reads: the facts known and
+/// the recent messages.
+fn prompt(known: &[Memory], recent: &[Message], language: &str) -> (String, String) {
+    let mut conversation = String::from("Known facts:\n");
+    for memory in known {
+        conversation.push_str(&format!("- {}\n", memory.text));
+    }
+    conversation.push_str("\nConversation:\n");
+    for message in recent {
+        let who = if message.role == "assistant" {
+            "Assistant"
+        } else {
+            "User"
+        };
+        conversation.push_str(&format!("{who}: {}\n", message.text));
+    }
+    let instruction = format!(
+        "You extract durable facts about the user from a conversation: names, family, preferences, health, \
+         routines, places. Only facts that will still be true next month, and only ones not already known. \
+         Write each as one short sentence in {}, about the user in the third person, on its own line starting \
+         with \"- \". If there is nothing new, answer NONE.",
+        language_name(language)
+    );
+    (instruction, conversation)
 }
 
 /// The facts of the model's answer: list lines (`- `, `* `, `1. `), without NONE and without overlong ones.

@@ -407,14 +407,22 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         outcome.tts_fallback = said.language_fallback;
         outcome.audio = Some(said.speech);
     }
-    if let Some(session) = &request.session {
-        let ids = [crate::store::new_id(), crate::store::new_id()];
-        if let Some(ledger) = &request.ledger {
-            ledger.storing(&ids);
-        }
-        let turn = (request.text.trim(), outcome.text.as_str());
-        app.store.store_turn_as(&session.id, &user.id, turn, &ids).await?;
-        memory::maybe_extract(app, user, session, &eff).await;
-    }
+    store(app, user, &request, &outcome.text, &eff).await?;
     Ok(outcome)
+}
+
+/// Stores the question and the answer in the request's session (when it has one, under the ids its ledger
+/// was told), and lets the memory extraction look at the conversation.
+async fn store(app: &Arc<App>, user: &User, request: &TurnRequest, answer: &str, eff: &Effective) -> Result<()> {
+    let Some(session) = &request.session else {
+        return Ok(());
+    };
+    let ids = [crate::store::new_id(), crate::store::new_id()];
+    if let Some(ledger) = &request.ledger {
+        ledger.storing(&ids);
+    }
+    let turn = (request.text.trim(), answer);
+    app.store.store_turn_as(&session.id, &user.id, turn, &ids).await?;
+    memory::maybe_extract(app, user, session, eff).await;
+    Ok(())
 }

@@ -8,12 +8,12 @@
 use std::sync::Arc;
 
 use super::TurnRequest;
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::metrics::LLM_PREEMPTIVE_TOTAL;
 use crate::providers::llm::{ChatRequest, LlmStream};
 use crate::providers::{LlmId, ProviderError, ProviderId, Stage};
 use crate::store::users::User;
+use crate::task::AbortOnDrop;
 
 /// The request made early and what its provider answered.
 struct Asked {

@@ -21,11 +21,11 @@ use super::help::Help;
 use super::listener::Utterance;
 use super::stages::{Clock, Stage};
 use super::turn;
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::listen::pace::Pace;
 use crate::listen::words;
 use crate::store::users::User;
+use crate::task::AbortOnDrop;
 use crate::turn::ledger::Ledger;
 
 /// Events a turn may have queued for a slow channel before it waits.

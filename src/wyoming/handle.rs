@@ -8,10 +8,11 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::codec::Event;
+use super::events::{Context, Sent};
 use super::help::Questions;
 use crate::app::App;
 use crate::config::route::RouteLayer;
@@ -110,18 +111,24 @@ pub async fn handle(app: &Arc<App>, user: &User, data: &Map<String, Value>, ques
         .and_then(|c| c.get("conversation_id"))
         .and_then(Value::as_str)
         .filter(|id| !id.is_empty());
-    let context = conversation.map(|id| json!({"conversation_id": id}));
+    let context = conversation.map(|id| Context {
+        conversation_id: id.to_string(),
+    });
     let key = session_id(user, conversation.unwrap_or_default());
     let answered = match help_words(app, user, data, key, questions).await {
         Some(words) => words,
         None => answer(app, user, data, conversation).await,
     };
     match answered {
-        Ok(text) => Event::with("handled", json!({"text": text, "context": context})),
+        Ok(text) => Sent::Handled { text, context }.into(),
         Err(err) => {
             let (_, code) = err.status_and_code();
             tracing::info!(code, error = ?err, "a Wyoming turn was not handled");
-            Event::with("not-handled", json!({"text": err.to_string(), "context": context}))
+            Sent::NotHandled {
+                text: err.to_string(),
+                context,
+            }
+            .into()
         }
     }
 }

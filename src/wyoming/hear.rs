@@ -7,9 +7,10 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::codec::Event;
+use super::events::Sent;
 use crate::app::App;
 use crate::config::route::RouteLayer;
 use crate::error::{ApiError, Result};
@@ -196,7 +197,7 @@ impl Hearing {
                 (text, language)
             }
         };
-        Ok(Event::with("transcript", json!({"text": text, "language": language})))
+        Ok(Sent::Transcript { text, language }.into())
     }
 }
 
@@ -242,6 +243,7 @@ fn mono(event: &Event) -> Result<Vec<i16>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn chunk(rate: u32, channels: u16, samples: &[i16]) -> Event {
         let mut event = Event::with("audio-chunk", json!({"rate": rate, "width": 2, "channels": channels}));

@@ -2,9 +2,8 @@
 //! strictly, so every program, model and voice carries `name`, `attribution`, `installed`, `description`,
 //! `version` and its `languages` (and `models` or `voices`), even when empty.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::codec::Event;
 use crate::app::App;
 use crate::config::LANGUAGES;
 use crate::config::keys::Key;
@@ -15,25 +14,91 @@ use crate::providers::tts::piper;
 /// The name of the gateway's programs and models.
 const NAME: &str = "voice-gateway";
 
+/// The `info` event's data: an ASR program (the user's speech-to-text route), a TTS program (the voices)
+/// and a handle program (the conversation agent); no intent, wake word, microphone or speaker.
+#[derive(Debug, Serialize)]
+pub struct Info {
+    asr: [Asr; 1],
+    tts: [Tts; 1],
+    handle: [Handle; 1],
+    intent: [(); 0],
+    wake: [(); 0],
+    mic: [(); 0],
+    snd: [(); 0],
+}
+
 /// The fields every artifact (program, model, voice) has.
-fn artifact(name: &str, description: &str) -> Value {
-    json!({
-        "name": name,
-        "attribution": {"name": NAME, "url": ""},
-        "installed": true,
-        "description": description,
-        "version": env!("CARGO_PKG_VERSION"),
-    })
+#[derive(Debug, Serialize)]
+struct Artifact {
+    name: String,
+    attribution: Attribution,
+    installed: bool,
+    description: String,
+    version: &'static str,
 }
 
-/// `artifact` with more fields.
-fn with(mut base: Value, more: Value) -> Value {
-    if let (Value::Object(base), Value::Object(more)) = (&mut base, more) {
-        base.extend(more);
+#[derive(Debug, Serialize)]
+struct Attribution {
+    name: &'static str,
+    url: &'static str,
+}
+
+impl Artifact {
+    fn new(name: &str, description: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            attribution: Attribution { name: NAME, url: "" },
+            installed: true,
+            description: description.to_string(),
+            version: env!("CARGO_PKG_VERSION"),
+        }
     }
-    base
 }
 
+/// A model (of speech recognition, of the conversation) and its languages.
+#[derive(Debug, Serialize)]
+struct Model {
+    #[serde(flatten)]
+    artifact: Artifact,
+    languages: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+struct Asr {
+    #[serde(flatten)]
+    artifact: Artifact,
+    models: [Model; 1],
+    supports_transcript_streaming: bool,
+    requires_external_vad: bool,
+    prefers_auto_gain_enabled: bool,
+    prefers_noise_reduction_enabled: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Tts {
+    #[serde(flatten)]
+    artifact: Artifact,
+    voices: Vec<Voice>,
+    supports_synthesize_streaming: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Voice {
+    #[serde(flatten)]
+    artifact: Artifact,
+    languages: Vec<String>,
+    /// A voice of one speaker.
+    speakers: Option<()>,
+}
+
+#[derive(Debug, Serialize)]
+struct Handle {
+    #[serde(flatten)]
+    artifact: Artifact,
+    models: [Model; 1],
+    supports_handled_streaming: bool,
+    supports_home_control: bool,
+}
 /// A voice as Wyoming names it: `<provider>/<voice>`, which `synthesize` takes back.
 pub fn voice_name(provider: TtsId, voice: &str) -> String {
     format!("{}/{voice}", provider.as_str())
@@ -51,7 +116,7 @@ pub fn language_of_voice(provider: TtsId, voice: &str) -> Option<String> {
 
 /// The voices of the configured speech engines: espeak-ng in every language, the Piper voices found, the
 /// OpenAI-compatible voice.
-fn voices(app: &App, eff: &Effective) -> Vec<Value> {
+fn voices(app: &App, eff: &Effective) -> Vec<Voice> {
     let mut voices = Vec::new();
     for (id, engine) in app.providers.tts.iter() {
         let capabilities = engine.capabilities();
@@ -69,52 +134,49 @@ fn voices(app: &App, eff: &Effective) -> Vec<Value> {
                 None => capabilities.languages.clone(),
             };
             let description = format!("{voice} ({})", id.as_str());
-            voices.push(with(
-                artifact(&voice_name(id, &voice), &description),
-                json!({"languages": languages, "speakers": null}),
-            ));
+            voices.push(Voice {
+                artifact: Artifact::new(&voice_name(id, &voice), &description),
+                languages,
+                speakers: None,
+            });
         }
     }
     voices
 }
 
-/// The `info` event: an ASR program (the user's speech-to-text route), a TTS program (the voices) and a
-/// handle program (the conversation agent).
-pub fn info(app: &App, eff: &Effective) -> Event {
-    let languages = LANGUAGES.to_vec();
-    let asr = with(
-        artifact(NAME, "speech to text along the user's route and its fallbacks"),
-        json!({
-            "models": [with(artifact(NAME, "the user's speech-to-text route"), json!({"languages": languages}))],
-            "supports_transcript_streaming": false,
-            // The gateway's detector and Smart Turn end the utterance: `transcript` may come before `audio-stop`.
-            "requires_external_vad": false,
-            "prefers_auto_gain_enabled": true,
-            "prefers_noise_reduction_enabled": true,
-        }),
-    );
-    let tts = with(
-        artifact(NAME, "text to speech along the user's route and its fallbacks"),
-        json!({"voices": voices(app, eff), "supports_synthesize_streaming": true}),
-    );
-    let handle = with(
-        artifact(NAME, "the gateway's conversation: memories, web search, quota"),
-        json!({
-            "models": [with(artifact(NAME, "the user's language model route"), json!({"languages": languages}))],
-            "supports_handled_streaming": false,
-            "supports_home_control": false,
-        }),
-    );
-    Event::with(
-        "info",
-        json!({
-            "asr": [asr],
-            "tts": [tts],
-            "handle": [handle],
-            "intent": [],
-            "wake": [],
-            "mic": [],
-            "snd": [],
-        }),
-    )
+/// The `info` event's data.
+pub fn info(app: &App, eff: &Effective) -> Info {
+    let model = |description: &str| Model {
+        artifact: Artifact::new(NAME, description),
+        languages: LANGUAGES.to_vec(),
+    };
+    let asr = Asr {
+        artifact: Artifact::new(NAME, "speech to text along the user's route and its fallbacks"),
+        models: [model("the user's speech-to-text route")],
+        supports_transcript_streaming: false,
+        // The gateway's detector and Smart Turn end the utterance: `transcript` may come before `audio-stop`.
+        requires_external_vad: false,
+        prefers_auto_gain_enabled: true,
+        prefers_noise_reduction_enabled: true,
+    };
+    let tts = Tts {
+        artifact: Artifact::new(NAME, "text to speech along the user's route and its fallbacks"),
+        voices: voices(app, eff),
+        supports_synthesize_streaming: true,
+    };
+    let handle = Handle {
+        artifact: Artifact::new(NAME, "the gateway's conversation: memories, web search, quota"),
+        models: [model("the user's language model route")],
+        supports_handled_streaming: false,
+        supports_home_control: false,
+    };
+    Info {
+        asr: [asr],
+        tts: [tts],
+        handle: [handle],
+        intent: [],
+        wake: [],
+        mic: [],
+        snd: [],
+    }
 }

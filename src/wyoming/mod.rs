@@ -4,6 +4,7 @@
 //! - [`codec`]: the framing (a JSON header line, data, payload), with limits.
 //! - `server`: the listener, one task per connection, the connection limit, shutdown with the gateway; each
 //!   event becomes a call into the stages below (a translation table, no turn-taking of its own).
+//! - `events`: the events the gateway sends, as types.
 //! - `info`: `describe` → `info` (the ASR, TTS and handle programs).
 //! - `hear`: `transcribe` + audio → the voice core's listener (detector, Smart Turn) → `transcript`.
 //! - `speak`: `synthesize` and its streaming form → audio.
@@ -15,6 +16,7 @@
 //! progress; conversations live in the store, as gateway sessions of the Wyoming user (`WYOMING_USER`).
 
 pub mod codec;
+mod events;
 mod handle;
 mod hear;
 mod help;

@@ -3,24 +3,23 @@
 //! `MAX_VOICE_CONNECTIONS`, a quarter of them per address; one more is closed at once); a connection idle for `WS_IDLE_TIMEOUT_SECONDS`, a peer that takes nothing sent for
 //! `WRITE_TIMEOUT_SECONDS`, a malformed frame, a wrong length or audio past the buffer budget closes that
 //! connection only, and so does a refused speech request, after its `error` event. On shutdown the listener
-//! closes, idle connections close, and running requests have [`crate::SHUTDOWN_GRACE`] to finish.
+//! closes, idle connections close, and running requests have [`crate::task::SHUTDOWN_GRACE`] to finish.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::codec::{Event, Limits, read_event, write_event};
+use super::events::Sent;
 use super::hear::Hearing;
 use super::help::Questions;
 use super::speak::{Failed, Streaming};
 use super::{handle, info, speak};
-use crate::AbortOnDrop;
 use crate::app::App;
 use crate::connections::Door;
 use crate::deadline::Deadline;
@@ -29,6 +28,7 @@ use crate::listen::budget::{Held, VoiceBudget};
 use crate::listen::end_of_turn::Verdict;
 use crate::logging::Repeated;
 use crate::store::users::User;
+use crate::task::AbortOnDrop;
 use crate::voice::Utterance;
 
 /// Serves Wyoming on `listener` until `stop` turns true (or its sender is gone).
@@ -78,7 +78,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
     }
     drop(listener);
     let finished = async { while connections.join_next().await.is_some() {} };
-    if tokio::time::timeout(crate::SHUTDOWN_GRACE, finished).await.is_err() {
+    if tokio::time::timeout(crate::task::SHUTDOWN_GRACE, finished)
+        .await
+        .is_err()
+    {
         tracing::warn!("Wyoming requests still running at the end of the shutdown grace; dropped");
     }
 }
@@ -254,7 +257,11 @@ async fn refuse<W: AsyncWrite + Unpin>(w: &mut W, err: &ApiError) -> std::io::Re
         tracing::error!(%cause, "internal error in a Wyoming request");
     }
     tracing::info!(code, error = %err, "a Wyoming request was refused");
-    write_event(w, &Event::with("error", json!({"text": err.to_string(), "code": code}))).await?;
+    let error = Sent::Error {
+        text: err.to_string(),
+        code,
+    };
+    write_event(w, &error.into()).await?;
     Ok(Flow::Close)
 }
 
@@ -275,18 +282,52 @@ async fn answer<W: AsyncWrite + Unpin>(
     event: Event,
     w: &mut W,
 ) -> std::io::Result<Flow> {
-    match (event.kind.as_str(), request) {
-        ("ping", _) => {
-            write_event(w, &Event::with("pong", json!({"text": event.data.get("text")}))).await?;
+    match event.kind.as_str() {
+        "ping" => {
+            let pong = Sent::Pong {
+                text: event.data.get("text"),
+            };
+            write_event(w, &pong.into()).await?;
             Ok(Flow::Open)
         }
-        ("describe", _) => match app.runtime.effective().await {
+        "describe" => match app.runtime.effective().await {
             Ok(eff) => {
-                write_event(w, &info::info(app, &eff)).await?;
+                write_event(w, &Sent::Info(Box::new(info::info(app, &eff))).into()).await?;
                 Ok(Flow::Open)
             }
             Err(err) => refuse(w, &err.into()).await,
         },
+        "transcribe" | "audio-start" | "audio-chunk" | "audio-stop" => on_hearing(app, request, &event, w).await,
+        "synthesize" | "synthesize-start" | "synthesize-chunk" | "synthesize-stop" => {
+            on_speaking(app, request, &event, w).await
+        }
+        // `not-handled` ends the conversation client's wait: the connection stays open.
+        "transcript" => {
+            let answered = match user(app).await {
+                Ok(user) => handle::handle(app, &user, &event.data, questions).await,
+                Err(err) => Event::from(Sent::NotHandled {
+                    text: err.to_string(),
+                    context: None,
+                }),
+            };
+            write_event(w, &answered).await?;
+            Ok(Flow::Open)
+        }
+        kind => {
+            tracing::debug!(kind, "an unknown or unexpected Wyoming event is ignored");
+            Ok(Flow::Open)
+        }
+    }
+}
+
+/// The events of a speech-to-text request: `transcribe`, then audio; a `transcript` once the utterance ends.
+async fn on_hearing<W: AsyncWrite + Unpin>(
+    app: &Arc<App>,
+    request: &mut Request,
+    event: &Event,
+    w: &mut W,
+) -> std::io::Result<Flow> {
+    match (event.kind.as_str(), request) {
         ("transcribe", request) => match user(app).await {
             Ok(user) => {
                 *request = Request::Hearing(Box::new(Hearing::new(app, user, &event.data)));
@@ -294,23 +335,6 @@ async fn answer<W: AsyncWrite + Unpin>(
             }
             Err(err) => refuse(w, &err).await,
         },
-        ("audio-start" | "audio-chunk", request) => {
-            // Audio without `transcribe` is heard too (the language is the user's), as other servers do.
-            if matches!(request, Request::Idle) && event.kind == "audio-start" {
-                match user(app).await {
-                    Ok(user) => *request = Request::Hearing(Box::new(Hearing::new(app, user, &Default::default()))),
-                    Err(err) => return refuse(w, &err).await,
-                }
-            }
-            let Request::Hearing(hearing) = request else {
-                return Ok(Flow::Open);
-            };
-            match hearing.audio(&event) {
-                Ok(Some(utterance)) => transcribe(app, hearing, utterance, w).await,
-                Ok(None) => Ok(Flow::Open),
-                Err(err) => refuse(w, &err).await,
-            }
-        }
         ("audio-stop", request) => {
             let Request::Hearing(mut hearing) = std::mem::replace(request, Request::Idle) else {
                 return Ok(Flow::Open);
@@ -321,6 +345,35 @@ async fn answer<W: AsyncWrite + Unpin>(
                 Err(err) => refuse(w, &err).await,
             }
         }
+        (_, request) => {
+            // Audio without `transcribe` is heard too (the language is the user's), as other servers do.
+            if matches!(request, Request::Idle) && event.kind == "audio-start" {
+                match user(app).await {
+                    Ok(user) => *request = Request::Hearing(Box::new(Hearing::new(app, user, &Default::default()))),
+                    Err(err) => return refuse(w, &err).await,
+                }
+            }
+            let Request::Hearing(hearing) = request else {
+                return Ok(Flow::Open);
+            };
+            match hearing.audio(event) {
+                Ok(Some(utterance)) => transcribe(app, hearing, utterance, w).await,
+                Ok(None) => Ok(Flow::Open),
+                Err(err) => refuse(w, &err).await,
+            }
+        }
+    }
+}
+
+/// The events of a text-to-speech request, whole (`synthesize`) or streamed (`synthesize-start`, chunks,
+/// `synthesize-stop`).
+async fn on_speaking<W: AsyncWrite + Unpin>(
+    app: &Arc<App>,
+    request: &mut Request,
+    event: &Event,
+    w: &mut W,
+) -> std::io::Result<Flow> {
+    match (event.kind.as_str(), request) {
         // Home Assistant sends the whole text once more inside a streaming request: speaking it would say the
         // answer twice.
         ("synthesize", Request::Streaming(_)) => Ok(Flow::Open),
@@ -338,35 +391,17 @@ async fn answer<W: AsyncWrite + Unpin>(
                 Err(err) => refuse(w, &err).await,
             }
         }
-        ("synthesize-chunk", request) => {
-            let Request::Streaming(streaming) = request else {
-                return Ok(Flow::Open);
-            };
+        ("synthesize-chunk", Request::Streaming(streaming)) => {
             let spoken = streaming.chunk(app, event.text("text").unwrap_or_default(), w).await;
             finish(w, spoken).await
         }
-        ("synthesize-stop", request) => {
-            if !matches!(request, Request::Streaming(_)) {
-                return Ok(Flow::Open);
-            }
+        ("synthesize-stop", request) if matches!(request, Request::Streaming(_)) => {
             let Request::Streaming(streaming) = std::mem::replace(request, Request::Idle) else {
                 return Ok(Flow::Open);
             };
             let spoken = streaming.stop(app, w).await;
             finish(w, spoken).await
         }
-        // `not-handled` ends the conversation client's wait: the connection stays open.
-        ("transcript", _) => {
-            let answered = match user(app).await {
-                Ok(user) => handle::handle(app, &user, &event.data, questions).await,
-                Err(err) => Event::with("not-handled", json!({"text": err.to_string()})),
-            };
-            write_event(w, &answered).await?;
-            Ok(Flow::Open)
-        }
-        (kind, _) => {
-            tracing::debug!(kind, "an unknown or unexpected Wyoming event is ignored");
-            Ok(Flow::Open)
-        }
+        _ => Ok(Flow::Open),
     }
 }

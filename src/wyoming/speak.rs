@@ -3,10 +3,11 @@
 //! `synthesize-stop`) speaks each sentence as soon as the text pipeline finds it complete, all of it in one
 //! format, then `synthesize-stopped`.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::io::AsyncWrite;
 
 use super::codec::{Event, write_event};
+use super::events::{Format, Sent};
 use super::info::language_of_voice;
 use crate::app::App;
 use crate::config::route::{Route, RouteLayer};
@@ -90,11 +91,7 @@ impl AudioOut {
         if let Some(rate) = self.rate {
             return Ok(rate);
         }
-        write_event(
-            w,
-            &Event::with("audio-start", json!({"rate": rate, "width": 2, "channels": 1})),
-        )
-        .await?;
+        write_event(w, &Sent::AudioStart(Format::mono(rate)).into()).await?;
         self.rate = Some(rate);
         Ok(rate)
     }
@@ -102,10 +99,10 @@ impl AudioOut {
     async fn samples<W: AsyncWrite + Unpin>(&mut self, w: &mut W, samples: &[i16]) -> std::io::Result<()> {
         let rate = self.rate.unwrap_or(SILENT_RATE);
         for piece in samples.chunks(CHUNK_SAMPLES) {
-            let mut event = Event::with(
-                "audio-chunk",
-                json!({"rate": rate, "width": 2, "channels": 1, "timestamp": self.sent * 1000 / u64::from(rate)}),
-            );
+            let mut event = Event::from(Sent::AudioChunk {
+                format: Format::mono(rate),
+                timestamp: self.sent * 1000 / u64::from(rate),
+            });
             event.payload = piece.iter().flat_map(|s| s.to_le_bytes()).collect();
             write_event(w, &event).await?;
             self.sent += piece.len() as u64;
@@ -140,7 +137,7 @@ impl AudioOut {
 
     async fn stop<W: AsyncWrite + Unpin>(&mut self, w: &mut W) -> std::io::Result<()> {
         self.start(w, SILENT_RATE).await?;
-        write_event(w, &Event::with("audio-stop", json!({"timestamp": null}))).await
+        write_event(w, &Sent::AudioStop { timestamp: None }.into()).await
     }
 }
 
@@ -231,6 +228,7 @@ impl Streaming {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn layer(voice: Value) -> RouteLayer {
         voice_layer(json!({"text": "Hallo", "voice": voice}).as_object().unwrap())

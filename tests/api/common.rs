@@ -391,6 +391,27 @@ where
     }
 }
 
+/// Waits up to `seconds` for a line of the gateway's live log (subscribed to before the cause) for which
+/// `matches` holds; fails the test naming `what`.
+pub async fn logged(
+    log: &mut tokio::sync::broadcast::Receiver<String>,
+    what: &str,
+    seconds: u64,
+    matches: impl Fn(&str) -> bool,
+) {
+    let wait = async {
+        loop {
+            match log.recv().await {
+                Ok(line) if matches(&line) => return,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => panic!("the log closed"),
+            }
+        }
+    };
+    let seen = tokio::time::timeout(std::time::Duration::from_secs(seconds), wait).await;
+    assert!(seen.is_ok(), "{what} was not logged within {seconds} s");
+}
+
 /// Asserts that `check` holds for all of `window`, looking every 50 ms: for what must *not* happen (a second
 /// reminder, a second extraction). Nothing can be waited for there, so each caller keeps `window` as short as
 /// the gateway's own timing allows and says why; it fails as soon as `check` turns false.

@@ -186,3 +186,21 @@ fn the_readme_names_the_debian_packages_the_test_command_installs_and_that_it_ne
     let sentence = &before[before.rfind(". ").unwrap_or(0)..];
     assert!(sentence.contains("as root or through `sudo`"), "{sentence}");
 }
+
+/// `docs/decisions.md` opens with a list of its sections, in their order (`scripts/decisions-toc.py`
+/// writes it).
+#[test]
+fn the_decisions_list_their_sections_at_the_top() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/decisions.md")).unwrap();
+    let (head, body) = text.split_once("<!-- /contents -->").expect("the contents list");
+    let listed: Vec<&str> = head
+        .lines()
+        .filter_map(|l| l.strip_prefix("- [")?.split_once("](").map(|(name, _)| name))
+        .collect();
+    let sections: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .map(|h| h.replace('`', ""))
+        .collect();
+    assert_eq!(listed, sections, "run scripts/decisions-toc.py");
+}

@@ -15,10 +15,12 @@ use crate::sip::kamailio_config;
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
 /// Inside the namespace: the router (kamailio on 10.77.0.1:5060) and the gateway registered with it as
-/// `assistant` (SIP on 10.77.0.1:5070, HTTP on 127.0.0.1:8080 with the admin key `calls-admin`); `api METHOD
-/// PATH [JSON]` asks the gateway as an admin.
+/// `assistant` (SIP on 10.77.0.1:5070, HTTP on 127.0.0.1:8080 with the admin key `calls-admin`), both stopped
+/// when the script ends; `api METHOD PATH [JSON]` asks the gateway as an admin.
 pub const ROUTER_AND_GATEWAY: &str = r#"
 cd "$DATA"
+# The router, the gateway (and its engines) and the telephones end with the script, whatever ends it.
+trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT
 /usr/sbin/kamailio -f "$DATA/kamailio.cfg" -DD -E -Y "$DATA" > "$DATA/kamailio.log" 2>&1 &
 for _ in $(seq 50); do grep -q "SO_RCVBUF is finally" "$DATA/kamailio.log" && break; sleep 0.1; done
 DB_PATH="$DATA/gateway.db" LISTEN_ADDR=127.0.0.1:8080 ADMIN_API_KEY=calls-admin \

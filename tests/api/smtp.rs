@@ -115,9 +115,9 @@ impl SmtpServer {
                 let mode = *current.lock().unwrap();
                 tokio::spawn(async move {
                     if mode == Mode::Hang {
-                        tokio::time::sleep(std::time::Duration::from_secs(600)).await;
-                        drop(socket);
-                        return;
+                        // Holds the connection and never speaks.
+                        let _socket = socket;
+                        return std::future::pending().await;
                     }
                     let _ = conversation(socket, mode, store).await;
                 });

@@ -194,8 +194,13 @@ async fn tls_files_reloads_a_replaced_certificate_without_a_restart() {
     assert_eq!(shown(&first, &url).await, Some(der_of(&first_cert)));
 
     // A half-written file is not taken: the certificate in use stays.
+    let mut log = voice_gateway::logging::subscribe();
     std::fs::write(&cert_path, "-----BEGIN CERTIFICATE-----\nbroken").unwrap();
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    let path = cert_path.display().to_string();
+    crate::common::logged(&mut log, "the broken file refused", 10, |line| {
+        line.contains("the old one stays") && line.contains(&path)
+    })
+    .await;
     assert!(
         shown(&first, &url).await.is_some(),
         "the old certificate is still served"
