@@ -6,9 +6,12 @@ use std::sync::OnceLock;
 
 use tokio::sync::broadcast;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
+
+use crate::config::TracesSettings;
 
 /// Lines kept for readers that fall behind.
 pub const BACKLOG: usize = 1024;
@@ -23,30 +26,39 @@ pub fn subscribe() -> broadcast::Receiver<String> {
     hub().subscribe()
 }
 
-/// Installs the global subscriber: stderr (with colours when a terminal) and the broadcast (plain text).
-/// `RUST_LOG` filters both (default `info`).
-pub fn init() {
+/// Installs the global subscriber: stderr (with colours when a terminal) and the broadcast (plain text), and
+/// the export of the turns' traces when `traces` names a collector. `RUST_LOG` filters the log (default
+/// `info`), not the traces.
+pub fn init(traces: &TracesSettings) {
     use std::io::IsTerminal;
     // Colours only on a terminal: a service manager's journal or a file would keep the escape codes.
-    install(std::io::stderr, std::io::stderr().is_terminal());
+    install(std::io::stderr, std::io::stderr().is_terminal(), traces);
 }
 
 /// Like [`init`], but the readable copy goes to the test harness's captured output (shown for failing
 /// tests only). A second call does nothing, so every test may call it.
 pub fn init_for_tests() {
-    install(tracing_subscriber::fmt::TestWriter::new(), false);
+    install(
+        tracing_subscriber::fmt::TestWriter::new(),
+        false,
+        &TracesSettings::default(),
+    );
 }
 
-fn install<W>(readable: W, ansi: bool)
+fn install<W>(readable: W, ansi: bool, traces: &TracesSettings)
 where
     W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
 {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // The filter is the log's alone: the traces' layer filters for itself (the turns' spans).
+    let log = tracing_subscriber::fmt::layer()
+        .with_ansi(ansi)
+        .with_writer(readable)
+        .and_then(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
+        .with_filter(filter);
     let _ = tracing_subscriber::registry()
-        .with(filter)
-        .with(crate::traces::layer())
-        .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(readable))
-        .with(tracing_subscriber::fmt::layer().with_ansi(false).with_writer(Broadcast))
+        .with(crate::traces::layer(traces))
+        .with(log)
         .try_init();
 }
 

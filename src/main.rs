@@ -302,7 +302,7 @@ fn reexecute() -> ExitCode {
 }
 
 async fn run(mut settings: Settings) -> (ExitCode, bool) {
-    voice_gateway::logging::init();
+    voice_gateway::logging::init(&settings.traces);
     let store = match Store::from_settings(&settings).await {
         Ok(store) => store,
         Err(err) if settings.store.database_url.is_some() => {

@@ -1,6 +1,7 @@
 //! Traces of every turn, exported by OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (with the standard
-//! `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the default, or `grpc`; the SDK reads the other standard
-//! `OTEL_*` variables itself). Exported are the spans of target [`TARGET`]: a turn, and in it the end of the
+//! `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf`, the default, or `grpc`; both read with the settings, in
+//! [`crate::config::traces`]; the SDK reads the other standard `OTEL_*` variables itself). The log's filter
+//! does not apply to them: they have their own, this target's spans. Exported are the spans of target [`TARGET`]: a turn, and in it the end of the
 //! turn, the transcription, each model call, each sentence's speech, the web search and the memory extraction,
 //! with the provider, the model and sizes as attributes — never a text, a token or a key. Without the endpoint
 //! nothing is built, and such a span costs what any disabled `tracing` span costs.
@@ -17,28 +18,31 @@ use tracing_subscriber::Layer;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::registry::LookupSpan;
 
+use crate::config::TracesSettings;
+
 /// The `tracing` target of the spans that are exported.
 pub const TARGET: &str = "turn_trace";
 
 /// The exporter's provider and tracer, kept to flush the last spans at the end.
 static PROVIDER: OnceLock<(SdkTracerProvider, SdkTracer)> = OnceLock::new();
 
-/// The layer that exports [`TARGET`]'s spans, when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; built inside the
-/// async runtime (the gRPC client lives on it).
-pub fn layer<S>() -> Option<impl Layer<S>>
+/// The layer that exports [`TARGET`]'s spans, when the settings name a collector; built inside the async
+/// runtime (the gRPC client lives on it).
+pub fn layer<S>(settings: &TracesSettings) -> Option<impl Layer<S>>
 where
     S: tracing::Subscriber + for<'a> LookupSpan<'a>,
 {
-    std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .ok()
-        .filter(|e| !e.trim().is_empty())?;
-    let protocol = std::env::var("OTEL_EXPORTER_OTLP_PROTOCOL").unwrap_or_default();
-    let exporter = match protocol.trim() {
-        "grpc" => SpanExporter::builder().with_tonic().build(),
-        _ => SpanExporter::builder()
+    let endpoint = settings.endpoint.as_deref()?.trim_end_matches('/');
+    // The endpoint names the collector; over HTTP the traces go to its `/v1/traces`, as the SDK does with
+    // the variable itself.
+    let exporter = if settings.grpc {
+        SpanExporter::builder().with_tonic().with_endpoint(endpoint).build()
+    } else {
+        SpanExporter::builder()
             .with_http()
             .with_protocol(Protocol::HttpBinary)
-            .build(),
+            .with_endpoint(format!("{endpoint}/v1/traces"))
+            .build()
     };
     let exporter = match exporter {
         Ok(exporter) => exporter,

@@ -25,6 +25,7 @@ pub mod server;
 pub mod sip;
 pub mod store;
 pub mod tls;
+pub mod traces;
 pub mod turn;
 pub mod voice;
 pub mod wyoming;
@@ -46,6 +47,7 @@ pub use server::ServerSettings;
 pub use sip::SipSettings;
 pub use store::StoreSettings;
 pub use tls::{AcmeSettings, TlsMode, TlsSettings};
+pub use traces::TracesSettings;
 pub use turn::{MemorySettings, TurnSettings};
 pub use voice::VoiceSettings;
 pub use wyoming::WyomingSettings;
@@ -92,6 +94,8 @@ pub struct Settings {
     pub sip: SipSettings,
     /// `TLS`, `HTTPS_ADDR`, `TLS_CERT_PATH`, `TLS_KEY_PATH`: HTTPS beside HTTP.
     pub tls: TlsSettings,
+    /// `OTEL_EXPORTER_OTLP_*`: where the turns' traces go.
+    pub traces: TracesSettings,
     /// Environment values of the 16 runtime keys, validated and canonical.
     pub runtime_env: BTreeMap<keys::Key, String>,
 }
@@ -170,6 +174,7 @@ impl Settings {
         let sip = SipSettings::read(&src)?;
         let settings = Self {
             tls,
+            traces: TracesSettings::read(&src)?,
             server,
             store,
             auth: AuthSettings::read(&src)?,
@@ -190,9 +195,12 @@ impl Settings {
             profile: src.profile,
         };
         // Read by the logging set-up, before the settings.
-        src.var("RUST_LOG", "log filter (tracing `EnvFilter` syntax)")
-            .shown("info")
-            .read_elsewhere();
+        src.var(
+            "RUST_LOG",
+            "the log's filter (tracing `EnvFilter` syntax); the exported traces have their own",
+        )
+        .shown("info")
+        .read_elsewhere();
         Ok((settings, src.documented.into_inner()))
     }
 }

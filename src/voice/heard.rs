@@ -1,16 +1,16 @@
-//! What the listener heard of the last answer: its audio frames by `seq` and the sentence each spoke, so that
-//! what was played in full (a `/ws/chat` or `/ws/voice` client's `heard` frame, the marks of a phone line)
-//! cuts the stored answer, and with it the next turn's history, to what was played when the person
-//! interrupted.
+//! What the listener heard of an answer, on every channel: the answer's audio pieces, each at the position
+//! where it ends, and the sentence each spoke. What was played (a `/ws/chat` or `/ws/voice` client's `heard`
+//! frame and the marks of a phone line, by frame `seq`; Realtime's `conversation.item.truncate`, by ms of
+//! audio) cuts the stored answer, and with it the next turn's history, to the sentences played in full.
 
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// The last answer's audio, sentence by sentence.
 #[derive(Debug, Default)]
 pub struct LastAnswer {
     /// The session it is stored in (none: the turn was not stored).
     session_id: Option<String>,
-    /// Each audio frame's `seq` and its sentence (`None` for a filler; the whole answer for one piece).
+    /// Where each piece of audio ends (its frame's `seq`, or ms of audio sent) and what it spoke.
     audio: Vec<(u64, Spoke)>,
     /// The answer as stored, once the turn gave it.
     stored: Option<String>,
@@ -36,9 +36,9 @@ impl LastAnswer {
         }
     }
 
-    /// An audio frame of the answer was sent.
-    pub fn audio(&mut self, seq: u64, spoke: Spoke) {
-        self.audio.push((seq, spoke));
+    /// A piece of the answer's audio was sent, ending at `position` (positions grow).
+    pub fn audio(&mut self, position: u64, spoke: Spoke) {
+        self.audio.push((position, spoke));
     }
 
     /// The turn's answer text, as it is stored.
@@ -46,9 +46,12 @@ impl LastAnswer {
         self.stored = Some(text.trim().to_string());
     }
 
-    /// What was heard when the audio up to `seq` was played (none played: `None`).
-    fn kept(&self, seq: Option<u64>) -> Option<String> {
-        let played = self.audio.iter().filter(|(s, _)| seq.is_some_and(|last| *s <= last));
+    /// What was heard when the audio up to `position` was played (none played: `None`).
+    fn kept(&self, position: Option<u64>) -> Option<String> {
+        let played = self
+            .audio
+            .iter()
+            .filter(|(s, _)| position.is_some_and(|last| *s <= last));
         let mut sentences = Vec::new();
         for (_, spoke) in played {
             match spoke {
@@ -60,21 +63,30 @@ impl LastAnswer {
         Some(sentences.join(" "))
     }
 
-    /// Cuts the stored answer to what was heard; nothing to do when the turn was not stored or is not over.
-    pub async fn heard(&mut self, store: &Store, seq: Option<u64>) {
+    /// Cuts the stored answer to what was heard when the audio up to `position` was played; true when it was
+    /// cut. Nothing to do when the turn was not stored, is not over, or was heard whole.
+    pub async fn cut(&mut self, store: &Store, position: Option<u64>) -> Result<bool, StoreError> {
         let (Some(session_id), Some(stored)) = (&self.session_id, &self.stored) else {
-            return;
+            return Ok(false);
         };
-        let Some(kept) = self.kept(seq) else {
-            return;
+        let Some(kept) = self.kept(position) else {
+            return Ok(false);
         };
         if kept == *stored {
-            return;
+            return Ok(false);
         }
-        match store.trim_answer(session_id, stored, &kept).await {
-            Ok(true) => self.stored = Some(kept),
-            Ok(false) => tracing::warn!("the answer to cut was not found in its session"),
-            Err(err) => tracing::error!(%err, "cutting an answer failed"),
+        if !store.trim_answer(session_id, stored, &kept).await? {
+            tracing::warn!("the answer to cut was not found in its session");
+            return Ok(false);
+        }
+        self.stored = Some(kept);
+        Ok(true)
+    }
+
+    /// [`Self::cut`] for channels that tell nobody of a failure: it is logged.
+    pub async fn heard(&mut self, store: &Store, position: Option<u64>) {
+        if let Err(err) = self.cut(store, position).await {
+            tracing::error!(%err, "cutting an answer failed");
         }
     }
 }
@@ -102,5 +114,22 @@ mod tests {
         whole.answered("All of it.");
         assert_eq!(whole.kept(Some(0)).as_deref(), Some("All of it."));
         assert_eq!(whole.kept(None).as_deref(), Some(""));
+    }
+
+    #[test]
+    fn positions_may_be_milliseconds_of_audio_as_realtime_counts_them() {
+        let mut answer = LastAnswer::new(Some("s".into()));
+        // A filler (time, no text), then two sentences ending at 1,400 and 2,900 ms of audio.
+        answer.audio(400, Spoke::Other);
+        answer.audio(1400, Spoke::Sentence("Hello Anna.".into()));
+        answer.audio(2900, Spoke::Sentence("It is three degrees.".into()));
+        answer.answered("Hello Anna. It is three degrees.");
+        assert_eq!(answer.kept(Some(300)).as_deref(), Some(""));
+        assert_eq!(answer.kept(Some(1399)).as_deref(), Some(""));
+        assert_eq!(answer.kept(Some(1400)).as_deref(), Some("Hello Anna."));
+        assert_eq!(
+            answer.kept(Some(10_000)).as_deref(),
+            Some("Hello Anna. It is three degrees.")
+        );
     }
 }

@@ -6,10 +6,10 @@ use base64::Engine;
 
 use super::conversation::{At, ContentPart, Item, ItemStatus, ResponseObject, ResponseStatus, Role};
 use super::events::{ErrorType, ServerEvent, id};
-use super::heard::Spoken;
 use super::{Conn, Input};
 use crate::providers::audio::parse_wav;
 use crate::turn::TurnOptions;
+use crate::voice::heard::{LastAnswer, Spoke};
 use crate::voice::{Options, Out, ServerEvent as TurnEvent};
 
 /// The answer being given (its turn runs in the connection's [`crate::voice::Conversation`]).
@@ -20,8 +20,12 @@ pub(super) struct Answer {
     heard: Option<String>,
     text: String,
     failed: bool,
-    /// Its sentences and where each ends in the audio sent.
-    spoken: Spoken,
+    /// Its sentences and where each ends in the audio sent (ms).
+    spoken: LastAnswer,
+    /// What the next audio speaks (a sentence, or a filler's words that are not the answer).
+    next: Spoke,
+    /// Audio sent so far, in ms.
+    ms: u64,
 }
 
 impl Conn {
@@ -86,7 +90,9 @@ impl Conn {
             heard,
             text: String::new(),
             failed: false,
-            spoken: Spoken::default(),
+            spoken: LastAnswer::new(Some(self.session_id.clone())),
+            next: Spoke::Other,
+            ms: 0,
         });
         true
     }
@@ -124,7 +130,7 @@ impl Conn {
                 })
             }
             Out::Event(TurnEvent::Audio { text, filler, .. }) => {
-                answer.spoken.announce(text.filter(|_| !filler));
+                answer.next = text.filter(|_| !filler).map_or(Spoke::Other, Spoke::Sentence);
                 None
             }
             Out::Audio(wav) => {
@@ -142,7 +148,9 @@ impl Conn {
                 .await;
                 match converted {
                     Ok(Ok((delta, ms))) => {
-                        answer.spoken.sent(ms);
+                        answer.ms += ms;
+                        let spoke = std::mem::replace(&mut answer.next, Spoke::Other);
+                        answer.spoken.audio(answer.ms, spoke);
                         Some(ServerEvent::AudioDelta { at, delta })
                     }
                     Ok(Err(err)) => {
@@ -208,8 +216,11 @@ impl Conn {
         }
         // The turn stored the answer when it ended well (a text-only answer has no audio to cut).
         if !text_only {
-            let stored = (!answer.failed).then(|| answer.text.trim().to_string());
-            self.heard.keep(answer.item.clone(), answer.spoken, stored);
+            let mut spoken = answer.spoken;
+            if !answer.failed {
+                spoken.answered(&answer.text);
+            }
+            self.heard.keep(answer.item.clone(), spoken);
         }
         let status = if answer.failed {
             ResponseStatus::Failed
@@ -234,7 +245,7 @@ impl Conn {
             return true;
         };
         // Nothing of a cancelled answer was stored; what was sent of it may still be cut for the client.
-        self.heard.keep(answer.item.clone(), answer.spoken, None);
+        self.heard.keep(answer.item.clone(), answer.spoken);
         let response = ResponseObject::new(&answer.id, ResponseStatus::Cancelled, Vec::new(), self.config.text_only);
         self.send(socket, ServerEvent::ResponseDone { response }).await
     }
