@@ -112,16 +112,10 @@ impl Conn {
                     transcript: text,
                 })
             }
-            Out::Event(TurnEvent::Token { text }) => {
-                answer.text.push_str(&text);
-                Some(if text_only {
-                    ServerEvent::TextDelta { at, delta: text }
-                } else {
-                    ServerEvent::AudioTranscriptDelta { at, delta: text }
-                })
-            }
-            // The help dialogue's words are the answer's: spoken, and their transcript.
-            Out::Event(TurnEvent::HelpAsked { text, .. } | TurnEvent::Help { message: text, .. }) => {
+            // The help dialogue's words are the answer's too: spoken, and their transcript.
+            Out::Event(
+                TurnEvent::Token { text } | TurnEvent::HelpAsked { text, .. } | TurnEvent::Help { message: text, .. },
+            ) => {
                 answer.text.push_str(&text);
                 Some(if text_only {
                     ServerEvent::TextDelta { at, delta: text }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::conversation::{At, ContentPart, Item, ResponseObject};
-use super::session::SessionObject;
+use super::session_object::SessionObject;
 
 /// A server event. On the wire each also carries its own `event_id` (`event_…`).
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -16,7 +16,9 @@ pub mod client;
 pub mod conversation;
 pub mod events;
 mod heard;
+mod input;
 pub mod session;
+pub mod session_object;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +28,6 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use base64::Engine;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
@@ -36,7 +37,8 @@ use self::answer::Answer;
 use self::client::ClientEvent;
 use self::conversation::{ContentPart, Item, ItemStatus, Role};
 use self::events::{ErrorType, ServerEvent, id};
-use self::session::{Config, SessionObject};
+use self::session::Config;
+use self::session_object::SessionObject;
 use super::errors::V1Error;
 use super::models::{DEFAULT_MODEL, layer_for};
 use crate::app::{App, AppState};
@@ -46,12 +48,11 @@ use crate::error::{ApiError, AppQuery};
 use crate::listen::budget::Seat;
 use crate::listen::end_of_turn::Verdict;
 use crate::openai::audio::voice_for;
-use crate::providers::audio::Pcm;
 use crate::providers::resample::Resampler;
 use crate::socket::{close, close_code, send};
 use crate::store::users::User;
 use crate::turn::{TurnOptions, speech};
-use crate::voice::{Conversation, Heard, Listener, Next, Options, Utterance};
+use crate::voice::{Conversation, Listener, Next, Options, Utterance};
 
 /// The protocol's audio rate, both ways.
 pub const RATE: u32 = 24_000;
@@ -377,143 +378,6 @@ impl Conn {
                 audio_end_ms,
             } => self.truncate(socket, item_id, content_index, audio_end_ms).await,
         }
-    }
-
-    /// Takes PCM16 at 24 kHz; with server VAD, a finished utterance is committed and answered.
-    async fn append(&mut self, socket: &mut WebSocket, audio: &str) -> bool {
-        let bytes = match base64::engine::general_purpose::STANDARD.decode(audio.trim()) {
-            Ok(bytes) => bytes,
-            Err(_) => return self.fail(socket, "invalid_audio", "audio is not base64").await,
-        };
-        let pcm = match self.config.input.decode(&bytes) {
-            Ok(pcm) => pcm,
-            Err(err) => return self.fail(socket, "invalid_audio", &err).await,
-        };
-        let heard = self.hearing.push(&pcm.samples);
-        self.listener.hold_early_answers(self.conversation.help_pending());
-        for heard in self.listener.hear(&heard, self.conversation.answering()) {
-            if !self.on_heard(socket, heard).await {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Acts on what the detector heard: the speech's item begins and ends, speech interrupts the answer, an
-    /// utterance is committed and, with `create_response`, answered.
-    async fn on_heard(&mut self, socket: &mut WebSocket, heard: Heard) -> bool {
-        let vad = self.config.server_vad;
-        match heard {
-            Heard::SpeechStarted { at_ms } => {
-                let item = id("item_");
-                self.speech_item = Some(item.clone());
-                let started = ServerEvent::SpeechStarted {
-                    audio_start_ms: at_ms,
-                    item_id: item,
-                };
-                self.send(socket, started).await
-            }
-            Heard::Resumed { gap_ms } => {
-                if !self.conversation.resume(gap_ms, false) {
-                    return true;
-                }
-                self.listener.join();
-                self.continued(socket).await
-            }
-            Heard::BargeIn if vad.is_some_and(|v| v.interrupt_response) => self.cancel(socket).await,
-            Heard::BargeIn => true,
-            Heard::Ignored { end_ms } => {
-                let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
-                let stopped = ServerEvent::SpeechStopped {
-                    audio_end_ms: end_ms,
-                    item_id: item,
-                };
-                self.send(socket, stopped).await
-            }
-            Heard::Utterance(utterance) => {
-                let item = self.speech_item.clone().unwrap_or_else(|| id("item_"));
-                let stopped = ServerEvent::SpeechStopped {
-                    audio_end_ms: utterance.end_ms,
-                    item_id: item,
-                };
-                if !self.send(socket, stopped).await || !self.commit(socket, utterance).await {
-                    return false;
-                }
-                match self.pending.take() {
-                    Some(input) if vad.is_some_and(|v| v.create_response) => self.respond(socket, input).await,
-                    other => {
-                        self.pending = other;
-                        true
-                    }
-                }
-            }
-            Heard::TooLong { seconds } => {
-                self.drop_input();
-                let message = format!("audio longer than {seconds} s was dropped");
-                self.fail(socket, "input_audio_too_long", &message).await
-            }
-            Heard::OverBudget => {
-                static FULL: crate::logging::Repeated = crate::logging::Repeated::new();
-                if let Some(left_out) = FULL.next() {
-                    tracing::warn!(left_out, "audio buffer budget reached; a realtime connection is closed");
-                }
-                let _ = self
-                    .fail(socket, "overloaded", "the gateway holds too much audio right now")
-                    .await;
-                let _ = close(socket, 1008, "audio budget reached").await;
-                false
-            }
-        }
-    }
-
-    /// Everything heard so far, the converter's held samples too; the input starts afresh.
-    fn take_input(&mut self) -> Option<Utterance> {
-        let tail = self.hearing.finish();
-        self.hearing = Resampler::new(self.config.input.rate(), HEARING_RATE);
-        let mut utterance = self.listener.take_all();
-        match &mut utterance {
-            Some(utterance) => utterance.audio.samples.extend(tail),
-            None if !tail.is_empty() => {
-                utterance = Some(Utterance {
-                    audio: Pcm {
-                        sample_rate: HEARING_RATE,
-                        samples: tail,
-                        channels: 1,
-                    },
-                    early: None,
-                    end_ms: 0,
-                    silence: std::time::Duration::ZERO,
-                    pace: None,
-                });
-            }
-            None => {}
-        }
-        utterance
-    }
-
-    /// Forgets the input heard so far (a clear, or audio over the length limit).
-    fn drop_input(&mut self) {
-        self.take_input();
-        self.speech_item = None;
-    }
-
-    /// The utterance becomes the user's next spoken item.
-    async fn commit(&mut self, socket: &mut WebSocket, utterance: Utterance) -> bool {
-        let item = self.speech_item.take().unwrap_or_else(|| id("item_"));
-        let committed = ServerEvent::Committed {
-            item_id: item.clone(),
-            previous_item_id: self.last_item.clone(),
-        };
-        if !self.send(socket, committed).await {
-            return false;
-        }
-        self.pending = Some(Input::Audio {
-            item: item.clone(),
-            utterance,
-        });
-        let content = vec![ContentPart::InputAudio { transcript: None }];
-        self.added(socket, Item::message(&item, Role::User, ItemStatus::Completed, content))
-            .await
     }
 
     /// `conversation.item.added`, and `conversation.item.created`, the beta protocol's name, which OpenAI
