@@ -17,7 +17,6 @@ use crate::config::public::{
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::providers::registry::{Engine, Engines};
-use crate::providers::tts::piper;
 use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
 /// The config route (open: the UI reads it before login; it holds no secret).
@@ -130,34 +129,23 @@ fn listed<I: ProviderId, E: Engine + ?Sized>(engines: &Engines<I, E>) -> Vec<Pro
         .collect()
 }
 
-/// Ready-made voice options: espeak-ng for every language, the Piper voices found, the cloud voice.
+/// Ready-made voice options: what each configured engine offers (espeak-ng a voice for every language,
+/// Piper the voices found, the cloud service its voice).
 fn tts_menu(app: &App, eff: &Effective) -> Vec<VoiceOption> {
-    let mut menu: Vec<VoiceOption> = LANGUAGES
-        .iter()
-        .map(|lang| VoiceOption {
-            provider: TtsId::Espeak,
-            voice: lang.to_string(),
-            label: format!("espeak-ng ({lang})"),
-            languages: vec![lang.to_string()],
-        })
-        .collect();
-    for voice in app.providers.tts.get(TtsId::Piper).capabilities().voices {
-        menu.push(VoiceOption {
-            provider: TtsId::Piper,
-            languages: vec![piper::language_of(&voice).to_string()],
-            label: format!("Piper {voice}"),
-            voice,
-        });
-    }
-    let openai = app.providers.tts.get(TtsId::Openai).capabilities();
-    if openai.configured {
-        let voice = eff.get(Key::OpenaiTtsVoice);
-        menu.push(VoiceOption {
-            provider: TtsId::Openai,
-            voice: voice.to_string(),
-            label: format!("{voice} (OpenAI-compatible)"),
-            languages: openai.languages,
-        });
+    let mut menu = Vec::new();
+    for (provider, engine) in app.providers.tts.iter() {
+        if !engine.capabilities().configured {
+            continue;
+        }
+        let default_voice = Key::voice_of(provider).map(|key| eff.get(key));
+        for offered in engine.offered(default_voice) {
+            menu.push(VoiceOption {
+                provider,
+                voice: offered.voice,
+                label: offered.label,
+                languages: offered.languages,
+            });
+        }
     }
     menu
 }

@@ -9,7 +9,6 @@ use crate::config::LANGUAGES;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::providers::TtsId;
-use crate::providers::tts::piper;
 
 /// The name of the gateway's programs and models.
 const NAME: &str = "voice-gateway";
@@ -104,39 +103,19 @@ pub fn voice_name(provider: TtsId, voice: &str) -> String {
     format!("{}/{voice}", provider.as_str())
 }
 
-/// The one language a voice speaks, where its name tells (espeak-ng's voices are languages, Piper's start
-/// with one); `None` for voices that speak every language of their engine.
-pub fn language_of_voice(provider: TtsId, voice: &str) -> Option<String> {
-    match provider {
-        TtsId::Espeak => Some(voice.to_string()),
-        TtsId::Piper => Some(piper::language_of(voice).to_string()),
-        TtsId::Openai => None,
-    }
-}
-
-/// The voices of the configured speech engines: espeak-ng in every language, the Piper voices found, the
-/// OpenAI-compatible voice.
+/// The voices of the configured speech engines, as each offers them.
 fn voices(app: &App, eff: &Effective) -> Vec<Voice> {
     let mut voices = Vec::new();
     for (id, engine) in app.providers.tts.iter() {
-        let capabilities = engine.capabilities();
-        if !capabilities.configured {
+        if !engine.capabilities().configured {
             continue;
         }
-        let named = match id {
-            // The OpenAI-compatible engine takes any voice name; the gateway speaks with its default.
-            TtsId::Openai => vec![eff.get(Key::OpenaiTtsVoice).to_string()],
-            _ => capabilities.voices.clone(),
-        };
-        for voice in named.into_iter().filter(|v| !v.is_empty()) {
-            let languages = match language_of_voice(id, &voice) {
-                Some(language) => vec![language],
-                None => capabilities.languages.clone(),
-            };
-            let description = format!("{voice} ({})", id.as_str());
+        let default_voice = Key::voice_of(id).map(|key| eff.get(key));
+        for offered in engine.offered(default_voice) {
+            let description = format!("{} ({})", offered.voice, id.as_str());
             voices.push(Voice {
-                artifact: Artifact::new(&voice_name(id, &voice), &description),
-                languages,
+                artifact: Artifact::new(&voice_name(id, &offered.voice), &description),
+                languages: offered.languages,
                 speakers: None,
             });
         }

@@ -8,14 +8,15 @@ use tokio::io::AsyncWrite;
 
 use super::codec::{Event, write_event};
 use super::events::{Format, Sent};
-use super::info::language_of_voice;
 use crate::app::App;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::TtsId;
+use crate::providers::registry::Engines;
 use crate::providers::resample::Resampler;
+use crate::providers::tts::Tts;
 use crate::store::users::User;
 use crate::text::pipeline::SpokenStream;
 use crate::turn::speech::{self, Speaking};
@@ -48,8 +49,9 @@ impl From<std::io::Error> for Failed {
 }
 
 /// The route layer of a request's `voice`: `{"name": "espeak/de"}` names the engine and its voice (and so
-/// the language), `{"language": "de"}` the language. A name the gateway did not advertise is ignored.
-pub fn voice_layer(data: &Map<String, Value>) -> RouteLayer {
+/// the language, as the engine among `tts` tells), `{"language": "de"}` the language. A name the gateway did not
+/// advertise is ignored.
+pub fn voice_layer(tts: &Engines<TtsId, dyn Tts>, data: &Map<String, Value>) -> RouteLayer {
     let voice = data.get("voice").and_then(Value::as_object);
     let text = |field: &str| voice.and_then(|v| v.get(field)).and_then(Value::as_str);
     let mut layer = RouteLayer {
@@ -59,7 +61,7 @@ pub fn voice_layer(data: &Map<String, Value>) -> RouteLayer {
     if let Some(name) = text("name") {
         match name.split_once('/').map(|(p, v)| (p.parse::<TtsId>(), v)) {
             Some((Ok(provider), voice)) if !voice.is_empty() => {
-                layer.language = language_of_voice(provider, voice).or(layer.language);
+                layer.language = tts.get(provider).language_of_voice(voice).or(layer.language);
                 layer.tts_provider = Some(provider);
                 layer.voice = Some(voice.to_string());
             }
@@ -71,7 +73,7 @@ pub fn voice_layer(data: &Map<String, Value>) -> RouteLayer {
 
 /// The route of a speech request and its acceptance (voice checked, request counted).
 async fn accept(app: &App, user: &User, data: &Map<String, Value>) -> Result<(Effective, Prefs, Route, SpokenStream)> {
-    let (eff, prefs, route) = speech::route_alone(app, user, voice_layer(data)).await?;
+    let (eff, prefs, route) = speech::route_alone(app, user, voice_layer(&app.providers.tts, data)).await?;
     let pipeline = speech::accept_speaking(app, user, (&eff, &prefs, &route)).await?;
     Ok((eff, prefs, route, pipeline.stream()))
 }
@@ -231,7 +233,13 @@ mod tests {
     use serde_json::json;
 
     fn layer(voice: Value) -> RouteLayer {
-        voice_layer(json!({"text": "Hallo", "voice": voice}).as_object().unwrap())
+        let settings = crate::config::Settings::from_lookup(&|_| None).unwrap();
+        let timeout = std::time::Duration::from_secs(5);
+        let providers = crate::providers::Providers::new(&settings.providers, timeout, &crate::config::LANGUAGES);
+        voice_layer(
+            &providers.tts,
+            json!({"text": "Hallo", "voice": voice}).as_object().unwrap(),
+        )
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
-use super::{Speech, SpeechRequest, SpeechStream, Tts, TtsId};
+use super::{Offered, Speech, SpeechRequest, SpeechStream, Tts, TtsId};
 use crate::providers::Build;
 use crate::providers::ProviderError;
 use crate::providers::audio::{Pcm, fix_wav_sizes, to_mono, wav_stream_start};
@@ -174,6 +174,22 @@ fn valid_voice(voice: &str) -> bool {
 
 #[async_trait]
 impl Tts for Espeak {
+    /// A voice for each language: espeak-ng's voices are named by their language.
+    fn offered(&self, _: Option<&str>) -> Vec<Offered> {
+        self.languages
+            .iter()
+            .map(|language| Offered {
+                voice: language.clone(),
+                label: format!("espeak-ng ({language})"),
+                languages: vec![language.clone()],
+            })
+            .collect()
+    }
+
+    fn language_of_voice(&self, voice: &str) -> Option<String> {
+        Some(voice.to_string())
+    }
+
     fn speaks(&self, _: &str) -> bool {
         true
     }

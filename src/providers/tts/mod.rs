@@ -56,6 +56,14 @@ pub struct SpeechRequest<'a> {
 pub trait Tts: Engine {
     /// Whether this engine can speak a language (the cloud TTS cannot speak some).
     fn speaks(&self, language: &str) -> bool;
+    /// The voices it offers in the voice menus and Wyoming's `info`. `default_voice` is the setting of the
+    /// engine's default voice, for engines that take any name and so offer that one.
+    fn offered(&self, default_voice: Option<&str>) -> Vec<Offered>;
+    /// The one language a voice speaks, where its name tells; `None` for a voice that speaks every language
+    /// of the engine.
+    fn language_of_voice(&self, _voice: &str) -> Option<String> {
+        None
+    }
     /// Whether a voice name is usable by this engine for a language; the message says why not.
     fn check_voice(&self, voice: &str, language: &str) -> Result<(), String>;
     /// Speaks the text into a whole file.
@@ -65,6 +73,17 @@ pub trait Tts: Engine {
     async fn stream(&self, _request: &SpeechRequest<'_>) -> Option<Result<SpeechStream, ProviderError>> {
         None
     }
+}
+
+/// A voice an engine offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offered {
+    /// As the engine takes it.
+    pub voice: String,
+    /// As a menu shows it: `espeak-ng (de)`, `Piper de_DE-thorsten-medium`.
+    pub label: String,
+    /// The languages it speaks.
+    pub languages: Vec<String>,
 }
 
 /// The body of an OpenAI-compatible `/audio/speech` request (the `openai` engine's and Piper's server's).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 
-use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
+use super::{Offered, Speech, SpeechBody, SpeechRequest, Tts, TtsId};
 use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
 use crate::providers::{Build, Origin, ProviderError, ProviderSettings};
 
@@ -85,6 +85,18 @@ impl OpenAiTts {
 
 #[async_trait]
 impl Tts for OpenAiTts {
+    /// The service takes any voice name: the one set (`OPENAI_TTS_VOICE`), in every language it speaks.
+    fn offered(&self, default_voice: Option<&str>) -> Vec<Offered> {
+        let Some(voice) = default_voice.filter(|v| !v.is_empty() && self.configured) else {
+            return Vec::new();
+        };
+        vec![Offered {
+            voice: voice.to_string(),
+            label: format!("{voice} (OpenAI-compatible)"),
+            languages: self.languages.clone(),
+        }]
+    }
+
     fn speaks(&self, language: &str) -> bool {
         !self.unsupported.iter().any(|l| l == language)
     }

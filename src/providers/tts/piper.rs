@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use super::{Speech, SpeechBody, SpeechRequest, Tts, TtsId};
+use super::{Offered, Speech, SpeechBody, SpeechRequest, Tts, TtsId};
 use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
 use crate::providers::{Build, Origin, ProviderError, ProviderSettings};
 
@@ -106,6 +106,22 @@ fn voices_in(dir: &str) -> Vec<String> {
 
 #[async_trait]
 impl Tts for Piper {
+    /// The voices found, each in the language its name starts with.
+    fn offered(&self, _: Option<&str>) -> Vec<Offered> {
+        self.voices()
+            .iter()
+            .map(|voice| Offered {
+                voice: voice.clone(),
+                label: format!("Piper {voice}"),
+                languages: vec![language_of(voice).to_string()],
+            })
+            .collect()
+    }
+
+    fn language_of_voice(&self, voice: &str) -> Option<String> {
+        Some(language_of(voice).to_string())
+    }
+
     fn speaks(&self, language: &str) -> bool {
         self.url.is_some() && self.voice_for(None, language).is_some()
     }
