@@ -136,20 +136,7 @@ pub fn default_speaker(app: &App, eff: &Effective, prefs: &Prefs, language: &str
     } else {
         (route.tts, route.voice.clone().or_else(|| default_voice(eff, route.tts)))
     };
-    let voice = match provider {
-        // Piper takes the asked voice when it speaks the language, else the language's first (as it speaks).
-        TtsId::Piper => {
-            let voices = app.providers.tts.get(TtsId::Piper).capabilities().voices;
-            let speaks: Vec<&String> = voices
-                .iter()
-                .filter(|v| crate::providers::tts::piper::language_of(v) == route.language)
-                .collect();
-            asked
-                .filter(|a| speaks.contains(&a))
-                .or_else(|| speaks.first().map(|v| v.to_string()))
-        }
-        _ => asked,
-    };
+    let voice = app.providers.tts.get(provider).voice_for(asked, &route.language);
     (provider, voice.unwrap_or_else(|| route.language.clone()))
 }
 

@@ -64,6 +64,11 @@ pub trait Tts: Engine {
     fn language_of_voice(&self, _voice: &str) -> Option<String> {
         None
     }
+    /// The voice it speaks `language` with when `asked` is wanted (none: its own default): `asked` itself,
+    /// unless the engine's voices each speak one language.
+    fn voice_for(&self, asked: Option<String>, _language: &str) -> Option<String> {
+        asked
+    }
     /// Whether a voice name is usable by this engine for a language; the message says why not.
     fn check_voice(&self, voice: &str, language: &str) -> Result<(), String>;
     /// Speaks the text into a whole file.

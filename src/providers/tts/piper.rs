@@ -122,6 +122,14 @@ impl Tts for Piper {
         Some(language_of(voice).to_string())
     }
 
+    /// The asked voice when it speaks the language, else the language's first (as Piper speaks).
+    fn voice_for(&self, asked: Option<String>, language: &str) -> Option<String> {
+        let speaks: Vec<&String> = self.voices().iter().filter(|v| language_of(v) == language).collect();
+        asked
+            .filter(|a| speaks.contains(&a))
+            .or_else(|| speaks.first().map(|v| v.to_string()))
+    }
+
     fn speaks(&self, language: &str) -> bool {
         self.url.is_some() && self.voice_for(None, language).is_some()
     }
