@@ -77,6 +77,21 @@ try {
   await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
   if ((await page.locator('#new-token').count()) > 0) throw new Error('the token is shown again after a reload');
   console.log('ok token shown once');
+  // On a phone (360 px, touch), every section open: the page is as wide as the screen; a wide table scrolls
+  // inside its section.
+  const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 3, isMobile: true,
+    hasTouch: true, bypassCSP: true, storageState: await page.context().storageState() });
+  const small = await phone.newPage();
+  await small.goto(`${BASE}/admin`);
+  await small.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
+  const fit = await small.evaluate(() => {
+    document.querySelectorAll('details').forEach((d) => { d.open = true; });
+    return { page: document.documentElement.scrollWidth, screen: Math.min(window.innerWidth, window.screen.width) };
+  });
+  await small.screenshot({ path: `${SHOTS}/admin-phone.png`, fullPage: true });
+  if (fit.page > fit.screen) throw new Error(`on a phone the panel is ${fit.page} px wide on a ${fit.screen} px screen`);
+  console.log(`ok on a phone the panel fits its ${fit.screen} px screen`);
+  await phone.close();
 } catch (e) {
   console.log(`FAILED ${e.message}`);
   if (page) await page.screenshot({ path: `${SHOTS}/admin-failure.png`, fullPage: true }).catch(() => {});

@@ -272,6 +272,14 @@ async function loadLatency() {
 // Each provider's circuit breaker on this instance, the state in words and colour.
 const BREAKER = { closed: 'working', open: 'failing: skipped', half_open: 'failing: being tried again' };
 
+// The telephone's registration in the same words and colours: failing as a failing provider, else as it is.
+function lineState(l) {
+  const span = document.createElement('span');
+  span.className = `state state-${l.state === 'failing' ? 'open' : 'closed'}`;
+  span.textContent = l.state;
+  return span;
+}
+
 function breakerState(p) {
   const span = document.createElement('span');
   span.className = `state state-${p.state}`;
@@ -297,7 +305,7 @@ async function loadHealth() {
   $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
     : `Failing: ${failing.join(', ')}.`;
   rows('#health', [...shown, ...telephone], (p) => p.line
-    ? ['telephone', p.account, p.state, p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']
+    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
       p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);

@@ -102,18 +102,16 @@ async fn twilio_check(app: &App) -> Option<Result<(), String>> {
     Some(twilio::check(&app.providers.http, settings).await)
 }
 
-/// Whether the house's telephone can call out: registered (a registration under way is waited for).
+/// Whether the house's telephone can call out: registered (a registration under way is waited for, within
+/// the check's timeout).
 async fn sip_check(app: &App) -> Option<Result<(), String>> {
     if !app.settings.emergency.call_via.is_some_and(CallVia::sip) {
         return None;
     }
+    // At start the line may not have been looked up yet: no state is as undecided as registering.
     loop {
-        let registering = app
-            .lines
-            .list()
-            .iter()
-            .any(|l| l.line == "sip" && l.state == LineState::Registering);
-        if !registering {
+        let state = app.lines.list().into_iter().find(|l| l.line == "sip").map(|l| l.state);
+        if !matches!(state, None | Some(LineState::Registering)) {
             return Some(app.lines.dialer().map(drop));
         }
         tokio::time::sleep(REGISTRATION_POLL).await;
