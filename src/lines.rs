@@ -82,7 +82,7 @@ impl Lines {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
             .ok_or("the house's telephone (SIP_REGISTRAR) is not set up")?;
-        match self.list().into_iter().find(|l| l.line == "sip") {
+        match self.status("sip") {
             Some(line) if line.state == LineState::Registered => Ok(dialer),
             Some(line) => Err(format!("the house's telephone is not registered ({})", line.detail)),
             None => Err("the house's telephone is not registered yet".into()),
@@ -114,6 +114,12 @@ impl Lines {
         }
         entry.state = state;
         entry.detail = detail;
+    }
+
+    /// One line's state, once it has one.
+    pub fn status(&self, line: &str) -> Option<LineStatus> {
+        let lines = self.states.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        lines.get(line).cloned()
     }
 
     pub fn list(&self) -> Vec<LineStatus> {

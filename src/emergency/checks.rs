@@ -110,7 +110,7 @@ async fn sip_check(app: &App) -> Option<Result<(), String>> {
     }
     // At start the line may not have been looked up yet: no state is as undecided as registering.
     loop {
-        let state = app.lines.list().into_iter().find(|l| l.line == "sip").map(|l| l.state);
+        let state = app.lines.status("sip").map(|l| l.state);
         if !matches!(state, None | Some(LineState::Registering)) {
             return Some(app.lines.dialer().map(drop));
         }

@@ -33,6 +33,7 @@ const PAUSE: Duration = Duration::from_secs(1);
 const THANKS_GRACE: Duration = Duration::from_secs(3);
 
 /// The house's telephone as the help function's dialer.
+#[derive(Clone)]
 pub struct HouseLine {
     app: Weak<App>,
     endpoint: Arc<Endpoint>,
@@ -55,28 +56,14 @@ impl HouseLine {
 impl Dialer for HouseLine {
     fn dial(&self, call: AlarmCall) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + '_>> {
         let (outcome, answered) = oneshot::channel();
-        let placing = Placing {
-            app: self.app.clone(),
-            endpoint: self.endpoint.clone(),
-            account: self.account.clone(),
-            calls: self.calls.clone(),
-        };
         // The call lives on after it was answered (or after the alarm stopped waiting): it ends itself.
-        tokio::spawn(placing.run(call, outcome));
+        tokio::spawn(self.clone().place(call, outcome));
         Box::pin(async move {
             answered
                 .await
                 .unwrap_or_else(|_| Err("the call ended before it was answered".into()))
         })
     }
-}
-
-/// One alarm call.
-struct Placing {
-    app: Weak<App>,
-    endpoint: Arc<Endpoint>,
-    account: Arc<Account>,
-    calls: Calls,
 }
 
 /// The words of an alarm call at the line's rate.
@@ -86,8 +73,9 @@ struct Words {
     thanks: Vec<i16>,
 }
 
-impl Placing {
-    async fn run(self, call: AlarmCall, outcome: oneshot::Sender<Result<(), String>>) {
+impl HouseLine {
+    /// One alarm call, from its INVITE to its end.
+    async fn place(self, call: AlarmCall, outcome: oneshot::Sender<Result<(), String>>) {
         let Some(app) = self.app.upgrade() else { return };
         let texts = [call.message.clone(), call.ask.clone(), call.thanks.clone()];
         let mut words = AbortOnDrop(tokio::spawn(speak(

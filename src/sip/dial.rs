@@ -39,21 +39,8 @@ pub async fn call(
     let tag = token("");
     let mut credentials: Option<Asked> = None;
     for cseq in 1..=3 {
-        let mut invite = Message::request("INVITE", &uri);
-        invite
-            .push(
-                "Via",
-                format!("SIP/2.0/UDP {};branch={};rport", account.contact, token("z9hG4bK")),
-            )
-            .push("Max-Forwards", "70")
-            .push("From", format!("<sip:{}@{}>;tag={tag}", account.user, account.domain))
-            .push("To", format!("<{uri}>"))
-            .push("Call-ID", call_id)
-            .push("CSeq", format!("{cseq} INVITE"))
-            .push("Contact", format!("<sip:{}@{}>", account.user, account.contact))
-            .push("Allow", super::ALLOW)
-            .push("User-Agent", super::USER_AGENT)
-            .push("Content-Type", "application/sdp");
+        let mut invite = account.request("INVITE", &uri, &format!("<{uri}>"), (call_id, &tag, cseq));
+        invite.push("Content-Type", "application/sdp");
         if let Some(asked) = &credentials {
             asked.answer(&mut invite, &account.user, &account.password, "INVITE", &uri);
         }

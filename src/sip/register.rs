@@ -34,6 +34,26 @@ impl Account {
     fn name(&self) -> String {
         format!("{}@{}", self.user, self.domain)
     }
+
+    /// A request of this telephone's to `uri` (its To `to`), in the dialog or registration `call_id` whose
+    /// From carries `tag`, numbered `cseq`, with a fresh branch.
+    pub fn request(&self, method: &str, uri: &str, to: &str, (call_id, tag, cseq): (&str, &str, u32)) -> Message {
+        let mut request = Message::request(method, uri);
+        request
+            .push(
+                "Via",
+                format!("SIP/2.0/UDP {};branch={};rport", self.contact, token("z9hG4bK")),
+            )
+            .push("Max-Forwards", "70")
+            .push("From", format!("<sip:{}@{}>;tag={tag}", self.user, self.domain))
+            .push("To", to)
+            .push("Call-ID", call_id)
+            .push("CSeq", format!("{cseq} {method}"))
+            .push("Contact", format!("<sip:{}@{}>", self.user, self.contact))
+            .push("Allow", super::ALLOW)
+            .push("User-Agent", super::USER_AGENT);
+        request
+    }
 }
 
 /// Keeps the account registered as long as the gateway runs.
@@ -82,21 +102,9 @@ async fn register(
     let mut credentials: Option<Asked> = None;
     for _ in 0..4 {
         *cseq += 1;
-        let mut request = Message::request("REGISTER", &uri);
-        request
-            .push(
-                "Via",
-                format!("SIP/2.0/UDP {};branch={};rport", account.contact, token("z9hG4bK")),
-            )
-            .push("Max-Forwards", "70")
-            .push("From", format!("<sip:{}@{}>;tag={tag}", account.user, account.domain))
-            .push("To", format!("<sip:{}@{}>", account.user, account.domain))
-            .push("Call-ID", call_id)
-            .push("CSeq", format!("{cseq} REGISTER"))
-            .push("Contact", format!("<sip:{}@{}>", account.user, account.contact))
-            .push("Expires", expires.to_string())
-            .push("Allow", super::ALLOW)
-            .push("User-Agent", super::USER_AGENT);
+        let to = format!("<sip:{}@{}>", account.user, account.domain);
+        let mut request = account.request("REGISTER", &uri, &to, (call_id, tag, *cseq));
+        request.push("Expires", expires.to_string());
         if let Some(asked) = &credentials {
             asked.answer(&mut request, &account.user, &account.password, "REGISTER", &uri);
         }

@@ -126,6 +126,9 @@ async fn next_message<R: AsyncRead + Unpin>(
     buf: &mut Vec<u8>,
     pong: &mpsc::Sender<Vec<u8>>,
 ) -> Result<Option<Vec<u8>>, String> {
+    // Where the search for the end of the head goes on: a head that trickles in byte by byte is searched
+    // once, not once per byte.
+    let mut searched = 0;
     loop {
         let blank = buf.iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
         if blank > 0 && blank < buf.len() || blank >= 4 {
@@ -133,8 +136,10 @@ async fn next_message<R: AsyncRead + Unpin>(
                 let _ = pong.try_send(b"\r\n".to_vec());
             }
             buf.drain(..blank);
+            searched = 0;
         }
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+        let found = buf[searched..].windows(4).position(|w| w == b"\r\n\r\n");
+        if let Some(end) = found.map(|at| searched + at) {
             let length = content_length(&buf[..end])?;
             // Compared before it is added to: a length near `usize::MAX` would overflow.
             if length > MAX_MESSAGE - (end + 4).min(MAX_MESSAGE) {
@@ -151,6 +156,7 @@ async fn next_message<R: AsyncRead + Unpin>(
         if buf.len() > MAX_MESSAGE {
             return Err(format!("headers longer than {MAX_MESSAGE} bytes"));
         }
+        searched = buf.len().saturating_sub(3);
         if read_more(reader, buf).await? == 0 {
             return if buf.iter().all(u8::is_ascii_whitespace) {
                 Ok(None)

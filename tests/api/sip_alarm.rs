@@ -5,13 +5,7 @@
 //!
 //! Ignored by a plain `cargo test`; `scripts/test.sh` runs it.
 
-use serde_json::Value;
-
-use crate::common::in_namespace;
-use crate::sip::kamailio_config;
-use crate::sip_calls::{ROUTER_AND_GATEWAY, spoken_wav};
-
-const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
+use crate::sip_calls::{in_the_house, spoken_wav};
 
 /// The contacts wait for calls (each with a console to press keys and hang up by); Oma calls. The output is
 /// what the store and the telephones saw.
@@ -63,11 +57,6 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
         ("613", "neighbour-secret"),
         ("614", "daughter-secret"),
     ];
-    std::fs::write(
-        data.path().join("kamailio.cfg"),
-        kamailio_config("10.77.0.1:5060", &accounts, 3600),
-    )
-    .unwrap();
     // Oma, after the greeting: a call for help, then (after the question) her yes, then silence while the
     // gateway tells her what it did and who confirmed it.
     let help = spoken_wav(
@@ -77,31 +66,13 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
         40.0,
     );
     let silence = spoken_wav(data.path(), "silence", &[], 120.0);
-    let out = in_namespace(&format!("{ROUTER_AND_GATEWAY}{SCRIPT}"))
-        .current_dir(data.path())
-        .env("GATEWAY", BIN)
-        .env("DATA", data.path())
-        .env("HELP", &help.0)
-        .env("SILENCE", &silence.0)
-        .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
-        .env("WYOMING_ZEROCONF", "false")
-        .env("LLM_TEMPERATURE", "0")
-        .env("MEMORY_EXTRACTION_ENABLED", "false")
-        .env("WEB_SEARCH_ENABLED", "false")
-        .env("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "20")
-        .env("EMERGENCY_ESCALATION_MINUTES", "0")
-        .output()
-        .await
-        .expect("unshare runs");
-    let log = |name: &str| std::fs::read_to_string(data.path().join(name)).unwrap_or_default();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        log("gateway.log")
-    );
-    let seen: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log("gateway.log")));
+    let env = [
+        ("HELP", help.0.as_str()),
+        ("SILENCE", silence.0.as_str()),
+        ("EMERGENCY_CHANNEL_TIMEOUT_SECONDS", "20"),
+        ("EMERGENCY_ESCALATION_MINUTES", "0"),
+    ];
+    let seen = in_the_house(data.path(), &accounts, SCRIPT, &env).await;
 
     // The neighbour picked up: delivered, and their 1 confirmed the alarm as Twilio's keypress does.
     // The daughter rejected the call: her delivery failed, saying so.

@@ -5,6 +5,8 @@
 //! Ignored by a plain `cargo test`: it needs kamailio, baresip, `unshare`, `ip` and the engines
 //! (`scripts/test.sh` installs and fetches them).
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use voice_gateway::providers::audio::{Pcm, parse_wav, to_mono};
@@ -114,37 +116,14 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
         ("611", "oma-secret"),
         ("612", "kitchen-secret"),
     ];
-    std::fs::write(
-        data.path().join("kamailio.cfg"),
-        kamailio_config("10.77.0.1:5060", &accounts, 3600),
-    )
-    .unwrap();
     // The question, as each handset's microphone sends it: G.722 takes 16 kHz, G.711 8 kHz.
     let question = question_wav(data.path());
-    let out = in_namespace(&format!("{ROUTER_AND_GATEWAY}{SCRIPT}"))
-        .current_dir(data.path())
-        .env("GATEWAY", BIN)
-        .env("DATA", data.path())
-        .env("Q16", &question.0)
-        .env("Q8", &question.1)
-        .env("SIP_ALLOWED_FROM", "10.77.0.3")
-        .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
-        .env("WYOMING_ZEROCONF", "false")
-        .env("LLM_TEMPERATURE", "0")
-        .env("MEMORY_EXTRACTION_ENABLED", "false")
-        .env("WEB_SEARCH_ENABLED", "false")
-        .output()
-        .await
-        .expect("unshare runs");
-    let log = |name: &str| std::fs::read_to_string(data.path().join(name)).unwrap_or_default();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        log("gateway.log")
-    );
-    let seen: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log("gateway.log")));
+    let env = [
+        ("Q16", question.0.as_str()),
+        ("Q8", question.1.as_str()),
+        ("SIP_ALLOWED_FROM", "10.77.0.3"),
+    ];
+    let seen = in_the_house(data.path(), &accounts, SCRIPT, &env).await;
 
     // Oma's handset offered G.722 first, the kitchen's and the adapter's only G.711: each got the best it
     // offered; the adapter's call came over TCP.
@@ -178,6 +157,36 @@ async fn handsets_of_the_house_call_the_assistant_over_the_router_in_g722_and_g7
     assert!(seen["hallway_seconds"].as_u64().is_some_and(|s| s < 20), "{seen}");
     // A direct call from an address outside SIP_ALLOWED_FROM is forbidden.
     assert!(seen["stranger"].as_str().unwrap().contains("403 Forbidden"), "{seen}");
+}
+
+/// Runs `script` after [`ROUTER_AND_GATEWAY`] in a network namespace of its own, in `data`, with a kamailio that
+/// knows `accounts`, the gateway with the real engines, and `env`; answers the JSON the script printed (the
+/// gateway's log is in the failure's message).
+pub async fn in_the_house(data: &Path, accounts: &[(&str, &str)], script: &str, env: &[(&str, &str)]) -> Value {
+    let config = kamailio_config("10.77.0.1:5060", accounts, 3600);
+    std::fs::write(data.join("kamailio.cfg"), config).unwrap();
+    let out = in_namespace(&format!("{ROUTER_AND_GATEWAY}{script}"))
+        .current_dir(data)
+        .env("GATEWAY", BIN)
+        .env("DATA", data)
+        .env("ENGINES_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines"))
+        .env("WYOMING_ZEROCONF", "false")
+        .env("LLM_TEMPERATURE", "0")
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("WEB_SEARCH_ENABLED", "false")
+        .envs(env.iter().copied())
+        .output()
+        .await
+        .expect("unshare runs");
+    let log = || std::fs::read_to_string(data.join("gateway.log")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        log()
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&out.stdout), log()))
 }
 
 /// "What is the capital of France?" in espeak-ng's voice, after 6 s (the greeting) and followed by 45 s of
