@@ -477,7 +477,7 @@ def tts(folder, port):
     server.serve_forever()
 
 
-def stt(model_dir, port, threads, window):
+def stt(model_dir, port, threads, window, compute_type="int8"):
     from faster_whisper import WhisperModel
 
     model = None
@@ -487,7 +487,7 @@ def stt(model_dir, port, threads, window):
             log("faster-whisper runs on the GPU")
         except Exception as e:  # CUDA libraries missing or too old: the CPU still works
             log(f"faster-whisper cannot use the GPU ({e}); running on the CPU")
-    model = model or WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads)
+    model = model or WhisperModel(model_dir, device="cpu", compute_type=compute_type, cpu_threads=threads)
     lock = threading.Lock()
     log(f"faster-whisper: clips up to {window} s are encoded in a window of {window} s (WHISPER_WINDOW_SECONDS)")
 
@@ -544,6 +544,7 @@ def main():
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--window", type=int, default=15)
+    p.add_argument("--compute-type", default="int8")
     p = sub.add_parser("tts")
     p.add_argument("--voices", required=True)
     p.add_argument("--port", type=int, required=True)
@@ -559,7 +560,7 @@ def main():
     elif args.command == "llm":
         llm(args.model, args.port, args.alias, args.threads)
     else:
-        stt(args.model_dir, args.port, args.threads, args.window)
+        stt(args.model_dir, args.port, args.threads, args.window, args.compute_type)
 
 
 if __name__ == "__main__":

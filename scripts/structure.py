@@ -6,7 +6,8 @@
 - imports that run up: a module below the crate root importing what `lib.rs` itself defines, and the voice
   core (`voice`, `listen`, `turn`) importing a channel;
 - engine-specific branches outside the engines' own files: a provider id's variant named in code outside
-  `src/providers/`;
+  `src/providers/`, the engines' set-up (`src/engines.rs`) and the settings (`src/config/`), each of which is
+  counted on its own row;
 - fixed sleeps in `tests/` (a sleep of a literal duration, not a wait for an event);
 - the largest files of `src/` and `tests/`.
 
@@ -83,15 +84,18 @@ def main():
     for p in ids.rglob("*.rs"):
         for m in re.finditer(r"registry!\s*\{([^}]*)\}", p.read_text(), re.S):
             variants.update(re.findall(r"^\s*(\w+)\s*[=:(,]", m.group(1), re.M))
-    branches = []
+    branches = {"code": [], "config": [], "engines": []}
     for p in src:
         if ids in p.parents:
             continue
         text = code(p)
+        kind = "config" if pathlib.Path("src/config") in p.parents else "engines" if p == pathlib.Path("src/engines.rs") else "code"
         for m in re.finditer(r"\b(Stt|Llm|Tts|Search)Id::(\w+)", text):
             if m.group(2)[0].isupper():
-                branches.append(f"{p}:{text[: m.start()].count(chr(10)) + 1} {m.group(0)}")
-    rows["engine-specific branches outside src/providers/"] = branches
+                branches[kind].append(f"{p}:{text[: m.start()].count(chr(10)) + 1} {m.group(0)}")
+    rows["engine-specific branches outside src/providers/, src/engines.rs and src/config/"] = branches["code"]
+    rows["engine ids in the settings (defaults, presets, the per-engine keys)"] = branches["config"]
+    rows["engine ids in the engines' set-up (src/engines.rs)"] = branches["engines"]
 
     sleeps = []
     for p in tests:

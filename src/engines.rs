@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 use tokio::process::{Child, Command};
 
 use crate::config::Settings;
-use crate::config::engine_settings::EngineModel;
 use crate::config::keys::Key;
-use crate::providers::{LlmId, ProviderId, SttId, TtsId};
+use crate::providers::{LlmId, ProviderId, ServedModel, SttId, TtsId};
 
 /// The Python side, written next to the virtual environment at every start.
 const SCRIPT: &str = include_str!("../engines/engines.py");
@@ -47,8 +46,7 @@ fn missing(what: impl Into<String>) -> EngineError {
 pub async fn start(settings: &mut Settings) -> Result<Option<Engines>, EngineError> {
     let needs_llm =
         !settings.engines.llm_configured && settings.runtime_env[&Key::DefaultLlmProvider] == LlmId::Local.as_str();
-    let needs_stt =
-        !settings.engines.stt_configured && settings.runtime_env[&Key::DefaultSttProvider] == SttId::Openai.as_str();
+    let needs_stt = wants_whisper(settings);
     if settings.engines.mode == "off" {
         for gap in unconfigured(settings) {
             tracing::warn!("{gap}");
@@ -159,27 +157,48 @@ impl Started<'_> {
             .await?;
         settings.providers.local_llm_url = format!("{url}/v1");
         settings.providers.local_llm_backend = "llamacpp".into();
-        settings.engines.model = Some(EngineModel { name, alias, languages });
+        settings.providers.served_model = Some(ServedModel { name, alias, languages });
         Ok(())
     }
 
-    /// faster-whisper with the model found, as the OpenAI-compatible recognizer.
+    /// faster-whisper with `WHISPER_MODEL_PATH` or the model found, as the `whisper` engine; it takes the place
+    /// of an `openai` service nobody configured.
     async fn stt(&mut self, settings: &mut Settings, whisper: Option<String>) -> Result<(), EngineError> {
-        let whisper = whisper.ok_or_else(|| {
-            missing(format!(
-                "no Whisper model: put a CTranslate2 Whisper model into {}/models/whisper-base, or set OPENAI_STT_URL",
-                self.dir.display()
-            ))
-        })?;
+        let whisper = settings
+            .providers
+            .whisper_model_path
+            .clone()
+            .or(whisper)
+            .ok_or_else(|| {
+                missing(format!(
+                    "no Whisper model: put a CTranslate2 Whisper model into {}/models/whisper-base, set \
+                 WHISPER_MODEL_PATH to one, or set OPENAI_STT_URL",
+                    self.dir.display()
+                ))
+            })?;
         let window = settings.engines.whisper_window_secs.to_string();
-        let args = ["stt", "--model-dir", &whisper, "--window", &window];
+        let compute = settings.providers.whisper_compute_type.clone();
+        let args = [
+            "stt",
+            "--model-dir",
+            &whisper,
+            "--window",
+            &window,
+            "--compute-type",
+            &compute,
+        ];
         let url = self.spawn("faster-whisper", &args, "stt.log", "/health").await?;
-        settings.providers.openai_stt_url = format!("{url}/v1");
+        let p = &mut settings.providers;
+        p.whisper_url = Some(format!("{url}/v1"));
         let chosen = Path::new(&whisper)
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("whisper-base");
-        settings.providers.openai_stt_model = chosen.trim_start_matches("whisper-").to_string();
+        p.whisper_model = chosen.trim_start_matches("whisper-").to_string();
+        let default = settings.runtime_env.entry(Key::DefaultSttProvider).or_default();
+        if *default == SttId::Openai.as_str() && !settings.engines.stt_configured {
+            *default = SttId::Whisper.to_string();
+        }
         Ok(())
     }
 
@@ -195,6 +214,15 @@ impl Started<'_> {
             .insert(Key::DefaultTtsProvider, TtsId::Piper.to_string());
         Ok(())
     }
+}
+
+/// Whether the engines run Whisper: `whisper` is the default or a fallback, or the default is an `openai`
+/// service nobody configured (the engines' Whisper then takes its place).
+fn wants_whisper(settings: &Settings) -> bool {
+    let default = &settings.runtime_env[&Key::DefaultSttProvider];
+    default == SttId::Whisper.as_str()
+        || settings.fallbacks.stt.contains(&SttId::Whisper)
+        || (default == SttId::Openai.as_str() && !settings.engines.stt_configured)
 }
 
 /// The stages that nobody configured while the engines are off, each with how to configure it.
@@ -216,16 +244,19 @@ pub fn unconfigured(settings: &Settings) -> Vec<String> {
         ),
         _ => {}
     }
-    if env[&Key::DefaultSttProvider] == SttId::Openai.as_str()
-        && !settings.engines.stt_configured
-        && p.openai_stt_api_key.is_none()
-    {
-        gaps.push(format!(
+    match SttId::parse(&env[&Key::DefaultSttProvider]) {
+        Ok(SttId::Openai) if !settings.engines.stt_configured => gaps.push(format!(
             "speech to text: OPENAI_STT_URL is not set and there is no OPENAI_STT_API_KEY for {}; set \
              OPENAI_STT_URL to your OpenAI-compatible transcription server (faster-whisper-server, Speaches), \
-             OPENAI_STT_API_KEY for OpenAI, or ENGINES=auto to have one set up",
+             OPENAI_STT_API_KEY for OpenAI, or ENGINES=auto to have Whisper run here",
             p.openai_stt_url
-        ));
+        )),
+        Ok(SttId::Whisper) => gaps.push(
+            "speech to text: DEFAULT_STT_PROVIDER=whisper, but the gateway runs Whisper only with ENGINES=auto; set \
+             it, or DEFAULT_STT_PROVIDER=openai with OPENAI_STT_URL"
+                .to_string(),
+        ),
+        _ => {}
     }
     gaps
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use voice_gateway::config::Settings;
 use voice_gateway::config::keys::Key;
+use voice_gateway::providers::registry::Setup;
 use voice_gateway::providers::{LlmId, ProviderId, SttId};
 use voice_gateway::store::Store;
 use voice_gateway::{App, serve_with_https};
@@ -199,24 +200,36 @@ fn https_addresses(settings: &Settings, tls: &voice_gateway::tls::Tls) -> String
 /// One line of what answers: the language model, transcription, voice and the turn-taking models.
 async fn running(app: &App) -> String {
     let s = &app.settings;
-    let p = &s.providers;
     let eff = app.runtime.effective().await.ok();
     let get = |key: Key| {
         eff.as_ref()
             .map_or_else(|| s.runtime_env[&key].clone(), |e| e.get(key).to_string())
     };
+    // Each engine says where it is and what it runs.
+    let described = |id: String, setup: Setup, model: Option<String>| {
+        let mut text = match model.or(setup.model) {
+            Some(model) => format!("{id} {model}"),
+            None => id,
+        };
+        if let Some(url) = setup.url {
+            text = format!("{text} at {url}");
+        }
+        match setup.backend {
+            Some(backend) => format!("{text} ({backend})"),
+            None => text,
+        }
+    };
     let llm = match LlmId::parse(&get(Key::DefaultLlmProvider)) {
-        Ok(LlmId::Local) => format!(
-            "{} at {} ({})",
-            get(Key::LocalLlmModel),
-            p.local_llm_url,
-            p.local_llm_backend
+        Ok(id) => described(
+            id.to_string(),
+            app.providers.llm.get(id).setup(),
+            Some(get(Key::model_of(id))),
         ),
-        _ => format!("{} ({})", get(Key::DefaultLlmProvider), get(Key::CloudLlmModel)),
+        Err(_) => get(Key::DefaultLlmProvider),
     };
     let stt = match SttId::parse(&get(Key::DefaultSttProvider)) {
-        Ok(SttId::Openai) => format!("{} at {}", p.openai_stt_model, p.openai_stt_url),
-        _ => get(Key::DefaultSttProvider),
+        Ok(id) => described(id.to_string(), app.providers.stt.get(id).setup(), None),
+        Err(_) => get(Key::DefaultSttProvider),
     };
     let detector = if app.silero.is_ok() { "Silero VAD" } else { "energy" };
     let turn = if app.smart_turn.is_ok() {
@@ -233,7 +246,7 @@ async fn running(app: &App) -> String {
 /// The start message's line about the engines' language model when it does not answer in every language of the
 /// gateway: which it does, what a person asking in another is told, and how to get a model that speaks more.
 fn model_languages(settings: &Settings) -> Option<String> {
-    let model = settings.engines.model.as_ref()?;
+    let model = settings.providers.served_model.as_ref()?;
     let languages = model.languages.as_ref()?;
     if languages.len() >= voice_gateway::config::LANGUAGES.len() {
         return None;

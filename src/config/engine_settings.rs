@@ -15,7 +15,7 @@ pub struct EngineSettings {
     pub dir: PathBuf,
     /// `LOCAL_LLM_URL` was given: the user runs their own language model server.
     pub llm_configured: bool,
-    /// `OPENAI_STT_URL` was given: the user runs their own transcription service.
+    /// `OPENAI_STT_URL` or `OPENAI_STT_API_KEY` was given: the user has a transcription service of their own.
     pub stt_configured: bool,
     /// `DEFAULT_TTS_PROVIDER` or `PIPER_URL` was given: the engines do not choose the voice.
     pub tts_configured: bool,
@@ -23,19 +23,6 @@ pub struct EngineSettings {
     pub whisper_model_explicit: bool,
     /// `WHISPER_WINDOW_SECONDS`: the audio window the local Whisper encodes for a short clip (30 = Whisper's own).
     pub whisper_window_secs: u32,
-    /// The language model the engines run, once they started it (not a setting).
-    pub model: Option<EngineModel>,
-}
-
-/// The language model the engines started, as `engines/engines.py` describes its file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineModel {
-    /// Its name (`SmolLM2-135M-Instruct`).
-    pub name: String,
-    /// The model name it is served under (`LOCAL_LLM_MODEL`).
-    pub alias: String,
-    /// The languages it answers in; `None` for a file the engines do not know.
-    pub languages: Option<Vec<String>>,
 }
 
 impl EngineSettings {
@@ -45,16 +32,15 @@ impl EngineSettings {
         Ok(Self {
             gpus: gpus(src.var("GPUS", "`auto`, `none` or a comma list of device numbers for local engines"))?,
             mode: src
-                .var("ENGINES", "`auto`: at start, set up and run llama.cpp and faster-whisper for whatever LOCAL_LLM_URL / OPENAI_STT_URL do not configure")
+                .var("ENGINES", "`auto`: at start, set up and run llama.cpp for the `local` model LOCAL_LLM_URL does not configure, faster-whisper as `whisper` (for an OPENAI_STT_URL nobody set, or when named) and Piper")
                 .profiles([Some("auto"), None, None])
                 .choice("off", &["auto", "off"])?,
             dir: engines_dir.clone(),
             llm_configured: configured("LOCAL_LLM_URL"),
-            stt_configured: configured("OPENAI_STT_URL"),
+            stt_configured: configured("OPENAI_STT_URL") || configured("OPENAI_STT_API_KEY"),
             tts_configured: configured("DEFAULT_TTS_PROVIDER") || configured("PIPER_URL"),
             whisper_model_explicit: configured("WHISPER_MODEL"),
             whisper_window_secs: src.var("WHISPER_WINDOW_SECONDS", "audio window the local faster-whisper encodes for a clip of known language shorter than it (longer clips: just long enough); 30 = Whisper's own window, 0.6 s slower for a short question").ranged(15, 30)?.max(1),
-            model: None,
         })
     }
 

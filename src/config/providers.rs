@@ -46,12 +46,14 @@ pub(super) fn read(src: &Source, configured: &dyn Fn(&str) -> bool) -> Result<Pr
             llamacpp_url: src.var("LLAMACPP_URL", "the llama.cpp server when the local backend is switched to `llamacpp`").string("http://127.0.0.1:8081"),
             cloud_llm_url: src.var("CLOUD_LLM_URL", "OpenAI-compatible base URL of the cloud LLM").string("https://openrouter.ai/api/v1"),
             cloud_llm_api_key: src.var("CLOUD_LLM_API_KEY", "API key of the cloud LLM").secret(),
-            whisper_model_path: src.var("WHISPER_MODEL_PATH", "model file of the in-process whisper STT").raw(),
+            whisper_model_path: src.var("WHISPER_MODEL_PATH", "Whisper model folder (CTranslate2, as faster-whisper loads it) for the `whisper` engine the gateway runs; unset, the engines fetch WHISPER_MODEL").raw(),
+            whisper_url: None,
+            served_model: None,
             whisper_model: src
                 .var("WHISPER_MODEL", "Whisper size; unless this is set, the zero-setup engines run small where CTranslate2 finds a CUDA device and base on a CPU (74M parameters to small's 244M; 0.37 s per question on 2 cores); base when the size cannot be fetched")
                 .shown("small (engines: small on a GPU, base on a CPU)")
                 .string("small"),
-            whisper_compute_type: src.var("WHISPER_COMPUTE_TYPE", "whisper quantisation").string("int8"),
+            whisper_compute_type: src.var("WHISPER_COMPUTE_TYPE", "quantisation of the `whisper` engine on a CPU (a CTranslate2 compute type: int8, int8_float32, int16, float32 or auto)").choice("int8", &["int8", "int8_float32", "int16", "float32", "auto"])?,
             openai_stt_url: src
                 .var("OPENAI_STT_URL", "base URL of the OpenAI-compatible transcription service")
                 .profiles([

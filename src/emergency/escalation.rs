@@ -9,8 +9,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::send::{self, Target};
 use super::{Press, build_dossier};
 use crate::app::App;
@@ -64,11 +62,11 @@ async fn escalate(app: Arc<App>, alarm: Alarm) {
     };
     let minutes = (now_ms() - alarm.created_at) / 60_000;
     let deliveries = send::send(&app, &user, &alarm, &dossier, &targets, Some(minutes)).await;
-    let details = json!({"kind": "escalation", "deliveries": deliveries, "minutes_after": minutes});
+    let details = super::Logged::escalation(&deliveries, minutes).to_json();
     let stored = async {
         super::record(&app, &alarm.id, &deliveries).await?;
         app.store
-            .log_emergency(&user.id, "escalated", &details.to_string(), Some(&alarm.id))
+            .log_emergency(&user.id, "escalated", &details, Some(&alarm.id))
             .await?;
         Ok::<_, crate::error::ApiError>(app.store.finish_escalation(&alarm.id).await?)
     };

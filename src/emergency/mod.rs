@@ -20,7 +20,7 @@ mod twilio;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::app::App;
 use crate::config::keys::Key;
@@ -33,6 +33,35 @@ use crate::store::{new_id, now_ms};
 use dossier::{Dossier, Position};
 use send::{Delivery, Target};
 use texts::{fill, texts};
+
+/// What the emergency log keeps of an alarm's sending: its kind, every delivery, whether the position was
+/// sent, and for a reminder how many minutes after the alarm it went.
+#[derive(Serialize)]
+pub struct Logged<'a> {
+    kind: &'a str,
+    deliveries: &'a [Delivery],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minutes_after: Option<i64>,
+}
+
+impl<'a> Logged<'a> {
+    /// A reminder's entry.
+    pub fn escalation(deliveries: &'a [Delivery], minutes_after: i64) -> Self {
+        Self {
+            kind: "escalation",
+            deliveries,
+            position: None,
+            minutes_after: Some(minutes_after),
+        }
+    }
+
+    /// As the log stores it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
 
 /// What the caller sent with the press.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -404,14 +433,15 @@ impl Context<'_> {
         deliveries: &[Delivery],
         dossier: &Dossier,
     ) -> Result<()> {
-        let details = json!({
-            "kind": kind,
-            "deliveries": deliveries,
-            "position": !matches!(dossier.position, Position::NoConsent),
-        });
+        let details = Logged {
+            kind,
+            deliveries,
+            position: Some(!matches!(dossier.position, Position::NoConsent)),
+            minutes_after: None,
+        };
         let store = &self.app.store;
         Ok(store
-            .log_emergency(&self.user.id, status, &details.to_string(), Some(alarm_id))
+            .log_emergency(&self.user.id, status, &details.to_json(), Some(alarm_id))
             .await?)
     }
 

@@ -17,15 +17,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::errors::V1Error;
-use crate::app::AppState;
+use crate::app::{App, AppState};
 use crate::auth::CurrentUser;
 use crate::auth::access::OPENAI;
 use crate::config::route::Route;
 use crate::error::{ApiError, AppJson};
+use crate::providers::Stage;
 use crate::providers::audio::{parse_wav, to_mono};
 use crate::providers::decode::{self, Container};
 use crate::providers::encode::{self, Format, OFFERED};
-use crate::providers::{Stage, TtsId};
 use crate::turn::prompt::language_name;
 use crate::turn::{request_layer, speech};
 
@@ -44,12 +44,13 @@ pub fn router(audio_limit: usize) -> OpenApiRouter<AppState> {
     ))
 }
 
-/// The voice a client names, for the engine the route chose: OpenAI's voice names only for the `openai` engine,
-/// where they exist; for any other engine they mean the user's own voice (the route's). Another name is checked
-/// like a request's voice.
-pub fn voice_for(route: &Route, voice: Option<&str>) -> Result<Option<String>, ApiError> {
+/// The voice a client names, for the engine the route chose: OpenAI's voice names only for an engine that has
+/// them; for any other engine they mean the user's own voice (the route's). Another name is checked like a
+/// request's voice.
+pub fn voice_for(app: &App, route: &Route, voice: Option<&str>) -> Result<Option<String>, ApiError> {
+    let has_them = app.providers.tts.get(route.tts).has_openai_voices();
     match voice.map(str::trim).filter(|v| !v.is_empty()) {
-        Some(v) if OPENAI_VOICES.contains(&v) && route.tts != TtsId::Openai => Ok(route.voice.clone()),
+        Some(v) if OPENAI_VOICES.contains(&v) && !has_them => Ok(route.voice.clone()),
         Some(v) => Ok(request_layer(&[("voice", Some(v))])?.voice),
         None => Ok(route.voice.clone()),
     }
@@ -95,7 +96,7 @@ async fn speech(
     let provider = body.model.as_deref().filter(|m| Stage::Tts.parse(m).is_ok());
     let layer = request_layer(&[("tts_provider", provider)])?;
     let (eff, prefs, mut route) = speech::route_alone(&app, &caller.user, layer).await?;
-    route.voice = voice_for(&route, body.voice.as_deref())?;
+    route.voice = voice_for(&app, &route, body.voice.as_deref())?;
     let said = speech::speak_along(&app, &caller.user, (&eff, &prefs, &route), &body.input).await?;
     let pcm = parse_wav(&said.speech.audio).map_err(|e| ApiError::Upstream(format!("TTS audio: {e}")))?;
     let audio = encode::speech(pcm, format).await.map_err(ApiError::Internal)?;

@@ -71,7 +71,13 @@ async fn list(State(app): State<AppState>, _caller: CurrentUser) -> Result<Json<
 
 /// Every model id `/v1/models` lists, in order, without repeats.
 fn offered(app: &App, eff: &Effective) -> Vec<String> {
-    let usable: Vec<LlmId> = LlmId::ALL.iter().copied().filter(|&p| configured(app, p)).collect();
+    let usable: Vec<LlmId> = app
+        .providers
+        .llm
+        .iter()
+        .filter(|(_, engine)| engine.capabilities().configured)
+        .map(|(id, _)| id)
+        .collect();
     let mut ids = vec![DEFAULT_MODEL.to_string()];
     ids.extend(usable.iter().map(|p| p.to_string()));
     ids.extend(usable.iter().map(|&p| format!("{p}/{}", default_model(eff, p))));
@@ -92,19 +98,16 @@ fn configured(app: &App, id: LlmId) -> bool {
     app.providers.llm.get(id).capabilities().configured
 }
 
-/// The setting a provider lacks when it is not configured.
-pub fn missing_setting(id: LlmId) -> &'static str {
-    match id {
-        LlmId::Cloud => "CLOUD_LLM_API_KEY",
-        LlmId::Local => "LOCAL_LLM_URL",
-    }
+/// The setting a provider lacks when it is not configured, as the engine says.
+pub fn missing_setting(app: &App, id: LlmId) -> &'static str {
+    app.providers.llm.get(id).missing().unwrap_or("its address")
 }
 
 /// A model whose provider lacks a setting: 404, naming the setting.
-fn not_configured(model: &str, id: LlmId) -> V1Error {
+fn not_configured(app: &App, model: &str, id: LlmId) -> V1Error {
     let message = format!(
         "the model {model:?} is not available: the {id} provider needs {}; GET /v1/models lists the models",
-        missing_setting(id)
+        missing_setting(app, id)
     );
     V1Error::new(StatusCode::NOT_FOUND, "model_not_found", Some("model"), message)
 }
@@ -135,7 +138,7 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
     } else if let Some(preset) = app.settings.model_presets.iter().find(|p| p.id == model) {
         let (named, chosen, name) = preset_provider(eff, preset);
         if !configured(app, chosen) {
-            return Err(not_configured(model, chosen));
+            return Err(not_configured(app, model, chosen));
         }
         (named, name)
     } else {
@@ -147,7 +150,7 @@ pub fn layer_for(app: &App, eff: &Effective, model: &str) -> Result<RouteLayer, 
         ));
     };
     if let Some(id) = provider.filter(|&id| !configured(app, id)) {
-        return Err(not_configured(model, id));
+        return Err(not_configured(app, model, id));
     }
     Ok(request_layer(&[
         ("llm_provider", provider.map(LlmId::as_str)),

@@ -29,7 +29,7 @@ pub use llm::LlmId;
 pub use registry::{Capabilities, ProviderId, Stage, chain};
 use registry::{Engine, Engines, UnknownProvider};
 pub use search::SearchId;
-pub use settings::ProviderSettings;
+pub use settings::{ProviderSettings, ServedModel};
 pub use stt::SttId;
 pub use tts::TtsId;
 

@@ -161,6 +161,10 @@ pub trait Engine: Send + Sync {
     fn capabilities(&self) -> Capabilities;
     /// How it is set up.
     fn setup(&self) -> Setup;
+    /// What it lacks while it is not configured, as the setting to set (`None` when nothing is missing).
+    fn missing(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Every engine of a stage, by id; every id has its engine.

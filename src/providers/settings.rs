@@ -17,11 +17,16 @@ pub struct ProviderSettings {
     pub cloud_llm_url: String,
     /// `CLOUD_LLM_API_KEY`.
     pub cloud_llm_api_key: Option<SecretString>,
-    /// `WHISPER_MODEL_PATH`: model file of the in-process whisper engine.
+    /// `WHISPER_MODEL_PATH`: a Whisper model folder (CTranslate2, as faster-whisper loads it) for the
+    /// `whisper` engine, instead of the one the engines fetch.
     pub whisper_model_path: Option<String>,
+    /// Where the engines serve the `whisper` engine (`…/v1`), once they started it (not a setting).
+    pub whisper_url: Option<String>,
+    /// The language model the engines serve as `local`, once they started it (not a setting).
+    pub served_model: Option<ServedModel>,
     /// `WHISPER_MODEL`: model size.
     pub whisper_model: String,
-    /// `WHISPER_COMPUTE_TYPE`: quantisation.
+    /// `WHISPER_COMPUTE_TYPE`: quantisation of the `whisper` engine on a CPU (a CTranslate2 compute type).
     pub whisper_compute_type: String,
     /// `OPENAI_STT_URL`.
     pub openai_stt_url: String,
@@ -53,4 +58,15 @@ pub struct ProviderSettings {
     pub tavily_api_key: Option<SecretString>,
     /// `BRAVE_API_KEY`.
     pub brave_api_key: Option<SecretString>,
+}
+
+/// The language model the engines started, as `engines/engines.py` describes its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedModel {
+    /// Its name (`SmolLM2-135M-Instruct`).
+    pub name: String,
+    /// The model name it is served under (`LOCAL_LLM_MODEL`).
+    pub alias: String,
+    /// The languages it answers in; `None` for a file the engines do not know.
+    pub languages: Option<Vec<String>>,
 }

@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::auth::Admin;
 use crate::config::keys::{self, KeySpec};
 use crate::error::{ApiError, AppJson, Result};
-use crate::routes::admin_users::audit;
+use crate::routes::audit::{Action, Shown, audit};
 
 /// Routes of the runtime configuration.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -98,11 +98,13 @@ async fn set(
     app.invalidate_config();
     // The system prompt may be long: the audit keeps its length, not its text.
     let shown = if spec.key == "system_prompt" {
-        json!({"chars": value.chars().count()})
+        Shown::Length {
+            chars: value.chars().count(),
+        }
     } else {
-        json!(value)
+        Shown::Value(&value)
     };
-    audit(&app, &admin, "config.set", spec.key, json!({"value": shown})).await?;
+    audit(&app, &admin, spec.key, Action::ConfigSet { value: shown }).await?;
     Ok(Json(entry(&app, spec).await?))
 }
 
@@ -112,6 +114,6 @@ async fn reset(State(app): State<AppState>, admin: Admin, Path(key): Path<String
     let spec = spec(&key)?;
     let removed = app.runtime.reset(spec).await?;
     app.invalidate_config();
-    audit(&app, &admin, "config.reset", spec.key, json!({"removed": removed})).await?;
+    audit(&app, &admin, spec.key, Action::ConfigReset { removed }).await?;
     Ok(Json(entry(&app, spec).await?))
 }

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -17,7 +16,7 @@ use super::openapi::ADMIN;
 use crate::app::AppState;
 use crate::auth::{Admin, query_param};
 use crate::error::{ApiError, AppJson, Result};
-use crate::routes::admin_users::audit;
+use crate::routes::audit::{Action, audit};
 use crate::text::lexicon::{self, EntryError, Origin, Section};
 
 /// Routes of the lexicon editor.
@@ -110,9 +109,11 @@ async fn upsert(
     audit(
         &app,
         &admin,
-        "lexicon.put",
         &target,
-        json!({"key": key, "value": value}),
+        Action::LexiconPut {
+            key: &key,
+            value: &value,
+        },
     )
     .await?;
     Ok(Json(Stored {
@@ -140,6 +141,6 @@ async fn remove(
     }
     app.lexicons.flush();
     let target = format!("{lang}/{}", section.as_str());
-    audit(&app, &admin, "lexicon.delete", &target, json!({"key": key})).await?;
+    audit(&app, &admin, &target, Action::LexiconDelete { key: &key }).await?;
     Ok(Json(Deleted { deleted: key }))
 }

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::admin_users::audit;
+use super::audit::{Action, audit};
 use super::openapi::ADMIN;
 use crate::app::{AppState, LOCAL_BACKEND_KEY};
 use crate::auth::Admin;
@@ -130,14 +130,8 @@ async fn select(
         }
     }
     app.invalidate_config();
-    audit(
-        &app,
-        &admin,
-        "models.select",
-        &chosen.id,
-        json!({"values": chosen.values}),
-    )
-    .await?;
+    let values = &chosen.values;
+    audit(&app, &admin, &chosen.id, Action::ModelsSelect { values }).await?;
     presets_after(&app).await
 }
 
@@ -180,7 +174,7 @@ async fn provider_models(
 ) -> Result<Json<ModelList>> {
     let id = LlmId::parse(&provider).map_err(|_| ApiError::NotFound("provider"))?;
     if !app.providers.llm.get(id).capabilities().configured {
-        let setting = crate::openai::models::missing_setting(id);
+        let setting = crate::openai::models::missing_setting(&app, id);
         return Err(ApiError::Conflict(format!("{id} is not configured: set {setting}")));
     }
     if let Ok(cache) = app.model_lists.lock()
@@ -387,16 +381,17 @@ async fn switch_backend(
     admin: Admin,
     AppJson(body): AppJson<BackendBody>,
 ) -> Result<Json<Switched>> {
-    let detail = json!({"backend": body.backend, "model": body.model});
     let result = try_switch(&app, &admin, &body).await;
-    match &result {
-        Ok(_) => audit(&app, &admin, "llm.backend", &body.backend, detail).await?,
-        Err(err) => {
-            let mut detail = detail;
-            detail["rejected"] = json!(err.to_string());
-            audit(&app, &admin, "llm.backend.rejected", &body.backend, detail).await?;
-        }
-    }
+    let (backend, model) = (body.backend.as_str(), Some(body.model.as_str()));
+    let action = match &result {
+        Ok(_) => Action::Backend { backend, model },
+        Err(err) => Action::BackendRejected {
+            backend,
+            model,
+            rejected: err.to_string(),
+        },
+    };
+    audit(&app, &admin, backend, action).await?;
     result.map(Json)
 }
 

@@ -10,12 +10,11 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::admin_users::audit;
+use super::audit::{Action, audit};
 use super::openapi::ADMIN;
 use super::sessions::SessionView;
 use crate::app::AppState;
@@ -390,9 +389,8 @@ async fn transcript(
     audit(
         &app,
         &admin,
-        "conversation.read",
         &session.id,
-        json!({"user_id": user_id}),
+        Action::ConversationRead { user_id: &user_id },
     )
     .await?;
     Ok(Json(SessionView::with_messages(&session, messages)))
@@ -414,7 +412,7 @@ async fn db_export(State(app): State<AppState>, admin: Admin) -> Result<Response
     let bytes = tokio::fs::read(&path)
         .await
         .map_err(|e| ApiError::Internal(format!("reading the export: {e}")))?;
-    audit(&app, &admin, "db.export", "database", json!({"bytes": bytes.len()})).await?;
+    audit(&app, &admin, "database", Action::DbExport { bytes: bytes.len() }).await?;
     let name = format!("voice-gateway-{}.db", chrono::Local::now().format("%Y%m%d-%H%M%S"));
     Ok((
         [
@@ -445,7 +443,7 @@ async fn restart(State(app): State<AppState>, admin: Admin) -> Result<Json<Resta
     } else {
         "re-exec"
     };
-    audit(&app, &admin, "gateway.restart", "gateway", json!({"how": how})).await?;
+    audit(&app, &admin, "gateway", Action::Restart { how }).await?;
     let state = app.clone();
     tokio::spawn(async move {
         // Let the answer leave first.

@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -16,6 +16,7 @@ use crate::config::keys::Key;
 use crate::store::audit::AuditEntry;
 use crate::store::memories::Memory;
 
+use super::audit::{Action, audit};
 use crate::app::{App, AppState};
 use crate::auth::{self, Admin, token};
 use crate::error::{ApiError, AppJson, Result};
@@ -36,15 +37,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_admin))
         .routes(routes!(delete_history))
         .routes(routes!(audit_log))
-}
-
-/// Writes the audit entry of an admin action (to the log table and the service log).
-pub async fn audit(app: &App, admin: &Admin, action: &str, target: &str, detail: Value) -> Result<()> {
-    tracing::info!(target: "audit", actor = %admin.actor, action, target, %detail, "admin action");
-    app.store
-        .audit(&admin.actor, action, target, &detail.to_string())
-        .await?;
-    Ok(())
 }
 
 /// A user as the admin list shows it: flags, the language and web-search settings, and the profile.
@@ -219,14 +211,12 @@ async fn create(
             token_hash: Some(&token::hash(&token)),
         })
         .await?;
-    audit(
-        &app,
-        &admin,
-        "user.create",
-        &user.id,
-        json!({"name": name, "is_admin": body.is_admin, "external_id": external}),
-    )
-    .await?;
+    let created = Action::UserCreate {
+        name: &name,
+        is_admin: body.is_admin,
+        external_id: external.as_deref(),
+    };
+    audit(&app, &admin, &user.id, created).await?;
     let mut out = user_view(&app, user).await?;
     let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
     (out.link, out.qr_svg, out.token) = (Some(link), qr_svg, Some(token));
@@ -253,7 +243,7 @@ async fn rename(
     if !app.store.rename_user(&id, &display).await? {
         return Err(ApiError::NotFound("user"));
     }
-    audit(&app, &admin, "user.rename", &id, json!({"display_name": display})).await?;
+    audit(&app, &admin, &id, Action::UserRename { display_name: &display }).await?;
     Ok(Json(user_view(&app, existing(&app, &id).await?).await?))
 }
 
@@ -271,7 +261,7 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
     if !app.store.delete_user(&id).await? {
         return Err(ApiError::NotFound("user"));
     }
-    audit(&app, &admin, "user.delete", &id, json!({"name": user.name})).await?;
+    audit(&app, &admin, &id, Action::UserDelete { name: &user.name }).await?;
     Ok(Json(Deleted { deleted: id }))
 }
 
@@ -311,7 +301,7 @@ async fn reset_token(
     app.store
         .replace_tokens(&id, &token::hash(&token), "admin reset")
         .await?;
-    audit(&app, &admin, "user.token_reset", &id, json!({})).await?;
+    audit(&app, &admin, &id, Action::TokenReset {}).await?;
     let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
     Ok(Json(NewToken { token, link, qr_svg }))
 }
@@ -350,14 +340,8 @@ async fn preset_memories(
         let memory = app.store.add_memory(&id, text, "admin", cap).await?;
         created.push(memory.ok_or_else(|| super::me::memories_full(cap))?);
     }
-    audit(
-        &app,
-        &admin,
-        "user.memories_preset",
-        &id,
-        json!({"count": created.len()}),
-    )
-    .await?;
+    let count = created.len();
+    audit(&app, &admin, &id, Action::MemoriesPreset { count }).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -390,10 +374,10 @@ async fn set_prefs(
     AppJson(changes): AppJson<Map<String, Value>>,
 ) -> Result<Json<Prefs>> {
     existing(&app, &id).await?;
-    let keys: Vec<&String> = changes.keys().collect();
-    let changes = prefs::change(&changes, Writer::Admin)?;
-    audit(&app, &admin, "user.prefs", &id, json!({"keys": keys})).await?;
-    Ok(Json(app.store.merge_prefs(&id, changes).await?))
+    let keys: Vec<&str> = changes.keys().map(String::as_str).collect();
+    let changed = prefs::change(&changes, Writer::Admin)?;
+    audit(&app, &admin, &id, Action::Prefs { keys }).await?;
+    Ok(Json(app.store.merge_prefs(&id, changed).await?))
 }
 
 /// The persistent admin flag.
@@ -415,7 +399,15 @@ async fn set_admin(
     if !app.store.set_admin(&id, body.is_admin).await? {
         return Err(ApiError::NotFound("user"));
     }
-    audit(&app, &admin, "user.admin_flag", &id, json!({"is_admin": body.is_admin})).await?;
+    audit(
+        &app,
+        &admin,
+        &id,
+        Action::AdminFlag {
+            is_admin: body.is_admin,
+        },
+    )
+    .await?;
     Ok(Json(user_view(&app, existing(&app, &id).await?).await?))
 }
 
@@ -436,7 +428,7 @@ async fn delete_history(
 ) -> Result<Json<HistoryDeleted>> {
     existing(&app, &id).await?;
     let sessions = app.store.delete_history(&id).await?;
-    audit(&app, &admin, "user.history_delete", &id, json!({"sessions": sessions})).await?;
+    audit(&app, &admin, &id, Action::HistoryDelete { sessions }).await?;
     Ok(Json(HistoryDeleted {
         user_id: id,
         deleted_sessions: sessions,

@@ -11,12 +11,12 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
-use serde_json::json;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::audit::{Action, audit};
 use super::openapi::{ADMIN, PUBLIC};
 
 use crate::app::{App, AppState};
@@ -253,7 +253,7 @@ async fn admin_login(
         actor: user.name.clone(),
         user: Some(user.clone()),
     };
-    crate::routes::admin_users::audit(&app, &admin, "admin.login", &user.id, json!({})).await?;
+    audit(&app, &admin, &user.id, Action::Login {}).await?;
     Ok(redirect("/", Some(&fresh)))
 }
 

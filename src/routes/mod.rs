@@ -6,6 +6,7 @@ pub mod admin_lexicon;
 pub mod admin_llm;
 pub mod admin_ops;
 pub mod admin_users;
+pub mod audit;
 pub mod ca;
 pub mod chat;
 pub mod devices;

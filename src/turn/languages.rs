@@ -1,6 +1,6 @@
-//! Which languages the route's model answers in, and what a person asking in another one is told. The engines'
-//! model says its own (`engines/engines.py` knows its files); a preset names its model's; a model of neither is
-//! not judged.
+//! Which languages the route's model answers in, and what a person asking in another one is told. The engine
+//! says what it knows of its model (the engines' model its languages: `engines/engines.py` knows its files); a
+//! preset names its model's; a model of neither is not judged.
 
 use serde_json::Value;
 
@@ -18,14 +18,8 @@ pub fn of_route(app: &App, eff: &Effective, route: &Route) -> Option<(String, Ve
 
 /// The name and languages of `provider`'s `model`, when they are known.
 pub fn of_model(app: &App, provider: LlmId, model: &str) -> Option<(String, Vec<String>)> {
-    if provider == LlmId::Local
-        && let Some(engine) = &app.settings.engines.model
-        && engine.alias == model
-    {
-        return engine
-            .languages
-            .clone()
-            .map(|languages| (engine.name.clone(), languages));
+    if let Some(known) = app.providers.llm.get(provider).known_model(model) {
+        return Some(known);
     }
     let key = Key::model_of(provider);
     app.settings

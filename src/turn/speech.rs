@@ -88,8 +88,18 @@ pub async fn hear(app: &App, user: &User, layer: RouteLayer, audio: &Pcm) -> Res
     ))
 }
 
-/// The local engine that speaks every language, used when the chosen one cannot.
-const LOCAL_VOICE: TtsId = TtsId::Espeak;
+/// The engine that speaks when the route's cannot speak its language: the first configured local one (in
+/// registration order: espeak-ng, which speaks every language) that can.
+fn local_voice(app: &App, route: &Route) -> TtsId {
+    app.providers
+        .tts
+        .iter()
+        .find(|(_, engine)| {
+            let can = engine.capabilities();
+            can.local && can.configured && engine.speaks(&route.language)
+        })
+        .map_or(route.tts, |(id, _)| id)
+}
 
 /// Synthesised speech and how it came about.
 pub struct Said {
@@ -132,7 +142,7 @@ pub fn default_speaker(app: &App, eff: &Effective, prefs: &Prefs, language: &str
     };
     let route = route_for(app, eff, prefs, &request);
     let (provider, asked) = if language_fallback(app, &route) {
-        (LOCAL_VOICE, None)
+        (local_voice(app, &route), None)
     } else {
         (route.tts, route.voice.clone().or_else(|| default_voice(eff, route.tts)))
     };
@@ -155,7 +165,7 @@ fn voice_plan(app: &App, route: &Route) -> (Vec<TtsId>, Option<String>, bool) {
     if language_fallback {
         app.metrics
             .incr(crate::metrics::TTS_LANGUAGE_FALLBACK_TOTAL, &[("from", first.as_str())]);
-        first = LOCAL_VOICE;
+        first = local_voice(app, route);
         voice = None;
     }
     (chain(first, &app.settings.fallbacks.tts), voice, language_fallback)

@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::Message;
 use voice_gateway::providers::audio::parse_wav;
 
 use crate::common::{eventually, free_port};
+use crate::fakes::{Fake, Reply};
 
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
@@ -34,10 +35,16 @@ impl Drop for Gateway {
 }
 
 async fn start() -> Gateway {
+    start_with(&[]).await
+}
+
+/// The gateway with the engines and `env` besides.
+async fn start_with(env: &[(&str, &str)]) -> Gateway {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let engines = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines");
     let child = Command::new(BIN)
+        .envs(env.iter().copied())
         .current_dir(dir.path())
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
         .env("ENGINES_DIR", engines)
@@ -95,8 +102,8 @@ fn model_speaks_german() -> bool {
     std::fs::read_to_string(sources).is_ok_and(|s| s.contains("Qwen"))
 }
 
-/// espeak-ng's WAV of a sentence, as 16-bit PCM and its rate.
-fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
+/// espeak-ng's WAV file of a sentence.
+fn spoken_wav(language: &str, text: &str) -> Vec<u8> {
     let file = tempfile::NamedTempFile::new().unwrap();
     let ok = Command::new("espeak-ng")
         .args(["-v", language, "-w"])
@@ -105,7 +112,12 @@ fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
         .status()
         .unwrap();
     assert!(ok.success());
-    let pcm = parse_wav(&std::fs::read(file.path()).unwrap()).unwrap();
+    std::fs::read(file.path()).unwrap()
+}
+
+/// espeak-ng's WAV of a sentence, as 16-bit PCM and its rate.
+fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
+    let pcm = parse_wav(&spoken_wav(language, text)).unwrap();
     (pcm.samples, pcm.sample_rate)
 }
 
@@ -113,8 +125,8 @@ fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
 #[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
 async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     let gw = start().await;
-    // As the README's profile table says of local-dev: transcription by the engines on a free port (not the
-    // configured service's 8090), Piper as the voice.
+    // As the README's profile table says of local-dev: transcription by the engines' Whisper on a free port
+    // (not the configured service's 8090), Piper as the voice.
     let printed = std::fs::read_to_string(gw._dir.path().join("stdout.log")).unwrap();
     let running = printed
         .lines()
@@ -125,7 +137,7 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
         .find(|p| p.starts_with("speech to text "))
         .unwrap_or_default();
     assert!(
-        stt.contains(" at http://127.0.0.1:") && !stt.contains(":8090/"),
+        stt.starts_with("speech to text whisper ") && stt.contains(" at http://127.0.0.1:") && !stt.contains(":8090/"),
         "{running}"
     );
     assert!(running.contains("; voice piper;"), "{running}");
@@ -284,4 +296,53 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
             "{what} without its source: {log}"
         );
     }
+}
+
+/// `DEFAULT_STT_PROVIDER=whisper` is Whisper run by the gateway: the engines start faster-whisper on
+/// `WHISPER_MODEL_PATH` and transcribe through it, and the configured OpenAI-compatible service hears nothing.
+#[tokio::test]
+#[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
+async fn whisper_is_the_gateways_own_recognizer_on_the_model_folder_it_is_given() {
+    let llm = Fake::start().await;
+    let service = Fake::start().await;
+    service.always("/v1/audio/transcriptions", Reply::Json(json!({"text": "the service"})));
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines/models/whisper-base");
+    let (llm_url, service_url) = (llm.v1(), service.v1());
+    let gw = start_with(&[
+        ("DEFAULT_STT_PROVIDER", "whisper"),
+        ("WHISPER_MODEL_PATH", model),
+        ("OPENAI_STT_URL", &service_url),
+        // Only Whisper is needed: the language model is a fake and espeak-ng the voice.
+        ("LOCAL_LLM_URL", &llm_url),
+        ("DEFAULT_TTS_PROVIDER", "espeak"),
+    ])
+    .await;
+    let printed = std::fs::read_to_string(gw._dir.path().join("stdout.log")).unwrap();
+    assert!(
+        printed.contains("; speech to text whisper base at http://127.0.0.1:"),
+        "{printed}"
+    );
+    let http = reqwest::Client::new();
+    for (language, question, keyword) in [
+        ("de", "Wie spät ist es in Berlin?", "berlin"),
+        ("en", "What is the capital of France?", "france"),
+    ] {
+        let r: Value = http
+            .post(format!(
+                "http://127.0.0.1:{}/api/transcribe?language={language}",
+                gw.port
+            ))
+            .header("content-type", "audio/wav")
+            .body(spoken_wav(language, question))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let heard = r["text"].as_str().unwrap_or_default().to_lowercase();
+        assert!(heard.contains(keyword), "{language}: {r}");
+        assert_eq!(r["provider_fallbacks"], json!([]), "{r}");
+    }
+    assert!(service.requests("/v1/audio/transcriptions").is_empty());
 }

@@ -62,7 +62,7 @@ fn the_profile_table_tells_each_profiles_defaults() {
         let service = url.split("://").nth(1).unwrap().trim_end_matches("/v1");
         assert!(stt.contains(service), "{at}: {stt} names {service}");
         assert_eq!(
-            stt.starts_with("faster-whisper, started on a free loopback port"),
+            stt.starts_with("`whisper`: faster-whisper, started on a free loopback port"),
             engines,
             "{at}: {stt}"
         );

@@ -229,7 +229,7 @@ async fn transcribe_uploads_a_wav_with_the_fixed_language_and_reads_the_transcri
 }
 
 #[tokio::test]
-async fn transcribe_falls_back_from_the_unavailable_in_process_whisper() {
+async fn transcribe_falls_back_from_whisper_when_the_gateway_does_not_run_it() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "hello"})));
     let (app, token, _) = TestApp::with()

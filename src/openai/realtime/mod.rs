@@ -304,7 +304,7 @@ impl Conn {
             return Some(asked);
         };
         match speech::route_alone(&self.app, &self.user, layer).await {
-            Ok((_, _, route)) => voice_for(&route, Some(&asked)).unwrap_or(Some(asked)),
+            Ok((_, _, route)) => voice_for(&self.app, &route, Some(&asked)).unwrap_or(Some(asked)),
             Err(_) => Some(asked),
         }
     }

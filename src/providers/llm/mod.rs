@@ -185,6 +185,11 @@ pub trait Llm: Engine {
     async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError>;
     /// The models the server offers now (`GET …/models`), as it describes them.
     async fn models(&self, timeout: std::time::Duration) -> Result<Vec<Value>, ProviderError>;
+    /// What the engine knows of its model `name`: the model's own name and the languages it answers in
+    /// (`None`: nothing known, and so not judged).
+    fn known_model(&self, _name: &str) -> Option<(String, Vec<String>)> {
+        None
+    }
 }
 
 /// The registry's builder of `local`: the address follows the switchable backend.
@@ -192,7 +197,8 @@ fn local_engine(b: &Build<'_>) -> Arc<dyn Llm> {
     let origin = Origin::new(LlmId::Local.as_str(), "LOCAL_LLM_URL");
     Arc::new(
         openai::OpenAiChat::new(origin, openai::Base::Local(b.local.clone()), None, b.http.clone())
-            .languages(b.languages),
+            .languages(b.languages)
+            .serving(b.settings.served_model.clone()),
     )
 }
 
@@ -202,7 +208,7 @@ fn cloud_engine(b: &Build<'_>) -> Arc<dyn Llm> {
     let origin = Origin::new(LlmId::Cloud.as_str(), "CLOUD_LLM_URL");
     let base = openai::Base::Fixed(p.cloud_llm_url.clone());
     let chat = openai::OpenAiChat::new(origin, base, p.cloud_llm_api_key.clone(), b.http.clone());
-    Arc::new(chat.requiring_key().languages(b.languages))
+    Arc::new(chat.requiring_key("CLOUD_LLM_API_KEY").languages(b.languages))
 }
 
 /// Collects a whole answer (text and usage) from a stream; for background work that needs no tokens.

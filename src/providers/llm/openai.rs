@@ -14,7 +14,7 @@ use super::local::LocalBackend;
 use super::sse::SseParser;
 use super::{ChatMessage, ChatRequest, Delta, Llm, LlmStream, Tool, ToolCall, Usage};
 use crate::providers::registry::{Capabilities, Cost, Engine, Setup, is_local_address};
-use crate::providers::{Origin, ProviderError, check_status};
+use crate::providers::{Origin, ProviderError, ServedModel, check_status};
 
 /// Where the server is: fixed, or wherever the switchable local backend is.
 pub enum Base {
@@ -29,9 +29,12 @@ pub struct OpenAiChat {
     origin: Origin<'static>,
     base: Base,
     key: Option<SecretString>,
-    key_required: bool,
+    /// The setting of the key, for services that refuse calls without one.
+    key_setting: Option<&'static str>,
     http: reqwest::Client,
     languages: Vec<String>,
+    /// The engines' model, when the engines serve this one.
+    served: Option<ServedModel>,
 }
 
 impl OpenAiChat {
@@ -41,10 +44,17 @@ impl OpenAiChat {
             origin,
             base,
             key,
-            key_required: false,
+            key_setting: None,
             http,
             languages: Vec::new(),
+            served: None,
         }
+    }
+
+    /// The model the engines serve here (they know its languages).
+    pub fn serving(mut self, served: Option<ServedModel>) -> Self {
+        self.served = served;
+        self
     }
 
     /// The gateway's languages, which any chat model is asked in.
@@ -61,10 +71,15 @@ impl OpenAiChat {
         }
     }
 
-    /// Cloud services refuse calls without a key: fail at once (and fall back) instead of asking.
-    pub fn requiring_key(mut self) -> Self {
-        self.key_required = true;
+    /// Cloud services refuse calls without a key (set by `setting`): fail at once (and fall back) instead of
+    /// asking.
+    pub fn requiring_key(mut self, setting: &'static str) -> Self {
+        self.key_setting = Some(setting);
         self
+    }
+
+    fn lacks_key(&self) -> bool {
+        self.key_setting.is_some() && self.key.is_none()
     }
 
     fn body<'a>(&self, request: &'a ChatRequest) -> CompletionBody<'a> {
@@ -126,7 +141,7 @@ impl Engine for OpenAiChat {
     fn capabilities(&self) -> Capabilities {
         let local = is_local_address(&self.base_url());
         Capabilities {
-            configured: !self.key_required || self.key.is_some(),
+            configured: !self.lacks_key(),
             streaming: true,
             local,
             languages: self.languages.clone(),
@@ -144,9 +159,13 @@ impl Engine for OpenAiChat {
         Setup {
             url: Some(url),
             backend,
-            key_set: self.key_required.then_some(self.key.is_some()),
+            key_set: self.key_setting.map(|_| self.key.is_some()),
             ..Setup::default()
         }
+    }
+
+    fn missing(&self) -> Option<&'static str> {
+        self.key_setting.filter(|_| self.lacks_key())
     }
 }
 
@@ -166,9 +185,14 @@ impl Llm for OpenAiChat {
         }
     }
 
+    fn known_model(&self, name: &str) -> Option<(String, Vec<String>)> {
+        let served = self.served.as_ref().filter(|m| m.alias == name)?;
+        Some((served.name.clone(), served.languages.clone()?))
+    }
+
     #[tracing::instrument(skip_all, fields(provider = self.origin.id, model = %request.model))]
     async fn chat(&self, request: ChatRequest) -> Result<LlmStream, ProviderError> {
-        if self.key_required && self.key.is_none() {
+        if self.lacks_key() {
             return Err(ProviderError::NotConfigured(format!("{} (no API key)", self.origin.id)));
         }
         let url = format!("{}/chat/completions", self.base_url().trim_end_matches('/'));

@@ -15,9 +15,9 @@ pub use stream::{SpeechEvent, SttStream, open};
 registry! {
     /// A speech-to-text provider.
     SttId: Stt, dyn Stt {
-        /// whisper.cpp in process (not part of this build: choosing it falls back along `STT_FALLBACK`).
+        /// Whisper run by the gateway (the engines start faster-whisper; without them it falls back along `STT_FALLBACK`).
         Whisper = "whisper" => whisper::build,
-        /// An OpenAI-compatible `/audio/transcriptions` service (OpenAI, Groq, speaches, the zero-setup Whisper).
+        /// An OpenAI-compatible `/audio/transcriptions` service (OpenAI, Groq, speaches, a whisper.cpp server).
         Openai = "openai" => openai::build,
     }
 }

@@ -40,6 +40,8 @@ pub struct OpenAiStt {
     base: String,
     local: bool,
     languages: Vec<String>,
+    /// Who the errors name (the engines' Whisper is served by the same protocol).
+    origin: Origin<'static>,
 }
 
 impl OpenAiStt {
@@ -53,7 +55,13 @@ impl OpenAiStt {
             base: base.to_string(),
             local: false,
             languages: Vec::new(),
+            origin: ID,
         }
+    }
+
+    /// The same server, named in errors and traces as `origin`.
+    pub(super) fn named(self, origin: Origin<'static>) -> Self {
+        Self { origin, ..self }
     }
 }
 
@@ -83,12 +91,12 @@ impl Engine for OpenAiStt {
 
 #[async_trait]
 impl Stt for OpenAiStt {
-    #[tracing::instrument(skip_all, fields(provider = ID.id, seconds = audio.duration_secs()))]
+    #[tracing::instrument(skip_all, fields(provider = self.origin.id, seconds = audio.duration_secs()))]
     async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError> {
         let file = Part::bytes(audio.to_wav())
             .file_name("audio.wav")
             .mime_str("audio/wav")
-            .map_err(|e| ProviderError::from_http(ID, &e))?;
+            .map_err(|e| ProviderError::from_http(self.origin, &e))?;
         let mut form = Form::new()
             .part("file", file)
             .text("model", self.model.clone())
@@ -100,10 +108,10 @@ impl Stt for OpenAiStt {
         if let Some(key) = &self.key {
             call = call.bearer_auth(key.expose_secret());
         }
-        let body = send_json(ID, call).await?;
+        let body = send_json(self.origin, call).await?;
         let text = body["text"]
             .as_str()
-            .ok_or_else(|| ProviderError::failed(ID.id, "answer has no text field"))?;
+            .ok_or_else(|| ProviderError::failed(self.origin.id, "answer has no text field"))?;
         Ok(Transcript {
             text: text.trim().to_string(),
             language: body["language"].as_str().and_then(iso_code),

@@ -1,26 +1,43 @@
-//! The in-process whisper.cpp engine is not part of this build (no ggml model ships in any package these
-//! machines reach): choosing it fails clearly, and a configured fallback (`STT_FALLBACK`) takes over.
+//! Whisper on this machine, run by the gateway: the engines (`ENGINES=auto`) start faster-whisper (CTranslate2,
+//! int8 on a CPU by `WHISPER_COMPUTE_TYPE`) on `WHISPER_MODEL_PATH` or the model they fetch, as a child
+//! process on a loopback port, and this engine transcribes through it. Without the engines it has nothing to
+//! run on: choosing it fails clearly, and a configured fallback (`STT_FALLBACK`) takes over.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use super::{Stt, Transcript};
-use crate::providers::Build;
-use crate::providers::ProviderError;
+use super::openai::OpenAiStt;
+use super::{Stt, SttId, Transcript};
 use crate::providers::audio::Pcm;
 use crate::providers::registry::{Capabilities, Cost, Engine, Setup};
+use crate::providers::{Build, Origin, ProviderError};
 
-/// The placeholder of the in-process engine.
+/// Errors name the engine; its address is the engines', not a setting.
+const ORIGIN: Origin = Origin {
+    id: SttId::Whisper.as_str(),
+    setting: None,
+};
+
+/// The engines' Whisper, once they run it.
 struct Whisper {
+    /// The service the engines started (`None` while they do not run it).
+    served: Option<OpenAiStt>,
+    model: String,
     model_path: Option<String>,
     languages: Vec<String>,
 }
 
 /// The registry's builder.
 pub(super) fn build(b: &Build<'_>) -> Arc<dyn Stt> {
+    let p = b.settings;
     Arc::new(Whisper {
-        model_path: b.settings.whisper_model_path.clone(),
+        served: p
+            .whisper_url
+            .as_deref()
+            .map(|url| OpenAiStt::new(url, None, &p.whisper_model, b.http.clone()).named(ORIGIN)),
+        model: p.whisper_model.clone(),
+        model_path: p.whisper_model_path.clone(),
         languages: b.languages.iter().map(|l| l.to_string()).collect(),
     })
 }
@@ -28,8 +45,7 @@ pub(super) fn build(b: &Build<'_>) -> Arc<dyn Stt> {
 impl Engine for Whisper {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
-            // As the settings say; a call still fails, and falls back, while the engine is not built in.
-            configured: self.model_path.is_some(),
+            configured: self.served.is_some(),
             streaming: false,
             local: true,
             languages: self.languages.clone(),
@@ -41,18 +57,28 @@ impl Engine for Whisper {
 
     fn setup(&self) -> Setup {
         Setup {
+            url: self.served.as_ref().and_then(|s| s.setup().url),
+            model: Some(self.model.clone()),
             model_path: self.model_path.clone(),
-            built_in: Some(false),
+            configured: Some(self.served.is_some()),
             ..Setup::default()
         }
+    }
+
+    fn missing(&self) -> Option<&'static str> {
+        self.served.is_none().then_some("ENGINES=auto")
     }
 }
 
 #[async_trait]
 impl Stt for Whisper {
-    async fn transcribe(&self, _: &Pcm, _: Option<&str>) -> Result<Transcript, ProviderError> {
-        Err(ProviderError::NotConfigured(
-            "whisper (in-process whisper.cpp is not built in; use openai)".into(),
-        ))
+    async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError> {
+        match &self.served {
+            Some(served) => served.transcribe(audio, language).await,
+            None => Err(ProviderError::NotConfigured(format!(
+                "{} (the gateway runs Whisper itself with ENGINES=auto)",
+                SttId::Whisper
+            ))),
+        }
     }
 }

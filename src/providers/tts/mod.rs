@@ -69,6 +69,11 @@ pub trait Tts: Engine {
     fn voice_for(&self, asked: Option<String>, _language: &str) -> Option<String> {
         asked
     }
+    /// Whether the names of OpenAI's speech API (`alloy`, `nova`, …) are voices of this engine; where they are
+    /// not, a client of that API naming one means the user's own voice.
+    fn has_openai_voices(&self) -> bool {
+        false
+    }
     /// Whether a voice name is usable by this engine for a language; the message says why not.
     fn check_voice(&self, voice: &str, language: &str) -> Result<(), String>;
     /// Speaks the text into a whole file.

@@ -101,6 +101,10 @@ impl Tts for OpenAiTts {
         !self.unsupported.iter().any(|l| l == language)
     }
 
+    fn has_openai_voices(&self) -> bool {
+        true
+    }
+
     fn check_voice(&self, voice: &str, _: &str) -> Result<(), String> {
         let valid =
             (1..=64).contains(&voice.len()) && voice.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));

@@ -1,0 +1,103 @@
+//! The admin actions the audit log keeps: each action's name and what it records, as one type, so that the
+//! log's names cannot drift and a detail cannot carry what it must not (the system prompt's text, a token).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::app::App;
+use crate::auth::Admin;
+use crate::error::Result;
+
+/// An admin action and its detail, as the audit log stores them (`action`, `detail`).
+#[derive(Debug, Serialize)]
+#[serde(tag = "action", content = "detail")]
+pub enum Action<'a> {
+    /// An admin signed in with their personal link.
+    #[serde(rename = "admin.login")]
+    Login {},
+    #[serde(rename = "user.create")]
+    UserCreate {
+        name: &'a str,
+        is_admin: bool,
+        external_id: Option<&'a str>,
+    },
+    #[serde(rename = "user.rename")]
+    UserRename { display_name: &'a str },
+    #[serde(rename = "user.delete")]
+    UserDelete { name: &'a str },
+    #[serde(rename = "user.token_reset")]
+    TokenReset {},
+    #[serde(rename = "user.memories_preset")]
+    MemoriesPreset { count: usize },
+    /// The prefs' keys, not their values.
+    #[serde(rename = "user.prefs")]
+    Prefs { keys: Vec<&'a str> },
+    #[serde(rename = "user.admin_flag")]
+    AdminFlag { is_admin: bool },
+    #[serde(rename = "user.history_delete")]
+    HistoryDelete { sessions: u64 },
+    /// An admin read a person's conversation.
+    #[serde(rename = "conversation.read")]
+    ConversationRead { user_id: &'a str },
+    #[serde(rename = "config.set")]
+    ConfigSet { value: Shown<'a> },
+    #[serde(rename = "config.reset")]
+    ConfigReset { removed: bool },
+    #[serde(rename = "models.select")]
+    ModelsSelect { values: &'a Map<String, Value> },
+    #[serde(rename = "llm.backend")]
+    Backend { backend: &'a str, model: Option<&'a str> },
+    #[serde(rename = "llm.backend.rejected")]
+    BackendRejected {
+        backend: &'a str,
+        model: Option<&'a str>,
+        rejected: String,
+    },
+    #[serde(rename = "lexicon.put")]
+    LexiconPut { key: &'a str, value: &'a str },
+    #[serde(rename = "lexicon.delete")]
+    LexiconDelete { key: &'a str },
+    #[serde(rename = "db.export")]
+    DbExport { bytes: usize },
+    #[serde(rename = "gateway.restart")]
+    Restart { how: &'a str },
+}
+
+/// A setting's new value as the log keeps it.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Shown<'a> {
+    /// The value itself.
+    Value(&'a str),
+    /// Only the length (the system prompt may be long).
+    Length { chars: usize },
+}
+
+/// Records an admin action on `target` in the audit log and in the log (target `audit`).
+pub async fn audit(app: &App, admin: &Admin, target: &str, action: Action<'_>) -> Result<()> {
+    let entry = serde_json::to_value(&action).unwrap_or_default();
+    let name = entry["action"].as_str().unwrap_or_default();
+    let detail = &entry["detail"];
+    tracing::info!(target: "audit", actor = %admin.actor, action = name, target, %detail, "admin action");
+    app.store.audit(&admin.actor, name, target, &detail.to_string()).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_action_is_its_name_and_its_detail() {
+        let entry = serde_json::to_value(Action::ConfigSet {
+            value: Shown::Length { chars: 12 },
+        })
+        .unwrap();
+        assert_eq!(
+            entry,
+            serde_json::json!({"action": "config.set", "detail": {"value": {"chars": 12}}})
+        );
+        let entry = serde_json::to_value(Action::TokenReset {}).unwrap();
+        assert_eq!(entry, serde_json::json!({"action": "user.token_reset", "detail": {}}));
+    }
+}
