@@ -245,7 +245,7 @@ pub fn unconfigured(settings: &Settings) -> Vec<String> {
         _ => {}
     }
     match SttId::parse(&env[&Key::DefaultSttProvider]) {
-        Ok(SttId::Openai) if !settings.engines.stt_configured => gaps.push(format!(
+        Ok(SttId::Openai) if !settings.engines.stt_configured && p.openai_stt_api_key.is_none() => gaps.push(format!(
             "speech to text: OPENAI_STT_URL is not set and there is no OPENAI_STT_API_KEY for {}; set \
              OPENAI_STT_URL to your OpenAI-compatible transcription server (faster-whisper-server, Speaches), \
              OPENAI_STT_API_KEY for OpenAI, or ENGINES=auto to have Whisper run here",

@@ -15,7 +15,7 @@ pub struct EngineSettings {
     pub dir: PathBuf,
     /// `LOCAL_LLM_URL` was given: the user runs their own language model server.
     pub llm_configured: bool,
-    /// `OPENAI_STT_URL` or `OPENAI_STT_API_KEY` was given: the user has a transcription service of their own.
+    /// `OPENAI_STT_URL` was given: the user runs their own transcription service.
     pub stt_configured: bool,
     /// `DEFAULT_TTS_PROVIDER` or `PIPER_URL` was given: the engines do not choose the voice.
     pub tts_configured: bool,
@@ -37,7 +37,7 @@ impl EngineSettings {
                 .choice("off", &["auto", "off"])?,
             dir: engines_dir.clone(),
             llm_configured: configured("LOCAL_LLM_URL"),
-            stt_configured: configured("OPENAI_STT_URL") || configured("OPENAI_STT_API_KEY"),
+            stt_configured: configured("OPENAI_STT_URL"),
             tts_configured: configured("DEFAULT_TTS_PROVIDER") || configured("PIPER_URL"),
             whisper_model_explicit: configured("WHISPER_MODEL"),
             whisper_window_secs: src.var("WHISPER_WINDOW_SECONDS", "audio window the local faster-whisper encodes for a clip of known language shorter than it (longer clips: just long enough); 30 = Whisper's own window, 0.6 s slower for a short question").ranged(15, 30)?.max(1),
