@@ -88,9 +88,16 @@ try {
     document.querySelectorAll('details').forEach((d) => { d.open = true; });
     return { page: document.documentElement.scrollWidth, screen: Math.min(window.innerWidth, window.screen.width) };
   });
+  await small.waitForSelector('#health td[data-label="State"]', { timeout: 15000 });
   await small.screenshot({ path: `${SHOTS}/admin-phone.png`, fullPage: true });
   if (fit.page > fit.screen) throw new Error(`on a phone the panel is ${fit.page} px wide on a ${fit.screen} px screen`);
   console.log(`ok on a phone the panel fits its ${fit.screen} px screen`);
+  // Provider health stacks its rows there: each provider's state is on the screen, not in a column beyond it.
+  const states = await small.$$eval('#health td[data-label="State"]', (cells) => cells.map((c) => ({
+    text: c.textContent, right: c.getBoundingClientRect().right, label: getComputedStyle(c, '::before').content })));
+  const off = states.filter((s) => s.right > fit.screen || !s.label.includes('State'));
+  if (off.length) throw new Error(`on a phone a provider's state is off the screen or unlabelled: ${JSON.stringify(off)}`);
+  console.log(`ok on a phone each provider's state is on the screen (${states.map((s) => s.text).join(', ')})`);
   await phone.close();
 } catch (e) {
   console.log(`FAILED ${e.message}`);

@@ -42,9 +42,14 @@ function button(text, onclick, label) {
 }
 
 function rows(table, items, render) {
+  // Each cell carries its column's name, which a table stacked on a phone shows beside it.
+  const labels = [...document.querySelectorAll(`${table} thead th`)].map((th) => th.textContent);
   $(`${table} tbody`).replaceChildren(...items.map((item) => {
     const tr = document.createElement('tr');
-    render(item).forEach((c) => tr.appendChild(cell(c)));
+    render(item).forEach((c, i) => {
+      const td = tr.appendChild(cell(c));
+      if (labels[i]) td.dataset.label = labels[i];
+    });
     return tr;
   }));
 }
