@@ -195,9 +195,10 @@ impl Started<'_> {
             .and_then(|n| n.to_str())
             .unwrap_or("whisper-base");
         p.whisper_model = chosen.trim_start_matches("whisper-").to_string();
-        let default = settings.runtime_env.entry(Key::DefaultSttProvider).or_default();
-        if *default == SttId::Openai.as_str() && !settings.engines.stt_configured {
-            *default = SttId::Whisper.to_string();
+        if replaces_openai(settings) {
+            settings
+                .runtime_env
+                .insert(Key::DefaultSttProvider, SttId::Whisper.to_string());
         }
         Ok(())
     }
@@ -219,10 +220,15 @@ impl Started<'_> {
 /// Whether the engines run Whisper: `whisper` is the default or a fallback, or the default is an `openai`
 /// service nobody configured (the engines' Whisper then takes its place).
 fn wants_whisper(settings: &Settings) -> bool {
-    let default = &settings.runtime_env[&Key::DefaultSttProvider];
-    default == SttId::Whisper.as_str()
+    settings.runtime_env[&Key::DefaultSttProvider] == SttId::Whisper.as_str()
         || settings.fallbacks.stt.contains(&SttId::Whisper)
-        || (default == SttId::Openai.as_str() && !settings.engines.stt_configured)
+        || replaces_openai(settings)
+}
+
+/// Whether the default is the `openai` service and nobody said where it is, so the engines' Whisper takes its
+/// place.
+fn replaces_openai(settings: &Settings) -> bool {
+    settings.runtime_env[&Key::DefaultSttProvider] == SttId::Openai.as_str() && !settings.engines.stt_configured
 }
 
 /// The stages that nobody configured while the engines are off, each with how to configure it.

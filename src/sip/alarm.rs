@@ -31,6 +31,9 @@ const LISTEN: Duration = Duration::from_secs(10);
 const PAUSE: Duration = Duration::from_secs(1);
 /// How long the thanks may take to be played before the line hangs up anyway.
 const THANKS_GRACE: Duration = Duration::from_secs(3);
+/// The marks of the script's parts (message, pause, message, question: 1 to 4) and of the thanks.
+const QUESTION_PLAYED: u64 = 4;
+const THANKS_PLAYED: u64 = 9;
 
 /// The house's telephone as the help function's dialer.
 #[derive(Clone)]
@@ -178,7 +181,7 @@ impl Conversation<'_> {
         for (mark, samples) in (1..).zip(script) {
             let _ = line.play(samples, mark).await;
         }
-        // The question's end (mark 4) starts the time to answer; a line that reports no marks has the whole.
+        // The question's end starts the time to answer; a line that reports no marks has the whole.
         let mut deadline = Instant::now() + seconds(length, rate) + LISTEN;
         let confirmed = loop {
             tokio::select! {
@@ -188,7 +191,7 @@ impl Conversation<'_> {
                     None => break false,
                 },
                 event = inbound.recv() => match event {
-                    Some(Inbound::Played(4)) => deadline = Instant::now() + LISTEN,
+                    Some(Inbound::Played(QUESTION_PLAYED)) => deadline = Instant::now() + LISTEN,
                     Some(Inbound::Audio(_) | Inbound::Played(_)) => {}
                     Some(Inbound::Hangup) | None => return tracing::info!("the contact hung up the alarm call"),
                 },
@@ -219,10 +222,10 @@ impl Conversation<'_> {
         {
             tracing::error!(%err, "the confirmation of an alarm call was not stored");
         }
-        if line.play(thanks, 9).await.is_ok() {
+        if line.play(thanks, THANKS_PLAYED).await.is_ok() {
             let played = async {
                 while let Some(event) = inbound.recv().await {
-                    if matches!(event, Inbound::Played(9) | Inbound::Hangup) {
+                    if matches!(event, Inbound::Played(THANKS_PLAYED) | Inbound::Hangup) {
                         return;
                     }
                 }

@@ -121,14 +121,7 @@ async fn cancel(
     responses: &mut Responses,
     to: std::net::SocketAddr,
 ) -> Result<Message, String> {
-    let mut cancel = Message::request("CANCEL", invite.uri());
-    for name in ["Via", "Max-Forwards", "From", "To", "Call-ID"] {
-        if let Some(value) = invite.header(name) {
-            cancel.push(name, value);
-        }
-    }
-    let number = invite.cseq().map_or(1, |(n, _)| n);
-    cancel.push("CSeq", format!("{number} CANCEL"));
+    let cancel = in_transaction(invite, "CANCEL", invite.header("To"));
     let final_answer = async {
         loop {
             match responses.recv().await {
@@ -176,19 +169,25 @@ async fn answered(
 
 /// The ACK of a final answer that is not a 2xx (RFC 3261 §17.1.1.3): the INVITE's Via, its To with the tag.
 fn ack_of_failure(invite: &Message, response: &Message) -> Message {
-    let mut ack = Message::request("ACK", invite.uri());
+    in_transaction(invite, "ACK", response.header("To"))
+}
+
+/// A request inside the INVITE's transaction (its CANCEL, the ACK of a failure): the INVITE's Via,
+/// Max-Forwards, From and Call-ID, the `to` given, and the INVITE's CSeq number with `method`.
+fn in_transaction(invite: &Message, method: &str, to: Option<&str>) -> Message {
+    let mut request = Message::request(method, invite.uri());
     for name in ["Via", "Max-Forwards", "From"] {
         if let Some(value) = invite.header(name) {
-            ack.push(name, value);
+            request.push(name, value);
         }
     }
-    if let Some(to) = response.header("To") {
-        ack.push("To", to);
+    if let Some(to) = to {
+        request.push("To", to);
     }
     if let Some(call_id) = invite.header("Call-ID") {
-        ack.push("Call-ID", call_id);
+        request.push("Call-ID", call_id);
     }
     let number = invite.cseq().map_or(1, |(n, _)| n);
-    ack.push("CSeq", format!("{number} ACK"));
-    ack
+    request.push("CSeq", format!("{number} {method}"));
+    request
 }
