@@ -311,6 +311,8 @@ async fn whisper_is_the_gateways_own_recognizer_on_the_model_folder_it_is_given(
     let gw = start_with(&[
         ("DEFAULT_STT_PROVIDER", "whisper"),
         ("WHISPER_MODEL_PATH", model),
+        // The size the engines fetch into that folder on a fresh machine, with a GPU or without.
+        ("WHISPER_MODEL", "base"),
         ("OPENAI_STT_URL", &service_url),
         // Only Whisper is needed: the language model is a fake and espeak-ng the voice.
         ("LOCAL_LLM_URL", &llm_url),
