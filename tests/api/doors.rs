@@ -157,7 +157,9 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
     assert_eq!(health.status(), 200);
     // The gateway accepts (and refuses) what the kernel already took for it a moment later: wait for the
     // count. The door has three quarters of the 31 places (23), and each of the ten addresses a quarter of
-    // those.
+    // those. Counted of the connections made: on a loaded machine some of the 300 connects fail.
+    assert!(flood.len() > 100, "the flood connected: {} of 300", flood.len());
+    let beyond = flood.len() as u64 - 23;
     let refused = || async {
         let metrics = client
             .get(gateway.url("/api/metrics?format=prometheus"))
@@ -172,7 +174,7 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
             .lines()
             .find_map(|l| l.strip_prefix("connections_refused_total{door=\"audiosocket\"} "))
             .and_then(|v| v.parse::<u64>().ok())
-            .filter(|refused| *refused >= 300 - 23)
+            .filter(|refused| *refused >= beyond)
     };
     eventually("the flood's connections beyond the door's places refused", 20, refused).await;
     assert_eq!(
