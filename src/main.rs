@@ -441,6 +441,26 @@ async fn announce(app: &Arc<App>, https: &Https, link_file: Option<std::path::Pa
             Err(err) => tracing::warn!(%err, "no admin link"),
         }
     }
+    // After the admin's link, which makes the admin's account on the first start.
+    if let Some(line) = help_reaches_nobody(app).await {
+        tracing::warn!("{line}");
+        println!("{line}");
+    }
+}
+
+/// The start's warning when someone's help button would reach nobody: nobody may believe help is set up
+/// when it is not.
+async fn help_reaches_nobody(app: &App) -> Option<String> {
+    let names = match voice_gateway::emergency::checks::stranded(app).await {
+        Ok(names) => names,
+        Err(err) => return Some(format!("help: could not be checked ({err})")),
+    };
+    (!names.is_empty()).then(|| {
+        format!(
+            "help: the help button reaches nobody yet for {}: set up their contacts (admin panel, Users) and a way              to reach them (SMTP_HOST for e-mail, TWILIO_* for SMS and calls, or the house line)",
+            names.join(", ")
+        )
+    })
 }
 
 /// Installs the SIGINT and SIGTERM handlers at once (so a signal that arrives while the server starts is not

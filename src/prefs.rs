@@ -81,6 +81,9 @@ preferences! {
     location_consent: bool,
     /// The page in large text with high contrast, on every device of the person.
     large_text: bool,
+    /// How the gateway addresses the person where the language has two forms: `formal` (German "Sie", the
+    /// default) or `informal` ("du").
+    form_of_address: String,
     /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
     /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
     turn_patience: String,
@@ -117,6 +120,11 @@ impl Prefs {
             voice: get(&self.voice),
             language: get(&self.language),
         }
+    }
+
+    /// Whether the person chose to be addressed informally (German "du").
+    pub fn informal(&self) -> bool {
+        self.form_of_address.as_deref() == Some("informal")
     }
 
     /// The languages an admin allows the user (empty = all).
@@ -236,6 +244,10 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         },
         "emergency_cooldown_minutes" => cooldown(key, value),
         "turn_patience" => patience(key, value),
+        "form_of_address" => match text(key, value, 10)?.as_str() {
+            f @ ("formal" | "informal") => Ok(Value::from(f)),
+            _ => Err(bad("expected \"formal\" or \"informal\"")),
+        },
         "voice_gender" => match text(key, value, 10)?.as_str() {
             g @ ("female" | "male" | "") => Ok(Value::from(g)),
             _ => Err(bad("expected \"female\", \"male\" or \"\"")),
@@ -469,6 +481,7 @@ mod tests {
             ("turn_patience", json!(" Patient"), json!("patient")),
             ("turn_patience", json!(1200), json!("1200")),
             ("turn_patience", json!("auto"), json!("auto")),
+            ("form_of_address", json!(" informal"), json!("informal")),
         ];
         for (key, input, want) in ok {
             assert_eq!(one(key, input, Writer::Admin).unwrap(), want, "{key}");
@@ -485,6 +498,7 @@ mod tests {
             ("web_search_enabled", json!("yes")),
             ("favourite_colour", json!("blue")),
             ("turn_patience", json!("slow")),
+            ("form_of_address", json!("du")),
             ("turn_patience", json!(100)),
             ("turn_patience", json!("9000")),
         ];

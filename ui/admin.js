@@ -299,16 +299,20 @@ async function loadHealth() {
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
   const banner = $('#help-path-banner');
-  banner.hidden = broken.length === 0;
-  banner.textContent = broken.map((p) => `Alarms cannot be sent by ${p.id} right now: ${p.last_error}.`).join(' ')
-    + (broken.length && stranded.length ? ` Nobody would be reached for: ${stranded.join(', ')}.` : '');
+  // Whose help reaches nobody (no contact on a working channel) is named whether or not a check fails.
+  const nobody = stranded.length ? `Help reaches nobody for: ${stranded.join(', ')}.` : '';
+  banner.hidden = broken.length === 0 && !nobody;
+  banner.textContent = [...broken.map((p) => `Alarms cannot be sent by ${p.id} right now: ${p.last_error}.`), nobody]
+    .filter(Boolean).join(' ');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   // The telephone's registration with the router sits beside the providers.
   const telephone = lines.map((l) => ({ line: true, ...l }));
   const failing = [...shown.filter((p) => p.state !== 'closed').map((p) => `${p.stage} ${p.id}`),
     ...lines.filter((l) => l.state === 'failing').map((l) => `telephone ${l.account}`)];
-  $('#health-summary').textContent = failing.length === 0 ? 'Every configured provider works.'
-    : `Failing: ${failing.join(', ')}.`;
+  // Never "every provider works" while someone's help would reach nobody.
+  $('#health-summary').textContent = [nobody,
+    failing.length ? `Failing: ${failing.join(', ')}.` : nobody ? 'The configured providers answer.' : 'Every configured provider works.']
+    .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone], (p) => p.line
     ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),

@@ -445,7 +445,7 @@ async function help() {
   const where = await position(ui.me?.prefs?.location_consent === true);
   const device = { mobile: /Mobi|Android/i.test(navigator.userAgent), platform: navigator.platform || '' };
   try {
-    const r = await api('/api/emergency', { method: 'POST', body: { ...where, device } });
+    const r = await api('/api/emergency', { method: 'POST', body: { ...where, device, language: ui.lang } });
     box.textContent = r.message;
     box.dataset.status = r.status;
     if (r.alarm_id) watchAlarm(r.alarm_id, r.message);
@@ -473,13 +473,29 @@ function watchAlarm(alarmId, message) {
   look();
 }
 
-// While a channel of this person's alarm cannot deliver, the page says what does and does not work (the
-// gateway checks its help path every few minutes); looked at again every minute.
+// While help would reach nobody (no contact set up), a calm line under the help button says so; while a channel
+// of this person's alarm cannot deliver (the gateway checks its help path every few minutes), the banner says what
+// does and does not work. In the page's language; looked at again every minute.
 async function helpWarning() {
-  const s = await api('/api/emergency/status').catch(() => null);
+  const s = await api(`/api/emergency/status?language=${encodeURIComponent(ui.lang)}`).catch(() => null);
+  const nobody = s?.reach === 'nobody' && !!s.warning;
+  const note = $('#help-note');
+  note.textContent = nobody ? s.warning : '';
+  note.hidden = !nobody;
   const box = $('#help-warning');
-  box.textContent = s?.warning || '';
-  box.hidden = !s?.warning;
+  box.textContent = nobody ? '' : s?.warning || '';
+  box.hidden = nobody || !s?.warning;
+}
+
+// The help button sits in the question bar's corner, above the line under it: it moves up by the line's height.
+function followHelpNote() {
+  const note = $('#help-note');
+  const place = () => {
+    const gap = parseFloat(getComputedStyle($('#ask')).rowGap) || 0;
+    document.documentElement.style.setProperty('--help-note', note.hidden ? '0px' : `${note.offsetHeight + gap}px`);
+  };
+  new ResizeObserver(place).observe(note);
+  new MutationObserver(place).observe(note, { attributes: true, attributeFilter: ['hidden'] });
 }
 
 // ---- Start ----
@@ -495,7 +511,10 @@ async function init() {
   select.replaceChildren(...allowed.map((l) => { const o = document.createElement('option'); o.value = l; o.textContent = l; return o; }));
   select.value = lang;
   $('#language-label').hidden = allowed.length === 1;
-  select.onchange = () => { translate(select.value); fillVoices(); api('/api/me/prefs', { method: 'PUT', body: { language: select.value } }); };
+  select.onchange = () => {
+    translate(select.value); fillVoices();
+    api('/api/me/prefs', { method: 'PUT', body: { language: select.value } }).finally(helpWarning);
+  };
   translate(lang);
   fillVoices();
   $('#admin-link').hidden = !me.is_admin;
@@ -539,6 +558,7 @@ async function init() {
   await newSession();
   loadMemories();
   if (window.isSecureContext) status(t('ready')); else insecureContext();
+  followHelpNote();
   helpWarning();
   setInterval(helpWarning, 60000);
   // The installed app's shell, for a clear page when the gateway cannot be reached (secure contexts only).

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::texts::{fill, texts};
+use super::texts::{self, fill};
 use super::{mail, targets, twilio};
 use crate::app::App;
 use crate::config::CallVia;
@@ -200,13 +200,17 @@ pub fn channels(app: &App, prefs: &Prefs) -> (Vec<&'static str>, Vec<&'static st
     all.into_iter().partition(|c| failing(app, c))
 }
 
-/// What the person's help page says while a channel of theirs cannot deliver, in `language`.
+/// What the person's help page says while their help reaches nobody (no contact is set up) or a channel of
+/// theirs cannot deliver, in `language` and their form of address.
 pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
     let (failing, working) = channels(app, prefs);
+    let t = texts::for_person(language, prefs.informal());
+    if failing.is_empty() && working.is_empty() {
+        return Some(t.nobody_yet.to_string());
+    }
     if failing.is_empty() {
         return None;
     }
-    let t = texts(language);
     let name = |c: &&str| match *c {
         "email" => t.by_email,
         "sms" => t.by_sms,
@@ -221,4 +225,38 @@ pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
         fill(t.path_down, &[("channels", &list(&failing))]),
         fill(t.path_still, &[("channels", &list(&working))])
     ))
+}
+
+/// How far a person's help reaches now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// A channel with a recipient works.
+    Somebody,
+    /// Channels with recipients are set up, but every one fails its check.
+    Failing,
+    /// No contact is set up on any configured channel.
+    Nobody,
+}
+
+/// How far the help of the person with `prefs` reaches now.
+pub fn reach(app: &App, prefs: &Prefs) -> Reach {
+    match channels(app, prefs) {
+        (failing, working) if failing.is_empty() && working.is_empty() => Reach::Nobody,
+        (_, working) if working.is_empty() => Reach::Failing,
+        _ => Reach::Somebody,
+    }
+}
+
+/// The names of the users whose help reaches nobody now: no contact on a configured channel, or every
+/// channel of theirs failing its check.
+pub async fn stranded(app: &App) -> Result<Vec<String>, crate::store::StoreError> {
+    let mut names = Vec::new();
+    for user in app.store.list_users().await? {
+        let prefs = app.store.prefs(&user.id).await?;
+        if reach(app, &prefs) != Reach::Somebody {
+            names.push(user.name);
+        }
+    }
+    Ok(names)
 }

@@ -300,7 +300,7 @@ mod tests {
             ),
             "{twiml}"
         );
-        assert!(twiml.contains("Drücke die 1") && twiml.ends_with("</Gather></Response>"));
+        assert!(twiml.contains("Drücken Sie die 1") && twiml.ends_with("</Gather></Response>"));
     }
 
     #[test]

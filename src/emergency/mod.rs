@@ -13,6 +13,7 @@ pub mod dossier;
 pub mod escalation;
 mod mail;
 pub mod send;
+pub mod hearing;
 pub mod spoken;
 pub mod texts;
 mod twilio;
@@ -74,6 +75,9 @@ pub struct Press {
     pub mobile: Option<bool>,
     /// The device's platform.
     pub platform: Option<String>,
+    /// The language of the page or channel the press came from, for a person who set none.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 /// The answer to a press.
@@ -102,6 +106,8 @@ struct Context<'a> {
     user: &'a User,
     prefs: Prefs,
     lang: String,
+    /// The person chose to be addressed informally.
+    informal: bool,
     window_ms: i64,
     press: Press,
 }
@@ -162,11 +168,16 @@ pub fn cooldown_minutes(prefs: &Prefs, eff: &Effective) -> i64 {
     own.unwrap_or_else(|| i64::from(eff.count(Key::EmergencyCooldownMinutes)))
 }
 
-fn language(app: &App, prefs: &Prefs) -> String {
+/// The language the help function speaks to a person in: their own, else the page's or channel's (`asked`),
+/// else the gateway's default.
+pub fn language(app: &App, prefs: &Prefs, asked: Option<&str>) -> String {
+    let known = |l: &&str| crate::config::LANGUAGES.contains(l);
     prefs
         .language
-        .clone()
-        .unwrap_or_else(|| app.settings.turn.default_language.clone())
+        .as_deref()
+        .filter(known)
+        .or(asked.filter(known))
+        .map_or_else(|| app.settings.turn.default_language.clone(), String::from)
 }
 
 /// The state of the help function for a person.
@@ -186,8 +197,11 @@ pub struct Status {
     pub acknowledged: bool,
     /// The contacts who confirmed the newest alarm.
     pub acknowledged_by: Vec<Acknowledgement>,
-    /// While a channel of this person's alarm cannot deliver (its check fails): what does and does not work,
-    /// in their language.
+    /// How far a press would reach now: `somebody`, `failing` (every channel of theirs fails its check) or
+    /// `nobody` (no contact is set up on a configured channel).
+    pub reach: checks::Reach,
+    /// While the help reaches nobody, or a channel of this person's alarm cannot deliver (its check fails):
+    /// what does and does not work, in their language and form of address.
     pub warning: Option<String>,
 }
 
@@ -204,8 +218,8 @@ pub struct AlarmView {
 }
 
 /// `GET /api/emergency/status`: the window, whether a press would reach anybody, and the newest alarm with
-/// the contacts who confirmed it.
-pub async fn status(app: &App, user: &User) -> Result<Status> {
+/// the contacts who confirmed it; its words in the person's language, else `asked` (the page's).
+pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Status> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
     let window_ms = cooldown_minutes(&prefs, &eff) * 60_000;
@@ -235,7 +249,8 @@ pub async fn status(app: &App, user: &User) -> Result<Status> {
         }),
         acknowledged: !acknowledged_by.is_empty(),
         acknowledged_by,
-        warning: checks::warning(app, &prefs, &language(app, &prefs)),
+        reach: checks::reach(app, &prefs),
+        warning: checks::warning(app, &prefs, &language(app, &prefs, asked)),
     })
 }
 
@@ -247,7 +262,8 @@ pub async fn raise(app: &App, user: &User, press: Press, base_url: String) -> Re
     let cx = Context {
         app,
         user,
-        lang: language(app, &prefs),
+        lang: language(app, &prefs, press.language.as_deref()),
+        informal: prefs.informal(),
         window_ms: cooldown_minutes(&prefs, &eff) * 60_000,
         prefs,
         press,
@@ -301,7 +317,7 @@ impl Context<'_> {
             None,
             self.window_ms,
             Some(&alarm.id),
-            message(&self.lang, status),
+            message(&self.lang, self.informal, status),
         ))
     }
 
@@ -326,7 +342,7 @@ impl Context<'_> {
                 .as_ref()
                 .map_or_else(|| "sending".to_string(), |a| a.status.clone());
             if status == "no_recipients" {
-                let text = message(&self.lang, &status);
+                let text = message(&self.lang, self.informal, &status);
                 return Ok(self.answer(
                     "no_recipients",
                     Vec::new(),
@@ -356,7 +372,7 @@ impl Context<'_> {
                 .collect();
             let seen = app.store.acknowledged_by(&alarm_id).await?;
             let text = match status.as_str() {
-                "sending" if reached.is_empty() => texts(&self.lang).cooldown_sending.to_string(),
+                "sending" if reached.is_empty() => self.texts().cooldown_sending.to_string(),
                 _ => self.cooldown_text(minutes_ago, &reached, &seen),
             };
             return Ok(self.answer(
@@ -396,7 +412,7 @@ impl Context<'_> {
             "emergency alarm retried inside its window"
         );
         self.log(status, "retry", &alarm.id, &deliveries, &dossier).await?;
-        let text = message(&self.lang, status);
+        let text = message(&self.lang, self.informal, status);
         Ok(self.answer(
             status,
             deliveries,
@@ -407,8 +423,13 @@ impl Context<'_> {
         ))
     }
 
+    /// What the person reads and hears, in their language and form of address.
+    fn texts(&self) -> &'static texts::Texts {
+        texts::for_person(&self.lang, self.informal)
+    }
+
     fn cooldown_text(&self, minutes_ago: i64, reached: &[(String, String)], seen: &[Acknowledgement]) -> String {
-        let t = texts(&self.lang);
+        let t = self.texts();
         let minutes = minutes_ago.to_string();
         if reached.is_empty() {
             return fill(t.cooldown_nobody, &[("minutes", &minutes)]);
@@ -514,9 +535,9 @@ fn outcome(status: &str) -> &'static str {
     }
 }
 
-/// The message of an outcome in the person's language.
-pub fn message(lang: &str, status: &str) -> String {
-    let t = texts(lang);
+/// The message of an outcome in the person's language and form of address.
+pub fn message(lang: &str, informal: bool, status: &str) -> String {
+    let t = texts::for_person(lang, informal);
     match status {
         "alerted" => t.alerted,
         "no_recipients" => t.no_recipients,

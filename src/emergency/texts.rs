@@ -108,6 +108,17 @@ pub struct Texts {
     pub path_still: &'static str,
     /// On the help page while no channel of the person works.
     pub path_none: &'static str,
+    /// Under the help button while the person's help reaches nobody: no contact is set up.
+    pub nobody_yet: &'static str,
+}
+
+/// The texts a person reads and hears in `lang`, in the form of address they chose (`informal`: "du" in
+/// German; the other languages' texts keep one form).
+pub fn for_person(lang: &str, informal: bool) -> &'static Texts {
+    match lang {
+        "de" if informal => &DE_DU,
+        _ => texts(lang),
+    }
 }
 
 /// The texts of a language code; English for any other.
@@ -196,26 +207,28 @@ static EN: Texts = Texts {
     ack_hint: "Please get in touch with {name} or send help. If you cannot help, call the emergency number 112.",
     path_down: "Alerts by {channels} cannot be sent right now.",
     path_still: "Alerts by {channels} still work.",
+    nobody_yet: "Help reaches nobody yet – please add a contact. In an emergency, call the emergency number 112 yourself.",
     path_none: "No alert can be sent right now. In an emergency, please call the emergency number 112 yourself.",
 };
 
-static DE: Texts = Texts {
+/// German, addressing everyone as "Sie", as the page does.
+const GERMAN: Texts = Texts {
     voice: "de-DE",
-    alerted: "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt.",
-    no_recipients: "Es ist niemand eingetragen, der benachrichtigt werden kann. Ruf bitte selbst den Notruf 112 an.",
-    delivery_failed: "Die Benachrichtigung ist fehlgeschlagen. Ruf bitte selbst den Notruf 112 an.",
-    cooldown_reached: "Der Alarm wurde vor {minutes} Minuten ausgelöst und hat {who} erreicht. Wenn es dringend ist, ruf den Notruf 112 an.",
-    cooldown_nobody: "Der Alarm vor {minutes} Minuten hat niemanden erreicht. Ruf bitte selbst den Notruf 112 an.",
-    cooldown_sending: "Der Alarm wird gerade gesendet. Wenn es dringend ist, ruf den Notruf 112 an.",
+    alerted: "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt.",
+    no_recipients: "Ihre Hilfe erreicht noch niemanden: Es ist keine Kontaktperson eingetragen. Rufen Sie bitte selbst den Notruf 112 an.",
+    delivery_failed: "Die Benachrichtigung ist fehlgeschlagen. Rufen Sie bitte selbst den Notruf 112 an.",
+    cooldown_reached: "Der Alarm wurde vor {minutes} Minuten ausgelöst und hat {who} erreicht. Wenn es dringend ist, rufen Sie den Notruf 112 an.",
+    cooldown_nobody: "Der Alarm vor {minutes} Minuten hat niemanden erreicht. Rufen Sie bitte selbst den Notruf 112 an.",
+    cooldown_sending: "Der Alarm wird gerade gesendet. Wenn es dringend ist, rufen Sie den Notruf 112 an.",
     seen_by: "Gesehen und bestätigt von {who}.",
     by_email: "E-Mail",
     by_sms: "SMS",
     by_call: "Anruf",
     subject: "NOTFALL: {name} hat den Hilfe-Knopf gedrückt",
     reminder_subject: "ERINNERUNG – NOTFALL: niemand hat den Alarm von {name} bisher bestätigt",
-    intro: "{name} hat über den Sprachassistenten Hilfe angefordert. Bitte melde dich sofort oder schicke Hilfe.",
-    reminder_intro: "Niemand hat diesen Alarm bisher bestätigt. {name} hat vor {minutes} Minuten über den Sprachassistenten Hilfe angefordert. Bitte melde dich sofort oder schicke Hilfe.",
-    confirm_line: "Bitte bestätige, dass du diesen Alarm gesehen hast: {link}",
+    intro: "{name} hat über den Sprachassistenten Hilfe angefordert. Bitte melden Sie sich sofort oder schicken Sie Hilfe.",
+    reminder_intro: "Niemand hat diesen Alarm bisher bestätigt. {name} hat vor {minutes} Minuten über den Sprachassistenten Hilfe angefordert. Bitte melden Sie sich sofort oder schicken Sie Hilfe.",
+    confirm_line: "Bitte bestätigen Sie, dass Sie diesen Alarm gesehen haben: {link}",
     name: "Name",
     address: "Adresse",
     phone: "Telefon",
@@ -234,24 +247,42 @@ static DE: Texts = Texts {
     mobile_device: "Mobilgerät",
     computer: "Computer",
     unknown_device: "unbekanntes Gerät",
-    call_112: "Wenn du nicht helfen kannst, ruf den Notruf 112 an.",
+    call_112: "Wenn Sie nicht helfen können, rufen Sie den Notruf 112 an.",
     sms: "NOTFALL: {name} braucht Hilfe. Adresse: {address}. Tel: {phones}.",
     sms_reminder: "ERINNERUNG, noch niemand hat bestätigt. NOTFALL: {name} braucht Hilfe. Adresse: {address}. Tel: {phones}.",
     sms_location: "Ort: {link}",
     sms_confirm: "Gesehen? Bestätigen: {link}",
     call: "Achtung, Notfall. {name} hat den Hilfe-Knopf gedrückt. Adresse: {address}. Einzelheiten stehen in der SMS und in der E-Mail.",
     call_reminder: "Erinnerung: Niemand hat diesen Notfall bisher bestätigt.",
-    call_press_1: "Drücke die 1, um zu bestätigen, dass du den Alarm gehört hast.",
-    call_thanks: "Danke. {name} sieht jetzt, dass du den Alarm bemerkt hast.",
+    call_press_1: "Drücken Sie die 1, um zu bestätigen, dass Sie den Alarm gehört haben.",
+    call_thanks: "Danke. {name} sieht jetzt, dass Sie den Alarm bemerkt haben.",
     ack_title: "Notfall-Alarm",
     ack_question: "{name} hat um {time} den Hilfe-Knopf gedrückt.",
     ack_button: "Ich habe den Alarm gesehen",
-    ack_thanks: "Danke. {name} weiß jetzt, dass du den Alarm gesehen hast.",
-    ack_hint: "Bitte melde dich bei {name} oder schicke Hilfe. Wenn du nicht helfen kannst, ruf den Notruf 112 an.",
+    ack_thanks: "Danke. {name} weiß jetzt, dass Sie den Alarm gesehen haben.",
+    ack_hint: "Bitte melden Sie sich bei {name} oder schicken Sie Hilfe. Wenn Sie nicht helfen können, rufen Sie den Notruf 112 an.",
     path_down: "Alarme per {channels} können gerade nicht gesendet werden.",
     path_still: "Alarme per {channels} gehen weiterhin.",
-    path_none: "Gerade kann kein Alarm gesendet werden. Ruf im Notfall bitte selbst den Notruf 112 an.",
+    nobody_yet: "Hilfe erreicht noch niemanden – bitte eine Kontaktperson eintragen. Im Notfall rufen Sie selbst den Notruf 112 an.",
+    path_none: "Gerade kann kein Alarm gesendet werden. Rufen Sie im Notfall bitte selbst den Notruf 112 an.",
 };
+
+
+/// German for a person who chose "du" (`form_of_address` `informal`): what the person reads and hears; the
+/// contacts are addressed as "Sie" all the same.
+static DE_DU: Texts = Texts {
+    alerted: "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt.",
+    no_recipients: "Deine Hilfe erreicht noch niemanden: Es ist keine Kontaktperson eingetragen. Ruf bitte selbst den Notruf 112 an.",
+    delivery_failed: "Die Benachrichtigung ist fehlgeschlagen. Ruf bitte selbst den Notruf 112 an.",
+    cooldown_reached: "Der Alarm wurde vor {minutes} Minuten ausgelöst und hat {who} erreicht. Wenn es dringend ist, ruf den Notruf 112 an.",
+    cooldown_nobody: "Der Alarm vor {minutes} Minuten hat niemanden erreicht. Ruf bitte selbst den Notruf 112 an.",
+    cooldown_sending: "Der Alarm wird gerade gesendet. Wenn es dringend ist, ruf den Notruf 112 an.",
+    nobody_yet: "Hilfe erreicht noch niemanden – bitte eine Kontaktperson eintragen. Im Notfall ruf selbst den Notruf 112 an.",
+    path_none: "Gerade kann kein Alarm gesendet werden. Ruf im Notfall bitte selbst den Notruf 112 an.",
+    ..GERMAN
+};
+
+static DE: Texts = GERMAN;
 
 // Further languages follow this line (fr, es, it, nl, pl, pt).
 
@@ -306,6 +337,7 @@ static FR: Texts = Texts {
     ack_hint: "Veuillez prendre contact avec {name} ou envoyer de l'aide. Si vous ne pouvez pas aider, appelez le numéro d'urgence 112.",
     path_down: "Les alertes par {channels} ne peuvent pas être envoyées pour le moment.",
     path_still: "Les alertes par {channels} fonctionnent toujours.",
+    nobody_yet: "L'alerte n'atteint encore personne – veuillez ajouter un contact. En cas d'urgence, appelez vous-même le 112.",
     path_none: "Aucune alerte ne peut être envoyée pour le moment. En cas d'urgence, veuillez appeler vous-même le numéro d'urgence 112.",
 };
 
@@ -360,6 +392,7 @@ static ES: Texts = Texts {
     ack_hint: "Por favor, póngase en contacto con {name} o envíe ayuda. Si no puede ayudar, llame al número de emergencias 112.",
     path_down: "Los avisos por {channels} no se pueden enviar en este momento.",
     path_still: "Los avisos por {channels} siguen funcionando.",
+    nobody_yet: "La ayuda aún no llega a nadie: añada un contacto, por favor. En caso de emergencia, llame usted mismo al 112.",
     path_none: "Ahora mismo no se puede enviar ningún aviso. En caso de emergencia, por favor, llame usted al número de emergencias 112.",
 };
 
@@ -414,6 +447,7 @@ static IT: Texts = Texts {
     ack_hint: "Per favore, si metta in contatto con {name} o mandi aiuto. Se non può aiutare, chiami il numero di emergenza 112.",
     path_down: "Gli avvisi via {channels} non possono essere inviati in questo momento.",
     path_still: "Gli avvisi via {channels} funzionano ancora.",
+    nobody_yet: "L'aiuto non raggiunge ancora nessuno: aggiunga un contatto. In caso di emergenza chiami lei stesso il 112.",
     path_none: "Al momento non si può inviare nessun avviso. In caso di emergenza, per favore, chiami direttamente il numero di emergenza 112.",
 };
 
@@ -468,6 +502,7 @@ static NL: Texts = Texts {
     ack_hint: "Neem alstublieft contact op met {name} of stuur hulp. Als u niet kunt helpen, bel dan het alarmnummer 112.",
     path_down: "Meldingen via {channels} kunnen nu niet worden verstuurd.",
     path_still: "Meldingen via {channels} werken nog.",
+    nobody_yet: "Hulp bereikt nog niemand – voeg een contactpersoon toe. Bel in een noodgeval zelf het alarmnummer 112.",
     path_none: "Er kan nu geen melding worden verstuurd. Bel in een noodgeval alstublieft zelf het alarmnummer 112.",
 };
 
@@ -522,6 +557,7 @@ static PL: Texts = Texts {
     ack_hint: "Proszę skontaktować się z osobą {name} lub wysłać pomoc. Jeśli nie ma możliwości pomocy, proszę zadzwonić pod numer alarmowy 112.",
     path_down: "Powiadomień przez {channels} nie można teraz wysłać.",
     path_still: "Powiadomienia przez {channels} nadal działają.",
+    nobody_yet: "Pomoc nie dociera jeszcze do nikogo – proszę dodać osobę kontaktową. W nagłym wypadku proszę samemu zadzwonić pod 112.",
     path_none: "Teraz nie można wysłać żadnego powiadomienia. W nagłym wypadku proszę samodzielnie zadzwonić pod numer alarmowy 112.",
 };
 
@@ -576,6 +612,7 @@ static PT: Texts = Texts {
     ack_hint: "Por favor, entre em contacto com {name} ou envie ajuda. Se não puder ajudar, ligue para o número de emergência 112.",
     path_down: "Os avisos por {channels} não podem ser enviados neste momento.",
     path_still: "Os avisos por {channels} continuam a funcionar.",
+    nobody_yet: "A ajuda ainda não chega a ninguém – adicione um contacto. Numa emergência, ligue você mesmo para o 112.",
     path_none: "Neste momento não é possível enviar nenhum aviso. Em caso de emergência, por favor, ligue diretamente para o número de emergência 112.",
 };
 
@@ -625,6 +662,20 @@ mod tests {
     }
 
     #[test]
+    fn german_says_sie_unless_the_person_chose_du() {
+        let du = [" du ", " dich ", " dein", " ruf ", "Ruf ", "Deine "];
+        for (key, text) in fields(&DE) {
+            assert!(!du.iter().any(|w| text.contains(w)), "de.{key} says du: {text}");
+        }
+        let informal = super::for_person("de", true);
+        assert!(informal.alerted.contains("deine") && informal.no_recipients.contains("Ruf "));
+        // The contacts are addressed as Sie all the same.
+        assert_eq!(informal.ack_hint, DE.ack_hint);
+        assert!(std::ptr::eq(super::for_person("de", false), &DE));
+        assert!(std::ptr::eq(super::for_person("fr", true), &FR));
+    }
+
+    #[test]
     fn every_advice_to_call_for_help_names_112() {
         for (code, t) in LANGUAGES {
             for text in [
@@ -633,6 +684,8 @@ mod tests {
                 t.cooldown_nobody,
                 t.cooldown_reached,
                 t.call_112,
+                t.nobody_yet,
+                t.path_none,
             ] {
                 assert!(text.contains("112"), "{code}: {text}");
             }

@@ -475,10 +475,10 @@ impl Call {
         tracing::info!(line = self.line, seconds, ?ending, "a call ended");
         if self.conversation.help_pending() {
             tracing::warn!(user = %self.user.name, "the call dropped while asking whether to alert the contacts; alerting them");
-            let (app, user, line) = (self.app.clone(), self.user.clone(), self.line);
+            let (app, user, line, language) = (self.app.clone(), self.user.clone(), self.line, self.language.clone());
             // The call is gone; the alarm is not.
             tokio::spawn(async move {
-                if let Err(err) = crate::voice::help::raise(&app, &user, &format!("phone ({line})")).await {
+                if let Err(err) = crate::voice::help::raise(&app, &user, &format!("phone ({line})"), &language).await {
                     tracing::error!(%err, "the alarm of a dropped call failed");
                 }
             });

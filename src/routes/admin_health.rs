@@ -72,17 +72,10 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         configured: true,
         health,
     }));
-    let mut stranded = Vec::new();
-    for user in app.store.list_users().await? {
-        let prefs = app.store.prefs(&user.id).await?;
-        if checks::channels(&app, &prefs).1.is_empty() {
-            stranded.push(user.name);
-        }
-    }
     Ok(Json(ProvidersHealth {
         instance: app.instance.clone(),
         providers,
-        users_without_working_channel: stranded,
+        users_without_working_channel: checks::stranded(&app).await?,
         lines: app.lines.list(),
     }))
 }

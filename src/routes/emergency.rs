@@ -23,7 +23,7 @@ use crate::app::AppState;
 use crate::auth::{Admin, CurrentUser};
 use crate::emergency::ack::{self, Page};
 use crate::emergency::{self, Answer, Press, Status};
-use crate::error::{ApiError, AppJson, Result};
+use crate::error::{ApiError, AppJson, AppQuery, Result};
 use crate::store::emergency::Acknowledgement;
 
 /// The routes.
@@ -60,11 +60,16 @@ struct EmergencyBody {
     geo: Option<Geo>,
     geo_error: Option<String>,
     device: Option<DeviceKind>,
+    /// The page's language (one of the eight), for the answer of a person who set none.
+    language: Option<String>,
 }
 
-fn press(body: Option<EmergencyBody>) -> Result<Press> {
+fn press(body: Option<EmergencyBody>, headers: &HeaderMap) -> Result<Press> {
     let Some(body) = body else {
-        return Ok(Press::default());
+        return Ok(Press {
+            language: page_language(None, headers)?,
+            ..Press::default()
+        });
     };
     let fix = match body.geo {
         Some(g) => {
@@ -87,7 +92,35 @@ fn press(body: Option<EmergencyBody>) -> Result<Press> {
         geo_error: body.geo_error.map(|e| clip(e, 300)),
         mobile: body.device.as_ref().and_then(|d| d.mobile),
         platform: body.device.and_then(|d| d.platform).map(|p| clip(p, 100)),
+        language: page_language(body.language.as_deref(), headers)?,
     })
+}
+
+/// The language a request asks the help function to speak: `language` when given (one of the eight, else a
+/// 422), else the first of `Accept-Language`'s that the gateway speaks.
+fn page_language(given: Option<&str>, headers: &HeaderMap) -> Result<Option<String>> {
+    if let Some(language) = given {
+        return match crate::config::LANGUAGES.iter().find(|l| **l == language) {
+            Some(l) => Ok(Some((*l).to_string())),
+            None => Err(ApiError::invalid(
+                "language",
+                format!("expected one of {}", crate::config::LANGUAGES.join(", ")),
+            )),
+        };
+    }
+    let accepted = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    Ok(accepted
+        .split(',')
+        .filter_map(|tag| tag.split(';').next()?.trim().split('-').next())
+        .map(str::to_ascii_lowercase)
+        .find(|l| crate::config::LANGUAGES.contains(&l.as_str())))
+}
+
+/// The status's query: the page's language.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+struct StatusQuery {
+    /// The page's language (one of the eight), for the words of a person who set none.
+    language: Option<String>,
 }
 
 /// The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); inside the cooldown
@@ -101,7 +134,7 @@ async fn raise(
     caller: CurrentUser,
     body: Option<AppJson<EmergencyBody>>,
 ) -> Result<Json<Answer>> {
-    let press = press(body.map(|AppJson(b)| b))?;
+    let press = press(body.map(|AppJson(b)| b), &headers)?;
     let base_url = base_url(&app, peer, &headers);
     Ok(Json(emergency::raise(&app, &caller.user, press, base_url).await?))
 }
@@ -167,9 +200,16 @@ async fn call_callback(
 }
 
 /// Cooldown state, whether a press would reach anybody, the newest alarm and who confirmed it.
-#[utoipa::path(get, path = "/api/emergency/status", tag = USER, responses((status = 200, body = Status)))]
-async fn status(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Status>> {
-    Ok(Json(emergency::status(&app, &caller.user).await?))
+#[utoipa::path(get, path = "/api/emergency/status", tag = USER, params(StatusQuery),
+    responses((status = 200, body = Status)))]
+async fn status(
+    State(app): State<AppState>,
+    caller: CurrentUser,
+    headers: HeaderMap,
+    AppQuery(query): AppQuery<StatusQuery>,
+) -> Result<Json<Status>> {
+    let language = page_language(query.language.as_deref(), &headers)?;
+    Ok(Json(emergency::status(&app, &caller.user, language.as_deref()).await?))
 }
 
 /// One send of the help function.

@@ -1,17 +1,20 @@
 //! Help by voice, on every voice channel: a call for help heard in an utterance does not go to the model. The
 //! gateway asks, in the user's language, whether it should alert the contacts; a yes, or no answer within
 //! `HELP_CONFIRM_SECONDS`, raises the same alarm as the help button (same outcomes and texts), a no ends it.
-//! The question is what keeps a misheard word from alarming anyone. The conversation remembers that it asked
+//! The question is what keeps a misheard word from alarming anyone, so a call heard through recognition errors
+//! is asked about too ([`crate::emergency::hearing`]). A person whose help reaches nobody is not asked a
+//! question that promises help: they are told so, and to call 112, at once (and the alarm is logged). The conversation remembers that it asked
 //! ([`super::conversation`]; Wyoming, whose connections last one request, per Home Assistant conversation);
 //! the words are read by [`crate::emergency::spoken`].
 
-use std::sync::Arc;
 
 use super::events::{Out, ServerEvent, Tx};
 use crate::app::App;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
-use crate::emergency::{self, Press, spoken};
+use crate::emergency::checks::{self, Reach};
+use crate::emergency::hearing::{self, Heard};
+use crate::emergency::{self, Press, spoken, texts};
 use crate::error::Result;
 use crate::prefs::Prefs;
 use crate::store::users::User;
@@ -37,36 +40,84 @@ pub enum Help {
 }
 
 /// What the help dialogue says to an utterance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
     /// A call for help (or an unclear answer to the question): ask whether to alert the contacts.
-    Ask(&'static str),
+    Ask(String),
     /// A yes: raise the alarm.
     Alarm,
     /// A no: nobody is alerted; the words say so.
     Declined(&'static str),
+    /// A call for help while no contact is set up: say so and to call 112 (the alarm is logged).
+    Nobody,
 }
 
-/// The help dialogue's reply to `text` in `language`, where the channel stands at `help`; none when the text is
-/// a question for the model.
-pub fn reply(text: &str, language: &str, help: Help) -> Option<Reply> {
+/// What the dialogue knows of the person: their language, form of address and how far their help reaches.
+#[derive(Debug, Clone, Copy)]
+pub struct Person<'a> {
+    pub language: &'a str,
+    pub informal: bool,
+    pub reach: Reach,
+}
+
+impl<'a> Person<'a> {
+    /// The person with `prefs`, spoken to in `language`.
+    pub fn of(app: &App, prefs: &Prefs, language: &'a str) -> Self {
+        Self {
+            language,
+            informal: prefs.informal(),
+            reach: checks::reach(app, prefs),
+        }
+    }
+}
+
+/// The help dialogue's reply to `text` (with the recogniser's `words` and their probabilities, where it gave
+/// them), where the channel stands at `help`; none when the text is a question for the model.
+pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help) -> Option<Reply> {
+    let Person {
+        language,
+        informal,
+        reach,
+    } = person;
     match help {
         Help::Asked => Some(match spoken::answer(text, language) {
             Some(true) => Reply::Alarm,
             Some(false) => Reply::Declined(spoken::declined(language)),
-            None => Reply::Ask(spoken::again(language)),
+            None => Reply::Ask(spoken::again(language, informal).to_string()),
         }),
-        Help::Listening if spoken::is_call_for_help(text, language) => Some(Reply::Ask(spoken::question(language))),
-        Help::Listening | Help::Off => None,
+        Help::Listening => {
+            let heard = hearing::hear(text, words, language);
+            if !heard.asks() {
+                return None;
+            }
+            if heard == Heard::Near {
+                tracing::info!(text, "a call for help heard through recognition errors");
+            }
+            let question = spoken::question(language, informal);
+            Some(match reach {
+                Reach::Nobody => Reply::Nobody,
+                // The alarm may still get through; the person hears that it may not.
+                Reach::Failing => Reply::Ask(format!("{} {question}", texts::for_person(language, informal).path_none)),
+                Reach::Somebody => Reply::Ask(question.to_string()),
+            })
+        }
+        Help::Off => None,
     }
 }
 
 /// Handles an utterance for the help dialogue; true when it was one (and so does not go to the model).
-pub(super) async fn heard(app: &Arc<App>, user: &User, text: &str, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<bool> {
-    let language = cx.2.language.as_str();
-    match reply(text, language, help) {
+pub(super) async fn heard(
+    app: &App,
+    user: &User,
+    (text, words): (&str, &[(String, f32)]),
+    cx: Voice<'_>,
+    help: Help,
+    tx: &Tx,
+) -> Result<bool> {
+    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    match reply(text, words, person, help) {
         None => Ok(false),
-        Some(Reply::Alarm) => alarm(app, user, cx, tx).await.map(|()| true),
+        Some(Reply::Alarm | Reply::Nobody) => alarm(app, user, cx, tx).await.map(|()| true),
         Some(Reply::Declined(words)) => {
             let event = ServerEvent::Help {
                 status: "declined".into(),
@@ -80,20 +131,21 @@ pub(super) async fn heard(app: &Arc<App>, user: &User, text: &str, cx: Voice<'_>
                 tracing::warn!(user = %user.name, "a call for help was heard; asking whether to alert the contacts");
             }
             let event = ServerEvent::HelpAsked {
-                text: question.to_string(),
+                text: question.clone(),
                 seconds: app.settings.voice.help_confirm_secs,
             };
-            say(app, cx, event, question, tx).await;
+            say(app, cx, event, &question, tx).await;
             Ok(true)
         }
     }
 }
 
-/// Raises the alarm as the help button does (no position; the device is the voice channel `platform`): its
-/// status and the words that tell the person how it went.
-pub async fn raise(app: &App, user: &User, platform: &str) -> Result<(String, String)> {
+/// Raises the alarm as the help button does (no position; the device is the voice channel `platform`, whose
+/// `language` speaks to a person who set none): its status and the words that tell the person how it went.
+pub async fn raise(app: &App, user: &User, platform: &str, language: &str) -> Result<(String, String)> {
     let press = Press {
         platform: Some(platform.into()),
+        language: Some(language.into()),
         ..Press::default()
     };
     let base_url = app
@@ -108,7 +160,7 @@ pub async fn raise(app: &App, user: &User, platform: &str) -> Result<(String, St
 
 /// Raises the alarm and says how it went.
 pub(super) async fn alarm(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> Result<()> {
-    let (status, message) = raise(app, user, "voice").await?;
+    let (status, message) = raise(app, user, "voice", &cx.2.language).await?;
     let event = ServerEvent::Help {
         status,
         message: message.clone(),

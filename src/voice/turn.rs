@@ -20,7 +20,7 @@ use crate::config::LANGUAGES;
 use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
-use crate::emergency::spoken;
+use crate::emergency::hearing;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::ProviderId;
@@ -175,7 +175,7 @@ impl VoiceContext {
         let farewell = options.farewell_ends == Some(true) && phrases::is_farewell(&heard.text, language);
         let plain = !heard.text.trim().is_empty()
             && self.foreign(heard).is_none()
-            && !spoken::is_call_for_help(&heard.text, language)
+            && !hearing::hear(&heard.text, &heard.words, language).asks()
             && !farewell;
         plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
     }
@@ -232,12 +232,14 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
             text: text.clone(),
             language: foreign.unwrap_or_else(|| route.language.clone()),
             original,
-            translated_to,
+            translated_to: translated_to.clone(),
         };
         if send(&tx, Out::Event(transcript)).await.is_err() {
             return Ok(());
         }
-        if help::heard(&app, &user, &text, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
+        // The recogniser's words tell how sure it was, of the words it heard (not of a translation).
+        let words: &[(String, f32)] = if translated_to.is_none() { &heard.words } else { &[] };
+        if help::heard(&app, &user, (&text, words), (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
             return Ok(());
         }
         if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &route.language) {

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::turn::{self, TurnRequest, speech};
-use crate::voice::help::{self, Help, Reply};
+use crate::voice::help::{self, Help, Person, Reply};
 
 /// The title of the sessions Home Assistant's conversations create.
 const TITLE: &str = "Home Assistant";
@@ -85,21 +85,26 @@ async fn help_words(
     } else {
         Help::Listening
     };
-    Some(match help::reply(text, &language, state)? {
+    let prefs = match app.store.prefs(&user.id).await {
+        Ok(prefs) => prefs,
+        Err(err) => return Some(Err(err.into())),
+    };
+    // Home Assistant sends the text alone: no word probabilities.
+    Some(match help::reply(text, &[], Person::of(app, &prefs, &language), state)? {
         Reply::Ask(question) => {
             if state == Help::Listening {
                 tracing::warn!(user = %user.name, "a call for help from Home Assistant; asking whether to alert the contacts");
             }
-            questions.ask(app.clone(), user.clone(), key);
-            Ok(question.to_string())
+            questions.ask(app.clone(), user.clone(), key, language.clone());
+            Ok(question)
         }
         Reply::Declined(words) => {
             questions.settle(&key);
             Ok(words.to_string())
         }
-        Reply::Alarm => {
+        Reply::Alarm | Reply::Nobody => {
             questions.settle(&key);
-            help::raise(app, user, "wyoming").await.map(|(_, message)| message)
+            help::raise(app, user, "wyoming", &language).await.map(|(_, message)| message)
         }
     })
 }

@@ -27,7 +27,7 @@ impl Questions {
     }
 
     /// The question was asked in conversation `key`: without an answer in time, the alarm goes out.
-    pub fn ask(self: &Arc<Self>, app: Arc<App>, user: User, key: String) {
+    pub fn ask(self: &Arc<Self>, app: Arc<App>, user: User, key: String, language: String) {
         let number = self.count.fetch_add(1, Ordering::Relaxed);
         self.lock().insert(key.clone(), number);
         let this = self.clone();
@@ -47,7 +47,7 @@ impl Questions {
                 return;
             }
             tracing::warn!(user = %user.name, "a call for help from Home Assistant was not answered; alerting the contacts");
-            match help::raise(&app, &user, "wyoming").await {
+            match help::raise(&app, &user, "wyoming", &language).await {
                 Ok((status, _)) => tracing::info!(%status, "the unanswered call for help raised the alarm"),
                 Err(err) => tracing::error!(%err, "the unanswered call for help could not raise the alarm"),
             }

@@ -29,6 +29,9 @@ pub struct Transcript {
     pub text: String,
     /// The spoken language, when the engine detected it (ISO 639-1).
     pub language: Option<String>,
+    /// Each word with the probability the engine gave it, where it gives them (faster-whisper, speaches); the
+    /// help function hears a guessed word more tolerantly ([`crate::emergency::hearing`]).
+    pub words: Vec<(String, f32)>,
 }
 
 /// A speech recogniser. Callers use [`open`], which streams where the engine can and batches where it cannot.

@@ -1,6 +1,8 @@
 //! OpenAI-compatible transcription: `POST {base}/audio/transcriptions`, multipart with the audio as a WAV
 //! file. `verbose_json` is asked for because it carries the detected language (OpenAI, Groq, speaches and
-//! whisper.cpp server all return it); a plain `{"text"}` answer is read too.
+//! whisper.cpp server all return it); a plain `{"text"}` answer is read too. The words are asked for as well
+//! (`timestamp_granularities[]=word`): where the server gives each word's probability (faster-whisper,
+//! speaches), the help function hears a guessed word more tolerantly.
 
 use std::sync::Arc;
 
@@ -100,7 +102,8 @@ impl Stt for OpenAiStt {
         let mut form = Form::new()
             .part("file", file)
             .text("model", self.model.clone())
-            .text("response_format", "verbose_json");
+            .text("response_format", "verbose_json")
+            .text("timestamp_granularities[]", "word");
         if let Some(lang) = language {
             form = form.text("language", lang.to_string());
         }
@@ -115,8 +118,25 @@ impl Stt for OpenAiStt {
         Ok(Transcript {
             text: text.trim().to_string(),
             language: body["language"].as_str().and_then(iso_code),
+            words: words(&body),
         })
     }
+}
+
+/// The words with their probabilities: top-level `words` (speaches, the engines' Whisper) or each segment's;
+/// words without a probability (OpenAI's) are left out, as they tell nothing of the engine's certainty.
+fn words(body: &serde_json::Value) -> Vec<(String, f32)> {
+    let top = body["words"].as_array().into_iter().flatten();
+    let segments = body["segments"].as_array().into_iter().flatten();
+    let in_segments = segments.flat_map(|s| s["words"].as_array().into_iter().flatten());
+    let all: Vec<&serde_json::Value> = if body["words"].is_array() { top.collect() } else { in_segments.collect() };
+    all.into_iter()
+        .take(500)
+        .filter_map(|w| {
+            let p = w["probability"].as_f64()?;
+            Some((w["word"].as_str()?.trim().to_string(), p as f32))
+        })
+        .collect()
 }
 
 /// Whisper servers report the language as a name ("german") or a code ("de"); the gateway works in codes.
@@ -139,6 +159,16 @@ fn iso_code(reported: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn words_are_read_with_their_probabilities_where_the_server_gives_them() {
+        let speaches = serde_json::json!({"text": "Help", "words": [{"word": " Help", "probability": 0.25}]});
+        assert_eq!(super::words(&speaches), vec![("Help".to_string(), 0.25)]);
+        let segments = serde_json::json!({"segments": [{"words": [{"word": "a", "probability": 0.5}]}]});
+        assert_eq!(super::words(&segments), vec![("a".to_string(), 0.5)]);
+        let openai = serde_json::json!({"text": "Help", "words": [{"word": "Help", "start": 0.0, "end": 0.4}]});
+        assert!(super::words(&openai).is_empty());
+    }
+
     #[test]
     fn language_names_become_codes() {
         assert_eq!(super::iso_code("german").as_deref(), Some("de"));

@@ -179,6 +179,7 @@ mod tests {
             Ok(Transcript {
                 text: audio.samples.len().to_string(),
                 language: None,
+                words: Vec::new(),
             })
         }
     }

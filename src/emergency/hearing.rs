@@ -1,0 +1,396 @@
+//! Hearing a call for help through the recogniser's errors. A frightened person's "Hilfe, ich bin gestürzt"
+//! reaches the gateway as "Hilfe, ich bin bestützt", "hin gefahren und komme nicht hoch" or "Hell! I am
+//! fallen!": the phrases of [`super::spoken`] are matched word by word with tolerance:
+//!
+//! - a word sounds alike: the same phonetic key (Cologne phonetics for German, Double Metaphone for English;
+//!   other languages by spelling alone) and half its letters right, or two thirds of its letters right
+//!   (Damerau-Levenshtein), or two words the recogniser split ("hin gefahren" for "hingefallen");
+//! - a short word of the phrase ("ich", "have") is missing or another short word stands in its place, or one
+//!   word is added inside it;
+//! - a word the recogniser was unsure of (its probability under [`UNSURE`]) needs only its first sounds right.
+//!
+//! Each deviation costs half a point; a phrase of up to three words may deviate once, a longer one twice. An
+//! exact phrase is [`Heard::Phrase`], a tolerant one [`Heard::Near`]: both ask the help question, which is what
+//! decides (a "no" costs a few seconds, a missed call for help is the worst this gateway can do). Sentences
+//! that use the words harmlessly ("I fell asleep", "der Film hat mir gut gefallen") are listed per language
+//! and never match. The thresholds come from the corpus in `tests/fixtures/help_corpus.json` (see
+//! `docs/decisions.md`).
+
+use rphonetic::{Cologne, DoubleMetaphone, Encoder};
+
+use super::spoken::{self, Phrases};
+
+/// A word's probability under which the recogniser is taken to have guessed.
+pub const UNSURE: f32 = 0.5;
+/// The cost of one deviation from a phrase.
+const STEP: u8 = 1;
+/// Words of an utterance looked at: a call for help is short, and the work stays bounded.
+const MAX_WORDS: usize = 60;
+
+/// How an utterance stands to the calls for help of its language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// A phrase, word for word.
+    Phrase,
+    /// A phrase through recognition errors.
+    Near,
+    /// Not a call for help.
+    Not,
+}
+
+impl Heard {
+    /// Whether the help question is asked.
+    pub fn asks(self) -> bool {
+        self != Self::Not
+    }
+}
+
+/// A word of the utterance: its spelling, its phonetic key, and the recogniser's probability where given.
+struct Word {
+    text: String,
+    key: String,
+    sure: bool,
+}
+
+/// How a language's words sound alike.
+#[derive(Clone, Copy)]
+enum Phonetics {
+    Cologne,
+    Metaphone,
+    Spelling,
+}
+
+impl Phonetics {
+    fn of(language: &str) -> Self {
+        match language {
+            "de" => Self::Cologne,
+            "en" => Self::Metaphone,
+            _ => Self::Spelling,
+        }
+    }
+
+    fn key(self, word: &str) -> String {
+        match self {
+            Self::Cologne => Cologne.encode(word),
+            // Double Metaphone reads ASCII only (it panics inside a multi-byte letter).
+            Self::Metaphone => {
+                let ascii: String = word.chars().filter(char::is_ascii_alphabetic).collect();
+                DoubleMetaphone::default().encode(&ascii)
+            }
+            Self::Spelling => String::new(),
+        }
+    }
+}
+
+/// Whether an utterance in `language` is a call for help, given the recogniser's words with their
+/// probabilities where it gave them (`words` may be empty). The English phrases count in every language, as
+/// people under stress mix them.
+pub fn hear(text: &str, words: &[(String, f32)], language: &str) -> Heard {
+    let heard = spoken::words(text);
+    if heard.is_empty() {
+        return Heard::Not;
+    }
+    let own = spoken::phrases(language);
+    let sets: &[(&Phrases, &str)] = if language == "en" { &[(own, "en")] } else { &[(own, language), (&spoken::EN, "en")] };
+    if sets.iter().any(|(p, _)| p.harmless.iter().any(|h| spoken::contains_words(&heard, &spoken::words(h)))) {
+        // "I fell asleep", "hat mir gut gefallen": only a call for help alone still counts.
+        return if sets.iter().any(|(p, _)| spoken::alone_call(&heard, p)) { Heard::Phrase } else { Heard::Not };
+    }
+    if sets.iter().any(|(p, _)| spoken::exact_call(&heard, p)) {
+        return Heard::Phrase;
+    }
+    let sureness = sureness(&heard, words);
+    let near = sets.iter().any(|(p, lang)| {
+        let phonetics = Phonetics::of(lang);
+        let utterance: Vec<Word> = heard
+            .split(' ')
+            .take(MAX_WORDS)
+            .zip(sureness.iter().copied().chain(std::iter::repeat(true)))
+            .map(|(w, sure)| Word {
+                text: w.to_string(),
+                key: phonetics.key(w),
+                sure,
+            })
+            .collect();
+        let tolerant = Tolerant { phrases: p, phonetics };
+        tolerant.anywhere(&utterance) || tolerant.alone(&utterance)
+    });
+    if near { Heard::Near } else { Heard::Not }
+}
+
+/// Whether an utterance in `language` is a call for help, word for word or through recognition errors.
+pub fn is_call_for_help(text: &str, language: &str) -> bool {
+    hear(text, &[], language).asks()
+}
+
+/// For each word of `heard`, whether the recogniser was sure of it: the recogniser's words, split as the
+/// utterance is, each with its probability; all sure when the two do not line up.
+fn sureness(heard: &str, words: &[(String, f32)]) -> Vec<bool> {
+    let count = heard.split(' ').count();
+    let split: Vec<bool> = words
+        .iter()
+        .flat_map(|(w, p)| {
+            let n = spoken::words(w).split(' ').filter(|s| !s.is_empty()).count();
+            std::iter::repeat_n(*p >= UNSURE, n)
+        })
+        .collect();
+    if split.len() == count { split } else { vec![true; count] }
+}
+
+/// The phrases of one language, matched with tolerance.
+struct Tolerant<'a> {
+    phrases: &'a Phrases,
+    phonetics: Phonetics,
+}
+
+/// A phrase's word with its key and whether it is a short word that may be missing or replaced.
+struct Wanted {
+    text: String,
+    key: String,
+    short: bool,
+}
+
+impl Tolerant<'_> {
+    fn wanted(&self, phrase: &str) -> Vec<Wanted> {
+        spoken::words(phrase)
+            .split(' ')
+            .map(|w| Wanted {
+                text: w.to_string(),
+                key: self.phonetics.key(w),
+                short: self.phrases.short.contains(&w),
+            })
+            .collect()
+    }
+
+    /// The deviations a phrase may have: one for up to three words, two for longer ones.
+    fn budget(wanted: &[Wanted]) -> u8 {
+        if wanted.len() > 3 { 2 * STEP } else { STEP }
+    }
+
+    /// A phrase of `anywhere` somewhere in the utterance.
+    fn anywhere(&self, utterance: &[Word]) -> bool {
+        self.phrases.anywhere.iter().any(|phrase| {
+            let wanted = self.wanted(phrase);
+            let budget = Self::budget(&wanted);
+            (0..utterance.len()).any(|start| self.align(&wanted, &utterance[start..], budget, false).is_some())
+        })
+    }
+
+    /// The utterance is `alone` phrases (repeated) and fillers only.
+    fn alone(&self, utterance: &[Word]) -> bool {
+        let rest: Vec<&Word> = utterance
+            .iter()
+            .filter(|w| !self.phrases.filler.contains(&w.text.as_str()))
+            .collect();
+        if rest.is_empty() {
+            return false;
+        }
+        let rest: Vec<Word> = rest
+            .into_iter()
+            .map(|w| Word {
+                text: w.text.clone(),
+                key: w.key.clone(),
+                sure: w.sure,
+            })
+            .collect();
+        self.alone_from(&rest)
+    }
+
+    fn alone_from(&self, rest: &[Word]) -> bool {
+        if rest.is_empty() {
+            return true;
+        }
+        self.phrases.alone.iter().any(|phrase| {
+            let wanted = self.wanted(phrase);
+            // A single word alone ("help") may not drift into another word: no deviation but its sound.
+            let budget = if wanted.len() == 1 { STEP } else { Self::budget(&wanted) };
+            self.consumed(&wanted, rest, budget)
+                .into_iter()
+                .any(|used| used > 0 && self.alone_from(&rest[used..]))
+        })
+    }
+
+    /// Every length of the utterance's start that `wanted` aligns with inside `budget`.
+    fn consumed(&self, wanted: &[Wanted], utterance: &[Word], budget: u8) -> Vec<usize> {
+        (1..=utterance.len())
+            .filter(|&n| {
+                self.align(&wanted[..], &utterance[..n], budget, false)
+                    .is_some_and(|(_, used)| used == n)
+            })
+            .collect()
+    }
+
+    /// Aligns the phrase's words with the start of the utterance: the cost and the number of the utterance's
+    /// words used, when the cost stays inside `budget`. `inside` is whether a word of the phrase was matched
+    /// already (only then may a word be added).
+    fn align(&self, wanted: &[Wanted], utterance: &[Word], budget: u8, inside: bool) -> Option<(u8, usize)> {
+        let Some((first, more)) = wanted.split_first() else {
+            return Some((0, 0));
+        };
+        let mut best: Option<(u8, usize)> = None;
+        let mut consider = |cost: u8, rest: &[Wanted], skip: usize, inside: bool| {
+            if cost > budget {
+                return;
+            }
+            if let Some((c, used)) = self.align(rest, &utterance[skip..], budget - cost, inside) {
+                let total = (cost + c, skip + used);
+                if best.is_none_or(|b| total.0 < b.0) {
+                    best = Some(total);
+                }
+            }
+        };
+        if let Some(word) = utterance.first() {
+            if let Some(cost) = self.cost(first, word) {
+                consider(cost, more, 1, true);
+            } else if first.short && self.phrases.short.contains(&word.text.as_str()) {
+                // "I am fallen" for "I have fallen".
+                consider(STEP, more, 1, true);
+            }
+            if let Some(next) = utterance.get(1) {
+                // The recogniser split a word: "hin gefahren".
+                let joined = format!("{}{}", word.text, next.text);
+                let word = Word {
+                    key: self.phonetics.key(&joined),
+                    text: joined,
+                    sure: word.sure && next.sure,
+                };
+                if self.cost(first, &word).is_some() {
+                    consider(STEP, more, 2, true);
+                }
+            }
+            if inside {
+                // A word added inside the phrase.
+                consider(STEP, wanted, 1, true);
+            }
+        }
+        if first.short {
+            // A short word missing.
+            consider(STEP, more, 0, inside);
+        }
+        best
+    }
+
+    /// The cost of hearing `word` for the phrase's `wanted`: 0 when it is the word, one step when it sounds
+    /// alike, none when it is another word.
+    fn cost(&self, wanted: &Wanted, word: &Word) -> Option<u8> {
+        if wanted.text == word.text {
+            return Some(0);
+        }
+        if wanted.short || word.text.chars().count() < 3 {
+            return None;
+        }
+        let similar = strsim::normalized_damerau_levenshtein(&wanted.text, &word.text);
+        let same_sound = !wanted.key.is_empty() && wanted.key == word.key;
+        let short_words = wanted.text.chars().count().max(word.text.chars().count()) <= 4;
+        let alike = (same_sound && (similar >= 0.5 || short_words)) || similar >= 0.66;
+        // A guess of the recogniser: its first sounds are enough.
+        let guessed = !word.sure && {
+            let prefix = |k: &str| k.chars().take(2).collect::<String>();
+            wanted.key.len() >= 2
+                && prefix(&wanted.key) == prefix(&word.key)
+                && wanted.text.chars().next() == word.text.chars().next()
+        };
+        (alike || guessed).then_some(STEP)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heard(text: &str, language: &str) -> Heard {
+        hear(text, &[], language)
+    }
+
+    #[test]
+    fn the_misheard_calls_for_help_of_the_issue_are_heard() {
+        for (text, language) in [
+            ("Hilfe, ich bin bestützt", "de"),
+            ("Hell! I am fallen!", "en"),
+            ("hin gefahren und komme nicht hoch", "de"),
+            ("Ich bin hin gefahren", "de"),
+            ("Ich kriege keine Lust", "de"),
+            ("I can't get app", "en"),
+            ("Call an ambulanz", "en"),
+        ] {
+            assert_eq!(heard(text, language), Heard::Near, "{language}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_word_the_recogniser_guessed_needs_only_its_first_sounds() {
+        let unsure = [("Helether".to_string(), 0.2)];
+        assert_eq!(hear("Helether", &unsure, "en"), Heard::Near);
+        // The same word heard with confidence is another word.
+        let sure = [("Helether".to_string(), 0.9)];
+        assert_eq!(hear("Helether", &sure, "en"), Heard::Not);
+        assert_eq!(hear("Hello", &[("Hello".to_string(), 0.95)], "en"), Heard::Not);
+    }
+
+    #[test]
+    fn harmless_sentences_with_the_same_words_are_not_calls() {
+        for (text, language) in [
+            ("I fell asleep early", "en"),
+            ("I have fallen in love with jazz", "en"),
+            ("The leaves have fallen", "en"),
+            ("Hello", "en"),
+            ("Hello there", "en"),
+            ("Der Film hat mir gut gefallen", "de"),
+            ("Der Schnee ist gestern gefallen", "de"),
+            ("Kannst du mir beim Rezept helfen?", "de"),
+            ("Der Film heißt Hilfe", "de"),
+            ("Wie hoch ist die Zugspitze?", "de"),
+            ("Ich komme morgen nicht", "de"),
+            ("Wie ist das Wetter?", "de"),
+        ] {
+            assert_eq!(heard(text, language), Heard::Not, "{language}: {text}");
+        }
+    }
+
+    #[test]
+    fn distress_is_a_call_for_help_and_a_request_for_help_is_not() {
+        let calls = [
+            ("de", "Hilfe!"),
+            ("de", "Hilfe, Hilfe, schnell!"),
+            ("de", "Ich brauche Hilfe."),
+            ("de", "Bitte helft mir"),
+            ("de", "Ich bin gestürzt und komme nicht hoch"),
+            ("de", "Ruf einen Krankenwagen!"),
+            ("en", "Help!"),
+            ("en", "Please help me"),
+            ("en", "I've fallen and I can't get up"),
+            ("en", "Emergency!"),
+            ("fr", "Au secours !"),
+            ("es", "¡Socorro!"),
+            ("it", "Aiuto, sono caduta"),
+            ("nl", "Ik ben gevallen"),
+            ("pl", "Ratunku!"),
+            ("pt", "Socorro!"),
+            ("de", "Help!"),
+        ];
+        for (language, text) in calls {
+            assert!(is_call_for_help(text, language), "{language}: {text}");
+        }
+        let questions = [
+            ("en", "Can you help me with a recipe?"),
+            ("en", "I need help with my homework"),
+            ("en", "Help me write a letter to my son"),
+            ("de", "Kannst du mir helfen?"),
+            ("de", "Ich brauche Hilfe bei einem Rezept"),
+            ("de", "Hilfe bei der Steuererklärung"),
+            ("de", "Wie ist das Wetter?"),
+            ("fr", "Aidez-moi à écrire une lettre"),
+            ("es", "Necesito ayuda con la receta"),
+            ("en", ""),
+        ];
+        for (language, text) in questions {
+            assert!(!is_call_for_help(text, language), "{language}: {text}");
+        }
+    }
+
+    #[test]
+    fn exact_phrases_are_phrases() {
+        assert_eq!(heard("Hilfe!", "de"), Heard::Phrase);
+        assert_eq!(heard("I've fallen and I can't get up", "en"), Heard::Phrase);
+    }
+}
