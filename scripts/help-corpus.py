@@ -465,9 +465,10 @@ def make(args):
                             "heard": text, "words": [[w["word"], w["probability"]] for w in heard_words]})
         if n % 25 == 0 or n == len(jobs):
             print(f"{n}/{len(jobs)} clips, {time.time() - started:.0f} s", flush=True)
+    size = os.path.basename(args.model.rstrip("/")).replace("whisper-", "")
     header = {
-        "recogniser": f"faster-whisper {faster_whisper.__version__}, Whisper {os.path.basename(args.model.rstrip('/'))}"
-                      f" int8, engines.py transcribe_short (15 s window)",
+        "recogniser": f"faster-whisper {faster_whisper.__version__}, Whisper {size} int8, engines.py "
+                      f"transcribe_short (15 s window)",
         "made": datetime.date.today().isoformat(),
         "command": "target/engines/venv/bin/python scripts/help-corpus.py make",
         "took_seconds": round(time.time() - started),
@@ -494,6 +495,14 @@ def before(args):
         flagged = sum(is_call_for_help(e["heard"], e["language"]) for e in harmless)
         print(f"{language:8} {line:9} {len(calls):5} {missed:6} {100 * missed / max(1, len(calls)):6.1f}   "
               f"{len(harmless):8} {flagged:7} {100 * flagged / max(1, len(harmless)):6.1f}")
+    print("\nPer voice (both lines): calls missed, harmless flagged")
+    for language, voice in sorted({(e["language"], e["voice"]) for e in entries}):
+        chosen = [e for e in entries if e["language"] == language and e["voice"] == voice]
+        calls = [e for e in chosen if e["kind"] == "call"]
+        harmless = [e for e in chosen if e["kind"] == "harmless"]
+        missed = sum(not is_call_for_help(e["heard"], language) for e in calls)
+        flagged = sum(is_call_for_help(e["heard"], language) for e in harmless)
+        print(f"  {language} {voice:28} calls {missed:3}/{len(calls):<3}  harmless {flagged:2}/{len(harmless)}")
     print("\nAs said (the sentence itself, before any recogniser):")
     for language in SENTENCES:
         missed = [s for s in SENTENCES[language]["call"] if not is_call_for_help(s, language)]

@@ -11,9 +11,9 @@
 //!
 //! Each deviation costs half a point; a phrase of up to three words may deviate once, a longer one twice. An
 //! exact phrase is [`Heard::Phrase`], a tolerant one [`Heard::Near`]: both ask the help question, which is what
-//! decides (a "no" costs a few seconds, a missed call for help is the worst this gateway can do). Sentences
-//! that use the words harmlessly ("I fell asleep", "der Film hat mir gut gefallen") are listed per language
-//! and never match. The thresholds come from the corpus in `tests/fixtures/help_corpus.json` (see
+//! decides (a "no" costs a few seconds, a missed call for help is the worst this gateway can do). The words
+//! of phrases that use them harmlessly ("I fell asleep", "der Film hat mir gut gefallen", "hello") are taken
+//! out of the utterance before it is matched. The thresholds come from the corpus in `tests/fixtures/help_corpus.json` (see
 //! `docs/decisions.md`).
 
 use rphonetic::{Cologne, DoubleMetaphone, Encoder};
@@ -91,10 +91,16 @@ pub fn hear(text: &str, words: &[(String, f32)], language: &str) -> Heard {
         return Heard::Not;
     }
     let own = spoken::phrases(language);
-    let sets: &[(&Phrases, &str)] = if language == "en" { &[(own, "en")] } else { &[(own, language), (&spoken::EN, "en")] };
-    if sets.iter().any(|(p, _)| p.harmless.iter().any(|h| spoken::contains_words(&heard, &spoken::words(h)))) {
-        // "I fell asleep", "hat mir gut gefallen": only a call for help alone still counts.
-        return if sets.iter().any(|(p, _)| spoken::alone_call(&heard, p)) { Heard::Phrase } else { Heard::Not };
+    let sets: &[(&Phrases, &str)] = if language == "en" {
+        &[(own, "en")]
+    } else {
+        &[(own, language), (&spoken::EN, "en")]
+    };
+    // "I fell asleep", "hat mir gut gefallen", "hello": the words of a harmless phrase are no part of a call.
+    let harmless: Vec<&[&str]> = sets.iter().map(|(p, _)| p.harmless).collect();
+    let heard = spoken::without(&heard, &harmless);
+    if heard.is_empty() {
+        return Heard::Not;
     }
     if sets.iter().any(|(p, _)| spoken::exact_call(&heard, p)) {
         return Heard::Phrase;
@@ -214,7 +220,7 @@ impl Tolerant<'_> {
     fn consumed(&self, wanted: &[Wanted], utterance: &[Word], budget: u8) -> Vec<usize> {
         (1..=utterance.len())
             .filter(|&n| {
-                self.align(&wanted[..], &utterance[..n], budget, false)
+                self.align(wanted, &utterance[..n], budget, false)
                     .is_some_and(|(_, used)| used == n)
             })
             .collect()
@@ -246,16 +252,17 @@ impl Tolerant<'_> {
                 // "I am fallen" for "I have fallen".
                 consider(STEP, more, 1, true);
             }
-            if let Some(next) = utterance.get(1) {
-                // The recogniser split a word: "hin gefahren".
-                let joined = format!("{}{}", word.text, next.text);
+            // The recogniser split a word in two or three: "hin gefahren", "Herz in Park".
+            for parts in 2..=3.min(utterance.len()) {
+                let pieces = &utterance[..parts];
+                let joined: String = pieces.iter().map(|w| w.text.as_str()).collect();
                 let word = Word {
                     key: self.phonetics.key(&joined),
                     text: joined,
-                    sure: word.sure && next.sure,
+                    sure: pieces.iter().all(|w| w.sure),
                 };
                 if self.cost(first, &word).is_some() {
-                    consider(STEP, more, 2, true);
+                    consider(STEP, more, parts, true);
                 }
             }
             if inside {
@@ -313,7 +320,7 @@ mod tests {
             ("I can't get app", "en"),
             ("Call an ambulanz", "en"),
         ] {
-            assert_eq!(heard(text, language), Heard::Near, "{language}: {text}");
+            assert!(heard(text, language).asks(), "{language}: {text}");
         }
     }
 
@@ -385,6 +392,45 @@ mod tests {
         ];
         for (language, text) in questions {
             assert!(!is_call_for_help(text, language), "{language}: {text}");
+        }
+    }
+
+    /// The corpus of spoken calls for help and harmless sentences, as the engines' Whisper heard them
+    /// (`scripts/help-corpus.py make`): per language and line, the calls missed and the harmless sentences asked
+    /// about stay within what was measured when the matcher was set (`cargo run --example help_bench`).
+    #[test]
+    fn the_recorded_corpus_stays_within_its_measured_misses_and_needless_questions() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/help_corpus.json");
+        let corpus: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        // (language, line) → (calls missed, harmless asked about) at most.
+        let ceilings = [
+            (("de", "browser"), (121, 6)),
+            (("de", "telephone"), (162, 4)),
+            (("en", "browser"), (50, 5)),
+            (("en", "telephone"), (75, 3)),
+        ];
+        let mut counted = std::collections::HashMap::new();
+        for e in corpus["entries"].as_array().unwrap() {
+            let field = |k: &str| e[k].as_str().unwrap_or_default();
+            let words: Vec<(String, f32)> = e["words"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| (w[0].as_str().unwrap().to_string(), w[1].as_f64().unwrap() as f32))
+                .collect();
+            let asks = hear(field("heard"), &words, field("language")).asks();
+            let row: &mut (usize, usize) = counted.entry((field("language"), field("line"))).or_default();
+            match field("kind") {
+                "call" => row.0 += usize::from(!asks),
+                _ => row.1 += usize::from(asks),
+            }
+        }
+        for (key, (missed, asked)) in ceilings {
+            let (m, a) = counted[&key];
+            assert!(
+                m <= missed && a <= asked,
+                "{key:?}: {m} calls missed (at most {missed}), {a} needless questions (at most {asked})"
+            );
         }
     }
 

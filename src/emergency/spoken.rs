@@ -48,6 +48,7 @@ pub(super) const EN: Phrases = Phrases {
         "somebody help me",
         "someone help me",
         "get help",
+        "get help quickly",
     ],
     anywhere: &[
         // Falls.
@@ -55,6 +56,10 @@ pub(super) const EN: Phrases = Phrases {
         "i've fallen",
         "i fell",
         "i have had a fall",
+        "i'm fallen",
+        "i am fallen",
+        "i'm hurt",
+        "i am hurt",
         "i can't get up",
         "i cannot get up",
         "i can't stand up",
@@ -66,7 +71,7 @@ pub(super) const EN: Phrases = Phrases {
         "i need an ambulance",
         "get an ambulance",
         "i need a doctor",
-        "call a doctor",
+        "get a doctor",
         "call 112",
         "call 911",
         "call 999",
@@ -79,7 +84,21 @@ pub(super) const EN: Phrases = Phrases {
         "terrible pain",
         "i'm bleeding",
         "i am bleeding",
+        "my chest hurts",
+        "can't catch my breath",
+        "cannot catch my breath",
+        "i can't move",
+        "i cannot move",
+        "i broke my",
+        "i think i broke",
+        "i slipped",
+        "i'm so dizzy",
+        "there's a fire",
+        "call the fire brigade",
         // Someone else.
+        "fell and she's not moving",
+        "fell and he's not moving",
+        "not moving",
         "my husband collapsed",
         "my wife collapsed",
         "my husband has collapsed",
@@ -88,9 +107,13 @@ pub(super) const EN: Phrases = Phrases {
         "isn't breathing",
         "it's an emergency",
     ],
-    filler: &["please", "quick", "quickly", "now", "urgent", "urgently", "oh", "god", "my", "somebody", "someone"],
+    filler: &[
+        "please", "quick", "quickly", "now", "urgent", "urgently", "oh", "god", "my", "somebody", "someone",
+    ],
     // Not "i", "i'm", "i've": an English recogniser keeps them, and "the leaves have fallen" has a subject of its own.
-    short: &["am", "have", "had", "a", "an", "the", "me", "my", "is", "it's", "on", "to"],
+    short: &[
+        "am", "have", "had", "a", "an", "the", "me", "my", "is", "it's", "on", "to",
+    ],
     harmless: &[
         "fell asleep",
         "fallen asleep",
@@ -107,6 +130,9 @@ pub(super) const EN: Phrases = Phrases {
         "song help",
         "film help",
         "movie help",
+        "hello",
+        "hello there",
+        "remind me",
     ],
     yes: &[
         "yes",
@@ -150,6 +176,8 @@ const DE: Phrases = Phrases {
         "hol hilfe",
         "holen sie hilfe",
         "notfall",
+        "notruf",
+        "herzinfarkt",
         "das ist ein notfall",
         "ruf hilfe",
     ],
@@ -168,30 +196,43 @@ const DE: Phrases = Phrases {
         "ich kann nicht aufstehen",
         "ich kann nicht mehr aufstehen",
         "ich liege auf dem boden",
+        "ich bin hingefallen und komme nicht hoch",
+        "und komme nicht mehr hoch",
+        "und komme nicht hoch",
         // Notarzt, Krankenwagen, Notruf.
         "ruf den notarzt",
         "ich brauche einen notarzt",
         "ruf einen krankenwagen",
         "ruf den krankenwagen",
-        "einen krankenwagen",
+        "krankenwagen",
         "ruf die 112",
-        "notruf",
+        "ruf den notruf",
+        "wähl den notruf",
         "notarzt",
         // Atem, Herz, Schmerz, Blut.
         "ich bekomme keine luft",
         "ich kriege keine luft",
         "keine luft mehr",
-        "herzinfarkt",
+        "ich habe einen herzinfarkt",
+        "ich glaube ich habe einen herzinfarkt",
+        "ich kann meinen arm nicht",
+        "ich kann mich nicht bewegen",
+        "mir ist so schwindelig",
+        "ich bin ausgerutscht",
+        "es brennt",
+        "feuer",
         "schmerzen in der brust",
         "mein herz tut so weh",
         "ich blute",
         "atmet nicht mehr",
         "das ist ein notfall",
     ],
-    filler: &["bitte", "schnell", "sofort", "dringend", "jetzt", "oh", "gott", "mein", "doch"],
+    filler: &[
+        "bitte", "schnell", "sofort", "dringend", "jetzt", "oh", "gott", "mein", "doch",
+    ],
     short: &[
-        "ich", "bin", "mir", "mich", "mein", "meine", "ein", "einen", "eine", "den", "die", "der", "dem", "das",
-        "ist", "auf", "in", "so", "sie", "du", "doch",
+        "ich", "bin", "mir", "mich", "mein", "meine", "ein", "einen", "eine", "den", "die", "der", "dem", "das", "ist",
+        "auf", "in", "so", "sie", "du", "doch",
     ],
     harmless: &[
         "gut gefallen",
@@ -204,6 +245,9 @@ const DE: Phrases = Phrases {
         "heißt hilfe",
         "film hilfe",
         "lied hilfe",
+        "hallo",
+        "danke für",
+        "erinnere mich",
     ],
     yes: &[
         "ja",
@@ -515,7 +559,7 @@ pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
 }
 
 /// What is left of `text` once every occurrence of the listed phrases (longest first) is taken out.
-fn without(text: &str, phrases: &[&[&str]]) -> String {
+pub(super) fn without(text: &str, phrases: &[&[&str]]) -> String {
     let mut all: Vec<&str> = phrases.iter().flat_map(|p| p.iter().copied()).collect();
     all.sort_by_key(|p| std::cmp::Reverse(p.len()));
     let mut rest = format!(" {text} ");
@@ -530,7 +574,8 @@ fn without(text: &str, phrases: &[&[&str]]) -> String {
 
 /// Whether `heard` (as [`words`] gives it) is `alone` phrases with fillers around them, word for word.
 pub(super) fn alone_call(heard: &str, p: &Phrases) -> bool {
-    p.alone.iter().any(|phrase| contains_words(heard, &words(phrase))) && without(heard, &[p.alone, p.filler]).is_empty()
+    p.alone.iter().any(|phrase| contains_words(heard, &words(phrase)))
+        && without(heard, &[p.alone, p.filler]).is_empty()
 }
 
 /// Whether `heard` holds a phrase of `p`, word for word.
@@ -570,7 +615,9 @@ pub fn declined(language: &str) -> &'static str {
 /// The question again, after an answer that is neither yes nor no.
 pub fn again(language: &str, informal: bool) -> &'static str {
     match language {
-        "de" if informal => "Das habe ich nicht verstanden. Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.",
+        "de" if informal => {
+            "Das habe ich nicht verstanden. Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
+        }
         _ => phrases(language).again,
     }
 }
@@ -599,7 +646,10 @@ mod tests {
                 "{language}"
             );
             for informal in [false, true] {
-                assert!(again(language, informal).ends_with(question(language, informal)), "{language}");
+                assert!(
+                    again(language, informal).ends_with(question(language, informal)),
+                    "{language}"
+                );
             }
         }
     }

@@ -267,7 +267,6 @@ const GERMAN: Texts = Texts {
     path_none: "Gerade kann kein Alarm gesendet werden. Rufen Sie im Notfall bitte selbst den Notruf 112 an.",
 };
 
-
 /// German for a person who chose "du" (`form_of_address` `informal`): what the person reads and hears; the
 /// contacts are addressed as "Sie" all the same.
 static DE_DU: Texts = Texts {

@@ -108,7 +108,10 @@ fn page_language(given: Option<&str>, headers: &HeaderMap) -> Result<Option<Stri
             )),
         };
     }
-    let accepted = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let accepted = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
     Ok(accepted
         .split(',')
         .filter_map(|tag| tag.split(';').next()?.trim().split('-').next())

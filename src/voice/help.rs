@@ -7,7 +7,6 @@
 //! ([`super::conversation`]; Wyoming, whose connections last one request, per Home Assistant conversation);
 //! the words are read by [`crate::emergency::spoken`].
 
-
 use super::events::{Out, ServerEvent, Tx};
 use crate::app::App;
 use crate::config::route::Route;
@@ -97,7 +96,10 @@ pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help
             Some(match reach {
                 Reach::Nobody => Reply::Nobody,
                 // The alarm may still get through; the person hears that it may not.
-                Reach::Failing => Reply::Ask(format!("{} {question}", texts::for_person(language, informal).path_none)),
+                Reach::Failing => Reply::Ask(format!(
+                    "{} {question}",
+                    texts::for_person(language, informal).path_none
+                )),
                 Reach::Somebody => Reply::Ask(question.to_string()),
             })
         }

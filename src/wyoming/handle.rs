@@ -90,23 +90,27 @@ async fn help_words(
         Err(err) => return Some(Err(err.into())),
     };
     // Home Assistant sends the text alone: no word probabilities.
-    Some(match help::reply(text, &[], Person::of(app, &prefs, &language), state)? {
-        Reply::Ask(question) => {
-            if state == Help::Listening {
-                tracing::warn!(user = %user.name, "a call for help from Home Assistant; asking whether to alert the contacts");
+    Some(
+        match help::reply(text, &[], Person::of(app, &prefs, &language), state)? {
+            Reply::Ask(question) => {
+                if state == Help::Listening {
+                    tracing::warn!(user = %user.name, "a call for help from Home Assistant; asking whether to alert the contacts");
+                }
+                questions.ask(app.clone(), user.clone(), key, language.clone());
+                Ok(question)
             }
-            questions.ask(app.clone(), user.clone(), key, language.clone());
-            Ok(question)
-        }
-        Reply::Declined(words) => {
-            questions.settle(&key);
-            Ok(words.to_string())
-        }
-        Reply::Alarm | Reply::Nobody => {
-            questions.settle(&key);
-            help::raise(app, user, "wyoming", &language).await.map(|(_, message)| message)
-        }
-    })
+            Reply::Declined(words) => {
+                questions.settle(&key);
+                Ok(words.to_string())
+            }
+            Reply::Alarm | Reply::Nobody => {
+                questions.settle(&key);
+                help::raise(app, user, "wyoming", &language)
+                    .await
+                    .map(|(_, message)| message)
+            }
+        },
+    )
 }
 
 /// `transcript` → `handled` with the answer (or the help dialogue's words), or `not-handled` with the reason.

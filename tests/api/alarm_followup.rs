@@ -55,7 +55,7 @@ async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_aga
     assert_eq!(again.body["status"], "no_recipients", "{}", again.body);
     let message = text(&again);
     assert!(
-        message.contains("niemand eingetragen") && message.contains("112"),
+        message.contains("erreicht noch niemanden") && message.contains("112"),
         "{message}"
     );
     assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
@@ -191,7 +191,7 @@ async fn the_link_in_the_mail_confirms_once_and_the_person_sees_who_confirmed() 
     assert_eq!(confirmed.status(), 200);
     let html = confirmed.text().await.unwrap();
     assert!(
-        html.contains("Danke. Anna Muster weiß jetzt, dass du den Alarm gesehen hast."),
+        html.contains("Danke. Anna Muster weiß jetzt, dass Sie den Alarm gesehen haben."),
         "{html}"
     );
     let st = status(&s).await;

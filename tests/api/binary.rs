@@ -163,6 +163,11 @@ async fn at_a_terminal_the_first_start_shows_the_admins_link_and_its_qr_code() {
         shown.contains("a phone cannot reach") && shown.contains("TLS=auto"),
         "{shown}"
     );
+    // Nothing to send an alarm with and nobody to send it to: the start says so before anyone needs help.
+    assert!(
+        shown.contains("help: the help button reaches nobody yet for ") && shown.contains("admin"),
+        "{shown}"
+    );
 }
 
 /// One HTTP/1.1 request over a plain socket: (status, body).

@@ -176,7 +176,16 @@ async fn the_answer_to_the_help_question_is_never_continued() {
     stt.then(STT, Reply::Json(json!({"text": "Help me, I have fallen!"})));
     stt.always(STT, Reply::Json(json!({"text": "No, thank you."})));
     let llm = Fake::answering(&["Hello."]).await;
-    let (app, _, _, mut ws) = anna(&stt, &llm, &[]).await;
+    // A mail relay and a desk to alert: the question is asked only of a person whose help reaches somebody.
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    let mail = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("EMERGENCY_CONTACT_EMAIL", "desk@care.example"),
+    ];
+    let (app, _, _, mut ws) = anna(&stt, &llm, &mail).await;
 
     ws.speak([tone(700), silence(1000)].concat()).await;
     let asked = ws.turn().await;

@@ -163,7 +163,7 @@ async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() 
         "Genauigkeit: 12 m",
         "Zeitpunkt der Ortung: 2026-11-18",
         "Ausgelöst von: Mobilgerät (Android)",
-        "Bitte bestätige, dass du diesen Alarm gesehen hast: http://",
+        "Bitte bestätigen Sie, dass Sie diesen Alarm gesehen haben: http://",
         "112",
     ] {
         assert!(body.contains(field), "missing {field:?} in:\n{body}");
@@ -189,7 +189,7 @@ async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() 
     let twiml = &call["Twiml"];
     assert!(twiml.starts_with("<Response><Gather numDigits=\"1\""), "{twiml}");
     assert!(
-        twiml.contains("<Say language=\"de-DE\">") && twiml.contains("Drücke die 1"),
+        twiml.contains("<Say language=\"de-DE\">") && twiml.contains("Drücken Sie die 1"),
         "{twiml}"
     );
     assert!(twiml.contains("Anna Muster") && twiml.contains("Hauptstraße 5, 20095 Hamburg"));
@@ -275,6 +275,73 @@ async fn nobody_to_notify_is_no_recipients_with_the_112_advice_in_the_users_lang
         "in French: {message}"
     );
     assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
+}
+
+#[tokio::test]
+async fn help_that_reaches_nobody_is_said_before_it_is_needed_in_the_pages_language_and_form() {
+    // No mail relay, no Twilio, no contact: the help button would reach nobody. Anna set no language.
+    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], json!({"full_name": "Anna"})).await;
+
+    let status = s
+        .app
+        .get("/api/emergency/status?language=de", As::Bearer(&s.token))
+        .await;
+    assert_eq!(status.status, 200);
+    assert_eq!(status.body["reach"], "nobody");
+    let warning = status.body["warning"].as_str().unwrap();
+    assert!(
+        warning.starts_with("Hilfe erreicht noch niemanden") && warning.contains("112"),
+        "{warning}"
+    );
+    let english = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert!(
+        english.body["warning"]
+            .as_str()
+            .unwrap()
+            .starts_with("Help reaches nobody yet"),
+        "{}",
+        english.body
+    );
+    let bad = s
+        .app
+        .get("/api/emergency/status?language=xx", As::Bearer(&s.token))
+        .await;
+    assert_eq!(
+        (bad.status.as_u16(), bad.body["error"]["code"].as_str()),
+        (422, Some("invalid_request"))
+    );
+
+    // The operator sees whose help reaches nobody, though every check passes.
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    assert_eq!(
+        health.body["users_without_working_channel"],
+        json!(["anna"]),
+        "{}",
+        health.body
+    );
+
+    // Pressed on a German page: the answer is German, in Sie, and names 112.
+    let r = press(&s, Some(json!({"language": "de"}))).await;
+    assert_eq!(r.body["status"], "no_recipients");
+    assert_eq!(
+        r.body["message"],
+        "Ihre Hilfe erreicht noch niemanden: Es ist keine Kontaktperson eingetragen. Rufen Sie bitte selbst den Notruf 112 an."
+    );
+    // A person who chose "du" is addressed so.
+    s.app
+        .set_prefs(
+            &s.id,
+            json!({"form_of_address": "informal", "emergency_cooldown_minutes": "0"}),
+        )
+        .await;
+    let r = press(&s, Some(json!({"language": "de"}))).await;
+    assert!(
+        r.body["message"].as_str().unwrap().contains("Ruf bitte selbst"),
+        "{}",
+        r.body
+    );
+    let bad = press(&s, Some(json!({"language": "klingon"}))).await;
+    assert_eq!(bad.status, 422);
 }
 
 #[tokio::test]

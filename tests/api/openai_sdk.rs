@@ -495,13 +495,13 @@ async fn a_call_for_help_over_realtime_is_asked_back_and_a_yes_alerts_the_contac
     assert_eq!(seen[0]["heard"], json!(["Hilfe! Hilfe!"]));
     assert_eq!(
         seen[0]["transcript"],
-        "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
+        "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein."
     );
     assert!(seen[0]["audio_bytes"].as_u64().unwrap() > 0, "the question is spoken");
     assert_eq!(seen[1]["heard"], json!(["Ja, bitte."]));
     assert_eq!(
         seen[1]["transcript"],
-        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+        "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
     );
     assert_eq!(seen[1]["done"], json!(["completed"]));
     crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");

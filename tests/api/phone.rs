@@ -585,7 +585,7 @@ async fn help_gateway(fakes: &Fakes) -> crate::emergency::Setup {
 }
 
 const ANNAS_MOBILE: &str = "+491701234567";
-const QUESTION: &str = "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.";
+const QUESTION: &str = "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.";
 
 /// The acknowledgement link of a mail, on the test's gateway (the mail names it under `PUBLIC_URL`).
 fn ack_link(app: &TestApp, mail: &str) -> String {
@@ -615,7 +615,7 @@ async fn help_by_voice_on_a_call_alerts_the_contacts_and_the_caller_hears_who_co
         .await;
     assert_eq!(
         fakes.spoken()[2],
-        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+        "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
     );
     let smtp = s.smtp.as_ref().unwrap();
     let mail = eventually("the alarm's mail", 10, || async {

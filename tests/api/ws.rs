@@ -1036,7 +1036,7 @@ async fn a_call_for_help_by_voice_asks_first_and_a_yes_alerts_the_contacts() {
     assert_eq!(kinds(&asked), ["transcript", "help_asked", "audio", "binary", "done"]);
     assert_eq!(
         asked[1].json()["text"],
-        "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
+        "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein."
     );
     assert_eq!(asked[1].json()["seconds"], 20);
     assert!(
@@ -1049,7 +1049,7 @@ async fn a_call_for_help_by_voice_asks_first_and_a_yes_alerts_the_contacts() {
     assert_eq!(answered[1].json()["status"], "alerted");
     assert_eq!(
         answered[1].json()["message"],
-        "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."
+        "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
     );
     let mails = s.smtp.as_ref().unwrap().mails();
     crate::emergency::mail_to(&mails, "tochter@family.example");
@@ -1058,6 +1058,88 @@ async fn a_call_for_help_by_voice_asks_first_and_a_yes_alerts_the_contacts() {
         "the SMS went out too"
     );
     assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
+}
+
+#[tokio::test]
+async fn a_call_for_help_misheard_by_the_recogniser_still_asks_and_a_guessed_word_counts() {
+    let stt = Fake::start().await;
+    // As the engines' Whisper wrote a frightened "Hilfe, ich bin gestürzt".
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Hilfe, ich bin bestützt.", "language": "de"})),
+    );
+    stt.then(STT, Reply::Json(json!({"text": "Nein."})));
+    // A lone word the recogniser guessed (speaches' and faster-whisper's word probabilities).
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Helether", "words": [{"word": "Helether", "probability": 0.21}]})),
+    );
+    stt.then(STT, Reply::Json(json!({"text": "Nein."})));
+    stt.then(
+        STT,
+        Reply::Json(json!({"text": "Der Film hat mir gut gefallen.", "words": [{"word": "Der", "probability": 0.9}]})),
+    );
+    let llm = Fake::answering(&["Schön."]).await;
+    let s = help_setup(&stt, &llm, "20").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    let asked = say(&mut ws).await;
+    assert_eq!(kinds(&asked), ["transcript", "help_asked", "audio", "binary", "done"]);
+    assert_eq!(say(&mut ws).await[1].json()["status"], "declined");
+    let guessed = say(&mut ws).await;
+    assert_eq!(guessed[1].json()["type"], "help_asked", "{guessed:?}");
+    assert_eq!(say(&mut ws).await[1].json()["status"], "declined");
+    // The same words in a harmless sense go to the model.
+    let harmless = say(&mut ws).await;
+    assert!(kinds(&harmless).contains(&"semantic".to_string()), "{harmless:?}");
+    assert_eq!(llm.requests(CHAT).len(), 1);
+    // The recogniser was asked for its words.
+    let form = String::from_utf8_lossy(&stt.requests(STT)[0].body).to_string();
+    assert!(
+        form.contains("timestamp_granularities[]") && form.contains("word"),
+        "{form}"
+    );
+}
+
+#[tokio::test]
+async fn a_call_for_help_that_would_reach_nobody_is_told_so_at_once_with_112() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Hilfe! Ich komme nicht mehr hoch."})));
+    let llm = Fake::answering(&["Gern."]).await;
+    let (stt_url, llm_url) = (stt.v1(), llm.v1());
+    // No mail relay and no Twilio: nobody can be reached, whatever the profile says.
+    let env = [
+        ("OPENAI_STT_URL", stt_url.as_str()),
+        ("DEFAULT_STT_PROVIDER", "openai"),
+        ("LOCAL_LLM_URL", llm_url.as_str()),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("DEFAULT_TTS_PROVIDER", "espeak"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("TWILIO_ACCOUNT_SID", ""),
+    ];
+    let s = crate::emergency::setup(None, &env, crate::emergency::profile()).await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    let told = say(&mut ws).await;
+    let kinds = kinds(&told);
+    if kinds[1] == "help_asked" {
+        panic!("a question that promises help was asked: {told:?}");
+    }
+    assert_eq!(kinds, ["transcript", "help", "audio", "binary", "done"]);
+    assert_eq!(told[1].json()["status"], "no_recipients");
+    let message = told[1].json()["message"].as_str().unwrap().to_string();
+    assert!(
+        message.starts_with("Ihre Hilfe erreicht noch niemanden") && message.contains("112"),
+        "{message}"
+    );
+    assert!(llm.requests(CHAT).is_empty());
+    assert_eq!(
+        crate::emergency::events(&s.app, &s.id).await,
+        ["no_recipients"],
+        "the call is logged"
+    );
 }
 
 #[tokio::test]

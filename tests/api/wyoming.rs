@@ -156,7 +156,7 @@ async fn help_client(port: u16, texts: &str) -> Value {
     crate::common::client_report(&mut run, "target/wyoming-venv").await
 }
 
-const QUESTION: &str = "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.";
+const QUESTION: &str = "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.";
 
 #[tokio::test]
 #[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
@@ -169,7 +169,7 @@ async fn a_call_for_help_from_a_satellite_is_asked_back_and_a_yes_alerts_the_con
         seen["answers"],
         json!([
             {"type": "handled", "text": QUESTION},
-            {"type": "handled", "text": "Hilfe ist unterwegs: deine Kontaktpersonen wurden benachrichtigt."},
+            {"type": "handled", "text": "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."},
         ])
     );
     crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");

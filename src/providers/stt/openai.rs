@@ -129,7 +129,11 @@ fn words(body: &serde_json::Value) -> Vec<(String, f32)> {
     let top = body["words"].as_array().into_iter().flatten();
     let segments = body["segments"].as_array().into_iter().flatten();
     let in_segments = segments.flat_map(|s| s["words"].as_array().into_iter().flatten());
-    let all: Vec<&serde_json::Value> = if body["words"].is_array() { top.collect() } else { in_segments.collect() };
+    let all: Vec<&serde_json::Value> = if body["words"].is_array() {
+        top.collect()
+    } else {
+        in_segments.collect()
+    };
     all.into_iter()
         .take(500)
         .filter_map(|w| {
