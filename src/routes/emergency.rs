@@ -121,6 +121,7 @@ fn page_language(given: Option<&str>, headers: &HeaderMap) -> Result<Option<Stri
 
 /// The status's query: the page's language.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct StatusQuery {
     /// The page's language (one of the eight), for the words of a person who set none.
     language: Option<String>,
