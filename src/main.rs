@@ -457,7 +457,8 @@ async fn help_reaches_nobody(app: &App) -> Option<String> {
     };
     (!names.is_empty()).then(|| {
         format!(
-            "help: the help button reaches nobody yet for {}: set up their contacts (admin panel, Users) and a way              to reach them (SMTP_HOST for e-mail, TWILIO_* for SMS and calls, or the house line)",
+            "help: the help button reaches nobody yet for {}: set up their contacts (admin panel, Users) and a way \
+             to reach them (SMTP_HOST for e-mail, TWILIO_* for SMS and calls, or the house line)",
             names.join(", ")
         )
     })
