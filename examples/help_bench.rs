@@ -1,8 +1,11 @@
 //! Calls for help and harmless sentences through the gateway's matcher: the misses (a call for help that would
 //! reach the model unasked) and the needless questions (a harmless sentence asked about), per language and line,
 //! on the recorded transcripts of `tests/fixtures/help_corpus.json` (made by `scripts/help-corpus.py make` with
-//! the engines' Whisper). `phrase` counts what the exact phrases catch alone (the matcher before tolerance),
-//! `heard` what the whole matcher asks about.
+//! the engines' Whisper). `phrases only` counts what the exact phrases catch alone (the matcher before
+//! tolerance), `one hearing` what the tolerant matcher asks about on the first transcript, and the plain columns
+//! what the gateway asks about with its second hearing of an unclear utterance (`again`: the same clip with the
+//! help prompt, used as `voice::help::hear_again` uses it). `heard again` counts the utterances that cost a
+//! second request.
 //!
 //! ```sh
 //! cargo run --release --example help_bench [-- tests/fixtures/help_corpus.json] [--list]
@@ -11,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use voice_gateway::emergency::hearing::{Heard, hear};
+use voice_gateway::emergency::hearing::{Heard, hear, hear_again, worth_hearing_again};
 
 #[derive(Default)]
 struct Row {
@@ -20,10 +23,25 @@ struct Row {
     kept: usize,
     missed_kept: usize,
     missed_by_phrases: usize,
+    missed_once: usize,
     missed: usize,
     harmless: usize,
     asked_by_phrases: usize,
+    asked_once: usize,
     asked: usize,
+    /// Utterances heard a second time.
+    again: usize,
+    all: usize,
+}
+
+/// An entry's words with their probabilities, under `key`.
+fn words(entry: &Value, key: &str) -> Vec<(String, f32)> {
+    entry[key]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| Some((w[0].as_str()?.to_string(), w[1].as_f64()? as f32)))
+        .collect()
 }
 
 fn main() {
@@ -38,18 +56,22 @@ fn main() {
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
     for entry in corpus["entries"].as_array().expect("entries") {
         let text = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
-        let words: Vec<(String, f32)> = entry["words"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|w| Some((w[0].as_str()?.to_string(), w[1].as_f64()? as f32)))
-            .collect();
-        let heard = hear(&text("heard"), &words, &text("language"));
-        let phrase = heard == Heard::Phrase;
+        let (language, first) = (text("language"), words(entry, "words"));
+        let once = hear(&text("heard"), &first, &language);
+        let again = !once.asks() && worth_hearing_again(&text("heard"), &first, &language);
+        let heard = if again {
+            hear_again(&first, &text("again"), &words(entry, "again_words"), &language)
+        } else {
+            once
+        };
+        let phrase = once == Heard::Phrase;
         let row = rows.entry((text("language"), text("line"))).or_default();
+        row.all += 1;
+        row.again += usize::from(again);
         if text("kind") == "call" {
             row.calls += 1;
             row.missed_by_phrases += usize::from(!phrase);
+            row.missed_once += usize::from(!once.asks());
             row.missed += usize::from(!heard.asks());
             let norm = |t: String| {
                 t.to_lowercase()
@@ -70,34 +92,50 @@ fn main() {
             }
             if list && !heard.asks() {
                 println!(
-                    "missed   {}: {:?} heard as {:?}",
+                    "missed   {} {}: {:?} heard as {:?}, again {:?}",
                     text("voice"),
+                    text("line"),
                     text("said"),
-                    text("heard")
+                    text("heard"),
+                    text("again")
                 );
             }
         } else {
             row.harmless += 1;
             row.asked_by_phrases += usize::from(phrase);
+            row.asked_once += usize::from(once.asks());
             row.asked += usize::from(heard.asks());
             if list && heard.asks() {
                 println!(
-                    "needless {}: {:?} heard as {:?} ({heard:?})",
+                    "needless {} {}: {:?} heard as {:?}, again {:?} ({once:?} {heard:?})",
                     text("voice"),
+                    text("line"),
                     text("said"),
-                    text("heard")
+                    text("heard"),
+                    text("again")
                 );
             }
         }
     }
     println!(
-        "| language | line | calls | missed (phrases only) | missed | calls kept by the recogniser | of those missed | harmless | asked (phrases only) | asked |"
+        "| language | line | calls | missed (phrases only) | missed (one hearing) | missed | calls kept by the recogniser | of those missed | harmless | asked (phrases only) | asked (one hearing) | asked | heard again |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for ((language, line), r) in &rows {
         println!(
-            "| {language} | {line} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.calls, r.missed_by_phrases, r.missed, r.kept, r.missed_kept, r.harmless, r.asked_by_phrases, r.asked
+            "| {language} | {line} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} of {} |",
+            r.calls,
+            r.missed_by_phrases,
+            r.missed_once,
+            r.missed,
+            r.kept,
+            r.missed_kept,
+            r.harmless,
+            r.asked_by_phrases,
+            r.asked_once,
+            r.asked,
+            r.again,
+            r.all
         );
     }
 }

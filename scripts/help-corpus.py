@@ -15,9 +15,10 @@ of silence each side). Each clip goes over two lines:
   telephone  down to 8 kHz, G.711 µ-law encoded and decoded, back up to 16 kHz (what a phone line gives the
              gateway)
 and is transcribed by `engines.transcribe_short(model, wav, language, 15)` with the language fixed, exactly
-as the gateway's local Whisper (base, int8, greedy, 15 s window) does. It writes
+as the gateway's local Whisper (base, int8, greedy, 15 s window) does, then once more with the help prompt
+(PROMPTS), as the gateway's second hearing of an utterance the recogniser was unsure of does. It writes
 tests/fixtures/help_corpus.json (one entry a line: kind, language, said, voice, line, heard, words with their
-probability); the WAVs stay out of git, under target/help-corpus/ (--keep-wavs).
+probability, again and again_words from the second hearing); the WAVs stay out of git, under target/help-corpus/ (--keep-wavs).
 
 `before` reads the fixture and prints, per language and line, the calls the gateway's matcher misses and the
 harmless sentences it takes for calls, using a Python port of `is_call_for_help` (src/emergency/spoken.rs).
@@ -43,6 +44,14 @@ import engines  # noqa: E402
 
 RATE = 16000
 FIXTURE = "tests/fixtures/help_corpus.json"
+
+# The words the gateway's second hearing gives the recogniser as the text said before the clip (`prompt` of
+# `help_prompt` in src/emergency/spoken.rs; the corpus test checks they are the same).
+PROMPTS = {
+    "de": "Hilfe! Ich bin gestürzt und komme nicht mehr hoch. Ruf den Notarzt, einen Krankenwagen! "
+          "Ich habe Schmerzen in der Brust, ich bekomme keine Luft.",
+    "en": "Help! I have fallen and I can't get up. Call an ambulance! I have chest pain, I can't breathe.",
+}
 
 # ---------------------------------------------------------------------------------------------------------------
 # The sentences. A call is what a frightened older person says when something has happened; a harmless sentence
@@ -461,8 +470,11 @@ def make(args):
                 with open(os.path.join(args.keep_wavs, f"{n:04d}-{language}-{kind}-{line}.wav"), "wb") as f:
                     f.write(data)
             text, _, _, heard_words = engines.transcribe_short(model, data, language, 15)
+            # What the gateway's second hearing gets (src/voice/listen.rs): the same clip with the help prompt.
+            again, _, _, again_words = engines.transcribe_short(model, data, language, 15, PROMPTS[language])
             entries.append({"kind": kind, "language": language, "said": said, "voice": name, "line": line,
-                            "heard": text, "words": [[w["word"], w["probability"]] for w in heard_words]})
+                            "heard": text, "words": [[w["word"], w["probability"]] for w in heard_words],
+                            "again": again, "again_words": [[w["word"], w["probability"]] for w in again_words]})
         if n % 25 == 0 or n == len(jobs):
             print(f"{n}/{len(jobs)} clips, {time.time() - started:.0f} s", flush=True)
     size = os.path.basename(args.model.rstrip("/")).replace("whisper-", "")
@@ -472,6 +484,7 @@ def make(args):
         "made": datetime.date.today().isoformat(),
         "command": "target/engines/venv/bin/python scripts/help-corpus.py make",
         "took_seconds": round(time.time() - started),
+        "prompts": {language: PROMPTS[language] for language in args.languages.split(",")},
     }
     write_fixture(args.fixture, header, entries)
     print(f"wrote {args.fixture}: {len(entries)} entries in {time.time() - started:.0f} s")

@@ -62,11 +62,23 @@ try {
   await accessible(page, 'assistant page with a conversation at 412x915');
   await page.screenshot({ path: `${SHOTS}/phone-https.png` });
 
-  // The smallest common phone, with large text: still all on the screen, still accessible.
-  const small = await (await trusted.newContext(phone(360, 740))).newPage();
+  // The smallest common phone, set to German, with large text: still all on the screen, still accessible.
+  const small = await (await trusted.newContext({ ...phone(360, 740), locale: 'de-DE' })).newPage();
   await small.goto(`https://${HOST}:${HTTPS}${LINK}`);
   await small.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  // Nobody is set up to be alerted yet: the German page says so under the help button, in German, with 112,
+  // and the button stands above the line, not over it.
+  await small.waitForSelector('#help-note:not([hidden])', { timeout: 10000 });
+  const note = await small.textContent('#help-note');
+  if (!note.startsWith('Hilfe erreicht noch niemanden') || !note.includes('112')) throw new Error(`help note: ${note}`);
+  const clear = await small.evaluate(() => {
+    const [help, line] = ['#help', '#help-note'].map((s) => document.querySelector(s).getBoundingClientRect());
+    return help.bottom <= line.top + 1 && line.bottom <= window.innerHeight;
+  });
+  if (!clear) throw new Error('the help button covers the line under it, or the line is off the screen');
+  if ((await small.textContent('#help')).trim() !== 'Hilfe') throw new Error('the page is not German');
   await fitsTheScreen(small, 'at 360x740');
+  step(`a German phone at 360x740 reads under the help button: "${note}"`);
   // The settings are folded on a phone: the conversation has the screen.
   if (await small.isVisible('#large-text')) throw new Error('the settings take the screen at 360x740');
   await small.tap('#settings summary');

@@ -27,6 +27,15 @@ const STEP: u8 = 1;
 /// Words of an utterance looked at: a call for help is short, and the work stays bounded.
 const MAX_WORDS: usize = 60;
 
+/// The recogniser's certainty (see [`certainty`]) under which an utterance not heard as a call for help is
+/// heard once more, leaning towards one ([`hear_again`]).
+pub const SURE: f32 = 0.8;
+/// The least certainty of the second hearing's words, as the recogniser scores them without the prompt, for
+/// its call to count: under it the recogniser wrote the prompt's words over sounds that were not them.
+const PLAUSIBLE: f32 = 0.05;
+/// How far under the first hearing's certainty the second's may be.
+const RATIO: f32 = 0.2;
+
 /// How an utterance stands to the calls for help of its language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heard {
@@ -46,6 +55,7 @@ impl Heard {
 }
 
 /// A word of the utterance: its spelling, its phonetic key, and the recogniser's probability where given.
+#[derive(Clone)]
 struct Word {
     text: String,
     key: String,
@@ -108,8 +118,7 @@ pub fn hear(text: &str, words: &[(String, f32)], language: &str) -> Heard {
     let sureness = sureness(&heard, words);
     let near = sets.iter().any(|(p, lang)| {
         let phonetics = Phonetics::of(lang);
-        let utterance: Vec<Word> = heard
-            .split(' ')
+        let utterance: Vec<Word> = pieces(&heard)
             .take(MAX_WORDS)
             .zip(sureness.iter().copied().chain(std::iter::repeat(true)))
             .map(|(w, sure)| Word {
@@ -129,14 +138,75 @@ pub fn is_call_for_help(text: &str, language: &str) -> bool {
     hear(text, &[], language).asks()
 }
 
+/// For an emergency number, whether the recogniser's digits are it with digits added inside or split by
+/// dashes ("93011", "900-11", "9-3-11" for 911): the first digit and the last two the same; none when either
+/// is no number.
+fn same_number(wanted: &str, heard: &str) -> Option<bool> {
+    let digits = |s: &str| -> Option<String> {
+        let d: String = s.chars().filter(|c| *c != '-').collect();
+        (!d.is_empty() && d.chars().all(|c| c.is_ascii_digit())).then_some(d)
+    };
+    let (wanted, heard) = (digits(wanted)?, digits(heard)?);
+    let ends = |d: &str| (d[..1].to_string(), d[d.len().saturating_sub(2)..].to_string());
+    Some(wanted.len() >= 3 && heard.len() <= 6 && ends(&wanted) == ends(&heard))
+}
+
+/// How sure the recogniser was of a transcript: the geometric mean of its words' probabilities (one word it
+/// guessed pulls it down as it should); none when it gave none.
+pub fn certainty(words: &[(String, f32)]) -> Option<f32> {
+    let words = &words[..words.len().min(MAX_WORDS)];
+    if words.is_empty() {
+        return None;
+    }
+    // "... ... ..." is no word: nothing was made out, however sure the recogniser was of its dots.
+    let spoken: Vec<f32> = words
+        .iter()
+        .filter(|(w, _)| w.chars().any(char::is_alphanumeric))
+        .map(|(_, p)| p.clamp(1e-4, 1.0).ln())
+        .collect();
+    if spoken.is_empty() {
+        return Some(0.0);
+    }
+    Some((spoken.iter().sum::<f32>() / spoken.len() as f32).exp())
+}
+
+/// Whether an utterance is worth a second hearing that leans towards a call for help: it is not heard as one,
+/// and the recogniser said it was unsure of it (under [`SURE`]). A recogniser that gives no probabilities
+/// gives no reason to hear again.
+pub fn worth_hearing_again(text: &str, words: &[(String, f32)], language: &str) -> bool {
+    certainty(words).is_some_and(|c| c < SURE) && hear(text, words, language) == Heard::Not
+}
+
+/// What the second hearing of an utterance (the same audio, with the words of calls for help as the text said
+/// before it) tells: [`Heard::Near`] when it hears a call for help and the recogniser, scoring its words
+/// without the prompt, finds them about as likely as those of the `first` hearing (at least [`PLAUSIBLE`],
+/// and [`RATIO`] of the first's certainty); else [`Heard::Not`].
+pub fn hear_again(first: &[(String, f32)], text: &str, words: &[(String, f32)], language: &str) -> Heard {
+    let plausible = match (certainty(first), certainty(words)) {
+        (Some(first), Some(again)) => again >= PLAUSIBLE && again >= first * RATIO,
+        _ => false,
+    };
+    if plausible && hear(text, words, language).asks() {
+        Heard::Near
+    } else {
+        Heard::Not
+    }
+}
+
+/// The words of `heard` (as [`spoken::words`] gives it) for tolerant matching, hyphenated ones in their parts:
+/// a recogniser writes "U-Hin-Tankenwagen" for "einen Krankenwagen".
+fn pieces(heard: &str) -> impl Iterator<Item = &str> {
+    heard.split([' ', '-']).filter(|w| !w.is_empty())
+}
+
 /// For each word of `heard`, whether the recogniser was sure of it: the recogniser's words, split as the
 /// utterance is, each with its probability; all sure when the two do not line up.
 fn sureness(heard: &str, words: &[(String, f32)]) -> Vec<bool> {
-    let count = heard.split(' ').count();
+    let count = pieces(heard).count();
     let split: Vec<bool> = words
         .iter()
         .flat_map(|(w, p)| {
-            let n = spoken::words(w).split(' ').filter(|s| !s.is_empty()).count();
+            let n = pieces(&spoken::words(w)).count();
             std::iter::repeat_n(*p >= UNSURE, n)
         })
         .collect();
@@ -158,8 +228,7 @@ struct Wanted {
 
 impl Tolerant<'_> {
     fn wanted(&self, phrase: &str) -> Vec<Wanted> {
-        spoken::words(phrase)
-            .split(' ')
+        pieces(&spoken::words(phrase))
             .map(|w| Wanted {
                 text: w.to_string(),
                 key: self.phonetics.key(w),
@@ -173,33 +242,42 @@ impl Tolerant<'_> {
         if wanted.len() > 3 { 2 * STEP } else { STEP }
     }
 
-    /// A phrase of `anywhere` somewhere in the utterance.
+    /// A phrase of `anywhere` somewhere in the utterance. A phrase of one word ("Krankenwagen") stands among
+    /// any words, so it must be spelled nearly alike (perhaps split in two or three), not merely sound alike
+    /// or be guessed: "für" is no "Feuer".
     fn anywhere(&self, utterance: &[Word]) -> bool {
         self.phrases.anywhere.iter().any(|phrase| {
             let wanted = self.wanted(phrase);
+            if let [one] = wanted.as_slice() {
+                return (0..utterance.len()).any(|start| {
+                    (1..=3.min(utterance.len() - start)).any(|parts| {
+                        let joined: String = utterance[start..start + parts]
+                            .iter()
+                            .map(|w| w.text.as_str())
+                            .collect();
+                        joined == one.text || strsim::normalized_damerau_levenshtein(&one.text, &joined) >= 0.7
+                    })
+                });
+            }
             let budget = Self::budget(&wanted);
             (0..utterance.len()).any(|start| self.align(&wanted, &utterance[start..], budget, false).is_some())
         })
     }
 
-    /// The utterance is `alone` phrases (repeated) and fillers only.
+    /// The utterance is `alone` phrases (repeated) and fillers only; a word the recogniser guessed beside
+    /// them may be a filler it misheard ("Hilfe, Mitter" for "Hilfe, bitte").
     fn alone(&self, utterance: &[Word]) -> bool {
-        let rest: Vec<&Word> = utterance
-            .iter()
-            .filter(|w| !self.phrases.filler.contains(&w.text.as_str()))
-            .collect();
-        if rest.is_empty() {
-            return false;
-        }
-        let rest: Vec<Word> = rest
-            .into_iter()
-            .map(|w| Word {
-                text: w.text.clone(),
-                key: w.key.clone(),
-                sure: w.sure,
-            })
-            .collect();
-        self.alone_from(&rest)
+        let rest = |keep: &dyn Fn(&Word) -> bool| -> Vec<Word> {
+            utterance
+                .iter()
+                .filter(|w| !self.phrases.filler.contains(&w.text.as_str()) && keep(w))
+                .cloned()
+                .collect()
+        };
+        let all = rest(&|_| true);
+        let sure = rest(&|w| w.sure);
+        (!all.is_empty() && self.alone_from(&all))
+            || (!sure.is_empty() && sure.len() < all.len() && self.alone_from(&sure))
     }
 
     fn alone_from(&self, rest: &[Word]) -> bool {
@@ -286,6 +364,9 @@ impl Tolerant<'_> {
         if wanted.short || word.text.chars().count() < 3 {
             return None;
         }
+        if let Some(alike) = same_number(&wanted.text, &word.text) {
+            return alike.then_some(STEP);
+        }
         let similar = strsim::normalized_damerau_levenshtein(&wanted.text, &word.text);
         let same_sound = !wanted.key.is_empty() && wanted.key == word.key;
         let short_words = wanted.text.chars().count().max(word.text.chars().count()) <= 4;
@@ -304,6 +385,16 @@ impl Tolerant<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Per language and line of the corpus: the calls for help missed and the harmless sentences asked about,
+    /// at most (measured with `cargo run --example help_bench`).
+    type Ceiling = ((&'static str, &'static str), (usize, usize));
+    const CEILINGS: [Ceiling; 4] = [
+        (("de", "browser"), (89, 4)),
+        (("de", "telephone"), (122, 3)),
+        (("en", "browser"), (25, 7)),
+        (("en", "telephone"), (39, 4)),
+    ];
 
     fn heard(text: &str, language: &str) -> Heard {
         hear(text, &[], language)
@@ -395,30 +486,42 @@ mod tests {
         }
     }
 
+    /// An entry's words with their probabilities, under `key`.
+    fn corpus_words(entry: &serde_json::Value, key: &str) -> Vec<(String, f32)> {
+        let words = entry[key].as_array().unwrap_or_else(|| panic!("{key} in {entry}"));
+        words
+            .iter()
+            .map(|w| (w[0].as_str().unwrap().to_string(), w[1].as_f64().unwrap() as f32))
+            .collect()
+    }
+
     /// The corpus of spoken calls for help and harmless sentences, as the engines' Whisper heard them
-    /// (`scripts/help-corpus.py make`): per language and line, the calls missed and the harmless sentences asked
-    /// about stay within what was measured when the matcher was set (`cargo run --example help_bench`).
+    /// (`scripts/help-corpus.py make`), once plainly and once with the help prompt: per language and line, the
+    /// calls missed and the harmless sentences asked about, with the second hearing of an unclear utterance as
+    /// the voice channels run it, stay within what was measured when the matcher was set (`cargo run --example
+    /// help_bench`). The corpus was heard with the prompts the gateway sends.
     #[test]
     fn the_recorded_corpus_stays_within_its_measured_misses_and_needless_questions() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/help_corpus.json");
         let corpus: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for language in ["de", "en"] {
+            assert_eq!(
+                corpus["prompts"][language],
+                spoken::prompt(language),
+                "re-record the corpus"
+            );
+        }
         // (language, line) → (calls missed, harmless asked about) at most.
-        let ceilings = [
-            (("de", "browser"), (121, 6)),
-            (("de", "telephone"), (162, 4)),
-            (("en", "browser"), (50, 5)),
-            (("en", "telephone"), (75, 3)),
-        ];
+        let ceilings = CEILINGS;
         let mut counted = std::collections::HashMap::new();
         for e in corpus["entries"].as_array().unwrap() {
             let field = |k: &str| e[k].as_str().unwrap_or_default();
-            let words: Vec<(String, f32)> = e["words"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|w| (w[0].as_str().unwrap().to_string(), w[1].as_f64().unwrap() as f32))
-                .collect();
-            let asks = hear(field("heard"), &words, field("language")).asks();
+            let (language, first) = (field("language"), corpus_words(e, "words"));
+            let mut heard = hear(field("heard"), &first, language);
+            if !heard.asks() && worth_hearing_again(field("heard"), &first, language) {
+                heard = hear_again(&first, field("again"), &corpus_words(e, "again_words"), language);
+            }
+            let asks = heard.asks();
             let row: &mut (usize, usize) = counted.entry((field("language"), field("line"))).or_default();
             match field("kind") {
                 "call" => row.0 += usize::from(!asks),
@@ -438,5 +541,55 @@ mod tests {
     fn exact_phrases_are_phrases() {
         assert_eq!(heard("Hilfe!", "de"), Heard::Phrase);
         assert_eq!(heard("I've fallen and I can't get up", "en"), Heard::Phrase);
+    }
+
+    fn guessed(words: &[(&str, f32)]) -> Vec<(String, f32)> {
+        words.iter().map(|(w, p)| (w.to_string(), *p)).collect()
+    }
+
+    #[test]
+    fn the_recognisers_errors_of_the_corpus_are_heard() {
+        // Hyphenated pieces, an emergency number with digits added, a word split in three.
+        assert_eq!(heard("U-Hin-Tankenwagen", "de"), Heard::Near);
+        assert_eq!(heard("Call 93011", "en"), Heard::Near);
+        assert_eq!(heard("Call 900-11.", "en"), Heard::Near);
+        assert_eq!(heard("Call 1234", "en"), Heard::Not);
+        // A filler the recogniser guessed beside a call alone; sure of it, it is another word.
+        let mitter = guessed(&[("Hilfe,", 0.9), ("Mitter", 0.2)]);
+        assert_eq!(hear("Hilfe, Mitter", &mitter, "de"), Heard::Near);
+        let sure = guessed(&[("Hilf", 0.9), ("mir", 0.9), ("kochen", 0.9)]);
+        assert_eq!(hear("Hilf mir kochen", &sure, "de"), Heard::Not);
+        // A one-word phrase among other words must be spelled alike, not merely guessed at.
+        let frueh = guessed(&[("Ich", 0.9), ("bin", 0.9), ("heute", 0.9), ("früh", 0.3), ("auf", 0.9)]);
+        assert_eq!(hear("Ich bin heute früh auf", &frueh, "de"), Heard::Not);
+        assert_eq!(heard("Ich bin im Bad ausgerutscht.", "de"), Heard::Phrase);
+        assert_eq!(heard("Ich will immer ausdrutscht.", "de"), Heard::Near);
+    }
+
+    #[test]
+    fn an_unsure_utterance_is_heard_again_and_a_written_over_call_does_not_count() {
+        let unsure = guessed(&[("Sieh", 0.31), ("also.", 0.2)]);
+        assert!((certainty(&unsure).unwrap() - 0.249).abs() < 0.01);
+        assert!(worth_hearing_again("Sieh also.", &unsure, "de"));
+        // Sure of it, or no probabilities at all, or a call already: no second hearing.
+        assert!(!worth_hearing_again(
+            "Wie spät ist es?",
+            &guessed(&[("Wie", 0.95), ("spät", 0.9)]),
+            "de"
+        ));
+        assert!(!worth_hearing_again("Sieh also.", &[], "de"));
+        assert!(!worth_hearing_again("Hilfe!", &guessed(&[("Hilfe!", 0.2)]), "de"));
+        // Dots are nothing made out.
+        assert_eq!(certainty(&guessed(&[("...", 0.9), ("...", 0.9)])), Some(0.0));
+        // The prompt's words, found as likely as the first hearing's: a call to ask about.
+        assert_eq!(
+            hear_again(&unsure, "Hilfe!", &guessed(&[("Hilfe!", 0.38)]), "de"),
+            Heard::Near
+        );
+        // Written over sounds that were not them (the recogniser, without the prompt, finds them unlikely).
+        let over = guessed(&[("Ich", 0.05), ("bekomme", 0.01), ("keine", 0.02), ("Luft.", 0.01)]);
+        assert_eq!(hear_again(&unsure, "Ich bekomme keine Luft.", &over, "de"), Heard::Not);
+        // A second hearing that is no call.
+        assert_eq!(hear_again(&unsure, "Sieh also.", &unsure, "de"), Heard::Not);
     }
 }

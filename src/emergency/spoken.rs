@@ -31,6 +31,9 @@ pub(super) struct Phrases {
     declined: &'static str,
     /// The answer to an answer that is neither.
     again: &'static str,
+    /// What the second hearing gives the recogniser as the text said before the utterance (OpenAI's
+    /// `prompt`), so that it leans towards the words of a call for help ([`super::hearing::hear_again`]).
+    prompt: &'static str,
 }
 
 pub(super) const EN: Phrases = Phrases {
@@ -93,6 +96,9 @@ pub(super) const EN: Phrases = Phrases {
         "i think i broke",
         "i slipped",
         "i'm so dizzy",
+        "i'm going to fall",
+        "i am going to fall",
+        "i'm about to fall",
         "there's a fire",
         "call the fire brigade",
         // Someone else.
@@ -163,6 +169,7 @@ pub(super) const EN: Phrases = Phrases {
     question: "Shall I alert your contacts? Please say yes or no.",
     declined: "All right, I will not alert anyone.",
     again: "I did not understand. Shall I alert your contacts? Please say yes or no.",
+    prompt: "Help! I have fallen and I can't get up. Call an ambulance! I have chest pain, I can't breathe.",
 };
 
 const DE: Phrases = Phrases {
@@ -216,11 +223,26 @@ const DE: Phrases = Phrases {
         "ich habe einen herzinfarkt",
         "ich glaube ich habe einen herzinfarkt",
         "ich kann meinen arm nicht",
+        "ich habe mir das bein gebrochen",
+        "ich habe mir den arm gebrochen",
+        "ich habe mir die hüfte gebrochen",
+        "bein gebrochen",
+        "hüfte gebrochen",
+        "herz tut so weh",
+        "herz tut weh",
+        "ausgerutscht",
+        "die treppe runtergefallen",
+        "die treppe heruntergefallen",
+        "zusammengebrochen",
+        "kann mir jemand helfen",
+        "hilft mir jemand",
         "ich kann mich nicht bewegen",
         "mir ist so schwindelig",
         "ich bin ausgerutscht",
         "es brennt",
         "feuer",
+        "feuerwehr",
+        "ruf die feuerwehr",
         "schmerzen in der brust",
         "mein herz tut so weh",
         "ich blute",
@@ -277,6 +299,7 @@ const DE: Phrases = Phrases {
     question: "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.",
     declined: "In Ordnung, ich alarmiere niemanden.",
     again: "Das habe ich nicht verstanden. Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.",
+    prompt: "Hilfe! Ich bin gestürzt und komme nicht mehr hoch. Ruf den Notarzt, einen Krankenwagen! Ich habe Schmerzen in der Brust, ich bekomme keine Luft.",
 };
 
 const FR: Phrases = Phrases {
@@ -334,6 +357,7 @@ const FR: Phrases = Phrases {
     question: "Dois-je prévenir vos contacts ? Dites oui ou non.",
     declined: "D'accord, je ne préviens personne.",
     again: "Je n'ai pas compris. Dois-je prévenir vos contacts ? Dites oui ou non.",
+    prompt: "Au secours ! Je suis tombé et je ne peux pas me relever. Appelez une ambulance ! J'ai mal à la poitrine, je ne peux pas respirer.",
 };
 
 const ES: Phrases = Phrases {
@@ -373,6 +397,7 @@ const ES: Phrases = Phrases {
     question: "¿Aviso a sus contactos? Diga sí o no.",
     declined: "De acuerdo, no aviso a nadie.",
     again: "No le he entendido. ¿Aviso a sus contactos? Diga sí o no.",
+    prompt: "¡Socorro! Me he caído y no puedo levantarme. ¡Llame a una ambulancia! Me duele el pecho, no puedo respirar.",
 };
 
 const IT: Phrases = Phrases {
@@ -403,6 +428,7 @@ const IT: Phrases = Phrases {
     question: "Devo avvisare i suoi contatti? Dica sì o no.",
     declined: "Va bene, non avviso nessuno.",
     again: "Non ho capito. Devo avvisare i suoi contatti? Dica sì o no.",
+    prompt: "Aiuto! Sono caduto e non riesco ad alzarmi. Chiami un'ambulanza! Ho dolore al petto, non riesco a respirare.",
 };
 
 const NL: Phrases = Phrases {
@@ -431,6 +457,7 @@ const NL: Phrases = Phrases {
     question: "Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.",
     declined: "Goed, ik waarschuw niemand.",
     again: "Dat heb ik niet begrepen. Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.",
+    prompt: "Help! Ik ben gevallen en kan niet meer opstaan. Bel een ambulance! Ik heb pijn op de borst, ik krijg geen lucht.",
 };
 
 const PL: Phrases = Phrases {
@@ -469,6 +496,7 @@ const PL: Phrases = Phrases {
     question: "Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.",
     declined: "Dobrze, nikogo nie powiadamiam.",
     again: "Nie zrozumiałem. Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.",
+    prompt: "Pomocy! Upadłem i nie mogę wstać. Wezwij karetkę! Boli mnie w klatce piersiowej, nie mogę oddychać.",
 };
 
 const PT: Phrases = Phrases {
@@ -516,6 +544,7 @@ const PT: Phrases = Phrases {
     question: "Devo avisar os seus contactos? Diga sim ou não.",
     declined: "Está bem, não aviso ninguém.",
     again: "Não entendi. Devo avisar os seus contactos? Diga sim ou não.",
+    prompt: "Socorro! Caí e não consigo levantar-me. Chame uma ambulância! Tenho dor no peito, não consigo respirar.",
 };
 
 /// The phrases of a language; English for any other.
@@ -605,6 +634,11 @@ pub fn question(language: &str, informal: bool) -> &'static str {
         "de" if informal => "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.",
         _ => phrases(language).question,
     }
+}
+
+/// What the second hearing gives the recogniser as the text said before the utterance, in `language`.
+pub fn prompt(language: &str) -> &'static str {
+    phrases(language).prompt
 }
 
 /// The answer to a no, in `language`.

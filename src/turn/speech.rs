@@ -1,6 +1,8 @@
 //! The speech stages of a turn, shared by `/api/chat`, `/api/speak` and `/api/transcribe`: synthesis with the
 //! local-voice fallback for languages the cloud TTS cannot speak, and transcription, each along its chain.
 
+use std::time::Duration;
+
 use super::fallback::{Answered, Failure, walk};
 use super::{TurnRequest, check_text, provider_error, quota, route_for};
 use crate::app::App;
@@ -279,6 +281,30 @@ where
         );
     }
     Ok((answered, language_fallback))
+}
+
+/// How long a second hearing ([`transcribe_after`]) may take: it delays the answer to an unclear utterance.
+const AFTER_LIMIT: Duration = Duration::from_secs(4);
+
+/// Transcribes audio once more with the route's STT engine in the route's language, with `prompt` as the text
+/// said before it; none when the engine takes no prompt, fails or takes longer than [`AFTER_LIMIT`] (no
+/// fallback: the first hearing stands).
+pub async fn transcribe_after(app: &App, route: &Route, audio: &Pcm, prompt: &str) -> Option<Transcript> {
+    let engine = app.providers.stt.get(route.stt);
+    let mono = (audio.channels > 1).then(|| crate::providers::audio::to_mono(audio.clone()));
+    let hearing = engine.transcribe_after(mono.as_ref().unwrap_or(audio), Some(&route.language), prompt);
+    match tokio::time::timeout(AFTER_LIMIT, hearing).await {
+        Ok(Some(Ok(transcript))) => Some(transcript),
+        Ok(Some(Err(err))) => {
+            tracing::warn!(provider = %route.stt, "a second hearing failed: {err}");
+            None
+        }
+        Ok(None) => None,
+        Err(_) => {
+            tracing::warn!(provider = %route.stt, "a second hearing took longer than {AFTER_LIMIT:?}");
+            None
+        }
+    }
 }
 
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed

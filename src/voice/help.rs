@@ -16,6 +16,8 @@ use crate::emergency::hearing::{self, Heard};
 use crate::emergency::{self, Press, spoken, texts};
 use crate::error::Result;
 use crate::prefs::Prefs;
+use crate::providers::audio::Pcm;
+use crate::providers::stt::Transcript;
 use crate::store::users::User;
 use crate::turn::speech;
 
@@ -105,6 +107,31 @@ pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help
         }
         Help::Off => None,
     }
+}
+
+/// Hears an utterance the recogniser was unsure of once more, with the words of calls for help as the text
+/// said before it (the engine's `prompt`), where the engine takes one: that transcript when it is a call for
+/// help to ask about ([`hearing::hear_again`]); none otherwise, and for a clear utterance or a call already
+/// heard (no second request). A garbled "Hilfe!" that came out as "Heelser" comes back as "Hilfe!".
+pub(super) async fn hear_again(
+    app: &App,
+    route: &Route,
+    audio: &Pcm,
+    (text, words): (&str, &[(String, f32)]),
+) -> Option<Transcript> {
+    let language = route.language.as_str();
+    if !hearing::worth_hearing_again(text, words, language) {
+        return None;
+    }
+    let again = speech::transcribe_after(app, route, audio, spoken::prompt(language)).await?;
+    let heard = hearing::hear_again(words, &again.text, &again.words, language);
+    tracing::debug!(
+        first = text,
+        again = again.text,
+        ?heard,
+        "an unclear utterance was heard again for help"
+    );
+    heard.asks().then_some(again)
 }
 
 /// Handles an utterance for the help dialogue; true when it was one (and so does not go to the model).

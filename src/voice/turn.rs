@@ -239,7 +239,15 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         }
         // The recogniser's words tell how sure it was, of the words it heard (not of a translation).
         let words: &[(String, f32)] = if translated_to.is_none() { &heard.words } else { &[] };
-        if help::heard(&app, &user, (&text, words), (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
+        // An utterance the recogniser was unsure of is heard once more for a call for help.
+        let again = match help {
+            Help::Listening => help::hear_again(&app, route, &audio, (&text, words)).await,
+            _ => None,
+        };
+        let said = again
+            .as_ref()
+            .map_or((text.as_str(), words), |t| (t.text.as_str(), t.words.as_slice()));
+        if help::heard(&app, &user, said, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
             return Ok(());
         }
         if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &route.language) {

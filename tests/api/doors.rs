@@ -157,8 +157,9 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
     assert_eq!(health.status(), 200);
     // The gateway accepts (and refuses) what the kernel already took for it a moment later: wait for the
     // count. The door has three quarters of the 31 places (23), and each of the ten addresses a quarter of
-    // those. Counted of the connections made: on a loaded machine some of the 300 connects fail.
-    assert!(flood.len() > 100, "the flood connected: {} of 300", flood.len());
+    // those. Counted of the connections made: on a loaded machine many of the 300 connects fail (58 got
+    // through once, with two builds running); ten beyond the places are enough to see them refused.
+    assert!(flood.len() > 33, "the flood connected: {} of 300", flood.len());
     let beyond = flood.len() as u64 - 23;
     let refused = || async {
         let metrics = client

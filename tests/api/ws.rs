@@ -1114,6 +1114,89 @@ async fn a_call_for_help_misheard_by_the_recogniser_still_asks_and_a_guessed_wor
     );
 }
 
+/// A recogniser's answer with each word's probability, as speaches and the engines' Whisper give them.
+fn heard_with(text: &str, words: &[(&str, f64)]) -> Reply {
+    let words: Vec<Value> = words
+        .iter()
+        .map(|(w, p)| json!({"word": w, "probability": p}))
+        .collect();
+    Reply::Json(json!({"text": text, "words": words}))
+}
+
+#[tokio::test]
+async fn an_unclear_utterance_is_heard_again_for_a_call_for_help_and_a_written_over_one_goes_to_the_model() {
+    let stt = Fake::start().await;
+    // A frightened "Hilfe!" on the telephone, as the engines' Whisper wrote it, unsure; heard again with the
+    // help prompt, it is "Hilfe!", scored about as likely.
+    stt.then(STT, heard_with("Sieh also.", &[("Sieh", 0.31), ("also.", 0.2)]));
+    stt.then(STT, heard_with("Hilfe!", &[("Hilfe!", 0.38)]));
+    stt.then(STT, Reply::Json(json!({"text": "Nein."})));
+    // "Wie spät ist es?", unsure; the prompt makes the recogniser write its own words over it, which it then
+    // finds unlikely: the question goes to the model.
+    stt.then(
+        STT,
+        heard_with("Mischfehl ist es.", &[("Mischfehl", 0.27), ("ist", 0.5), ("es.", 0.5)]),
+    );
+    stt.then(
+        STT,
+        heard_with(
+            "Ich bekomme keine Luft.",
+            &[("Ich", 0.05), ("bekomme", 0.01), ("keine", 0.02), ("Luft.", 0.01)],
+        ),
+    );
+    // A clear utterance is not heard again.
+    stt.then(
+        STT,
+        heard_with(
+            "Wie spät ist es?",
+            &[("Wie", 0.95), ("spät", 0.9), ("ist", 0.97), ("es?", 0.96)],
+        ),
+    );
+    let llm = Fake::answering(&["Es ist acht Uhr."]).await;
+    let s = help_setup(&stt, &llm, "20").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    let asked = say(&mut ws).await;
+    assert_eq!(
+        kinds(&asked),
+        ["transcript", "help_asked", "audio", "binary", "done"],
+        "{asked:?}"
+    );
+    assert_eq!(say(&mut ws).await[1].json()["status"], "declined");
+    let unclear = say(&mut ws).await;
+    assert!(kinds(&unclear).contains(&"semantic".to_string()), "{unclear:?}");
+    let clear = say(&mut ws).await;
+    assert!(kinds(&clear).contains(&"semantic".to_string()), "{clear:?}");
+
+    let forms: Vec<String> = stt
+        .requests(STT)
+        .iter()
+        .map(|r| String::from_utf8_lossy(&r.body).to_string())
+        .collect();
+    assert_eq!(
+        forms.len(),
+        6,
+        "two second hearings, none for the answer or the clear question"
+    );
+    let prompted: Vec<bool> = forms.iter().map(|f| f.contains("name=\"prompt\"")).collect();
+    assert_eq!(prompted, [false, true, false, false, true, false]);
+    assert!(
+        forms[1].contains("Hilfe! Ich bin gestürzt und komme nicht mehr hoch."),
+        "{}",
+        forms[1]
+    );
+    let asked = llm.requests(CHAT);
+    let last = |i: usize| asked[i].json()["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+    assert_eq!(asked.len(), 2);
+    assert_eq!(
+        last(0),
+        "Mischfehl ist es.",
+        "the first hearing's words, not the prompt's"
+    );
+    assert_eq!(last(1), "Wie spät ist es?");
+}
+
 #[tokio::test]
 async fn a_call_for_help_that_would_reach_nobody_is_told_so_at_once_with_112() {
     let stt = Fake::start().await;

@@ -41,6 +41,17 @@ pub trait Stt: Engine {
     /// detect it.
     async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError>;
 
+    /// Transcribes a clip with `prompt` as the text said before it (OpenAI's `prompt`), which leans the
+    /// recogniser towards its words; `None` for an engine that takes no prompt.
+    async fn transcribe_after(
+        &self,
+        _audio: &Pcm,
+        _language: Option<&str>,
+        _prompt: &str,
+    ) -> Option<Result<Transcript, ProviderError>> {
+        None
+    }
+
     /// A recognition fed as the audio arrives, for engines that recognise incrementally; `None` (the default)
     /// for engines that take whole clips, which [`open`] wraps.
     fn stream(&self, _sample_rate: u32, _language: Option<&str>) -> Option<SttStream> {

@@ -95,6 +95,28 @@ impl Engine for OpenAiStt {
 impl Stt for OpenAiStt {
     #[tracing::instrument(skip_all, fields(provider = self.origin.id, seconds = audio.duration_secs()))]
     async fn transcribe(&self, audio: &Pcm, language: Option<&str>) -> Result<Transcript, ProviderError> {
+        self.request(audio, language, None).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = self.origin.id, seconds = audio.duration_secs()))]
+    async fn transcribe_after(
+        &self,
+        audio: &Pcm,
+        language: Option<&str>,
+        prompt: &str,
+    ) -> Option<Result<Transcript, ProviderError>> {
+        Some(self.request(audio, language, Some(prompt)).await)
+    }
+}
+
+impl OpenAiStt {
+    /// One `/audio/transcriptions` request, with the text said before the clip where there is one.
+    async fn request(
+        &self,
+        audio: &Pcm,
+        language: Option<&str>,
+        prompt: Option<&str>,
+    ) -> Result<Transcript, ProviderError> {
         let file = Part::bytes(audio.to_wav())
             .file_name("audio.wav")
             .mime_str("audio/wav")
@@ -106,6 +128,9 @@ impl Stt for OpenAiStt {
             .text("timestamp_granularities[]", "word");
         if let Some(lang) = language {
             form = form.text("language", lang.to_string());
+        }
+        if let Some(prompt) = prompt {
+            form = form.text("prompt", prompt.to_string());
         }
         let mut call = self.http.post(&self.url).multipart(form);
         if let Some(key) = &self.key {

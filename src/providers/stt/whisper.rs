@@ -81,4 +81,13 @@ impl Stt for Whisper {
             ))),
         }
     }
+
+    async fn transcribe_after(
+        &self,
+        audio: &Pcm,
+        language: Option<&str>,
+        prompt: &str,
+    ) -> Option<Result<Transcript, ProviderError>> {
+        self.served.as_ref()?.transcribe_after(audio, language, prompt).await
+    }
 }
