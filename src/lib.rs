@@ -28,6 +28,8 @@
 //! - [`prefs`]: which user preferences exist and how they are validated; [`overrides`]: the store-backed cache of
 //!   the runtime overrides.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
+//! - [`care`]: reminders and timers: what people say of them (German and English), when they fall in the person's
+//!   time zone, what is said back.
 //! - [`emergency`]: the manual help function: cooldown, dossier, e-mail, SMS, calls (Twilio or the house's
 //!   telephone), webhook, acknowledgements, reminders, the watched help path.
 //! - [`app`]: the shared state handed to handlers.
@@ -62,6 +64,7 @@ pub mod app;
 #[cfg(test)]
 mod architecture;
 pub mod auth;
+pub mod care;
 pub mod config;
 pub mod connections;
 pub mod deadline;

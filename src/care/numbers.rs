@@ -3,15 +3,63 @@
 
 /// German 0–19 and the tens.
 const DE_ONES: [&str; 20] = [
-    "null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf",
-    "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn",
+    "null",
+    "eins",
+    "zwei",
+    "drei",
+    "vier",
+    "fünf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "elf",
+    "zwölf",
+    "dreizehn",
+    "vierzehn",
+    "fünfzehn",
+    "sechzehn",
+    "siebzehn",
+    "achtzehn",
+    "neunzehn",
 ];
-const DE_TENS: [(&str, u32); 5] = [("zwanzig", 20), ("dreißig", 30), ("vierzig", 40), ("fünfzig", 50), ("sechzig", 60)];
+const DE_TENS: [(&str, u32); 5] = [
+    ("zwanzig", 20),
+    ("dreißig", 30),
+    ("vierzig", 40),
+    ("fünfzig", 50),
+    ("sechzig", 60),
+];
 const EN_ONES: [&str; 20] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 ];
-const EN_TENS: [(&str, u32); 5] = [("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50), ("sixty", 60)];
+const EN_TENS: [(&str, u32); 5] = [
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+];
 
 /// A whole number from digits or one word of `language` ("acht", "einundzwanzig", "twenty-five", "ein").
 pub fn whole(word: &str, language: &str) -> Option<u32> {
@@ -35,7 +83,11 @@ fn german(word: &str) -> Option<u32> {
     }
     // "einundzwanzig": ones "und" tens.
     let (ones, tens) = word.split_once("und")?;
-    let ones = if ones == "ein" { 1 } else { DE_ONES[1..10].iter().position(|w| *w == ones)? as u32 + 1 };
+    let ones = if ones == "ein" {
+        1
+    } else {
+        DE_ONES[1..10].iter().position(|w| *w == ones)? as u32 + 1
+    };
     let tens = DE_TENS.iter().find(|(w, _)| *w == tens)?.1;
     Some(tens + ones)
 }

@@ -49,7 +49,10 @@ pub enum Day {
     Tomorrow,
     DayAfterTomorrow,
     /// A weekday; `next` when said as "nächsten Montag" / "next Monday" (never today).
-    Weekday { day: Weekday, next: bool },
+    Weekday {
+        day: Weekday,
+        next: bool,
+    },
 }
 
 /// A clock time as said; `sure` when it cannot mean two things (13–23 or 0, "am"/"pm", "Uhr" after 12).
@@ -141,10 +144,16 @@ const DE: Words = Words {
     reminder: &["erinner"],
     timer: &["timer", "kurzzeitwecker", "eieruhr"],
     alarm: &["wecker"],
-    cancel: &["lösch", "entfern", "streich", "abbrech", "stopp", "vergiss", "storn", "beend"],
+    cancel: &[
+        "lösch", "entfern", "streich", "abbrech", "stopp", "vergiss", "storn", "beend",
+    ],
     list: &["welche", "was", "zeig", "liste", "habe", "hab", "gibt", "sag"],
-    request: &["mich", "bitte", "stell", "stelle", "setz", "setze", "mach", "mache", "kannst", "du", "sie", "neue", "neuen"],
-    articles: &["eine", "einen", "ein", "die", "den", "der", "das", "meine", "meinen", "meinem"],
+    request: &[
+        "mich", "bitte", "stell", "stelle", "setz", "setze", "mach", "mache", "kannst", "du", "sie", "neue", "neuen",
+    ],
+    articles: &[
+        "eine", "einen", "ein", "die", "den", "der", "das", "meine", "meinen", "meinem",
+    ],
     lead: &["an", "daran", "dass", "um", "zu", "für", "bitte", "und", "mit", "von"],
     in_: &["in"],
     length: &["auf", "für", "von", "mit"],
@@ -229,9 +238,10 @@ impl Reader {
         if self.any(w.cancel).is_some() {
             return Some(Asked::Cancel { text: self.cancelled() });
         }
-        let plural = self.tokens.iter().any(|t| {
-            matches!(t.lower.as_str(), "erinnerungen" | "reminders" | "timers" | "alarms")
-        });
+        let plural = self
+            .tokens
+            .iter()
+            .any(|t| matches!(t.lower.as_str(), "erinnerungen" | "reminders" | "timers" | "alarms"));
         if plural && (0..self.tokens.len()).any(|i| self.is(i, w.list)) {
             return Some(Asked::List);
         }
@@ -245,7 +255,10 @@ impl Reader {
         if let Some(a) = alarm.filter(|_| reminder.is_none()) {
             self.used[a] = false;
         }
-        Some(Asked::Set { text: self.text(), when })
+        Some(Asked::Set {
+            text: self.text(),
+            when,
+        })
     }
 
     /// Marks the topic word at `i` used, with an article right before it.
@@ -277,7 +290,10 @@ impl Reader {
     fn cancelled(&mut self) -> String {
         let w = self.words;
         for i in 0..self.tokens.len() {
-            if self.starts(i, w.cancel) || self.starts(i, w.reminder) || self.starts(i, w.timer) || self.is(i, w.request)
+            if self.starts(i, w.cancel)
+                || self.starts(i, w.reminder)
+                || self.starts(i, w.timer)
+                || self.is(i, w.request)
             {
                 self.used[i] = true;
             }
@@ -293,7 +309,12 @@ impl Reader {
 
     /// The words not read as anything.
     fn rest(&self) -> Vec<&Token> {
-        self.tokens.iter().zip(&self.used).filter(|(_, used)| !**used).map(|(t, _)| t).collect()
+        self.tokens
+            .iter()
+            .zip(&self.used)
+            .filter(|(_, used)| !**used)
+            .map(|(t, _)| t)
+            .collect()
     }
 
     /// What to be reminded of: the words left, without the request's words and what leads into them.
@@ -315,7 +336,11 @@ impl Reader {
         let lead = |t: &&Token| w.lead.contains(&t.lower.as_str());
         let start = rest.iter().position(|t| !lead(t)).unwrap_or(rest.len());
         let end = rest.iter().rposition(|t| !lead(t)).map_or(start, |e| e + 1).max(start);
-        rest[start..end].iter().map(|t| t.written.as_str()).collect::<Vec<_>>().join(" ")
+        rest[start..end]
+            .iter()
+            .map(|t| t.written.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Reads every piece of a time.
@@ -378,14 +403,15 @@ impl Reader {
         let mut at = i;
         // An article before a fraction: "einer halben Stunde", "a quarter of an hour".
         let fraction = |w: &str| matches!(w, "halbe" | "halben" | "viertel" | "dreiviertel" | "quarter" | "half");
-        if self.is(at, self.words.articles) || self.is(at, &["einer"]) {
-            if fraction(self.word(at + 1)) {
-                at += 1;
-            }
+        if (self.is(at, self.words.articles) || self.is(at, &["einer"])) && fraction(self.word(at + 1)) {
+            at += 1;
         }
         let mut amount = numbers::amount(self.word(at), self.language)?;
         let fractional = fraction(self.word(at));
-        if let Some(pair) = (!self.de).then(|| numbers::english_pair(self.word(at), self.word(at + 1))).flatten() {
+        if let Some(pair) = (!self.de)
+            .then(|| numbers::english_pair(self.word(at), self.word(at + 1)))
+            .flatten()
+        {
             amount = pair * 60;
             at += 1;
         }
@@ -452,7 +478,9 @@ impl Reader {
     fn weekdays(&self, i: usize) -> Option<Weekday> {
         let days = if self.de { &DE_DAYS } else { &EN_DAYS };
         let word = self.word(i);
-        days.iter().find(|(name, _)| word.strip_suffix('s') == Some(name)).map(|(_, d)| *d)
+        days.iter()
+            .find(|(name, _)| word.strip_suffix('s') == Some(name))
+            .map(|(_, d)| *d)
     }
 
     /// "jeden Tag", "täglich", "werktags", "jeden Montag", "montags und donnerstags", "every weekday".
@@ -484,7 +512,11 @@ impl Reader {
                 let mut at = next + 1;
                 loop {
                     let and = usize::from(self.is(at, w.and));
-                    let more = if every { self.weekday(at + and) } else { self.weekdays(at + and) };
+                    let more = if every {
+                        self.weekday(at + and)
+                    } else {
+                        self.weekdays(at + and)
+                    };
                     match more {
                         Some(d) => {
                             if !days.contains(&d) {
@@ -555,10 +587,24 @@ impl Reader {
         let word = self.word(i);
         // Noon and midnight.
         if matches!(word, "noon" | "midday" | "mittag") && led {
-            return Some((1, Clock { hour: 12, minute: 0, sure: true }));
+            return Some((
+                1,
+                Clock {
+                    hour: 12,
+                    minute: 0,
+                    sure: true,
+                },
+            ));
         }
         if matches!(word, "midnight" | "mitternacht") {
-            return Some((1, Clock { hour: 0, minute: 0, sure: true }));
+            return Some((
+                1,
+                Clock {
+                    hour: 0,
+                    minute: 0,
+                    sure: true,
+                },
+            ));
         }
         if self.de {
             match word {
@@ -590,15 +636,17 @@ impl Reader {
         // "zehn nach acht", "zwanzig vor neun", "ten past eight", "twenty to nine".
         if let Some(m) = numbers::whole(word, self.language).filter(|m| (1..30).contains(m)) {
             let (after, to) = if self.de { ("nach", "vor") } else { ("past", "to") };
-            if self.is(i + 1, &[after]) && (led || self.de) {
-                if let Some(h) = hour_at(i + 2) {
-                    return Some((3, plain(h, m)));
-                }
+            if self.is(i + 1, &[after])
+                && (led || self.de)
+                && let Some(h) = hour_at(i + 2)
+            {
+                return Some((3, plain(h, m)));
             }
-            if self.is(i + 1, &[to]) && led {
-                if let Some(h) = hour_at(i + 2) {
-                    return Some((3, plain(before(h), 60 - m)));
-                }
+            if self.is(i + 1, &[to])
+                && led
+                && let Some(h) = hour_at(i + 2)
+            {
+                return Some((3, plain(before(h), 60 - m)));
             }
         }
         self.digits_or_words(i, led)
@@ -630,8 +678,11 @@ impl Reader {
         }
         // Minutes after the hour: "acht Uhr dreißig", "eight thirty", "8 Uhr 30".
         if !written && (uhr || !self.de) {
-            let m = numbers::whole(self.word(i + n), self.language)
-                .or_else(|| (!self.de).then(|| numbers::english_pair(self.word(i + n), self.word(i + n + 1))).flatten());
+            let m = numbers::whole(self.word(i + n), self.language).or_else(|| {
+                (!self.de)
+                    .then(|| numbers::english_pair(self.word(i + n), self.word(i + n + 1)))
+                    .flatten()
+            });
             if let Some(m) = m.filter(|m| (1..60).contains(m)) {
                 let pair = !self.de && numbers::english_pair(self.word(i + n), self.word(i + n + 1)).is_some();
                 minute = m;
@@ -666,7 +717,14 @@ impl Reader {
             };
             sure = true;
         }
-        Some((n, Clock { hour: (hour % 24) as u8, minute: minute as u8, sure }))
+        Some((
+            n,
+            Clock {
+                hour: (hour % 24) as u8,
+                minute: minute as u8,
+                sure,
+            },
+        ))
     }
 }
 

@@ -1,0 +1,286 @@
+//! What the person is told back, in words they can check: "Gut, ich erinnere Sie morgen, Samstag, um 8 Uhr an
+//! Ihre Tabletten." The reminder's own words are turned to the person ("meine" → "Ihre", "my" → "your");
+//! German says "Sie" unless the person chose "du".
+
+use jiff::Zoned;
+use jiff::civil::Weekday;
+
+use super::due::{Due, Problem, Rule};
+
+const DE_WEEKDAYS: [&str; 7] = [
+    "Montag",
+    "Dienstag",
+    "Mittwoch",
+    "Donnerstag",
+    "Freitag",
+    "Samstag",
+    "Sonntag",
+];
+const EN_WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+const DE_MONTHS: [&str; 12] = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+];
+const EN_MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+fn weekday(day: Weekday, de: bool) -> &'static str {
+    let i = day.to_monday_zero_offset() as usize;
+    if de { DE_WEEKDAYS[i] } else { EN_WEEKDAYS[i] }
+}
+
+/// "um 8 Uhr", "um 20:30 Uhr", "at 8 am", "at 8:30 pm".
+pub fn clock(at: &Zoned, de: bool) -> String {
+    let (h, m) = (at.hour(), at.minute());
+    if de {
+        return if m == 0 {
+            format!("um {h} Uhr")
+        } else {
+            format!("um {h}:{m:02} Uhr")
+        };
+    }
+    let (h12, half) = match h {
+        0 => (12, "am"),
+        1..=11 => (h, "am"),
+        12 => (12, "pm"),
+        _ => (h - 12, "pm"),
+    };
+    if m == 0 {
+        format!("at {h12} {half}")
+    } else {
+        format!("at {h12}:{m:02} {half}")
+    }
+}
+
+/// The day of `at` seen from `now`: "heute", "morgen, Samstag,", "am Montag", "am Montag, dem 7. Dezember".
+pub fn day(at: &Zoned, now: &Zoned, de: bool) -> String {
+    let days = (at.date() - now.date()).get_days();
+    let name = weekday(at.weekday(), de);
+    match (days, de) {
+        (0, true) => "heute".into(),
+        (0, false) => "today".into(),
+        (1, true) => format!("morgen, {name},"),
+        (1, false) => format!("tomorrow, {name},"),
+        (2, true) => format!("übermorgen, {name},"),
+        (2, false) => format!("the day after tomorrow, {name},"),
+        (3..=6, true) => format!("am {name}"),
+        (3..=6, false) => format!("on {name}"),
+        (_, true) => format!("am {name}, dem {}. {},", at.day(), DE_MONTHS[at.month() as usize - 1]),
+        (_, false) => format!("on {name}, {} {},", at.day(), EN_MONTHS[at.month() as usize - 1]),
+    }
+}
+
+/// "jeden Tag", "werktags", "montags und donnerstags", "every day", "every weekday", "on Mondays and Thursdays".
+fn repeats(rule: &Rule, de: bool) -> String {
+    if rule.is_daily() {
+        return if de { "jeden Tag" } else { "every day" }.into();
+    }
+    let days = rule.days();
+    if days.len() == 5 && !days.contains(&Weekday::Saturday) && !days.contains(&Weekday::Sunday) {
+        return if de { "werktags" } else { "every weekday" }.into();
+    }
+    let names: Vec<String> = days
+        .iter()
+        .map(|d| {
+            if de {
+                format!("{}s", weekday(*d, true).to_lowercase())
+            } else {
+                format!("{}s", weekday(*d, false))
+            }
+        })
+        .collect();
+    let listed = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {} {last}", rest.join(", "), if de { "und" } else { "and" }),
+        None => String::new(),
+    };
+    if de { listed } else { format!("on {listed}") }
+}
+
+/// The reminder's words turned to the person: "meine Tabletten" → "Ihre Tabletten", "my plants" → "your plants".
+pub fn turned(text: &str, de: bool, informal: bool) -> String {
+    let swap = |word: &str| -> Option<&'static str> {
+        Some(match (de, informal, word.to_lowercase().as_str()) {
+            (true, false, "mein") => "Ihr",
+            (true, false, "meine") => "Ihre",
+            (true, false, "meinen") => "Ihren",
+            (true, false, "meinem") => "Ihrem",
+            (true, false, "meiner") => "Ihrer",
+            (true, false, "mich") => "sich",
+            (true, true, "mein") => "dein",
+            (true, true, "meine") => "deine",
+            (true, true, "meinen") => "deinen",
+            (true, true, "meinem") => "deinem",
+            (true, true, "meiner") => "deiner",
+            (true, true, "mich") => "dich",
+            (false, _, "my") => "your",
+            (false, _, "me") => "you",
+            (false, _, "i") => "you",
+            (false, _, "mine") => "yours",
+            _ => return None,
+        })
+    };
+    text.split(' ')
+        .map(|w| swap(w).map_or_else(|| w.to_string(), String::from))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How the reminder's words join the sentence: "an Ihre Tabletten", "daran, die Blumen zu gießen", "to water
+/// the plants", "about your appointment".
+fn of_text(text: &str, de: bool, informal: bool) -> String {
+    let turned = turned(text, de, informal);
+    let first = text.split(' ').next().unwrap_or_default().to_lowercase();
+    if de {
+        if text.contains(" zu ") || text.starts_with("zu ") {
+            format!("daran, {turned}")
+        } else {
+            format!("an {turned}")
+        }
+    } else if ["my", "the", "a", "an", "your", "his", "her", "our", "their"].contains(&first.as_str()) {
+        format!("about {turned}")
+    } else {
+        format!("to {turned}")
+    }
+}
+
+/// The answer to a reminder set.
+pub fn set(language: &str, informal: bool, text: &str, due: &Due, now: &Zoned) -> String {
+    let de = language == "de";
+    let you = match (de, informal) {
+        (true, false) => "Sie",
+        (true, true) => "dich",
+        _ => "you",
+    };
+    let what = of_text(text, de, informal);
+    let time = clock(&due.at, de);
+    let mut said = match (&due.rule, de) {
+        (Some(rule), true) => {
+            format!(
+                "Gut, ich erinnere {you} {} {time} {what}, zum ersten Mal {}.",
+                repeats(rule, true),
+                day(&due.at, now, true)
+            )
+        }
+        (Some(rule), false) => {
+            format!(
+                "OK, I'll remind you {} {time} {what}, first {}.",
+                repeats(rule, false),
+                day(&due.at, now, false)
+            )
+        }
+        (None, true) => format!("Gut, ich erinnere {you} {} {time} {what}.", day(&due.at, now, true)),
+        (None, false) => format!("OK, I'll remind you {} {time} {what}.", day(&due.at, now, false)),
+    };
+    said = said.replace(",,", ",").replace(", .", ".").replace(",.", ".");
+    if let Some(skipped) = due.skipped {
+        let (h, m) = (skipped.hour(), skipped.minute());
+        said.push(' ');
+        said.push_str(&if de {
+            format!(
+                "{h}:{m:02} Uhr gibt es an dem Tag nicht, die Uhren werden vorgestellt; es wird {}.",
+                clock(&due.at, true)
+            )
+        } else {
+            format!(
+                "{h}:{m:02} does not exist that day, the clocks go forward; it will be {}.",
+                clock(&due.at, false)
+            )
+        });
+    }
+    said
+}
+
+/// A length in words: "10 Minuten", "1 Stunde und 30 Minuten", "an hour and 30 minutes".
+pub fn length(seconds: u32, de: bool) -> String {
+    let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60);
+    let unit = |n: u32, de_one: &str, de_many: &str, en: &str| {
+        if de {
+            format!("{n} {}", if n == 1 { de_one } else { de_many })
+        } else {
+            format!("{n} {en}{}", if n == 1 { "" } else { "s" })
+        }
+    };
+    let parts: Vec<String> = [
+        (h, unit(h, "Stunde", "Stunden", "hour")),
+        (m, unit(m, "Minute", "Minuten", "minute")),
+        (s, unit(s, "Sekunde", "Sekunden", "second")),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(_, p)| p)
+    .collect();
+    parts.join(if de { " und " } else { " and " })
+}
+
+/// The answer to a timer set.
+pub fn timer(language: &str, seconds: u32, at: &Zoned) -> String {
+    let de = language == "de";
+    let until = clock(at, de);
+    if de {
+        format!(
+            "Der Timer läuft: {}, bis {}.",
+            length(seconds, true),
+            until.trim_start_matches("um ")
+        )
+    } else {
+        format!(
+            "Timer set: {}, until {}.",
+            length(seconds, false),
+            until.trim_start_matches("at ")
+        )
+    }
+}
+
+/// The answer when no reminder could be set.
+pub fn problem(language: &str, informal: bool, problem: Problem) -> &'static str {
+    match (language == "de", informal, problem) {
+        (true, false, Problem::NoTime) => "Wann soll ich Sie erinnern? Sagen Sie zum Beispiel: morgen um 8 Uhr.",
+        (true, true, Problem::NoTime) => "Wann soll ich dich erinnern? Sag zum Beispiel: morgen um 8 Uhr.",
+        (true, false, Problem::Passed) => "Diese Zeit ist schon vorbei. Wann soll ich Sie erinnern?",
+        (true, true, Problem::Passed) => "Diese Zeit ist schon vorbei. Wann soll ich dich erinnern?",
+        (false, _, Problem::NoTime) => "When shall I remind you? Say, for example: tomorrow at 8 am.",
+        (false, _, Problem::Passed) => "That time has passed. When shall I remind you?",
+    }
+}
+
+/// The answer when a reminder has no words or a timer no length.
+pub fn missing(language: &str, informal: bool, timer: bool) -> &'static str {
+    match (language == "de", informal, timer) {
+        (true, _, true) => "Wie lange soll der Timer laufen?",
+        (true, false, false) => "Woran soll ich Sie erinnern?",
+        (true, true, false) => "Woran soll ich dich erinnern?",
+        (false, _, true) => "How long shall the timer run?",
+        (false, _, false) => "What shall I remind you of?",
+    }
+}
