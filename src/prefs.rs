@@ -84,6 +84,9 @@ preferences! {
     /// How the gateway addresses the person where the language has two forms: `formal` (German "Sie", the
     /// default) or `informal` ("du").
     form_of_address: String,
+    /// The IANA time zone reminders keep their times in ("Europe/Berlin"); empty = `TIMEZONE`, else the
+    /// machine's.
+    timezone: String,
     /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
     /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
     turn_patience: String,
@@ -120,6 +123,11 @@ impl Prefs {
             voice: get(&self.voice),
             language: get(&self.language),
         }
+    }
+
+    /// The time zone the person set, if any.
+    pub fn timezone(&self) -> Option<&str> {
+        Some(Self::text(&self.timezone)).filter(|z| !z.is_empty())
     }
 
     /// Whether the person chose to be addressed informally (German "du").
@@ -244,6 +252,14 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         },
         "emergency_cooldown_minutes" => cooldown(key, value),
         "turn_patience" => patience(key, value),
+        "timezone" => {
+            let zone = text(key, value, 64)?;
+            if zone.is_empty() || jiff::tz::TimeZone::get(&zone).is_ok() {
+                Ok(Value::from(zone))
+            } else {
+                Err(bad("expected an IANA time zone such as \"Europe/Berlin\""))
+            }
+        }
         "form_of_address" => match text(key, value, 10)?.as_str() {
             f @ ("formal" | "informal") => Ok(Value::from(f)),
             _ => Err(bad("expected \"formal\" or \"informal\"")),
@@ -482,6 +498,8 @@ mod tests {
             ("turn_patience", json!(1200), json!("1200")),
             ("turn_patience", json!("auto"), json!("auto")),
             ("form_of_address", json!(" informal"), json!("informal")),
+            ("timezone", json!("Europe/Berlin"), json!("Europe/Berlin")),
+            ("timezone", json!(""), json!("")),
         ];
         for (key, input, want) in ok {
             assert_eq!(one(key, input, Writer::Admin).unwrap(), want, "{key}");
@@ -499,6 +517,7 @@ mod tests {
             ("favourite_colour", json!("blue")),
             ("turn_patience", json!("slow")),
             ("form_of_address", json!("du")),
+            ("timezone", json!("Mars/Olympus")),
             ("turn_patience", json!(100)),
             ("turn_patience", json!("9000")),
         ];

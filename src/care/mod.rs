@@ -3,10 +3,28 @@
 //! is due in the person's time zone, across daylight-saving changes ([`due`]), and says back what it
 //! understood ([`say`]).
 
+use jiff::tz::TimeZone;
+
+pub mod asked;
 pub mod due;
 pub mod numbers;
 pub mod say;
 pub mod spoken;
+
+/// The time zone of a person: the one they set (`pref`), else the gateway's (`setting`, `TIMEZONE`), else the
+/// machine's, else UTC.
+pub fn zone(pref: Option<&str>, setting: Option<&str>) -> TimeZone {
+    [pref, setting]
+        .into_iter()
+        .flatten()
+        .find_map(|name| TimeZone::get(name).ok())
+        .unwrap_or_else(|| TimeZone::try_system().unwrap_or(TimeZone::UTC))
+}
+
+/// The name a time zone is stored under: its IANA name, else "UTC".
+pub fn zone_name(tz: &TimeZone) -> String {
+    tz.iana_name().unwrap_or("UTC").to_string()
+}
 
 #[cfg(test)]
 mod tests;

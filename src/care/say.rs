@@ -284,3 +284,51 @@ pub fn missing(language: &str, informal: bool, timer: bool) -> &'static str {
         (false, _, false) => "What shall I remind you of?",
     }
 }
+
+/// One waiting reminder in a list: "morgen, Samstag, um 8 Uhr an Ihre Tabletten", "jeden Tag um 20 Uhr an …".
+pub fn item(language: &str, informal: bool, text: &str, at: &Zoned, rule: Option<&Rule>, now: &Zoned) -> String {
+    let de = language == "de";
+    let when = match rule {
+        Some(rule) => format!("{} {}", repeats(rule, de), clock(at, de)),
+        None => format!("{} {}", day(at, now, de).trim_end_matches(','), clock(at, de)),
+    };
+    format!("{when} {}", of_text(text, de, informal))
+}
+
+/// The answer to "which reminders do I have?".
+pub fn list(language: &str, informal: bool, items: &[String]) -> String {
+    let de = language == "de";
+    match (items, de, informal) {
+        ([], true, false) => "Sie haben keine Erinnerungen.".into(),
+        ([], true, true) => "Du hast keine Erinnerungen.".into(),
+        ([], false, _) => "You have no reminders.".into(),
+        ([one], true, false) => format!("Sie haben eine Erinnerung: {one}."),
+        ([one], true, true) => format!("Du hast eine Erinnerung: {one}."),
+        ([one], false, _) => format!("You have one reminder: {one}."),
+        (many, true, false) => format!("Sie haben {} Erinnerungen: {}.", many.len(), many.join("; ")),
+        (many, true, true) => format!("Du hast {} Erinnerungen: {}.", many.len(), many.join("; ")),
+        (many, false, _) => format!("You have {} reminders: {}.", many.len(), many.join("; ")),
+    }
+}
+
+/// The answer to a cancelled reminder, or to one not found.
+pub fn cancelled(language: &str, informal: bool, text: Option<&str>, timer: bool) -> String {
+    let de = language == "de";
+    match (text, de, timer) {
+        (Some(_), true, true) => "Gut, der Timer ist gestoppt.".into(),
+        (Some(_), false, true) => "OK, the timer is stopped.".into(),
+        (Some(t), true, false) => format!("Gut, die Erinnerung {} ist gelöscht.", of_text(t, true, informal)),
+        (Some(t), false, false) => format!("OK, the reminder {} is cancelled.", of_text(t, false, informal)),
+        (None, true, _) => "Ich habe keine passende Erinnerung gefunden.".into(),
+        (None, false, _) => "I found no reminder like that.".into(),
+    }
+}
+
+/// The answer when the person has as many reminders waiting as they may.
+pub fn full(language: &str, informal: bool, cap: u32) -> String {
+    match (language == "de", informal) {
+        (true, false) => format!("Sie haben schon {cap} Erinnerungen. Bitte löschen Sie zuerst eine."),
+        (true, true) => format!("Du hast schon {cap} Erinnerungen. Bitte lösch zuerst eine."),
+        (false, _) => format!("You have {cap} reminders already. Please cancel one first."),
+    }
+}

@@ -8,6 +8,7 @@
 //! meaning of each variable, and the README's table is made from those readings ([`catalog`]).
 
 pub mod auth;
+pub mod care;
 pub mod catalog;
 pub mod engine_settings;
 pub mod env;
@@ -35,6 +36,7 @@ use std::path::PathBuf;
 
 pub use crate::providers::ProviderSettings;
 pub use auth::AuthSettings;
+pub use care::{CareSettings, REMINDER_TEXT_MAX};
 pub use engine_settings::EngineSettings;
 pub use env::ConfigError;
 use env::Source;
@@ -85,6 +87,8 @@ pub struct Settings {
     pub smtp: SmtpSettings,
     /// The help function's other channels: contacts, SMS and calls (Twilio), the webhook, reminders.
     pub emergency: EmergencySettings,
+    /// `TIMEZONE`, `REMINDERS_MAX`: reminders and timers.
+    pub care: CareSettings,
     /// `ENGINES`, `ENGINES_DIR`, `GPUS`: the zero-setup local engines.
     pub engines: EngineSettings,
     /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
@@ -183,6 +187,7 @@ impl Settings {
             wyoming: WyomingSettings::read(&src)?,
             phone: PhoneSettings::read(&src)?,
             emergency: EmergencySettings::read(&src, sip.registrar.is_some())?,
+            care: CareSettings::read(&src)?,
             sip,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,

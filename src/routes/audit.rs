@@ -29,6 +29,13 @@ pub enum Action<'a> {
     TokenReset {},
     #[serde(rename = "user.memories_preset")]
     MemoriesPreset { count: usize },
+    /// A carer set, cancelled or confirmed a person's reminder.
+    #[serde(rename = "user.reminder_add")]
+    ReminderAdd { id: &'a str },
+    #[serde(rename = "user.reminder_cancel")]
+    ReminderCancel { id: &'a str },
+    #[serde(rename = "user.reminder_confirm")]
+    ReminderConfirm { id: &'a str },
     /// The prefs' keys, not their values.
     #[serde(rename = "user.prefs")]
     Prefs { keys: Vec<&'a str> },

@@ -17,6 +17,7 @@ pub mod me;
 pub mod metrics;
 pub mod openapi;
 pub mod public_config;
+pub mod reminders;
 pub mod sessions;
 pub mod ui;
 
@@ -41,6 +42,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(openapi::router())
         .merge(login::router())
         .merge(me::router())
+        .merge(reminders::router())
         .merge(sessions::router())
         .merge(devices::router())
         .merge(chat::router(audio_limit))

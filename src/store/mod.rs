@@ -16,6 +16,7 @@ pub mod overrides;
 pub mod pace;
 pub mod phone;
 pub mod prefs;
+pub mod reminders;
 pub mod sessions;
 pub mod stats;
 pub mod usage;

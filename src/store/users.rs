@@ -281,6 +281,7 @@ impl Store {
                 "emergency_events",
                 "emergency_cooldowns",
                 "emergency_alarms",
+                "reminders",
                 "prefs",
                 "tokens",
             ] {

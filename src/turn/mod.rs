@@ -336,6 +336,9 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
 #[tracing::instrument(target = "turn_trace", name = "turn", skip_all,
     fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
+    if let Some(outcome) = answered_here(app, user, &mut request, &events).await? {
+        return Ok(outcome);
+    }
     let Prepared {
         eff,
         prefs,
@@ -409,6 +412,62 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
     }
     store(app, user, &request, &outcome.text, &eff).await?;
     Ok(outcome)
+}
+
+/// A request about reminders or timers, answered by the gateway itself ([`crate::care::asked`]): the answer
+/// goes out as the model's would (its text, its sentences, its speech) and is stored with the question; no
+/// model is asked. None for any other question.
+async fn answered_here(
+    app: &Arc<App>,
+    user: &User,
+    request: &mut TurnRequest,
+    events: &Events,
+) -> Result<Option<TurnOutcome>> {
+    let question = check_text(&request.text)?;
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&user.id).await?;
+    let route = route_for(app, &eff, &prefs, request);
+    let by = if request.heard() { "voice" } else { "user" };
+    let Some(text) = crate::care::asked::answer(app, user, question, &route.language, by).await? else {
+        return Ok(None);
+    };
+    if !request.precharged {
+        quota::charge_request(app, &user.id, &prefs, &eff).await?;
+        request.ledger.iter().for_each(|ledger| ledger.counted());
+    }
+    emit(events, TurnEvent::Accepted(route.clone()));
+    emit(events, TurnEvent::Token(text.clone()));
+    let lexicon = app.lexicon(&route.language).await?;
+    let mut spoken = Pipeline::new(&route.language, lexicon, eff.flag(Key::TtsNormalizationEnabled)).stream();
+    let mut sentences = spoken.push(&text);
+    sentences.extend(spoken.finish());
+    for sentence in &sentences {
+        emit(events, TurnEvent::Sentence(sentence.clone()));
+    }
+    let mut outcome = TurnOutcome {
+        text,
+        sentences,
+        citations: Vec::new(),
+        llm: ("gateway".into(), "reminders".into()),
+        fallbacks: Vec::new(),
+        notice: None,
+        audio: None,
+        tts_provider: None,
+        tts_fallback: false,
+        history_len: 0,
+        memories_len: 0,
+        usage: None,
+        route,
+    };
+    if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {
+        let said = speech::synthesize(app, &eff, &prefs, &outcome.route, &outcome.sentences.join(" ")).await?;
+        outcome.fallbacks.extend(said.fallbacks);
+        outcome.tts_provider = Some(said.provider);
+        outcome.tts_fallback = said.language_fallback;
+        outcome.audio = Some(said.speech);
+    }
+    store(app, user, request, &outcome.text, &eff).await?;
+    Ok(Some(outcome))
 }
 
 /// Stores the question and the answer in the request's session (when it has one, under the ids its ledger

@@ -162,8 +162,8 @@ impl VoiceContext {
     }
 
     /// Starts the answer to what was heard up to a pause, before the turn is known to end there; none for
-    /// what is not a plain question (nothing heard, words to translate first, a call for help, a farewell that
-    /// ends the call).
+    /// what is not a plain question (nothing heard, words to translate first, a call for help, a reminder the
+    /// gateway sets itself, a farewell that ends the call).
     pub(super) fn answer_early(
         &self,
         app: &Arc<App>,
@@ -176,6 +176,7 @@ impl VoiceContext {
         let plain = !heard.text.trim().is_empty()
             && self.foreign(heard).is_none()
             && !hearing::hear(&heard.text, &heard.words, language).asks()
+            && crate::care::spoken::read(&heard.text, language).is_none()
             && !farewell;
         plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
     }

@@ -32,6 +32,7 @@ mod operations;
 mod phone;
 mod quota;
 mod readme;
+mod reminders;
 mod sessions;
 mod sip;
 mod sip_alarm;

@@ -16,7 +16,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 use crate::common::{ADMIN_KEY, As, Gateway, TestApp, eventually};
 use crate::fakes::{CHAT, Fake, Recorded, Reply, ending, token_chunks, tokens};
 
-const STT: &str = "/v1/audio/transcriptions";
+pub(crate) const STT: &str = "/v1/audio/transcriptions";
 
 /// One frame from the server.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ impl Client {
         self.0.send(Message::Text(value.to_string().into())).await.unwrap();
     }
 
-    async fn send_audio(&mut self, pcm: &[i16]) {
+    pub(crate) async fn send_audio(&mut self, pcm: &[i16]) {
         let bytes: Vec<u8> = pcm.iter().flat_map(|s| s.to_le_bytes()).collect();
         self.0.send(Message::Binary(bytes.into())).await.unwrap();
     }

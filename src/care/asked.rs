@@ -1,0 +1,129 @@
+//! A request about reminders in a turn, answered by the gateway itself (the offline model cannot call tools):
+//! set, list or cancel, in the person's time zone, said back in their words.
+
+use jiff::{Timestamp, Zoned};
+
+use super::due::{Rule, due};
+use super::say;
+use super::spoken::{Asked, read};
+use crate::app::App;
+use crate::config::REMINDER_TEXT_MAX;
+use crate::error::Result;
+use crate::store::reminders::{NewReminder, StoredReminder};
+use crate::store::users::User;
+
+/// The answer to `text` in `language` when it is about reminders or timers (German and English); none for
+/// anything else, which goes to the model. `by` names the channel family that set it (`voice`, `user`).
+pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str) -> Result<Option<String>> {
+    if !matches!(language, "de" | "en") {
+        return Ok(None);
+    }
+    let Some(asked) = read(text, language) else {
+        return Ok(None);
+    };
+    let prefs = app.store.prefs(&user.id).await?;
+    let informal = prefs.informal();
+    let tz = super::zone(prefs.timezone(), app.settings.care.timezone.as_deref());
+    let now = Timestamp::now().to_zoned(tz.clone());
+    let zone = super::zone_name(&tz);
+    let cap = app.settings.care.reminders_max;
+    let said = match asked {
+        Asked::Set { text, .. } if text.is_empty() => say::missing(language, informal, false).to_string(),
+        Asked::Set { text, .. } if text.chars().count() > REMINDER_TEXT_MAX => {
+            say::missing(language, informal, false).to_string()
+        }
+        Asked::Set { text, when } => match due(&when, &now) {
+            Err(problem) => say::problem(language, informal, problem).to_string(),
+            Ok(first) => {
+                let rule = first.rule.as_ref().map(Rule::to_string);
+                let new = NewReminder {
+                    text: &text,
+                    due_at: first.at.timestamp().as_millisecond(),
+                    time_zone: &zone,
+                    repeat_rule: rule.as_deref(),
+                    confirm: true,
+                    timer: false,
+                    created_by: by,
+                };
+                match app.store.add_reminder(&user.id, &new, cap).await? {
+                    Some(_) => say::set(language, informal, &text, &first, &now),
+                    None => say::full(language, informal, cap),
+                }
+            }
+        },
+        Asked::Timer { seconds: None } => say::missing(language, informal, true).to_string(),
+        Asked::Timer { seconds: Some(seconds) } => {
+            let end = now
+                .checked_add(jiff::SignedDuration::from_secs(i64::from(seconds)))
+                .map_err(|e| crate::error::ApiError::Internal(format!("a timer's end: {e}")))?;
+            let new = NewReminder {
+                text: "Timer",
+                due_at: end.timestamp().as_millisecond(),
+                time_zone: &zone,
+                repeat_rule: None,
+                confirm: false,
+                timer: true,
+                created_by: by,
+            };
+            match app.store.add_reminder(&user.id, &new, cap).await? {
+                Some(_) => say::timer(language, seconds, &end),
+                None => say::full(language, informal, cap),
+            }
+        }
+        Asked::List => {
+            let waiting = waiting(app, &user.id).await?;
+            let items: Vec<String> = waiting
+                .iter()
+                .map(|r| {
+                    let at = zoned(r);
+                    let rule = r.repeat_rule.as_deref().and_then(|r| Rule::parse(r).ok());
+                    say::item(language, informal, &r.text, &at, rule.as_ref(), &now)
+                })
+                .collect();
+            say::list(language, informal, &items)
+        }
+        Asked::Cancel { text } => {
+            let waiting = waiting(app, &user.id).await?;
+            match chosen(&waiting, &text) {
+                Some(r) if app.store.cancel_reminder(&user.id, &r.id).await? => {
+                    say::cancelled(language, informal, Some(&r.text), r.timer)
+                }
+                _ => say::cancelled(language, informal, None, false),
+            }
+        }
+    };
+    Ok(Some(said))
+}
+
+/// The person's reminders still to come, the next first.
+async fn waiting(app: &App, user_id: &str) -> Result<Vec<StoredReminder>> {
+    let all = app.store.reminders(user_id).await?;
+    Ok(all
+        .into_iter()
+        .filter(|r| matches!(r.state.as_str(), "scheduled" | "delivering"))
+        .collect())
+}
+
+/// A stored reminder's next time in its own zone.
+fn zoned(r: &StoredReminder) -> Zoned {
+    let tz = super::zone(Some(&r.time_zone), None);
+    Timestamp::from_millisecond(r.due_at).unwrap_or_default().to_zoned(tz)
+}
+
+/// The reminder a cancel names: the first whose text holds every word said ("Tabletten" for "meine
+/// Tabletten"), a timer for "Timer", or the next one when nothing was said.
+fn chosen<'a>(waiting: &'a [StoredReminder], said: &str) -> Option<&'a StoredReminder> {
+    let words: Vec<String> = said.split_whitespace().map(str::to_lowercase).collect();
+    if words.is_empty() {
+        return waiting.first();
+    }
+    if words.iter().any(|w| w == "timer") {
+        return waiting.iter().find(|r| r.timer);
+    }
+    waiting.iter().find(|r| {
+        let text = r.text.to_lowercase();
+        words
+            .iter()
+            .all(|w| text.split(|c: char| !c.is_alphanumeric()).any(|t| t == w))
+    })
+}

@@ -1,0 +1,177 @@
+//! Reminders and timers of each person, and each attempt to deliver one.
+
+use super::{Store, StoreError, new_id, now_ms, with_pool};
+
+/// A reminder as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StoredReminder {
+    pub id: String,
+    pub user_id: String,
+    pub text: String,
+    /// Epoch milliseconds of the next time it is due.
+    pub due_at: i64,
+    /// The IANA time zone its wall-clock time is kept in.
+    pub time_zone: String,
+    /// An RFC 5545 rule (`FREQ=DAILY`, `FREQ=WEEKLY;BYDAY=MO,TH`), or none for once.
+    pub repeat_rule: Option<String>,
+    pub confirm: bool,
+    pub timer: bool,
+    /// `scheduled`, `delivering`, `confirmed`, `missed`, `done` or `cancelled`.
+    pub state: String,
+    /// `user`, `admin` or `voice`.
+    pub created_by: String,
+    pub created_at: i64,
+}
+
+/// One attempt to deliver a reminder.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Delivery {
+    pub reminder_id: String,
+    /// `page`, `house_line`, `phone` or `home_assistant`.
+    pub channel: String,
+    pub status: String,
+    pub detail: Option<String>,
+    pub at: i64,
+}
+
+/// A new reminder.
+pub struct NewReminder<'a> {
+    pub text: &'a str,
+    pub due_at: i64,
+    pub time_zone: &'a str,
+    pub repeat_rule: Option<&'a str>,
+    pub confirm: bool,
+    pub timer: bool,
+    pub created_by: &'a str,
+}
+
+const COLUMNS: &str =
+    "id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, created_by, created_at";
+
+/// States of a reminder still to come.
+const WAITING: &str = "('scheduled', 'delivering')";
+
+impl Store {
+    /// The person's reminders that are not cancelled or done, the next first.
+    pub async fn reminders(&self, user_id: &str) -> Result<Vec<StoredReminder>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!(
+                "SELECT {COLUMNS} FROM reminders WHERE user_id = $1 AND state NOT IN ('cancelled', 'done') \
+                 ORDER BY due_at, id"
+            );
+            Ok(sqlx::query_as(&sql).bind(user_id).fetch_all(pool).await?)
+        })
+    }
+
+    /// One of the person's reminders.
+    pub async fn reminder(&self, user_id: &str, id: &str) -> Result<Option<StoredReminder>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {COLUMNS} FROM reminders WHERE id = $1 AND user_id = $2");
+            Ok(sqlx::query_as(&sql).bind(id).bind(user_id).fetch_optional(pool).await?)
+        })
+    }
+
+    /// Adds a reminder unless the person already has `cap` waiting; `None` then. The person's row is locked
+    /// first, so two adds at once never pass the cap together.
+    pub async fn add_reminder(
+        &self,
+        user_id: &str,
+        new: &NewReminder<'_>,
+        cap: u32,
+    ) -> Result<Option<StoredReminder>, StoreError> {
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(super::users::LOCK_USER).bind(user_id).execute(&mut *tx).await?;
+            let now = now_ms();
+            let sql = format!(
+                "INSERT INTO reminders (id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, \
+                 created_by, created_at, updated_at) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10, $10 \
+                 WHERE (SELECT COUNT(*) FROM reminders WHERE user_id = $2 AND state IN {WAITING}) < $11 \
+                 RETURNING {COLUMNS}"
+            );
+            let added = sqlx::query_as(&sql)
+                .bind(new_id())
+                .bind(user_id)
+                .bind(new.text)
+                .bind(new.due_at)
+                .bind(new.time_zone)
+                .bind(new.repeat_rule)
+                .bind(new.confirm)
+                .bind(new.timer)
+                .bind(new.created_by)
+                .bind(now)
+                .bind(i64::from(cap))
+                .fetch_optional(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(added)
+        })
+    }
+
+    /// Cancels one of the person's waiting reminders; false when there is no such reminder waiting.
+    pub async fn cancel_reminder(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
+        self.move_reminder(user_id, id, WAITING, "cancelled").await
+    }
+
+    /// Confirms a reminder being delivered; false when none of the person's is.
+    pub async fn confirm_reminder(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
+        self.move_reminder(user_id, id, "('delivering')", "confirmed").await
+    }
+
+    /// Moves a reminder from one of the states `from` to `to`, in one statement.
+    async fn move_reminder(&self, user_id: &str, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE reminders SET state = $1, updated_at = $2 WHERE id = $3 AND user_id = $4 AND state IN {from}"
+            );
+            let done = sqlx::query(&sql).bind(to).bind(now_ms()).bind(id).bind(user_id).execute(pool).await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// The deliveries of the person's reminders `ids`, oldest first.
+    pub async fn reminder_deliveries(&self, ids: &[String]) -> Result<Vec<Delivery>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
+        let sql = format!(
+            "SELECT reminder_id, channel, status, detail, at FROM reminder_deliveries WHERE reminder_id IN ({}) \
+             ORDER BY at, id",
+            marks.join(", ")
+        );
+        with_pool!(self, pool => {
+            let mut query = sqlx::query_as(&sql);
+            for id in ids {
+                query = query.bind(id);
+            }
+            Ok(query.fetch_all(pool).await?)
+        })
+    }
+
+    /// Records an attempt to deliver a reminder.
+    pub async fn add_reminder_delivery(
+        &self,
+        reminder_id: &str,
+        channel: &str,
+        status: &str,
+        detail: Option<&str>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO reminder_deliveries (id, reminder_id, channel, status, detail, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(new_id())
+            .bind(reminder_id)
+            .bind(channel)
+            .bind(status)
+            .bind(detail)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+}

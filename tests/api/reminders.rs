@@ -1,0 +1,296 @@
+//! Reminders and timers: set by typing or speaking in German and English (the gateway answers itself, no model),
+//! kept in the person's time zone, listed, cancelled and confirmed over the REST API by the person and by a
+//! carer; every wrong value gets the contract's error body.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp};
+use crate::fakes::{CHAT, Fake, Reply};
+use crate::ws::{connect, kinds};
+
+/// Tomorrow's date in Berlin, as the gateway sees it now.
+fn tomorrow_in_berlin() -> String {
+    let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::get("Europe/Berlin").unwrap());
+    now.date().tomorrow().unwrap().to_string()
+}
+
+/// `days` from today at 9:00 in Berlin's winter offset, RFC 3339.
+fn ahead(days: i64) -> String {
+    let date = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
+    format!("{}T09:00:00+01:00", date.checked_add(jiff::ToSpan::days(days)).unwrap())
+}
+
+async fn reminders(app: &TestApp, token: &str) -> Vec<Value> {
+    let r = app.get("/api/me/reminders", As::Bearer(token)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body["reminders"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_typed_reminder_is_set_by_the_gateway_itself_in_the_persons_time_zone_and_said_back() {
+    let llm = Fake::answering(&["Das sollte das Modell nie sagen."]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("erika").await;
+    app.set_prefs(&id, json!({"timezone": "Europe/Berlin", "language": "de"}))
+        .await;
+    let session = app.new_session(&token).await;
+
+    let said = "Erinnere mich morgen um acht an meine Tabletten";
+    let body = json!({"text": said, "language": "de", "session_id": session, "text_only": true});
+    let r = app
+        .call(Method::POST, "/api/chat", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let answer = r.body["text"].as_str().unwrap();
+    assert!(answer.starts_with("Gut, ich erinnere Sie morgen, "), "{answer}");
+    assert!(answer.ends_with(" um 8 Uhr an Ihre Tabletten."), "{answer}");
+    assert!(llm.requests(CHAT).is_empty(), "no model was asked");
+
+    let set = reminders(&app, &token).await;
+    assert_eq!(set.len(), 1);
+    assert_eq!(set[0]["text"], "meine Tabletten");
+    let due = set[0]["due_at"].as_str().unwrap();
+    assert!(
+        due.starts_with(&format!("{}T08:00:00+0", tomorrow_in_berlin())),
+        "{due}"
+    );
+    assert_eq!(set[0]["time_zone"], "Europe/Berlin");
+    assert_eq!(
+        (set[0]["state"].as_str(), set[0]["confirm"].as_bool()),
+        (Some("scheduled"), Some(true))
+    );
+    assert_eq!(set[0]["created_by"], "user");
+    // The conversation keeps the request and the answer, as any turn.
+    assert_eq!(app.stored_texts(&session, &token).await, [said, answer]);
+
+    // Asked which there are, and cancelled by its words, in English too.
+    let ask = |text: &str, language: &str| json!({"text": text, "language": language, "text_only": true});
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(ask("Welche Erinnerungen habe ich?", "de")),
+        )
+        .await;
+    let listed = r.body["text"].as_str().unwrap();
+    assert!(
+        listed.starts_with("Sie haben eine Erinnerung: morgen, ") && listed.contains("an Ihre Tabletten"),
+        "{listed}"
+    );
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(ask("Remind me every weekday at 7:30 am to take the bus", "en")),
+        )
+        .await;
+    assert_eq!(
+        r.body["text"].as_str().unwrap().split(", first").next(),
+        Some("OK, I'll remind you every weekday at 7:30 am to take the bus")
+    );
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(ask("Lösch die Erinnerung für die Tabletten", "de")),
+        )
+        .await;
+    assert_eq!(r.body["text"], "Gut, die Erinnerung an Ihre Tabletten ist gelöscht.");
+    let left = reminders(&app, &token).await;
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0]["repeat"], "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR");
+    assert!(llm.requests(CHAT).is_empty());
+}
+
+#[tokio::test]
+async fn a_spoken_timer_is_set_and_heard_back() {
+    let stt = Fake::start().await;
+    stt.then(
+        crate::ws::STT,
+        Reply::Json(json!({"text": "Stell einen Timer auf zehn Minuten."})),
+    );
+    let llm = Fake::answering(&["Nie."]).await;
+    let (app, token, _) = TestApp::with().llm(&llm).stt(&stt).user("erika").await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+    ws.send_audio(&crate::ws::tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+    let kinds = kinds(&frames);
+    assert!(kinds.contains(&"audio".to_string()), "the answer is spoken: {kinds:?}");
+    let said: Vec<String> = frames
+        .iter()
+        .filter(|f| f.kind() != "binary")
+        .filter_map(|f| f.json().get("text").and_then(Value::as_str).map(String::from))
+        .collect();
+    assert!(
+        said.iter().any(|t| t.starts_with("Der Timer läuft: 10 Minuten, bis ")),
+        "{said:?}"
+    );
+    assert!(llm.requests(CHAT).is_empty());
+    let set = reminders(&app, &token).await;
+    assert_eq!(
+        (set[0]["timer"].as_bool(), set[0]["confirm"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(set[0]["created_by"], "voice");
+}
+
+#[tokio::test]
+async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
+    let (app, token, id) = TestApp::with()
+        .env(&[("REMINDERS_MAX", "2"), ("TIMEZONE", "America/New_York")])
+        .user("anna")
+        .await;
+    let post = |body: Value| app.call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body));
+    let r = post(json!({"text": "Arzt", "due_at": ahead(30)})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Kept in the gateway's zone (TIMEZONE) as the person set none: 9:00 in Berlin is 3:00 in New York (4:00
+    // in the weeks the two change their clocks apart).
+    let at: jiff::Timestamp = ahead(30).parse().unwrap();
+    let in_new_york = at.to_zoned(jiff::tz::TimeZone::get("America/New_York").unwrap());
+    assert_eq!(
+        r.body["due_at"].as_str(),
+        Some(in_new_york.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string().as_str())
+    );
+    assert_eq!(r.body["time_zone"], "America/New_York");
+    let arzt = r.body["id"].as_str().unwrap().to_string();
+    let r = post(json!({"in_seconds": 600})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        (r.body["timer"].as_bool(), r.body["text"].as_str()),
+        (Some(true), Some("Timer"))
+    );
+    // The third waits beyond REMINDERS_MAX.
+    assert_eq!(
+        post(json!({"text": "Mehr", "due_at": ahead(31)})).await.error(409),
+        "conflict"
+    );
+
+    for (body, field) in [
+        (json!({"text": "x", "due_at": "tomorrow"}), "due_at"),
+        (
+            json!({"text": "x", "due_at": ahead(32).replace("+01:00", "")}),
+            "due_at",
+        ),
+        (json!({"text": "x", "due_at": "2001-01-01T09:00:00Z"}), "due_at"),
+        (json!({"text": "x", "due_at": "2200-01-01T09:00:00Z"}), "due_at"),
+        (json!({"text": "x"}), "due_at"),
+        (json!({"text": "x", "due_at": ahead(32), "in_seconds": 5}), "due_at"),
+        (json!({"in_seconds": 0}), "in_seconds"),
+        (json!({"text": "", "due_at": ahead(32)}), "text"),
+        (json!({"text": "x".repeat(201), "due_at": ahead(32)}), "text"),
+        (
+            json!({"text": "x", "due_at": ahead(32), "repeat": "FREQ=MONTHLY"}),
+            "repeat",
+        ),
+        (
+            json!({"text": "x", "due_at": ahead(32), "repeat": "FREQ=WEEKLY;BYDAY=XX"}),
+            "repeat",
+        ),
+        (json!({"in_seconds": 60, "repeat": "FREQ=DAILY"}), "repeat"),
+    ] {
+        let r = post(body.clone()).await;
+        assert_eq!(r.error(422), "invalid_request", "{body}");
+        assert!(
+            r.body["error"]["message"].as_str().unwrap().starts_with(field),
+            "{body}: {}",
+            r.body
+        );
+    }
+    assert_eq!(
+        post(json!({"text": "x", "due": "2099"})).await.status,
+        422,
+        "unknown fields are refused"
+    );
+
+    // Confirmed only while it is being delivered; cancelled once; another person's is not found.
+    let confirm = app
+        .call(
+            Method::POST,
+            &format!("/api/me/reminders/{arzt}/confirm"),
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(confirm.error(409), "conflict");
+    let (_, other) = app.create_user("ben").await;
+    let r = app
+        .call(
+            Method::DELETE,
+            &format!("/api/me/reminders/{arzt}"),
+            As::Bearer(&other),
+            None,
+        )
+        .await;
+    assert_eq!(r.error(404), "not_found");
+    let r = app
+        .call(
+            Method::DELETE,
+            &format!("/api/me/reminders/{arzt}"),
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 204);
+    let r = app
+        .call(
+            Method::DELETE,
+            &format!("/api/me/reminders/{arzt}"),
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(r.error(404), "not_found");
+    assert_eq!(reminders(&app, &token).await.len(), 1, "the timer is left");
+
+    // A carer sets and cancels, audited; a person is no carer.
+    let path = format!("/api/admin/users/{id}/reminders");
+    let r = app
+        .call(
+            Method::POST,
+            &path,
+            As::AdminKey,
+            Some(json!({"text": "Gymnastik", "due_at": ahead(40), "repeat": "FREQ=WEEKLY;BYDAY=TH,MO"})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        (r.body["created_by"].as_str(), r.body["repeat"].as_str()),
+        (Some("admin"), Some("FREQ=WEEKLY;BYDAY=MO,TH"))
+    );
+    let gym = r.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.get(&path, As::AdminKey).await.body["reminders"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let r = app
+        .call(Method::DELETE, &format!("{path}/{gym}"), As::AdminKey, None)
+        .await;
+    assert_eq!(r.status, 204);
+    assert_eq!(app.get(&path, As::Bearer(&token)).await.status, 403);
+    assert_eq!(
+        app.get("/api/admin/users/nobody/reminders", As::AdminKey)
+            .await
+            .error(404),
+        "not_found"
+    );
+    let audit = app.get("/api/admin/audit", As::AdminKey).await;
+    let actions: Vec<&str> = audit
+        .body
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["action"].as_str())
+        .collect();
+    assert!(
+        actions.contains(&"user.reminder_add") && actions.contains(&"user.reminder_cancel"),
+        "{actions:?}"
+    );
+}
