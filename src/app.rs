@@ -47,6 +47,8 @@ pub struct App {
     pub restart: tokio::sync::watch::Sender<bool>,
     /// The phone lines the gateway keeps itself (its SIP registration).
     pub lines: crate::lines::Lines,
+    /// Events for each person's open connections here (a reminder that is due).
+    pub notify: Arc<crate::notify::Notify>,
     /// Open connections of every door: one budget, shared by address.
     pub connections: Arc<crate::connections::Connections>,
     /// Voice connections and the audio they buffer.
@@ -101,6 +103,7 @@ impl App {
         let smart_turn = load_smart_turn(ws);
         Self {
             lines: Default::default(),
+            notify: Default::default(),
             connections,
             silero,
             smart_turn,

@@ -15,6 +15,7 @@
 //! - [`task`]: spawned work that stops with its owner; [`deadline`]: writes that give up when a raw
 //!   connection's peer stops reading; [`files`]: files written for the owner only.
 //! - [`connections`]: one connection budget for every door, derived from the descriptor limit, shared by address.
+//! - [`notify`]: events pushed to a person's open connections (a reminder that is due).
 //! - [`lines`]: the lines the gateway keeps itself (the house's telephone): their state, and the dialer of alarm
 //!   calls.
 //!
@@ -78,6 +79,7 @@ pub mod links;
 pub mod listen;
 pub mod logging;
 pub mod metrics;
+pub mod notify;
 pub mod openai;
 pub mod overrides;
 pub mod phone;

@@ -76,7 +76,7 @@ pub async fn serve_with_https(
 }
 
 /// The background tasks, which stop when dropped.
-fn background(app: &Arc<App>) -> [AbortOnDrop; 5] {
+fn background(app: &Arc<App>) -> [AbortOnDrop; 6] {
     [
         // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a
         // restart.
@@ -88,6 +88,8 @@ fn background(app: &Arc<App>) -> [AbortOnDrop; 5] {
         AbortOnDrop(tokio::spawn(probes::run(app.clone()))),
         // The help path is checked at start and then every HELP_CHECK_SECONDS, sending nothing.
         AbortOnDrop(tokio::spawn(emergency::checks::run(app.clone()))),
+        // Reminders and timers due, from the database: one due while the gateway was down is found at start.
+        AbortOnDrop(tokio::spawn(crate::care::schedule::run(app.clone()))),
     ]
 }
 

@@ -9,6 +9,7 @@ pub mod asked;
 pub mod due;
 pub mod numbers;
 pub mod say;
+pub mod schedule;
 pub mod spoken;
 
 /// The time zone of a person: the one they set (`pref`), else the gateway's (`setting`, `TIMEZONE`), else the

@@ -114,9 +114,57 @@ impl Store {
         self.move_reminder(user_id, id, WAITING, "cancelled").await
     }
 
-    /// Confirms a reminder being delivered; false when none of the person's is.
+    /// Confirms a reminder: one being delivered becomes `confirmed`; of a repeating one, the last time it was
+    /// delivered. False when there is nothing of the person's to confirm.
     pub async fn confirm_reminder(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
-        self.move_reminder(user_id, id, "('delivering')", "confirmed").await
+        if self.move_reminder(user_id, id, "('delivering')", "confirmed").await? {
+            return Ok(true);
+        }
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE reminder_deliveries SET status = 'confirmed' WHERE id = (SELECT d.id FROM reminder_deliveries d \
+                 JOIN reminders r ON r.id = d.reminder_id WHERE r.id = $1 AND r.user_id = $2 \
+                 AND r.repeat_rule IS NOT NULL AND r.state = 'scheduled' AND d.status = 'delivered' \
+                 ORDER BY d.at DESC LIMIT 1)",
+            )
+            .bind(id)
+            .bind(user_id)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Claims the reminders due by `now`: they become `delivering` in the same statement, so that of several
+    /// instances on one database exactly one delivers each.
+    pub async fn claim_due_reminders(&self, now: i64) -> Result<Vec<StoredReminder>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE reminders SET state = 'delivering', updated_at = $1 WHERE state = 'scheduled' AND due_at <= $1 \
+                 RETURNING {COLUMNS}"
+            );
+            Ok(sqlx::query_as(&sql).bind(now).fetch_all(pool).await?)
+        })
+    }
+
+    /// After a delivery: a repeating reminder waits for `next`; another goes to `state`.
+    pub async fn after_delivery(&self, id: &str, next: Option<i64>, state: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let (state, due): (&str, Option<i64>) = match next {
+                Some(at) => ("scheduled", Some(at)),
+                None => (state, None),
+            };
+            sqlx::query(
+                "UPDATE reminders SET state = $1, due_at = COALESCE($2, due_at), updated_at = $3 WHERE id = $4",
+            )
+            .bind(state)
+            .bind(due)
+            .bind(now_ms())
+            .bind(id)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
     }
 
     /// Moves a reminder from one of the states `from` to `to`, in one statement.

@@ -55,6 +55,8 @@ struct Conn {
     mic: Option<LiveDecoder>,
     /// The place of a voice connection in the budget.
     _seat: Option<Seat>,
+    /// Events the gateway pushes to the person (a reminder that is due).
+    notices: crate::notify::Subscription,
 }
 
 /// What woke the loop.
@@ -62,6 +64,7 @@ enum Step {
     Incoming(Option<Result<Message, axum::Error>>),
     Next(Next),
     Verdict(Verdict),
+    Notice(serde_json::Value),
     Idle,
 }
 
@@ -81,6 +84,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     let name = if channel == Channel::Chat { "chat" } else { "voice" };
     let label = [("channel", name)];
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
+    let notices = app.notify.subscribe(&user.id);
     let mut conn = Conn {
         listener: Listener::new(app.clone(), user.clone(), base.clone(), DEFAULT_RATE, None),
         conversation: Conversation::new(app.clone(), user.clone(), name, channel == Channel::Voice),
@@ -92,6 +96,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         answer: AudioFormat::Wav,
         mic: None,
         _seat: seat,
+        notices,
     };
     conn.run(socket).await;
     drop(conn);
@@ -107,6 +112,7 @@ impl Conn {
                 incoming = socket.recv() => Step::Incoming(incoming),
                 next = self.conversation.next() => Step::Next(next),
                 verdict = self.listener.verdict() => Step::Verdict(verdict),
+                Some(notice) = self.notices.next() => Step::Notice(notice),
                 () = tokio::time::sleep(idle), if !answering => Step::Idle,
             };
             let keep_going = match step {
@@ -135,6 +141,7 @@ impl Conn {
                     Err(err) => reject(&mut socket, err).await,
                 },
                 Step::Next(Next::Ended) => true,
+                Step::Notice(notice) => send(&mut socket, Message::Text(notice.to_string().into())).await,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
                     Some(heard) => self.on_heard(&mut socket, heard).await,
                     None => true,

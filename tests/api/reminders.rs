@@ -294,3 +294,86 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
         "{actions:?}"
     );
 }
+
+/// `seconds` from now, RFC 3339 in UTC.
+fn in_seconds(seconds: i64) -> String {
+    let at = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_secs(seconds))
+        .unwrap();
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+#[tokio::test]
+async fn a_due_reminder_reaches_the_open_page_and_is_confirmed_and_a_timer_ends() {
+    let (app, token, _) = TestApp::with()
+        .env(&[("TIMEZONE", "Europe/Berlin")])
+        .user("erika")
+        .await;
+    let mut page = connect(&app, "/ws/chat", &token).await;
+    let post = |body: Value| app.call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body));
+    let pills = post(json!({"text": "Tabletten", "due_at": in_seconds(1)})).await;
+    assert_eq!(pills.status, 201, "{}", pills.body);
+    let timer = post(json!({"in_seconds": 1})).await;
+    assert_eq!(timer.status, 201, "{}", timer.body);
+
+    // Both arrive on the open page within a few seconds (the scheduler looks every 2 s).
+    let mut events = Vec::new();
+    while events.len() < 2 {
+        let frame = page.next().await;
+        if frame.kind() == "reminder" {
+            events.push(frame.json().clone());
+        }
+    }
+    let of = |id: &Value| events.iter().find(|e| e["id"] == *id).cloned().unwrap();
+    let event = of(&pills.body["id"]);
+    assert_eq!(
+        (event["text"].as_str(), event["confirm"].as_bool()),
+        (Some("Tabletten"), Some(true))
+    );
+    assert_eq!(event["due_at"], pills.body["due_at"]);
+    assert_eq!(of(&timer.body["id"])["timer"], true);
+
+    // The reminder waits for its confirmation, with its delivery; the timer is over.
+    let listed = reminders(&app, &token).await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["state"], "delivering");
+    assert_eq!(listed[0]["deliveries"][0]["channel"], "page");
+    assert_eq!(listed[0]["deliveries"][0]["status"], "delivered");
+    let path = format!("/api/me/reminders/{}/confirm", pills.body["id"].as_str().unwrap());
+    let confirmed = app.call(Method::POST, &path, As::Bearer(&token), None).await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.body);
+    assert_eq!(confirmed.body["state"], "confirmed");
+    assert_eq!(
+        app.call(Method::POST, &path, As::Bearer(&token), None).await.error(409),
+        "conflict"
+    );
+}
+
+#[tokio::test]
+async fn two_instances_on_one_database_deliver_each_reminder_once() {
+    let first = TestApp::with().start().await;
+    let (_, token) = first.create_user("erika").await;
+    let second = TestApp::with().beside(&first).start().await;
+    let mut ids = Vec::new();
+    for n in 0..6 {
+        let body = json!({"text": format!("Erinnerung {n}"), "due_at": in_seconds(1)});
+        let r = first
+            .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        ids.push(r.body["id"].clone());
+    }
+    // Both schedulers look; each reminder is claimed by one of them and delivered (here: nobody's page is
+    // open, so recorded as unreachable) exactly once.
+    let listed = crate::common::eventually("every reminder claimed", 20, || async {
+        let listed = reminders(&second, &token).await;
+        listed.iter().all(|r| r["state"] == "delivering").then_some(listed)
+    })
+    .await;
+    assert_eq!(listed.len(), 6);
+    for r in &listed {
+        let deliveries = r["deliveries"].as_array().unwrap();
+        assert_eq!(deliveries.len(), 1, "{r}");
+        assert_eq!(deliveries[0]["status"], "unreachable");
+    }
+}

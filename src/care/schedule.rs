@@ -1,0 +1,86 @@
+//! The one task per instance that delivers what is due: every [`TICK`] it claims from the store the reminders
+//! due by now (in the same statement, so that of several instances on one database exactly one delivers each;
+//! one due while the gateway was down is claimed at start) and delivers each where the person is. No timer per
+//! reminder is kept in memory.
+//!
+//! Delivered so far: to every open page and voice connection of the person on this instance, as a `reminder`
+//! event. A reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
+//! repeating reminder is scheduled again at its next time as it is delivered; a reminder to confirm waits in
+//! `delivering`; one without goes to `done`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::json;
+
+use super::due::Rule;
+use crate::app::App;
+use crate::store::now_ms;
+use crate::store::reminders::StoredReminder;
+
+/// How often the store is asked what is due.
+pub const TICK: Duration = Duration::from_secs(2);
+/// How late a reminder may still be delivered.
+pub const LATE_MS: i64 = 120 * 60_000;
+
+/// Runs until dropped.
+pub async fn run(app: Arc<App>) {
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tick.tick().await;
+        if let Err(err) = due(&app, now_ms()).await {
+            tracing::warn!(%err, "could not look for due reminders");
+        }
+    }
+}
+
+/// Delivers what is due by `now` (epoch milliseconds): how many were claimed.
+pub async fn due(app: &App, now: i64) -> crate::error::Result<usize> {
+    let claimed = app.store.claim_due_reminders(now).await?;
+    for reminder in &claimed {
+        deliver(app, reminder, now).await?;
+    }
+    Ok(claimed.len())
+}
+
+/// The `reminder` event a page and a voice connection receive.
+pub fn event(r: &StoredReminder) -> serde_json::Value {
+    let tz = super::zone(Some(&r.time_zone), None);
+    let due_at = Timestamp::from_millisecond(r.due_at)
+        .map(|t| t.to_zoned(tz).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
+        .unwrap_or_default();
+    json!({"type": "reminder", "id": r.id, "text": r.text, "due_at": due_at, "confirm": r.confirm, "timer": r.timer})
+}
+
+async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
+    let next = next_time(r);
+    if now - r.due_at > LATE_MS {
+        let late = format!("{} minutes late", (now - r.due_at) / 60_000);
+        app.store
+            .add_reminder_delivery(&r.id, "none", "missed", Some(&late))
+            .await?;
+        tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
+        return Ok(app.store.after_delivery(&r.id, next, "missed").await?);
+    }
+    let reached = app.notify.push(&r.user_id, &event(r));
+    let (status, detail) = match reached {
+        0 => ("unreachable", "no page or voice connection open".to_string()),
+        n => ("delivered", format!("{n} connection(s)")),
+    };
+    app.store
+        .add_reminder_delivery(&r.id, "page", status, Some(&detail))
+        .await?;
+    let state = if r.confirm { "delivering" } else { "done" };
+    Ok(app.store.after_delivery(&r.id, next, state).await?)
+}
+
+/// A repeating reminder's next time after this one, at the same wall-clock time in its zone.
+fn next_time(r: &StoredReminder) -> Option<i64> {
+    let rule = Rule::parse(r.repeat_rule.as_deref()?).ok()?;
+    let tz = super::zone(Some(&r.time_zone), None);
+    let last = Timestamp::from_millisecond(r.due_at).ok()?.to_zoned(tz);
+    let (next, _) = rule.next(&last)?;
+    Some(next.timestamp().as_millisecond())
+}
