@@ -79,6 +79,33 @@ try {
   if ((await small.textContent('#help')).trim() !== 'Hilfe') throw new Error('the page is not German');
   await fitsTheScreen(small, 'at 360x740');
   step(`a German phone at 360x740 reads under the help button: "${note}"`);
+
+  // A reminder due in two seconds reaches the open page: large, on the screen, in German; "Erledigt" confirms it.
+  const set = await small.evaluate(async () => {
+    const due = new Date(Date.now() + 2000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const r = await fetch('/api/me/reminders', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'Tabletten nehmen', due_at: due }) });
+    return { status: r.status, body: await r.json() };
+  });
+  if (set.status !== 201) throw new Error(`reminder not set: ${JSON.stringify(set)}`);
+  await small.waitForSelector('#reminder-card:not([hidden])', { timeout: 15000 });
+  const card = await small.evaluate(() => {
+    const r = document.querySelector('#reminder-card').getBoundingClientRect();
+    const h = document.querySelector('#help').getBoundingClientRect();
+    return { text: document.querySelector('#reminder-text').textContent, button: document.querySelector('#reminder-done').textContent,
+      inside: r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight,
+      helpFree: h.top >= r.bottom || h.bottom <= r.top };
+  });
+  if (card.text !== 'Tabletten nehmen' || card.button !== 'Erledigt' || !card.inside || !card.helpFree) {
+    throw new Error(`reminder card: ${JSON.stringify(card)}`);
+  }
+  await accessible(small, 'a due reminder at 360x740');
+  await small.screenshot({ path: `${SHOTS}/phone-reminder.png` });
+  await small.tap('#reminder-done');
+  await small.waitForSelector('#reminder-card', { state: 'hidden' });
+  const state = await small.evaluate(async (id) => (await (await fetch('/api/me/reminders')).json()).reminders.find((r) => r.id === id)?.state, set.body.id);
+  if (state !== 'confirmed') throw new Error(`the reminder is ${state} after Erledigt`);
+  step('a reminder due on the German phone shows large on the screen, the help button free, and "Erledigt" confirms it');
   // The settings are folded on a phone: the conversation has the screen.
   if (await small.isVisible('#large-text')) throw new Error('the settings take the screen at 360x740');
   await small.tap('#settings summary');

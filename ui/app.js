@@ -192,6 +192,7 @@ function onEvent(ws, data) {
       break;
     // The server stopped the answer (the person spoke over it): stop what is still playing, too.
     case 'interrupted': player.stop(); status(t('ready')); break;
+    case 'reminder': showReminder(event); break;
     // A failed turn ends with error, then done: the error stays in the status line.
     case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
@@ -220,10 +221,12 @@ function open(path) {
     ws.onopen = () => resolve(ws);
     ws.onerror = () => reject(new Error('websocket'));
     ws.onmessage = (m) => onEvent(ws, m.data);
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (channel.chat === ws) {
-        // Lost while the page is open: say so and reconnect with growing pauses.
         channel.chat = null;
+        // Closed for idling: open again quietly, so that reminders keep reaching the page.
+        if (e.code === 1000 && e.reason === 'idle timeout') { reconnect(true); return; }
+        // Lost while the page is open: say so and reconnect with growing pauses.
         status(t('lost'), true);
         setTimeout(reconnect, channel.retry);
       }
@@ -251,8 +254,8 @@ async function ask(text) {
   }
 }
 
-async function reconnect() {
-  try { await chatSocket(); status(t('reconnected')); channel.retry = 1000; } catch {
+async function reconnect(quiet) {
+  try { await chatSocket(); if (quiet !== true) status(t('reconnected')); channel.retry = 1000; } catch {
     channel.retry = Math.min(channel.retry * 2, 15000);
     setTimeout(reconnect, channel.retry);
   }
@@ -424,6 +427,49 @@ async function loadMemories() {
   }));
 }
 
+// ---- Reminders ----
+// A reminder that is due comes as an event on every open page of the person (and, missed while no page was
+// open, from the list when the page looks again): shown large until the person confirms it.
+function showReminder(r) {
+  const card = $('#reminder-card');
+  if (!card.hidden && card.dataset.id === r.id) return;
+  card.dataset.id = r.id;
+  $('#reminder-text').textContent = r.timer ? t('timerOver') : r.text;
+  $('#reminder-when').textContent = new Date(r.due_at).toLocaleTimeString(ui.lang, { hour: '2-digit', minute: '2-digit' });
+  const done = $('#reminder-done');
+  done.textContent = r.confirm ? t('reminderDone') : t('reminderOk');
+  done.onclick = async () => {
+    card.hidden = true;
+    if (r.confirm) await api(`/api/me/reminders/${r.id}/confirm`, { method: 'POST' }).catch(() => {});
+    loadReminders();
+  };
+  card.hidden = false;
+  done.focus();
+  if ($('#device-speech').checked) speakOnDevice(`${t('reminder')}: ${$('#reminder-text').textContent}`, true);
+  loadReminders();
+}
+
+async function loadReminders() {
+  const list = (await api('/api/me/reminders').catch(() => null))?.reminders;
+  if (!list) return;
+  const waiting = list.filter((r) => r.state === 'scheduled' || r.state === 'delivering');
+  const due = waiting.find((r) => r.state === 'delivering' && r.confirm);
+  if (due && $('#reminder-card').hidden) showReminder(due);
+  const items = waiting.map((r) => {
+    const li = document.createElement('li');
+    const when = new Date(r.due_at).toLocaleString(ui.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    li.textContent = `${when}: ${r.text} `;
+    const del = document.createElement('button');
+    del.textContent = '✕';
+    del.setAttribute('aria-label', `${t('reminderDelete')}: ${r.text}`);
+    del.onclick = async () => { await api(`/api/me/reminders/${r.id}`, { method: 'DELETE' }).catch(() => {}); loadReminders(); };
+    li.appendChild(del);
+    return li;
+  });
+  if (!items.length) { const li = document.createElement('li'); li.textContent = t('noReminders'); items.push(li); }
+  $('#reminders').replaceChildren(...items);
+}
+
 // ---- Help button ----
 function position(consent) {
   return new Promise((resolve) => {
@@ -557,6 +603,10 @@ async function init() {
   $('#help-yes').onclick = () => { $('#help-dialog').close(); help(); };
   await newSession();
   loadMemories();
+  // The page keeps its chat connection open, so that a reminder reaches it when it is due.
+  chatSocket().catch(() => {});
+  loadReminders();
+  setInterval(loadReminders, 60000);
   if (window.isSecureContext) status(t('ready')); else insecureContext();
   followHelpNote();
   helpWarning();

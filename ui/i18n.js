@@ -21,6 +21,7 @@ window.I18N = {
     sources: 'Sources', cooldown: 'The alarm was raised a moment ago.', confirmDelete: 'Delete this conversation?',
     seenBy: 'Seen and confirmed by {who}.',
     error: 'Something went wrong', guest: 'Guest', admin: 'Administration',
+    reminders: 'Reminders', reminder: 'Reminder', reminderDone: 'Done', reminderOk: 'OK', reminderDelete: 'Delete', timerOver: 'Time is up.', noReminders: 'No reminders.',
   },
   de: {
     settings: 'Einstellungen',
@@ -43,6 +44,7 @@ window.I18N = {
     sources: 'Quellen', cooldown: 'Der Alarm wurde gerade erst ausgelöst.', confirmDelete: 'Dieses Gespräch löschen?',
     seenBy: 'Gesehen und bestätigt von {who}.',
     error: 'Etwas ist schiefgegangen', guest: 'Gast', admin: 'Verwaltung',
+    reminders: 'Erinnerungen', reminder: 'Erinnerung', reminderDone: 'Erledigt', reminderOk: 'OK', reminderDelete: 'Löschen', timerOver: 'Die Zeit ist um.', noReminders: 'Keine Erinnerungen.',
   },
   fr: {
     settings: 'Réglages',
@@ -65,6 +67,7 @@ window.I18N = {
     sources: 'Sources', cooldown: "L'alerte vient d'être déclenchée.", confirmDelete: 'Supprimer cette conversation ?',
     seenBy: 'Vu et confirmé par {who}.',
     error: 'Une erreur est survenue', guest: 'Invité', admin: 'Administration',
+    reminders: 'Rappels', reminder: 'Rappel', reminderDone: 'Fait', reminderOk: 'OK', reminderDelete: 'Supprimer', timerOver: 'Le temps est écoulé.', noReminders: 'Aucun rappel.',
   },
   es: {
     settings: 'Ajustes',
@@ -87,6 +90,7 @@ window.I18N = {
     sources: 'Fuentes', cooldown: 'La alarma se acaba de enviar.', confirmDelete: '¿Borrar esta conversación?',
     seenBy: 'Visto y confirmado por {who}.',
     error: 'Algo salió mal', guest: 'Invitado', admin: 'Administración',
+    reminders: 'Recordatorios', reminder: 'Recordatorio', reminderDone: 'Hecho', reminderOk: 'OK', reminderDelete: 'Borrar', timerOver: 'Se acabó el tiempo.', noReminders: 'No hay recordatorios.',
   },
   it: {
     settings: 'Impostazioni',
@@ -109,6 +113,7 @@ window.I18N = {
     sources: 'Fonti', cooldown: "L'allarme è appena stato inviato.", confirmDelete: 'Eliminare questa conversazione?',
     seenBy: 'Visto e confermato da {who}.',
     error: 'Qualcosa è andato storto', guest: 'Ospite', admin: 'Amministrazione',
+    reminders: 'Promemoria', reminder: 'Promemoria', reminderDone: 'Fatto', reminderOk: 'OK', reminderDelete: 'Elimina', timerOver: 'Il tempo è scaduto.', noReminders: 'Nessun promemoria.',
   },
   nl: {
     settings: 'Instellingen',
@@ -131,6 +136,7 @@ window.I18N = {
     sources: 'Bronnen', cooldown: 'Het alarm is net verstuurd.', confirmDelete: 'Dit gesprek verwijderen?',
     seenBy: 'Gezien en bevestigd door {who}.',
     error: 'Er ging iets mis', guest: 'Gast', admin: 'Beheer',
+    reminders: 'Herinneringen', reminder: 'Herinnering', reminderDone: 'Gedaan', reminderOk: 'OK', reminderDelete: 'Verwijderen', timerOver: 'De tijd is om.', noReminders: 'Geen herinneringen.',
   },
   pl: {
     settings: 'Ustawienia',
@@ -153,6 +159,7 @@ window.I18N = {
     sources: 'Źródła', cooldown: 'Alarm został właśnie wysłany.', confirmDelete: 'Usunąć tę rozmowę?',
     seenBy: 'Odebranie potwierdzone przez: {who}.',
     error: 'Coś poszło nie tak', guest: 'Gość', admin: 'Administracja',
+    reminders: 'Przypomnienia', reminder: 'Przypomnienie', reminderDone: 'Zrobione', reminderOk: 'OK', reminderDelete: 'Usuń', timerOver: 'Czas minął.', noReminders: 'Brak przypomnień.',
   },
   pt: {
     settings: 'Definições',
@@ -175,5 +182,6 @@ window.I18N = {
     sources: 'Fontes', cooldown: 'O alarme acabou de ser enviado.', confirmDelete: 'Apagar esta conversa?',
     seenBy: 'Visto e confirmado por {who}.',
     error: 'Algo correu mal', guest: 'Convidado', admin: 'Administração',
+    reminders: 'Lembretes', reminder: 'Lembrete', reminderDone: 'Feito', reminderOk: 'OK', reminderDelete: 'Apagar', timerOver: 'O tempo acabou.', noReminders: 'Sem lembretes.',
   },
 };

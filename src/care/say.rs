@@ -332,3 +332,16 @@ pub fn full(language: &str, informal: bool, cap: u32) -> String {
         (false, _) => format!("You have {cap} reminders already. Please cancel one first."),
     }
 }
+
+/// What is said when a reminder is due: "Erinnerung: Ihre Tabletten.", "Die Zeit ist um: Ihr Timer ist
+/// abgelaufen.", "Reminder: water the plants."
+pub fn due_now(language: &str, informal: bool, text: &str, timer: bool) -> String {
+    let de = language == "de";
+    match (de, timer, informal) {
+        (true, true, false) => "Die Zeit ist um: Ihr Timer ist abgelaufen.".into(),
+        (true, true, true) => "Die Zeit ist um: dein Timer ist abgelaufen.".into(),
+        (false, true, _) => "Time is up: your timer has finished.".into(),
+        (true, false, _) => format!("Erinnerung: {}.", turned(text, true, informal)),
+        (false, false, _) => format!("Reminder: {}.", turned(text, false, informal)),
+    }
+}

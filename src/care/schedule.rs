@@ -45,13 +45,15 @@ pub async fn due(app: &App, now: i64) -> crate::error::Result<usize> {
     Ok(claimed.len())
 }
 
-/// The `reminder` event a page and a voice connection receive.
-pub fn event(r: &StoredReminder) -> serde_json::Value {
+/// The `reminder` event a page and a voice connection receive; `said` is what a voice connection speaks, in
+/// the person's language and form of address.
+pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
     let tz = super::zone(Some(&r.time_zone), None);
     let due_at = Timestamp::from_millisecond(r.due_at)
         .map(|t| t.to_zoned(tz).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
         .unwrap_or_default();
-    json!({"type": "reminder", "id": r.id, "text": r.text, "due_at": due_at, "confirm": r.confirm, "timer": r.timer})
+    json!({"type": "reminder", "id": r.id, "text": r.text, "due_at": due_at, "confirm": r.confirm, "timer": r.timer,
+        "said": said})
 }
 
 async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
@@ -64,7 +66,13 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
         tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
         return Ok(app.store.after_delivery(&r.id, next, "missed").await?);
     }
-    let reached = app.notify.push(&r.user_id, &event(r));
+    let prefs = app.store.prefs(&r.user_id).await?;
+    let language = prefs
+        .route_layer()
+        .language
+        .unwrap_or_else(|| app.settings.turn.default_language.clone());
+    let said = super::say::due_now(&language, prefs.informal(), &r.text, r.timer);
+    let reached = app.notify.push(&r.user_id, &event(r, &said));
     let (status, detail) = match reached {
         0 => ("unreachable", "no page or voice connection open".to_string()),
         n => ("delivered", format!("{n} connection(s)")),

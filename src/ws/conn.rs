@@ -141,7 +141,7 @@ impl Conn {
                     Err(err) => reject(&mut socket, err).await,
                 },
                 Step::Next(Next::Ended) => true,
-                Step::Notice(notice) => send(&mut socket, Message::Text(notice.to_string().into())).await,
+                Step::Notice(notice) => self.on_notice(&mut socket, notice, answering).await,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
                     Some(heard) => self.on_heard(&mut socket, heard).await,
                     None => true,
@@ -154,6 +154,47 @@ impl Conn {
             if !keep_going {
                 return;
             }
+        }
+    }
+
+    /// A pushed event (a reminder that is due): sent as it is; a voice connection between turns also hears
+    /// its `said`.
+    async fn on_notice(&mut self, socket: &mut WebSocket, notice: serde_json::Value, answering: bool) -> bool {
+        if !send(socket, Message::Text(notice.to_string().into())).await {
+            return false;
+        }
+        let Some(said) = notice["said"]
+            .as_str()
+            .filter(|_| self.channel == Channel::Voice && !answering)
+        else {
+            return true;
+        };
+        let layer = crate::config::route::RouteLayer::default();
+        let spoken = match crate::turn::speech::route_alone(&self.app, &self.user, layer).await {
+            Ok((eff, prefs, route)) => crate::turn::speech::synthesize(&self.app, &eff, &prefs, &route, said).await,
+            Err(err) => Err(err),
+        };
+        let said_audio = match spoken {
+            Ok(s) => s,
+            Err(err) => {
+                tracing::warn!(%err, "a reminder could not be spoken");
+                return true;
+            }
+        };
+        let frame = ServerEvent::Audio {
+            seq: 0,
+            format: self.answer.name(),
+            text: Some(said.to_string()),
+            filler: false,
+            provider: Some(said_audio.provider),
+            tts_fallback: said_audio.language_fallback,
+        };
+        if !send_event(socket, frame).await {
+            return false;
+        }
+        match self.answer_audio(said_audio.speech.audio).await {
+            Ok(bytes) => send(socket, Message::Binary(bytes.into())).await,
+            Err(err) => reject(socket, err).await,
         }
     }
 

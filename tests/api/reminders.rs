@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake, Reply};
-use crate::ws::{connect, kinds};
+use crate::ws::{Frame, connect, kinds};
 
 /// Tomorrow's date in Berlin, as the gateway sees it now.
 fn tomorrow_in_berlin() -> String {
@@ -334,8 +334,11 @@ async fn a_due_reminder_reaches_the_open_page_and_is_confirmed_and_a_timer_ends(
     assert_eq!(of(&timer.body["id"])["timer"], true);
 
     // The reminder waits for its confirmation, with its delivery; the timer is over.
-    let listed = reminders(&app, &token).await;
-    assert_eq!(listed.len(), 1, "{listed:?}");
+    let listed = crate::common::eventually("the timer over", 10, || async {
+        let listed = reminders(&app, &token).await;
+        (listed.len() == 1).then_some(listed)
+    })
+    .await;
     assert_eq!(listed[0]["state"], "delivering");
     assert_eq!(listed[0]["deliveries"][0]["channel"], "page");
     assert_eq!(listed[0]["deliveries"][0]["status"], "delivered");
@@ -367,7 +370,11 @@ async fn two_instances_on_one_database_deliver_each_reminder_once() {
     // open, so recorded as unreachable) exactly once.
     let listed = crate::common::eventually("every reminder claimed", 20, || async {
         let listed = reminders(&second, &token).await;
-        listed.iter().all(|r| r["state"] == "delivering").then_some(listed)
+        let delivered = |r: &Value| r["deliveries"].as_array().is_some_and(|d| !d.is_empty());
+        listed
+            .iter()
+            .all(|r| r["state"] == "delivering" && delivered(r))
+            .then_some(listed)
     })
     .await;
     assert_eq!(listed.len(), 6);
@@ -376,4 +383,32 @@ async fn two_instances_on_one_database_deliver_each_reminder_once() {
         assert_eq!(deliveries.len(), 1, "{r}");
         assert_eq!(deliveries[0]["status"], "unreachable");
     }
+}
+
+#[tokio::test]
+async fn a_voice_connection_hears_a_due_reminder_in_the_persons_words() {
+    let llm = Fake::answering(&["Nie."]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("erika").await;
+    app.set_prefs(&id, json!({"language": "de"})).await;
+    let mut voice = connect(&app, "/ws/voice", &token).await;
+    voice.send(json!({"type": "start", "language": "de"})).await;
+    let body = json!({"text": "meine Tabletten", "due_at": in_seconds(1)});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let reminder = loop {
+        let frame = voice.next().await;
+        if frame.kind() == "reminder" {
+            break frame.json().clone();
+        }
+    };
+    assert_eq!(reminder["said"], "Erinnerung: Ihre Tabletten.");
+    let audio = voice.next().await;
+    assert_eq!(audio.kind(), "audio");
+    assert_eq!(audio.json()["text"], "Erinnerung: Ihre Tabletten.");
+    let Frame::Audio(wav) = voice.next().await else {
+        panic!("the spoken reminder")
+    };
+    assert!(wav.starts_with(b"RIFF") && wav.len() > 1000, "{} bytes", wav.len());
 }
