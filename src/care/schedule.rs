@@ -5,8 +5,10 @@
 //!
 //! Delivered so far: to every open page and voice connection of the person on this instance, as a `reminder`
 //! event. A reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
-//! repeating reminder is scheduled again at its next time as it is delivered; a reminder to confirm waits in
-//! `delivering`; one without goes to `done`.
+//! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
+//! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
+//! `REMINDER_RETRIES` times, then counts as `missed`. A claim is leased for [`LEASE_MS`]: a reminder claimed by
+//! an instance that stopped before delivering it is taken up again (delivered at least once, not lost).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +25,8 @@ use crate::store::reminders::StoredReminder;
 pub const TICK: Duration = Duration::from_secs(2);
 /// How late a reminder may still be delivered.
 pub const LATE_MS: i64 = 120 * 60_000;
+/// How long a claim holds before another instance may deliver the reminder.
+pub const LEASE_MS: i64 = 60_000;
 
 /// Runs until dropped.
 pub async fn run(app: Arc<App>) {
@@ -38,7 +42,7 @@ pub async fn run(app: Arc<App>) {
 
 /// Delivers what is due by `now` (epoch milliseconds): how many were claimed.
 pub async fn due(app: &App, now: i64) -> crate::error::Result<usize> {
-    let claimed = app.store.claim_due_reminders(now).await?;
+    let claimed = app.store.claim_due_reminders(now, now + LEASE_MS).await?;
     for reminder in &claimed {
         deliver(app, reminder, now).await?;
     }
@@ -58,13 +62,23 @@ pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
 
 async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
     let next = next_time(r);
-    if now - r.due_at > LATE_MS {
+    let care = &app.settings.care;
+    // Delivered once and again `retries` times without a confirmation: missed.
+    if r.attempts > 1 + i64::from(care.retries) {
+        let detail = format!("not confirmed after {} deliveries", r.attempts - 1);
+        app.store
+            .add_reminder_delivery(&r.id, "none", "missed", Some(&detail))
+            .await?;
+        tracing::info!(reminder = %r.id, "a reminder was not confirmed and counts as missed");
+        return Ok(app.store.after_delivery(&r.id, None, "missed", None).await?);
+    }
+    if r.attempts == 1 && now - r.due_at > LATE_MS {
         let late = format!("{} minutes late", (now - r.due_at) / 60_000);
         app.store
             .add_reminder_delivery(&r.id, "none", "missed", Some(&late))
             .await?;
         tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
-        return Ok(app.store.after_delivery(&r.id, next, "missed").await?);
+        return Ok(app.store.after_delivery(&r.id, next, "missed", None).await?);
     }
     let prefs = app.store.prefs(&r.user_id).await?;
     let language = prefs
@@ -80,8 +94,12 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
     app.store
         .add_reminder_delivery(&r.id, "page", status, Some(&detail))
         .await?;
-    let state = if r.confirm { "delivering" } else { "done" };
-    Ok(app.store.after_delivery(&r.id, next, state).await?)
+    let (state, retry_at) = if r.confirm {
+        ("delivering", Some(now + care.retry_ms))
+    } else {
+        ("done", None)
+    };
+    Ok(app.store.after_delivery(&r.id, next, state, retry_at).await?)
 }
 
 /// A repeating reminder's next time after this one, at the same wall-clock time in its zone.

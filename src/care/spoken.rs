@@ -610,6 +610,7 @@ impl Reader {
             match word {
                 "halb" => return hour_at(i + 1).map(|h| (2, plain(before(h), 30))),
                 "dreiviertel" => return hour_at(i + 1).map(|h| (2, plain(before(h), 45))),
+                "drei" if self.is(i + 1, &["viertel"]) => return hour_at(i + 2).map(|h| (3, plain(before(h), 45))),
                 "viertel" => {
                     return match self.word(i + 1) {
                         "nach" => hour_at(i + 2).map(|h| (3, plain(h, 15))),

@@ -9,6 +9,11 @@ pub struct CareSettings {
     pub timezone: Option<String>,
     /// `REMINDERS_MAX`: reminders and timers a person may have waiting; beyond, 409.
     pub reminders_max: u32,
+    /// `REMINDER_RETRY_MINUTES` in milliseconds: how long a reminder to confirm waits before it is delivered
+    /// again.
+    pub retry_ms: i64,
+    /// `REMINDER_RETRIES`: how often an unconfirmed reminder is delivered again before it counts as missed.
+    pub retries: u32,
 }
 
 /// Longest reminder text, in characters.
@@ -36,6 +41,20 @@ impl CareSettings {
                 )
                 .ranged(100, 10_000)?
                 .max(1),
+            retry_ms: i64::from(
+                src.var(
+                    "REMINDER_RETRY_MINUTES",
+                    "minutes an unconfirmed reminder waits before it is delivered again",
+                )
+                .ranged(10, 240)?
+                .max(1),
+            ) * 60_000,
+            retries: src
+                .var(
+                    "REMINDER_RETRIES",
+                    "times an unconfirmed reminder is delivered again before it counts as missed",
+                )
+                .ranged(2, 10)?,
         })
     }
 }

@@ -21,6 +21,8 @@ pub struct StoredReminder {
     /// `user`, `admin` or `voice`.
     pub created_by: String,
     pub created_at: i64,
+    /// How often it was delivered (this time included, once claimed).
+    pub attempts: i64,
 }
 
 /// One attempt to deliver a reminder.
@@ -46,7 +48,7 @@ pub struct NewReminder<'a> {
 }
 
 const COLUMNS: &str =
-    "id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, created_by, created_at";
+    "id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, created_by, created_at, attempts";
 
 /// States of a reminder still to come.
 const WAITING: &str = "('scheduled', 'delivering')";
@@ -135,34 +137,47 @@ impl Store {
         })
     }
 
-    /// Claims the reminders due by `now`: they become `delivering` in the same statement, so that of several
+    /// Claims what is to be delivered by `now`: reminders due, and reminders being delivered whose next try
+    /// has come (no confirmation yet, or an instance that claimed them and stopped before it delivered). They
+    /// are `delivering`, counted and leased until `lease_until` in the same statement, so that of several
     /// instances on one database exactly one delivers each.
-    pub async fn claim_due_reminders(&self, now: i64) -> Result<Vec<StoredReminder>, StoreError> {
+    pub async fn claim_due_reminders(&self, now: i64, lease_until: i64) -> Result<Vec<StoredReminder>, StoreError> {
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE reminders SET state = 'delivering', updated_at = $1 WHERE state = 'scheduled' AND due_at <= $1 \
+                "UPDATE reminders SET state = 'delivering', attempts = attempts + 1, attempt_at = $2, updated_at = $1 \
+                 WHERE (state = 'scheduled' AND due_at <= $1) \
+                 OR (state = 'delivering' AND attempt_at IS NOT NULL AND attempt_at <= $1) \
                  RETURNING {COLUMNS}"
             );
-            Ok(sqlx::query_as(&sql).bind(now).fetch_all(pool).await?)
+            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).fetch_all(pool).await?)
         })
     }
 
-    /// After a delivery: a repeating reminder waits for `next`; another goes to `state`.
-    pub async fn after_delivery(&self, id: &str, next: Option<i64>, state: &str) -> Result<(), StoreError> {
+    /// After a delivery: a repeating reminder waits for `next` (counted afresh); another goes to `state`, tried
+    /// again at `retry_at` if given.
+    pub async fn after_delivery(
+        &self,
+        id: &str,
+        next: Option<i64>,
+        state: &str,
+        retry_at: Option<i64>,
+    ) -> Result<(), StoreError> {
         with_pool!(self, pool => {
-            let (state, due): (&str, Option<i64>) = match next {
-                Some(at) => ("scheduled", Some(at)),
-                None => (state, None),
+            let done = match next {
+                Some(at) => sqlx::query(
+                    "UPDATE reminders SET state = 'scheduled', due_at = $1, attempts = 0, attempt_at = NULL, \
+                     updated_at = $2 WHERE id = $3",
+                )
+                .bind(at)
+                .bind(now_ms())
+                .bind(id),
+                None => sqlx::query("UPDATE reminders SET state = $1, attempt_at = $2, updated_at = $3 WHERE id = $4")
+                    .bind(state)
+                    .bind(retry_at)
+                    .bind(now_ms())
+                    .bind(id),
             };
-            sqlx::query(
-                "UPDATE reminders SET state = $1, due_at = COALESCE($2, due_at), updated_at = $3 WHERE id = $4",
-            )
-            .bind(state)
-            .bind(due)
-            .bind(now_ms())
-            .bind(id)
-            .execute(pool)
-            .await?;
+            done.execute(pool).await?;
             Ok(())
         })
     }
@@ -171,7 +186,8 @@ impl Store {
     async fn move_reminder(&self, user_id: &str, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE reminders SET state = $1, updated_at = $2 WHERE id = $3 AND user_id = $4 AND state IN {from}"
+                "UPDATE reminders SET state = $1, attempt_at = NULL, updated_at = $2 \
+                 WHERE id = $3 AND user_id = $4 AND state IN {from}"
             );
             let done = sqlx::query(&sql).bind(to).bind(now_ms()).bind(id).bind(user_id).execute(pool).await?;
             Ok(done.rows_affected() == 1)

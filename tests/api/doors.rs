@@ -134,6 +134,15 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
         "the start warns: {log}"
     );
 
+    // The HTTP door answers first; the AudioSocket door listens a moment later on a loaded machine (once, the
+    // whole flood was refused before it did).
+    eventually("the AudioSocket door to listen", 30, || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", audiosocket))
+            .await
+            .ok()
+            .map(|_| ())
+    })
+    .await;
     // 300 connections from ten addresses, held open as a flood would hold them.
     let mut flood = Vec::new();
     for n in 0..300u32 {

@@ -412,3 +412,48 @@ async fn a_voice_connection_hears_a_due_reminder_in_the_persons_words() {
     };
     assert!(wav.starts_with(b"RIFF") && wav.len() > 1000, "{} bytes", wav.len());
 }
+
+/// The scheduler of `app`'s database with the clock passed in: an `App` on the same store, not serving.
+async fn scheduler_of(app: &TestApp) -> voice_gateway::app::App {
+    let db = app.db_path().display().to_string();
+    let mut env = vec![("DB_PATH".to_string(), db), ("WYOMING_ZEROCONF".into(), "false".into())];
+    env.extend(app.database_url.clone().map(|url| ("DATABASE_URL".to_string(), url)));
+    let env: std::collections::HashMap<String, String> = env.into_iter().collect();
+    let settings = voice_gateway::config::Settings::from_lookup(&|k| env.get(k).cloned()).unwrap();
+    voice_gateway::app::App::new(settings, app.store.clone())
+}
+
+#[tokio::test]
+async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
+    let (app, token, _) = TestApp::with().user("erika").await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Delivered once by the gateway's own scheduler (no page open: unreachable), then waiting to be confirmed.
+    crate::common::eventually("the first delivery", 15, || async {
+        let listed = reminders(&app, &token).await;
+        (listed[0]["deliveries"].as_array().unwrap().len() == 1).then_some(())
+    })
+    .await;
+    // Ten minutes on (REMINDER_RETRY_MINUTES), it is delivered again; and again; then it counts as missed.
+    let scheduler = scheduler_of(&app).await;
+    let now = jiff::Timestamp::now().as_millisecond();
+    for (minutes, claimed) in [(5, 0), (11, 1), (22, 1), (33, 1), (44, 0)] {
+        let n = voice_gateway::care::schedule::due(&scheduler, now + minutes * 60_000)
+            .await
+            .unwrap();
+        assert_eq!(n, claimed, "after {minutes} minutes");
+    }
+    let listed = reminders(&app, &token).await;
+    assert_eq!(listed[0]["state"], "missed");
+    let statuses: Vec<&str> = listed[0]["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["unreachable", "unreachable", "unreachable", "missed"]);
+    assert_eq!(listed[0]["deliveries"][3]["detail"], "not confirmed after 3 deliveries");
+}
