@@ -18,6 +18,9 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
     if !matches!(language, "de" | "en") {
         return Ok(None);
     }
+    if super::spoken::confirms(text, language) {
+        return confirmed(app, user, language).await;
+    }
     let Some(asked) = read(text, language) else {
         return Ok(None);
     };
@@ -93,6 +96,24 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
         }
     };
     Ok(Some(said))
+}
+
+/// "Erledigt" while a reminder to confirm is being delivered: the latest such reminder is confirmed and the
+/// person is thanked; none when there is none (the words go to the model).
+async fn confirmed(app: &App, user: &User, language: &str) -> Result<Option<String>> {
+    let all = app.store.reminders(&user.id).await?;
+    let latest = all
+        .iter()
+        .filter(|r| r.state == "delivering" && r.confirm)
+        .max_by_key(|r| r.due_at);
+    let Some(r) = latest else {
+        return Ok(None);
+    };
+    if !app.store.confirm_reminder(&user.id, &r.id).await? {
+        return Ok(None);
+    }
+    let informal = app.store.prefs(&user.id).await?.informal();
+    Ok(Some(say::confirmed(language, informal, &r.text)))
 }
 
 /// The person's reminders still to come, the next first.

@@ -345,3 +345,12 @@ pub fn due_now(language: &str, informal: bool, text: &str, timer: bool) -> Strin
         (false, false, _) => format!("Reminder: {}.", turned(text, false, informal)),
     }
 }
+
+/// The thanks for a reminder confirmed by voice or text: "Danke, erledigt: Ihre Tabletten."
+pub fn confirmed(language: &str, informal: bool, text: &str) -> String {
+    if language == "de" {
+        format!("Danke, erledigt: {}.", turned(text, true, informal))
+    } else {
+        format!("Thank you, done: {}.", turned(text, false, informal))
+    }
+}

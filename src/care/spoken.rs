@@ -729,6 +729,60 @@ impl Reader {
     }
 }
 
+/// Whether `text` is, as a whole, a person saying that they did what a reminder asked ("Erledigt", "Hab ich",
+/// "Done", "I took them"): it confirms a reminder being delivered.
+pub fn confirms(text: &str, language: &str) -> bool {
+    const DE: &[&str] = &[
+        "erledigt",
+        "ja erledigt",
+        "ist erledigt",
+        "schon erledigt",
+        "habe ich",
+        "hab ich",
+        "habe ich gemacht",
+        "hab ich gemacht",
+        "ja habe ich",
+        "ja hab ich",
+        "gemacht",
+        "genommen",
+        "ich habe sie genommen",
+        "ja",
+        "ja danke",
+        "okay",
+        "ok",
+        "alles klar",
+        "danke",
+        "mach ich",
+        "mache ich",
+    ];
+    const EN: &[&str] = &[
+        "done",
+        "all done",
+        "yes done",
+        "it's done",
+        "yes",
+        "ok",
+        "okay",
+        "i did",
+        "i did it",
+        "i have",
+        "got it",
+        "thanks",
+        "thank you",
+        "taken",
+        "i took them",
+        "i took it",
+        "will do",
+    ];
+    let said: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '\'' { c } else { ' ' })
+        .collect();
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    (if language == "de" { DE } else { EN }).contains(&said.as_str())
+}
+
 /// Seconds of a unit word; none for other words.
 fn unit_seconds(word: &str) -> Option<u32> {
     Some(match word {

@@ -407,3 +407,27 @@ fn the_reminders_words_are_kept_and_turned_to_the_person() {
         "2026-11-27T19:00:00"
     );
 }
+
+#[test]
+fn a_confirmation_is_the_whole_utterance() {
+    use super::spoken::confirms;
+    for (text, language) in [
+        ("Erledigt!", "de"),
+        ("Ja, hab ich.", "de"),
+        ("Done.", "en"),
+        ("I took them", "en"),
+    ] {
+        assert!(confirms(text, language), "{text}");
+    }
+    for (text, language) in [
+        ("Ist der Müll erledigt?", "de"),
+        ("Erledigt", "en"),
+        ("Yes, what time is it?", "en"),
+    ] {
+        assert!(!confirms(text, language), "{text}");
+    }
+    assert_eq!(
+        say::confirmed("de", false, "meine Tabletten"),
+        "Danke, erledigt: Ihre Tabletten."
+    );
+}

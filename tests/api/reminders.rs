@@ -457,3 +457,31 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
     assert_eq!(statuses, ["unreachable", "unreachable", "unreachable", "missed"]);
     assert_eq!(listed[0]["deliveries"][3]["detail"], "not confirmed after 3 deliveries");
 }
+
+#[tokio::test]
+async fn erledigt_said_or_typed_confirms_the_reminder_being_delivered_and_is_otherwise_a_question() {
+    let llm = Fake::answering(&["Schön."]).await;
+    let (app, token, _) = TestApp::with().llm(&llm).user("erika").await;
+    let body = json!({"text": "meine Tabletten", "due_at": in_seconds(1)});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    crate::common::eventually("the reminder delivered", 15, || async {
+        (reminders(&app, &token).await[0]["state"] == "delivering").then_some(())
+    })
+    .await;
+    let say = |text: &str| json!({"text": text, "language": "de", "text_only": true});
+    let r = app
+        .call(Method::POST, "/api/chat", As::Bearer(&token), Some(say("Erledigt!")))
+        .await;
+    assert_eq!(r.body["text"], "Danke, erledigt: Ihre Tabletten.");
+    assert_eq!(reminders(&app, &token).await[0]["state"], "confirmed");
+    assert!(llm.requests(CHAT).is_empty());
+    // With nothing to confirm, the same word is a question for the model.
+    let r = app
+        .call(Method::POST, "/api/chat", As::Bearer(&token), Some(say("Erledigt!")))
+        .await;
+    assert_eq!(r.body["text"], "Schön.");
+    assert_eq!(llm.requests(CHAT).len(), 1);
+}
