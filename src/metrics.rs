@@ -54,6 +54,9 @@ pub const VOICE_CONTINUATIONS_TOTAL: &str = "voice_continuations_total";
 pub const VOICE_TURN_PATIENCE_SECONDS: &str = "voice_turn_patience_seconds";
 /// Series `ws_connections`.
 pub const WS_CONNECTIONS: &str = "ws_connections";
+/// Series `reminders_total`: reminders and timers by `event` (set, delivered, unreachable, confirmed, missed) and
+/// `channel`.
+pub const REMINDERS_TOTAL: &str = "reminders_total";
 
 /// Upper bounds (seconds) of the latency histograms' buckets.
 pub const BUCKETS: [f64; 17] = [
@@ -62,6 +65,10 @@ pub const BUCKETS: [f64; 17] = [
 
 /// Help texts of the series the gateway records.
 const HELP: &[(&str, &str)] = &[
+    (
+        REMINDERS_TOTAL,
+        "Reminders and timers by event (set, delivered, unreachable, confirmed, missed) and channel.",
+    ),
     (
         HTTP_REQUESTS_TOTAL,
         "HTTP requests by method, route template and status.",

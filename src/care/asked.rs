@@ -49,7 +49,11 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
                     created_by: by,
                 };
                 match app.store.add_reminder(&user.id, &new, cap).await? {
-                    Some(_) => say::set(language, informal, &text, &first, &now),
+                    Some(_) => {
+                        app.metrics
+                            .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
+                        say::set(language, informal, &text, &first, &now)
+                    }
                     None => say::full(language, informal, cap),
                 }
             }
@@ -69,7 +73,11 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
                 created_by: by,
             };
             match app.store.add_reminder(&user.id, &new, cap).await? {
-                Some(_) => say::timer(language, seconds, &end),
+                Some(_) => {
+                    app.metrics
+                        .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
+                    say::timer(language, seconds, &end)
+                }
                 None => say::full(language, informal, cap),
             }
         }
@@ -112,6 +120,10 @@ async fn confirmed(app: &App, user: &User, language: &str) -> Result<Option<Stri
     if !app.store.confirm_reminder(&user.id, &r.id).await? {
         return Ok(None);
     }
+    app.metrics.incr(
+        crate::metrics::REMINDERS_TOTAL,
+        &[("event", "confirmed"), ("channel", "said")],
+    );
     let informal = app.store.prefs(&user.id).await?.informal();
     Ok(Some(say::confirmed(language, informal, &r.text)))
 }

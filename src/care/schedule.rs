@@ -70,6 +70,10 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
             .add_reminder_delivery(&r.id, "none", "missed", Some(&detail))
             .await?;
         tracing::info!(reminder = %r.id, "a reminder was not confirmed and counts as missed");
+        app.metrics.incr(
+            crate::metrics::REMINDERS_TOTAL,
+            &[("event", "missed"), ("channel", "none")],
+        );
         return Ok(app.store.after_delivery(&r.id, None, "missed", None).await?);
     }
     if r.attempts == 1 && now - r.due_at > LATE_MS {
@@ -78,6 +82,10 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
             .add_reminder_delivery(&r.id, "none", "missed", Some(&late))
             .await?;
         tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
+        app.metrics.incr(
+            crate::metrics::REMINDERS_TOTAL,
+            &[("event", "missed"), ("channel", "none")],
+        );
         return Ok(app.store.after_delivery(&r.id, next, "missed", None).await?);
     }
     let prefs = app.store.prefs(&r.user_id).await?;
@@ -94,6 +102,10 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
     app.store
         .add_reminder_delivery(&r.id, "page", status, Some(&detail))
         .await?;
+    app.metrics.incr(
+        crate::metrics::REMINDERS_TOTAL,
+        &[("event", status), ("channel", "page")],
+    );
     let (state, retry_at) = if r.confirm {
         ("delivering", Some(now + care.retry_ms))
     } else {

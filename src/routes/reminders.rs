@@ -195,6 +195,8 @@ async fn create(app: &App, user_id: &str, body: NewBody, by: &str) -> Result<Rem
             "{cap} reminders are waiting already (REMINDERS_MAX); cancel one first"
         ))
     })?;
+    app.metrics
+        .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
     Ok(view(app, vec![stored]).await?.remove(0))
 }
 
@@ -251,6 +253,10 @@ async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
             "the reminder is {state}, not being delivered"
         )));
     }
+    app.metrics.incr(
+        crate::metrics::REMINDERS_TOTAL,
+        &[("event", "confirmed"), ("channel", "api")],
+    );
     let stored = app
         .store
         .reminder(user_id, id)

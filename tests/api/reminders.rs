@@ -350,6 +350,14 @@ async fn a_due_reminder_reaches_the_open_page_and_is_confirmed_and_a_timer_ends(
         app.call(Method::POST, &path, As::Bearer(&token), None).await.error(409),
         "conflict"
     );
+    let metrics = app.prometheus().await;
+    for line in [
+        "reminders_total{event=\"set\",channel=\"user\"} 2",
+        "reminders_total{event=\"delivered\",channel=\"page\"} 2",
+        "reminders_total{event=\"confirmed\",channel=\"api\"} 1",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
 }
 
 #[tokio::test]
