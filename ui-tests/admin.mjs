@@ -72,6 +72,20 @@ try {
   await page.click('#save-prefs');
   await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('preferences: done'), null, { timeout: 10000 });
   console.log('ok preferences saved through the form');
+  // A carer sets a reminder for the person: it is listed with its state, and can be cancelled.
+  await page.fill('#reminder-text', 'Tabletten');
+  const tomorrow = new Date(Date.now() + 86400000);
+  const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+  await page.fill('#reminder-at', `${day}T08:00`);
+  await page.selectOption('#reminder-repeat', 'FREQ=DAILY');
+  await page.click('#reminder-form button');
+  await page.waitForSelector('#user-reminders li:has-text("Tabletten")', { timeout: 10000 });
+  const listed = await page.textContent('#user-reminders');
+  if (!listed.includes(`${day} 08:00 Tabletten (FREQ=DAILY): scheduled`)) throw new Error(`reminders: ${listed}`);
+  await accessible(page, 'admin panel with a person\'s reminders');
+  await page.click('button[aria-label="Cancel the reminder Tabletten"]');
+  await page.waitForFunction(() => document.querySelector('#user-reminders').textContent.includes('No reminders.'), null, { timeout: 10000 });
+  console.log('ok a carer sets a reminder for the person and cancels it');
   await page.screenshot({ path: `${SHOTS}/admin.png`, fullPage: true });
   await page.reload();
   await page.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });

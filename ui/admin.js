@@ -142,6 +142,28 @@ async function editUser(u) {
   $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
   $('#pref-location_consent').checked = p.location_consent === true;
   $('#user-editor').hidden = false;
+  loadReminders(u);
+}
+
+// A person's reminders, with their deliveries: what is coming, what was confirmed, what was missed.
+async function loadReminders(u) {
+  const list = (await api(`/api/admin/users/${u.id}/reminders`).catch(() => null))?.reminders || [];
+  if (editing !== u) return;
+  $('#user-reminders').replaceChildren(...list.map((r) => {
+    const li = document.createElement('li');
+    const last = r.deliveries.at(-1);
+    li.textContent = `${r.due_at.replace('T', ' ').slice(0, 16)} ${r.text}${r.repeat ? ` (${r.repeat})` : ''}: ${r.state}`
+      + (last ? `, last ${last.channel} ${last.status}` : '') + ' ';
+    if (r.state === 'scheduled' || r.state === 'delivering') {
+      const del = document.createElement('button');
+      del.textContent = 'Cancel';
+      del.setAttribute('aria-label', `Cancel the reminder ${r.text}`);
+      del.onclick = async () => { await act('reminder', () => api(`/api/admin/users/${u.id}/reminders/${r.id}`, { method: 'DELETE' })); loadReminders(u); };
+      li.appendChild(del);
+    }
+    return li;
+  }));
+  if (!list.length) $('#user-reminders').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No reminders.' }));
 }
 
 /// The form as a prefs change: empty fields remove the key (back to the default).
@@ -416,6 +438,19 @@ async function init() {
     const texts = $('#preset-memories').value.split('\n').map((s) => s.trim()).filter(Boolean);
     if (texts.length) await act('memories', () => api(`/api/admin/users/${editing.id}/memories`, { method: 'POST', body: { texts } }));
     $('#preset-memories').value = '';
+  };
+  $('#reminder-form').onsubmit = async (e) => {
+    e.preventDefault();
+    // The time as the carer's browser reads it, sent with its offset.
+    const at = new Date($('#reminder-at').value);
+    const offset = -at.getTimezoneOffset();
+    const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+    const due = `${$('#reminder-at').value.slice(0, 16)}:00${offset >= 0 ? '+' : '-'}${pad(offset / 60)}:${pad(offset % 60)}`;
+    const body = { text: $('#reminder-text').value.trim(), due_at: due, repeat: $('#reminder-repeat').value || null };
+    if (await act('reminder', () => api(`/api/admin/users/${editing.id}/reminders`, { method: 'POST', body }))) {
+      $('#reminder-form').reset();
+      loadReminders(editing);
+    }
   };
   $('#backend-form').onsubmit = async (e) => {
     e.preventDefault();
