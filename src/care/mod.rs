@@ -7,6 +7,7 @@ use jiff::tz::TimeZone;
 
 pub mod asked;
 pub mod due;
+pub mod notice;
 pub mod numbers;
 pub mod say;
 pub mod schedule;

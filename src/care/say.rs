@@ -354,3 +354,26 @@ pub fn confirmed(language: &str, informal: bool, text: &str) -> String {
         format!("Thank you, done: {}.", turned(text, false, informal))
     }
 }
+
+/// The care notice to the contacts (subject, body), clearly not an alarm.
+pub fn care_notice(language: &str, name: &str, text: &str, at: &Zoned, delivered: i64) -> (String, String) {
+    let (h, m) = (at.hour(), at.minute());
+    if language == "de" {
+        (
+            format!("Hinweis (kein Notruf): {name} hat eine Erinnerung nicht bestätigt"),
+            format!(
+                "Dies ist kein Notruf.\n\n{name} hat die Erinnerung „{text}“ von {h}:{m:02} Uhr nicht bestätigt, \
+                 obwohl sie {delivered}-mal kam.\n\nVielleicht ist alles in Ordnung. Bitte melden Sie sich bei {name}.\n"
+            ),
+        )
+    } else {
+        let when = clock(at, false);
+        (
+            format!("Notice (not an alarm): {name} did not confirm a reminder"),
+            format!(
+                "This is not an emergency alarm.\n\n{name} did not confirm the reminder \"{text}\" {when}, though it \
+                 came {delivered} times.\n\nAll may be well. Please check on {name}.\n"
+            ),
+        )
+    }
+}

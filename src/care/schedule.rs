@@ -7,7 +7,8 @@
 //! event. A reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
 //! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
 //! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
-//! `REMINDER_RETRIES` times, then counts as `missed`. A claim is leased for [`LEASE_MS`]: a reminder claimed by
+//! `REMINDER_RETRIES` times, then counts as `missed` and the person's contacts get a care notice
+//! ([`super::notice`]). A claim is leased for [`LEASE_MS`]: a reminder claimed by
 //! an instance that stopped before delivering it is taken up again (delivered at least once, not lost).
 
 use std::sync::Arc;
@@ -41,7 +42,7 @@ pub async fn run(app: Arc<App>) {
 }
 
 /// Delivers what is due by `now` (epoch milliseconds): how many were claimed.
-pub async fn due(app: &App, now: i64) -> crate::error::Result<usize> {
+pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
     let claimed = app.store.claim_due_reminders(now, now + LEASE_MS).await?;
     for reminder in &claimed {
         deliver(app, reminder, now).await?;
@@ -60,7 +61,7 @@ pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
         "said": said})
 }
 
-async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
+async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
     let next = next_time(r);
     let care = &app.settings.care;
     // Delivered once and again `retries` times without a confirmation: missed.
@@ -74,7 +75,10 @@ async fn deliver(app: &App, r: &StoredReminder, now: i64) -> crate::error::Resul
             crate::metrics::REMINDERS_TOTAL,
             &[("event", "missed"), ("channel", "none")],
         );
-        return Ok(app.store.after_delivery(&r.id, None, "missed", None).await?);
+        app.store.after_delivery(&r.id, None, "missed", None).await?;
+        // The contacts are told apart, so that a slow mail relay holds up no other reminder.
+        tokio::spawn(super::notice::missed(app.clone(), r.clone()));
+        return Ok(());
     }
     if r.attempts == 1 && now - r.due_at > LATE_MS {
         let late = format!("{} minutes late", (now - r.due_at) / 60_000);

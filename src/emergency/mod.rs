@@ -12,7 +12,7 @@ pub mod checks;
 pub mod dossier;
 pub mod escalation;
 pub mod hearing;
-mod mail;
+pub mod mail;
 pub mod send;
 pub mod spoken;
 pub mod texts;

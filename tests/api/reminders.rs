@@ -422,18 +422,30 @@ async fn a_voice_connection_hears_a_due_reminder_in_the_persons_words() {
 }
 
 /// The scheduler of `app`'s database with the clock passed in: an `App` on the same store, not serving.
-async fn scheduler_of(app: &TestApp) -> voice_gateway::app::App {
+async fn scheduler_of(app: &TestApp, extra: &[(&str, &str)]) -> std::sync::Arc<voice_gateway::app::App> {
     let db = app.db_path().display().to_string();
     let mut env = vec![("DB_PATH".to_string(), db), ("WYOMING_ZEROCONF".into(), "false".into())];
     env.extend(app.database_url.clone().map(|url| ("DATABASE_URL".to_string(), url)));
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let env: std::collections::HashMap<String, String> = env.into_iter().collect();
     let settings = voice_gateway::config::Settings::from_lookup(&|k| env.get(k).cloned()).unwrap();
-    voice_gateway::app::App::new(settings, app.store.clone())
+    std::sync::Arc::new(voice_gateway::app::App::new(settings, app.store.clone()))
 }
 
 #[tokio::test]
-async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
-    let (app, token, _) = TestApp::with().user("erika").await;
+async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed_and_the_contacts_are_told() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    let relay = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "gateway@care.example"),
+    ];
+    let (app, token, id) = TestApp::with().env(&relay).user("erika").await;
+    let profile =
+        json!({"full_name": "Erika Muster", "language": "de", "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(&id, profile).await;
     let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
     let r = app
         .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
@@ -446,7 +458,7 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
     })
     .await;
     // Ten minutes on (REMINDER_RETRY_MINUTES), it is delivered again; and again; then it counts as missed.
-    let scheduler = scheduler_of(&app).await;
+    let scheduler = scheduler_of(&app, &relay).await;
     let now = jiff::Timestamp::now().as_millisecond();
     for (minutes, claimed) in [(5, 0), (11, 1), (22, 1), (33, 1), (44, 0)] {
         let n = voice_gateway::care::schedule::due(&scheduler, now + minutes * 60_000)
@@ -454,7 +466,23 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
             .unwrap();
         assert_eq!(n, claimed, "after {minutes} minutes");
     }
-    let listed = reminders(&app, &token).await;
+    // The daughter is told, clearly not as an alarm.
+    let mail = crate::common::eventually("the care notice", 15, || async { smtp.mails().first().cloned() }).await;
+    assert_eq!(mail.recipients, ["tochter@family.example"]);
+    assert_eq!(
+        mail.header("Subject"),
+        "Hinweis (kein Notruf): Erika Muster hat eine Erinnerung nicht bestätigt"
+    );
+    let text = mail.body();
+    assert!(
+        text.starts_with("Dies ist kein Notruf.") && text.contains("„Tabletten“") && text.contains("3-mal"),
+        "{text}"
+    );
+    let listed = crate::common::eventually("the notice recorded", 15, || async {
+        let listed = reminders(&app, &token).await;
+        (listed[0]["deliveries"].as_array().unwrap().len() == 5).then_some(listed)
+    })
+    .await;
     assert_eq!(listed[0]["state"], "missed");
     let statuses: Vec<&str> = listed[0]["deliveries"]
         .as_array()
@@ -462,8 +490,12 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed() {
         .iter()
         .map(|d| d["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["unreachable", "unreachable", "unreachable", "missed"]);
+    assert_eq!(
+        statuses,
+        ["unreachable", "unreachable", "unreachable", "missed", "sent"]
+    );
     assert_eq!(listed[0]["deliveries"][3]["detail"], "not confirmed after 3 deliveries");
+    assert_eq!(listed[0]["deliveries"][4]["channel"], "mail");
 }
 
 #[tokio::test]
