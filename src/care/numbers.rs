@@ -1,65 +1,10 @@
 //! Numbers as people say them, in German and English: digits, words ("zwanzig", "einundzwanzig", "twenty-five")
 //! and the fractions of durations ("anderthalb", "a half").
 
-/// German 0–19 and the tens.
-const DE_ONES: [&str; 20] = [
-    "null",
-    "eins",
-    "zwei",
-    "drei",
-    "vier",
-    "fünf",
-    "sechs",
-    "sieben",
-    "acht",
-    "neun",
-    "zehn",
-    "elf",
-    "zwölf",
-    "dreizehn",
-    "vierzehn",
-    "fünfzehn",
-    "sechzehn",
-    "siebzehn",
-    "achtzehn",
-    "neunzehn",
-];
-const DE_TENS: [(&str, u32); 5] = [
-    ("zwanzig", 20),
-    ("dreißig", 30),
-    ("vierzig", 40),
-    ("fünfzig", 50),
-    ("sechzig", 60),
-];
-const EN_ONES: [&str; 20] = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-];
-const EN_TENS: [(&str, u32); 5] = [
-    ("twenty", 20),
-    ("thirty", 30),
-    ("forty", 40),
-    ("fifty", 50),
-    ("sixty", 60),
-];
+use crate::text::numbers::{de_cardinal, en_cardinal};
+
+/// The largest number read from a word: minutes and hours need no more.
+const MAX_WORD: u64 = 60;
 
 /// A whole number from digits or one word of `language` ("acht", "einundzwanzig", "twenty-five", "ein").
 pub fn whole(word: &str, language: &str) -> Option<u32> {
@@ -69,50 +14,30 @@ pub fn whole(word: &str, language: &str) -> Option<u32> {
     if language == "de" { german(word) } else { english(word) }
 }
 
+/// The number `word` is, as the text pipeline writes numbers out (one source of the number words).
+fn spelled(word: &str, cardinal: fn(u64) -> String) -> Option<u32> {
+    (0..=MAX_WORD).find(|n| cardinal(*n) == word).map(|n| n as u32)
+}
+
 fn german(word: &str) -> Option<u32> {
     match word {
-        "ein" | "eine" | "einen" | "einer" | "einem" => return Some(1),
-        "zwo" => return Some(2),
-        _ => {}
+        "ein" | "eine" | "einen" | "einer" | "einem" => Some(1),
+        "zwo" => Some(2),
+        _ => spelled(word, de_cardinal),
     }
-    if let Some(n) = DE_ONES.iter().position(|w| *w == word) {
-        return Some(n as u32);
-    }
-    if let Some((_, n)) = DE_TENS.iter().find(|(w, _)| *w == word) {
-        return Some(*n);
-    }
-    // "einundzwanzig": ones "und" tens.
-    let (ones, tens) = word.split_once("und")?;
-    let ones = if ones == "ein" {
-        1
-    } else {
-        DE_ONES[1..10].iter().position(|w| *w == ones)? as u32 + 1
-    };
-    let tens = DE_TENS.iter().find(|(w, _)| *w == tens)?.1;
-    Some(tens + ones)
 }
 
 fn english(word: &str) -> Option<u32> {
-    if matches!(word, "a" | "an") {
-        return Some(1);
+    match word {
+        "a" | "an" => Some(1),
+        _ => spelled(word, en_cardinal),
     }
-    if let Some(n) = EN_ONES.iter().position(|w| *w == word) {
-        return Some(n as u32);
-    }
-    if let Some((_, n)) = EN_TENS.iter().find(|(w, _)| *w == word) {
-        return Some(*n);
-    }
-    // "twenty-five".
-    let (tens, ones) = word.split_once('-')?;
-    let tens = EN_TENS.iter().find(|(w, _)| *w == tens)?.1;
-    let ones = EN_ONES[1..10].iter().position(|w| *w == ones)? as u32 + 1;
-    Some(tens + ones)
 }
 
 /// The tens of English said as two words ("twenty five"): the number when `first` is a ten and `second` a one.
 pub fn english_pair(first: &str, second: &str) -> Option<u32> {
-    let tens = EN_TENS.iter().find(|(w, _)| *w == first)?.1;
-    let ones = EN_ONES[1..10].iter().position(|w| *w == second)? as u32 + 1;
+    let tens = english(first).filter(|t| *t >= 20 && t % 10 == 0)?;
+    let ones = english(second).filter(|o| (1..10).contains(o))?;
     Some(tens + ones)
 }
 

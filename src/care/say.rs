@@ -6,6 +6,7 @@ use jiff::Zoned;
 use jiff::civil::Weekday;
 
 use super::due::{Due, Problem, Rule};
+use crate::text::normalize::{DE_MONTHS, EN_MONTHS};
 
 const DE_WEEKDAYS: [&str; 7] = [
     "Montag",
@@ -24,34 +25,6 @@ const EN_WEEKDAYS: [&str; 7] = [
     "Friday",
     "Saturday",
     "Sunday",
-];
-const DE_MONTHS: [&str; 12] = [
-    "Januar",
-    "Februar",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-];
-const EN_MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
 ];
 
 fn weekday(day: Weekday, de: bool) -> &'static str {

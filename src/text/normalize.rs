@@ -9,7 +9,8 @@
 use super::lexicon::{Lexicon, Section};
 use super::numbers::{de_cardinal, de_decimal, de_ordinal, en_cardinal, en_decimal, en_ordinal, en_year};
 
-const DE_MONTHS: [&str; 12] = [
+/// The months' names, January first (also what the reminders say back).
+pub const DE_MONTHS: [&str; 12] = [
     "Januar",
     "Februar",
     "März",
@@ -23,7 +24,7 @@ const DE_MONTHS: [&str; 12] = [
     "November",
     "Dezember",
 ];
-const EN_MONTHS: [&str; 12] = [
+pub const EN_MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

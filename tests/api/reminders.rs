@@ -218,33 +218,11 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
         .await;
     assert_eq!(confirm.error(409), "conflict");
     let (_, other) = app.create_user("ben").await;
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/api/me/reminders/{arzt}"),
-            As::Bearer(&other),
-            None,
-        )
-        .await;
-    assert_eq!(r.error(404), "not_found");
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/api/me/reminders/{arzt}"),
-            As::Bearer(&token),
-            None,
-        )
-        .await;
-    assert_eq!(r.status, 204);
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/api/me/reminders/{arzt}"),
-            As::Bearer(&token),
-            None,
-        )
-        .await;
-    assert_eq!(r.error(404), "not_found");
+    let path = format!("/api/me/reminders/{arzt}");
+    let delete = |who| app.call(Method::DELETE, &path, who, None);
+    assert_eq!(delete(As::Bearer(&other)).await.error(404), "not_found");
+    assert_eq!(delete(As::Bearer(&token)).await.status, 204);
+    assert_eq!(delete(As::Bearer(&token)).await.error(404), "not_found");
     assert_eq!(reminders(&app, &token).await.len(), 1, "the timer is left");
 
     // A carer sets and cancels, audited; a person is no carer.
