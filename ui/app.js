@@ -457,7 +457,7 @@ async function loadReminders() {
   if (due && $('#reminder-card').hidden) showReminder(due);
   const items = waiting.map((r) => {
     const li = document.createElement('li');
-    const when = new Date(r.due_at).toLocaleString(ui.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    const when = new Date(r.due_at).toLocaleString(ui.lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
     li.textContent = `${when}: ${r.text} `;
     const del = document.createElement('button');
     del.textContent = '✕';

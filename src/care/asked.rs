@@ -1,7 +1,7 @@
 //! A request about reminders in a turn, answered by the gateway itself (the offline model cannot call tools):
 //! set, list or cancel, in the person's time zone, said back in their words.
 
-use jiff::{Timestamp, Zoned};
+use jiff::Timestamp;
 
 use super::due::{Rule, due};
 use super::say;
@@ -9,22 +9,29 @@ use super::spoken::{Asked, read};
 use crate::app::App;
 use crate::config::REMINDER_TEXT_MAX;
 use crate::error::Result;
+use crate::prefs::Prefs;
 use crate::store::reminders::{NewReminder, StoredReminder};
 use crate::store::users::User;
 
 /// The answer to `text` in `language` when it is about reminders or timers (German and English); none for
 /// anything else, which goes to the model. `by` names the channel family that set it (`voice`, `user`).
-pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str) -> Result<Option<String>> {
+pub async fn answer(
+    app: &App,
+    user: &User,
+    prefs: &Prefs,
+    text: &str,
+    language: &str,
+    by: &str,
+) -> Result<Option<String>> {
     if !matches!(language, "de" | "en") {
         return Ok(None);
     }
     if super::spoken::confirms(text, language) {
-        return confirmed(app, user, language).await;
+        return confirmed(app, user, prefs.informal(), language).await;
     }
     let Some(asked) = read(text, language) else {
         return Ok(None);
     };
-    let prefs = app.store.prefs(&user.id).await?;
     let informal = prefs.informal();
     let tz = super::zone(prefs.timezone(), app.settings.care.timezone.as_deref());
     let now = Timestamp::now().to_zoned(tz.clone());
@@ -86,7 +93,7 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
             let items: Vec<String> = waiting
                 .iter()
                 .map(|r| {
-                    let at = zoned(r);
+                    let at = super::local(r.due_at, &r.time_zone);
                     let rule = r.repeat_rule.as_deref().and_then(|r| Rule::parse(r).ok());
                     say::item(language, informal, &r.text, &at, rule.as_ref(), &now)
                 })
@@ -108,7 +115,7 @@ pub async fn answer(app: &App, user: &User, text: &str, language: &str, by: &str
 
 /// "Erledigt" while a reminder to confirm is being delivered: the latest such reminder is confirmed and the
 /// person is thanked; none when there is none (the words go to the model).
-async fn confirmed(app: &App, user: &User, language: &str) -> Result<Option<String>> {
+async fn confirmed(app: &App, user: &User, informal: bool, language: &str) -> Result<Option<String>> {
     let all = app.store.reminders(&user.id).await?;
     let latest = all
         .iter()
@@ -124,7 +131,6 @@ async fn confirmed(app: &App, user: &User, language: &str) -> Result<Option<Stri
         crate::metrics::REMINDERS_TOTAL,
         &[("event", "confirmed"), ("channel", "said")],
     );
-    let informal = app.store.prefs(&user.id).await?.informal();
     Ok(Some(say::confirmed(language, informal, &r.text)))
 }
 
@@ -135,12 +141,6 @@ async fn waiting(app: &App, user_id: &str) -> Result<Vec<StoredReminder>> {
         .into_iter()
         .filter(|r| matches!(r.state.as_str(), "scheduled" | "delivering"))
         .collect())
-}
-
-/// A stored reminder's next time in its own zone.
-fn zoned(r: &StoredReminder) -> Zoned {
-    let tz = super::zone(Some(&r.time_zone), None);
-    Timestamp::from_millisecond(r.due_at).unwrap_or_default().to_zoned(tz)
 }
 
 /// The reminder a cancel names: the first whose text holds every word said ("Tabletten" for "meine

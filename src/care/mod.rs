@@ -23,6 +23,18 @@ pub fn zone(pref: Option<&str>, setting: Option<&str>) -> TimeZone {
         .unwrap_or_else(|| TimeZone::try_system().unwrap_or(TimeZone::UTC))
 }
 
+/// The instant `ms` (epoch milliseconds) on the wall clock of the time zone named `zone`.
+pub fn local(ms: i64, zone: &str) -> jiff::Zoned {
+    jiff::Timestamp::from_millisecond(ms)
+        .unwrap_or_default()
+        .to_zoned(self::zone(Some(zone), None))
+}
+
+/// The instant `ms` as RFC 3339 with the offset of the time zone named `zone`, as the API and events give it.
+pub fn rfc3339(ms: i64, zone: &str) -> String {
+    local(ms, zone).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string()
+}
+
 /// The name a time zone is stored under: its IANA name, else "UTC".
 pub fn zone_name(tz: &TimeZone) -> String {
     tz.iana_name().unwrap_or("UTC").to_string()

@@ -6,8 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use jiff::Timestamp;
-
 use crate::app::App;
 use crate::prefs::Prefs;
 use crate::store::reminders::StoredReminder;
@@ -59,8 +57,7 @@ async fn send(app: &App, r: &StoredReminder) -> Result<String, (&'static str, St
         .route_layer()
         .language
         .unwrap_or_else(|| app.settings.turn.default_language.clone());
-    let tz = super::zone(Some(&r.time_zone), None);
-    let at = Timestamp::from_millisecond(r.due_at).unwrap_or_default().to_zoned(tz);
+    let at = super::local(r.due_at, &r.time_zone);
     let (subject, body) = super::say::care_notice(&language, &name, &r.text, &at, r.attempts - 1);
     let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
     crate::emergency::mail::send(&app.settings.smtp, &contacts, &subject, body, timeout)

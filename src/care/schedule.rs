@@ -14,7 +14,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use jiff::Timestamp;
 use serde_json::json;
 
 use super::due::Rule;
@@ -53,10 +52,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
 /// The `reminder` event a page and a voice connection receive; `said` is what a voice connection speaks, in
 /// the person's language and form of address.
 pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
-    let tz = super::zone(Some(&r.time_zone), None);
-    let due_at = Timestamp::from_millisecond(r.due_at)
-        .map(|t| t.to_zoned(tz).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
-        .unwrap_or_default();
+    let due_at = super::rfc3339(r.due_at, &r.time_zone);
     json!({"type": "reminder", "id": r.id, "text": r.text, "due_at": due_at, "confirm": r.confirm, "timer": r.timer,
         "said": said})
 }
@@ -121,8 +117,6 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
 /// A repeating reminder's next time after this one, at the same wall-clock time in its zone.
 fn next_time(r: &StoredReminder) -> Option<i64> {
     let rule = Rule::parse(r.repeat_rule.as_deref()?).ok()?;
-    let tz = super::zone(Some(&r.time_zone), None);
-    let last = Timestamp::from_millisecond(r.due_at).ok()?.to_zoned(tz);
-    let (next, _) = rule.next(&last)?;
+    let (next, _) = rule.next(&super::local(r.due_at, &r.time_zone))?;
     Some(next.timestamp().as_millisecond())
 }

@@ -94,14 +94,6 @@ struct NewBody {
     confirm: Option<bool>,
 }
 
-/// RFC 3339 of `ms` in `zone`.
-fn rfc3339(ms: i64, zone: &str) -> String {
-    let tz = care::zone(Some(zone), None);
-    Timestamp::from_millisecond(ms)
-        .map(|t| t.to_zoned(tz).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
-        .unwrap_or_default()
-}
-
 /// The person's reminders with their deliveries.
 async fn view(app: &App, stored: Vec<StoredReminder>) -> Result<Vec<Reminder>> {
     let ids: Vec<String> = stored.iter().map(|r| r.id.clone()).collect();
@@ -116,10 +108,10 @@ async fn view(app: &App, stored: Vec<StoredReminder>) -> Result<Vec<Reminder>> {
                     channel: d.channel.clone(),
                     status: d.status.clone(),
                     detail: d.detail.clone(),
-                    at: rfc3339(d.at, &r.time_zone),
+                    at: care::rfc3339(d.at, &r.time_zone),
                 })
                 .collect(),
-            due_at: rfc3339(r.due_at, &r.time_zone),
+            due_at: care::rfc3339(r.due_at, &r.time_zone),
             id: r.id,
             text: r.text,
             time_zone: r.time_zone,

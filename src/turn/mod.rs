@@ -270,10 +270,27 @@ struct Prepared {
 /// Reads what the turn of `request` needs: settings, prefs, route, history, memories, the messages and the web
 /// plan; refuses a question or a voice that cannot be used.
 async fn prepare(app: &App, user: &User, request: &TurnRequest) -> Result<Prepared> {
-    let question = check_text(&request.text)?;
+    let settled = settle(app, user, request).await?;
+    prepare_with(app, user, request, settled).await
+}
+
+/// The turn's effective settings, the user's prefs and the route.
+async fn settle(app: &App, user: &User, request: &TurnRequest) -> Result<(Effective, Prefs, Route)> {
+    check_text(&request.text)?;
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
     let route = route_for(app, &eff, &prefs, request);
+    Ok((eff, prefs, route))
+}
+
+/// [`prepare`] with the settings, prefs and route already read.
+async fn prepare_with(
+    app: &App,
+    user: &User,
+    request: &TurnRequest,
+    (eff, prefs, route): (Effective, Prefs, Route),
+) -> Result<Prepared> {
+    let question = check_text(&request.text)?;
     if !request.text_only {
         speech::check_voice(app, &route)?;
     }
@@ -336,7 +353,8 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
 #[tracing::instrument(target = "turn_trace", name = "turn", skip_all,
     fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
-    if let Some(outcome) = answered_here(app, user, &mut request, &events).await? {
+    let settled = settle(app, user, &request).await?;
+    if let Some(outcome) = answered_here(app, user, &mut request, &events, &settled).await? {
         return Ok(outcome);
     }
     let Prepared {
@@ -347,7 +365,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         memories_len,
         messages,
         web,
-    } = prepare(app, user, &request).await?;
+    } = prepare_with(app, user, &request, settled).await?;
     tracing::Span::current()
         .record("history", history_len)
         .record("memories", memories_len);
@@ -422,17 +440,15 @@ async fn answered_here(
     user: &User,
     request: &mut TurnRequest,
     events: &Events,
+    (eff, prefs, route): &(Effective, Prefs, Route),
 ) -> Result<Option<TurnOutcome>> {
-    let question = check_text(&request.text)?;
-    let eff = app.runtime.effective().await?;
-    let prefs = app.store.prefs(&user.id).await?;
-    let route = route_for(app, &eff, &prefs, request);
     let by = if request.heard() { "voice" } else { "user" };
-    let Some(text) = crate::care::asked::answer(app, user, question, &route.language, by).await? else {
+    let asked = crate::care::asked::answer(app, user, prefs, request.text.trim(), &route.language, by).await?;
+    let Some(text) = asked else {
         return Ok(None);
     };
     if !request.precharged {
-        quota::charge_request(app, &user.id, &prefs, &eff).await?;
+        quota::charge_request(app, &user.id, prefs, eff).await?;
         request.ledger.iter().for_each(|ledger| ledger.counted());
     }
     emit(events, TurnEvent::Accepted(route.clone()));
@@ -457,16 +473,16 @@ async fn answered_here(
         history_len: 0,
         memories_len: 0,
         usage: None,
-        route,
+        route: route.clone(),
     };
     if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {
-        let said = speech::synthesize(app, &eff, &prefs, &outcome.route, &outcome.sentences.join(" ")).await?;
+        let said = speech::synthesize(app, eff, prefs, &outcome.route, &outcome.sentences.join(" ")).await?;
         outcome.fallbacks.extend(said.fallbacks);
         outcome.tts_provider = Some(said.provider);
         outcome.tts_fallback = said.language_fallback;
         outcome.audio = Some(said.speech);
     }
-    store(app, user, request, &outcome.text, &eff).await?;
+    store(app, user, request, &outcome.text, eff).await?;
     Ok(Some(outcome))
 }
 
