@@ -13,11 +13,12 @@
 //! - [`metrics`]: counters of fallbacks, provider errors and quota rejections; [`latency`]: the last day's
 //!   voice turns stage by stage, for the admin panel.
 //! - [`task`]: spawned work that stops with its owner; [`deadline`]: writes that give up when a raw
-//!   connection's peer stops reading; [`files`]: files written for the owner only.
+//!   connection's peer stops reading; [`files`]: files written for the owner only; [`hours`]: daily spans of
+//!   wall-clock time (a check-in window, quiet hours).
 //! - [`connections`]: one connection budget for every door, derived from the descriptor limit, shared by address.
 //! - [`notify`]: events pushed to a person's open connections (a reminder that is due).
 //! - [`lines`]: the lines the gateway keeps itself (the house's telephone): their state, and the dialer of alarm
-//!   calls.
+//!   calls and care's calls.
 //!
 //! **The assistant**
 //! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol, registered with a
@@ -73,6 +74,7 @@ pub mod emergency;
 pub mod engines;
 pub mod error;
 pub mod files;
+pub mod hours;
 pub mod latency;
 pub mod lines;
 pub mod links;

@@ -39,8 +39,8 @@ pub struct LineStatus {
     pub registrations: u64,
 }
 
-/// An alarm call to place: the message said in the person's language and voice, then "press 1", as often
-/// as the callee needs to hear it.
+/// A call to place: the message said in the person's language and voice, then "press 1", as often as the
+/// callee needs to hear it: an alarm to a contact, or care's call to the person (a reminder, the check-in).
 pub struct AlarmCall {
     /// The number to dial: E.164 (`+49…`) or an internal number of the house (`**613`, `13`).
     pub to: String,
@@ -54,10 +54,22 @@ pub struct AlarmCall {
     pub ask: String,
     /// Said after a 1.
     pub thanks: String,
-    /// The alarm's acknowledgement of this contact, confirmed by a 1 (none: the call only tells).
-    pub ack: Option<String>,
+    /// What a 1 (or, where the call listens, a spoken yes) confirms; none: the call only tells.
+    pub confirms: Option<Confirm>,
     /// How long the call may ring before it counts as not answered.
     pub ring: Duration,
+}
+
+/// What the callee confirms on a call.
+#[derive(Debug, Clone)]
+pub enum Confirm {
+    /// The alarm's acknowledgement of this contact (by its id): a 1.
+    Alarm(String),
+    /// The person's own reminder (by its id): a 1 or a spoken yes ("ja", "erledigt").
+    Reminder(String),
+    /// The person's daily check-in: a 1 or a spoken yes; a spoken no or a call for help starts the help
+    /// function's question on the call.
+    Checkin,
 }
 
 /// Places alarm calls over a line: answers once the callee picked up (the call goes on meanwhile), or why

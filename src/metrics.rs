@@ -57,6 +57,8 @@ pub const WS_CONNECTIONS: &str = "ws_connections";
 /// Series `reminders_total`: reminders and timers by `event` (set, delivered, unreachable, confirmed, missed) and
 /// `channel`.
 pub const REMINDERS_TOTAL: &str = "reminders_total";
+/// Series `checkins_total`: daily check-ins by `event` (ok, away, asked, missed, held).
+pub const CHECKINS_TOTAL: &str = "checkins_total";
 
 /// Upper bounds (seconds) of the latency histograms' buckets.
 pub const BUCKETS: [f64; 17] = [
@@ -68,6 +70,10 @@ const HELP: &[(&str, &str)] = &[
     (
         REMINDERS_TOTAL,
         "Reminders and timers by event (set, delivered, unreachable, confirmed, missed) and channel.",
+    ),
+    (
+        CHECKINS_TOTAL,
+        "Daily check-ins by event (ok, away, asked, missed, held).",
     ),
     (
         HTTP_REQUESTS_TOTAL,

@@ -87,6 +87,13 @@ preferences! {
     /// The IANA time zone reminders keep their times in ("Europe/Berlin"); empty = `TIMEZONE`, else the
     /// machine's.
     timezone: String,
+    /// The daily check-in's window ("08:00-10:00", in the person's time zone); empty = no check-in.
+    checkin_window: String,
+    /// `YYYY-MM-DD`: the person is away through that day; no check-in until then.
+    away_until: String,
+    /// Where reminders and the check-in reach the person, in order: `page`, `house_line`; unset = the page
+    /// when one is open, else the house line when `phone_landline` is an internal number.
+    reminder_via: Vec<String>,
     /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
     /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
     turn_patience: String,
@@ -101,6 +108,9 @@ preferences! {
     /// Admin only: the phone numbers (E.164) whose calls are this user's; each number is one user's at most.
     caller_numbers: Vec<String>,
 }
+
+/// The channels a person may name in `reminder_via`, in the default order (see `care::reach`).
+pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line"];
 
 /// A field of a change that is present, `null` included.
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
@@ -272,7 +282,25 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         "llm_provider" => provider(key, value, Stage::Llm),
         "tts_provider" => provider(key, value, Stage::Tts),
         "llm_model" | "voice" => Ok(Value::from(text(key, value, 200)?)),
-        "birth_date" => {
+        "checkin_window" => {
+            let window = text(key, value, 20)?;
+            match crate::hours::Window::parse(&window) {
+                _ if window.is_empty() => Ok(Value::from(window)),
+                Some(w) if w.start < w.end => Ok(Value::from(w.to_string())),
+                _ => Err(bad("expected a span of one day such as \"08:00-10:00\", or \"\" for none")),
+            }
+        }
+        "reminder_via" => {
+            let list = string_list(key, value, 4)?;
+            if let Some(other) = list.iter().find(|c| !crate::prefs::REMINDER_CHANNELS.contains(&c.as_str())) {
+                return Err(ApiError::invalid(
+                    key,
+                    format!("{other:?} is not a channel; expected {}", crate::prefs::REMINDER_CHANNELS.join(", ")),
+                ));
+            }
+            Ok(dedup(list))
+        }
+        "birth_date" | "away_until" => {
             let date = text(key, value, 10)?;
             if date.is_empty() || chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok() {
                 Ok(Value::from(date))
@@ -280,7 +308,14 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
                 Err(bad("expected a date as YYYY-MM-DD"))
             }
         }
-        "phone_mobile" | "phone_landline" => Ok(Value::from(phone(key, &text(key, value, 32)?, true)?)),
+        "phone_mobile" => Ok(Value::from(phone(key, &text(key, value, 32)?, true)?)),
+        // The landline may be the person's handset in the house (an internal number), which care calls.
+        "phone_landline" => match text(key, value, 32)? {
+            empty if empty.is_empty() => Ok(Value::from(empty)),
+            number => caller_number(&number).map(Value::from).ok_or_else(|| {
+                bad("a number in international format (+4930123456) or an internal number of the house's telephone system (**611, 11)")
+            }),
+        },
         "emergency_contacts" => {
             let list = string_list(key, value, 10)?;
             for address in &list {

@@ -69,9 +69,15 @@ try {
   await page.check('#pref-languages input[value="de"]');
   await page.fill('#pref-full_name', 'Neue Person');
   await page.fill('#pref-emergency_contacts', 'hilfe@family.example');
+  await page.fill('#pref-checkin_window', '8:00-10:00');
   await page.click('#save-prefs');
   await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('preferences: done'), null, { timeout: 10000 });
   console.log('ok preferences saved through the form');
+  // The daily check-in the carer set is planned: the editor says when its window ends.
+  await page.waitForFunction(() => document.querySelector('#user-checkin').textContent.startsWith('Check-in 08:00-10:00'), null, { timeout: 10000 });
+  const plan = await page.textContent('#user-checkin');
+  if (!/next window ends \d{4}-\d\d-\d\d 10:00, waiting/.test(plan)) throw new Error(`check-in plan: ${plan}`);
+  console.log(`ok the carer sets a daily check-in: "${plan}"`);
   // A carer sets a reminder for the person: it is listed with its state, and can be cancelled.
   await page.fill('#reminder-text', 'Tabletten');
   const tomorrow = new Date(Date.now() + 86400000);

@@ -80,6 +80,44 @@ try {
   await fitsTheScreen(small, 'at 360x740');
   step(`a German phone at 360x740 reads under the help button: "${note}"`);
 
+  // The daily check-in: a window that ends within two minutes, in a zone where it is 11 o'clock (whole hours
+  // from UTC), opening after the person's last sign of life. At its end the page asks, large and in German;
+  // "Mir geht es gut" answers it.
+  const planned = await small.evaluate(async () => {
+    const now = new Date();
+    const ahead = 11 - now.getUTCHours();
+    const zone = ahead === 0 ? 'Etc/GMT' : ahead > 0 ? `Etc/GMT-${ahead}` : `Etc/GMT+${-ahead}`;
+    const before = await (await fetch('/api/me/checkin')).json();
+    const minute = now.getUTCMinutes() + (before.signed_at && Date.now() - Date.parse(before.signed_at) < 61000 ? 1 : 0);
+    const at = (m) => `${String(11 + Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    const r = await fetch('/api/me/prefs', { method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timezone: zone, checkin_window: `${at(minute)}-${at(minute + 1)}` }) });
+    return { status: r.status, checkin: await (await fetch('/api/me/checkin')).json() };
+  });
+  if (planned.status !== 200 || planned.checkin.state !== 'waiting') throw new Error(`check-in: ${JSON.stringify(planned)}`);
+  await small.waitForSelector('#checkin-card:not([hidden])', { timeout: 130000 });
+  const asked = await small.evaluate(() => {
+    const r = document.querySelector('#checkin-card').getBoundingClientRect();
+    return { text: document.querySelector('#checkin-text').textContent, fine: document.querySelector('#checkin-fine').textContent,
+      help: document.querySelector('#checkin-help').textContent,
+      inside: r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight };
+  });
+  if (asked.text !== 'Ist bei Ihnen alles in Ordnung?' || asked.fine !== 'Mir geht es gut'
+    || asked.help !== 'Ich brauche Hilfe' || !asked.inside) throw new Error(`check-in card: ${JSON.stringify(asked)}`);
+  await accessible(small, 'the check-in asking at 360x740');
+  await small.screenshot({ path: `${SHOTS}/phone-checkin.png` });
+  await small.tap('#checkin-fine');
+  await small.waitForSelector('#checkin-card', { state: 'hidden' });
+  const answered = await small.evaluate(async () => {
+    const c = await (await fetch('/api/me/checkin')).json();
+    await fetch('/api/me/prefs', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"checkin_window": ""}' });
+    return c;
+  });
+  if (!answered.signed_at || Date.parse(answered.signed_at) < Date.parse(answered.opens_at)) {
+    throw new Error(`"Mir geht es gut" was no sign of life: ${JSON.stringify(answered)}`);
+  }
+  step(`the German phone's check-in asks "${asked.text}" on the screen, and "Mir geht es gut" answers it`);
+
   // A reminder due in two seconds reaches the open page: large, on the screen, in German; "Erledigt" confirms it.
   const set = await small.evaluate(async () => {
     const due = new Date(Date.now() + 2000).toISOString().replace(/\.\d+Z$/, 'Z');

@@ -121,7 +121,8 @@ async function loadUsers() {
 }
 
 let editing = null;
-const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes'];
+const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes',
+  'checkin_window', 'away_until'];
 async function editUser(u) {
   editing = u;
   // The form appears once it holds this user's prefs: a box ticked earlier would be reset by their arrival.
@@ -141,8 +142,28 @@ async function editUser(u) {
   $('#pref-emergency_contacts').value = (p.emergency_contacts || []).join(', ');
   $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
   $('#pref-location_consent').checked = p.location_consent === true;
+  $('#pref-reminder_via').value = (p.reminder_via || []).join(', ');
   $('#user-editor').hidden = false;
   loadReminders(u);
+  loadCare(u);
+}
+
+// A person's check-in plan and care log: what was delivered, confirmed, missed, and who was told.
+async function loadCare(u) {
+  const care = await api(`/api/admin/users/${u.id}/care`).catch(() => null);
+  if (editing !== u || !care) return;
+  const c = care.checkin;
+  $('#user-checkin').textContent = c.window
+    ? `Check-in ${c.window} (${c.time_zone}), next window ends ${(c.due_at || '').replace('T', ' ').slice(0, 16)}, ${c.state || 'not planned'}`
+      + (c.away_until ? `, away until ${c.away_until}` : '')
+      + (c.signed_at ? `; last sign of life ${c.signed_at.replace('T', ' ').slice(0, 16)}` : '')
+    : 'No daily check-in.';
+  $('#care-log tbody').replaceChildren(...care.log.map((e) => {
+    const tr = document.createElement('tr');
+    [e.at.replace('T', ' ').slice(0, 16), e.text ? `${e.what}: ${e.text}` : e.what, e.channel, e.status, e.detail]
+      .forEach((v) => tr.appendChild(cell(v)));
+    return tr;
+  }));
 }
 
 // A person's reminders, with their deliveries: what is coming, what was confirmed, what was missed.
@@ -182,6 +203,7 @@ function prefsFromForm() {
     emergency_contacts: list($('#pref-emergency_contacts').value),
     emergency_contact_phones: list($('#pref-emergency_contact_phones').value),
     location_consent: $('#pref-location_consent').checked,
+    reminder_via: list($('#pref-reminder_via').value),
   };
   TEXT_PREFS.forEach((k) => { prefs[k] = $(`#pref-${k}`).value.trim(); });
   return prefs;
@@ -433,6 +455,7 @@ async function init() {
     e.preventDefault();
     await act('preferences', () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
     loadUsers();
+    loadCare(editing);
   };
   $('#save-memories').onclick = async () => {
     const texts = $('#preset-memories').value.split('\n').map((s) => s.trim()).filter(Boolean);

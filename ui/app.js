@@ -193,6 +193,7 @@ function onEvent(ws, data) {
     // The server stopped the answer (the person spoke over it): stop what is still playing, too.
     case 'interrupted': player.stop(); status(t('ready')); break;
     case 'reminder': showReminder(event); break;
+    case 'checkin': showCheckin(true); break;
     // A failed turn ends with error, then done: the error stays in the status line.
     case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
@@ -470,6 +471,29 @@ async function loadReminders() {
   $('#reminders').replaceChildren(...items);
 }
 
+// ---- The daily check-in ----
+// Asked when the person gave no sign of life in their window: "I am fine" answers it, "I need help" is the
+// help button's own question. Shown again when the page opens while the check-in is still asking.
+function showCheckin(spoken) {
+  const card = $('#checkin-card');
+  // In the page's language (the event's words are in the person's, for a voice connection).
+  $('#checkin-text').textContent = t('checkinQuestion');
+  $('#checkin-fine').onclick = async () => {
+    card.hidden = true;
+    await api('/api/me/checkin', { method: 'POST' }).catch(() => {});
+  };
+  $('#checkin-help').onclick = () => { card.hidden = true; $('#help').click(); };
+  card.hidden = false;
+  $('#checkin-fine').focus();
+  if (spoken && $('#device-speech').checked) speakOnDevice(t('checkinQuestion'), true);
+}
+
+async function loadCheckin() {
+  const c = await api('/api/me/checkin').catch(() => null);
+  const unanswered = c?.state === 'calling' && (!c.signed_at || new Date(c.signed_at) < new Date(c.opens_at));
+  if (unanswered && $('#checkin-card').hidden) showCheckin();
+}
+
 // ---- Help button ----
 function position(consent) {
   return new Promise((resolve) => {
@@ -606,6 +630,7 @@ async function init() {
   // The page keeps its chat connection open, so that a reminder reaches it when it is due.
   chatSocket().catch(() => {});
   loadReminders();
+  loadCheckin();
   setInterval(loadReminders, 60000);
   if (window.isSecureContext) status(t('ready')); else insecureContext();
   followHelpNote();

@@ -1,5 +1,6 @@
 //! A request about reminders in a turn, answered by the gateway itself (the offline model cannot call tools):
-//! set, list or cancel, in the person's time zone, said back in their words.
+//! set, list or cancel, in the person's time zone, said back in their words; and the person's answer to a
+//! reminder being delivered ("Erledigt") or to the daily check-in's question ("Ja, alles gut").
 
 use jiff::Timestamp;
 
@@ -26,8 +27,15 @@ pub async fn answer(
     if !matches!(language, "de" | "en") {
         return Ok(None);
     }
-    if super::spoken::confirms(text, language) {
-        return confirmed(app, user, prefs.informal(), language).await;
+    if super::spoken::confirms(text, language)
+        && let Some(thanks) = confirmed(app, user, prefs.informal(), language).await?
+    {
+        return Ok(Some(thanks));
+    }
+    // "Ja" to the daily check-in's question.
+    if super::spoken::fine(text, language) == Some(true) && super::checkin::asking(app, &user.id).await {
+        super::checkin::signed(app, &user.id, "said").await?;
+        return Ok(Some(say::checkin_thanks(language, prefs.informal())));
     }
     let Some(asked) = read(text, language) else {
         return Ok(None);
@@ -124,13 +132,9 @@ async fn confirmed(app: &App, user: &User, informal: bool, language: &str) -> Re
     let Some(r) = latest else {
         return Ok(None);
     };
-    if !app.store.confirm_reminder(&user.id, &r.id).await? {
+    if !super::confirm(app, &user.id, &r.id, "said").await? {
         return Ok(None);
     }
-    app.metrics.incr(
-        crate::metrics::REMINDERS_TOTAL,
-        &[("event", "confirmed"), ("channel", "said")],
-    );
     Ok(Some(say::confirmed(language, informal, &r.text)))
 }
 

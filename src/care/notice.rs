@@ -1,7 +1,8 @@
-//! The care notice: a reminder the person did not confirm, though it was delivered again and again, is told to
-//! their contacts (the help function's e-mail contacts) by e-mail, clearly not an alarm: "Erika Muster hat die
-//! Erinnerung „Tabletten“ von 8:00 Uhr nicht bestätigt". Each mail is a delivery record of the reminder
-//! (`mail`: `sent`, `failed` or `no_contacts`).
+//! The care notice: what the person left unanswered is told to their contacts (the help function's e-mail
+//! contacts) by e-mail, clearly not an alarm: a reminder not confirmed though it came again and again ("Erika
+//! Muster hat die Erinnerung „Tabletten“ von 8:00 Uhr nicht bestätigt"), a check-in without a sign of life
+//! ("hat sich heute bis 10:00 Uhr nicht gemeldet"). Each mail is recorded (`mail`: `sent`, `failed` or
+//! `no_contacts`) with the reminder's deliveries or in the care log.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,13 +13,11 @@ use crate::store::reminders::StoredReminder;
 
 /// Tells the contacts of `r`'s person that it was not confirmed, and records how it went.
 pub async fn missed(app: Arc<App>, r: StoredReminder) {
-    let (status, detail) = match send(&app, &r).await {
-        Ok(to) => ("sent", to),
-        Err((status, why)) => (status, why),
-    };
-    if status != "sent" {
-        tracing::warn!(reminder = %r.id, status, "the care notice of a missed reminder did not go out: {detail}");
-    }
+    let at = super::local(r.due_at, &r.time_zone);
+    let (status, detail) = tell(&app, &r.user_id, |language, name| {
+        super::say::care_notice(language, name, &r.text, &at, r.attempts - 1)
+    })
+    .await;
     app.metrics.incr(
         crate::metrics::REMINDERS_TOTAL,
         &[("event", "care_notice"), ("channel", status)],
@@ -32,13 +31,40 @@ pub async fn missed(app: Arc<App>, r: StoredReminder) {
     }
 }
 
-/// Sends the notice: to whom, or the status and why not.
-async fn send(app: &App, r: &StoredReminder) -> Result<String, (&'static str, String)> {
-    let prefs = app
+/// Tells the contacts of `user_id` that they gave no sign of life by `due_at` (in `zone`) and did not answer
+/// (`asked`: the question reached them) or could not be reached, and records it in the care log.
+pub async fn silent(app: Arc<App>, user_id: String, due_at: i64, zone: String, asked: bool) {
+    let until = super::local(due_at, &zone);
+    let (status, detail) = tell(&app, &user_id, |language, name| {
+        super::say::checkin_notice(language, name, &until, asked)
+    })
+    .await;
+    if let Err(err) = app
         .store
-        .prefs(&r.user_id)
+        .add_care_log(&user_id, super::CHECKIN, "mail", status, Some(&detail))
         .await
-        .map_err(|e| ("failed", e.to_string()))?;
+    {
+        tracing::warn!(%err, "the care notice's record was not stored");
+    }
+}
+
+/// Sends the notice `make` words (from the person's language and name): the status and to whom, or why not.
+async fn tell(app: &App, user_id: &str, make: impl FnOnce(&str, &str) -> (String, String)) -> (&'static str, String) {
+    match send(app, user_id, make).await {
+        Ok(to) => ("sent", to),
+        Err((status, why)) => {
+            tracing::warn!(user = %user_id, status, "a care notice did not go out: {why}");
+            (status, why)
+        }
+    }
+}
+
+async fn send(
+    app: &App,
+    user_id: &str,
+    make: impl FnOnce(&str, &str) -> (String, String),
+) -> Result<String, (&'static str, String)> {
+    let prefs = app.store.prefs(user_id).await.map_err(|e| ("failed", e.to_string()))?;
     let contacts = prefs.emergency_contacts.clone().unwrap_or_default();
     if contacts.is_empty() {
         return Err(("no_contacts", "the person has no e-mail contact".into()));
@@ -46,7 +72,7 @@ async fn send(app: &App, r: &StoredReminder) -> Result<String, (&'static str, St
     let name = match Prefs::text(&prefs.full_name) {
         "" => app
             .store
-            .user_by_id(&r.user_id)
+            .user_by_id(user_id)
             .await
             .ok()
             .flatten()
@@ -57,8 +83,7 @@ async fn send(app: &App, r: &StoredReminder) -> Result<String, (&'static str, St
         .route_layer()
         .language
         .unwrap_or_else(|| app.settings.turn.default_language.clone());
-    let at = super::local(r.due_at, &r.time_zone);
-    let (subject, body) = super::say::care_notice(&language, &name, &r.text, &at, r.attempts - 1);
+    let (subject, body) = make(&language, &name);
     let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
     crate::emergency::mail::send(&app.settings.smtp, &contacts, &subject, body, timeout)
         .await

@@ -350,3 +350,89 @@ pub fn care_notice(language: &str, name: &str, text: &str, at: &Zoned, delivered
         )
     }
 }
+
+/// The check-in's question, greeting by the time of day: "Guten Morgen! Ist alles in Ordnung?"
+pub fn checkin_question(language: &str, informal: bool, now: &Zoned) -> String {
+    let part = match now.hour() {
+        5..=10 => 0,
+        11..=17 => 1,
+        _ => 2,
+    };
+    if language == "de" {
+        let greeting = ["Guten Morgen!", "Guten Tag!", "Guten Abend!"][part];
+        let question = if informal {
+            "Ist bei dir alles in Ordnung?"
+        } else {
+            "Ist bei Ihnen alles in Ordnung?"
+        };
+        format!("{greeting} {question}")
+    } else {
+        let greeting = ["Good morning!", "Hello!", "Good evening!"][part];
+        format!("{greeting} Is everything all right?")
+    }
+}
+
+/// On care's call, after the words: how to answer.
+pub fn call_ask(language: &str, informal: bool) -> String {
+    match (language == "de", informal) {
+        (true, false) => "Sagen Sie ja oder drücken Sie die 1.",
+        (true, true) => "Sag ja oder drück die 1.",
+        (false, _) => "Say yes or press 1.",
+    }
+    .into()
+}
+
+/// On care's call for a reminder that asks no confirmation, after the words.
+pub fn goodbye(language: &str) -> String {
+    if language == "de" {
+        "Auf Wiederhören."
+    } else {
+        "Goodbye."
+    }
+    .into()
+}
+
+/// The answer to a yes to the check-in.
+pub fn checkin_thanks(language: &str, informal: bool) -> String {
+    match (language == "de", informal) {
+        (true, false) => "Schön, das freut mich. Ich wünsche Ihnen einen guten Tag.",
+        (true, true) => "Schön, das freut mich. Ich wünsche dir einen guten Tag.",
+        (false, _) => "Good to hear. Have a good day.",
+    }
+    .into()
+}
+
+/// The care notice of a missed check-in (subject, body), clearly not an alarm. `asked`: whether the person
+/// was asked at all (a page or a call reached them).
+pub fn checkin_notice(language: &str, name: &str, until: &Zoned, asked: bool) -> (String, String) {
+    let (h, m) = (until.hour(), until.minute());
+    if language == "de" {
+        let then = if asked {
+            "und auf die Nachfrage nicht geantwortet"
+        } else {
+            "und war auch auf Nachfrage nicht zu erreichen"
+        };
+        (
+            format!("Hinweis (kein Notruf): {name} hat sich heute nicht gemeldet"),
+            format!(
+                "Dies ist kein Notruf.\n\n{name} hat sich heute bis {h}:{m:02} Uhr nicht gemeldet {then}.\n\n\
+                 Vielleicht ist alles in Ordnung. Bitte melden Sie sich bei {name}.\n"
+            ),
+        )
+    } else {
+        let then = if asked {
+            "and did not answer when asked"
+        } else {
+            "and could not be reached either"
+        };
+        let clock = clock(until, false);
+        let when = clock.trim_start_matches("at ");
+        (
+            format!("Notice (not an alarm): {name} has not checked in today"),
+            format!(
+                "This is not an emergency alarm.\n\n{name} has not checked in today by {when} {then}.\n\n\
+                 All may be well. Please check on {name}.\n"
+            ),
+        )
+    }
+}

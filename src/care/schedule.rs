@@ -3,8 +3,9 @@
 //! one due while the gateway was down is claimed at start) and delivers each where the person is. No timer per
 //! reminder is kept in memory.
 //!
-//! Delivered so far: to every open page and voice connection of the person on this instance, as a `reminder`
-//! event. A reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
+//! Delivered where the person is ([`super::reach`]): their open pages and voice connections on this instance
+//! (a `reminder` event), else a call to their handset over the house line (held back in quiet hours). A
+//! reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
 //! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
 //! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
 //! `REMINDER_RETRIES` times, then counts as `missed` and the person's contacts get a care notice
@@ -17,34 +18,50 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::due::Rule;
+use super::reach::{self, Message};
+use super::{LATE_MS, LEASE_MS};
 use crate::app::App;
+use crate::lines::Confirm;
 use crate::store::now_ms;
 use crate::store::reminders::StoredReminder;
 
 /// How often the store is asked what is due.
 pub const TICK: Duration = Duration::from_secs(2);
-/// How late a reminder may still be delivered.
-pub const LATE_MS: i64 = 120 * 60_000;
-/// How long a claim holds before another instance may deliver the reminder.
-pub const LEASE_MS: i64 = 60_000;
 
-/// Runs until dropped.
+/// Looks at the store at most this many times at once: a call that rings holds its look, not the next ones.
+const LOOKS: usize = 4;
+
+/// Runs until dropped. Each tick's look runs on its own (a call to the house line rings for up to half a
+/// minute); the claims keep two looks from delivering the same reminder.
 pub async fn run(app: Arc<App>) {
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let looks = Arc::new(tokio::sync::Semaphore::new(LOOKS));
     loop {
         tick.tick().await;
-        if let Err(err) = due(&app, now_ms()).await {
-            tracing::warn!(%err, "could not look for due reminders");
-        }
+        let Ok(look) = looks.clone().try_acquire_owned() else {
+            continue;
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let now = now_ms();
+            if let Err(err) = due(&app, now).await {
+                tracing::warn!(%err, "could not look for due reminders");
+            }
+            if let Err(err) = super::checkin::due(&app, now).await {
+                tracing::warn!(%err, "could not look for due check-ins");
+            }
+            drop(look);
+        });
     }
 }
 
 /// Delivers what is due by `now` (epoch milliseconds): how many were claimed.
 pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
     let claimed = app.store.claim_due_reminders(now, now + LEASE_MS).await?;
-    for reminder in &claimed {
-        deliver(app, reminder, now).await?;
+    let deliveries = claimed.iter().map(|r| deliver(app, r, now));
+    for done in futures_util::future::join_all(deliveries).await {
+        done?;
     }
     Ok(claimed.len())
 }
@@ -76,7 +93,7 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
         tokio::spawn(super::notice::missed(app.clone(), r.clone()));
         return Ok(());
     }
-    if r.attempts == 1 && now - r.due_at > LATE_MS {
+    if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > LATE_MS {
         let late = format!("{} minutes late", (now - r.due_at) / 60_000);
         app.store
             .add_reminder_delivery(&r.id, "none", "missed", Some(&late))
@@ -89,23 +106,42 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
         return Ok(app.store.after_delivery(&r.id, next, "missed", None).await?);
     }
     let prefs = app.store.prefs(&r.user_id).await?;
+    let Some(user) = app.store.user_by_id(&r.user_id).await? else {
+        return Ok(app.store.after_delivery(&r.id, None, "cancelled", None).await?);
+    };
     let language = prefs
         .route_layer()
         .language
         .unwrap_or_else(|| app.settings.turn.default_language.clone());
-    let said = super::say::due_now(&language, prefs.informal(), &r.text, r.timer);
-    let reached = app.notify.push(&r.user_id, &event(r, &said));
-    let (status, detail) = match reached {
-        0 => ("unreachable", "no page or voice connection open".to_string()),
-        n => ("delivered", format!("{n} connection(s)")),
+    let informal = prefs.informal();
+    let said = super::say::due_now(&language, informal, &r.text, r.timer);
+    let msg = Message {
+        event: event(r, &said),
+        said,
+        ask: if r.confirm {
+            super::say::call_ask(&language, informal)
+        } else {
+            super::say::goodbye(&language)
+        },
+        thanks: super::say::confirmed(&language, informal, &r.text),
+        confirm: r.confirm.then(|| Confirm::Reminder(r.id.clone())),
     };
-    app.store
-        .add_reminder_delivery(&r.id, "page", status, Some(&detail))
-        .await?;
-    app.metrics.incr(
-        crate::metrics::REMINDERS_TOTAL,
-        &[("event", status), ("channel", "page")],
-    );
+    let quiet = reach::quiet_until(app, &r.time_zone, now);
+    let tried = reach::reach(app, &user, &prefs, &language, &msg, quiet.is_none()).await;
+    for t in &tried {
+        app.store
+            .add_reminder_delivery(&r.id, t.channel, t.status, Some(&t.detail))
+            .await?;
+        app.metrics.incr(
+            crate::metrics::REMINDERS_TOTAL,
+            &[("event", t.status), ("channel", t.channel)],
+        );
+    }
+    let reached = tried.iter().any(|t| t.status == "delivered");
+    if let Some(until) = quiet.filter(|_| !reached && tried.iter().any(|t| t.status == "held")) {
+        // Only a call could reach the person, and it waits for the quiet hours' end (not counted).
+        return Ok(app.store.hold_reminder(&r.id, until).await?);
+    }
     let (state, retry_at) = if r.confirm {
         ("delivering", Some(now + care.retry_ms))
     } else {

@@ -774,13 +774,84 @@ pub fn confirms(text: &str, language: &str) -> bool {
         "i took it",
         "will do",
     ];
+    (if language == "de" { DE } else { EN }).contains(&plain(text).as_str())
+}
+
+/// The person's answer to the check-in's question ("Ist alles in Ordnung?"): `Some(true)` for fine ("Ja",
+/// "Mir geht es gut", "All good"), `Some(false)` for not fine ("Nein", "Nicht gut", or any call for help the
+/// help function hears, near misses included), `None` when it is neither. A not-fine wins ("nicht gut").
+pub fn fine(text: &str, language: &str) -> Option<bool> {
+    const FINE: &[&str] = &[
+        "ja",
+        "jawohl",
+        "gut",
+        "alles gut",
+        "sehr gut",
+        "ganz gut",
+        "mir geht es gut",
+        "mir geht's gut",
+        "es geht mir gut",
+        "in ordnung",
+        "alles in ordnung",
+        "alles klar",
+        "okay",
+        "ok",
+        "prima",
+        "bestens",
+        "danke gut",
+        "yes",
+        "yeah",
+        "fine",
+        "i'm fine",
+        "i am fine",
+        "all good",
+        "good",
+        "all right",
+        "alright",
+        "i'm ok",
+        "i'm okay",
+        "everything's fine",
+    ];
+    const NOT_FINE: &[&str] = &[
+        "nein",
+        "nee",
+        "nicht gut",
+        "nicht so gut",
+        "schlecht",
+        "mir geht es schlecht",
+        "mir geht es nicht gut",
+        "nicht in ordnung",
+        "hilfe",
+        "no",
+        "not good",
+        "not fine",
+        "not really",
+        "bad",
+        "help",
+        "not all right",
+        "not okay",
+        "i'm not ok",
+        "i'm not okay",
+    ];
+    let said = plain(text);
+    let has = |list: &[&str]| list.iter().any(|p| format!(" {said} ").contains(&format!(" {p} ")));
+    if has(NOT_FINE) || crate::emergency::hearing::hear(text, &[], language).asks() {
+        Some(false)
+    } else if has(FINE) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Lower case, letters, digits and apostrophes, single spaces.
+fn plain(text: &str) -> String {
     let said: String = text
         .to_lowercase()
         .chars()
         .map(|c| if c.is_alphanumeric() || c == '\'' { c } else { ' ' })
         .collect();
-    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
-    (if language == "de" { DE } else { EN }).contains(&said.as_str())
+    said.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Seconds of a unit word; none for other words.

@@ -431,3 +431,64 @@ fn a_confirmation_is_the_whole_utterance() {
         "Danke, erledigt: Ihre Tabletten."
     );
 }
+
+#[test]
+fn the_check_in_answer_is_fine_not_fine_or_neither_and_a_call_for_help_is_not_fine() {
+    use super::spoken::fine;
+    for (text, language) in [
+        ("Ja.", "de"),
+        ("Ja, alles gut.", "de"),
+        ("Mir geht es gut, danke.", "de"),
+        ("Alles in Ordnung", "de"),
+        ("Yes, I'm fine.", "en"),
+        ("All good", "en"),
+    ] {
+        assert_eq!(fine(text, language), Some(true), "{text}");
+    }
+    for (text, language) in [
+        ("Nein.", "de"),
+        ("Nicht gut.", "de"),
+        ("Mir geht es nicht gut", "de"),
+        ("Ich bin gestürzt", "de"),
+        ("Hilfe, ich bin bestützt", "de"),
+        ("No, not really.", "en"),
+        ("I have fallen and I can't get up", "en"),
+    ] {
+        assert_eq!(fine(text, language), Some(false), "{text}");
+    }
+    for (text, language) in [("Wie spät ist es?", "de"), ("What's the weather like?", "en")] {
+        assert_eq!(fine(text, language), None, "{text}");
+    }
+}
+
+#[test]
+fn the_check_in_is_asked_by_the_time_of_day_and_the_notice_says_what_happened() {
+    let morning: Zoned = "2026-11-28T10:00:00+01:00[Europe/Berlin]".parse().unwrap();
+    let evening: Zoned = "2026-11-28T19:00:00+01:00[Europe/Berlin]".parse().unwrap();
+    assert_eq!(
+        say::checkin_question("de", false, &morning),
+        "Guten Morgen! Ist bei Ihnen alles in Ordnung?"
+    );
+    assert_eq!(
+        say::checkin_question("de", true, &evening),
+        "Guten Abend! Ist bei dir alles in Ordnung?"
+    );
+    assert_eq!(
+        say::checkin_question("en", false, &evening),
+        "Good evening! Is everything all right?"
+    );
+    let (subject, body) = say::checkin_notice("de", "Erika Muster", &morning, false);
+    assert_eq!(
+        subject,
+        "Hinweis (kein Notruf): Erika Muster hat sich heute nicht gemeldet"
+    );
+    assert!(
+        body.contains("bis 10:00 Uhr nicht gemeldet und war auch auf Nachfrage nicht zu erreichen"),
+        "{body}"
+    );
+    let (_, body) = say::checkin_notice("en", "Erika", &morning, true);
+    assert!(
+        body.contains("has not checked in today by 10 am and did not answer when asked"),
+        "{body}"
+    );
+}

@@ -1,4 +1,4 @@
-//! The care area: reminders and timers (and, later, the daily check-in).
+//! The care area: reminders and timers, the daily check-in, quiet hours.
 
 use super::env::{ConfigError, Source};
 
@@ -14,6 +14,12 @@ pub struct CareSettings {
     pub retry_ms: i64,
     /// `REMINDER_RETRIES`: how often an unconfirmed reminder is delivered again before it counts as missed.
     pub retries: u32,
+    /// `CHECKIN_RETRY_MINUTES` in milliseconds: how long an unanswered check-in waits before the person is
+    /// asked again.
+    pub checkin_retry_ms: i64,
+    /// `QUIET_HOURS` ("22:00-07:00"; empty = none): reminders' calls and check-ins wait for their end, in the
+    /// person's time zone; never the help function.
+    pub quiet_hours: Option<crate::hours::Window>,
 }
 
 /// Longest reminder text, in characters.
@@ -55,6 +61,28 @@ impl CareSettings {
                     "times an unconfirmed reminder is delivered again before it counts as missed",
                 )
                 .ranged(2, 10)?,
+            checkin_retry_ms: i64::from(
+                src.var(
+                    "CHECKIN_RETRY_MINUTES",
+                    "minutes an unanswered check-in waits before the person is asked again",
+                )
+                .ranged(10, 240)?
+                .max(1),
+            ) * 60_000,
+            quiet_hours: {
+                let quiet = src.var(
+                    "QUIET_HOURS",
+                    "hours when reminders' calls and check-ins wait (22:00-07:00), in each person's zone; empty = none",
+                );
+                match quiet.raw().map(|q| q.trim().to_string()).filter(|q| !q.is_empty()) {
+                    None => None,
+                    Some(text) => {
+                        Some(crate::hours::Window::parse(&text).ok_or_else(|| {
+                            quiet.error(format!("{text:?} is not a span of hours such as 22:00-07:00"))
+                        })?)
+                    }
+                }
+            },
         })
     }
 }

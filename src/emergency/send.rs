@@ -13,7 +13,7 @@ use super::texts::fill;
 use super::{mail, twilio};
 use crate::app::App;
 use crate::auth::token;
-use crate::lines::AlarmCall;
+use crate::lines::{AlarmCall, Confirm};
 use crate::store::emergency::Alarm;
 use crate::store::now_ms;
 use crate::store::users::User;
@@ -240,7 +240,7 @@ impl Call<'_> {
             message: self.dossier.call_text(self.copy),
             ask: t.call_press_1.to_string(),
             thanks: fill(t.call_thanks, &[("name", &self.dossier.name)]),
-            ack: self.ack.map(|a| a.id.clone()),
+            confirms: self.ack.map(|a| Confirm::Alarm(a.id.clone())),
             ring: timeout,
         };
         // The ringing has its own bound; the registrar's silence and the words' synthesis get a little more.

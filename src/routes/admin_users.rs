@@ -377,7 +377,10 @@ async fn set_prefs(
     let keys: Vec<&str> = changes.keys().map(String::as_str).collect();
     let changed = prefs::change(&changes, Writer::Admin)?;
     audit(&app, &admin, &id, Action::Prefs { keys }).await?;
-    Ok(Json(app.store.merge_prefs(&id, changed).await?))
+    let before = app.store.prefs(&id).await?;
+    let prefs = app.store.merge_prefs(&id, changed).await?;
+    crate::care::checkin::replan(&app, &id, &before, &prefs).await?;
+    Ok(Json(prefs))
 }
 
 /// The persistent admin flag.

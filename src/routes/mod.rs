@@ -8,6 +8,7 @@ pub mod admin_ops;
 pub mod admin_users;
 pub mod audit;
 pub mod ca;
+pub mod care;
 pub mod chat;
 pub mod devices;
 pub mod emergency;
@@ -43,6 +44,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(login::router())
         .merge(me::router())
         .merge(reminders::router())
+        .merge(care::router())
         .merge(sessions::router())
         .merge(devices::router())
         .merge(chat::router(audio_limit))

@@ -234,7 +234,7 @@ async fn confirm(State(app): State<AppState>, caller: CurrentUser, Path(id): Pat
 }
 
 async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
-    if !app.store.confirm_reminder(user_id, id).await? {
+    if !crate::care::confirm(app, user_id, id, "api").await? {
         let state = app
             .store
             .reminder(user_id, id)
@@ -245,10 +245,6 @@ async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
             "the reminder is {state}, not being delivered"
         )));
     }
-    app.metrics.incr(
-        crate::metrics::REMINDERS_TOTAL,
-        &[("event", "confirmed"), ("channel", "api")],
-    );
     let stored = app
         .store
         .reminder(user_id, id)

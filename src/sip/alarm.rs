@@ -11,6 +11,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::answer::{self, Ears};
 use super::dial::{self, Answered};
 use super::endpoint::{Endpoint, token};
 use super::media::{self, Media};
@@ -18,7 +19,7 @@ use super::register::Account;
 use super::{Calls, dialog, sdp};
 use crate::app::App;
 use crate::config::route::RouteLayer;
-use crate::lines::{AlarmCall, Dialer};
+use crate::lines::{AlarmCall, Confirm, Dialer};
 use crate::phone::call::{Inbound, Line, at_rate};
 use crate::phone::callers::dialable;
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
@@ -122,8 +123,7 @@ impl HouseLine {
             endpoint: &self.endpoint,
             registrar: self.account.registrar,
         };
-        line.converse(answered, (rtp, rtcp), requests, words, call.ack.as_deref())
-            .await;
+        line.converse(answered, (rtp, rtcp), requests, words, &call).await;
     }
 
     /// Hangs up on a callee who picked up when the call cannot go on.
@@ -135,9 +135,20 @@ impl HouseLine {
 
 /// The answered call.
 struct Conversation<'a> {
-    app: &'a App,
+    app: &'a Arc<App>,
     endpoint: &'a Arc<Endpoint>,
     registrar: SocketAddr,
+}
+
+/// How the callee answered.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// A 1, or a spoken yes where the call listens.
+    Yes,
+    /// A spoken no or a call for help to the check-in's question.
+    Help,
+    /// Nothing in time, or the callee hung up.
+    None,
 }
 
 impl Conversation<'_> {
@@ -147,7 +158,7 @@ impl Conversation<'_> {
         (rtp, rtcp): (tokio::net::UdpSocket, tokio::net::UdpSocket),
         requests: mpsc::Receiver<super::message::Message>,
         words: Words,
-        ack: Option<&str>,
+        call: &AlarmCall,
     ) {
         let Answered {
             dialog,
@@ -183,31 +194,51 @@ impl Conversation<'_> {
         }
         // The question's end starts the time to answer; a line that reports no marks has the whole.
         let mut deadline = Instant::now() + seconds(length, rate) + LISTEN;
-        let confirmed = loop {
+        // The person's own calls listen for a spoken answer too (from the start: "ja" may come early).
+        let listens = matches!(call.confirms, Some(Confirm::Reminder(_) | Confirm::Checkin));
+        let mut ears = listens.then(|| Ears::new(self.app, rate));
+        let mut hearing: Option<AbortOnDrop<Option<String>>> = None;
+        let said = loop {
             tokio::select! {
                 key = keys.recv() => match key {
-                    Some('1') => break true,
+                    Some('1') => break Answer::Yes,
                     Some(_) => {}
-                    None => break false,
+                    None => break Answer::None,
                 },
                 event = inbound.recv() => match event {
                     Some(Inbound::Played(QUESTION_PLAYED)) => deadline = Instant::now() + LISTEN,
-                    Some(Inbound::Audio(_) | Inbound::Played(_)) => {}
-                    Some(Inbound::Hangup) | None => return tracing::info!("the contact hung up the alarm call"),
+                    Some(Inbound::Audio(samples)) => {
+                        if let Some(utterance) = ears.as_mut().and_then(|e| e.hear(&samples))
+                            && hearing.is_none()
+                        {
+                            let (app, user) = (self.app.clone(), call.user.clone());
+                            hearing = Some(AbortOnDrop(tokio::spawn(answer::heard(app, user, call.language.clone(), utterance))));
+                        }
+                    }
+                    Some(Inbound::Played(_)) => {}
+                    Some(Inbound::Hangup) | None => return tracing::info!("the callee hung up"),
                 },
+                text = async { (&mut hearing.as_mut().expect("hearing").0).await }, if hearing.is_some() => {
+                    hearing = None;
+                    let text = text.ok().flatten().unwrap_or_default();
+                    match reply(&text, call) {
+                        Answer::None => deadline = deadline.max(Instant::now() + LISTEN / 2),
+                        answer => break answer,
+                    }
+                }
                 // The 2xx again: the ACK was lost.
                 Some(response) = responses.recv() => {
                     if response.code().is_some_and(|c| (200..300).contains(&c)) {
                         let _ = self.endpoint.send(&again, next_hop).await;
                     }
                 }
-                () = tokio::time::sleep_until(deadline) => break false,
+                () = tokio::time::sleep_until(deadline), if hearing.is_none() => break Answer::None,
             }
         };
-        if confirmed {
-            self.thank(&mut line, &mut inbound, &words.thanks, ack).await;
-        } else {
-            tracing::info!("an alarm call ended without a 1");
+        match said {
+            Answer::Yes => self.thank(&mut line, &mut inbound, &words.thanks, call).await,
+            Answer::Help => self.ask_help(&mut line, &mut inbound, &mut keys, call).await,
+            Answer::None => tracing::info!("a call ended without an answer"),
         }
         if !in_dialog.0.is_finished() {
             line.hang_up().await;
@@ -215,24 +246,119 @@ impl Conversation<'_> {
     }
 
     /// Records the confirmation and says thanks.
-    async fn thank(&self, line: &mut Media, inbound: &mut mpsc::Receiver<Inbound>, thanks: &[i16], ack: Option<&str>) {
+    async fn thank(&self, line: &mut Media, inbound: &mut mpsc::Receiver<Inbound>, thanks: &[i16], call: &AlarmCall) {
         let _ = line.clear().await;
-        if let Some(id) = ack
-            && let Err(err) = crate::emergency::ack::confirm_by_call(self.app, id).await
-        {
-            tracing::error!(%err, "the confirmation of an alarm call was not stored");
-        }
-        if line.play(thanks, THANKS_PLAYED).await.is_ok() {
-            let played = async {
-                while let Some(event) = inbound.recv().await {
-                    if matches!(event, Inbound::Played(THANKS_PLAYED) | Inbound::Hangup) {
-                        return;
-                    }
+        match &call.confirms {
+            Some(Confirm::Alarm(id)) => {
+                if let Err(err) = crate::emergency::ack::confirm_by_call(self.app, id).await {
+                    tracing::error!(%err, "the confirmation of an alarm call was not stored");
                 }
-            };
-            let _ = tokio::time::timeout(seconds(thanks.len(), line.rate()) + THANKS_GRACE, played).await;
+            }
+            Some(confirm) => crate::care::answered(self.app, &call.user.id, confirm, "house_line").await,
+            None => {}
+        }
+        play_out(line, inbound, thanks).await;
+    }
+
+    /// The check-in's "no": the help function's own question on the call; a yes (or 1) raises the alarm and the
+    /// person hears how it went.
+    async fn ask_help(
+        &self,
+        line: &mut Media,
+        inbound: &mut mpsc::Receiver<Inbound>,
+        keys: &mut mpsc::Receiver<char>,
+        call: &AlarmCall,
+    ) {
+        let _ = line.clear().await;
+        let (rate, language) = (line.rate(), call.language.as_str());
+        let say = |text: String| speak_one(self.app.clone(), call.user.clone(), call.language.clone(), text, rate);
+        let informal = self.app.store.prefs(&call.user.id).await.is_ok_and(|p| p.informal());
+        let question = crate::emergency::spoken::question(language, informal).to_string();
+        if let Some(question) = say(question).await {
+            play_out(line, inbound, &question).await;
+        }
+        let mut ears = Ears::new(self.app, rate);
+        let deadline = Instant::now() + LISTEN + LISTEN;
+        let yes = loop {
+            tokio::select! {
+                key = keys.recv() => match key {
+                    Some('1') => break true,
+                    Some(_) => {}
+                    None => break false,
+                },
+                event = inbound.recv() => match event {
+                    Some(Inbound::Audio(samples)) => if let Some(utterance) = ears.hear(&samples) {
+                        let text = answer::heard(self.app.clone(), call.user.clone(), call.language.clone(), utterance).await;
+                        if let Some(yes) = crate::emergency::spoken::answer(&text.unwrap_or_default(), language) {
+                            break yes;
+                        }
+                    },
+                    Some(Inbound::Played(_)) => {}
+                    Some(Inbound::Hangup) | None => break false,
+                },
+                () = tokio::time::sleep_until(deadline) => break false,
+            }
+        };
+        let words = if yes {
+            match crate::voice::help::raise(self.app, &call.user, "house_line", language).await {
+                Ok((_, message)) => message,
+                Err(err) => {
+                    tracing::error!(%err, "the alarm of a check-in call could not be raised");
+                    crate::emergency::message(language, informal, "failed")
+                }
+            }
+        } else {
+            crate::emergency::spoken::declined(language).to_string()
+        };
+        if let Some(words) = say(words).await {
+            play_out(line, inbound, &words).await;
         }
     }
+}
+
+/// What an utterance answers to the call's question.
+fn reply(text: &str, call: &AlarmCall) -> Answer {
+    match &call.confirms {
+        Some(Confirm::Reminder(_)) if crate::care::spoken::confirms(text, &call.language) => Answer::Yes,
+        Some(Confirm::Checkin) => match crate::care::spoken::fine(text, &call.language) {
+            Some(true) => Answer::Yes,
+            Some(false) => Answer::Help,
+            None => Answer::None,
+        },
+        _ => Answer::None,
+    }
+}
+
+/// Plays `samples` and waits until they were heard (or a little longer than they last).
+async fn play_out(line: &mut Media, inbound: &mut mpsc::Receiver<Inbound>, samples: &[i16]) {
+    if line.play(samples, THANKS_PLAYED).await.is_ok() {
+        let played = async {
+            while let Some(event) = inbound.recv().await {
+                if matches!(event, Inbound::Played(THANKS_PLAYED) | Inbound::Hangup) {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(seconds(samples.len(), line.rate()) + THANKS_GRACE, played).await;
+    }
+}
+
+/// One text spoken in the person's voice at the line's rate; none when it cannot be.
+async fn speak_one(
+    app: Arc<App>,
+    user: crate::store::users::User,
+    language: String,
+    text: String,
+    rate: u32,
+) -> Option<Vec<i16>> {
+    let layer = RouteLayer {
+        language: Some(language),
+        ..RouteLayer::default()
+    };
+    let (eff, prefs, route) = speech::route_alone(&app, &user, layer).await.ok()?;
+    let said = speech::synthesize(&app, &eff, &prefs, &route, &text).await.ok()?;
+    let pcm = to_mono(parse_wav(&said.speech.audio).ok()?);
+    Some(at_rate(pcm, rate))
 }
 
 fn seconds(samples: usize, rate: u32) -> Duration {

@@ -8,9 +8,11 @@
 //! - [`register`]: the registration, kept fresh, its state in `App::lines`.
 //! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
 //!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call.
-//! - [`dial`]: a call the gateway places through the registrar; [`alarm`] places the help function's calls.
+//! - [`dial`]: a call the gateway places through the registrar; [`alarm`] places the help function's calls
+//!   and care's calls to the person, whose spoken answers [`answer`] hears.
 
 mod alarm;
+mod answer;
 mod call;
 mod dial;
 mod dialog;

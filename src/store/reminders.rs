@@ -171,13 +171,33 @@ impl Store {
                 .bind(at)
                 .bind(now_ms())
                 .bind(id),
-                None => sqlx::query("UPDATE reminders SET state = $1, attempt_at = $2, updated_at = $3 WHERE id = $4")
+                // A reminder confirmed while it was being delivered (a 1 on the call) stays confirmed.
+                None => sqlx::query(
+                    "UPDATE reminders SET state = $1, attempt_at = $2, updated_at = $3 WHERE id = $4 \
+                     AND state = 'delivering'",
+                )
                     .bind(state)
                     .bind(retry_at)
                     .bind(now_ms())
                     .bind(id),
             };
             done.execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// Holds a reminder being delivered until `until` (quiet hours): this delivery does not count.
+    pub async fn hold_reminder(&self, id: &str, until: i64) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE reminders SET attempt_at = $1, attempts = attempts - 1, updated_at = $2 \
+                 WHERE id = $3 AND state = 'delivering'",
+            )
+            .bind(until)
+            .bind(now_ms())
+            .bind(id)
+            .execute(pool)
+            .await?;
             Ok(())
         })
     }
@@ -211,6 +231,30 @@ impl Store {
                 query = query.bind(id);
             }
             Ok(query.fetch_all(pool).await?)
+        })
+    }
+
+    /// The last `limit` deliveries of all the person's reminders with each reminder's text, newest first.
+    pub async fn user_reminder_deliveries(
+        &self,
+        user_id: &str,
+        limit: i64,
+    ) -> Result<Vec<(Delivery, String)>, StoreError> {
+        with_pool!(self, pool => {
+            let rows: Vec<(String, String, String, Option<String>, i64, String)> = sqlx::query_as(
+                "SELECT d.reminder_id, d.channel, d.status, d.detail, d.at, r.text FROM reminder_deliveries d \
+                 JOIN reminders r ON r.id = d.reminder_id WHERE r.user_id = $1 ORDER BY d.at DESC, d.id DESC LIMIT $2",
+            )
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?;
+            Ok(rows
+                .into_iter()
+                .map(|(reminder_id, channel, status, detail, at, text)| {
+                    (Delivery { reminder_id, channel, status, detail, at }, text)
+                })
+                .collect())
         })
     }
 

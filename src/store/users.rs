@@ -282,6 +282,8 @@ impl Store {
                 "emergency_cooldowns",
                 "emergency_alarms",
                 "reminders",
+                "checkins",
+                "care_log",
                 "prefs",
                 "tokens",
             ] {

@@ -354,7 +354,12 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
     fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
     let settled = settle(app, user, &request).await?;
-    if let Some(outcome) = answered_here(app, user, &mut request, &events, &settled).await? {
+    let here = answered_here(app, user, &mut request, &events, &settled).await?;
+    // Any turn is a sign of life for the daily check-in; stored beside the turn, not before it (and after the
+    // gateway read an answer to the check-in's question, which needs to know it is still asking).
+    let (signer, user_id) = (app.clone(), user.id.clone());
+    tokio::spawn(async move { crate::care::checkin::sign(&signer, &user_id).await });
+    if let Some(outcome) = here {
         return Ok(outcome);
     }
     let Prepared {

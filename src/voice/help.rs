@@ -75,11 +75,7 @@ impl<'a> Person<'a> {
 /// The help dialogue's reply to `text` (with the recogniser's `words` and their probabilities, where it gave
 /// them), where the channel stands at `help`; none when the text is a question for the model.
 pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help) -> Option<Reply> {
-    let Person {
-        language,
-        informal,
-        reach,
-    } = person;
+    let Person { language, informal, .. } = person;
     match help {
         Help::Asked => Some(match spoken::answer(text, language) {
             Some(true) => Reply::Alarm,
@@ -94,18 +90,28 @@ pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help
             if heard == Heard::Near {
                 tracing::info!(text, "a call for help heard through recognition errors");
             }
-            let question = spoken::question(language, informal);
-            Some(match reach {
-                Reach::Nobody => Reply::Nobody,
-                // The alarm may still get through; the person hears that it may not.
-                Reach::Failing => Reply::Ask(format!(
-                    "{} {question}",
-                    texts::for_person(language, informal).path_none
-                )),
-                Reach::Somebody => Reply::Ask(question.to_string()),
-            })
+            Some(ask(person))
         }
         Help::Off => None,
+    }
+}
+
+/// The reply to a call for help: the question, or what the person must know first.
+fn ask(person: Person<'_>) -> Reply {
+    let Person {
+        language,
+        informal,
+        reach,
+    } = person;
+    let question = spoken::question(language, informal);
+    match reach {
+        Reach::Nobody => Reply::Nobody,
+        // The alarm may still get through; the person hears that it may not.
+        Reach::Failing => Reply::Ask(format!(
+            "{} {question}",
+            texts::for_person(language, informal).path_none
+        )),
+        Reach::Somebody => Reply::Ask(question.to_string()),
     }
 }
 
@@ -144,7 +150,21 @@ pub(super) async fn heard(
     tx: &Tx,
 ) -> Result<bool> {
     let person = Person::of(app, cx.1, cx.2.language.as_str());
-    match reply(text, words, person, help) {
+    respond(app, user, reply(text, words, person, help), cx, help, tx).await
+}
+
+/// The person said no to the daily check-in's "Is everything all right?": the help dialogue starts as for a
+/// call for help.
+pub(super) async fn not_fine(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> Result<bool> {
+    tracing::warn!(user = %user.name, "the daily check-in was answered with a no; asking whether to alert the contacts");
+    crate::care::checkin::sign(app, &user.id).await;
+    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    respond(app, user, Some(ask(person)), cx, Help::Listening, tx).await
+}
+
+/// Says and does the dialogue's `reply`; true when there was one.
+async fn respond(app: &App, user: &User, reply: Option<Reply>, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<bool> {
+    match reply {
         None => Ok(false),
         Some(Reply::Alarm | Reply::Nobody) => alarm(app, user, cx, tx).await.map(|()| true),
         Some(Reply::Declined(words)) => {

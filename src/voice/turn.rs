@@ -251,6 +251,14 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         if help::heard(&app, &user, said, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
             return Ok(());
         }
+        // A no to the daily check-in's question ("Ist alles in Ordnung?" – "Nein") is a call for help.
+        if help == Help::Listening
+            && crate::care::spoken::fine(&text, &route.language) == Some(false)
+            && crate::care::checkin::asking(&app, &user.id).await
+            && help::not_fine(&app, &user, (&cx.eff, &cx.prefs, &cx.route), &tx).await?
+        {
+            return Ok(());
+        }
         if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &route.language) {
             // The channel says goodbye itself: a farewell is no question, and not counted.
             let _ = send(&tx, Out::Event(ServerEvent::Done)).await;

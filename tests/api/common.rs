@@ -23,6 +23,8 @@ pub struct TestApp {
     pub https: Option<SocketAddr>,
     pub client: reqwest::Client,
     pub store: Store,
+    /// The serving gateway itself, for what a test drives with the clock passed in (the care scheduler).
+    pub app: Arc<App>,
     /// The PostgreSQL database of this gateway, when the suite runs on PostgreSQL.
     pub database_url: Option<String>,
     _dir: tempfile::TempDir,
@@ -174,7 +176,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
     };
     let https_addr = https.as_ref().map(|(l, _)| l.local_addr().expect("https addr"));
     let app = Arc::new(App::new(settings, store.clone()));
-    tokio::spawn(serve_with_https(listener, https, app, async {
+    tokio::spawn(serve_with_https(listener, https, app.clone(), async {
         let _ = stopped.await;
     }));
     let client = reqwest::Client::builder()
@@ -186,6 +188,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         https: https_addr,
         client,
         store,
+        app,
         database_url,
         _dir: dir,
         _stop: stop,

@@ -77,6 +77,16 @@ impl Client {
         }
     }
 
+    /// The next event of `kind`, other frames skipped.
+    pub(crate) async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let frame = self.next().await;
+            if frame.kind() == kind {
+                return frame.json().clone();
+            }
+        }
+    }
+
     /// Frames up to and including `done` (a failed turn too ends with `done`, after its `error`).
     pub(crate) async fn turn(&mut self) -> Vec<Frame> {
         let mut frames = Vec::new();

@@ -1,0 +1,179 @@
+//! The daily check-in (`checkin_window` pref, "08:00-10:00"; `away_until`, a date). Any sign of life in the
+//! window counts: a turn on any channel, a confirmed reminder, "Mir geht es gut" on the page, a yes on care's
+//! call. None by the window's end: the person is asked where they are ([`super::reach`]: "Guten Morgen, ist
+//! alles in Ordnung?"); a yes (or 1) ends it, a no or a call for help starts the help function's question. No
+//! answer: asked once more after `CHECKIN_RETRY_MINUTES`, then the contacts get a care notice. Quiet hours
+//! hold the calls back (not the page); a window that ends while the gateway was down for longer than
+//! [`super::LATE_MS`] is recorded as missed and nobody is called.
+//!
+//! Like reminders, the store holds each person's next check-in and the scheduler claims what is due; the last
+//! sign of life is one column, written by [`sign`] (one statement per turn).
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::reach::{self, Message};
+use super::{LATE_MS, LEASE_MS, local, rfc3339, say, zone, zone_name};
+use crate::app::App;
+use crate::error::Result;
+use crate::hours::Window;
+use crate::lines::Confirm;
+use crate::prefs::Prefs;
+use crate::store::checkins::StoredCheckin;
+use crate::store::now_ms;
+
+/// What the care log calls a check-in.
+pub use super::CHECKIN as WHAT;
+/// How often a person who did not answer is asked again before the contacts are told.
+pub const RETRIES: i64 = 1;
+
+/// The person's time zone, by name.
+pub fn zone_of(app: &App, prefs: &Prefs) -> String {
+    zone_name(&zone(prefs.timezone(), app.settings.care.timezone.as_deref()))
+}
+
+/// The next window of `prefs`' `checkin_window` after `now`, as epoch milliseconds; none when it is off.
+fn next_window(app: &App, prefs: &Prefs, now: i64) -> Option<(i64, i64)> {
+    let window = Window::parse(Prefs::text(&prefs.checkin_window))?;
+    let (opens, ends) = window.next(&local(now, &zone_of(app, prefs)))?;
+    Some((opens.timestamp().as_millisecond(), ends.timestamp().as_millisecond()))
+}
+
+/// Plans the person's check-in anew when a change of prefs moved it (its window or the person's time zone);
+/// a check-in asking now goes on otherwise.
+pub async fn replan(app: &App, user_id: &str, before: &Prefs, after: &Prefs) -> Result<()> {
+    if before.checkin_window == after.checkin_window && before.timezone == after.timezone {
+        return Ok(());
+    }
+    Ok(app
+        .store
+        .plan_checkin(user_id, next_window(app, after, now_ms()))
+        .await?)
+}
+
+/// A sign of life of the person (a turn, a call); never fails the caller.
+pub async fn sign(app: &App, user_id: &str) {
+    if let Err(err) = app.store.sign_of_life(user_id, now_ms()).await {
+        tracing::warn!(%err, "a sign of life was not stored");
+    }
+}
+
+/// Whether the person's check-in is asking them now (they were asked and have not answered).
+pub async fn asking(app: &App, user_id: &str) -> bool {
+    app.store
+        .checkin(user_id)
+        .await
+        .is_ok_and(|c| c.is_some_and(|c| c.state == "calling" && c.signed_at.is_none_or(|at| at < c.opens_at)))
+}
+
+/// The person answered the check-in on `channel` ("Mir geht es gut" on the page, a yes on the call).
+pub async fn signed(app: &App, user_id: &str, channel: &str) -> Result<()> {
+    if app.store.sign_of_life(user_id, now_ms()).await? {
+        app.store.add_care_log(user_id, WHAT, channel, "answered", None).await?;
+    }
+    Ok(())
+}
+
+/// Looks at the check-ins due by `now`: how many were claimed.
+pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
+    let claimed = app.store.claim_due_checkins(now, now + LEASE_MS).await?;
+    let looks = claimed.iter().map(|c| look(app, c, now));
+    for done in futures_util::future::join_all(looks).await {
+        done?;
+    }
+    Ok(claimed.len())
+}
+
+/// One claimed check-in.
+async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
+    let prefs = app.store.prefs(&c.user_id).await?;
+    let zone = zone_of(app, &prefs);
+    let (Some(window), Some(user)) = (
+        Window::parse(Prefs::text(&prefs.checkin_window)),
+        app.store.user_by_id(&c.user_id).await?,
+    ) else {
+        return Ok(app.store.plan_checkin(&c.user_id, None).await?);
+    };
+    let ended = local(c.due_at, &zone);
+    let next = window
+        .after(&ended)
+        .map(|(o, e)| (o.timestamp().as_millisecond(), e.timestamp().as_millisecond()));
+    let close = |status: &'static str, channel: &'static str, detail: String| async move {
+        app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", status)]);
+        app.store
+            .add_care_log(&c.user_id, WHAT, channel, status, Some(&detail))
+            .await?;
+        Ok::<_, crate::error::ApiError>(app.store.plan_checkin(&c.user_id, next).await?)
+    };
+    let until = say::clock(&ended, false);
+    if let Some(at) = c.signed_at.filter(|at| *at >= c.opens_at) {
+        return close(
+            "ok",
+            "none",
+            format!("a sign of life at {}", say::clock(&local(at, &zone), false)),
+        )
+        .await;
+    }
+    if away(&prefs, &ended) {
+        return close("away", "none", format!("away until {}", Prefs::text(&prefs.away_until))).await;
+    }
+    if c.attempts == 1 && now - reach::late_from(app, &zone, c.due_at) > LATE_MS {
+        return close("missed", "none", format!("the gateway was not running {until}")).await;
+    }
+    if c.attempts > 1 + RETRIES {
+        let asked = asked_today(app, &c.user_id).await?;
+        let notice = super::notice::silent(app.clone(), c.user_id.clone(), c.due_at, zone.clone(), asked);
+        tokio::spawn(notice);
+        return close("missed", "none", format!("no answer {} times", c.attempts - 1)).await;
+    }
+    let language = language(app, &prefs);
+    let informal = prefs.informal();
+    let said = say::checkin_question(&language, informal, &local(now, &zone));
+    let msg = Message {
+        event: json!({"type": "checkin", "said": said, "until": rfc3339(c.due_at, &zone)}),
+        said,
+        ask: say::call_ask(&language, informal),
+        thanks: say::checkin_thanks(&language, informal),
+        confirm: Some(Confirm::Checkin),
+    };
+    let quiet = reach::quiet_until(app, &zone, now);
+    let tried = reach::reach(app, &user, &prefs, &language, &msg, quiet.is_none()).await;
+    for t in &tried {
+        app.store
+            .add_care_log(&c.user_id, WHAT, t.channel, t.status, Some(&t.detail))
+            .await?;
+    }
+    let reached = tried.iter().any(|t| t.status == "delivered");
+    let held = quiet.filter(|_| !reached && tried.iter().any(|t| t.status == "held"));
+    let event = if held.is_some() { "held" } else { "asked" };
+    app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", event)]);
+    let retry_at = held.unwrap_or(now + app.settings.care.checkin_retry_ms);
+    Ok(app.store.retry_checkin(&c.user_id, retry_at, held.is_none()).await?)
+}
+
+/// Whether the question reached the person since the last day was closed (the care log, newest first, up to
+/// the last `ok`, `away` or `missed`).
+async fn asked_today(app: &App, user_id: &str) -> Result<bool> {
+    let log = app.store.care_log(user_id, 32).await?;
+    Ok(log
+        .iter()
+        .filter(|e| e.what == WHAT)
+        .take_while(|e| !matches!(e.status.as_str(), "ok" | "away" | "missed"))
+        .any(|e| e.status == "delivered"))
+}
+
+/// The person's language.
+fn language(app: &App, prefs: &Prefs) -> String {
+    prefs
+        .route_layer()
+        .language
+        .unwrap_or_else(|| app.settings.turn.default_language.clone())
+}
+
+/// Whether the person said they are away on the day the window ended (`away_until`: through that date).
+fn away(prefs: &Prefs, ended: &jiff::Zoned) -> bool {
+    Prefs::text(&prefs.away_until)
+        .parse::<jiff::civil::Date>()
+        .is_ok_and(|until| ended.date() <= until)
+}

@@ -1,0 +1,165 @@
+//! Delivery where the person is. The person's `reminder_via` pref orders the channels (`page`, `house_line`);
+//! without it: the page when one of their pages or voice connections is open, else the house line when their
+//! `phone_landline` is an internal number of the house. The channels are tried in order until one reaches the
+//! person; each try is told back, for the reminder's deliveries or the care log.
+//!
+//! - `page`: a `reminder` or `checkin` event to every open `/ws/chat` and `/ws/voice` connection of the person
+//!   on this instance (the voice speaks its `said`); reached when one took it.
+//! - `house_line`: a call over the house's telephone (`lines::Dialer`), the words said in the person's voice,
+//!   then "say yes or press 1"; reached when the person picked up. Held back in quiet hours.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::app::App;
+use crate::lines::{AlarmCall, Confirm};
+use crate::prefs::Prefs;
+use crate::store::users::User;
+
+use crate::prefs::REMINDER_CHANNELS as CHANNELS;
+
+/// How long care's call may ring before it counts as not answered.
+const RING: Duration = Duration::from_secs(30);
+/// What the call may take beyond its ringing (the registrar's silence, the words' synthesis).
+const CALL_SLACK: Duration = Duration::from_secs(15);
+
+/// What reaches the person.
+pub struct Message {
+    /// The page's event.
+    pub event: Value,
+    /// The words: spoken on a voice connection, and on a call.
+    pub said: String,
+    /// On a call, after the words: "Sagen Sie ja oder drücken Sie die 1."
+    pub ask: String,
+    /// On a call, after a yes.
+    pub thanks: String,
+    /// What a yes on a call confirms; none: the call only tells.
+    pub confirm: Option<Confirm>,
+}
+
+/// One try on one channel.
+#[derive(Debug, Clone)]
+pub struct Tried {
+    pub channel: &'static str,
+    /// `delivered` (it reached the person), `unreachable` (nobody there), `held` (quiet hours), `failed`.
+    pub status: &'static str,
+    pub detail: String,
+}
+
+impl Tried {
+    fn new(channel: &'static str, status: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            channel,
+            status,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The channels to try for the person, in order.
+pub fn order(prefs: &Prefs) -> Vec<&'static str> {
+    match prefs.reminder_via.as_deref() {
+        Some(chosen) if !chosen.is_empty() => chosen
+            .iter()
+            .filter_map(|c| CHANNELS.iter().find(|k| *k == c).copied())
+            .collect(),
+        _ => {
+            let internal = internal_number(prefs).is_some();
+            CHANNELS
+                .iter()
+                .copied()
+                .filter(|c| *c != "house_line" || internal)
+                .collect()
+        }
+    }
+}
+
+/// The person's `phone_landline` when it is an internal number of the house (`611`, `**611`).
+fn internal_number(prefs: &Prefs) -> Option<&str> {
+    let number = Prefs::text(&prefs.phone_landline);
+    (!number.is_empty() && !number.starts_with('+')).then_some(number)
+}
+
+/// Tries the person's channels in order until one reaches them; `calls` is false in quiet hours (calls are
+/// held back, the page is not). Every try is answered.
+pub async fn reach(
+    app: &Arc<App>,
+    user: &User,
+    prefs: &Prefs,
+    language: &str,
+    msg: &Message,
+    calls: bool,
+) -> Vec<Tried> {
+    let mut tried = Vec::new();
+    for channel in order(prefs) {
+        let this = match channel {
+            "page" => page(app, &user.id, msg),
+            _ if !calls => Tried::new(channel, "held", "quiet hours"),
+            _ => house_line(app, user, prefs, language, msg).await,
+        };
+        let reached = this.status == "delivered";
+        tried.push(this);
+        if reached {
+            break;
+        }
+    }
+    if tried.is_empty() {
+        tried.push(Tried::new(
+            "none",
+            "unreachable",
+            "no channel: no page open and no internal number",
+        ));
+    }
+    tried
+}
+
+fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
+    match app.notify.push(user_id, &msg.event) {
+        0 => Tried::new("page", "unreachable", "no page or voice connection open"),
+        n => Tried::new("page", "delivered", format!("{n} connection(s)")),
+    }
+}
+
+async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: &Message) -> Tried {
+    let to = Prefs::text(&prefs.phone_landline);
+    if to.is_empty() {
+        return Tried::new("house_line", "unreachable", "no phone_landline");
+    }
+    let dialer = match app.lines.dialer() {
+        Ok(dialer) => dialer,
+        Err(why) => return Tried::new("house_line", "failed", why),
+    };
+    let call = AlarmCall {
+        to: to.to_string(),
+        user: user.clone(),
+        language: language.to_string(),
+        message: msg.said.clone(),
+        ask: msg.ask.clone(),
+        thanks: msg.thanks.clone(),
+        confirms: msg.confirm.clone(),
+        ring: RING,
+    };
+    match tokio::time::timeout(RING + CALL_SLACK, dialer.dial(call)).await {
+        Ok(Ok(())) => Tried::new("house_line", "delivered", format!("answered at {to}")),
+        Ok(Err(why)) => Tried::new("house_line", "unreachable", why),
+        Err(_) => Tried::new("house_line", "unreachable", "the call took too long to set up"),
+    }
+}
+
+/// Whether `now` falls in the gateway's quiet hours in the person's zone: their end, if so.
+pub fn quiet_until(app: &App, zone: &str, now: i64) -> Option<i64> {
+    let quiet = app.settings.care.quiet_hours?;
+    let ends = quiet.holds(&super::local(now, zone))?;
+    Some(ends.timestamp().as_millisecond())
+}
+
+/// From when something due at `due_at` counts as late: its time, or the end of the quiet hours that held it.
+pub fn late_from(app: &App, zone: &str, due_at: i64) -> i64 {
+    app.settings
+        .care
+        .quiet_hours
+        .and_then(|quiet| quiet.holds(&super::local(due_at, zone)))
+        .map_or(due_at, |end| end.timestamp().as_millisecond().max(due_at))
+}

@@ -1,0 +1,138 @@
+//! The daily check-in and the care log: the person's plan and their "Mir geht es gut" under
+//! `/api/me/checkin`, and a carer's view of a person under `/api/admin/users/{user_id}/care` (the check-in
+//! plan, and what care did: each reminder's deliveries and each check-in's tries, newest first).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::openapi::{ADMIN, USER};
+use crate::app::{App, AppState};
+use crate::auth::{Admin, CurrentUser};
+use crate::care::{self, checkin};
+use crate::error::{ApiError, Result};
+use crate::prefs::Prefs;
+
+/// Entries of the care log shown.
+const LOG_ENTRIES: i64 = 100;
+
+/// Routes of the check-in and the care log.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_checkin, fine))
+        .routes(routes!(admin_care))
+}
+
+/// A person's daily check-in.
+#[derive(Serialize, ToSchema)]
+struct Checkin {
+    /// The `checkin_window` pref ("08:00-10:00"), or null when there is no check-in.
+    window: Option<String>,
+    /// The `away_until` pref, or null.
+    away_until: Option<String>,
+    /// The person's IANA time zone.
+    time_zone: String,
+    /// The next (or current) window, RFC 3339 with the person's offset; null without a check-in.
+    opens_at: Option<String>,
+    due_at: Option<String>,
+    /// `waiting` (for the window's end) or `calling` (the person was asked and no answer came yet).
+    state: Option<String>,
+    /// The last sign of life (a turn, a confirmed reminder, "I am fine"), RFC 3339.
+    signed_at: Option<String>,
+}
+
+/// One entry of the care log.
+#[derive(Serialize, ToSchema)]
+struct CareEntry {
+    /// `reminder` or `checkin`.
+    what: String,
+    /// The reminder's text (reminders only).
+    text: Option<String>,
+    /// `page`, `house_line`, `mail`, `api`, `said` or `none`.
+    channel: String,
+    /// `delivered`, `unreachable`, `held`, `confirmed`, `answered`, `ok`, `away`, `missed`, `sent`, …
+    status: String,
+    detail: Option<String>,
+    /// RFC 3339.
+    at: String,
+}
+
+/// A carer's view of a person's care.
+#[derive(Serialize, ToSchema)]
+struct Care {
+    checkin: Checkin,
+    /// Newest first, at most 100.
+    log: Vec<CareEntry>,
+}
+
+async fn plan_of(app: &App, user_id: &str) -> Result<Checkin> {
+    let prefs = app.store.prefs(user_id).await?;
+    let zone = checkin::zone_of(app, &prefs);
+    let stored = app.store.checkin(user_id).await?;
+    let at = |ms: i64| care::rfc3339(ms, &zone);
+    let set = |v: &Option<String>| Some(Prefs::text(v).to_string()).filter(|s| !s.is_empty());
+    Ok(Checkin {
+        window: set(&prefs.checkin_window),
+        away_until: set(&prefs.away_until),
+        opens_at: stored.as_ref().map(|c| at(c.opens_at)),
+        due_at: stored.as_ref().map(|c| at(c.due_at)),
+        state: stored.as_ref().map(|c| c.state.clone()),
+        signed_at: stored.as_ref().and_then(|c| c.signed_at).map(at),
+        time_zone: zone,
+    })
+}
+
+/// The caller's daily check-in.
+#[utoipa::path(get, path = "/api/me/checkin", tag = USER, responses((status = 200, body = Checkin)))]
+async fn get_checkin(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Checkin>> {
+    plan_of(&app, &caller.user.id).await.map(Json)
+}
+
+/// "Mir geht es gut": a sign of life; it answers the check-in that is asking.
+#[utoipa::path(post, path = "/api/me/checkin", tag = USER, responses((status = 200, body = Checkin)))]
+async fn fine(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Checkin>> {
+    checkin::signed(&app, &caller.user.id, "page").await?;
+    plan_of(&app, &caller.user.id).await.map(Json)
+}
+
+/// A person's check-in plan and care log.
+#[utoipa::path(get, path = "/api/admin/users/{user_id}/care", tag = ADMIN,
+    responses((status = 200, body = Care), (status = 404, description = "no such user")))]
+async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Care>> {
+    app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
+    let checkin = plan_of(&app, &id).await?;
+    let zone = checkin.time_zone.clone();
+    let mut log: Vec<(i64, CareEntry)> = Vec::new();
+    for e in app.store.care_log(&id, LOG_ENTRIES).await? {
+        log.push((
+            e.at,
+            CareEntry {
+                what: e.what,
+                text: None,
+                channel: e.channel,
+                status: e.status,
+                detail: e.detail,
+                at: care::rfc3339(e.at, &zone),
+            },
+        ));
+    }
+    for (d, text) in app.store.user_reminder_deliveries(&id, LOG_ENTRIES).await? {
+        log.push((
+            d.at,
+            CareEntry {
+                what: "reminder".into(),
+                text: Some(text),
+                channel: d.channel,
+                status: d.status,
+                detail: d.detail,
+                at: care::rfc3339(d.at, &zone),
+            },
+        ));
+    }
+    log.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    let log = log.into_iter().take(LOG_ENTRIES as usize).map(|(_, e)| e).collect();
+    Ok(Json(Care { checkin, log }))
+}

@@ -1,0 +1,156 @@
+//! Each person's daily check-in (their window of the day, the last sign of life, how often they were asked)
+//! and the care log: what care did for a person beyond a reminder's own deliveries.
+
+use super::{Store, StoreError, new_id, now_ms, with_pool};
+
+/// A person's check-in as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StoredCheckin {
+    pub user_id: String,
+    /// This day's window: from `opens_at` to `due_at` (epoch milliseconds).
+    pub opens_at: i64,
+    pub due_at: i64,
+    /// `waiting` (for the window's end) or `calling` (asked, or being asked).
+    pub state: String,
+    /// How often the person was asked today (this time included, once claimed).
+    pub attempts: i64,
+    /// The last sign of life.
+    pub signed_at: Option<i64>,
+}
+
+/// One entry of the care log.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CareEntry {
+    /// `checkin`.
+    pub what: String,
+    /// `page`, `house_line`, `phone`, `mail` or `none`.
+    pub channel: String,
+    pub status: String,
+    pub detail: Option<String>,
+    pub at: i64,
+}
+
+const COLUMNS: &str = "user_id, opens_at, due_at, state, attempts, signed_at";
+
+impl Store {
+    /// The person's check-in, if they have a window.
+    pub async fn checkin(&self, user_id: &str) -> Result<Option<StoredCheckin>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!("SELECT {COLUMNS} FROM checkins WHERE user_id = $1");
+            Ok(sqlx::query_as(&sql).bind(user_id).fetch_optional(pool).await?)
+        })
+    }
+
+    /// Plans the person's next check-in in the window `(opens_at, due_at)`, or none; the last sign of life is
+    /// kept.
+    pub async fn plan_checkin(&self, user_id: &str, window: Option<(i64, i64)>) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let query = match window {
+                Some((opens_at, due_at)) => sqlx::query(
+                    "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, updated_at) \
+                     VALUES ($1, $2, $3, 'waiting', 0, NULL, $4) ON CONFLICT (user_id) DO UPDATE SET \
+                     opens_at = excluded.opens_at, due_at = excluded.due_at, state = 'waiting', attempts = 0, \
+                     attempt_at = NULL, updated_at = excluded.updated_at",
+                )
+                .bind(user_id)
+                .bind(opens_at)
+                .bind(due_at)
+                .bind(now_ms()),
+                None => sqlx::query("DELETE FROM checkins WHERE user_id = $1").bind(user_id),
+            };
+            query.execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// Records a sign of life of the person at `at`. A check-in that is asking them is looked at again at
+    /// once (the scheduler closes it). True when one was asking.
+    pub async fn sign_of_life(&self, user_id: &str, at: i64) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let asking: Option<(String,)> = sqlx::query_as(
+                "UPDATE checkins SET signed_at = $1, \
+                 attempt_at = CASE WHEN state = 'calling' AND attempt_at > $1 THEN $1 ELSE attempt_at END, \
+                 updated_at = $1 WHERE user_id = $2 RETURNING state",
+            )
+            .bind(at)
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await?;
+            Ok(asking.is_some_and(|(state,)| state == "calling"))
+        })
+    }
+
+    /// Claims the check-ins to look at by `now`: windows that ended, and check-ins asking whose next try has
+    /// come. They are `calling`, counted and leased until `lease_until` in the same statement, so that of
+    /// several instances on one database exactly one looks at each.
+    pub async fn claim_due_checkins(&self, now: i64, lease_until: i64) -> Result<Vec<StoredCheckin>, StoreError> {
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE checkins SET state = 'calling', attempts = attempts + 1, attempt_at = $2, updated_at = $1 \
+                 WHERE (state = 'waiting' AND due_at <= $1) \
+                 OR (state = 'calling' AND attempt_at IS NOT NULL AND attempt_at <= $1) \
+                 RETURNING {COLUMNS}"
+            );
+            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).fetch_all(pool).await?)
+        })
+    }
+
+    /// After a person was asked: the next try at `retry_at`; `counted` false when this try was held back
+    /// (quiet hours) and does not count.
+    pub async fn retry_checkin(&self, user_id: &str, retry_at: i64, counted: bool) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE checkins SET attempt_at = $1, attempts = attempts - $2, updated_at = $3 \
+                 WHERE user_id = $4 AND state = 'calling'",
+            )
+            .bind(retry_at)
+            .bind(i64::from(!counted))
+            .bind(now_ms())
+            .bind(user_id)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// Adds an entry to the person's care log.
+    pub async fn add_care_log(
+        &self,
+        user_id: &str,
+        what: &str,
+        channel: &str,
+        status: &str,
+        detail: Option<&str>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO care_log (id, user_id, what, channel, status, detail, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(new_id())
+            .bind(user_id)
+            .bind(what)
+            .bind(channel)
+            .bind(status)
+            .bind(detail)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The person's last `limit` care log entries, newest first.
+    pub async fn care_log(&self, user_id: &str, limit: i64) -> Result<Vec<CareEntry>, StoreError> {
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT what, channel, status, detail, at FROM care_log WHERE user_id = $1 \
+                 ORDER BY at DESC, id DESC LIMIT $2",
+            )
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?)
+        })
+    }
+}
