@@ -1,15 +1,15 @@
-//! The one task per instance that delivers what is due: every [`TICK`] it claims from the store the reminders
-//! due by now (in the same statement, so that of several instances on one database exactly one delivers each;
-//! one due while the gateway was down is claimed at start) and delivers each where the person is. No timer per
-//! reminder is kept in memory.
+//! The one task per instance that delivers what is due: woken at the next due time (or after a [`TICK`]), it
+//! claims from the store the reminders due by now (in the same statement, so that of several instances on one
+//! database exactly one delivers each; one due while the gateway was down is claimed at start) and delivers each
+//! where the person is. No timer per reminder is kept in memory.
 //!
 //! Delivered where the person is ([`super::reach`]): their open pages and voice connections on this instance
 //! (a `reminder` event), else a call to their handset over the house line (held back in quiet hours). A
-//! reminder more than [`LATE_MS`] late (the gateway was down) is recorded as missed instead. A
+//! reminder more than [`super::LATE_MS`] late (the gateway was down) is recorded as missed instead. A
 //! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
 //! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
 //! `REMINDER_RETRIES` times, then counts as `missed` and the person's contacts get a care notice
-//! ([`super::notice`]). A claim is leased for [`LEASE_MS`]: a reminder claimed by
+//! ([`super::notice`]). A claim is leased for [`super::LEASE_MS`]: a reminder claimed by
 //! an instance that stopped before delivering it is taken up again (delivered at least once, not lost).
 
 use std::sync::Arc;
@@ -25,20 +25,31 @@ use crate::lines::Confirm;
 use crate::store::now_ms;
 use crate::store::reminders::StoredReminder;
 
-/// How often the store is asked what is due.
+/// How long the scheduler sleeps at most before it asks the store again what is due.
 pub const TICK: Duration = Duration::from_secs(2);
 
 /// Looks at the store at most this many times at once: a call that rings holds its look, not the next ones.
 const LOOKS: usize = 4;
+/// The shortest wait between two looks, so that something due that cannot be claimed yet (another look is
+/// delivering it) costs no busy loop.
+const MIN_WAIT_MS: i64 = 100;
 
-/// Runs until dropped. Each tick's look runs on its own (a call to the house line rings for up to half a
-/// minute); the claims keep two looks from delivering the same reminder.
+/// Runs until dropped. It sleeps until the next thing due (asked of the store, four index lookups), a
+/// [`TICK`] at most (another instance may have added something sooner); each look runs on its own (a call to
+/// the house line rings for up to half a minute), and the claims keep two looks from delivering the same
+/// reminder.
 pub async fn run(app: Arc<App>) {
-    let mut tick = tokio::time::interval(TICK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let looks = Arc::new(tokio::sync::Semaphore::new(LOOKS));
+    let tick = TICK.as_millis() as i64;
     loop {
-        tick.tick().await;
+        let wait = match app.store.next_care_due().await {
+            Ok(next) => next.map_or(tick, |at| (at - now_ms()).clamp(MIN_WAIT_MS, tick)),
+            Err(err) => {
+                tracing::warn!(%err, "could not ask the store what care has to do next");
+                tick
+            }
+        };
+        tokio::time::sleep(Duration::from_millis(wait as u64)).await;
         let Ok(look) = looks.clone().try_acquire_owned() else {
             continue;
         };

@@ -113,6 +113,23 @@ impl Store {
         })
     }
 
+    /// When care has something to do next: the earliest reminder due or to try again, the earliest check-in
+    /// window ending or to ask again (four index lookups); none when nothing waits.
+    pub async fn next_care_due(&self) -> Result<Option<i64>, StoreError> {
+        with_pool!(self, pool => {
+            let (next,): (Option<i64>,) = sqlx::query_as(
+                "SELECT MIN(at) FROM (\
+                 SELECT MIN(due_at) AS at FROM reminders WHERE state = 'scheduled' \
+                 UNION ALL SELECT MIN(attempt_at) FROM reminders WHERE state = 'delivering' \
+                 UNION ALL SELECT MIN(due_at) FROM checkins WHERE state = 'waiting' \
+                 UNION ALL SELECT MIN(attempt_at) FROM checkins WHERE state = 'calling') AS next",
+            )
+            .fetch_one(pool)
+            .await?;
+            Ok(next)
+        })
+    }
+
     /// Adds an entry to the person's care log.
     pub async fn add_care_log(
         &self,
