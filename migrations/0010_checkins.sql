@@ -29,3 +29,7 @@ CREATE TABLE care_log (
     at          BIGINT NOT NULL
 );
 CREATE INDEX care_log_user ON care_log(user_id, at);
+
+-- A reminder missed while the gateway was down (more than 120 minutes late) is told to the person on their next
+-- contact: `due_at` is the time it was for (set only on such a `missed` record); the telling is a `told` record.
+ALTER TABLE reminder_deliveries ADD COLUMN due_at BIGINT;

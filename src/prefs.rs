@@ -91,8 +91,9 @@ preferences! {
     checkin_window: String,
     /// `YYYY-MM-DD`: the person is away through that day; no check-in until then.
     away_until: String,
-    /// Where reminders and the check-in reach the person, in order: `page`, `house_line`; unset = the page
-    /// when one is open, else the house line when `phone_landline` is an internal number.
+    /// Where reminders and the check-in reach the person, in order: `page`, `house_line`, `phone`; unset = the
+    /// page when one is open, else the house line when `phone_landline` is an internal number, else
+    /// `phone_mobile` by Twilio.
     reminder_via: Vec<String>,
     /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
     /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
@@ -110,7 +111,7 @@ preferences! {
 }
 
 /// The channels a person may name in `reminder_via`, in the default order (see `care::reach`).
-pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line"];
+pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line", "phone"];
 
 /// A field of a change that is present, `null` included.
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {

@@ -194,6 +194,12 @@ function onEvent(ws, data) {
     case 'interrupted': player.stop(); status(t('ready')); break;
     case 'reminder': showReminder(event); break;
     case 'checkin': showCheckin(true); break;
+    // A reminder missed while the gateway was not running: said once, on the next visit.
+    case 'reminder_missed': {
+      const at = new Date(event.due_at).toLocaleString(ui.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+      note(`${t('reminderMissed')} (${at}): ${event.text}`);
+      break;
+    }
     // A failed turn ends with error, then done: the error stays in the status line.
     case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
     case 'error': {

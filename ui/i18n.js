@@ -22,7 +22,7 @@ window.I18N = {
     seenBy: 'Seen and confirmed by {who}.',
     error: 'Something went wrong', guest: 'Guest', admin: 'Administration',
     reminders: 'Reminders', reminder: 'Reminder', reminderDone: 'Done', reminderOk: 'OK', reminderDelete: 'Delete', timerOver: 'Time is up.', noReminders: 'No reminders.',
-    checkinTitle: 'Daily check-in', checkinQuestion: 'Is everything all right?', checkinFine: 'I am fine', checkinHelp: 'I need help',
+    checkinTitle: 'Daily check-in', checkinQuestion: 'Is everything all right?', checkinFine: 'I am fine', checkinHelp: 'I need help', reminderMissed: 'Missed while the assistant was not running',
   },
   de: {
     settings: 'Einstellungen',
@@ -46,7 +46,7 @@ window.I18N = {
     seenBy: 'Gesehen und bestätigt von {who}.',
     error: 'Etwas ist schiefgegangen', guest: 'Gast', admin: 'Verwaltung',
     reminders: 'Erinnerungen', reminder: 'Erinnerung', reminderDone: 'Erledigt', reminderOk: 'OK', reminderDelete: 'Löschen', timerOver: 'Die Zeit ist um.', noReminders: 'Keine Erinnerungen.',
-    checkinTitle: 'Tägliche Nachfrage', checkinQuestion: 'Ist bei Ihnen alles in Ordnung?', checkinFine: 'Mir geht es gut', checkinHelp: 'Ich brauche Hilfe',
+    checkinTitle: 'Tägliche Nachfrage', checkinQuestion: 'Ist bei Ihnen alles in Ordnung?', checkinFine: 'Mir geht es gut', checkinHelp: 'Ich brauche Hilfe', reminderMissed: 'Verpasst, während der Assistent nicht lief',
   },
   fr: {
     settings: 'Réglages',
@@ -70,7 +70,7 @@ window.I18N = {
     seenBy: 'Vu et confirmé par {who}.',
     error: 'Une erreur est survenue', guest: 'Invité', admin: 'Administration',
     reminders: 'Rappels', reminder: 'Rappel', reminderDone: 'Fait', reminderOk: 'OK', reminderDelete: 'Supprimer', timerOver: 'Le temps est écoulé.', noReminders: 'Aucun rappel.',
-    checkinTitle: 'Nouvelles du jour', checkinQuestion: 'Tout va bien ?', checkinFine: 'Je vais bien', checkinHelp: 'J’ai besoin d’aide',
+    checkinTitle: 'Nouvelles du jour', checkinQuestion: 'Tout va bien ?', checkinFine: 'Je vais bien', checkinHelp: 'J’ai besoin d’aide', reminderMissed: 'Manqué pendant que l’assistant était arrêté',
   },
   es: {
     settings: 'Ajustes',
@@ -94,7 +94,7 @@ window.I18N = {
     seenBy: 'Visto y confirmado por {who}.',
     error: 'Algo salió mal', guest: 'Invitado', admin: 'Administración',
     reminders: 'Recordatorios', reminder: 'Recordatorio', reminderDone: 'Hecho', reminderOk: 'OK', reminderDelete: 'Borrar', timerOver: 'Se acabó el tiempo.', noReminders: 'No hay recordatorios.',
-    checkinTitle: 'Consulta diaria', checkinQuestion: '¿Está todo bien?', checkinFine: 'Estoy bien', checkinHelp: 'Necesito ayuda',
+    checkinTitle: 'Consulta diaria', checkinQuestion: '¿Está todo bien?', checkinFine: 'Estoy bien', checkinHelp: 'Necesito ayuda', reminderMissed: 'Perdido mientras el asistente no funcionaba',
   },
   it: {
     settings: 'Impostazioni',
@@ -118,7 +118,7 @@ window.I18N = {
     seenBy: 'Visto e confermato da {who}.',
     error: 'Qualcosa è andato storto', guest: 'Ospite', admin: 'Amministrazione',
     reminders: 'Promemoria', reminder: 'Promemoria', reminderDone: 'Fatto', reminderOk: 'OK', reminderDelete: 'Elimina', timerOver: 'Il tempo è scaduto.', noReminders: 'Nessun promemoria.',
-    checkinTitle: 'Controllo quotidiano', checkinQuestion: 'Va tutto bene?', checkinFine: 'Sto bene', checkinHelp: 'Ho bisogno di aiuto',
+    checkinTitle: 'Controllo quotidiano', checkinQuestion: 'Va tutto bene?', checkinFine: 'Sto bene', checkinHelp: 'Ho bisogno di aiuto', reminderMissed: 'Perso mentre l’assistente non era attivo',
   },
   nl: {
     settings: 'Instellingen',
@@ -142,7 +142,7 @@ window.I18N = {
     seenBy: 'Gezien en bevestigd door {who}.',
     error: 'Er ging iets mis', guest: 'Gast', admin: 'Beheer',
     reminders: 'Herinneringen', reminder: 'Herinnering', reminderDone: 'Gedaan', reminderOk: 'OK', reminderDelete: 'Verwijderen', timerOver: 'De tijd is om.', noReminders: 'Geen herinneringen.',
-    checkinTitle: 'Dagelijkse check', checkinQuestion: 'Is alles in orde?', checkinFine: 'Het gaat goed', checkinHelp: 'Ik heb hulp nodig',
+    checkinTitle: 'Dagelijkse check', checkinQuestion: 'Is alles in orde?', checkinFine: 'Het gaat goed', checkinHelp: 'Ik heb hulp nodig', reminderMissed: 'Gemist terwijl de assistent niet draaide',
   },
   pl: {
     settings: 'Ustawienia',
@@ -166,7 +166,7 @@ window.I18N = {
     seenBy: 'Odebranie potwierdzone przez: {who}.',
     error: 'Coś poszło nie tak', guest: 'Gość', admin: 'Administracja',
     reminders: 'Przypomnienia', reminder: 'Przypomnienie', reminderDone: 'Zrobione', reminderOk: 'OK', reminderDelete: 'Usuń', timerOver: 'Czas minął.', noReminders: 'Brak przypomnień.',
-    checkinTitle: 'Codzienne pytanie', checkinQuestion: 'Czy wszystko w porządku?', checkinFine: 'Wszystko dobrze', checkinHelp: 'Potrzebuję pomocy',
+    checkinTitle: 'Codzienne pytanie', checkinQuestion: 'Czy wszystko w porządku?', checkinFine: 'Wszystko dobrze', checkinHelp: 'Potrzebuję pomocy', reminderMissed: 'Pominięte, gdy asystent nie działał',
   },
   pt: {
     settings: 'Definições',
@@ -190,6 +190,6 @@ window.I18N = {
     seenBy: 'Visto e confirmado por {who}.',
     error: 'Algo correu mal', guest: 'Convidado', admin: 'Administração',
     reminders: 'Lembretes', reminder: 'Lembrete', reminderDone: 'Feito', reminderOk: 'OK', reminderDelete: 'Apagar', timerOver: 'O tempo acabou.', noReminders: 'Sem lembretes.',
-    checkinTitle: 'Contacto diário', checkinQuestion: 'Está tudo bem?', checkinFine: 'Estou bem', checkinHelp: 'Preciso de ajuda',
+    checkinTitle: 'Contacto diário', checkinQuestion: 'Está tudo bem?', checkinFine: 'Estou bem', checkinHelp: 'Preciso de ajuda', reminderMissed: 'Perdido enquanto o assistente não funcionava',
   },
 };

@@ -7,10 +7,12 @@
 use jiff::tz::TimeZone;
 
 pub mod asked;
+pub mod called;
 pub mod checkin;
 pub mod due;
 pub mod notice;
 pub mod numbers;
+pub mod phone;
 pub mod reach;
 pub mod say;
 pub mod schedule;

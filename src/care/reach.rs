@@ -1,12 +1,14 @@
-//! Delivery where the person is. The person's `reminder_via` pref orders the channels (`page`, `house_line`);
-//! without it: the page when one of their pages or voice connections is open, else the house line when their
-//! `phone_landline` is an internal number of the house. The channels are tried in order until one reaches the
+//! Delivery where the person is. The person's `reminder_via` pref orders the channels (`page`, `house_line`,
+//! `phone`); without it: the page when one of their pages or voice connections is open, else the house line
+//! when their `phone_landline` is an internal number of the house, else their mobile by Twilio. The channels are tried in order until one reaches the
 //! person; each try is told back, for the reminder's deliveries or the care log.
 //!
 //! - `page`: a `reminder` or `checkin` event to every open `/ws/chat` and `/ws/voice` connection of the person
 //!   on this instance (the voice speaks its `said`); reached when one took it.
 //! - `house_line`: a call over the house's telephone (`lines::Dialer`), the words said in the person's voice,
 //!   then "say yes or press 1"; reached when the person picked up. Held back in quiet hours.
+//! - `phone`: a call to `phone_mobile` through Twilio ([`super::phone`]), the same words; reached when Twilio
+//!   took the call. Held back in quiet hours.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,7 +61,7 @@ impl Tried {
 }
 
 /// The channels to try for the person, in order.
-pub fn order(prefs: &Prefs) -> Vec<&'static str> {
+pub fn order(app: &App, prefs: &Prefs) -> Vec<&'static str> {
     match prefs.reminder_via.as_deref() {
         Some(chosen) if !chosen.is_empty() => chosen
             .iter()
@@ -67,10 +69,16 @@ pub fn order(prefs: &Prefs) -> Vec<&'static str> {
             .collect(),
         _ => {
             let internal = internal_number(prefs).is_some();
+            let mobile =
+                !Prefs::text(&prefs.phone_mobile).is_empty() && app.settings.emergency.twilio_account_sid.is_some();
             CHANNELS
                 .iter()
                 .copied()
-                .filter(|c| *c != "house_line" || internal)
+                .filter(|c| match *c {
+                    "house_line" => internal,
+                    "phone" => mobile,
+                    _ => true,
+                })
                 .collect()
         }
     }
@@ -93,11 +101,12 @@ pub async fn reach(
     calls: bool,
 ) -> Vec<Tried> {
     let mut tried = Vec::new();
-    for channel in order(prefs) {
+    for channel in order(app, prefs) {
         let this = match channel {
             "page" => page(app, &user.id, msg),
             _ if !calls => Tried::new(channel, "held", "quiet hours"),
-            _ => house_line(app, user, prefs, language, msg).await,
+            "house_line" => house_line(app, user, prefs, language, msg).await,
+            _ => mobile(app, &user.id, prefs, language, msg).await,
         };
         let reached = this.status == "delivered";
         tried.push(this);
@@ -145,6 +154,21 @@ async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: 
         Ok(Ok(())) => Tried::new("house_line", "delivered", format!("answered at {to}")),
         Ok(Err(why)) => Tried::new("house_line", "unreachable", why),
         Err(_) => Tried::new("house_line", "unreachable", "the call took too long to set up"),
+    }
+}
+
+/// A call to the person's mobile through Twilio: placed is as far as the gateway can tell (the answer, if
+/// any, comes to [`super::called`]).
+async fn mobile(app: &App, user_id: &str, prefs: &Prefs, language: &str, msg: &Message) -> Tried {
+    let to = Prefs::text(&prefs.phone_mobile);
+    if to.is_empty() {
+        return Tried::new("phone", "unreachable", "no phone_mobile");
+    }
+    let call = super::phone::call(app, (user_id, to, language), &msg.said, &msg.ask, msg.confirm.as_ref());
+    match tokio::time::timeout(CALL_SLACK, call).await {
+        Ok(Ok(())) => Tried::new("phone", "delivered", format!("called {to} through Twilio")),
+        Ok(Err(why)) => Tried::new("phone", "failed", why),
+        Err(_) => Tried::new("phone", "failed", "Twilio did not answer in time"),
     }
 }
 

@@ -382,6 +382,16 @@ pub fn call_ask(language: &str, informal: bool) -> String {
     .into()
 }
 
+/// On a call, after the help function's question: how to say yes by key.
+pub fn press_1(language: &str, informal: bool) -> String {
+    match (language == "de", informal) {
+        (true, false) => "Drücken Sie die 1 für ja.",
+        (true, true) => "Drück die 1 für ja.",
+        (false, _) => "Press 1 for yes.",
+    }
+    .into()
+}
+
 /// On care's call for a reminder that asks no confirmation, after the words.
 pub fn goodbye(language: &str) -> String {
     if language == "de" {
@@ -434,5 +444,25 @@ pub fn checkin_notice(language: &str, name: &str, until: &Zoned, asked: bool) ->
                  All may be well. Please check on {name}.\n"
             ),
         )
+    }
+}
+
+/// A reminder missed while the gateway was down, told on the person's next contact.
+pub fn missed_while_down(language: &str, informal: bool, text: &str, at: &Zoned) -> String {
+    let (h, m) = (at.hour(), at.minute());
+    match (language == "de", informal) {
+        (true, false) => format!(
+            "Während der Assistent nicht lief, ist Ihre Erinnerung von {h}:{m:02} Uhr ausgefallen: {}.",
+            turned(text, true, false)
+        ),
+        (true, true) => format!(
+            "Während der Assistent nicht lief, ist deine Erinnerung von {h}:{m:02} Uhr ausgefallen: {}.",
+            turned(text, true, true)
+        ),
+        (false, _) => format!(
+            "While the assistant was not running, your reminder {} was missed: {}.",
+            clock(at, false),
+            turned(text, false, false)
+        ),
     }
 }

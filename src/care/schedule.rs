@@ -105,10 +105,11 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
         return Ok(());
     }
     if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > LATE_MS {
-        let late = format!("{} minutes late", (now - r.due_at) / 60_000);
-        app.store
-            .add_reminder_delivery(&r.id, "none", "missed", Some(&late))
-            .await?;
+        let late = format!(
+            "{} minutes late: the gateway was not running",
+            (now - r.due_at) / 60_000
+        );
+        app.store.add_missed_while_down(&r.id, r.due_at, &late).await?;
         tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
         app.metrics.incr(
             crate::metrics::REMINDERS_TOTAL,
@@ -159,6 +160,33 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
         ("done", None)
     };
     Ok(app.store.after_delivery(&r.id, next, state, retry_at).await?)
+}
+
+/// On the person's next contact (a page or voice connection opening): the reminders missed while the gateway
+/// was down, each as a `reminder_missed` event (`id`, `text`, `due_at`, `said`) to their connections, told once.
+pub async fn tell_missed(app: Arc<App>, user_id: String) {
+    let told = async {
+        let missed = app.store.take_missed_while_down(&user_id, "page").await?;
+        if missed.is_empty() {
+            return Ok::<_, crate::error::ApiError>(());
+        }
+        let prefs = app.store.prefs(&user_id).await?;
+        let language = prefs
+            .route_layer()
+            .language
+            .unwrap_or_else(|| app.settings.turn.default_language.clone());
+        for (r, at) in missed {
+            let said =
+                super::say::missed_while_down(&language, prefs.informal(), &r.text, &super::local(at, &r.time_zone));
+            let event = json!({"type": "reminder_missed", "id": r.id, "text": r.text,
+                "due_at": super::rfc3339(at, &r.time_zone), "said": said});
+            app.notify.push(&user_id, &event);
+        }
+        Ok(())
+    };
+    if let Err(err) = told.await {
+        tracing::warn!(%err, "the reminders missed while the gateway was down could not be told");
+    }
 }
 
 /// A repeating reminder's next time after this one, at the same wall-clock time in its zone.

@@ -16,7 +16,7 @@ pub mod mail;
 pub mod send;
 pub mod spoken;
 pub mod texts;
-mod twilio;
+pub mod twilio;
 
 use std::time::Duration;
 

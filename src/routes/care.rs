@@ -1,15 +1,20 @@
 //! The daily check-in and the care log: the person's plan and their "Mir geht es gut" under
 //! `/api/me/checkin`, and a carer's view of a person under `/api/admin/users/{user_id}/care` (the check-in
-//! plan, and what care did: each reminder's deliveries and each check-in's tries, newest first).
+//! plan, and what care did: each reminder's deliveries and each check-in's tries, newest first); and Twilio's
+//! answer of care's call to a mobile (`/api/care/call/{user_id}/{what}`, signed).
 
 use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::IntoResponse;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::openapi::{ADMIN, USER};
+use super::openapi::{ADMIN, PUBLIC, USER};
 use crate::app::{App, AppState};
 use crate::auth::{Admin, CurrentUser};
 use crate::care::{self, checkin};
@@ -24,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_checkin, fine))
         .routes(routes!(admin_care))
+        .routes(routes!(call_answer))
 }
 
 /// A person's daily check-in.
@@ -135,4 +141,24 @@ async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<S
     log.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     let log = log.into_iter().take(LOG_ENTRIES as usize).map(|(_, e)| e).collect();
     Ok(Json(Care { checkin, log }))
+}
+
+/// Twilio's `<Gather>` answer of care's call (form fields, X-Twilio-Signature required): `what` is
+/// `reminder-{id}`, `checkin` or `help`; Digits=1 or a spoken yes confirms. Answers TwiML.
+#[utoipa::path(post, path = "/api/care/call/{user_id}/{what}", tag = PUBLIC,
+    request_body(content_type = "application/x-www-form-urlencoded", content = Object),
+    responses((status = 200, description = "TwiML", content_type = "text/xml"),
+        (status = 403, description = "no valid X-Twilio-Signature")))]
+async fn call_answer(
+    State(app): State<AppState>,
+    Path((user_id, what)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Result<impl IntoResponse> {
+    let body = body?;
+    let form: Vec<(String, String)> =
+        serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
+    let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
+    let twiml = care::called::answer(&app, (&user_id, &what), signature, &form).await?;
+    Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
 }

@@ -36,6 +36,14 @@ pub struct Delivery {
     pub at: i64,
 }
 
+/// A reminder missed while the gateway was down, with the time it was for.
+#[derive(sqlx::FromRow)]
+struct Missed {
+    #[sqlx(flatten)]
+    reminder: StoredReminder,
+    missed_at: i64,
+}
+
 /// A new reminder.
 pub struct NewReminder<'a> {
     pub text: &'a str,
@@ -255,6 +263,66 @@ impl Store {
                     (Delivery { reminder_id, channel, status, detail, at }, text)
                 })
                 .collect())
+        })
+    }
+
+    /// Records that the reminder, due at `due_at`, was missed while the gateway was down: to be told to the
+    /// person on their next contact.
+    pub async fn add_missed_while_down(&self, reminder_id: &str, due_at: i64, detail: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO reminder_deliveries (id, reminder_id, channel, status, detail, at, due_at) \
+                 VALUES ($1, $2, 'none', 'missed', $3, $4, $5)",
+            )
+            .bind(new_id())
+            .bind(reminder_id)
+            .bind(detail)
+            .bind(now_ms())
+            .bind(due_at)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The person's reminders missed while the gateway was down and not told yet: (reminder, the time it was
+    /// for), oldest first; each is marked told (a `told` record on `channel`) in the same transaction, so that
+    /// two connections opening at once tell it once.
+    pub async fn take_missed_while_down(
+        &self,
+        user_id: &str,
+        channel: &str,
+    ) -> Result<Vec<(StoredReminder, i64)>, StoreError> {
+        let columns: String = COLUMNS
+            .split(", ")
+            .map(|c| format!("r.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT {columns}, d.due_at AS missed_at FROM reminder_deliveries d JOIN reminders r ON r.id = d.reminder_id \
+             WHERE r.user_id = $1 AND d.status = 'missed' AND d.due_at IS NOT NULL AND NOT EXISTS \
+             (SELECT 1 FROM reminder_deliveries t WHERE t.reminder_id = d.reminder_id AND t.status = 'told' \
+             AND t.due_at = d.due_at) ORDER BY d.due_at"
+        );
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(super::users::LOCK_USER).bind(user_id).execute(&mut *tx).await?;
+            let rows: Vec<Missed> = sqlx::query_as(&sql).bind(user_id).fetch_all(&mut *tx).await?;
+            for m in &rows {
+                sqlx::query(
+                    "INSERT INTO reminder_deliveries (id, reminder_id, channel, status, detail, at, due_at) \
+                     VALUES ($1, $2, $3, 'told', NULL, $4, $5)",
+                )
+                .bind(new_id())
+                .bind(&m.reminder.id)
+                .bind(channel)
+                .bind(now_ms())
+                .bind(m.missed_at)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(rows.into_iter().map(|m| (m.reminder, m.missed_at)).collect())
         })
     }
 

@@ -85,6 +85,8 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
     let label = [("channel", name)];
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
     let notices = app.notify.subscribe(&user.id);
+    // The person is here: what they missed while the gateway was down is told now.
+    tokio::spawn(crate::care::schedule::tell_missed(app.clone(), user.id.clone()));
     let mut conn = Conn {
         listener: Listener::new(app.clone(), user.clone(), base.clone(), DEFAULT_RATE, None),
         conversation: Conversation::new(app.clone(), user.clone(), name, channel == Channel::Voice),

@@ -264,3 +264,168 @@ async fn quiet_hours_hold_the_call_back_and_away_until_skips_the_day() {
         assert_eq!(r.error(422), "invalid_request", "{bad}");
     }
 }
+
+/// Posts Twilio's answer of care's call to `action` (on `app`'s own address), signed as Twilio signs it.
+async fn twilio_answers(app: &TestApp, action: &str, fields: &[(&str, &str)], signed: bool) -> (u16, String) {
+    let path = &action[action.find("/api/").unwrap()..];
+    let mut request = app.client.post(format!("http://{}{path}", app.addr)).form(fields);
+    if signed {
+        request = request.header(
+            "X-Twilio-Signature",
+            crate::twilio_media::signature("twilio-secret", action, fields),
+        );
+    }
+    let reply = request.send().await.unwrap();
+    (reply.status().as_u16(), reply.text().await.unwrap())
+}
+
+/// The `<Gather action>` of a TwiML document.
+fn action_of(twiml: &str) -> String {
+    twiml
+        .split("action=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .replace("&amp;", "&")
+}
+
+#[tokio::test]
+async fn the_mobile_is_called_through_twilio_and_answered_by_words_and_a_silent_day_is_texted_to_the_contacts() {
+    let zone = late_morning_zone();
+    let prefs = json!({"language": "de", "full_name": "Anna Muster", "phone_mobile": "+4917011111",
+        "checkin_window": "09:00-14:00", "timezone": zone, "emergency_contacts": ["tochter@family.example"],
+        "emergency_contact_phones": ["+491709999999"]});
+    let s = crate::emergency::setup(
+        Some(crate::smtp::Mode::Accept),
+        &[("PUBLIC_URL", "https://gw.example")],
+        prefs,
+    )
+    .await;
+    let (app, id) = (&s.app, s.id.clone());
+    // Otto has no mobile and no page open: nothing reaches him.
+    let (otto, otto_token) = app.create_user("otto").await;
+    app.set_prefs(
+        &otto,
+        json!({"language": "de", "full_name": "Otto Muster", "checkin_window": "09:00-14:00",
+        "timezone": late_morning_zone(), "emergency_contact_phones": ["+491708888888"]}),
+    )
+    .await;
+    let (_, due_at) = plan(app, &s.token).await;
+    assert_eq!(plan(app, &otto_token).await.1, due_at);
+
+    // At the window's end Anna's mobile is called through Twilio: the question, then how to answer.
+    assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 2);
+    let calls = s.twilio.requests(crate::emergency::CALL);
+    assert_eq!(calls.len(), 1, "{:?}", care_log(app, &id).await.1);
+    let call = crate::emergency::form(&calls[0]);
+    assert_eq!(call["To"], "+4917011111");
+    let twiml = &call["Twiml"];
+    assert!(
+        twiml.starts_with("<Response><Gather input=\"dtmf speech\" numDigits=\"1\" language=\"de-DE\""),
+        "{twiml}"
+    );
+    assert!(
+        twiml.contains("Ist bei Ihnen alles in Ordnung?") && twiml.contains("Sagen Sie ja oder drücken Sie die 1.")
+    );
+    let action = action_of(twiml);
+    assert_eq!(action, format!("https://gw.example/api/care/call/{id}/checkin"));
+
+    // Unsigned answers are refused; "Nein, ich bin gestürzt" asks the help function's question in the call; a 1
+    // raises the alarm, which texts her contact, and the call says so.
+    let no = [
+        ("CallSid", "CA1"),
+        ("SpeechResult", "Nein, ich bin gestürzt."),
+        ("Confidence", "0.9"),
+    ];
+    assert_eq!(twilio_answers(app, &action, &no, false).await.0, 403);
+    let (status, twiml) = twilio_answers(app, &action, &no, true).await;
+    assert_eq!(status, 200, "{twiml}");
+    assert!(
+        twiml.contains("Soll ich Ihre Kontaktpersonen alarmieren?") && twiml.contains("Drücken Sie die 1 für ja."),
+        "{twiml}"
+    );
+    let help = action_of(&twiml);
+    assert!(help.ends_with("/help"), "{help}");
+    let (status, twiml) = twilio_answers(app, &help, &[("CallSid", "CA1"), ("Digits", "1")], true).await;
+    assert_eq!(status, 200, "{twiml}");
+    let sms = s.twilio.requests(crate::emergency::SMS);
+    assert!(
+        sms.iter().any(|r| crate::emergency::form(r)["To"] == "+491709999999"),
+        "the alarm's SMS"
+    );
+    let alarm = app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert!(alarm.body["alarm"].is_object(), "{}", alarm.body);
+
+    // Otto is asked once more, then his contact gets the care notice by SMS (and the log says so); Anna answered.
+    for (minutes, claimed) in [(11, 2), (22, 1)] {
+        assert_eq!(
+            due(&app.app, due_at + minutes * MINUTE).await.unwrap(),
+            claimed,
+            "after {minutes} minutes"
+        );
+    }
+    let notice = crate::common::eventually("the care notice by SMS", 15, || async {
+        s.twilio
+            .requests(crate::emergency::SMS)
+            .iter()
+            .map(crate::emergency::form)
+            .find(|f| f["To"] == "+491708888888")
+    })
+    .await;
+    assert!(
+        notice["Body"].starts_with("Hinweis (kein Notruf): Otto Muster hat sich heute nicht gemeldet."),
+        "{notice:?}"
+    );
+    let (log, body) = crate::common::eventually("Otto's notice logged", 15, || async {
+        let (log, body) = care_log(app, &otto).await;
+        log.iter().any(|(c, _)| c == "sms").then_some((log, body))
+    })
+    .await;
+    assert!(log.contains(&("sms".to_string(), "sent".to_string())), "{body}");
+    assert!(log.contains(&("mail".to_string(), "no_contacts".to_string())), "{body}");
+    let (anna, _) = care_log(app, &id).await;
+    assert_eq!(
+        anna,
+        pairs(&[("none", "ok"), ("phone", "delivered"), ("page", "unreachable")])
+    );
+
+    // A reminder reaches her mobile the same way, and "Ja, erledigt" confirms it.
+    let due_soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1))
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let body = json!({"text": "meine Tabletten", "due_at": due_soon});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let call = crate::common::eventually("the reminder's call", 15, || async {
+        let calls = s.twilio.requests(crate::emergency::CALL);
+        let mut to_anna = calls
+            .iter()
+            .map(crate::emergency::form)
+            .filter(|c| c["To"] == "+4917011111");
+        to_anna.nth(1)
+    })
+    .await;
+    assert!(call["Twiml"].contains("Erinnerung: Ihre Tabletten."), "{call:?}");
+    let action = action_of(&call["Twiml"]);
+    let yes = [
+        ("CallSid", "CA2"),
+        ("SpeechResult", "Ja, erledigt."),
+        ("Confidence", "0.8"),
+    ];
+    let (status, twiml) = twilio_answers(app, &action, &yes, true).await;
+    assert_eq!(status, 200, "{twiml}");
+    assert!(twiml.contains("Danke, erledigt: Ihre Tabletten."), "{twiml}");
+    let r = app.get("/api/me/reminders", As::Bearer(&s.token)).await;
+    assert_eq!(r.body["reminders"][0]["state"], "confirmed", "{}", r.body);
+    let channels: Vec<&str> = r.body["reminders"][0]["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["channel"].as_str().unwrap())
+        .collect();
+    assert_eq!(channels, ["page", "phone", "phone"]);
+}

@@ -503,3 +503,45 @@ async fn erledigt_said_or_typed_confirms_the_reminder_being_delivered_and_is_oth
     assert_eq!(r.body["text"], "Schön.");
     assert_eq!(llm.requests(CHAT).len(), 1);
 }
+
+#[tokio::test]
+async fn a_reminder_missed_while_the_gateway_was_down_is_told_on_the_next_visit_once() {
+    let (app, token, id) = TestApp::with()
+        .env(&[("TIMEZONE", "Europe/Berlin")])
+        .user("erika")
+        .await;
+    app.set_prefs(&id, json!({"language": "de"})).await;
+    let body = json!({"text": "meine Tabletten", "due_at": ahead(1)});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let due: jiff::Timestamp = r.body["due_at"].as_str().unwrap().parse().unwrap();
+    // The gateway was down: its scheduler looks again three hours after the time (the clock passed in).
+    let later = due.as_millisecond() + 180 * 60_000;
+    assert_eq!(voice_gateway::care::schedule::due(&app.app, later).await.unwrap(), 1);
+    assert_eq!(reminders(&app, &token).await[0]["state"], "missed");
+
+    // The next time a page opens, the person hears of it, in their words; once.
+    let mut page = connect(&app, "/ws/chat", &token).await;
+    let told = page.next_of("reminder_missed").await;
+    assert_eq!(
+        told["said"],
+        "Während der Assistent nicht lief, ist Ihre Erinnerung von 9:00 Uhr ausgefallen: Ihre Tabletten."
+    );
+    assert_eq!(
+        (told["text"].as_str(), told["due_at"].as_str()),
+        (Some("meine Tabletten"), r.body["due_at"].as_str())
+    );
+    drop(page);
+    let mut again = connect(&app, "/ws/chat", &token).await;
+    assert!(again.quiet_for(1500).await, "told twice");
+    let listed = reminders(&app, &token).await;
+    let statuses: Vec<&str> = listed[0]["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["missed", "told"]);
+}
