@@ -91,10 +91,14 @@ preferences! {
     checkin_window: String,
     /// `YYYY-MM-DD`: the person is away through that day; no check-in until then.
     away_until: String,
-    /// Where reminders and the check-in reach the person, in order: `page`, `house_line`, `phone`; unset = the
+    /// Where reminders and the check-in reach the person, in order: `page`, `house_line`, `phone`,
+    /// `home_assistant` (announced on `ha_satellite`; only when named here); unset = the
     /// page when one is open, else the house line when `phone_landline` is an internal number, else
     /// `phone_mobile` by Twilio.
     reminder_via: Vec<String>,
+    /// The person's Assist satellite in Home Assistant (`assist_satellite.kitchen`), where `home_assistant`
+    /// announces reminders and the check-in.
+    ha_satellite: String,
     /// How long a pause may last before the turn is taken as over: `auto` (learned from the person's pauses),
     /// `quick`, `normal`, `patient`, or milliseconds (200 to 5000) as a string.
     turn_patience: String,
@@ -111,7 +115,7 @@ preferences! {
 }
 
 /// The channels a person may name in `reminder_via`, in the default order (see `care::reach`).
-pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line", "phone"];
+pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line", "phone", "home_assistant"];
 
 /// A field of a change that is present, `null` included.
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
@@ -310,6 +314,16 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             }
         }
         "phone_mobile" => Ok(Value::from(phone(key, &text(key, value, 32)?, true)?)),
+        "ha_satellite" => {
+            let entity = text(key, value, 100)?;
+            let object = entity.strip_prefix("assist_satellite.").unwrap_or_default();
+            let valid = !object.is_empty() && object.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if entity.is_empty() || valid {
+                Ok(Value::from(entity))
+            } else {
+                Err(bad("expected an Assist satellite's entity id such as \"assist_satellite.kitchen\""))
+            }
+        }
         // The landline may be the person's handset in the house (an internal number), which care calls.
         "phone_landline" => match text(key, value, 32)? {
             empty if empty.is_empty() => Ok(Value::from(empty)),

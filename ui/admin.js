@@ -122,7 +122,7 @@ async function loadUsers() {
 
 let editing = null;
 const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes',
-  'checkin_window', 'away_until'];
+  'checkin_window', 'away_until', 'ha_satellite'];
 async function editUser(u) {
   editing = u;
   // The form appears once it holds this user's prefs: a box ticked earlier would be reset by their arrival.

@@ -638,6 +638,7 @@ async function init() {
   loadReminders();
   loadCheckin();
   setInterval(loadReminders, 60000);
+  setInterval(loadCheckin, 60000);
   if (window.isSecureContext) status(t('ready')); else insecureContext();
   followHelpNote();
   helpWarning();

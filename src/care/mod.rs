@@ -10,6 +10,7 @@ pub mod asked;
 pub mod called;
 pub mod checkin;
 pub mod due;
+pub mod home_assistant;
 pub mod notice;
 pub mod numbers;
 pub mod phone;

@@ -9,6 +9,8 @@
 //!   then "say yes or press 1"; reached when the person picked up. Held back in quiet hours.
 //! - `phone`: a call to `phone_mobile` through Twilio ([`super::phone`]), the same words; reached when Twilio
 //!   took the call. Held back in quiet hours.
+//! - `home_assistant`: an announcement on the person's Assist satellite ([`super::home_assistant`]); only
+//!   where `reminder_via` names it. Held back in quiet hours.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,6 +79,8 @@ pub fn order(app: &App, prefs: &Prefs) -> Vec<&'static str> {
                 .filter(|c| match *c {
                     "house_line" => internal,
                     "phone" => mobile,
+                    // Only where the person named it: a satellite speaks into a room, not to a person.
+                    "home_assistant" => false,
                     _ => true,
                 })
                 .collect()
@@ -104,6 +108,8 @@ pub async fn reach(
     for channel in order(app, prefs) {
         let this = match channel {
             "page" => page(app, &user.id, msg),
+            "home_assistant" if !calls => Tried::new(channel, "held", "quiet hours"),
+            "home_assistant" => satellite(app, prefs, msg).await,
             _ if !calls => Tried::new(channel, "held", "quiet hours"),
             "house_line" => house_line(app, user, prefs, language, msg).await,
             _ => mobile(app, &user.id, prefs, language, msg).await,
@@ -154,6 +160,18 @@ async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: 
         Ok(Ok(())) => Tried::new("house_line", "delivered", format!("answered at {to}")),
         Ok(Err(why)) => Tried::new("house_line", "unreachable", why),
         Err(_) => Tried::new("house_line", "unreachable", "the call took too long to set up"),
+    }
+}
+
+/// An announcement on the person's Assist satellite: reached when Home Assistant took it.
+async fn satellite(app: &App, prefs: &Prefs, msg: &Message) -> Tried {
+    let entity = Prefs::text(&prefs.ha_satellite);
+    if entity.is_empty() {
+        return Tried::new("home_assistant", "unreachable", "no ha_satellite");
+    }
+    match super::home_assistant::announce(app, entity, &msg.said).await {
+        Ok(()) => Tried::new("home_assistant", "delivered", format!("announced on {entity}")),
+        Err(why) => Tried::new("home_assistant", "failed", why),
     }
 }
 

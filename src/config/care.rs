@@ -20,6 +20,10 @@ pub struct CareSettings {
     /// `QUIET_HOURS` ("22:00-07:00"; empty = none): reminders' calls and check-ins wait for their end, in the
     /// person's time zone; never the help function.
     pub quiet_hours: Option<crate::hours::Window>,
+    /// `HA_URL`: Home Assistant's address, for announcements on a person's Assist satellite (`ha_satellite`).
+    pub ha_url: Option<String>,
+    /// `HA_TOKEN`: a long-lived access token of Home Assistant.
+    pub ha_token: Option<secrecy::SecretString>,
 }
 
 /// Longest reminder text, in characters.
@@ -69,6 +73,19 @@ impl CareSettings {
                 .ranged(10, 240)?
                 .max(1),
             ) * 60_000,
+            ha_url: {
+                let url = src.var("HA_URL", "Home Assistant's address (http://homeassistant.local:8123), for reminders announced on a person's satellite");
+                match url
+                    .raw()
+                    .map(|u| u.trim().trim_end_matches('/').to_string())
+                    .filter(|u| !u.is_empty())
+                {
+                    None => None,
+                    Some(u) if reqwest::Url::parse(&u).is_ok_and(|p| matches!(p.scheme(), "http" | "https")) => Some(u),
+                    Some(u) => return Err(url.error(format!("{u:?} is not an http(s) address"))),
+                }
+            },
+            ha_token: src.var("HA_TOKEN", "Home Assistant long-lived access token").secret(),
             quiet_hours: {
                 let quiet = src.var(
                     "QUIET_HOURS",

@@ -545,3 +545,54 @@ async fn a_reminder_missed_while_the_gateway_was_down_is_told_on_the_next_visit_
         .collect();
     assert_eq!(statuses, ["missed", "told"]);
 }
+
+#[tokio::test]
+async fn a_reminder_is_announced_on_the_persons_assist_satellite_through_home_assistants_rest_api() {
+    // Home Assistant's REST API as its documentation gives it: the action's changed states, a JSON list.
+    let ha = Fake::start().await;
+    const ANNOUNCE: &str = "/api/services/assist_satellite/announce";
+    ha.always(ANNOUNCE, Reply::Json(json!([])));
+    let (app, token, id) = TestApp::with()
+        .env(&[("HA_URL", &ha.base), ("HA_TOKEN", "ha-secret")])
+        .user("erika")
+        .await;
+    let prefs = json!({"language": "de", "ha_satellite": "assist_satellite.kueche",
+        "reminder_via": ["home_assistant", "page"]});
+    app.set_prefs(&id, prefs).await;
+    let body = json!({"text": "meine Tabletten", "due_at": in_seconds(1)});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let announced = crate::common::eventually("the announcement", 15, || async {
+        ha.requests(ANNOUNCE).first().cloned()
+    })
+    .await;
+    assert_eq!(announced.method, "POST");
+    assert_eq!(announced.header("authorization").as_deref(), Some("Bearer ha-secret"));
+    assert_eq!(
+        announced.json(),
+        json!({"entity_id": "assist_satellite.kueche", "message": "Erinnerung: Ihre Tabletten."})
+    );
+    let listed = crate::common::eventually("the delivery recorded", 10, || async {
+        let listed = reminders(&app, &token).await;
+        (!listed[0]["deliveries"].as_array().unwrap().is_empty()).then_some(listed)
+    })
+    .await;
+    let delivery = &listed[0]["deliveries"][0];
+    assert_eq!(
+        (delivery["channel"].as_str(), delivery["status"].as_str()),
+        (Some("home_assistant"), Some("delivered"))
+    );
+
+    // A wrong entity or channel is refused with the contract's error body.
+    for bad in [
+        json!({"ha_satellite": "light.kitchen"}),
+        json!({"reminder_via": ["alexa"]}),
+    ] {
+        let r = app
+            .call(Method::PUT, "/api/me/prefs", As::Bearer(&token), Some(bad.clone()))
+            .await;
+        assert_eq!(r.error(422), "invalid_request", "{bad}");
+    }
+}
