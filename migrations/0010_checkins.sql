@@ -33,3 +33,15 @@ CREATE INDEX care_log_user ON care_log(user_id, at);
 -- A reminder missed while the gateway was down (more than 120 minutes late) is told to the person on their next
 -- contact: `due_at` is the time it was for (set only on such a `missed` record); the telling is a `told` record.
 ALTER TABLE reminder_deliveries ADD COLUMN due_at BIGINT;
+
+-- A care notice's acknowledgement link: a contact says they are looking after it ("Ich kümmere mich"). Only
+-- the token's hash is kept; `about` is the notice's subject, `lang` the person's language for the page.
+CREATE TABLE care_acks (
+    token_hash      TEXT PRIMARY KEY,
+    user_id         TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    about           TEXT NOT NULL,
+    lang            TEXT NOT NULL,
+    created_at      BIGINT NOT NULL,
+    acknowledged_at BIGINT
+);
+CREATE INDEX care_acks_user ON care_acks(user_id);

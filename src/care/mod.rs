@@ -6,6 +6,7 @@
 
 use jiff::tz::TimeZone;
 
+pub mod ack;
 pub mod asked;
 pub mod called;
 pub mod checkin;

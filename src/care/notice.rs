@@ -57,6 +57,7 @@ pub async fn silent(app: Arc<App>, user_id: String, due_at: i64, zone: String, a
 struct Words {
     subject: String,
     body: String,
+    language: String,
     mail_to: Vec<String>,
     phones: Vec<String>,
 }
@@ -68,10 +69,19 @@ async fn tell(
     user_id: &str,
     make: impl FnOnce(&str, &str) -> (String, String),
 ) -> Vec<(&'static str, &'static str, String)> {
-    let words = match words(app, user_id, make).await {
+    let mut words = match words(app, user_id, make).await {
         Ok(words) => words,
         Err(why) => return vec![("mail", "failed", why)],
     };
+    // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
+    if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
+        let line = if words.language == "de" {
+            format!("Wenn Sie sich darum kümmern, sagen Sie es hier: {link}")
+        } else {
+            format!("If you are looking after it, say so here: {link}")
+        };
+        words.body = format!("{}\n{line}\n", words.body.trim_end());
+    }
     let mut told = vec![match mail(app, &words).await {
         Ok(to) => ("mail", "sent", to),
         Err((status, why)) => ("mail", status, why),
@@ -114,6 +124,7 @@ async fn words(app: &App, user_id: &str, make: impl FnOnce(&str, &str) -> (Strin
     Ok(Words {
         subject,
         body,
+        language,
         mail_to: prefs.emergency_contacts.clone().unwrap_or_default(),
         phones: prefs.emergency_contact_phones.clone().unwrap_or_default(),
     })

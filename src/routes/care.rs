@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
-use axum::response::IntoResponse;
+use axum::response::{Html, IntoResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_checkin, fine))
         .routes(routes!(admin_care))
         .routes(routes!(call_answer))
+        .routes(routes!(ack_page, ack_confirm))
 }
 
 /// A person's daily check-in.
@@ -161,4 +162,20 @@ async fn call_answer(
     let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
     let twiml = care::called::answer(&app, (&user_id, &what), signature, &form).await?;
     Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
+}
+
+/// A care notice's acknowledgement link: the page with its one button (no login; a wrong link is 404).
+#[utoipa::path(get, path = "/api/care/ack/{token}", tag = PUBLIC,
+    responses((status = 200, description = "the page", content_type = "text/html"), (status = 404)))]
+async fn ack_page(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
+    let page = care::ack::page(&app, &token, false).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
+}
+
+/// The button of the link's page: the contact is looking after it (recorded in the person's care log once).
+#[utoipa::path(post, path = "/api/care/ack/{token}", tag = PUBLIC,
+    responses((status = 200, description = "a thank-you page", content_type = "text/html"), (status = 404)))]
+async fn ack_confirm(State(app): State<AppState>, Path(token): Path<String>) -> Result<impl IntoResponse> {
+    let page = care::ack::page(&app, &token, true).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Html(page)))
 }

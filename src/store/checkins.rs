@@ -18,6 +18,16 @@ pub struct StoredCheckin {
     pub signed_at: Option<i64>,
 }
 
+/// A care notice's acknowledgement link, as stored (by its token's hash).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CareAck {
+    pub user_id: String,
+    /// The notice's subject.
+    pub about: String,
+    pub lang: String,
+    pub acknowledged_at: Option<i64>,
+}
+
 /// One entry of the care log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CareEntry {
@@ -127,6 +137,55 @@ impl Store {
             .fetch_one(pool)
             .await?;
             Ok(next)
+        })
+    }
+
+    /// Keeps the acknowledgement link of a care notice about `user_id`, by its token's hash.
+    pub async fn add_care_ack(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+        about: &str,
+        lang: &str,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO care_acks (token_hash, user_id, about, lang, created_at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(token_hash)
+            .bind(user_id)
+            .bind(about)
+            .bind(lang)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The acknowledgement link of the token hash `token_hash`, if any.
+    pub async fn care_ack(&self, token_hash: &str) -> Result<Option<CareAck>, StoreError> {
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT user_id, about, lang, acknowledged_at FROM care_acks WHERE token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(pool)
+            .await?)
+        })
+    }
+
+    /// Acknowledges the link of `token_hash`: true the first time (in one statement, so two clicks count once).
+    pub async fn acknowledge_care(&self, token_hash: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE care_acks SET acknowledged_at = $1 WHERE token_hash = $2 AND acknowledged_at IS NULL",
+            )
+            .bind(now_ms())
+            .bind(token_hash)
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
         })
     }
 

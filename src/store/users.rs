@@ -284,6 +284,7 @@ impl Store {
                 "reminders",
                 "checkins",
                 "care_log",
+                "care_acks",
                 "prefs",
                 "tokens",
             ] {

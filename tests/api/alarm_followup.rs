@@ -401,7 +401,7 @@ async fn a_fresh_gateway_exports_the_alarm_counters_with_zero() {
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
 /// The real binary on a port, with its database in `dir` and Twilio pointed at the fake.
-fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
+pub(crate) fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
     Command::new(BIN)
         .current_dir(dir)
         .env_clear()
@@ -422,11 +422,11 @@ fn start_binary(dir: &std::path::Path, port: u16, twilio: &Fake) -> Child {
         .unwrap()
 }
 
-async fn json_of(req: reqwest::RequestBuilder) -> Value {
+pub(crate) async fn json_of(req: reqwest::RequestBuilder) -> Value {
     req.send().await.unwrap().json().await.unwrap()
 }
 
-async fn stop_binary(mut child: Child) {
+pub(crate) async fn stop_binary(mut child: Child) {
     let pid = child.id().to_string();
     Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     tokio::task::spawn_blocking(move || child.wait().unwrap())

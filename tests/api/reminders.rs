@@ -596,3 +596,63 @@ async fn a_reminder_is_announced_on_the_persons_assist_satellite_through_home_as
         assert_eq!(r.error(422), "invalid_request", "{bad}");
     }
 }
+
+#[tokio::test]
+async fn a_reminder_due_while_the_real_binary_was_stopped_is_delivered_once_after_it_starts() {
+    use crate::alarm_followup::{json_of, start_binary, stop_binary};
+    let twilio = Fake::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = crate::common::free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let up = || async { http.get(format!("{base}/health")).send().await.is_ok() };
+    let admin = |req: reqwest::RequestBuilder| req.header("X-Admin-Key", crate::common::ADMIN_KEY);
+    let child = start_binary(dir.path(), port, &twilio);
+    crate::common::eventually("the gateway to start", 20, up).await;
+    let user = json_of(admin(http.post(format!("{base}/api/admin/users"))).json(&json!({"name": "erika"}))).await;
+    let list = format!("{base}/api/admin/users/{}/reminders", user["id"].as_str().unwrap());
+    let set = admin(http.post(&list))
+        .json(&json!({"text": "Tabletten", "due_at": ahead(1)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), 201);
+    stop_binary(child).await;
+
+    // Its time passes while the gateway is stopped (moved into the past in the database rather than waited for).
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.path().join("data/gateway.db"));
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let moved = sqlx::query("UPDATE reminders SET due_at = $1")
+        .bind(voice_gateway::store::now_ms() - 60_000)
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(moved.rows_affected(), 1);
+    pool.close().await;
+
+    // Started again: delivered at once (nobody's page is open: recorded as unreachable), and waiting to be
+    // confirmed; started once more, it is not delivered again.
+    let deliveries = || async {
+        let listed = json_of(admin(http.get(&list))).await;
+        listed["reminders"][0]["deliveries"]
+            .as_array()
+            .map(Vec::len)
+            .unwrap_or(0)
+    };
+    let child = start_binary(dir.path(), port, &twilio);
+    crate::common::eventually("the gateway to start again", 20, up).await;
+    crate::common::eventually("the delivery after the start", 20, || async {
+        (deliveries().await == 1).then_some(())
+    })
+    .await;
+    stop_binary(child).await;
+    let child = start_binary(dir.path(), port, &twilio);
+    crate::common::eventually("the gateway to start once more", 20, up).await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let listed = json_of(admin(http.get(&list))).await;
+    stop_binary(child).await;
+    let r = &listed["reminders"][0];
+    assert_eq!(r["state"], "delivering", "{r}");
+    assert_eq!(r["deliveries"].as_array().unwrap().len(), 1, "delivered once: {r}");
+    assert_eq!(r["deliveries"][0]["status"], "unreachable", "{r}");
+}
