@@ -149,7 +149,7 @@ async fn waiting(app: &App, user_id: &str) -> Result<Vec<StoredReminder>> {
 
 /// The reminder a cancel names: the first whose text holds every word said ("Tabletten" for "meine
 /// Tabletten"), a timer for "Timer", or the next one when nothing was said.
-fn chosen<'a>(waiting: &'a [StoredReminder], said: &str) -> Option<&'a StoredReminder> {
+pub(super) fn chosen<'a>(waiting: &'a [StoredReminder], said: &str) -> Option<&'a StoredReminder> {
     let words: Vec<String> = said.split_whitespace().map(str::to_lowercase).collect();
     if words.is_empty() {
         return waiting.first();

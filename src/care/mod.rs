@@ -19,6 +19,7 @@ pub mod reach;
 pub mod say;
 pub mod schedule;
 pub mod spoken;
+pub mod tools;
 
 use crate::app::App;
 use crate::lines::Confirm;

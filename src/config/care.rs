@@ -20,6 +20,9 @@ pub struct CareSettings {
     /// `QUIET_HOURS` ("22:00-07:00"; empty = none): reminders' calls and check-ins wait for their end, in the
     /// person's time zone; never the help function.
     pub quiet_hours: Option<crate::hours::Window>,
+    /// `REMINDER_TOOLS`: which models are offered the reminder tools: `cloud` (the cloud model), `all` (the
+    /// local one too, for a local model that takes tools) or `off`.
+    pub reminder_tools: String,
     /// `HA_URL`: Home Assistant's address, for announcements on a person's Assist satellite (`ha_satellite`).
     pub ha_url: Option<String>,
     /// `HA_TOKEN`: a long-lived access token of Home Assistant.
@@ -73,6 +76,12 @@ impl CareSettings {
                 .ranged(10, 240)?
                 .max(1),
             ) * 60_000,
+            reminder_tools: src
+                .var(
+                    "REMINDER_TOOLS",
+                    "which models get the reminder tools for what the gateway's grammar does not read: cloud, all (a local model that takes tools too) or off",
+                )
+                .choice("cloud", &["cloud", "all", "off"])?,
             ha_url: {
                 let url = src.var("HA_URL", "Home Assistant's address (http://homeassistant.local:8123), for reminders announced on a person's satellite");
                 match url

@@ -203,13 +203,24 @@ pub async fn answer(
     })
 }
 
-/// The request of round `round` (counted from 0) of an answer: web search is offered in all but the last.
-pub fn round_request(ctx: &Context<'_>, model: &str, messages: Vec<ChatMessage>, round: usize) -> ChatRequest {
-    let tools = if ctx.web.engine.is_some() && round + 1 < MAX_ROUNDS {
-        vec![tool()]
-    } else {
-        Vec::new()
-    };
+/// The request of round `round` (counted from 0) of an answer to `provider`: web search and the reminder
+/// tools (`REMINDER_TOOLS`) are offered in all but the last.
+pub fn round_request(
+    ctx: &Context<'_>,
+    (provider, model): (LlmId, &str),
+    messages: Vec<ChatMessage>,
+    round: usize,
+) -> ChatRequest {
+    let mut tools = Vec::new();
+    if round + 1 < MAX_ROUNDS {
+        if ctx.web.engine.is_some() {
+            tools.push(tool());
+        }
+        let care = ctx.app.settings.care.reminder_tools.as_str();
+        if care == "all" || (care == "cloud" && provider == LlmId::Cloud) {
+            tools.extend(crate::care::tools::tools());
+        }
+    }
     ChatRequest {
         model: model.to_string(),
         messages,
@@ -286,7 +297,7 @@ async fn converse(
     events: &Events,
 ) -> Result<(), ProviderError> {
     for round in 0..MAX_ROUNDS {
-        let request = round_request(ctx, model, messages.clone(), round);
+        let request = round_request(ctx, (provider, model), messages.clone(), round);
         let early = prefetched.take();
         let span = tracing::info_span!(target: crate::traces::TARGET, "llm", provider = provider.as_str(), model,
             round, messages = request.messages.len(), early = early.is_some(),
@@ -307,6 +318,8 @@ async fn converse(
                     }
                 }
                 content
+            } else if crate::care::tools::is_tool(&call.name) {
+                crate::care::tools::run(ctx.app, ctx.user, &call.name, &call.arguments).await
             } else {
                 format!("unknown tool {:?}", call.name)
             };

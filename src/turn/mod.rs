@@ -346,7 +346,10 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
         limits: chat::limits(app, request.heard()),
     };
     let model = chat::model_for(&prep.eff, &prep.route, 0, provider);
-    Ok((provider, chat::round_request(&ctx, &model, prep.messages, 0)))
+    Ok((
+        provider,
+        chat::round_request(&ctx, (provider, &model), prep.messages, 0),
+    ))
 }
 
 /// Runs one turn for `user` (exported as the trace's `turn` span: sizes, never the words).

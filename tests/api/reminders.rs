@@ -656,3 +656,96 @@ async fn a_reminder_due_while_the_real_binary_was_stopped_is_delivered_once_afte
     assert_eq!(r["deliveries"].as_array().unwrap().len(), 1, "delivered once: {r}");
     assert_eq!(r["deliveries"][0]["status"], "unreachable", "{r}");
 }
+
+#[tokio::test]
+async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_the_grammar_does_not_read() {
+    use crate::fakes::{tokens, tool_call};
+    let cloud = Fake::start().await;
+    let due = ahead(2);
+    let set = format!(r#"{{"text": "prendre mes médicaments", "due_at": "{due}", "repeat": "FREQ=DAILY"}}"#);
+    cloud.then(CHAT, tool_call("set_reminder", &set));
+    cloud.then(CHAT, tokens(&["C'est noté."]));
+    cloud.then(CHAT, tool_call("set_reminder", r#"{"text": "x", "due_at": "demain"}"#));
+    cloud.then(CHAT, tokens(&["Quand exactement ?"]));
+    cloud.then(CHAT, tool_call("cancel_reminder", r#"{"text": "médicaments"}"#));
+    cloud.then(CHAT, tokens(&["C'est annulé."]));
+    let (app, token, _) = TestApp::with()
+        .env(&[
+            ("TIMEZONE", "Europe/Paris"),
+            ("MEMORY_EXTRACTION_ENABLED", "false"),
+            ("WEB_SEARCH_ENABLED", "false"),
+        ])
+        .first(crate::common::Stage::Llm, &cloud, "")
+        .user("amelie")
+        .await;
+    let say = |text: &str| json!({"text": text, "language": "fr", "text_only": true});
+
+    // French is not the grammar's: the model is asked, with the tools, and its call sets the reminder.
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(say(
+                "Rappelle-moi après-demain à 9 heures de prendre mes médicaments, tous les jours",
+            )),
+        )
+        .await;
+    assert_eq!(r.body["text"], "C'est noté.", "{}", r.body);
+    let asked = cloud.requests(CHAT)[0].json();
+    let names: Vec<&str> = asked["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["set_reminder", "list_reminders", "cancel_reminder"]);
+    let result = cloud.requests(CHAT)[1].json()["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(result["role"], "tool");
+    let content: Value = serde_json::from_str(result["content"].as_str().unwrap()).unwrap();
+    assert_eq!(content["set"]["text"], "prendre mes médicaments");
+    assert_eq!(content["set"]["repeat"], "FREQ=DAILY");
+    let listed = reminders(&app, &token).await;
+    assert_eq!(
+        (listed[0]["text"].as_str(), listed[0]["repeat"].as_str()),
+        (Some("prendre mes médicaments"), Some("FREQ=DAILY"))
+    );
+    assert_eq!(listed[0]["due_at"], due);
+    assert_eq!(listed[0]["time_zone"], "Europe/Paris");
+
+    // A wrong time comes back to the model as an error it can ask about; nothing is stored.
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(say("Rappelle-moi demain")),
+        )
+        .await;
+    assert_eq!(r.body["text"], "Quand exactement ?");
+    let result = cloud.requests(CHAT)[3].json()["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(result["content"].as_str().unwrap().contains("\"error\""), "{result}");
+    assert_eq!(reminders(&app, &token).await.len(), 1);
+
+    // And cancelled by its words.
+    let r = app
+        .call(
+            Method::POST,
+            "/api/chat",
+            As::Bearer(&token),
+            Some(say("Annule le rappel des médicaments")),
+        )
+        .await;
+    assert_eq!(r.body["text"], "C'est annulé.");
+    assert!(reminders(&app, &token).await.is_empty());
+}
