@@ -300,7 +300,10 @@ pub fn tokens_with_usage(parts: &[&str], usage: Value) -> Reply {
 /// SSE chunks of a tool call whose arguments arrive in two pieces.
 pub fn tool_call(name: &str, arguments: &str) -> Reply {
     // Split in two on a character boundary (the arguments stream in pieces, as a model sends them).
-    let half = arguments.char_indices().nth(arguments.chars().count() / 2).map_or(0, |(i, _)| i);
+    let half = arguments
+        .char_indices()
+        .nth(arguments.chars().count() / 2)
+        .map_or(0, |(i, _)| i);
     let (a, b) = arguments.split_at(half);
     Reply::Sse(vec![
         json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": ""}}]}}]}),
