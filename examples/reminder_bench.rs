@@ -45,6 +45,18 @@ fn settings(db: &std::path::Path) -> Settings {
     Settings::from_lookup(&|k| env.get(k).cloned()).expect("settings")
 }
 
+/// A person of that name.
+async fn person(store: &Store, name: &str) -> voice_gateway::store::users::User {
+    let new = NewUser {
+        name,
+        display_name: "",
+        is_admin: false,
+        external_id: None,
+        token_hash: None,
+    };
+    store.create_user(new).await.expect("user")
+}
+
 fn new_reminder(text: &str, due_at: i64) -> NewReminder<'_> {
     NewReminder {
         text,
@@ -74,17 +86,7 @@ async fn main() {
     let started = Instant::now();
     let tomorrow = now_ms() + 86_400_000;
     for p in 0..people {
-        let name = format!("person{p}");
-        let user = store
-            .create_user(NewUser {
-                name: &name,
-                display_name: "",
-                is_admin: false,
-                external_id: None,
-                token_hash: None,
-            })
-            .await
-            .expect("user");
+        let user = person(&store, &format!("person{p}")).await;
         for n in 0..each {
             let text = format!("Erinnerung {n}");
             let r = new_reminder(&text, tomorrow + (n as i64) * 60_000);
@@ -139,17 +141,7 @@ async fn main() {
     println!("| what a look reads (query plan) | {} |", plan.join("; "));
 
     // (b) Due to the page.
-    let user = app
-        .store
-        .create_user(NewUser {
-            name: "erika",
-            display_name: "",
-            is_admin: false,
-            external_id: None,
-            token_hash: None,
-        })
-        .await
-        .expect("user");
+    let user = person(&app.store, "erika").await;
     let mut page = app.notify.subscribe(&user.id);
     let first = now_ms() + 1500;
     let mut due_at = std::collections::HashMap::new();

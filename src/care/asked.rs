@@ -41,7 +41,7 @@ pub async fn answer(
         return Ok(None);
     };
     let informal = prefs.informal();
-    let tz = super::zone(prefs.timezone(), app.settings.care.timezone.as_deref());
+    let tz = super::person_zone(app, prefs);
     let now = Timestamp::now().to_zoned(tz.clone());
     let zone = super::zone_name(&tz);
     let cap = app.settings.care.reminders_max;

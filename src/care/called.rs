@@ -5,7 +5,7 @@
 use super::phone::{callback, gather};
 use super::say;
 use crate::app::App;
-use crate::emergency::ack::twilio_signature;
+use crate::emergency::ack::TwilioPost;
 use crate::emergency::dossier::xml_escape;
 use crate::emergency::texts::texts;
 use crate::emergency::{self, Press, spoken};
@@ -13,33 +13,24 @@ use crate::error::{ApiError, Result};
 
 /// Twilio's answer to the call of `what` for `user_id`: checked against the signature, then read (a 1, or the
 /// words Twilio heard); answers the TwiML that goes on with the call. Anything unsigned or unknown is 403.
-pub async fn answer(
-    app: &App,
-    (user_id, what): (&str, &str),
-    signature: Option<&str>,
-    form: &[(String, String)],
-) -> Result<String> {
+pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost) -> Result<String> {
     let refused = || ApiError::Forbidden("invalid Twilio request signature".into());
     let (Some(url), Some(auth_token)) = (callback(app, user_id, what), &app.settings.emergency.twilio_auth_token)
     else {
         return Err(refused());
     };
-    let expected = twilio_signature(secrecy::ExposeSecret::expose_secret(auth_token), &url, form);
-    if !signature.is_some_and(|given| crate::auth::token::secrets_equal(given, &expected)) {
-        tracing::warn!("refused a care call's answer with a bad Twilio signature");
-        return Err(refused());
-    }
+    post.signed(
+        secrecy::ExposeSecret::expose_secret(auth_token),
+        &url,
+        "a care call's answer",
+    )?;
     let Some(user) = app.store.user_by_id(user_id).await? else {
         return Err(refused());
     };
     let prefs = app.store.prefs(user_id).await?;
-    let language = prefs
-        .route_layer()
-        .language
-        .unwrap_or_else(|| app.settings.turn.default_language.clone());
+    let language = crate::emergency::language(app, &prefs, None);
     let (informal, voice) = (prefs.informal(), texts(&language).voice);
-    let field = |name: &str| form.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str());
-    let (key, heard) = (field("Digits"), field("SpeechResult"));
+    let (key, heard) = (post.field("Digits"), post.field("SpeechResult"));
     let say = |text: &str| {
         format!(
             "<Response><Say language=\"{voice}\">{}</Say></Response>",

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::reach::{self, Message};
-use super::{LATE_MS, LEASE_MS, local, rfc3339, say, zone, zone_name};
+use super::{LATE_MS, LEASE_MS, local, person_zone_name, rfc3339, say};
 use crate::app::App;
 use crate::error::Result;
 use crate::hours::Window;
@@ -28,15 +28,10 @@ pub use super::CHECKIN as WHAT;
 /// How often a person who did not answer is asked again before the contacts are told.
 pub const RETRIES: i64 = 1;
 
-/// The person's time zone, by name.
-pub fn zone_of(app: &App, prefs: &Prefs) -> String {
-    zone_name(&zone(prefs.timezone(), app.settings.care.timezone.as_deref()))
-}
-
 /// The next window of `prefs`' `checkin_window` after `now`, as epoch milliseconds; none when it is off.
 fn next_window(app: &App, prefs: &Prefs, now: i64) -> Option<(i64, i64)> {
     let window = Window::parse(Prefs::text(&prefs.checkin_window))?;
-    let (opens, ends) = window.next(&local(now, &zone_of(app, prefs)))?;
+    let (opens, ends) = window.next(&local(now, &person_zone_name(app, prefs)))?;
     Some((opens.timestamp().as_millisecond(), ends.timestamp().as_millisecond()))
 }
 
@@ -88,7 +83,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
 /// One claimed check-in.
 async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
     let prefs = app.store.prefs(&c.user_id).await?;
-    let zone = zone_of(app, &prefs);
+    let zone = person_zone_name(app, &prefs);
     let (Some(window), Some(user)) = (
         Window::parse(Prefs::text(&prefs.checkin_window)),
         app.store.user_by_id(&c.user_id).await?,
@@ -127,7 +122,7 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
         tokio::spawn(notice);
         return close("missed", "none", format!("no answer {} times", c.attempts - 1)).await;
     }
-    let language = language(app, &prefs);
+    let language = crate::emergency::language(app, &prefs, None);
     let informal = prefs.informal();
     let said = say::checkin_question(&language, informal, &local(now, &zone));
     let msg = Message {
@@ -161,14 +156,6 @@ async fn asked_today(app: &App, user_id: &str) -> Result<bool> {
         .filter(|e| e.what == WHAT)
         .take_while(|e| !matches!(e.status.as_str(), "ok" | "away" | "missed"))
         .any(|e| e.status == "delivered"))
-}
-
-/// The person's language.
-fn language(app: &App, prefs: &Prefs) -> String {
-    prefs
-        .route_layer()
-        .language
-        .unwrap_or_else(|| app.settings.turn.default_language.clone())
 }
 
 /// Whether the person said they are away on the day the window ended (`away_until`: through that date).

@@ -41,6 +41,16 @@ pub fn zone(pref: Option<&str>, setting: Option<&str>) -> TimeZone {
         .unwrap_or_else(|| TimeZone::try_system().unwrap_or(TimeZone::UTC))
 }
 
+/// The time zone of the person with `prefs`: theirs, else `TIMEZONE`, else the machine's, else UTC.
+pub fn person_zone(app: &App, prefs: &crate::prefs::Prefs) -> TimeZone {
+    zone(prefs.timezone(), app.settings.care.timezone.as_deref())
+}
+
+/// [`person_zone`]'s name, as reminders store it.
+pub fn person_zone_name(app: &App, prefs: &crate::prefs::Prefs) -> String {
+    zone_name(&person_zone(app, prefs))
+}
+
 /// The instant `ms` (epoch milliseconds) on the wall clock of the time zone named `zone`.
 pub fn local(ms: i64, zone: &str) -> jiff::Zoned {
     jiff::Timestamp::from_millisecond(ms)

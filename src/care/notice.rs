@@ -116,10 +116,7 @@ async fn words(app: &App, user_id: &str, make: impl FnOnce(&str, &str) -> (Strin
             .map_or_else(|| "?".to_string(), |u| u.display_name),
         full => full.to_string(),
     };
-    let language = prefs
-        .route_layer()
-        .language
-        .unwrap_or_else(|| app.settings.turn.default_language.clone());
+    let language = crate::emergency::language(app, &prefs, None);
     let (subject, body) = make(&language, &name);
     Ok(Words {
         subject,

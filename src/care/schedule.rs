@@ -121,10 +121,7 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
     let Some(user) = app.store.user_by_id(&r.user_id).await? else {
         return Ok(app.store.after_delivery(&r.id, None, "cancelled", None).await?);
     };
-    let language = prefs
-        .route_layer()
-        .language
-        .unwrap_or_else(|| app.settings.turn.default_language.clone());
+    let language = crate::emergency::language(app, &prefs, None);
     let informal = prefs.informal();
     let said = super::say::due_now(&language, informal, &r.text, r.timer);
     let msg = Message {
@@ -171,10 +168,7 @@ pub async fn tell_missed(app: Arc<App>, user_id: String) {
             return Ok::<_, crate::error::ApiError>(());
         }
         let prefs = app.store.prefs(&user_id).await?;
-        let language = prefs
-            .route_layer()
-            .language
-            .unwrap_or_else(|| app.settings.turn.default_language.clone());
+        let language = crate::emergency::language(&app, &prefs, None);
         for (r, at) in missed {
             let said =
                 super::say::missed_while_down(&language, prefs.informal(), &r.text, &super::local(at, &r.time_zone));

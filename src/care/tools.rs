@@ -83,7 +83,7 @@ pub async fn run(app: &App, user: &User, name: &str, arguments: &str) -> String 
 
 async fn set(app: &App, user: &User, args: Args) -> Result<Value, String> {
     let prefs = app.store.prefs(&user.id).await.map_err(|e| e.to_string())?;
-    let zone = super::zone_name(&super::zone(prefs.timezone(), app.settings.care.timezone.as_deref()));
+    let zone = super::person_zone_name(app, &prefs);
     let now = Timestamp::now().as_millisecond();
     let text = args.text.trim();
     let (due_at, timer) = match (args.due_at.as_deref(), args.in_seconds) {

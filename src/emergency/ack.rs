@@ -51,7 +51,7 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
 
 /// The call's callback (`<Gather action>`): Twilio posts the pressed digits, signed with the account's auth
 /// token over the callback address and the form fields. A 1 confirms. Anything unsigned or unknown is 403.
-pub async fn call(app: &App, id: &str, signature: Option<&str>, form: &[(String, String)]) -> Result<String> {
+pub async fn call(app: &App, id: &str, post: &TwilioPost) -> Result<String> {
     let refused = || ApiError::Forbidden("invalid Twilio request signature".into());
     let Some(alarm) = app.store.ack_alarm(AckKey::Id(id)).await? else {
         return Err(refused());
@@ -60,14 +60,13 @@ pub async fn call(app: &App, id: &str, signature: Option<&str>, form: &[(String,
         return Err(refused());
     };
     let url = format!("{}/api/emergency/call/{id}", alarm.base_url);
-    let expected = twilio_signature(secrecy::ExposeSecret::expose_secret(auth_token), &url, form);
-    if !signature.is_some_and(|given| token::secrets_equal(given, &expected)) {
-        tracing::warn!("refused a call acknowledgement with a bad Twilio signature");
-        return Err(refused());
-    }
+    post.signed(
+        secrecy::ExposeSecret::expose_secret(auth_token),
+        &url,
+        "a call acknowledgement",
+    )?;
     let t = texts(&alarm.lang);
-    let digits = form.iter().find(|(k, _)| k == "Digits").map(|(_, v)| v.as_str());
-    if digits != Some("1") {
+    if post.field("Digits") != "1" {
         let ask = format!("<Say language=\"{}\">{}</Say>", t.voice, xml_escape(t.call_press_1));
         return Ok(format!(
             "<Response><Gather numDigits=\"1\" action=\"{}\" method=\"POST\" timeout=\"10\">{ask}</Gather></Response>",
@@ -87,6 +86,48 @@ pub async fn confirm_by_call(app: &App, id: &str) -> Result<()> {
         tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (call)");
     }
     Ok(())
+}
+
+/// A request Twilio posted to the gateway (a `<Gather>` answer, an incoming call): its form fields and its
+/// `X-Twilio-Signature`.
+pub struct TwilioPost {
+    pub form: Vec<(String, String)>,
+    signature: Option<String>,
+}
+
+impl TwilioPost {
+    /// Reads the form body (400 for anything else) and the signature header.
+    pub fn read(headers: &axum::http::HeaderMap, body: &[u8]) -> Result<Self> {
+        let form = serde_urlencoded::from_bytes(body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
+        let signature = headers
+            .get("x-twilio-signature")
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
+        Ok(Self { form, signature })
+    }
+
+    /// Whether Twilio signed it with `auth_token` for the address `url`: 403 otherwise (logged as a refused
+    /// `what`).
+    pub fn signed(&self, auth_token: &str, url: &str, what: &str) -> Result<()> {
+        let expected = twilio_signature(auth_token, url, &self.form);
+        if self
+            .signature
+            .as_deref()
+            .is_some_and(|given| token::secrets_equal(given, &expected))
+        {
+            return Ok(());
+        }
+        tracing::warn!("refused {what} with a bad Twilio signature");
+        Err(ApiError::Forbidden("invalid Twilio request signature".into()))
+    }
+
+    /// A field's value; empty when it is absent.
+    pub fn field(&self, name: &str) -> &str {
+        self.form
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
 }
 
 /// Twilio's request signature: base64 of HMAC-SHA1 over the address followed by every form field's name and

@@ -38,7 +38,7 @@ use super::texts;
 use crate::app::{App, AppState};
 use crate::auth::access::PUBLIC;
 use crate::auth::token::secrets_equal;
-use crate::emergency::ack::twilio_signature;
+use crate::emergency::ack::TwilioPost;
 use crate::emergency::dossier::xml_escape;
 use crate::emergency::texts::texts as alarm_texts;
 use crate::error::{ApiError, Result};
@@ -89,19 +89,13 @@ async fn incoming(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse> {
     let (auth_token, public) = configured(&app)?;
-    let body = body?;
-    let form: Vec<(String, String)> =
-        serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
+    let post = TwilioPost::read(&headers, &body?)?;
     let url = match uri.query() {
         Some(query) => format!("{public}{WEBHOOK}?{query}"),
         None => format!("{public}{WEBHOOK}"),
     };
-    let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
-    if !signature.is_some_and(|given| secrets_equal(given, &twilio_signature(auth_token, &url, &form))) {
-        tracing::warn!("refused an incoming call with a bad Twilio signature");
-        return Err(ApiError::Forbidden("invalid Twilio request signature".into()));
-    }
-    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    post.signed(auth_token, &url, "an incoming call")?;
+    let field = |name: &str| post.form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
     let call_sid = field("CallSid")
         .filter(|sid| !sid.is_empty())
         .ok_or_else(|| ApiError::invalid("CallSid", "missing"))?;

@@ -77,7 +77,7 @@ struct Care {
 
 async fn plan_of(app: &App, user_id: &str) -> Result<Checkin> {
     let prefs = app.store.prefs(user_id).await?;
-    let zone = checkin::zone_of(app, &prefs);
+    let zone = care::person_zone_name(app, &prefs);
     let stored = app.store.checkin(user_id).await?;
     let at = |ms: i64| care::rfc3339(ms, &zone);
     let set = |v: &Option<String>| Some(Prefs::text(v).to_string()).filter(|s| !s.is_empty());
@@ -156,11 +156,8 @@ async fn call_answer(
     headers: HeaderMap,
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse> {
-    let body = body?;
-    let form: Vec<(String, String)> =
-        serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
-    let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
-    let twiml = care::called::answer(&app, (&user_id, &what), signature, &form).await?;
+    let post = crate::emergency::ack::TwilioPost::read(&headers, &body?)?;
+    let twiml = care::called::answer(&app, (&user_id, &what), &post).await?;
     Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
 }
 

@@ -195,11 +195,8 @@ async fn call_callback(
     headers: HeaderMap,
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse> {
-    let body = body?;
-    let form: Vec<(String, String)> =
-        serde_urlencoded::from_bytes(&body).map_err(|_| ApiError::invalid("body", "expected a form"))?;
-    let signature = headers.get("x-twilio-signature").and_then(|v| v.to_str().ok());
-    let twiml = ack::call(&app, &id, signature, &form).await?;
+    let post = ack::TwilioPost::read(&headers, &body?)?;
+    let twiml = ack::call(&app, &id, &post).await?;
     Ok(([(header::CONTENT_TYPE, "text/xml; charset=utf-8")], twiml))
 }
 

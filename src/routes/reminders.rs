@@ -171,7 +171,7 @@ async fn create(app: &App, user_id: &str, body: NewBody, by: &str) -> Result<Rem
         None => None,
     };
     let prefs = app.store.prefs(user_id).await?;
-    let zone = care::zone_name(&care::zone(prefs.timezone(), app.settings.care.timezone.as_deref()));
+    let zone = care::person_zone_name(app, &prefs);
     let new = NewReminder {
         text: if text.is_empty() { "Timer" } else { &text },
         due_at: due,

@@ -351,27 +351,20 @@ async fn speak_one(
     text: String,
     rate: u32,
 ) -> Option<Vec<i16>> {
-    let layer = RouteLayer {
-        language: Some(language),
-        ..RouteLayer::default()
-    };
-    let (eff, prefs, route) = speech::route_alone(&app, &user, layer).await.ok()?;
-    let said = speech::synthesize(&app, &eff, &prefs, &route, &text).await.ok()?;
-    let pcm = to_mono(parse_wav(&said.speech.audio).ok()?);
+    let [pcm] = speak(app, user, language, [text]).await.ok()?;
     Some(at_rate(pcm, rate))
 }
-
 fn seconds(samples: usize, rate: u32) -> Duration {
     Duration::from_secs_f64(samples as f64 / f64::from(rate))
 }
 
 /// Speaks `texts` in `language` with the person's voice.
-async fn speak(
+async fn speak<const N: usize>(
     app: Arc<App>,
     user: crate::store::users::User,
     language: String,
-    texts: [String; 3],
-) -> Result<[Pcm; 3], String> {
+    texts: [String; N],
+) -> Result<[Pcm; N], String> {
     let layer = RouteLayer {
         language: Some(language),
         ..RouteLayer::default()
@@ -379,12 +372,12 @@ async fn speak(
     let (eff, prefs, route) = speech::route_alone(&app, &user, layer)
         .await
         .map_err(|e| e.to_string())?;
-    let mut spoken = Vec::with_capacity(3);
+    let mut spoken = Vec::with_capacity(N);
     for text in &texts {
         let said = speech::synthesize(&app, &eff, &prefs, &route, text)
             .await
             .map_err(|e| e.to_string())?;
         spoken.push(to_mono(parse_wav(&said.speech.audio).map_err(|e| e.to_string())?));
     }
-    spoken.try_into().map_err(|_| "three texts, three voices".to_string())
+    spoken.try_into().map_err(|_| "a voice for each text".to_string())
 }
