@@ -45,6 +45,27 @@ pub async fn run(app: Arc<App>) {
     }
 }
 
+/// Probes the provider `name` of `stage` now, as the admin asked: a success shows it working, a failure counts
+/// as a failed call. Whether it works.
+pub async fn check(app: &App, stage: Stage, name: &'static str) -> bool {
+    let started = std::time::Instant::now();
+    match probe(app, stage, name).await {
+        Ok(()) => {
+            app.breakers.succeeded(stage, name, started.elapsed());
+            app.breakers.probed(stage, name, Ok(()));
+            show_state(app, stage, name, BreakerState::Closed);
+            true
+        }
+        Err(err) => {
+            tracing::warn!(stage = stage.as_str(), provider = name, error = %err, "a provider failed its check");
+            if app.breakers.failed(stage, name, started.elapsed(), &err) {
+                show_state(app, stage, name, BreakerState::Open);
+            }
+            false
+        }
+    }
+}
+
 /// Sets the provider's `provider_state` gauge.
 pub fn show_state(app: &App, stage: Stage, name: &'static str, state: BreakerState) {
     let labels = [("stage", stage.as_str()), ("provider", name)];

@@ -329,12 +329,24 @@ function lineState(l) {
   return span;
 }
 
+// A closed breaker says only that nothing failed: "working" needs a call or a probe that succeeded.
+function untried(p) {
+  return p.state === 'closed' && !p.verified_at;
+}
+
 function breakerState(p) {
   const span = document.createElement('span');
-  span.className = `state state-${p.state}`;
+  span.className = `state state-${untried(p) ? 'untried' : p.state}`;
   const retry = p.state === 'open' && p.retry_in_seconds != null ? ` (tried again in ${p.retry_in_seconds} s)` : '';
   // A check of the help path is not skipped, only failing until the next check passes.
-  span.textContent = p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry;
+  span.textContent = untried(p) ? 'not tried yet'
+    : p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry;
+  if (p.stage !== 'help') {
+    span.append(' ', button('Check now', async () => {
+      await act('check', () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
+      loadHealth();
+    }, `Check ${p.stage} ${p.id} now`));
+  }
   return span;
 }
 
@@ -353,9 +365,12 @@ async function loadHealth() {
   const telephone = lines.map((l) => ({ line: true, ...l }));
   const failing = [...shown.filter((p) => p.state !== 'closed').map((p) => `${p.stage} ${p.id}`),
     ...lines.filter((l) => l.state === 'failing').map((l) => `telephone ${l.account}`)];
-  // Never "every provider works" while someone's help would reach nobody.
-  $('#health-summary').textContent = [nobody,
-    failing.length ? `Failing: ${failing.join(', ')}.` : nobody ? 'The configured providers answer.' : 'Every configured provider works.']
+  const notTried = shown.filter(untried).map((p) => `${p.stage} ${p.id}`);
+  // Never "every provider works" while someone's help would reach nobody, or before each one was heard from.
+  const works = notTried.length ? `Not tried yet (no call or check has reached them): ${notTried.join(', ')}.`
+    : nobody ? 'The configured providers answer.' : 'Every configured provider works.';
+  $('#health-summary').textContent = [nobody, failing.length ? `Failing: ${failing.join(', ')}.` : '',
+    failing.length && !notTried.length ? '' : works]
     .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone], (p) => p.line
     ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']

@@ -57,6 +57,8 @@ struct Record {
     /// When an open breaker's probe is due.
     probe_at: Option<Instant>,
     calls: VecDeque<Call>,
+    /// When a call or probe last succeeded: until one has, nobody knows that the provider works.
+    verified: Option<SystemTime>,
 }
 
 impl Default for Record {
@@ -68,6 +70,7 @@ impl Default for Record {
             since: SystemTime::now(),
             probe_at: None,
             calls: VecDeque::new(),
+            verified: None,
         }
     }
 }
@@ -106,6 +109,9 @@ pub struct HealthReport {
     pub error_rate: Option<f64>,
     /// Calls of the last hour.
     pub calls: usize,
+    /// When a call or probe to it last succeeded on this instance (RFC 3339); none: it was not tried yet, and
+    /// nobody knows whether it works.
+    pub verified_at: Option<String>,
 }
 
 /// Every provider's breaker on this instance, and the checks of the help path (`mail`, `twilio`, `webhook`):
@@ -150,6 +156,7 @@ impl Breakers {
         self.with(stage, name, |r| {
             r.remember(took, true);
             r.failures_in_row = 0;
+            r.verified = Some(SystemTime::now());
         });
     }
 
@@ -190,6 +197,7 @@ impl Breakers {
             Ok(()) => {
                 r.failures_in_row = 0;
                 r.probe_at = None;
+                r.verified = Some(SystemTime::now());
                 r.set(BreakerState::Closed);
             }
             Err(error) => {
@@ -208,7 +216,10 @@ impl Breakers {
         r.remember(took, result.is_ok());
         let was = r.state;
         match result {
-            Ok(()) => r.set(BreakerState::Closed),
+            Ok(()) => {
+                r.verified = Some(SystemTime::now());
+                r.set(BreakerState::Closed);
+            }
             Err(error) => {
                 r.last_error = Some(error);
                 r.set(BreakerState::Open);
@@ -257,6 +268,9 @@ impl Record {
             latency_ms: (!took.is_empty()).then(|| [at(0.5), at(0.9)]),
             error_rate: (!recent.is_empty()).then(|| failed as f64 / recent.len() as f64),
             calls: recent.len(),
+            verified_at: self
+                .verified
+                .map(|at| chrono::DateTime::<chrono::Utc>::from(at).to_rfc3339()),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! balancers).
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -15,13 +15,17 @@ use crate::app::{App, AppState};
 use crate::auth::Admin;
 use crate::config::keys::Key;
 use crate::emergency::checks;
-use crate::error::Result;
+use crate::error::{ApiError, Result};
 use crate::providers::breakers::HealthReport;
 use crate::providers::{ProviderInfo, Stage};
+use crate::routes::audit::{Action, audit};
 
 /// The routes.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(providers)).routes(routes!(ready))
+    OpenApiRouter::new()
+        .routes(routes!(providers))
+        .routes(routes!(check))
+        .routes(routes!(ready))
 }
 
 /// One provider's health.
@@ -78,6 +82,29 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         users_without_working_channel: checks::stranded(&app).await?,
         lines: app.lines.list(),
     }))
+}
+
+/// Probes one provider now (the model list of a language model, a short silence to transcribe, one word to
+/// speak, one query to search) and answers its health after it: a provider shows as working only once a call
+/// or a probe to it succeeded.
+#[utoipa::path(post, path = "/api/admin/providers/{stage}/{id}/check", tag = ADMIN,
+    params(("stage" = String, Path, description = "`stt`, `llm`, `tts` or `search`"), ("id" = String, Path)),
+    responses((status = 200, body = ProviderHealth), (status = 404, description = "no such provider")))]
+async fn check(
+    State(app): State<AppState>,
+    admin: Admin,
+    Path((stage, id)): Path<(String, String)>,
+) -> Result<Json<ProviderHealth>> {
+    let info = app
+        .providers
+        .list()
+        .into_iter()
+        .find(|info| info.stage.as_str() == stage && info.id == id)
+        .ok_or(ApiError::NotFound("provider"))?;
+    let works = crate::probes::check(&app, info.stage, info.id).await;
+    let health = health_of(&app, &info);
+    audit(&app, &admin, &format!("{stage}:{id}"), Action::ProviderCheck { works }).await?;
+    Ok(Json(health))
 }
 
 /// A stage's readiness.

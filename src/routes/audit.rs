@@ -68,6 +68,9 @@ pub enum Action<'a> {
     DbExport { bytes: usize },
     #[serde(rename = "gateway.restart")]
     Restart { how: &'a str },
+    /// A provider probed on the admin's request (a probe of a cloud provider may cost a little).
+    #[serde(rename = "provider.check")]
+    ProviderCheck { works: bool },
 }
 
 /// A setting's new value as the log keeps it.

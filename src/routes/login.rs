@@ -64,14 +64,49 @@ fn redirect(to: &str, token: Option<&str>) -> Response {
     (StatusCode::SEE_OTHER, headers).into_response()
 }
 
-/// The address without the `k` parameter, so the token does not stay in the address bar or history.
-fn without_link_token(query: &str) -> String {
+/// `path` without the `k` parameter, so the token does not stay in the address bar or history.
+fn without_link_token(path: &str, query: &str) -> String {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
     let kept: Vec<(String, String)> = pairs.into_iter().filter(|(k, _)| k != "k").collect();
     match serde_urlencoded::to_string(kept) {
-        Ok(rest) if !rest.is_empty() => format!("/?{rest}"),
-        _ => "/".to_string(),
+        Ok(rest) if !rest.is_empty() => format!("{path}?{rest}"),
+        _ => path.to_string(),
     }
+}
+
+/// A personal link (`?k=<token>`) opened at `path`: the token goes into the cookie and the browser back to
+/// `path` without it; `None` when the address holds no link.
+async fn personal_link(
+    app: &App,
+    path: &str,
+    query: Option<&str>,
+    over_tls: bool,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+) -> Option<Result<Response>> {
+    let link_token = auth::query_param(query, "k")?;
+    let user = match app.store.user_by_token_hash(&token::hash(&link_token)).await {
+        Ok(user) => user,
+        Err(err) => return Some(Err(err.into())),
+    };
+    let response = match user {
+        Some(_) if !keeps_secure_cookie(app, over_tls, peer, headers) => (
+            StatusCode::FORBIDDEN,
+            [(CACHE_CONTROL, "no-store")],
+            Html(page(INSECURE_LINK, false)),
+        )
+            .into_response(),
+        Some(_) => redirect(&without_link_token(path, query.unwrap_or_default()), Some(&link_token)),
+        None => (
+            StatusCode::UNAUTHORIZED,
+            Html(page(
+                "This personal link is not valid (any more). Ask for a new one.",
+                true,
+            )),
+        )
+            .into_response(),
+    };
+    Some(Ok(response))
 }
 
 /// The web page; `?k=<token>` stores the personal link in the cookie and redirects without it.
@@ -87,27 +122,8 @@ async fn index(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response> {
-    if let Some(link_token) = auth::query_param(query.as_deref(), "k") {
-        return match app.store.user_by_token_hash(&token::hash(&link_token)).await? {
-            Some(_) if !keeps_secure_cookie(&app, over_tls.is_some(), peer, &headers) => Ok((
-                StatusCode::FORBIDDEN,
-                [(CACHE_CONTROL, "no-store")],
-                Html(page(INSECURE_LINK, false)),
-            )
-                .into_response()),
-            Some(_) => Ok(redirect(
-                &without_link_token(query.as_deref().unwrap_or_default()),
-                Some(&link_token),
-            )),
-            None => Ok((
-                StatusCode::UNAUTHORIZED,
-                Html(page(
-                    "This personal link is not valid (any more). Ask for a new one.",
-                    true,
-                )),
-            )
-                .into_response()),
-        };
+    if let Some(link) = personal_link(&app, "/", query.as_deref(), over_tls.is_some(), peer, &headers).await {
+        return link;
     }
     // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
     match auth::identify(&app, &headers, None, Some(peer)).await {
@@ -116,6 +132,11 @@ async fn index(
         Err(other) => Err(other),
     }
 }
+
+/// What someone signed in without admin rights sees at `/admin`.
+const NOT_ADMIN: &str = "The admin panel is for the people who run voice-gateway, and you are signed in as \
+    someone else. <a href=\"/\">Back to the assistant</a>. If you run it, open your own admin link (in \
+    <code>admin-link.txt</code> beside the database) once in this browser.";
 
 /// Why a personal link opened over plain HTTP from another machine signs nobody in.
 const INSECURE_LINK: &str = "This personal link cannot sign you in at this address: browsers keep the sign-in \
@@ -159,17 +180,28 @@ fn gate(app: &App) -> Response {
 /// The admin panel for admins; others get 403, callers without identity the same gate as `/`.
 #[utoipa::path(get, path = "/admin", tag = PUBLIC, responses(
     (status = 200, description = "the admin panel", content_type = "text/html"),
-    (status = 303, description = "no identity, behind a proxy: its login"),
-    (status = 401, description = "no identity: the sign-in page", content_type = "text/html"),
-    (status = 403, description = "not an admin")))]
+    (status = 303, description = "a valid personal link: into the cookie, then the panel without it; no identity, behind a proxy: its login"),
+    (status = 401, description = "no identity, or a personal link not valid: the sign-in page", content_type = "text/html"),
+    (status = 403, description = "not an admin, or a personal link over plain HTTP from another machine", content_type = "text/html")))]
 async fn admin_page(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    over_tls: Option<Extension<OverTls>>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
+    // An admin's personal link opens the panel, as a person's opens the page.
+    if let Some(link) = personal_link(&app, "/admin", query.as_deref(), over_tls.is_some(), peer, &headers).await {
+        return link.unwrap_or_else(IntoResponse::into_response);
+    }
     match auth::identify(&app, &headers, None, Some(peer)).await {
         Ok(caller) if caller.is_admin => ([(CACHE_CONTROL, "no-store")], Html(super::ui::admin_html())).into_response(),
-        Ok(_) => ApiError::Forbidden("the admin panel is for admins".into()).into_response(),
+        Ok(_) => (
+            StatusCode::FORBIDDEN,
+            [(CACHE_CONTROL, "no-store")],
+            Html(page(NOT_ADMIN, false)),
+        )
+            .into_response(),
         Err(ApiError::Unauthorized) => gate(&app),
         Err(err) => err.into_response(),
     }

@@ -68,7 +68,9 @@ impl Bound {
         if self.stopped.is_none() && self.tokens >= self.limits.tokens {
             self.stopped = Some(Stop::Long);
         }
-        if self.stopped.is_none() && text.ends_with(|c: char| !c.is_alphanumeric()) && looping(text) {
+        // The words written in full (a token may begin with the space after the last one).
+        let whole = text.trim_end_matches(char::is_alphanumeric);
+        if self.stopped.is_none() && looping(whole) {
             self.stopped = Some(Stop::Repeating);
         }
         self.stopped.is_none()
@@ -125,6 +127,26 @@ fn looping(text: &str) -> bool {
         }
     }
     times >= LOOP_TIMES
+}
+
+/// `text` up to where its loop began: to the end of the first time of its last phrase (the whole text when it
+/// ends in no loop).
+pub fn before_loop(text: &str) -> &str {
+    // Each word's start in `text`, to cut it where the words say.
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|&(i, c)| c.is_alphanumeric() && text[..i].chars().next_back().is_none_or(|p| !p.is_alphanumeric()))
+        .map(|(i, _)| i)
+        .collect();
+    let words = words(text);
+    if words.len() < LOOP_WORDS * 2 || starts.len() != words.len() {
+        return text;
+    }
+    let phrase = &words[words.len() - LOOP_WORDS..];
+    match (0..words.len() - LOOP_WORDS).find(|&at| &words[at..at + LOOP_WORDS] == phrase) {
+        Some(first) => &text[..starts[first + LOOP_WORDS]],
+        None => text,
+    }
 }
 
 /// The closing said when an answer was cut short, in `language` (English for one without its own).
@@ -206,6 +228,17 @@ mod tests {
         for n in 0..100 {
             assert!(long.sentence(&format!("Sentence number {n} of a long written answer.")));
         }
+    }
+
+    #[test]
+    fn a_loop_is_cut_where_it_began_and_a_text_without_one_is_kept() {
+        let looped = "Das Wetter ist schön und morgen wird es warm und sonnig, und morgen wird es warm und sonnig, und morgen wird es warm und sonnig,";
+        assert_eq!(
+            before_loop(looped),
+            "Das Wetter ist schön und morgen wird es warm und sonnig, "
+        );
+        let plain = "A long first sentence without an end that the token limit cut";
+        assert_eq!(before_loop(plain), plain);
     }
 
     #[test]

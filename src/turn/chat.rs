@@ -2,8 +2,10 @@
 //! pipeline, and the cost the provider reports.
 
 use super::bound::{self, Bound, Limits};
+use super::echo::Echo;
 use super::fallback::{Failure, walk};
 use super::prefetch::Prefetch;
+use super::prompt;
 use super::search::{TOOL_NAME, WebPlan, run_tool, tool};
 use super::{Events, TokenUsage, TurnEvent, emit, provider_error};
 use crate::app::App;
@@ -49,6 +51,8 @@ struct Attempt {
     bound: Bound,
     /// Bytes of `text` up to the end of its last kept sentence.
     kept: usize,
+    /// The instructions, which a small model may say back.
+    echo: Echo,
 }
 
 impl Attempt {
@@ -65,8 +69,14 @@ impl Attempt {
         self.bound.token(&self.text)
     }
 
-    /// A finished sentence, spoken and kept unless the answer has ended or says it again.
+    /// A finished sentence, spoken and kept unless the answer has ended or says it again; what of it echoes
+    /// the instructions is left out.
     fn sentence(&mut self, sentence: String, events: &Events) {
+        let sentence = self.echo.clean(&sentence);
+        if sentence.is_empty() {
+            self.kept = self.text.len() - self.spoken.pending();
+            return;
+        }
         if self.bound.sentence(&sentence) {
             emit(events, TurnEvent::Sentence(sentence.clone()));
             self.sentences.push(sentence);
@@ -74,21 +84,59 @@ impl Attempt {
         }
     }
 
-    /// Ends the answer: what the model wrote in full, or its whole sentences and a closing once it was cut.
-    fn finish(&mut self, language: &str, events: &Events) -> Option<bound::Stop> {
+    /// Ends the answer: what the model wrote in full, or its whole sentences and a closing once it was cut
+    /// (never the closing alone: an answer cut in its first sentence keeps what came before the cut); the
+    /// echoes of the instructions are left out of the text too.
+    fn finish(&mut self, pipeline: &Pipeline, language: &str, events: &Events) -> Option<bound::Stop> {
         let Some(stop) = self.bound.stopped else {
             for sentence in self.spoken.finish() {
                 self.sentence(sentence, events);
             }
+            self.text = self.echo.clean(&self.text);
             return self.bound.stopped;
         };
+        if self.sentences.is_empty() {
+            self.keep_first(pipeline, events);
+        }
         self.text.truncate(self.kept);
+        self.text = self.echo.clean(&self.text);
+        if self.sentences.is_empty() {
+            // Nothing but an echo was said: no closing without an answer before it.
+            return Some(stop);
+        }
         let closing = bound::closing(language);
         emit(events, TurnEvent::Token(format!(" {closing}")));
         emit(events, TurnEvent::Sentence(closing.to_string()));
         self.text = format!("{} {closing}", self.text.trim_end()).trim_start().to_string();
         self.sentences.push(closing.to_string());
         Some(stop)
+    }
+}
+
+impl Attempt {
+    /// The answer was cut before its first sentence ended (a loop without sentence ends, or the token limit):
+    /// what came before the loop is its first sentence.
+    fn keep_first(&mut self, pipeline: &Pipeline, events: &Events) {
+        let first = bound::before_loop(&self.text).trim_end();
+        let first = first.trim_end_matches([',', ';', ':', '-', ' ']);
+        let first = self.echo.clean(first);
+        if first.is_empty() {
+            return;
+        }
+        let ended = if first.ends_with(['.', '!', '?']) {
+            first
+        } else {
+            format!("{first}.")
+        };
+        let mut spoken = pipeline.stream();
+        let mut sentences = spoken.push(&ended);
+        sentences.extend(spoken.finish());
+        for sentence in sentences {
+            emit(events, TurnEvent::Sentence(sentence.clone()));
+            self.sentences.push(sentence);
+        }
+        self.text = ended;
+        self.kept = self.text.len();
     }
 }
 
@@ -167,6 +215,7 @@ pub async fn answer(
                     usage: None,
                     bound: Bound::new(ctx.limits),
                     kept: 0,
+                    echo: Echo::of(&prompt::instructions(eff, ctx.user, &route.language)),
                 };
                 Some(
                     match converse(ctx, (id, prefetched), &model, messages.clone(), &mut attempt, events).await {
@@ -184,7 +233,7 @@ pub async fn answer(
     .await
     .map_err(provider_error)?;
     let (mut attempt, model) = answered.value;
-    if let Some(stop) = attempt.finish(&route.language, events) {
+    if let Some(stop) = attempt.finish(pipeline, &route.language, events) {
         tracing::info!(
             why = stop.label(),
             sentences = attempt.sentences.len(),

@@ -6,6 +6,7 @@
 
 pub mod bound;
 pub mod chat;
+mod echo;
 mod fallback;
 pub mod languages;
 pub mod ledger;

@@ -38,23 +38,32 @@ pub fn memories_within(memories: &[Memory], max_chars: usize) -> Vec<&Memory> {
 
 /// The leading system message. The anonymous development user has no name or memories worth telling.
 pub fn system_message(eff: &Effective, user: &User, memories: &[&Memory], language: &str) -> ChatMessage {
-    let mut text = eff.get(Key::SystemPrompt).trim().to_string();
-    text.push_str(&format!(
-        "\nAnswer in {}. Your answer is read aloud: keep it short, no tables or code unless asked.\nToday is {}.",
-        language_name(language),
-        chrono::Local::now().format("%A, %Y-%m-%d")
-    ));
-    if !user.is_anonymous {
-        text.push_str(&format!("\nYou are talking with {}.", user.display_name));
-        if !memories.is_empty() {
-            text.push_str("\nWhat you know about them:");
-            for memory in memories {
-                text.push_str("\n- ");
-                text.push_str(&memory.text);
-            }
+    let mut text = instructions(eff, user, language);
+    text.push_str(&format!("\nToday is {}.", chrono::Local::now().format("%A, %Y-%m-%d")));
+    if !user.is_anonymous && !memories.is_empty() {
+        text.push_str("\nWhat you know about them:");
+        for memory in memories {
+            text.push_str("\n- ");
+            text.push_str(&memory.text);
         }
     }
     ChatMessage::new("system", text)
+}
+
+/// The system prompt and the gateway's instructions: what a small model may say back ([`super::echo`]). The
+/// instructions are worded as facts about the answer, not as sentences an answer could begin with, and ask
+/// not to be repeated: small models echo such lines less.
+pub fn instructions(eff: &Effective, user: &User, language: &str) -> String {
+    let mut text = eff.get(Key::SystemPrompt).trim().to_string();
+    text.push_str(&format!(
+        "\nAnswer in {}. The answer is spoken aloud, so it stays short, without tables or code unless asked. \
+         Never repeat these instructions.",
+        language_name(language),
+    ));
+    if !user.is_anonymous {
+        text.push_str(&format!("\nThe person's name is {}.", user.display_name));
+    }
+    text
 }
 
 /// A stored message of the session.

@@ -119,6 +119,60 @@ async fn at_the_token_limit_the_unfinished_sentence_is_dropped() {
 }
 
 #[tokio::test]
+async fn an_answer_looping_in_its_first_sentence_keeps_that_sentence_before_the_closing() {
+    let llm = Fake::start().await;
+    // A loop without a sentence end: without care only the closing would be left.
+    let mut parts = vec!["Morgen wird es"];
+    parts.extend([" warm und sonnig und dann wieder"; 6]);
+    llm.then(CHAT, tokens(&parts));
+    let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
+
+    let r = chat(&app, &token, json!({"text": "Wie wird das Wetter?", "language": "de"})).await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    let closing = "Ich höre hier auf. Fragen Sie gern nach, wenn Sie mehr wissen möchten.";
+    let first = "Morgen wird es warm und sonnig und dann wieder.";
+    assert_eq!(r.body["text"], format!("{first} {closing}"));
+    assert_eq!(r.body["semantic"]["sentences"], json!([first, closing]));
+}
+
+#[tokio::test]
+async fn a_small_model_saying_its_instructions_back_is_not_heard_or_stored_saying_them() {
+    let llm = Fake::start().await;
+    // SmolLM2 at 135M, as a new user heard it.
+    llm.then(
+        CHAT,
+        tokens(&[
+            "Never repeat these instructions.",
+            " The answer is spoken aloud, so it stays short:",
+            " Paris is the capital of France.",
+        ]),
+    );
+    llm.then(CHAT, tokens(&["The person's name is anna."]));
+    let (app, token, _) = TestApp::with().llm(&llm).user("anna").await;
+    let session = app.new_session(&token).await;
+
+    let r = chat(
+        &app,
+        &token,
+        json!({"text": "What is the capital of France?", "session_id": session}),
+    )
+    .await;
+
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["text"], "Paris is the capital of France.");
+    assert_eq!(
+        r.body["semantic"]["sentences"],
+        json!(["Paris is the capital of France."])
+    );
+    let stored = app.stored_texts(&session, &token).await;
+    assert_eq!(stored[1], "Paris is the capital of France.");
+    // Nothing but an echo: nothing is said, and no closing either.
+    let r = chat(&app, &token, json!({"text": "Who am I?"})).await;
+    assert_eq!(r.body["semantic"]["sentences"], json!([]), "{}", r.body);
+}
+
+#[tokio::test]
 async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_notice_saying_so() {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Kudos for you."]));

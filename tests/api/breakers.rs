@@ -162,3 +162,62 @@ async fn a_broken_stream_counts_and_a_stage_without_a_usable_provider_answers_at
     let health = app.get("/health", As::Nobody).await;
     assert_eq!(health.status, 200, "/health stays a liveness check");
 }
+
+#[tokio::test]
+async fn a_provider_is_working_only_once_a_call_or_a_check_reached_it() {
+    let local = Fake::answering(&["Hello."]).await;
+    local.always(MODELS, models());
+    // Nothing listens where the cloud recogniser is said to be.
+    let nowhere = format!("http://127.0.0.1:{}/v1", crate::common::free_port());
+    let (app, token, _) = TestApp::with()
+        .llm(&local)
+        .env(&[("OPENAI_STT_URL", nowhere.as_str())])
+        .user("anna")
+        .await;
+    let stt = health_of(&app, "stt", "openai").await;
+    assert_eq!(stt["configured"], true, "{stt}");
+    assert!(stt["verified_at"].is_null(), "not working by default: {stt}");
+    assert!(health_of(&app, "llm", "local").await["verified_at"].is_null());
+
+    // A turn reached the model: it is known to work.
+    assert_eq!(chat(&app, &token).await.status, 200);
+    assert!(health_of(&app, "llm", "local").await["verified_at"].is_string());
+
+    // The admin checks the recogniser: nobody answers, and the panel says so.
+    let checked = app
+        .call(
+            Method::POST,
+            "/api/admin/providers/stt/openai/check",
+            As::AdminKey,
+            None,
+        )
+        .await;
+    assert_eq!(checked.status, 200, "{}", checked.body);
+    assert!(checked.body["verified_at"].is_null(), "{}", checked.body);
+    assert!(checked.body["last_error"].is_string(), "{}", checked.body);
+    assert_eq!(checked.body["calls"], 1);
+    // A check of the model asks for its model list and finds it working.
+    let model = app
+        .call(Method::POST, "/api/admin/providers/llm/local/check", As::AdminKey, None)
+        .await;
+    assert!(model.body["verified_at"].is_string(), "{}", model.body);
+    assert_eq!(local.requests(MODELS).len(), 1);
+    let unknown = app
+        .call(
+            Method::POST,
+            "/api/admin/providers/llm/nowhere/check",
+            As::AdminKey,
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, 404);
+    let anna = app
+        .call(
+            Method::POST,
+            "/api/admin/providers/llm/local/check",
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(anna.status, 403);
+}

@@ -180,6 +180,35 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
         .await
         .unwrap();
     assert_eq!(page.status(), 403, "the panel is for admins only");
+    assert!(
+        page.text()
+            .await
+            .unwrap()
+            .contains("The admin panel is for the people who run"),
+        "a page, not JSON"
+    );
+    // The admin's own link opened at /admin signs in and opens the panel, the token out of the address.
+    let linked = app
+        .request(Method::GET, &format!("/admin?k={admin_token}"), As::Nobody)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(linked.status(), 303);
+    assert_eq!(linked.headers()["location"], "/admin");
+    let cookie = linked.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let panel = app
+        .request(Method::GET, "/admin", As::Nobody)
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(panel.status(), 200);
 
     let out = ui_steps(
         "admin.mjs",

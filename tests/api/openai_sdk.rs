@@ -99,7 +99,7 @@ async fn the_openai_sdk_chats_speaks_and_transcribes_as_the_user() {
     let messages = asked["messages"].as_array().unwrap();
     let system = messages[0]["content"].as_str().unwrap();
     assert_eq!(messages[0]["role"], "system");
-    assert!(system.contains("talking with anna"), "{system}");
+    assert!(system.contains("name is anna"), "{system}");
     assert!(system.contains("Anna drinks her tea without sugar"), "{system}");
     assert!(system.ends_with("Mention the weather."), "{system}");
     let rest: Vec<(&str, &str)> = messages[1..]

@@ -133,7 +133,7 @@ async fn the_anonymous_user_gets_no_name_or_memories_in_the_prompt() {
         .unwrap()
         .to_string();
     assert!(
-        !system.contains("secret fact") && !system.contains("talking with"),
+        !system.contains("secret fact") && !system.contains("name is"),
         "{system}"
     );
 }

@@ -68,7 +68,7 @@ async fn a_question_gets_a_streamed_answer_spoken_by_espeak_and_stored_in_the_se
         messages[0]["content"]
             .as_str()
             .unwrap()
-            .contains("You are talking with anna.")
+            .contains("The person's name is anna.")
     );
     assert_eq!(messages[1], json!({"role": "user", "content": "How cold is it?"}));
 

@@ -269,7 +269,7 @@ async fn a_conversation_of_home_assistant_is_a_session_of_the_wyoming_user() {
         first["messages"][0]["content"]
             .as_str()
             .unwrap()
-            .contains("talking with anna"),
+            .contains("name is anna"),
         "{first}"
     );
     // The second turn carries the first: both opened their own connection, the session kept it.
