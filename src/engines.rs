@@ -18,6 +18,8 @@ const SCRIPT: &str = include_str!("../engines/engines.py");
 /// What the virtual environment holds; a change reinstalls.
 const REQUIREMENTS: &[&str] = &["xllamacpp==2026.10.11549", "faster-whisper==1.2.1", "piper-tts==1.8.0"];
 /// How long an engine may take to answer after its start.
+/// pip's whole report of the first start, in the engines folder.
+const INSTALL_LOG: &str = "install.log";
 const READY_TIMEOUT: Duration = Duration::from_secs(180);
 
 /// The running engines; dropping this stops them.
@@ -326,21 +328,94 @@ async fn venv(dir: &Path) -> Result<PathBuf, EngineError> {
     tracing::info!(
         "installing the local engines (llama.cpp server, faster-whisper, Piper); the first start takes a few minutes"
     );
-    let installed = Command::new(&python)
-        // Not quiet: pip names each package, its size and its progress (a bar on a terminal).
-        .args(["-m", "pip", "install", "--disable-pip-version-check"])
-        .args(REQUIREMENTS)
-        .status()
-        .await
-        .map_err(|e| missing(format!("pip could not run: {e}")))?;
-    if !installed.success() {
+    let log = dir.join(INSTALL_LOG);
+    let mut pip = Command::new(&python);
+    pip.args([
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--progress-bar",
+        "off",
+    ])
+    .args(REQUIREMENTS);
+    if !run_logged(pip, &log).await? {
         return Err(missing(format!(
-            "pip could not install {} (no network to PyPI?); set LOCAL_LLM_URL and OPENAI_STT_URL to your own servers, or ENGINES=off",
-            REQUIREMENTS.join(", ")
+            "pip could not install {} (no network to PyPI?; its report: {}); set LOCAL_LLM_URL and OPENAI_STT_URL to your own servers, or ENGINES=off",
+            REQUIREMENTS.join(", "),
+            log.display()
         )));
     }
     let _ = tokio::fs::write(&marker, wanted).await;
     Ok(python)
+}
+
+/// Runs pip (or the script that runs it) with its report appended to `log`: the operator sees one line per
+/// download, not the hundred and more lines of pip's resolution. Whether it succeeded.
+async fn run_logged(mut command: Command, log: &Path) -> Result<bool, EngineError> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let mut file = tokio::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .await
+        .map_err(|e| missing(format!("cannot open {}: {e}", log.display())))?;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| missing(format!("pip could not run: {e}")))?;
+    // Both of pip's streams, line by line, into one.
+    let (lines, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    fn forward(
+        from: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+        to: tokio::sync::mpsc::UnboundedSender<String>,
+    ) {
+        tokio::spawn(async move {
+            let mut from = BufReader::new(from).lines();
+            while let Ok(Some(line)) = from.next_line().await {
+                let _ = to.send(line);
+            }
+        });
+    }
+    if let Some(out) = child.stdout.take() {
+        forward(out, lines.clone());
+    }
+    if let Some(err) = child.stderr.take() {
+        forward(err, lines);
+    }
+    let (mut downloads, mut last) = (0usize, std::collections::VecDeque::new());
+    while let Some(line) = heard.recv().await {
+        let _ = file.write_all(format!("{line}\n").as_bytes()).await;
+        if let Some(what) = downloading(&line) {
+            downloads += 1;
+            tracing::info!("downloading {what}");
+        }
+        if last.len() == 10 {
+            last.pop_front();
+        }
+        last.push_back(line);
+    }
+    let status = child
+        .wait()
+        .await
+        .map_err(|e| missing(format!("pip could not run: {e}")))?;
+    if status.success() {
+        tracing::info!(downloads, report = %log.display(), "the local engines are installed");
+    } else {
+        let tail: Vec<String> = last.into_iter().collect();
+        tracing::error!(report = %log.display(), "pip failed; its last words: {}", tail.join(" | "));
+    }
+    Ok(status.success())
+}
+
+/// The file and size of one of pip's download lines ("Downloading faster_whisper-1.2.1-py3-none-any.whl
+/// (1.1 MB)"), without the address a newer pip may print instead of the file's name.
+fn downloading(line: &str) -> Option<&str> {
+    let what = line.trim().strip_prefix("Downloading ")?;
+    Some(what.rsplit_once('/').map_or(what, |(_, file)| file))
 }
 
 /// What `engines.py prepare` found: the GGUF, the Whisper folder and the Piper voices' folder (each may be
@@ -468,5 +543,25 @@ async fn wait_ready(url: &str, children: &mut [(&'static str, Child)], log: &Pat
             )));
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::downloading;
+
+    #[test]
+    fn a_download_is_told_by_its_file_and_size_and_nothing_else_of_pip_is() {
+        let old = "  Downloading faster_whisper-1.2.1-py3-none-any.whl (1.1 MB)";
+        assert_eq!(downloading(old), Some("faster_whisper-1.2.1-py3-none-any.whl (1.1 MB)"));
+        let new = "Downloading https://files.pythonhosted.org/packages/ab/cd/av-15.0.0-cp311-manylinux.whl (39.6 MB)";
+        assert_eq!(downloading(new), Some("av-15.0.0-cp311-manylinux.whl (39.6 MB)"));
+        for quiet in [
+            "Collecting faster-whisper==1.2.1",
+            "  Using cached numpy-2.1.0.whl",
+            "Installing collected packages: av",
+        ] {
+            assert_eq!(downloading(quiet), None, "{quiet}");
+        }
     }
 }

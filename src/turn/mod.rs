@@ -187,7 +187,19 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
         .map(|s| RouteLayer::from_map(&s.overrides_map()))
         .unwrap_or_default();
     let layers = [base, prefs.route_layer(), session, request.layer.clone()];
-    resolve(&layers, prefs.allowed_languages())
+    let mut route = resolve(&layers, prefs.allowed_languages());
+    // One allowed language is chosen too: there is nothing to tell apart.
+    route.language_fixed = layers[1..].iter().any(|l| l.language.is_some()) || prefs.allowed_languages().len() == 1;
+    route
+}
+
+/// The language a recogniser heard, when the route may take it: the route's language was not chosen, and the
+/// person may use that one.
+pub fn heard_language(route: &Route, prefs: &Prefs, heard: Option<&str>) -> Option<String> {
+    let heard = heard.filter(|_| !route.language_fixed)?;
+    let allowed = prefs.allowed_languages();
+    let permitted = allowed.is_empty() || allowed.iter().any(|a| a == heard);
+    (crate::config::LANGUAGES.contains(&heard) && permitted && heard != route.language).then(|| heard.to_string())
 }
 
 /// The route options of a turn, the same in `POST /api/chat` and in the WebSocket frames.

@@ -307,10 +307,16 @@ pub async fn transcribe_after(app: &App, route: &Route, audio: &Pcm, prompt: &st
     }
 }
 
+/// The language speech is transcribed in: the route's when `stt_force_language` is on and the language was
+/// chosen; else none, and the recogniser tells the language it hears.
+pub fn forced_language<'a>(eff: &Effective, route: &'a Route) -> Option<&'a str> {
+    (eff.flag(Key::SttForceLanguage) && route.language_fixed).then_some(route.language.as_str())
+}
+
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
-/// to the route's unless `stt_force_language` is off.
+/// to the route's unless `stt_force_language` is off or nobody chose it ([`Route::language_fixed`]).
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
-    let language = eff.flag(Key::SttForceLanguage).then_some(route.language.as_str());
+    let language = forced_language(eff, route);
     let order = chain(route.stt, &app.settings.fallbacks.stt);
     let answered = walk(
         app,

@@ -16,7 +16,6 @@ use tokio::sync::{mpsc, watch};
 use super::events::Options;
 use super::turn::{EarlyTranscript, VoiceContext};
 use crate::app::App;
-use crate::config::keys::Key;
 use crate::error::ApiError;
 use crate::providers::stt::{self, SpeechEvent};
 use crate::providers::{ProviderError, ProviderId, Stage};
@@ -68,8 +67,7 @@ impl Recognition {
                 let again = wait.as_secs();
                 return Err(ApiError::Internal(format!("the recogniser is skipped for {again} s")));
             }
-            let forced = cx.eff.flag(Key::SttForceLanguage);
-            let language = forced.then_some(cx.route.language.as_str());
+            let language = crate::turn::speech::forced_language(&cx.eff, &cx.route);
             tell.send_modify(|p| p.language = cx.route.language.clone());
             let mut stream = stt::open(app.providers.stt.get(cx.route.stt), rate, language);
             // Samples pushed; the samples the running pass covers; a pause came during it; no more audio comes.

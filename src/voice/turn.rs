@@ -17,7 +17,6 @@ use super::phrases;
 use super::stages::{Clock, Stage};
 use crate::app::App;
 use crate::config::LANGUAGES;
-use crate::config::keys::Key;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::emergency::hearing;
@@ -138,6 +137,22 @@ impl VoiceContext {
         })
     }
 
+    /// The context of a turn spoken in `heard` (as the recogniser tells it): in that language when nobody
+    /// chose the route's and the person may use it ([`crate::turn::heard_language`]).
+    fn speaking(mut self, app: &App, heard: Option<&str>) -> Self {
+        if let Some(language) = crate::turn::heard_language(&self.route, &self.prefs, heard) {
+            tracing::debug!(%language, "the turn takes the language it was spoken in");
+            self.layer.language = Some(language);
+            let probe = TurnRequest {
+                session: self.session.clone(),
+                layer: self.layer.clone(),
+                ..TurnRequest::default()
+            };
+            self.route = route_for(app, &self.eff, &self.prefs, &probe);
+        }
+        self
+    }
+
     /// The model's turn for `text`, asked with `options`.
     fn question(&self, text: String, options: &Options) -> TurnRequest {
         TurnRequest {
@@ -154,7 +169,7 @@ impl VoiceContext {
     /// The language `heard` was spoken in when it is not the turn's (and the recogniser may say so): the
     /// words are translated before the model hears them.
     fn foreign(&self, heard: &Transcript) -> Option<String> {
-        let forced = self.eff.flag(Key::SttForceLanguage);
+        let forced = crate::turn::speech::forced_language(&self.eff, &self.route).is_some();
         heard
             .language
             .clone()
@@ -208,6 +223,9 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         .instrument(transcription)
         .await?;
         clock.mark(Stage::Transcription, Some(route.stt.name()));
+        // Nobody chose the language: the one the person spoke is the turn's, when they may use it.
+        let cx = cx.speaking(&app, heard.language.as_deref());
+        let (eff, route) = (&cx.eff, &cx.route);
         if heard.text.is_empty() {
             let message = phrases::speak_again(&route.language);
             let frame = ServerEvent::Error {

@@ -508,6 +508,58 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
 }
 
 #[tokio::test]
+async fn when_nobody_chose_the_language_the_person_is_answered_in_the_one_they_spoke() {
+    let stt = Fake::start().await;
+    // The recogniser detects German when no language is given (Whisper's language identification).
+    stt.always(
+        STT,
+        Reply::Json(json!({"text": "Wie spät ist es?", "language": "german"})),
+    );
+    let llm = Fake::answering(&["Es ist zehn Uhr."]).await;
+    let (app, token, id) = voice_gateway(&stt, &llm).user("anna").await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+
+    // No language in the request, none in Anna's prefs: DEFAULT_LANGUAGE (en) is no choice of hers.
+    ws.send(json!({"type": "start", "text_only": true})).await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+
+    let transcript = frames[0].json();
+    assert_eq!(transcript["text"], "Wie spät ist es?");
+    assert_eq!(transcript["language"], "de");
+    assert!(transcript["original"].is_null(), "nothing translated: {transcript}");
+    let sent = String::from_utf8_lossy(&stt.requests(STT)[0].body).to_string();
+    assert!(!sent.contains("name=\"language\""), "detected, not forced to English");
+    let asked = llm.requests(CHAT);
+    assert_eq!(asked.len(), 1, "no translation");
+    let system = asked[0].json()["messages"][0]["content"].as_str().unwrap().to_string();
+    assert!(system.contains("Answer in German"), "{system}");
+
+    // Anna may use English and French only: German is not taken, and her turn stays English.
+    let allowed = json!({"allowed_languages": ["en", "fr"]});
+    let prefs = format!("/api/admin/users/{id}/prefs");
+    let r = app
+        .call(reqwest::Method::PUT, &prefs, As::AdminKey, Some(allowed))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    ws.send(json!({"type": "start", "text_only": true})).await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let frames = ws.turn().await;
+    assert_eq!(frames[0].json()["language"], "de", "what was heard");
+    let asked = llm.requests(CHAT);
+    let last = asked.last().unwrap().json();
+    assert!(
+        last["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Answer in English"),
+        "{last}"
+    );
+}
+
+#[tokio::test]
 async fn with_a_forced_language_the_transcript_is_in_the_turns_language() {
     let stt = Fake::start().await;
     stt.always(STT, Reply::Json(json!({"text": "Hallo", "language": "french"})));
