@@ -22,6 +22,9 @@ use crate::store::pace::Lengthen;
 pub const NORMAL_MS: u32 = 800;
 /// `patient`: people who search for words.
 pub const PATIENT_MS: u32 = 1600;
+/// The longest patience the prefs may set (`turn_patience` in ms), honoured whatever `TURN_MAX_SILENCE_MS`
+/// says: that bounds what is learned, not what a person asked for.
+pub const SET_MAX_MS: u32 = 5000;
 /// The longest a new connection waits for the stored pace (a database that slow has other troubles).
 const READ_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 /// A continuation lengthens the patience by this at least...
@@ -124,6 +127,12 @@ impl Pace {
         self.0.in_use.load(Ordering::Relaxed)
     }
 
+    /// How long after a question's last word speech may still continue it: `resume_ms` (`TURN_RESUME_MS`),
+    /// longer for a person whose patience is long, so that their pauses may be joined too.
+    pub fn resume_window_ms(&self, resume_ms: u32) -> u32 {
+        resume_window_ms(resume_ms, self.patience_ms())
+    }
+
     /// The person went on after a pause of `gap_ms`: the patience grows enough to wait it out.
     pub fn joined(&self, gap_ms: u32) {
         self.learn(Some(gap_ms));
@@ -201,7 +210,9 @@ impl Pace {
     }
 
     fn apply(&self, setting: Setting, learned: Option<i64>) {
-        self.set(setting.patience_ms(learned));
+        let (base, max) = self.0.bounds;
+        let patience = clamped(setting.patience_ms(learned), base, setting.max_ms(max));
+        self.0.in_use.store(patience, Ordering::Relaxed);
     }
 }
 
@@ -213,21 +224,36 @@ impl Setting {
             Self::Auto => learned.unwrap_or(0),
         }
     }
+
+    /// The longest patience it may give: what a person set is honoured up to [`SET_MAX_MS`], what was learned
+    /// stays within `learned_max` (`TURN_MAX_SILENCE_MS`).
+    fn max_ms(self, learned_max: u32) -> u32 {
+        match self {
+            Self::Fixed(_) => learned_max.max(SET_MAX_MS),
+            Self::Auto => learned_max,
+        }
+    }
 }
 
 /// The patience in use for a prefs value and what was learned, as the admin panel shows it.
 pub fn in_use(voice: &VoiceSettings, setting: Option<&str>, learned: Option<i64>) -> u32 {
-    within(voice, Setting::parse(setting).patience_ms(learned))
+    let (base, max) = bounds(voice);
+    let setting = Setting::parse(setting);
+    clamped(setting.patience_ms(learned), base, setting.max_ms(max))
+}
+
+/// How long after a question's last word speech may continue it for a patience of `patience_ms`: the
+/// patience and half of `resume_ms` (`TURN_RESUME_MS`), which is the shortest.
+pub fn resume_window_ms(resume_ms: u32, patience_ms: u32) -> u32 {
+    if resume_ms == 0 {
+        return 0;
+    }
+    resume_ms.max(patience_ms.saturating_add(resume_ms / 2))
 }
 
 /// The shortest and the longest patience: `TURN_CHECK_MS` and `TURN_MAX_SILENCE_MS`.
 fn bounds(voice: &VoiceSettings) -> (u32, u32) {
     (voice.turn_check_ms, voice.turn_max_silence_ms.max(voice.turn_check_ms))
-}
-
-fn within(voice: &VoiceSettings, ms: i64) -> u32 {
-    let (base, max) = bounds(voice);
-    clamped(ms, base, max)
 }
 
 fn clamped(ms: i64, base: u32, max: u32) -> u32 {
@@ -245,5 +271,20 @@ mod tests {
         assert_eq!(Setting::parse(Some("quick")), Setting::Fixed(0));
         assert_eq!(Setting::parse(Some("patient")), Setting::Fixed(PATIENT_MS));
         assert_eq!(Setting::parse(Some("1200")), Setting::Fixed(1200));
+    }
+
+    #[test]
+    fn a_patience_set_by_hand_is_honoured_beyond_what_is_learned() {
+        // TURN_CHECK_MS 200, TURN_MAX_SILENCE_MS 2000.
+        let patience = |setting: Setting, learned| clamped(setting.patience_ms(learned), 200, setting.max_ms(2000));
+        assert_eq!(patience(Setting::Fixed(4000), None), 4000, "set: up to 5 s");
+        assert_eq!(
+            patience(Setting::Auto, Some(4000)),
+            2000,
+            "learned: up to TURN_MAX_SILENCE_MS"
+        );
+        assert_eq!(resume_window_ms(2000, 4000), 5000);
+        assert_eq!(resume_window_ms(2000, 500), 2000);
+        assert_eq!(resume_window_ms(0, 4000), 0, "continuations off stay off");
     }
 }

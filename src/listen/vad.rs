@@ -110,6 +110,11 @@ impl Vad {
         }
     }
 
+    /// Sets the trailing silence that ends an utterance (a person's patience may lengthen it while they speak).
+    pub fn set_silence_ms(&mut self, ms: u32) {
+        self.config.silence_ms = ms;
+    }
+
     /// Speech heard so far in the utterance being followed, in ms.
     pub fn speech_ms(&self) -> u32 {
         self.speech_ms

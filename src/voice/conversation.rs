@@ -203,7 +203,8 @@ impl Conversation {
     /// continues that question. Then the question's answer stops at once (nothing more of it comes) and what
     /// its turn wrote is taken back; the channel [joins](super::Listener::join) the speech to the question and
     /// tells its client to drop the answer. The rule (`docs/decisions.md`): within `TURN_RESUME_MS` of the last
-    /// word, while the answer has been heard for at most [`HEARD_MS`]; half again as long a pause and twice as
+    /// word (for a person of long patience, the patience and half of it: [`Pace::resume_window_ms`]), while the
+    /// answer has been heard for at most [`HEARD_MS`]; half again as long a pause and twice as
     /// much answer after an unfinished phrase; never for the help question or its answer.
     ///
     /// `listened`: the channel knows that the person heard a whole sentence of the answer (a phone line's
@@ -222,9 +223,11 @@ impl Conversation {
             .words
             .as_ref()
             .is_some_and(|(text, language)| words::unfinished(text, language));
+        // A person who pauses long (their patience) may go on after a longer pause.
+        let resume_ms = asked.pace.resume_window_ms(voice.turn_resume_ms);
         let (window, heard_limit) = match unfinished {
-            true => (voice.turn_resume_ms.saturating_mul(3) / 2, 2 * HEARD_MS),
-            false => (voice.turn_resume_ms, HEARD_MS),
+            true => (resume_ms.saturating_mul(3) / 2, 2 * HEARD_MS),
+            false => (resume_ms, HEARD_MS),
         };
         // Heard until the person began to speak again (they have spoken VAD_MIN_SPEECH_MS since).
         let speaking = Duration::from_millis(voice.vad_min_speech_ms.into());

@@ -65,6 +65,12 @@ impl Detection {
     }
 }
 
+/// The probability at which Smart Turn is sure enough of a complete turn to end it before the person's
+/// patience: halfway from `TURN_COMPLETE_PROBABILITY` to certainty (0.75 for the default 0.5).
+fn sure(probability: f32) -> f32 {
+    (1.0 + probability) / 2.0
+}
+
 /// What the listener heard in new samples.
 #[derive(Debug)]
 pub enum Heard {
@@ -123,6 +129,11 @@ pub struct Listener {
     vad: Option<Vad>,
     /// The fixed silence that ends an utterance when Smart Turn fails.
     fixed_silence_ms: u32,
+    /// The detector's silence that ends an utterance as the detection set it, before the person's patience
+    /// lengthens it ([`Listener::longest_pause_ms`]).
+    detector_silence_ms: u32,
+    /// The person's patience lengthens the detector's silence (the client set none of its own).
+    patient: bool,
     /// The answer may start at a pause ([`Detection::answered`]).
     answer_early: bool,
     /// Early answers are held back for now ([`Listener::hold_early_answers`]).
@@ -164,6 +175,8 @@ impl Listener {
             rate,
             vad: None,
             fixed_silence_ms: 0,
+            detector_silence_ms: 0,
+            patient: false,
             answer_early: false,
             early_held: false,
             recognition: None,
@@ -211,6 +224,9 @@ impl Listener {
                 // The model ends complete turns early; the detector's silence is the longest pause.
                 config.silence_ms = detection.max_silence_ms.unwrap_or(voice.turn_max_silence_ms);
             }
+            self.detector_silence_ms = config.silence_ms;
+            // A silence the client set itself (Realtime's `silence_duration_ms`) is kept as it asked.
+            self.patient = detection.silence_ms.is_none();
             match &self.app.silero {
                 Ok(model) => Vad::neural(config, self.rate, model),
                 Err(_) => Vad::new(config, self.rate),
@@ -269,9 +285,11 @@ impl Listener {
         }
         self.total += pcm.len();
         self.forget_stale_previous();
+        let longest = self.longest_pause_ms(self.detector_silence_ms);
         let Some(vad) = &mut self.vad else {
             return Vec::new();
         };
+        vad.set_silence_ms(longest);
         let mut heard = Vec::new();
         match vad.update(self.samples.samples()) {
             VadEvent::Listening => {
@@ -404,27 +422,40 @@ impl Listener {
         }
         self.check_if_due(silence_ms);
         let failed = self.check.as_ref().and_then(TurnCheck::verdict) == Some(Verdict::Unknown);
-        failed && silence_ms >= self.fixed_silence_ms
+        failed && silence_ms >= self.longest_pause_ms(self.fixed_silence_ms)
     }
 
-    /// Asks Smart Turn about the pause of `silence_ms` at TURN_CHECK_MS and, while it finds the turn incomplete,
-    /// again each time the pause has doubled: its judgement of the same words moves with the silence after them.
+    /// The longest pause of a turn for a detector's `silence_ms`: never shorter than the person's patience,
+    /// so that a person who set 4 s is not cut at 2 s (whether or not Smart Turn runs).
+    fn longest_pause_ms(&self, silence_ms: u32) -> u32 {
+        match &self.pace {
+            Some(pace) if self.patient => silence_ms.max(pace.patience_ms()),
+            _ => silence_ms,
+        }
+    }
+
+    /// Asks Smart Turn about the pause of `silence_ms` at TURN_CHECK_MS, at the person's patience and, while it
+    /// finds the turn incomplete, again each time the pause has doubled: its judgement of the same words moves
+    /// with the silence after them. Before the patience has passed, only a turn Smart Turn is sure of ends (a
+    /// clearly complete question of a patient person is not made to wait for their patience).
     fn check_if_due(&mut self, silence_ms: u32) {
         let voice = &self.app.settings.voice;
+        let patience = self.patience_ms();
         let due = match self.check.as_ref().map(TurnCheck::verdict) {
-            None => silence_ms >= self.patience_ms(),
+            None => silence_ms >= voice.turn_check_ms,
+            Some(Some(Verdict::Incomplete)) if self.checked_at_ms < patience => silence_ms >= patience,
             Some(Some(Verdict::Incomplete)) => silence_ms >= 2 * self.checked_at_ms,
             Some(_) => false,
+        };
+        let threshold = match silence_ms < patience {
+            true => sure(voice.turn_complete_probability),
+            false => voice.turn_complete_probability,
         };
         let (Some(model), Some(vad)) = (self.turn_model.as_ref().filter(|_| due), &self.vad) else {
             return;
         };
         let samples = self.joined(&self.samples.samples()[..vad.analysed()]);
-        self.check = Some(TurnCheck::start(
-            model.clone(),
-            samples,
-            voice.turn_complete_probability,
-        ));
+        self.check = Some(TurnCheck::start(model.clone(), samples, threshold));
         self.checked_at_ms = silence_ms;
     }
 
@@ -627,7 +658,12 @@ impl Listener {
     /// The longest pause after which speech may still continue the last utterance: `TURN_RESUME_MS`, half again
     /// as long after an unfinished phrase (the conversation applies the exact rule, [`super::Conversation::resume`]).
     fn resume_window_ms(&self) -> u32 {
-        self.app.settings.voice.turn_resume_ms.saturating_mul(3) / 2
+        let resume_ms = self.app.settings.voice.turn_resume_ms;
+        let resume_ms = self
+            .pace
+            .as_ref()
+            .map_or(resume_ms, |pace| pace.resume_window_ms(resume_ms));
+        resume_ms.saturating_mul(3) / 2
     }
 
     /// Samples in `ms`.

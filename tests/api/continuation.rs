@@ -281,7 +281,10 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
     );
     stt.always(STT, Reply::Json(json!({"text": "And so, my fellow Americans."})));
     let llm = Fake::answering(&["Indeed."]).await;
-    let env = turn_taking_env();
+    let mut env = turn_taking_env();
+    // Smart Turn hears the clip complete (0.84) but, at 0.8, not sure (0.9) of it: within a person's patience
+    // only the patience ends the turn.
+    env.push(("TURN_COMPLETE_PROBABILITY", "0.8".into()));
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (app, token, session, mut ws) = anna(&stt, &llm, &env).await;
 
@@ -315,6 +318,14 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
     drop(ws);
     let again = TestApp::with().llm(&llm).stt(&stt).env(&env).beside(&app).start().await;
     assert!(!realtime_turn_ends(&again, &token, &clip).await, "after a restart too");
+    // Where Smart Turn is sure of the turn (at the default 0.5, from 0.75), her patience does not hold up
+    // a question that is clearly complete.
+    let sure = &env[..env.len() - 1];
+    let quick = TestApp::with().llm(&llm).stt(&stt).env(sure).beside(&app).start().await;
+    assert!(
+        realtime_turn_ends(&quick, &token, &clip).await,
+        "a sure turn ends at once"
+    );
 }
 
 /// Whether the clip (16 kHz) said on `/v1/realtime` with `semantic_vad` ends a turn (within 2.5 s).
@@ -399,4 +410,35 @@ async fn a_caller_who_goes_on_after_a_pause_is_answered_once_for_the_whole_quest
         metrics.contains("voice_continuations_total{channel=\"phone\"} 1"),
         "{metrics}"
     );
+}
+
+#[tokio::test]
+async fn a_person_who_set_four_seconds_keeps_a_three_second_pause_inside_one_question() {
+    let stt = recogniser().await;
+    let llm = Fake::answering(&["It is Madrid."]).await;
+    let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
+    let set = app
+        .call(
+            reqwest::Method::PUT,
+            "/api/me/prefs",
+            As::Bearer(&token),
+            Some(json!({"turn_patience": 4000})),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    // A new connection reads the patience she set.
+    drop(ws);
+    ws = connect(&app, "/ws/voice", &token).await;
+    let start = json!({"type": "start", "vad": true, "language": "en", "session_id": session});
+    ws.send(start).await;
+
+    // "I would like to know" — three seconds of thinking — "the capital of Spain".
+    ws.speak([tone(700), silence(3000), tone(700), silence(4500)].concat())
+        .await;
+    let turn = ws.turn().await;
+    assert_eq!(turn[0].kind(), "transcript", "{:?}", kinds(&turn));
+    assert_eq!(turn[0].json()["text"], WHOLE, "one question, not its half");
+    assert!(!kinds(&turn).contains(&"continued".to_string()), "{:?}", kinds(&turn));
+    assert_eq!(llm.requests(CHAT).len(), 1, "the model was asked once");
+    assert_eq!(one_question_stored(&app, &session, &token).await[0], WHOLE);
 }
