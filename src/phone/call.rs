@@ -24,7 +24,7 @@ use crate::providers::resample::Resampler;
 use crate::store::users::User;
 use crate::turn::speech;
 use crate::voice::heard::{LastAnswer, Spoke};
-use crate::voice::phrases::is_farewell;
+use crate::voice::phrases::{self, Told, is_farewell};
 use crate::voice::{Conversation, Detection, Heard, Listener, Next, Options, Out, ServerEvent};
 
 /// The telephone's rate.
@@ -114,6 +114,9 @@ pub(crate) struct Call {
     hanging_up: Option<Instant>,
     /// An alarm was raised in this call: its id, the confirmations told so far, and when to look again.
     alarm: Option<(String, usize, Instant)>,
+    /// The notices told in this call (the model does not speak the language, no web search, another voice):
+    /// each is said once, before the answer that brought it.
+    told: Told,
     started: Instant,
 }
 
@@ -171,6 +174,7 @@ impl Call {
             played_by: Instant::now(),
             hanging_up: None,
             alarm: None,
+            told: Told::default(),
             started: Instant::now(),
         })
     }
@@ -363,7 +367,18 @@ impl Call {
 
     async fn on_event<L: Line>(&mut self, line: &mut L, event: ServerEvent) -> std::io::Result<()> {
         match event {
-            ServerEvent::Audio { seq, text, filler, .. } => {
+            ServerEvent::Notice { text } => self.tell(line, &text).await,
+            ServerEvent::Audio {
+                seq,
+                text,
+                filler,
+                tts_fallback,
+                ..
+            } => {
+                if tts_fallback && !filler {
+                    // Said before this audio, which follows at once.
+                    self.tell(line, phrases::voice_fallback(&self.language)).await?;
+                }
                 let spoke = match text {
                     _ if filler => Spoke::Other,
                     Some(sentence) => Spoke::Sentence(sentence),
@@ -400,6 +415,14 @@ impl Call {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Says a notice the browser would show, once in the call.
+    async fn tell<L: Line>(&mut self, line: &mut L, notice: &str) -> std::io::Result<()> {
+        if !self.told.first(notice) {
+            return Ok(());
+        }
+        self.say(line, notice).await
     }
 
     /// Tells the caller who confirmed the alarm since last time.

@@ -1,4 +1,32 @@
-//! Short localized phrases of the voice channels.
+//! Short localized phrases of the voice channels, and the notices each connection has told.
+
+use std::collections::HashSet;
+
+/// The notices a connection (a call, a Realtime session) has told: each is told once, not before every
+/// answer.
+#[derive(Debug, Default)]
+pub struct Told(HashSet<String>);
+
+impl Told {
+    /// Whether `notice` is new here (it is remembered as told).
+    pub fn first(&mut self, notice: &str) -> bool {
+        self.0.insert(notice.to_string())
+    }
+}
+
+/// What the browser shows when the chosen voice cannot speak the language, for channels that only speak.
+pub fn voice_fallback(language: &str) -> &'static str {
+    match language {
+        "de" => "Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.",
+        "fr" => "La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.",
+        "es" => "La voz elegida no habla este idioma; habla la voz local.",
+        "it" => "La voce scelta non parla questa lingua; parla la voce locale.",
+        "nl" => "De gekozen stem spreekt deze taal niet; de lokale stem spreekt.",
+        "pl" => "Wybrany głos nie mówi w tym języku; mówi głos lokalny.",
+        "pt" => "A voz escolhida não fala esta língua; fala a voz local.",
+        _ => "The chosen voice cannot speak this language; the local voice speaks instead.",
+    }
+}
 
 /// The reassuring phrase sent while the first token is slow.
 pub fn filler(language: &str) -> &'static str {

@@ -59,7 +59,13 @@ async fn answer(app: &Arc<App>, user: &User, data: &Map<String, Value>, conversa
         spoken: true,
         ..TurnRequest::default()
     };
-    Ok(turn::run(app, user, request, None).await?.text)
+    let outcome = turn::run(app, user, request, None).await?;
+    // Home Assistant shows and speaks only the response: what the browser shows beside the answer (the model
+    // does not speak the language, no web search) comes first, in the conversation's first turn.
+    Ok(match outcome.notice {
+        Some(notice) if outcome.history_len == 0 => format!("{notice} {}", outcome.text),
+        _ => outcome.text,
+    })
 }
 
 /// The help dialogue's words for the text, when it is a call for help or the answer to the question (see

@@ -513,6 +513,56 @@ pub(crate) mod realtime {
     }
 
     #[tokio::test]
+    async fn a_question_in_a_language_the_model_does_not_speak_brings_a_system_item_saying_so_once() {
+        let llm = Fake::answering(&["A tulip is a flower."]).await;
+        // Llama 3.2, as its preset knows it: no Dutch.
+        let (app, token, id) = TestApp::with()
+            .llm(&llm)
+            .env(&[
+                ("LOCAL_LLM_MODEL", "llama3.2:3b"),
+                ("MEMORY_EXTRACTION_ENABLED", "false"),
+            ])
+            .user("jon")
+            .await;
+        app.set_prefs(&id, json!({"language": "nl"})).await;
+        let (mut ws, _) = connect(&app, &token, "", &[]).await;
+        send(
+            &mut ws,
+            json!({"type": "session.update", "session": {"output_modalities": ["text"]}}),
+        )
+        .await;
+        next_event(&mut ws).await;
+
+        let first = ask_in_text(&mut ws).await;
+        let told: Vec<&Value> = first
+            .iter()
+            .filter(|e| e["type"] == "conversation.item.added" && e["item"]["role"] == "system")
+            .collect();
+        assert_eq!(told.len(), 1, "{first:?}");
+        let item = &told[0]["item"];
+        assert_eq!(item["type"], "message");
+        assert_eq!(item["content"][0]["type"], "input_text");
+        assert!(
+            item["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Het taalmodel Llama 3.2 3B (local) spreekt geen Nederlands"),
+            "{item}"
+        );
+        // The beta protocol's name comes with it, as for every item.
+        assert!(
+            first
+                .iter()
+                .any(|e| e["type"] == "conversation.item.created" && e["item"]["role"] == "system")
+        );
+        let second = ask_in_text(&mut ws).await;
+        assert!(
+            !second.iter().any(|e| e["item"]["role"] == "system"),
+            "told once in the session: {second:?}"
+        );
+    }
+
+    #[tokio::test]
     async fn text_answers_come_as_text_deltas_and_the_quota_counts_each_response() {
         let llm = Fake::answering(&["Two ", "words."]).await;
         let (app, token, _) = TestApp::with()

@@ -740,3 +740,36 @@ async fn caller_numbers_are_set_by_the_admin_each_is_one_users_and_a_deleted_use
     let (_, params) = stream_of(&twiml).expect("a stream");
     assert!(params.contains(&("user".to_string(), bob.clone())), "{params:?}");
 }
+
+#[tokio::test]
+async fn a_caller_in_a_language_the_model_does_not_speak_hears_why_once_before_the_answer() {
+    let fakes = Fakes::start().await;
+    fakes.hears(&["Wat is een tulp?", "En een roos?"]);
+    fakes.llm.always(CHAT, tokens(&["A tulip is a flower."]));
+    // Llama 3.2, as its preset knows it: no Dutch.
+    let (app, _, id) = gateway(&fakes, &[("LOCAL_LLM_MODEL", "llama3.2:3b")]).await;
+    app.set_prefs(&id, json!({"language": "nl"})).await;
+
+    let twiml = ring(&app, "CA0051", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0051").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    call.say(&question_ulaw()).await;
+    call.until("the first answer played", 20, |s| s.contains(&Seen::Played("3".into())))
+        .await;
+    call.say(&question_ulaw()).await;
+    call.until("the second answer played", 20, |s| {
+        s.contains(&Seen::Played("4".into()))
+    })
+    .await;
+
+    let notice = "Het taalmodel Llama 3.2 3B (local) spreekt geen Nederlands: het antwoord komt waarschijnlijk in \
+                  het Engels of slaat nergens op. Wie de assistent beheert, kan een model installeren dat Nederlands \
+                  spreekt.";
+    // Spoken (the answer's voice may be asked first, while the notice is played) and played: the greeting, the
+    // notice, the first answer, the second: the notice once, before the first answer.
+    let mut spoken = fakes.spoken()[1..].to_vec();
+    spoken.sort();
+    assert_eq!(spoken, ["A tulip is a flower.", "A tulip is a flower.", notice]);
+    assert!(!call.played().contains(&"5".to_string()), "{:?}", call.played());
+}

@@ -290,6 +290,32 @@ async fn a_conversation_of_home_assistant_is_a_session_of_the_wyoming_user() {
 
 #[tokio::test]
 #[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_conversation_in_a_language_the_model_does_not_speak_is_told_so_in_its_first_response() {
+    let (llm, stt) = (Fake::answering(&["A tulip is a flower."]).await, Fake::start().await);
+    // Llama 3.2, as its preset knows it: no Dutch.
+    let env = [("WYOMING_USER", "anna"), ("LOCAL_LLM_MODEL", "llama3.2:3b")];
+    let (app, port) = gateway(&llm, &stt, &env).await;
+    app.create_user("anna").await;
+
+    let mut run = tokio::process::Command::new(PYTHON);
+    run.args([CLIENT, "handle"])
+        .env("WYOMING_PORT", port.to_string())
+        .env("HANDLE_LANGUAGE", "nl");
+    let seen = crate::common::client_report(&mut run, "target/wyoming-venv").await;
+
+    let notice = "Het taalmodel Llama 3.2 3B (local) spreekt geen Nederlands: het antwoord komt waarschijnlijk in \
+                  het Engels of slaat nergens op. Wie de assistent beheert, kan een model installeren dat Nederlands \
+                  spreekt.";
+    let answers = seen["answers"].as_array().unwrap();
+    assert_eq!(answers[0]["text"], format!("{notice} A tulip is a flower."), "{seen}");
+    assert_eq!(
+        answers[1]["text"], "A tulip is a flower.",
+        "told once in the conversation"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
 async fn a_broken_frame_closes_only_its_connection_and_a_failing_model_is_not_handled() {
     let (llm, stt) = (Fake::start().await, Fake::start().await);
     llm.always(CHAT, Reply::Status(500, "boom".into()));

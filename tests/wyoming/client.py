@@ -161,11 +161,13 @@ async def synthesize():
 
 
 async def handle():
+    """Two questions in one conversation, in HANDLE_LANGUAGE (en unless it says otherwise)."""
     answers = []
+    language = os.environ.get("HANDLE_LANGUAGE", "en")
     for text in ["What is my name?", "And again?"]:
         async with client() as c:
             await c.write_event(
-                Transcript(text=text, language="en", context={"conversation_id": "ha-conv-1"}).event()
+                Transcript(text=text, language=language, context={"conversation_id": "ha-conv-1"}).event()
             )
             event = await read(c)
         if Handled.is_type(event.type):

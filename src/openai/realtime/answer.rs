@@ -100,6 +100,15 @@ impl Conn {
     /// One frame of the running turn, as the protocol's events.
     pub(super) async fn on_frame(&mut self, socket: &mut WebSocket, out: Out) -> bool {
         let text_only = self.config.text_only;
+        if let Out::Event(TurnEvent::Notice { text }) = out {
+            // A system item in the conversation, once in the session, as the browser shows a notice.
+            if self.answer.is_none() || !self.told.first(&text) {
+                return true;
+            }
+            let part = ContentPart::InputText { text };
+            let item = Item::message(&id("item_"), Role::System, ItemStatus::Completed, vec![part]);
+            return self.added(socket, item).await;
+        }
         let Some(answer) = self.answer.as_mut() else {
             return true;
         };

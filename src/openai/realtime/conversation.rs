@@ -72,6 +72,9 @@ pub enum Role {
     User,
     /// The gateway's answer.
     Assistant,
+    /// What the gateway tells the person beside the answer (the model does not speak their language, no web
+    /// search, another voice), as the browser shows it.
+    System,
 }
 
 /// Whether a message is complete.

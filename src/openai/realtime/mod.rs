@@ -144,6 +144,8 @@ struct Conn {
     speech_item: Option<String>,
     pending: Option<Input>,
     last_item: Option<String>,
+    /// The notices told in this session, each once.
+    told: crate::voice::phrases::Told,
     answer: Option<Answer>,
     /// The items of the last spoken question and its finished answer, while the person may go on with it.
     answered: Vec<String>,
@@ -209,6 +211,7 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
         speech_item: None,
         pending: None,
         last_item: None,
+        told: Default::default(),
         answer: None,
         answered: Vec::new(),
         heard: heard::Heard::default(),
