@@ -399,7 +399,7 @@ async function loadViews() {
   const stats = await api('/api/admin/stats');
   const money = (v) => v.toFixed(4);
   rows('#stats', [...stats.users, { name: 'Total', requests_today: '', ...stats.total }], (u) => [u.name, u.requests_today,
-    u.requests_month, money(u.cost_month), money(u.avg_cost_per_request), money(u.cost_total)]);
+    u.requests_month, money(u.cost_month) + (u.cost_estimated_month > 0 ? ` (${money(u.cost_estimated_month)} estimated)` : ''), money(u.avg_cost_per_request), money(u.cost_total)]);
   const people = await api('/api/admin/conversations');
   $('#conv-user').replaceChildren(...people.map((p) => {
     const o = document.createElement('option');

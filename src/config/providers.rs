@@ -46,6 +46,10 @@ pub(super) fn read(src: &Source, configured: &dyn Fn(&str) -> bool) -> Result<Pr
             llamacpp_url: src.var("LLAMACPP_URL", "the llama.cpp server when the local backend is switched to `llamacpp`").string("http://127.0.0.1:8081"),
             cloud_llm_url: src.var("CLOUD_LLM_URL", "OpenAI-compatible base URL of the cloud LLM").string("https://openrouter.ai/api/v1"),
             cloud_llm_api_key: src.var("CLOUD_LLM_API_KEY", "API key of the cloud LLM").secret(),
+            cloud_llm_price: [
+                price(src, "CLOUD_LLM_PRICE_INPUT", "price of a million prompt tokens of the cloud LLM, in the currency of the costs shown; with the output price it estimates the cost of an answer cut before the provider reported it (0: no estimate)")?,
+                price(src, "CLOUD_LLM_PRICE_OUTPUT", "price of a million answer tokens of the cloud LLM")?,
+            ],
             whisper_model_path: src.var("WHISPER_MODEL_PATH", "Whisper model folder (CTranslate2, as faster-whisper loads it) for the `whisper` engine the gateway runs; unset, the engines fetch WHISPER_MODEL").raw(),
             whisper_url: None,
             served_model: None,
@@ -98,4 +102,14 @@ pub(super) fn model_presets(src: &Source) -> Result<Vec<presets::Preset>, Config
         )
         .shown("(unset: built-in presets)");
     presets::load(file.raw().as_deref()).map_err(|e| file.error(e))
+}
+
+/// A price per million tokens of `var`, finite, from 0 to a million.
+fn price(src: &Source, var: &'static str, doc: &'static str) -> Result<f64, ConfigError> {
+    let setting = src.var(var, doc);
+    let value: f64 = setting.number(0.0)?;
+    match value.is_finite() && (0.0..=1_000_000.0).contains(&value) {
+        true => Ok(value),
+        false => Err(setting.error(format!("{value} is not a price from 0 to 1000000"))),
+    }
 }

@@ -17,6 +17,8 @@ pub struct ProviderSettings {
     pub cloud_llm_url: String,
     /// `CLOUD_LLM_API_KEY`.
     pub cloud_llm_api_key: Option<SecretString>,
+    /// `CLOUD_LLM_PRICE_INPUT` and `CLOUD_LLM_PRICE_OUTPUT`: per million prompt and answer tokens (0: unknown).
+    pub cloud_llm_price: [f64; 2],
     /// `WHISPER_MODEL_PATH`: a Whisper model folder (CTranslate2, as faster-whisper loads it) for the
     /// `whisper` engine, instead of the one the engines fetch.
     pub whisper_model_path: Option<String>,

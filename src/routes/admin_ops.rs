@@ -268,6 +268,8 @@ struct Usage {
     calls_month: i64,
     call_seconds_month: i64,
     cost_month: f64,
+    /// Of `cost_month`, what was estimated for answers cut before the provider reported their cost.
+    cost_estimated_month: f64,
     avg_cost_per_request: f64,
     cost_total: f64,
 }
@@ -307,6 +309,7 @@ async fn stats(State(app): State<AppState>, _admin: Admin) -> Result<Json<Stats>
                 calls_month: r.calls_month,
                 call_seconds_month: r.call_seconds_month,
                 cost_month: r.cost_month,
+                cost_estimated_month: r.cost_estimated_month,
                 cost_total: r.cost_total,
             }
         })

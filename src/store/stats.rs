@@ -23,6 +23,8 @@ pub struct UserUsage {
     pub call_seconds_month: i64,
     /// Cost charged this month (all categories, calls too).
     pub cost_month: f64,
+    /// Of it, the cost estimated for answers cut before the provider reported theirs (`llm_estimated`).
+    pub cost_estimated_month: f64,
     /// Cost charged since the beginning.
     pub cost_total: f64,
 }
@@ -58,6 +60,7 @@ impl Store {
                    COALESCE((SELECT CAST(SUM(seconds) AS BIGINT) FROM call_usage WHERE user_id = u.id AND day LIKE $2), 0) AS call_seconds_month, \
                    COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2), 0.0) \
                      + COALESCE((SELECT SUM(cost) FROM call_usage WHERE user_id = u.id AND day LIKE $2), 0.0) AS cost_month, \
+                   COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id AND day LIKE $2 AND category = 'llm_estimated'), 0.0) AS cost_estimated_month, \
                    COALESCE((SELECT SUM(cost) FROM cost_usage WHERE user_id = u.id), 0.0) \
                      + COALESCE((SELECT SUM(cost) FROM call_usage WHERE user_id = u.id), 0.0) AS cost_total \
                  FROM users u ORDER BY u.name",

@@ -67,24 +67,7 @@ impl Store {
         })
     }
 
-    /// Takes back a cost of `day` that [`Store::add_cost`] recorded, with its request.
-    pub async fn remove_cost(&self, user_id: &str, day: &str, category: &str, cost: f64) -> Result<(), StoreError> {
-        with_pool!(self, pool => {
-            sqlx::query(
-                "UPDATE cost_usage SET cost = cost - $4, requests = requests - 1 \
-                 WHERE user_id = $1 AND day = $2 AND category = $3 AND requests > 0",
-            )
-            .bind(user_id)
-            .bind(day)
-            .bind(category)
-            .bind(cost)
-            .execute(pool)
-            .await?;
-            Ok(())
-        })
-    }
-
-    /// Adds a charged cost to today's row of a category (`llm`, `web_search`).
+    /// Adds a charged cost to today's row of a category (`llm`, `llm_estimated`, `web_search`).
     pub async fn add_cost(&self, user_id: &str, category: &str, cost: f64) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             sqlx::query(

@@ -1,6 +1,7 @@
 //! What a voice turn wrote, so that it can be taken back: a question the person went on with after a pause
-//! ([`crate::voice::conversation`]) was only half of one, and the whole is asked, counted, billed and stored
-//! once. Counts and costs are noted once written (taking back a count that was refused would give a request
+//! ([`crate::voice::conversation`]) was only half of one, and the whole is asked, counted and stored once.
+//! What the provider billed for the half's answer stays billed: the costs shown are what providers charge.
+//! Counts are noted once written (taking back a count that was refused would give a request
 //! away); messages before, under the ids they are written with (deleting what was never written changes
 //! nothing).
 
@@ -17,8 +18,6 @@ struct Writes {
     counted: Option<String>,
     /// The stored messages.
     messages: Vec<String>,
-    /// The LLM cost recorded, and its day.
-    cost: Option<(String, f64)>,
 }
 
 /// A turn's ledger; cheap to clone (the turn writes, the conversation takes back).
@@ -42,11 +41,6 @@ impl Ledger {
         self.note(|w| w.messages.extend_from_slice(ids));
     }
 
-    /// An LLM cost was recorded today.
-    pub fn billed(&self, cost: f64) {
-        self.note(|w| w.cost = Some((today(), cost)));
-    }
-
     /// Takes back everything noted (each write atomically in the database); call it once the turn's task has
     /// stopped, so that nothing is written after.
     pub async fn take_back(&self, app: &App, user_id: &str) {
@@ -63,11 +57,6 @@ impl Ledger {
             && let Err(err) = store.delete_messages(&writes.messages).await
         {
             tracing::error!(%err, "taking back a half question's messages failed");
-        }
-        if let Some((day, cost)) = &writes.cost
-            && let Err(err) = store.remove_cost(user_id, day, "llm", *cost).await
-        {
-            tracing::error!(%err, "taking back a half question's cost failed");
         }
     }
 }

@@ -419,11 +419,10 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         limits: chat::limits(app, request.heard()),
     };
     let answer = chat::answer(&ctx, messages, &pipeline, &events, request.prefetch.take()).await?;
-    if let Some(cost) = answer.cost {
-        match app.store.add_cost(&user.id, "llm", cost).await {
-            Ok(()) => request.ledger.iter().for_each(|ledger| ledger.billed(cost)),
-            Err(err) => tracing::error!(error = %err, "recording LLM cost failed"),
-        }
+    if let Some(cost) = answer.cost
+        && let Err(err) = app.store.add_cost(&user.id, "llm", cost).await
+    {
+        tracing::error!(error = %err, "recording LLM cost failed");
     }
 
     let mut outcome = TurnOutcome {

@@ -111,8 +111,8 @@ async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_st
     let anna = usage(&app, "anna").await;
     assert_eq!(anna["requests_today"], 1);
     assert!(
-        (anna["cost_month"].as_f64().unwrap() - 0.03).abs() < 1e-9,
-        "one answer billed: {anna}"
+        (anna["cost_month"].as_f64().unwrap() - 0.06).abs() < 1e-9,
+        "both answers billed, as the provider charged them: {anna}"
     );
 
     // Anna's patience grew to wait out such a pause, and the operator sees it and the continuation.
@@ -441,4 +441,62 @@ async fn a_person_who_set_four_seconds_keeps_a_three_second_pause_inside_one_que
     assert!(!kinds(&turn).contains(&"continued".to_string()), "{:?}", kinds(&turn));
     assert_eq!(llm.requests(CHAT).len(), 1, "the model was asked once");
     assert_eq!(one_question_stored(&app, &session, &token).await[0], WHOLE);
+}
+
+#[tokio::test]
+async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_model_sent() {
+    use crate::common::Stage;
+    let stt = recogniser().await;
+    let cloud = Fake::start().await;
+    // The half's answer: one token, then nothing until it is called off; no usage ever comes for it.
+    let (reply, _gate, closed) = held(&["Let me see"], &[" now."]);
+    cloud.then(CHAT, reply);
+    // The whole's answer reports its tokens (12 and 1) but no cost, as OpenAI does.
+    cloud.always(CHAT, tokens(&["It is Madrid."]));
+    let local = Fake::answering(&["unused"]).await;
+    // One unit a million prompt tokens, a million units a million answer tokens: one per answer token.
+    let env = [
+        ("FILLER_AFTER_MS", "0"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("CLOUD_LLM_PRICE_INPUT", "1"),
+        ("CLOUD_LLM_PRICE_OUTPUT", "1000000"),
+        // The half's own turn asks the model (an answer started early and never used is not metered yet).
+        ("PREEMPTIVE_GENERATION", "false"),
+    ];
+    let (app, token, _) = TestApp::with()
+        .llm(&local)
+        .stt(&stt)
+        .first(Stage::Llm, &cloud, "local")
+        .env(&env)
+        .user("anna")
+        .await;
+    let session = app.new_session(&token).await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    ws.send(json!({"type": "start", "vad": true, "language": "en", "session_id": session}))
+        .await;
+
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    eventually("the half's answer sent its token", 5, || async {
+        !cloud.requests(CHAT).is_empty()
+    })
+    .await;
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let whole = after(&mut ws, "continued").await;
+    assert_eq!(whole[0].json()["text"], WHOLE, "{:?}", kinds(&whole));
+    assert!(
+        closed.load(std::sync::atomic::Ordering::SeqCst),
+        "the half's request was dropped"
+    );
+
+    let anna = eventually("both answers billed", 5, || async {
+        let anna = usage(&app, "anna").await;
+        (anna["cost_month"].as_f64().unwrap_or_default() >= 2.0).then_some(anna)
+    })
+    .await;
+    // The half: its one token counted, its prompt (about a few hundred tokens) at one unit a million.
+    let estimated = anna["cost_estimated_month"].as_f64().unwrap();
+    assert!((1.0..1.01).contains(&estimated), "{anna}");
+    // The whole: its reported 12 and 1 tokens at the prices.
+    let counted = anna["cost_month"].as_f64().unwrap() - estimated;
+    assert!((counted - 1.000012).abs() < 1e-9, "{anna}");
 }
