@@ -329,25 +329,31 @@ function lineState(l) {
   return span;
 }
 
-// A closed breaker says only that nothing failed: "working" needs a call or a probe that succeeded.
-function untried(p) {
-  return p.state === 'closed' && !p.verified_at;
+// A closed breaker says only that nothing failed often enough to skip the provider: "working" needs a call or a
+// probe that succeeded; one that failed before any did is not reached.
+function seen(p) {
+  if (p.state !== 'closed' || p.verified_at) return p.state;
+  return p.last_error ? 'unreached' : 'untried';
 }
+
+const UNSEEN = { untried: 'not tried yet', unreached: 'not reached yet' };
 
 function breakerState(p) {
   const span = document.createElement('span');
-  span.className = `state state-${untried(p) ? 'untried' : p.state}`;
+  const state = seen(p);
+  span.className = `state state-${state}`;
   const retry = p.state === 'open' && p.retry_in_seconds != null ? ` (tried again in ${p.retry_in_seconds} s)` : '';
   // A check of the help path is not skipped, only failing until the next check passes.
-  span.textContent = untried(p) ? 'not tried yet'
-    : p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry;
-  if (p.stage !== 'help') {
-    span.append(' ', button('Check now', async () => {
-      await act('check', () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
-      loadHealth();
-    }, `Check ${p.stage} ${p.id} now`));
-  }
-  return span;
+  span.textContent = UNSEEN[state]
+    || (p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry);
+  if (p.stage === 'help') return span;
+  const check = button('Check now', async () => {
+    await act('check', () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
+    loadHealth();
+  }, `Check ${p.stage} ${p.id} now`);
+  const both = document.createElement('span');
+  both.append(span, ' ', check);
+  return both;
 }
 
 async function loadHealth() {
@@ -363,9 +369,9 @@ async function loadHealth() {
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   // The telephone's registration with the router sits beside the providers.
   const telephone = lines.map((l) => ({ line: true, ...l }));
-  const failing = [...shown.filter((p) => p.state !== 'closed').map((p) => `${p.stage} ${p.id}`),
+  const failing = [...shown.filter((p) => !['closed', 'untried'].includes(seen(p))).map((p) => `${p.stage} ${p.id}`),
     ...lines.filter((l) => l.state === 'failing').map((l) => `telephone ${l.account}`)];
-  const notTried = shown.filter(untried).map((p) => `${p.stage} ${p.id}`);
+  const notTried = shown.filter((p) => seen(p) === 'untried').map((p) => `${p.stage} ${p.id}`);
   // Never "every provider works" while someone's help would reach nobody, or before each one was heard from.
   const works = notTried.length ? `Not tried yet (no call or check has reached them): ${notTried.join(', ')}.`
     : nobody ? 'The configured providers answer.' : 'Every configured provider works.';
