@@ -367,8 +367,6 @@ impl Call {
 
     async fn on_event<L: Line>(&mut self, line: &mut L, event: ServerEvent) -> std::io::Result<()> {
         match event {
-            // The web-search notice is not said on a call yet (the phone tests would need to expect it).
-            ServerEvent::Notice { text } if is_search_notice(&text, &self.language) => Ok(()),
             ServerEvent::Notice { text } => self.tell(line, &text).await,
             ServerEvent::Audio {
                 seq,
@@ -577,13 +575,6 @@ pub(crate) fn at_rate(pcm: Pcm, rate: u32) -> Vec<i16> {
     } else {
         pcm.resampled(rate).samples
     }
-}
-
-/// Whether `text` is the web-search notice, in `language`.
-fn is_search_notice(text: &str, language: &str) -> bool {
-    [true, false]
-        .iter()
-        .any(|&used_up| crate::turn::search::notice(language, used_up) == text)
 }
 
 /// Sleeps until `at`, or forever without one.

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::common::{As, Stage, TestApp, eventually, free_port};
 use crate::fakes::{CHAT, tokens};
-use crate::phone::{Fakes, stored_story};
+use crate::phone::{Fakes, SEARCH_NOTICE, sorted, stored_story};
 
 const STT: &str = "/v1/audio/transcriptions";
 /// The dialplan's `AudioSocket(<uuid>,…)` of Anna's extension.
@@ -243,10 +243,15 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
     );
 
     call.say(&question()).await;
-    call.until("the answer", 20, |g| received(g) >= 3 * 4_800).await;
+    // The web-search notice (a question about today, web search off), then the answer's two sentences.
+    call.until("the answer", 20, |g| received(g) >= 4 * 4_800).await;
     assert_eq!(
-        fakes.spoken()[1..],
-        ["It is sunny in Hamburg today.", "Later this evening it will rain."]
+        sorted(&fakes.spoken()[1..]),
+        [
+            "It is sunny in Hamburg today.",
+            "Later this evening it will rain.",
+            SEARCH_NOTICE
+        ]
     );
     let (rate, channels, _, seconds) = fakes.stt.requests(STT)[0].uploaded_wav();
     assert_eq!((rate, channels), (16_000, 1));
@@ -258,7 +263,7 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
     let hangup = got.iter().position(|g| *g == Got::Hangup).expect("a hang-up message");
     assert_eq!(
         received(&got[..hangup]),
-        4 * 4_800,
+        5 * 4_800,
         "the goodbye was played in full first"
     );
     assert_eq!(fakes.llm.requests(CHAT).len(), 1);
@@ -369,8 +374,8 @@ async fn a_connection_without_its_uuid_first_is_closed_and_bad_messages_do_not_e
     call.send(0x10, &[1, 2, 3]);
     call.send(0x03, b"5");
     call.say(&question()).await;
-    call.until("the answer", 20, |g| received(g) >= 2 * 4_800).await;
-    assert_eq!(fakes.spoken()[1..], ["It is sunny."]);
+    call.until("the answer", 20, |g| received(g) >= 3 * 4_800).await;
+    assert_eq!(sorted(&fakes.spoken()[1..]), ["It is sunny.", SEARCH_NOTICE]);
 
     // Asterisk reports an error: the call ends and is counted.
     call.send(0xff, &[0x04]);
