@@ -113,9 +113,7 @@ impl Attempt {
         self.sentences.push(closing.to_string());
         Some(stop)
     }
-}
 
-impl Attempt {
     /// The answer was cut before its first sentence ended (a loop without sentence ends, or the token limit):
     /// what came before the loop is its first sentence.
     fn keep_first(&mut self, pipeline: &Pipeline, events: &Events) {
@@ -204,6 +202,7 @@ pub async fn answer(
     // the provider did not report are billed at the configured price.
     let meter = Meter::new(app, &ctx.user.id);
     let meter = &meter;
+    let echo = &Echo::of(&prompt::instructions(eff, ctx.user, &route.language));
     let answered = walk(
         app,
         &order,
@@ -221,7 +220,7 @@ pub async fn answer(
                     usage: None,
                     bound: Bound::new(ctx.limits),
                     kept: 0,
-                    echo: Echo::of(&prompt::instructions(eff, ctx.user, &route.language)),
+                    echo: echo.clone(),
                     meter: meter.clone(),
                 };
                 Some(
@@ -389,9 +388,9 @@ async fn converse(
 }
 
 /// What one request to a model received.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Received {
-    provider: Option<LlmId>,
+    provider: LlmId,
     /// Characters of its messages (about four a token).
     prompt_chars: usize,
     /// Tokens streamed (deltas).
@@ -444,9 +443,10 @@ impl Meter {
             .sum();
         self.with(|r| {
             r.push(Received {
-                provider: Some(provider),
+                provider,
                 prompt_chars,
-                ..Received::default()
+                tokens: 0,
+                usage: None,
             });
             r.len() - 1
         })
@@ -478,7 +478,7 @@ impl Drop for MeterInner {
             .requests
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for received in requests.iter().filter(|r| r.provider == Some(LlmId::Cloud)) {
+        for received in requests.iter().filter(|r| r.provider == LlmId::Cloud) {
             match received.usage {
                 Some((_, _, true)) => {}
                 Some((prompt, completion, false)) => counted += priced(prompt, completion),
