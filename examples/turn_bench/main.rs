@@ -7,7 +7,7 @@
 //! wrong; and the CPU the gateway and its engines used while it was asked and answered (in cores).
 //!
 //! Run: `cargo build --release && cargo run --release --example turn_bench -- [--bin target/release/voice-gateway]
-//! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...]` (the engines folder of the end-to-end test;
+//! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...] [--patience MS]` (the engines folder of the end-to-end test;
 //! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
 //! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
 //! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]); `--line sip-g722` and
@@ -110,6 +110,18 @@ async fn main() {
     );
     let gateway = Gateway(start(&bin, &engines, dir.path(), port, &settings).await);
     let pid = gateway.0.id();
+    let patience = arg(&args, "--patience", "");
+    if !patience.is_empty() {
+        // The speaker's patience (the pref `turn_patience`), as a slow speaker's would be learned or set.
+        let prefs = json!({"turn_patience": patience.parse::<u32>().expect("--patience in ms")});
+        let set = reqwest::Client::new()
+            .put(format!("http://127.0.0.1:{port}/api/me/prefs"))
+            .json(&prefs)
+            .send()
+            .await
+            .expect("the prefs");
+        assert!(set.status().is_success(), "setting the patience: {}", set.status());
+    }
 
     let ask = |lang: String, pcm: Vec<i16>, call: usize| async move {
         match (twilio, sip_codec) {

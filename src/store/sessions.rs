@@ -165,15 +165,17 @@ impl Store {
         })
     }
 
-    /// All messages of a session, in order.
+    /// The messages of a session a person sees, in order: not those of a spoken question that may still be
+    /// continued ([`Store::store_turn_as`]'s `visible_at`).
     pub async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
         with_pool!(self, pool => {
-            let sql = "SELECT id, role, text, created_at FROM messages WHERE session_id = $1 ORDER BY id";
-            Ok(sqlx::query_as(sql).bind(session_id).fetch_all(pool).await?)
+            let sql = "SELECT id, role, text, created_at FROM messages \
+                       WHERE session_id = $1 AND (visible_at IS NULL OR visible_at <= $2) ORDER BY id";
+            Ok(sqlx::query_as(sql).bind(session_id).bind(now_ms()).fetch_all(pool).await?)
         })
     }
 
-    /// The last `limit` messages of a session, in order.
+    /// The last `limit` messages of a session, in order, those not shown yet too (the model's history).
     pub async fn recent_messages(&self, session_id: &str, limit: u32) -> Result<Vec<Message>, StoreError> {
         with_pool!(self, pool => {
             let sql = "SELECT id, role, text, created_at FROM \
@@ -196,23 +198,27 @@ impl Store {
         answer: &str,
     ) -> Result<(), StoreError> {
         let ids = [new_id(), new_id()];
-        self.store_turn_as(session_id, user_id, (question, answer), &ids).await
+        self.store_turn_as(session_id, user_id, (question, answer), &ids, None)
+            .await
     }
 
-    /// Stores one turn as [`Store::store_turn`] does, its two messages under `ids` (question, answer).
+    /// Stores one turn as [`Store::store_turn`] does, its two messages under `ids` (question, answer), shown
+    /// to the person from `visible_at` (epoch ms; none: at once).
     pub async fn store_turn_as(
         &self,
         session_id: &str,
         user_id: &str,
         (question, answer): (&str, &str),
         ids: &[String; 2],
+        visible_at: Option<i64>,
     ) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let now = now_ms();
             for ((role, text), id) in [("user", question), ("assistant", answer)].into_iter().zip(ids) {
                 sqlx::query(
-                    "INSERT INTO messages (id, session_id, user_id, role, text, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO messages (id, session_id, user_id, role, text, created_at, visible_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(id)
                 .bind(session_id)
@@ -220,6 +226,7 @@ impl Store {
                 .bind(role)
                 .bind(text)
                 .bind(now)
+                .bind(visible_at)
                 .execute(&mut *tx)
                 .await?;
             }

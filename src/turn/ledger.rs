@@ -6,6 +6,9 @@
 //! nothing).
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::app::App;
 use crate::store::today;
@@ -18,15 +21,42 @@ struct Writes {
     counted: Option<String>,
     /// The stored messages.
     messages: Vec<String>,
+    /// Everything was taken back: the turn was half of a question.
+    taken_back: bool,
 }
 
 /// A turn's ledger; cheap to clone (the turn writes, the conversation takes back).
 #[derive(Debug, Clone, Default)]
-pub struct Ledger(Arc<Mutex<Writes>>);
+pub struct Ledger {
+    writes: Arc<Mutex<Writes>>,
+    /// Until when speech may still continue the question: its messages are not shown before, and its memory
+    /// extraction waits (none: nothing may continue it).
+    open_until: Option<Instant>,
+}
 
 impl Ledger {
+    /// The ledger of a question that speech may continue until `open_until`.
+    pub fn open_until(open_until: Instant) -> Self {
+        Self {
+            open_until: Some(open_until),
+            ..Self::default()
+        }
+    }
+
+    /// How long from now the question may still be continued (none when it may not any more).
+    pub fn open_for(&self) -> Option<Duration> {
+        self.open_until
+            .map(|until| until.saturating_duration_since(Instant::now()))
+            .filter(|left| !left.is_zero())
+    }
+
+    /// Whether the turn's writes were taken back.
+    pub fn taken_back(&self) -> bool {
+        self.writes.lock().is_ok_and(|w| w.taken_back)
+    }
+
     fn note(&self, f: impl FnOnce(&mut Writes)) {
-        if let Ok(mut writes) = self.0.lock() {
+        if let Ok(mut writes) = self.writes.lock() {
             f(&mut writes);
         }
     }
@@ -44,7 +74,11 @@ impl Ledger {
     /// Takes back everything noted (each write atomically in the database); call it once the turn's task has
     /// stopped, so that nothing is written after.
     pub async fn take_back(&self, app: &App, user_id: &str) {
-        let Ok(writes) = self.0.lock().map(|mut w| std::mem::take(&mut *w)) else {
+        let Ok(writes) = self.writes.lock().map(|mut w| {
+            let taken = std::mem::take(&mut *w);
+            w.taken_back = true;
+            taken
+        }) else {
             return;
         };
         let store = &app.store;

@@ -507,7 +507,9 @@ async fn answered_here(
 }
 
 /// Stores the question and the answer in the request's session (when it has one, under the ids its ledger
-/// was told), and lets the memory extraction look at the conversation.
+/// was told), and lets the memory extraction look at the conversation. A spoken question the person may
+/// still go on with is shown on their devices, and read for memories, only once it cannot be continued (and
+/// never when it was: its ledger takes it back).
 async fn store(app: &Arc<App>, user: &User, request: &TurnRequest, answer: &str, eff: &Effective) -> Result<()> {
     let Some(session) = &request.session else {
         return Ok(());
@@ -516,8 +518,24 @@ async fn store(app: &Arc<App>, user: &User, request: &TurnRequest, answer: &str,
     if let Some(ledger) = &request.ledger {
         ledger.storing(&ids);
     }
+    let open_for = request.ledger.as_ref().and_then(ledger::Ledger::open_for);
+    let visible_at = open_for.map(|left| crate::store::now_ms() + left.as_millis() as i64);
     let turn = (request.text.trim(), answer);
-    app.store.store_turn_as(&session.id, &user.id, turn, &ids).await?;
-    memory::maybe_extract(app, user, session, eff).await;
+    app.store
+        .store_turn_as(&session.id, &user.id, turn, &ids, visible_at)
+        .await?;
+    match (open_for, &request.ledger) {
+        (Some(left), Some(ledger)) => {
+            let (app, user, session, eff, ledger) =
+                (app.clone(), user.clone(), session.clone(), eff.clone(), ledger.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(left).await;
+                if !ledger.taken_back() {
+                    memory::maybe_extract(&app, &user, &session, &eff).await;
+                }
+            });
+        }
+        _ => memory::maybe_extract(app, user, session, eff).await,
+    }
     Ok(())
 }

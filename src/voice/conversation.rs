@@ -162,7 +162,16 @@ impl Conversation {
             (true, true) => Help::Asked,
         };
         self.settle();
-        let ledger = Ledger::default();
+        // Speech may continue the question for as long as the conversation's rule allows at most (half again
+        // the window, after an unfinished phrase): until then its messages are not shown.
+        let resume_ms = self.app.settings.voice.turn_resume_ms;
+        let ledger = match &utterance.pace {
+            Some(pace) if resume_ms > 0 => {
+                let window = u64::from(pace.resume_window_ms(resume_ms)) * 3 / 2;
+                Ledger::open_until(tokio::time::Instant::now() + Duration::from_millis(window))
+            }
+            _ => Ledger::default(),
+        };
         self.asked = utterance.pace.map(|pace| Asked {
             ledger: ledger.clone(),
             first_audio: None,

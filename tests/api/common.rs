@@ -317,6 +317,16 @@ impl TestApp {
     }
 
     /// The texts of a session's stored messages, oldest first.
+    /// The session's texts once `n` are shown: a spoken question that may still be continued is shown only
+    /// when its continuation window has passed (up to 7.5 s for a patience of 4 s).
+    pub async fn shown_texts(&self, session: &str, token: &str, n: usize) -> Vec<String> {
+        eventually("the turn shown", 10, || async {
+            let stored = self.stored_texts(session, token).await;
+            (stored.len() == n).then_some(stored)
+        })
+        .await
+    }
+
     pub async fn stored_texts(&self, session: &str, token: &str) -> Vec<String> {
         let stored = self.get(&format!("/api/sessions/{session}"), As::Bearer(token)).await;
         stored.body["messages"]

@@ -50,11 +50,12 @@ async fn after(ws: &mut Client, kind: &str) -> Vec<Frame> {
 /// The session's messages once they are one question and its answer (the half is taken back after its turn
 /// stopped).
 async fn one_question_stored(app: &TestApp, session: &str, token: &str) -> Vec<String> {
-    eventually("one question stored", 5, || async {
-        let stored = app.stored_texts(session, token).await;
-        (stored.len() == 2).then_some(stored)
-    })
-    .await
+    app.shown_texts(session, token, 2).await
+}
+
+/// Anna's id.
+async fn anna_id(app: &TestApp) -> String {
+    anna_view(app).await["id"].as_str().unwrap().to_string()
 }
 
 /// Anna's user view in the admin list.
@@ -78,7 +79,12 @@ async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_st
     ws.speak([tone(700), silence(1000)].concat()).await;
     let first = ws.turn().await;
     assert_eq!(first[0].json()["text"], HALF, "{:?}", kinds(&first));
-    assert_eq!(app.stored_texts(&session, &token).await.len(), 2);
+    // Stored, but not shown on her other devices while she may still go on with it.
+    assert!(
+        app.stored_texts(&session, &token).await.is_empty(),
+        "the half is not shown"
+    );
+    assert_eq!(app.rows_of("messages", &anna_id(&app).await).await, 2, "yet kept");
     // ... "the capital of Spain": the person goes on, and the half question's answer is called off.
     ws.speak([tone(700), silence(1000)].concat()).await;
     let continued = loop {
@@ -166,7 +172,12 @@ async fn speech_over_an_answer_heard_for_a_while_is_an_interruption_not_a_contin
     );
     // A question of its own: both were counted.
     assert_eq!(usage(&app, "anna").await["requests_today"], 2);
-    assert_eq!(app.stored_texts(&session, &token).await.last().unwrap(), "Sure.");
+    // Shown once it can no longer be continued.
+    eventually("the new question's answer shown", 10, || async {
+        let stored = app.stored_texts(&session, &token).await;
+        (stored.last().map(String::as_str) == Some("Sure.")).then_some(())
+    })
+    .await;
     assert_eq!(anna_view(&app).await["pace"]["joined"], 0);
 }
 
@@ -499,4 +510,45 @@ async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_mode
     // The whole: its reported 12 and 1 tokens at the prices.
     let counted = anna["cost_month"].as_f64().unwrap() - estimated;
     assert!((counted - 1.000012).abs() < 1e-9, "{anna}");
+}
+
+#[tokio::test]
+async fn the_half_of_a_continued_question_is_never_read_for_memories() {
+    let stt = recogniser().await;
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["It is Madrid."]));
+    // Memories after every turn: the half's store alone would start an extraction.
+    let env = [
+        ("MEMORY_EXTRACTION_ENABLED", "true"),
+        ("MEMORY_EXTRACTION_EVERY_N_TURNS", "1"),
+    ];
+    let (app, token, session, mut ws) = anna(&stt, &llm, &env).await;
+
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    ws.turn().await;
+    ws.speak([tone(700), silence(1000)].concat()).await;
+    let whole = after(&mut ws, "continued").await;
+    assert_eq!(whole[0].json()["text"], WHOLE);
+
+    // The whole is read once its window passed; the half never was.
+    assert_eq!(one_question_stored(&app, &session, &token).await[0], WHOLE);
+    eventually("the whole's extraction", 10, || async {
+        let found: Vec<String> = llm
+            .all_requests()
+            .iter()
+            .filter(|r| r.is_extraction())
+            .map(|r| String::from_utf8_lossy(&r.body).to_string())
+            .collect();
+        (!found.is_empty()).then_some(())
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let extractions: Vec<String> = llm
+        .all_requests()
+        .iter()
+        .filter(|r| r.is_extraction())
+        .map(|r| String::from_utf8_lossy(&r.body).to_string())
+        .collect();
+    assert_eq!(extractions.len(), 1, "{extractions:?}");
+    assert!(extractions[0].contains("the capital of Spain"), "{}", extractions[0]);
 }

@@ -229,19 +229,19 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     assert_eq!(written_in("Es ist drei Uhr in Berlin."), "de");
     assert_eq!(written_in("The capital of France is Paris."), "en");
 
-    let stored: Value = http
-        .get(format!("{base}/api/sessions/{session}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(
-        stored["messages"].as_array().unwrap().len(),
-        4,
-        "both spoken turns are stored"
-    );
+    // Both spoken turns are stored, and shown once they can no longer be continued (a few seconds).
+    crate::common::eventually("both spoken turns shown", 15, || async {
+        let stored: Value = http
+            .get(format!("{base}/api/sessions/{session}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        (stored["messages"].as_array().unwrap().len() == 4).then_some(())
+    })
+    .await;
 
     let chat_session: Value = http
         .post(format!("{base}/api/sessions"))

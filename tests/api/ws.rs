@@ -1013,7 +1013,7 @@ async fn the_answer_starts_during_the_pause_and_is_the_turns_when_the_pause_ends
     );
     assert_eq!(said(&frames), "Es ist zwölf.");
     assert_eq!(llm.requests(CHAT).len(), 1, "the early request was the turn's");
-    assert_eq!(app.stored_texts(&session, &token).await.len(), 2);
+    assert_eq!(app.shown_texts(&session, &token, 2).await.len(), 2);
     assert_eq!(requests_today(&app).await, 1);
     let metrics = app.get("/api/metrics", As::AdminKey).await;
     let counters = &metrics.body["counters"];
@@ -1052,7 +1052,7 @@ async fn speech_after_the_pause_stops_the_answer_started_on_it_and_the_whole_que
     assert_eq!(question_of(&asked[0]), "Wie heißt die Hauptstadt von");
     assert_eq!(question_of(&asked[1]), "Wie heißt die Hauptstadt von Italien?");
     assert_eq!(
-        app.stored_texts(&session, &token).await,
+        app.shown_texts(&session, &token, 2).await,
         ["Wie heißt die Hauptstadt von Italien?", "Rom."],
         "the turn is stored once"
     );
