@@ -414,3 +414,57 @@ async fn connections_beyond_the_cap_are_closed_at_once_and_health_still_answers(
     // The calls that had their place go on.
     assert!(!ended(&first.got()) && !ended(&second.got()));
 }
+
+#[tokio::test]
+#[ignore = "needs ONNX Runtime and the Silero and Smart Turn models; scripts/test.sh fetches them"]
+async fn with_smart_turn_a_caller_who_pauses_after_an_unfinished_phrase_is_heard_as_one_question() {
+    use crate::voice_detection::{COMPLETE, INCOMPLETE, as_env, pcm, smart_turn_settings};
+    use voice_gateway::providers::resample::resample;
+    const HALF: &str = "I would like to know if the";
+    const WHOLE: &str = "I would like to know if the capital of France is Paris.";
+    let fakes = Fakes::start().await;
+    // The recogniser hears the phrase at its pause, the whole once both parts are there (over 3.5 s).
+    fakes.stt.when(
+        |r| r.uploaded_wav().3 > 3.5,
+        crate::fakes::Reply::Json(json!({"text": WHOLE})),
+    );
+    fakes.stt.always(STT, crate::fakes::Reply::Json(json!({"text": HALF})));
+    fakes.llm.always(CHAT, tokens(&["Yes, it is."]));
+    let settings = smart_turn_settings("100");
+    let mut env = as_env(&settings);
+    env.push(("AUDIOSOCKET_USER", "anna"));
+    let (app, _, port) = gateway(&fakes, &env).await;
+    let users = app.get("/api/admin/users", As::AdminKey).await.body;
+    let anna = users.as_array().unwrap().iter().find(|u| u["name"] == "anna").unwrap();
+    let id = anna["id"].as_str().unwrap().to_string();
+
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    // At the telephone's 8 kHz, as Asterisk plays it: the broken-off phrase, 1.5 s of thinking, the rest.
+    let narrow = |clip: &[u8]| resample(&pcm(clip), 16_000, 8_000);
+    let said = [narrow(INCOMPLETE), vec![0; 12_000], narrow(COMPLETE), vec![0; 24_000]].concat();
+    call.say(&said).await;
+    eventually("the whole question answered", 20, || async {
+        fakes.spoken().iter().any(|s| s == "Yes, it is.").then_some(())
+    })
+    .await;
+
+    // Smart Turn heard the phrase unfinished on the 8 kHz line: the pause did not end the turn.
+    let asked: Vec<String> = fakes.llm.requests(CHAT).iter().map(crate::ws::question_of).collect();
+    assert_eq!(asked.last().map(String::as_str), Some(WHOLE), "{asked:?}");
+    let answers = fakes.spoken().iter().filter(|s| *s == "Yes, it is.").count();
+    assert_eq!(answers, 1, "answered once, not at the pause");
+    assert_eq!(
+        app.rows_of("messages", &id).await,
+        2,
+        "one question and its answer stored"
+    );
+    // Not a turn ended at the pause and joined afterwards: the pause never ended it.
+    let metrics = app.prometheus().await;
+    assert!(
+        !metrics.contains("voice_continuations_total{channel=\"phone\"}"),
+        "{metrics}"
+    );
+    let last = fakes.stt.requests(STT).last().unwrap().uploaded_wav();
+    assert!(last.3 > 3.5, "both parts transcribed as one: {} s", last.3);
+}

@@ -194,7 +194,7 @@ async fn without_its_runtime_the_energy_detector_runs_and_the_status_says_why() 
 
 /// Silero and Smart Turn where `scripts/test.sh` puts them, a fixed silence of 300 ms (which would cut the
 /// pauses of the tests), a longest pause of 3 s, and early transcription after `stt_early_ms` (0: none).
-fn smart_turn_settings(stt_early_ms: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn smart_turn_settings(stt_early_ms: &str) -> Vec<(&'static str, String)> {
     let (lib, vad_model) = runtime_and_model();
     vec![
         ("VAD_ENGINE", "silero".into()),
@@ -208,7 +208,7 @@ fn smart_turn_settings(stt_early_ms: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn as_env<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+pub(crate) fn as_env<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
     settings.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 
@@ -232,7 +232,7 @@ pub(crate) fn pcm(bytes: &[u8]) -> Vec<i16> {
 
 /// espeak-ng, 16 kHz: "What is the capital of France?" (2.2 s) and "I would like to know if the" (2.0 s).
 pub(crate) const COMPLETE: &[u8] = include_bytes!("../fixtures/turn_complete_en_16k.pcm");
-const INCOMPLETE: &[u8] = include_bytes!("../fixtures/turn_incomplete_en_16k.pcm");
+pub(crate) const INCOMPLETE: &[u8] = include_bytes!("../fixtures/turn_incomplete_en_16k.pcm");
 
 #[test]
 #[ignore = "needs ONNX Runtime and the Smart Turn model; scripts/test.sh fetches them"]
