@@ -350,7 +350,7 @@ function breakerState(p) {
   const check = button('Check now', async () => {
     await act('check', () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
     loadHealth();
-  }, `Check ${p.stage} ${p.id} now`);
+  }, `Check now: ${p.stage} ${p.id}`);
   const both = document.createElement('span');
   both.append(span, ' ', check);
   return both;
