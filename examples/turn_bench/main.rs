@@ -11,13 +11,18 @@
 //! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
 //! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
 //! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]); `--line sip-g722` and
-//! `--line sip-pcma` as a call to the SIP telephone in G.722 (16 kHz) or A-law (8 kHz) ([`sip`]).
+//! `--line sip-pcma` as a call to the SIP telephone in G.722 (16 kHz) or A-law (8 kHz) ([`sip`]); `--line
+//! audiosocket` as a call through Asterisk's AudioSocket, 8 kHz signed linear ([`audiosocket`]).
 //!
 //! `--suite pauses [--sets real,en,de,complete,interrupt] [--data target/turn_bench]` measures instead what issue
 //! 40 is about: people who pause mid-sentence (recordings and generated questions), whether they are answered
 //! after half a sentence or their words are joined (`continued`), and whether real interruptions stay
-//! interruptions ([`pauses`]; the recordings are fetched into `--data` at the first run).
+//! interruptions ([`pauses`]; the recordings are fetched into `--data` at the first run). With a `--line`, each
+//! paused question is one call on that line instead ([`paused_calls`]), to compare the lines with
+//! `/ws/voice` (issue 51: "a slow speaker is heard the same on every line").
 
+mod audiosocket;
+mod paused_calls;
 mod pauses;
 mod phone;
 mod sip;
@@ -98,9 +103,19 @@ async fn main() {
     let twilio = line == "twilio";
     let sip_codec = sip::codec(&line);
     let sip_addr: std::net::SocketAddr = std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let asterisk = line == "audiosocket";
+    let audiosocket_addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    assert!(
+        matches!(line.as_str(), "ws" | "twilio" | "audiosocket") || sip_codec.is_some(),
+        "--line: ws, twilio, audiosocket, sip-g722 or sip-pcma"
+    );
     let mut settings: Vec<(String, String)> = match (twilio, sip_codec) {
         (true, _) => phone::settings(port),
         (_, Some(_)) => sip::settings(sip_addr),
+        _ if asterisk => audiosocket::settings(audiosocket_addr),
         _ => Vec::new(),
     };
     settings.extend(
@@ -127,6 +142,7 @@ async fn main() {
         match (twilio, sip_codec) {
             (true, _) => phone::ask(port, pid, &lang, &pcm, call).await,
             (_, Some(codec)) => sip::ask(port, sip_addr, pid, &lang, &pcm, codec, call).await,
+            _ if asterisk => audiosocket::ask(port, audiosocket_addr, pid, &lang, &pcm, call).await,
             _ => ask(port, pid, &lang, &pcm).await,
         }
     };
@@ -140,7 +156,12 @@ async fn main() {
             .collect();
         let data = std::path::PathBuf::from(arg(&args, "--data", "target/turn_bench"));
         std::fs::create_dir_all(&data).expect("the bench's data folder");
-        pauses::run(port, pauses::items(&engines, &data, &sets)).await;
+        let items = pauses::items(&engines, &data, &sets);
+        if line == "ws" {
+            pauses::run(port, items).await;
+        } else {
+            paused_calls::run(port, items, ask).await;
+        }
         return;
     }
     let questions: Vec<Question> = questions()
@@ -282,9 +303,9 @@ fn errors(reference: &str, heard: &str) -> (usize, usize) {
     (d[h.len()], r.len())
 }
 
-/// The sum and count of each stage in the gateway's `voice_stage_seconds`, over channels and providers.
-async fn stage_sums(port: u16) -> BTreeMap<String, (f64, f64)> {
-    let text = reqwest::Client::new()
+/// The gateway's `/api/metrics` in Prometheus' text format.
+async fn prometheus(port: u16) -> String {
+    reqwest::Client::new()
         .get(format!("http://127.0.0.1:{port}/api/metrics?format=prometheus"))
         .header("X-Admin-Key", ADMIN_KEY)
         .send()
@@ -293,7 +314,12 @@ async fn stage_sums(port: u16) -> BTreeMap<String, (f64, f64)> {
         .expect("the metrics")
         .text()
         .await
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The sum and count of each stage in the gateway's `voice_stage_seconds`, over channels and providers.
+async fn stage_sums(port: u16) -> BTreeMap<String, (f64, f64)> {
+    let text = prometheus(port).await;
     let mut sums = BTreeMap::new();
     for line in text.lines() {
         let (kind, rest) = if let Some(rest) = line.strip_prefix("voice_stage_seconds_sum{") {

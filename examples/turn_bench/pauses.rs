@@ -55,20 +55,20 @@ const TURN_DEADLINE: Duration = Duration::from_secs(30);
 /// may follow a half's `done`.
 const SETTLE: Duration = Duration::from_secs(3);
 /// A last transcript with at most this share of wrong words is the whole question.
-const WHOLE_WER: f64 = 0.25;
+pub(super) const WHOLE_WER: f64 = 0.25;
 
 /// One thing a speaker says: a question, or a question and what interrupts its answer.
 pub struct Item {
-    set: String,
-    speaker: String,
-    lang: String,
+    pub(super) set: String,
+    pub(super) speaker: String,
+    pub(super) lang: String,
     /// The words; a `|` marks the long pause (or separates a question from its interruption).
-    text: String,
+    pub(super) text: String,
     /// The pause at the `|` (ms); for an interruption, how long after the answer's first audio it comes.
-    pause: u32,
+    pub(super) pause: u32,
     /// The question's audio (16 kHz), and the interruption's.
-    pcm: Vec<i16>,
-    interruption: Option<Vec<i16>>,
+    pub(super) pcm: Vec<i16>,
+    pub(super) interruption: Option<Vec<i16>>,
 }
 
 /// What became of one item.
@@ -586,7 +586,7 @@ pub async fn run(port: u16, items: Vec<Item>) {
     metrics(port).await;
 }
 
-fn spread(mut v: Vec<f64>) -> String {
+pub(super) fn spread(mut v: Vec<f64>) -> String {
     if v.is_empty() {
         return "–".into();
     }
@@ -679,17 +679,8 @@ fn report(items: &[Item], done: &[(usize, Outcome)], stored: &[(String, usize, u
 }
 
 /// The gateway's continuation counter and patience series, as `/api/metrics` shows them.
-async fn metrics(port: u16) {
-    let text = reqwest::Client::new()
-        .get(format!("http://127.0.0.1:{port}/api/metrics?format=prometheus"))
-        .header("X-Admin-Key", ADMIN_KEY)
-        .send()
-        .await
-        .and_then(|r| r.error_for_status())
-        .expect("the metrics")
-        .text()
-        .await
-        .unwrap_or_default();
+pub(super) async fn metrics(port: u16) {
+    let text = super::prometheus(port).await;
     let series: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("voice_continuations_total") || l.starts_with("voice_turn_patience"))

@@ -405,7 +405,7 @@ struct Received {
 /// `CLOUD_LLM_PRICE_INPUT`/`_OUTPUT`, from the tokens it reported (category `llm`) or, where it reported
 /// none, from the tokens counted and the prompt's length (category `llm_estimated`).
 #[derive(Clone)]
-struct Meter(std::sync::Arc<MeterInner>);
+pub(super) struct Meter(std::sync::Arc<MeterInner>);
 
 struct MeterInner {
     store: crate::store::Store,
@@ -416,7 +416,7 @@ struct MeterInner {
 }
 
 impl Meter {
-    fn new(app: &App, user_id: &str) -> Self {
+    pub(super) fn new(app: &App, user_id: &str) -> Self {
         Self(std::sync::Arc::new(MeterInner {
             store: app.store.clone(),
             user_id: user_id.to_string(),
@@ -435,7 +435,7 @@ impl Meter {
     }
 
     /// A request is sent: its index.
-    fn request(&self, provider: LlmId, request: &ChatRequest) -> usize {
+    pub(super) fn request(&self, provider: LlmId, request: &ChatRequest) -> usize {
         let prompt_chars = request
             .messages
             .iter()
@@ -452,11 +452,11 @@ impl Meter {
         })
     }
 
-    fn token(&self, at: usize) {
+    pub(super) fn token(&self, at: usize) {
         self.with(|r| r[at].tokens += 1);
     }
 
-    fn usage(&self, at: usize, usage: &crate::providers::llm::Usage) {
+    pub(super) fn usage(&self, at: usize, usage: &crate::providers::llm::Usage) {
         self.with(|r| {
             let (prompt, completion, costed) = r[at].usage.get_or_insert((0, 0, false));
             *prompt += usage.prompt_tokens;

@@ -471,7 +471,7 @@ async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_mode
         ("MEMORY_EXTRACTION_ENABLED", "false"),
         ("CLOUD_LLM_PRICE_INPUT", "1"),
         ("CLOUD_LLM_PRICE_OUTPUT", "1000000"),
-        // The half's own turn asks the model (an answer started early and never used is not metered yet).
+        // The half's own turn asks the model (an early answer never used is the next test's).
         ("PREEMPTIVE_GENERATION", "false"),
     ];
     let (app, token, _) = TestApp::with()
@@ -505,6 +505,64 @@ async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_mode
     })
     .await;
     // The half: its one token counted, its prompt (about a few hundred tokens) at one unit a million.
+    let estimated = anna["cost_estimated_month"].as_f64().unwrap();
+    assert!((1.0..1.01).contains(&estimated), "{anna}");
+    // The whole: its reported 12 and 1 tokens at the prices.
+    let counted = anna["cost_month"].as_f64().unwrap() - estimated;
+    assert!((counted - 1.000012).abs() < 1e-9, "{anna}");
+}
+
+#[tokio::test]
+async fn an_answer_started_early_and_never_used_is_billed_for_what_the_cloud_model_sent() {
+    use crate::common::Stage;
+    let stt = recogniser().await;
+    let cloud = Fake::start().await;
+    // The early answer to the half: one token, then nothing until it is called off; no usage ever comes.
+    let (early, _gate, closed) = held(&["Let me see"], &[" now."]);
+    cloud.then(CHAT, early);
+    cloud.always(CHAT, tokens(&["It is Madrid."]));
+    let local = Fake::answering(&["unused"]).await;
+    let env = [
+        ("FILLER_AFTER_MS", "0"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("CLOUD_LLM_PRICE_INPUT", "1"),
+        ("CLOUD_LLM_PRICE_OUTPUT", "1000000"),
+        // The half is transcribed and asked 200 ms into the pause; the turn ends only after 1.5 s.
+        ("STT_EARLY_MS", "200"),
+        ("VAD_SILENCE_MS", "1500"),
+    ];
+    let (app, token, _) = TestApp::with()
+        .llm(&local)
+        .stt(&stt)
+        .first(Stage::Llm, &cloud, "local")
+        .env(&env)
+        .user("anna")
+        .await;
+    let mut ws = connect(&app, "/ws/voice", &token).await;
+    ws.send(json!({"type": "start", "vad": true, "language": "en"})).await;
+
+    ws.speak([tone(700), silence(500)].concat()).await;
+    eventually("the model asked during the pause", 5, || async {
+        !cloud.requests(CHAT).is_empty()
+    })
+    .await;
+    assert!(ws.quiet_for(300).await, "the early answer is held back");
+    // Anna goes on: the early answer is never used, the whole question is asked and answered.
+    ws.speak([tone(700), silence(1700)].concat()).await;
+    let frames = ws.turn().await;
+    assert_eq!(frames[0].json()["text"], WHOLE, "{:?}", kinds(&frames));
+    eventually("the early request closing", 5, || async {
+        closed.load(std::sync::atomic::Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(cloud.requests(CHAT).len(), 2);
+
+    let anna = eventually("both answers billed", 5, || async {
+        let anna = usage(&app, "anna").await;
+        (anna["cost_month"].as_f64().unwrap_or_default() >= 2.0).then_some(anna)
+    })
+    .await;
+    // The early answer: its one token, its prompt at one unit a million tokens, estimated.
     let estimated = anna["cost_estimated_month"].as_f64().unwrap();
     assert!((1.0..1.01).contains(&estimated), "{anna}");
     // The whole: its reported 12 and 1 tokens at the prices.

@@ -1,20 +1,18 @@
 //! The WebSocket channels with a real client against the gateway on port 0 and fake providers.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 use crate::common::{ADMIN_KEY, As, Gateway, TestApp, eventually};
-use crate::fakes::{CHAT, Fake, Recorded, Reply, ending, token_chunks, tokens};
+use crate::fakes::{CHAT, Fake, Recorded, Reply, held, tokens};
 
 pub(crate) const STT: &str = "/v1/audio/transcriptions";
 
@@ -132,18 +130,6 @@ pub(crate) async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
 /// A gateway for the channels: `llm` answers, and no filler interrupts the events a test expects.
 fn gateway(llm: &Fake) -> Gateway {
     TestApp::with().llm(llm).env(&[("FILLER_AFTER_MS", "0")])
-}
-
-fn held(first: &[&str], rest: &[&str]) -> (Reply, Arc<Semaphore>, Arc<AtomicBool>) {
-    let gate = Arc::new(Semaphore::new(0));
-    let closed = Arc::new(AtomicBool::new(false));
-    let reply = Reply::SseHeld {
-        first: token_chunks(first),
-        gate: gate.clone(),
-        rest: ending(rest),
-        closed: closed.clone(),
-    };
-    (reply, gate, closed)
 }
 
 #[tokio::test]

@@ -175,6 +175,11 @@ impl LlmStream {
     pub async fn next(&mut self) -> Option<Result<Delta, ProviderError>> {
         self.rx.recv().await
     }
+
+    /// The next piece that has already arrived, without waiting.
+    pub fn try_next(&mut self) -> Option<Result<Delta, ProviderError>> {
+        self.rx.try_recv().ok()
+    }
 }
 
 /// A language model; every answer streams.
