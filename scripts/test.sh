@@ -68,8 +68,10 @@ if [ ! -x target/wyoming-venv/bin/python ] || ! target/wyoming-venv/bin/python -
   target/wyoming-venv/bin/pip install -q --disable-pip-version-check wyoming==1.10.2 zeroconf==0.154.0
 fi
 
-# The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after).
-# (The deployment test needs the PostgreSQL below.)
+# The end-to-end test sets up the local engines in target/engines (a minute the first time, seconds after),
+# first and alone: the house telephone's tests run the gateway in a network namespace where nothing can be
+# fetched. (The deployment test needs the PostgreSQL below.)
+cargo test --locked --test api -- --ignored --exact e2e::the_engines_are_set_up_in_the_folder_the_tests_share
 cargo test --locked -- --include-ignored --skip deploy:: "$@"
 
 # The integration suite again, on PostgreSQL: a throwaway server, each test's gateway with its own database.

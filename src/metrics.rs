@@ -50,6 +50,10 @@ pub const EMERGENCY_ESCALATIONS_TOTAL: &str = "emergency_escalations_total";
 pub const GATEWAY_INFO: &str = "gateway_info";
 /// Series `voice_continuations_total`: speech after a pause joined to the question it continued, by `channel`.
 pub const VOICE_CONTINUATIONS_TOTAL: &str = "voice_continuations_total";
+/// Series `sip_calls_ended_total`: SIP calls the gateway ended because the other side was gone, by `reason`
+/// (`no_audio`: no RTP for `RTP_TIMEOUT_SECONDS`; `no_ack`: its 200 never acknowledged; `session_expired`: a
+/// session timer ran out unrefreshed).
+pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
 /// Series `voice_turn_patience_seconds`: the patience in use at the end of each answered utterance.
 pub const VOICE_TURN_PATIENCE_SECONDS: &str = "voice_turn_patience_seconds";
 /// Series `ws_connections`.
@@ -130,6 +134,10 @@ const HELP: &[(&str, &str)] = &[
     (
         VOICE_CONTINUATIONS_TOTAL,
         "Speech after a pause joined to the question it continued (the answer to the half was cancelled), by channel.",
+    ),
+    (
+        SIP_CALLS_ENDED_TOTAL,
+        "SIP calls the gateway ended because the other side was gone (no audio, no ACK, session expired), by reason.",
     ),
     (
         VOICE_TURN_PATIENCE_SECONDS,

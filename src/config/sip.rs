@@ -24,6 +24,8 @@ pub struct SipSettings {
     pub rtp_ports: std::ops::RangeInclusive<u16>,
     /// `SIP_MAX_CALLS`: calls at once; one more gets 486 Busy Here.
     pub max_calls: usize,
+    /// `RTP_TIMEOUT_SECONDS`: a call whose caller sends no audio this long (and is not on hold) is ended.
+    pub rtp_timeout: std::time::Duration,
 }
 
 impl SipSettings {
@@ -66,7 +68,12 @@ impl SipSettings {
             .var("SIP_MAX_CALLS", "SIP calls at once; one more hears busy (486)")
             .ranged(4, 1000)?
             .max(1) as usize;
+        let rtp_timeout = src
+            .var("RTP_TIMEOUT_SECONDS", "a SIP call whose caller sends no audio this long (not on hold) is ended with a BYE and its place freed: a handset that vanished without hanging up")
+            .ranged(30, 3600)?
+            .max(1);
         Ok(Self {
+            rtp_timeout: std::time::Duration::from_secs(rtp_timeout.into()),
             registrar,
             user,
             password,

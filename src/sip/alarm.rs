@@ -13,10 +13,12 @@ use tokio::time::Instant;
 
 use super::answer::{self, Ears};
 use super::dial::{self, Answered};
+use super::dialog::Shared;
 use super::endpoint::{Endpoint, token};
-use super::media::{self, Media};
+use super::media::{self, Media, Remote};
 use super::register::Account;
-use super::{Calls, dialog, sdp};
+use super::session::{Agreed, Session};
+use super::{Calls, sdp};
 use crate::app::App;
 use crate::config::route::RouteLayer;
 use crate::lines::{AlarmCall, Confirm, Dialer};
@@ -97,7 +99,8 @@ impl HouseLine {
         let (tx, requests) = mpsc::channel(16);
         self.calls.insert(call_id.clone(), tx);
         let number = dialable(&call.to, app.settings.phone.country_code.as_deref());
-        let offer = sdp::offer(local, rand::random::<u32>().into());
+        let session_id: u64 = rand::random::<u32>().into();
+        let offer = sdp::offer(local, session_id);
         let answered = dial::call(&self.endpoint, &self.account, &number, &call_id, &offer, call.ring).await;
         let answered = match answered {
             Ok(answered) => answered,
@@ -122,6 +125,9 @@ impl HouseLine {
             app: &app,
             endpoint: &self.endpoint,
             registrar: self.account.registrar,
+            local,
+            origin: (session_id, session_id),
+            contact: format!("<sip:{}@{}>", self.account.user, self.account.contact),
         };
         line.converse(answered, (rtp, rtcp), requests, words, &call).await;
     }
@@ -138,6 +144,10 @@ struct Conversation<'a> {
     app: &'a Arc<App>,
     endpoint: &'a Arc<Endpoint>,
     registrar: SocketAddr,
+    /// The gateway's audio address, its description's origin and its Contact.
+    local: SocketAddr,
+    origin: (u64, u64),
+    contact: String,
 }
 
 /// How the callee answered.
@@ -166,25 +176,40 @@ impl Conversation<'_> {
             mut responses,
         } = answered;
         let (again, next_hop) = (dialog.ack(), dialog.next_hop());
+        let dialog = Shared::new(dialog);
         let (tx, mut inbound) = mpsc::channel(64);
         let (keys_tx, mut keys) = mpsc::channel(16);
         let hang_up = dialog.hang_up(self.endpoint.clone());
+        let (remote, heard) = tokio::sync::watch::channel(Remote::of(&answer, self.registrar.ip()));
+        let timeout = self.app.settings.sip.rtp_timeout;
         let mut line = Media::start(
-            rtp,
-            rtcp,
+            (rtp, rtcp),
             &answer,
-            self.registrar.ip(),
+            heard,
+            timeout,
             tx.clone(),
             keys_tx.clone(),
             hang_up,
         );
-        let in_dialog = AbortOnDrop(tokio::spawn(dialog::serve(
-            self.endpoint.clone(),
-            requests,
-            tx,
-            keys_tx,
-            self.registrar,
-        )));
+        let session = Session {
+            app: self.app.clone(),
+            endpoint: self.endpoint.clone(),
+            dialog,
+            peer: self.registrar,
+            inbound: tx,
+            keys: keys_tx,
+            audio: Agreed {
+                remote,
+                local: self.local,
+                sent: answer.answer(self.local, self.origin),
+                offer: answer,
+                origin: self.origin,
+                contact: self.contact.clone(),
+            },
+            timer: None,
+            remote_cseq: 0,
+        };
+        let in_dialog = AbortOnDrop(tokio::spawn(session.serve(requests)));
         let rate = line.rate();
         let pause = vec![0i16; (PAUSE.as_secs_f64() * f64::from(rate)) as usize];
         let script = [&words.message, &pause, &words.message, &words.ask];

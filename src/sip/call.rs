@@ -1,17 +1,20 @@
 //! An incoming call: the INVITE answered with the best codec offered (RFC 3261 §13.3, the 2xx sent again
-//! until its ACK), then the call on the voice core as on every phone line, and its end by a BYE either way.
+//! until its ACK, and the call ended with a BYE when none comes), then the call on the voice core as on every
+//! phone line while [`super::session`] serves its dialog, and its end by a BYE either way.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
-use super::dialog::{self, Dialog};
+use super::dialog::{Dialog, Shared};
 use super::endpoint::{Endpoint, T1, T2, token};
-use super::media::{self, Media};
+use super::media::{self, Media, Remote};
 use super::message::{Message, uri_of, user_of};
 use super::sdp::Offer;
+use super::session::{self, Agreed, Session, Timer};
 use crate::app::App;
+use crate::metrics::SIP_CALLS_ENDED_TOTAL;
 use crate::phone::call;
 use crate::phone::callers::{self, Caller};
 
@@ -26,6 +29,13 @@ pub async fn take(
     contact: SocketAddr,
 ) {
     let _ = endpoint.send(&invite.response(100, "Trying", None), from).await;
+    if let Some(refusal) = session::unsupported(&invite) {
+        return drop(endpoint.send(&refusal, from).await);
+    }
+    let timer = match Timer::asked(&invite) {
+        Ok(timer) => timer,
+        Err(too_small) => return drop(endpoint.send(&too_small, from).await),
+    };
     let offer = match Offer::parse(&String::from_utf8_lossy(&invite.body)) {
         Ok(offer) => offer,
         Err(why) => {
@@ -56,16 +66,33 @@ pub async fn take(
         .to_string();
     let reliable = endpoint.reliable(from);
     let transport = if reliable { ";transport=tcp" } else { "" };
-    ok.push("Contact", format!("<sip:{user}@{contact}{transport}>"))
+    let own_contact = format!("<sip:{user}@{contact}{transport}>");
+    let origin: (u64, u64) = (rand::random::<u32>().into(), 1);
+    let description = offer.answer(local_media, origin);
+    ok.push("Contact", own_contact.clone())
         .push("Allow", super::ALLOW)
+        .push("Supported", session::SUPPORTED)
         .push("Content-Type", "application/sdp");
-    ok.body = offer.answer(local_media, rand::random::<u32>().into()).into_bytes();
-    if !acknowledged(&endpoint, &ok, from, &mut requests).await {
-        return;
+    if let Some(timer) = &timer {
+        timer.agree(&mut ok);
     }
+    ok.body = description.clone().into_bytes();
     let Some(dialog) = Dialog::taken(&invite, &ok, from, contact, reliable).await else {
-        return tracing::warn!("a SIP call without a usable Contact; ended");
+        let _ = endpoint
+            .send(&invite.response(400, "Bad Request (no usable Contact)", None), from)
+            .await;
+        return tracing::warn!("a SIP call without a usable Contact; refused");
     };
+    let dialog = Shared::new(dialog);
+    match acknowledged(&endpoint, &ok, from, &mut requests).await {
+        Acknowledged::Yes => {}
+        Acknowledged::Ended => return,
+        Acknowledged::Never => {
+            tracing::warn!("a SIP call's answer was never acknowledged; ended with a BYE");
+            app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", "no_ack")]);
+            return dialog.hang_up(endpoint)();
+        }
+    }
     let number = invite.header("From").map(uri_of).and_then(user_of);
     let caller = match callers::by_number(&app, number).await {
         Ok(caller) => caller,
@@ -82,13 +109,36 @@ pub async fn take(
     // Keys in a call to the assistant mean nothing yet; an alarm call listens for them.
     let (keys, _keys) = mpsc::channel(16);
     let hang_up = dialog.hang_up(endpoint.clone());
-    let mut line = Media::start(rtp, rtcp, &offer, from.ip(), tx.clone(), keys.clone(), hang_up);
-    let in_dialog = crate::task::AbortOnDrop(tokio::spawn(dialog::serve(endpoint, requests, tx, keys, from)));
+    let (remote, heard) = watch::channel(Remote::of(&offer, from.ip()));
+    let timeout = app.settings.sip.rtp_timeout;
+    let mut line = Media::start((rtp, rtcp), &offer, heard, timeout, tx.clone(), keys.clone(), hang_up);
+    let session = Session {
+        app: app.clone(),
+        endpoint,
+        dialog,
+        peer: from,
+        inbound: tx,
+        keys,
+        audio: Agreed {
+            remote,
+            local: local_media,
+            offer,
+            origin,
+            sent: description,
+            contact: own_contact,
+        },
+        timer,
+        remote_cseq: invite.cseq().map_or(0, |(n, _)| n),
+    };
+    let in_dialog = crate::task::AbortOnDrop(tokio::spawn(session.serve(requests)));
     match caller {
         Caller::Refused => call::refuse(&app, &mut line, &mut inbound, "sip").await,
         Caller::Known(user) | Caller::Guest(user) => {
-            crate::phone::answer(app, user, "sip", &mut inbound, &mut line).await;
+            crate::phone::answer(app.clone(), user, "sip", &mut inbound, &mut line).await;
         }
+    }
+    if line.vanished() {
+        app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", "no_audio")]);
     }
     // A caller who hung up first is not sent a BYE.
     if !in_dialog.0.is_finished() {
@@ -96,39 +146,57 @@ pub async fn take(
     }
 }
 
-/// Sends the 2xx until its ACK (or the caller's BYE or CANCEL) comes; `false` when the call ended first.
+/// How the wait for the ACK ended.
+enum Acknowledged {
+    Yes,
+    /// The caller hung up first (BYE).
+    Ended,
+    /// No ACK within 64·T1.
+    Never,
+}
+
+/// Sends the 2xx until its ACK comes (over a connection, once), T1 doubling to T2, for 64·T1 at most. A
+/// CANCEL that crossed the 2xx is answered 200 and changes nothing (RFC 3261 §9.2); the INVITE again gets
+/// the 2xx again.
 async fn acknowledged(
     endpoint: &Endpoint,
     ok: &Message,
     to: SocketAddr,
     requests: &mut mpsc::Receiver<Message>,
-) -> bool {
+) -> Acknowledged {
     let mut interval = T1;
     let deadline = tokio::time::Instant::now() + T1 * 64;
+    let reliable = endpoint.reliable(to);
     loop {
         if endpoint.send(ok, to).await.is_err() {
-            return false;
+            return Acknowledged::Ended;
         }
-        let wait = tokio::time::sleep(interval);
-        tokio::pin!(wait);
+        let next = if reliable {
+            deadline
+        } else {
+            (tokio::time::Instant::now() + interval).min(deadline)
+        };
         loop {
-            tokio::select! {
-                () = &mut wait => break,
-                request = requests.recv() => match request.as_ref().map(Message::method) {
-                    Some("ACK") => return true,
-                    Some("BYE" | "CANCEL") => {
-                        let request = request.unwrap_or_else(|| ok.clone());
-                        let _ = endpoint.send(&request.response(200, "OK", None), to).await;
-                        return false;
-                    }
-                    Some(_) => {}
-                    None => return false,
-                },
+            let request = tokio::select! {
+                () = tokio::time::sleep_until(next) => break,
+                request = requests.recv() => request,
+            };
+            let Some(request) = request else {
+                return Acknowledged::Ended;
+            };
+            match request.method() {
+                "ACK" => return Acknowledged::Yes,
+                "BYE" => {
+                    let _ = endpoint.send(&request.response(200, "OK", None), to).await;
+                    return Acknowledged::Ended;
+                }
+                "CANCEL" => drop(endpoint.send(&request.response(200, "OK", None), to).await),
+                "INVITE" => drop(endpoint.send(ok, to).await),
+                _ => {}
             }
         }
         if tokio::time::Instant::now() >= deadline {
-            tracing::warn!("a SIP call's answer was never acknowledged; ended");
-            return false;
+            return Acknowledged::Never;
         }
         interval = (interval * 2).min(T2);
     }

@@ -1,15 +1,12 @@
 //! A dialog (RFC 3261 §12): what the gateway keeps of a call to send its own requests in it (the ACK of the
-//! 2xx it was answered with, its BYE), whether it took the call or placed it, and the other side's requests
-//! served while the call lasts (a BYE ends it, an INFO may carry a keypress).
+//! 2xx it was answered with, a session refresh, its BYE), whether it took the call or placed it. The other
+//! side's requests in it are [`super::session`]'s.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-
-use tokio::sync::mpsc;
+use std::sync::{Arc, Mutex};
 
 use super::endpoint::{Endpoint, token};
 use super::message::{Message, uri_of};
-use crate::phone::call::Inbound;
 
 /// The gateway's side of a dialog.
 pub struct Dialog {
@@ -106,21 +103,20 @@ impl Dialog {
         self.request("ACK", self.cseq)
     }
 
-    /// The BYE that ends the call.
-    pub fn bye(&mut self) -> Message {
+    /// The gateway's next request in the dialog (its CSeq one higher).
+    pub fn next(&mut self, method: &str) -> Message {
         self.cseq += 1;
-        self.request("BYE", self.cseq)
+        self.request(method, self.cseq)
     }
 
     /// Ends the call with a BYE, when called (a line's hang-up).
-    pub fn hang_up(mut self, endpoint: Arc<Endpoint>) -> Box<dyn FnOnce() + Send + Sync> {
-        Box::new(move || {
-            tokio::spawn(async move {
-                if let Err(err) = endpoint.request(&self.bye(), self.next_hop).await {
-                    tracing::debug!(%err, "the BYE of a SIP call had no answer");
-                }
-            });
-        })
+    pub fn hang_up(self, endpoint: Arc<Endpoint>) -> Box<dyn FnOnce() + Send + Sync> {
+        Shared::new(self).hang_up(endpoint)
+    }
+
+    /// The ACK of the 2xx to the gateway's request `cseq` in the dialog (a re-INVITE of its own).
+    pub fn ack_of(&self, cseq: u32) -> Message {
+        self.request("ACK", cseq)
     }
 
     fn request(&self, method: &str, cseq: u32) -> Message {
@@ -170,85 +166,38 @@ async fn resolve(uri: &str) -> Option<SocketAddr> {
     super::lookup(host_port.split(';').next()?).await.ok()
 }
 
-/// The other side's requests in the call: a BYE ends it, an INFO is taken (and its keypress, RFC 2976 as
-/// telephones send it, goes to `keys`), a re-INVITE is declined.
-pub async fn serve(
-    endpoint: Arc<Endpoint>,
-    mut requests: mpsc::Receiver<Message>,
-    inbound: mpsc::Sender<Inbound>,
-    keys: mpsc::Sender<char>,
-    to: SocketAddr,
-) {
-    while let Some(request) = requests.recv().await {
-        let response = match request.method() {
-            "ACK" => continue,
-            "BYE" => {
-                let _ = endpoint.send(&request.response(200, "OK", None), to).await;
-                let _ = inbound.send(Inbound::Hangup).await;
-                return;
-            }
-            "INFO" => {
-                if let Some(key) = key_of(&request) {
-                    let _ = keys.try_send(key);
+/// A dialog its call and the server of its requests share: each of the gateway's requests takes the next
+/// CSeq, whoever sends it.
+#[derive(Clone)]
+pub struct Shared(Arc<Mutex<Dialog>>);
+
+impl Shared {
+    pub fn new(dialog: Dialog) -> Self {
+        Self(Arc::new(Mutex::new(dialog)))
+    }
+
+    /// The gateway's next request in the dialog, and where it goes.
+    pub fn next(&self, method: &str) -> (Message, SocketAddr) {
+        let mut dialog = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (dialog.next(method), dialog.next_hop)
+    }
+
+    /// The ACK of the 2xx to the gateway's request `cseq`, and where it goes.
+    pub fn ack_of(&self, cseq: u32) -> (Message, SocketAddr) {
+        let dialog = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (dialog.ack_of(cseq), dialog.next_hop)
+    }
+
+    /// Ends the call with a BYE, when called (a line's hang-up).
+    pub fn hang_up(&self, endpoint: Arc<Endpoint>) -> Box<dyn FnOnce() + Send + Sync> {
+        let dialog = self.clone();
+        Box::new(move || {
+            let (bye, to) = dialog.next("BYE");
+            tokio::spawn(async move {
+                if let Err(err) = endpoint.request(&bye, to).await {
+                    tracing::debug!(%err, "the BYE of a SIP call had no answer");
                 }
-                request.response(200, "OK", None)
-            }
-            "OPTIONS" => request.response(200, "OK", None),
-            // Hold and codec changes are not followed: the call goes on as agreed.
-            "INVITE" => request.response(488, "Not Acceptable Here", None),
-            _ => request.response(405, "Method Not Allowed", None),
-        };
-        let _ = endpoint.send(&response, to).await;
-    }
-}
-
-/// The key an INFO carries: `application/dtmf-relay` (`Signal=1`) or `application/dtmf` (`1`).
-fn key_of(info: &Message) -> Option<char> {
-    let kind = info
-        .header("Content-Type")?
-        .split(';')
-        .next()?
-        .trim()
-        .to_ascii_lowercase();
-    let body = String::from_utf8_lossy(&info.body);
-    let signal = match kind.as_str() {
-        "application/dtmf-relay" => body
-            .lines()
-            .find_map(|l| {
-                l.split_once('=')
-                    .filter(|(k, _)| k.trim().eq_ignore_ascii_case("Signal"))
-            })
-            .map(|(_, v)| v.trim().to_string())?,
-        "application/dtmf" => body.trim().to_string(),
-        _ => return None,
-    };
-    let mut chars = signal.chars();
-    match (chars.next(), chars.next()) {
-        (Some(key), None) if key.is_ascii_digit() || matches!(key, '*' | '#' | 'A'..='D') => Some(key),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn info(kind: &str, body: &str) -> Message {
-        let mut info = Message::request("INFO", "sip:620@192.168.178.20");
-        info.push("Content-Type", kind);
-        info.body = body.as_bytes().to_vec();
-        info
-    }
-
-    #[test]
-    fn an_info_carries_a_keypress_in_either_form() {
-        assert_eq!(
-            key_of(&info("application/dtmf-relay", "Signal=1\r\nDuration=160\r\n")),
-            Some('1')
-        );
-        assert_eq!(key_of(&info("application/dtmf-relay", "Signal= #\r\n")), Some('#'));
-        assert_eq!(key_of(&info("application/dtmf", "1")), Some('1'));
-        assert_eq!(key_of(&info("application/dtmf-relay", "Signal=11\r\n")), None);
-        assert_eq!(key_of(&info("text/plain", "1")), None);
+            });
+        })
     }
 }

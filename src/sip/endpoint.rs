@@ -2,6 +2,11 @@
 //! transactions waiting for their responses (RFC 3261 §17.1.2, non-INVITE: over UDP retransmitted from T1
 //! doubling to T2 until a final response or 64·T1), and the requests that arrive, handed to whoever serves
 //! them. A message to a peer with an open connection goes on that connection (RFC 3261 §18.2.2).
+//!
+//! The server transactions' memory is here too: the last response sent to each request is kept for 64·T1, so
+//! a request sent again (a UDP retransmission, RFC 3261 §17.2) is answered with it again and never served
+//! twice: a retransmitted INVITE gets the call's 100 or 200 rather than a second call, a retransmitted BYE its
+//! 200 rather than 481.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -11,12 +16,16 @@ use std::time::Duration;
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
+use super::Allowed;
 use super::message::{MAX_MESSAGE, Message, ParseError};
 use crate::logging::Repeated;
 
 /// RFC 3261's timer T1 (the round trip estimate) and T2 (the longest retransmission interval).
 pub const T1: Duration = Duration::from_millis(500);
 pub const T2: Duration = Duration::from_secs(4);
+/// The responses remembered for retransmitted requests, at most (each for 64·T1): a flood of requests cannot
+/// grow the memory beyond it.
+const REMEMBERED: usize = 2048;
 
 /// Why a client transaction ended without a final response.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +49,10 @@ pub struct Endpoint {
     waiting: Mutex<HashMap<String, mpsc::Sender<Message>>>,
     /// The open TCP connections by their peer's address: what is written to each.
     streams: Mutex<HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>>,
+    /// The last response to each request, by its transaction and its sender, until it expires.
+    answers: Mutex<HashMap<String, (Vec<u8>, tokio::time::Instant)>>,
+    /// Who may talk to the telephone, once known: a stranger's broken request gets 403, not the reason.
+    allowed: Mutex<Option<Allowed>>,
 }
 
 impl Endpoint {
@@ -49,16 +62,55 @@ impl Endpoint {
             socket: UdpSocket::bind(addr).await?,
             waiting: Mutex::default(),
             streams: Mutex::default(),
+            answers: Mutex::default(),
+            allowed: Mutex::default(),
         }))
+    }
+
+    /// Requests from outside `allowed` are strangers' from now on.
+    pub fn admit_only(&self, allowed: Allowed) {
+        *self.allowed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(allowed);
+    }
+
+    fn stranger(&self, from: SocketAddr) -> bool {
+        let allowed = self.allowed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        allowed.as_ref().is_some_and(|a| !a.contains(from.ip()))
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.socket.local_addr()
     }
 
-    /// Sends a message once (a response, an ACK).
+    /// Sends a message once (a response, an ACK); a response is remembered for its request's retransmissions.
     pub async fn send(&self, message: &Message, to: SocketAddr) -> std::io::Result<()> {
-        self.send_bytes(&message.to_bytes(), to).await
+        let bytes = message.to_bytes();
+        if message.code().is_some() {
+            self.remember(message, &bytes, to);
+        }
+        self.send_bytes(&bytes, to).await
+    }
+
+    /// Keeps `response` (written as `bytes`) to answer its request again for 64·T1.
+    fn remember(&self, response: &Message, bytes: &[u8], to: SocketAddr) {
+        // Strangers' refusals are not kept: they would fill the memory for the allowed.
+        if response.code() == Some(403) || response.branch().is_none() {
+            return;
+        }
+        let mut answers = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = tokio::time::Instant::now();
+        if answers.len() >= REMEMBERED {
+            answers.retain(|_, (_, until)| *until > now);
+        }
+        if answers.len() < REMEMBERED {
+            answers.insert(answered_key(response, to), (bytes.to_vec(), now + T1 * 64));
+        }
+    }
+
+    /// The last response to `request` from `from`, while it is remembered.
+    fn answered_before(&self, request: &Message, from: SocketAddr) -> Option<Vec<u8>> {
+        let answers = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (bytes, until) = answers.get(&answered_key(request, from))?;
+        (*until > tokio::time::Instant::now()).then(|| bytes.clone())
     }
 
     /// Sends a message written before (a request sent again): on the peer's connection when it has one.
@@ -161,7 +213,11 @@ impl Endpoint {
         match Message::parse(bytes) {
             Ok(message) if message.code().is_some() => self.answered(message),
             Ok(request) => match request.check_request() {
-                Ok(()) => return requests.send(Incoming { request, from }).await.is_ok(),
+                Ok(()) => match self.answered_before(&request, from) {
+                    // A retransmission: its transaction answers it again, nobody serves it twice.
+                    Some(again) => drop(self.send_bytes(&again, from).await),
+                    None => return requests.send(Incoming { request, from }).await.is_ok(),
+                },
                 Err(why) => self.refuse(&request, from, &why).await,
             },
             // What could be read of a broken request is enough to answer it, when it names its Via.
@@ -191,17 +247,23 @@ impl Endpoint {
         }
     }
 
-    /// A 400 for a broken request, or one that lacks what a transaction needs.
+    /// A 400 for a broken request, or one that lacks what a transaction needs; a stranger's gets 403 and
+    /// learns nothing of the parser.
     async fn refuse(&self, request: &Message, from: SocketAddr, why: &str) {
+        if request.header("Via").is_none() {
+            return;
+        }
+        if self.stranger(from) {
+            let _ = self.send(&request.response(403, "Forbidden", None), from).await;
+            return;
+        }
         static BROKEN: Repeated = Repeated::new();
         if let Some(left_out) = BROKEN.next() {
             tracing::warn!(%from, why, left_out, "a SIP request without what it needs; 400");
         }
-        if request.header("Via").is_some() {
-            let _ = self
-                .send(&request.response(400, &format!("Bad Request ({why})"), None), from)
-                .await;
-        }
+        let _ = self
+            .send(&request.response(400, &format!("Bad Request ({why})"), None), from)
+            .await;
     }
 }
 
@@ -217,6 +279,11 @@ impl Drop for Attached {
 /// The transaction a message belongs to: its branch and method (a CANCEL shares its INVITE's branch).
 fn transaction(message: &Message) -> String {
     format!("{} {}", message.branch().unwrap_or_default(), message.method())
+}
+
+/// What a response is remembered by: its request's transaction and the peer it went to.
+fn answered_key(message: &Message, peer: SocketAddr) -> String {
+    format!("{} {peer}", transaction(message))
 }
 
 /// The responses to one request, until dropped.

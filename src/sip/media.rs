@@ -3,6 +3,10 @@
 //! expect a steady stream), RTCP sender reports every 5 s. Packets from another address than the caller's
 //! are dropped: the caller's is the one its offer names, or its offer's port on the address the call came
 //! from (a router that relays a handset's audio sends it from itself, whatever the handset's offer said).
+//!
+//! The caller's side ([`Remote`]) may change while the call lasts (a re-INVITE: hold, resume, a new address):
+//! nothing is sent to a caller on hold, and a caller who should send audio and sends none for
+//! `RTP_TIMEOUT_SECONDS` has vanished (a handset out of range, a router restarted): the call ends.
 
 use std::collections::VecDeque;
 use std::net::{IpAddr, SocketAddr};
@@ -13,8 +17,10 @@ use std::time::Duration;
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
+use tokio::sync::watch;
+
 use super::rtp::{Coder, Packet, Reorder, event_end, sender_report};
-use super::sdp::Offer;
+use super::sdp::{Direction, Offer};
 use crate::phone::call::{Inbound, Line};
 use crate::task::AbortOnDrop;
 
@@ -38,6 +44,32 @@ pub async fn bind(ip: IpAddr, ports: &RangeInclusive<u16>) -> std::io::Result<(U
     ))
 }
 
+/// The caller's side of the audio, as last agreed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Remote {
+    /// Where its audio goes.
+    pub media: SocketAddr,
+    /// The address its signalling came from (a router relaying the audio sends it from there).
+    pub peer: IpAddr,
+    /// Which way the caller wants audio to flow.
+    pub direction: Direction,
+}
+
+impl Remote {
+    pub fn of(offer: &Offer, peer: IpAddr) -> Self {
+        Self {
+            media: offer.media,
+            peer,
+            direction: offer.direction,
+        }
+    }
+
+    /// The addresses the caller's audio may come from.
+    fn callers(&self) -> [SocketAddr; 2] {
+        [self.media, SocketAddr::new(self.peer, self.media.port())]
+    }
+}
+
 /// What the line is told.
 enum Command {
     Play(Vec<i16>, u64),
@@ -51,35 +83,49 @@ pub struct Media {
     rate: u32,
     /// Ends the call the SIP way (a BYE), once the audio stopped.
     hang_up: Option<Box<dyn FnOnce() + Send + Sync>>,
+    /// The caller sent no audio for the timeout.
+    vanished: Arc<std::sync::atomic::AtomicBool>,
     _receive: AbortOnDrop,
     _send: AbortOnDrop,
 }
 
 impl Media {
-    /// Starts the audio of a call answered with `offer`'s codec, whose signalling came from `peer`: the
-    /// caller's audio (and `Hangup` when the sockets fail) goes to `inbound`, keypresses to `keys`.
+    /// Starts the audio of a call answered with `offer`'s codec, with the caller's side `remote` (which the
+    /// call's dialog may change): the caller's audio (and `Hangup` when the sockets fail, or when no audio
+    /// came for `timeout`) goes to `inbound`, keypresses to `keys`.
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
-        rtp: UdpSocket,
-        rtcp: UdpSocket,
+        (rtp, rtcp): (UdpSocket, UdpSocket),
         offer: &Offer,
-        peer: IpAddr,
+        remote: watch::Receiver<Remote>,
+        timeout: Duration,
         inbound: mpsc::Sender<Inbound>,
         keys: mpsc::Sender<char>,
         hang_up: Box<dyn FnOnce() + Send + Sync>,
     ) -> Self {
         let rtp = Arc::new(rtp);
         let (commands, rx) = mpsc::unbounded_channel();
-        let remote_rtcp = SocketAddr::new(offer.media.ip(), offer.media.port() + 1);
-        let callers = [offer.media, SocketAddr::new(peer, offer.media.port())];
-        let receive = tokio::spawn(receive(rtp.clone(), offer.clone(), callers, inbound.clone(), keys));
-        let send = tokio::spawn(send(rtp, rtcp, offer.clone(), remote_rtcp, rx, inbound));
+        let vanished = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let heard = Heard {
+            remote: remote.clone(),
+            timeout,
+            vanished: vanished.clone(),
+        };
+        let receive = tokio::spawn(receive(rtp.clone(), offer.clone(), heard, inbound.clone(), keys));
+        let send = tokio::spawn(send(rtp, rtcp, offer.clone(), remote, rx, inbound));
         Self {
             commands,
             rate: offer.codec.audio_rate(),
             hang_up: Some(hang_up),
+            vanished,
             _receive: AbortOnDrop(receive),
             _send: AbortOnDrop(send),
         }
+    }
+
+    /// Whether the call ended because the caller sent no audio.
+    pub fn vanished(&self) -> bool {
+        self.vanished.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn command(&self, command: Command) -> std::io::Result<()> {
@@ -110,11 +156,20 @@ impl Line for Media {
     }
 }
 
-/// The caller's packets: in order, decoded, as the call's input; telephone events as keys.
+/// Whom the caller's audio comes from, and how long it may stay away.
+struct Heard {
+    remote: watch::Receiver<Remote>,
+    timeout: Duration,
+    /// Set when the caller vanished.
+    vanished: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// The caller's packets: in order, decoded, as the call's input; telephone events as keys. A caller who
+/// should send and sends nothing for the timeout ends the call (`Hangup`).
 async fn receive(
     rtp: Arc<UdpSocket>,
     offer: Offer,
-    callers: [SocketAddr; 2],
+    heard: Heard,
     inbound: mpsc::Sender<Inbound>,
     keys: mpsc::Sender<char>,
 ) {
@@ -123,12 +178,30 @@ async fn receive(
     let mut last_event: Option<u32> = None;
     let mut strangers = 0u64;
     let mut buf = vec![0u8; 2048];
+    // Only the caller's own packets count as its being there.
+    let mut last_heard = tokio::time::Instant::now();
     loop {
-        let (n, from) = match rtp.recv_from(&mut buf).await {
-            Ok(got) => got,
-            Err(err) if err.kind() == std::io::ErrorKind::ConnectionRefused => continue,
-            Err(_) => break,
+        // Whether the caller sends may change (hold); the timer counts only while it should.
+        let check = tokio::time::sleep(Duration::from_secs(1).min(heard.timeout));
+        let (n, from) = tokio::select! {
+            got = rtp.recv_from(&mut buf) => match got {
+                Ok(got) => got,
+                Err(err) if err.kind() == std::io::ErrorKind::ConnectionRefused => continue,
+                Err(_) => break,
+            },
+            () = check => {
+                if !heard.remote.borrow().direction.sends() {
+                    last_heard = tokio::time::Instant::now();
+                } else if last_heard.elapsed() >= heard.timeout {
+                    tracing::info!(seconds = heard.timeout.as_secs(), "a SIP caller sent no audio; the call is ended");
+                    heard.vanished.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let _ = inbound.send(Inbound::Hangup).await;
+                    return;
+                }
+                continue;
+            }
         };
+        let callers = heard.remote.borrow().callers();
         if !callers.contains(&from) {
             strangers += 1;
             if strangers == 1 {
@@ -139,6 +212,7 @@ async fn receive(
         let Some(packet) = Packet::parse(&buf[..n]) else {
             continue;
         };
+        last_heard = tokio::time::Instant::now();
         if Some(packet.payload_type) == offer.events {
             // The end of an event is sent three times with the same timestamp.
             if let Some(key) = event_end(&packet.payload)
@@ -174,12 +248,13 @@ enum Queued {
 }
 
 /// Sends one 20 ms packet every 20 ms, what is queued or silence, reports each mark once the audio before it
-/// was sent, and an RTCP sender report every 5 s.
+/// was sent, and an RTCP sender report every 5 s; to a caller on hold nothing is sent (what is queued plays
+/// on, unheard, so that the call's turns go on).
 async fn send(
     rtp: Arc<UdpSocket>,
     rtcp: UdpSocket,
     offer: Offer,
-    remote_rtcp: SocketAddr,
+    remote: watch::Receiver<Remote>,
     mut commands: mpsc::UnboundedReceiver<Command>,
     played: mpsc::Sender<Inbound>,
 ) {
@@ -227,7 +302,8 @@ async fn send(
                     payload: coder.encode(&samples),
                 };
                 talking = speaking;
-                if rtp.send_to(&packet.to_bytes(), offer.media).await.is_err() {
+                let to = *remote.borrow();
+                if to.direction.receives() && rtp.send_to(&packet.to_bytes(), to.media).await.is_err() {
                     let _ = played.send(Inbound::Hangup).await;
                     return;
                 }
@@ -239,6 +315,8 @@ async fn send(
                 }
             }
             _ = report.tick() => {
+                let media = remote.borrow().media;
+                let remote_rtcp = SocketAddr::new(media.ip(), media.port() + 1);
                 let _ = rtcp.send_to(&sender_report(ssrc, timestamp, packets, octets, &cname), remote_rtcp).await;
             }
         }

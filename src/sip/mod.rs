@@ -7,7 +7,8 @@
 //! - [`endpoint`]: the UDP socket, the TCP connections ([`tcp`]) and the client transactions.
 //! - [`register`]: the registration, kept fresh, its state in `App::lines`.
 //! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
-//!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call.
+//!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call, and
+//!   [`session`] serves the requests in it (re-INVITE, UPDATE, session timers, INFO).
 //! - [`dial`]: a call the gateway places through the registrar; [`alarm`] places the help function's calls
 //!   and care's calls to the person, whose spoken answers [`answer`] hears.
 
@@ -23,6 +24,7 @@ pub mod message;
 mod register;
 pub mod rtp;
 pub mod sdp;
+mod session;
 mod tcp;
 
 use std::collections::HashMap;
@@ -41,7 +43,7 @@ use crate::lines::LineState;
 use crate::task::AbortOnDrop;
 
 /// The methods the gateway takes.
-pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO";
+pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE";
 /// How the gateway names itself.
 pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION"));
 
@@ -60,6 +62,7 @@ pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
         calls: Calls::default(),
     };
     let _register = telephone.register().await;
+    telephone.endpoint.admit_only(telephone.allowed.clone());
     let _tcp = AbortOnDrop(tokio::spawn(tcp::serve(
         telephone.app.clone(),
         telephone.endpoint.clone(),
@@ -122,16 +125,16 @@ impl Telephone {
                 let _ = call.map(|call| call.try_send(request));
                 return None;
             }
+            // A request of a dialog the gateway does not have (RFC 3261 §12.2.2).
+            _ if in_dialog(&request) => request.response(481, "Call/Transaction Does Not Exist", None),
             "INVITE" if self.calls.count() >= self.app.settings.sip.max_calls => {
                 request.response(486, "Busy Here", None)
             }
             "INVITE" => return self.take(request, from).await,
-            "OPTIONS" => {
-                let mut ok = request.response(200, "OK", None);
-                ok.push("Allow", ALLOW).push("Accept", "application/sdp");
-                ok
+            "OPTIONS" => session::capabilities(&request),
+            "BYE" | "CANCEL" | "INFO" | "UPDATE" | "PRACK" => {
+                request.response(481, "Call/Transaction Does Not Exist", None)
             }
-            "BYE" | "CANCEL" | "INFO" => request.response(481, "Call/Transaction Does Not Exist", None),
             _ => request.response(405, "Method Not Allowed", None),
         })
     }
@@ -159,6 +162,12 @@ impl Telephone {
         });
         None
     }
+}
+
+/// Whether `request` belongs to a dialog: its To has the tag the other side was given (OPTIONS may carry
+/// one outside any dialog, and is answered all the same).
+fn in_dialog(request: &Message) -> bool {
+    request.method() != "OPTIONS" && request.header("To").and_then(|to| message::param(to, "tag")).is_some()
 }
 
 /// Who may talk to the telephone: the registrar and `SIP_ALLOWED_FROM`.

@@ -1,5 +1,6 @@
 //! The session description of a call (RFC 4566, offer and answer by RFC 3264): where the caller wants its
-//! audio, and which codec the gateway takes of those offered.
+//! audio, which codec the gateway takes of those offered, and which way the audio flows (a call on hold is
+//! offered `sendonly` or `inactive`, RFC 3264 §8.4; or, as RFC 2543 had it, to the address 0.0.0.0).
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -45,6 +46,56 @@ impl Codec {
     }
 }
 
+/// Which way audio flows, as the side that wrote the description sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    #[default]
+    SendRecv,
+    SendOnly,
+    RecvOnly,
+    Inactive,
+}
+
+impl Direction {
+    fn by_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "sendrecv" => Self::SendRecv,
+            "sendonly" => Self::SendOnly,
+            "recvonly" => Self::RecvOnly,
+            "inactive" => Self::Inactive,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::SendRecv => "sendrecv",
+            Self::SendOnly => "sendonly",
+            Self::RecvOnly => "recvonly",
+            Self::Inactive => "inactive",
+        }
+    }
+
+    /// The direction of the answer to an offer of this one (RFC 3264 §6.1).
+    pub fn answered(self) -> Self {
+        match self {
+            Self::SendOnly => Self::RecvOnly,
+            Self::RecvOnly => Self::SendOnly,
+            other => other,
+        }
+    }
+
+    /// Whether the side that wrote it sends audio.
+    pub fn sends(self) -> bool {
+        matches!(self, Self::SendRecv | Self::SendOnly)
+    }
+
+    /// Whether the side that wrote it takes audio.
+    pub fn receives(self) -> bool {
+        matches!(self, Self::SendRecv | Self::RecvOnly)
+    }
+}
+
 /// What the caller offered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offer {
@@ -55,6 +106,8 @@ pub struct Offer {
     pub payload_type: u8,
     /// The payload type of RFC 4733 telephone events, when offered.
     pub events: Option<u8>,
+    /// Which way its writer wants the audio to flow.
+    pub direction: Direction,
 }
 
 /// Why an offer cannot be taken: the 488's reason.
@@ -72,19 +125,29 @@ pub fn offer(local: SocketAddr, session: u64) -> String {
     attributes.push_str(&format!(
         "a=rtpmap:{EVENTS} telephone-event/8000\r\na=fmtp:{EVENTS} 0-16\r\n"
     ));
-    description(local, session, &format!("{} {EVENTS}", formats.join(" ")), &attributes)
+    let formats = format!("{} {EVENTS}", formats.join(" "));
+    description(local, (session, session), &formats, &attributes, Direction::SendRecv)
 }
 
 /// The payload type of telephone events in the gateway's offers.
 const EVENTS: u8 = 101;
 
-fn description(local: SocketAddr, session: u64, formats: &str, attributes: &str) -> String {
+/// A description of audio at `local`; `(session, version)` of its origin line, the version one higher each
+/// time the description changes in a call.
+fn description(
+    local: SocketAddr,
+    (session, version): (u64, u64),
+    formats: &str,
+    attributes: &str,
+    direction: Direction,
+) -> String {
     let ip = local.ip();
     let family = if ip.is_ipv4() { "IP4" } else { "IP6" };
     format!(
-        "v=0\r\no=voice-gateway {session} {session} IN {family} {ip}\r\ns=voice-gateway\r\nc=IN {family} {ip}\r\n\
-         t=0 0\r\nm=audio {} RTP/AVP {formats}\r\n{attributes}a=ptime:20\r\na=sendrecv\r\n",
-        local.port()
+        "v=0\r\no=voice-gateway {session} {version} IN {family} {ip}\r\ns=voice-gateway\r\nc=IN {family} {ip}\r\n\
+         t=0 0\r\nm=audio {} RTP/AVP {formats}\r\n{attributes}a=ptime:20\r\na={}\r\n",
+        local.port(),
+        direction.name()
     )
 }
 
@@ -95,6 +158,8 @@ enum Pick {
     Best,
     /// The first of an answer that the gateway speaks: the one the answerer sends.
     First,
+    /// The call's own, in a new offer within the call (the audio goes on as agreed).
+    Same(Codec),
 }
 
 impl Offer {
@@ -108,11 +173,17 @@ impl Offer {
         Self::read(sdp, Pick::First)
     }
 
+    /// Reads a new offer in a call that goes on in `codec` (a re-INVITE: hold, resume, a new address).
+    pub fn parse_again(sdp: &str, codec: Codec) -> Result<Self, Refusal> {
+        Self::read(sdp, Pick::Same(codec))
+    }
+
     fn read(sdp: &str, pick: Pick) -> Result<Self, Refusal> {
         let mut session_addr: Option<IpAddr> = None;
         let mut media_addr: Option<IpAddr> = None;
         let mut audio: Option<(u16, Vec<u8>)> = None;
         let mut maps: Vec<(u8, String)> = Vec::new();
+        let (mut session_direction, mut media_direction) = (None, None);
         for line in sdp.lines().map(str::trim) {
             let Some((kind, value)) = line.split_once('=') else {
                 continue;
@@ -140,7 +211,9 @@ impl Offer {
                     let formats = fields.filter_map(|f| f.parse().ok()).collect();
                     audio = Some((port.ok_or("a media port that is not a number")?, formats));
                 }
-                "a" if audio.is_some() => {
+                "a" if audio.is_none() => session_direction = Direction::by_name(value).or(session_direction),
+                "a" => {
+                    media_direction = Direction::by_name(value).or(media_direction);
                     if let Some(map) = value.strip_prefix("rtpmap:") {
                         let (pt, encoding) = map.split_once(' ').ok_or("a broken rtpmap")?;
                         if let Ok(pt) = pt.parse() {
@@ -175,29 +248,40 @@ impl Offer {
                     .map(|&pt| (pt, wanted))
             }),
             Pick::First => formats.iter().find_map(|&pt| Some((pt, codec_of(pt)?))),
+            Pick::Same(codec) => formats
+                .iter()
+                .find(|&&pt| codec_of(pt) == Some(codec))
+                .map(|&pt| (pt, codec)),
         }
-        .ok_or("none of G.722, A-law, µ-law offered")?;
+        .ok_or(match pick {
+            Pick::Same(_) => "the call's codec is not offered again",
+            _ => "none of G.722, A-law, µ-law offered",
+        })?;
         let events = formats
             .iter()
             .copied()
             .find(|&pt| name_of(pt).is_some_and(|n| n.eq_ignore_ascii_case("telephone-event")));
+        // RFC 2543's hold: audio to nowhere.
+        let nowhere = addr.is_unspecified().then_some(Direction::Inactive);
         Ok(Self {
             media: SocketAddr::new(addr, port),
             codec,
             payload_type,
             events,
+            direction: nowhere.or(media_direction).or(session_direction).unwrap_or_default(),
         })
     }
 
-    /// The answer: the gateway's audio at `local`, with the codec taken and telephone events when offered.
-    pub fn answer(&self, local: SocketAddr, session: u64) -> String {
+    /// The answer: the gateway's audio at `local`, with the codec taken and telephone events when offered,
+    /// flowing the way the offer asked; `origin` is the session and version of the gateway's description.
+    pub fn answer(&self, local: SocketAddr, origin: (u64, u64)) -> String {
         let mut formats = self.payload_type.to_string();
         let mut attributes = format!("a=rtpmap:{} {}/8000\r\n", self.payload_type, self.codec.name());
         if let Some(pt) = self.events {
             formats.push_str(&format!(" {pt}"));
             attributes.push_str(&format!("a=rtpmap:{pt} telephone-event/8000\r\na=fmtp:{pt} 0-16\r\n"));
         }
-        description(local, session, &formats, &attributes)
+        description(local, origin, &formats, &attributes, self.direction.answered())
     }
 }
 
@@ -219,14 +303,42 @@ mod tests {
             (offer.codec, offer.payload_type, offer.events),
             (Codec::G722, 9, Some(101))
         );
-        let answer = offer.answer("10.77.0.1:40000".parse().unwrap(), 7);
+        let answer = offer.answer("10.77.0.1:40000".parse().unwrap(), (7, 7));
         assert!(answer.contains("c=IN IP4 10.77.0.1\r\n"));
         assert!(answer.contains("m=audio 40000 RTP/AVP 9 101\r\n"));
         assert!(answer.contains("a=rtpmap:9 G722/8000\r\n"));
+        assert!(answer.contains("a=sendrecv\r\n"));
         // Without G.722, A-law before µ-law, in the caller's order or not.
         let narrow = BARESIP.replace(" 9 0 8 101", " 0 8");
         assert_eq!(Offer::parse(&narrow).unwrap().codec, Codec::Pcma);
         assert_eq!(Offer::parse(&narrow).unwrap().events, None);
+    }
+
+    #[test]
+    fn an_offer_to_hold_is_answered_the_other_way_and_a_new_one_keeps_the_calls_codec() {
+        let held = BARESIP.replace("a=sendrecv", "a=sendonly");
+        let offer = Offer::parse_again(&held, Codec::Pcma).unwrap();
+        assert_eq!(
+            (offer.codec, offer.payload_type, offer.direction),
+            (Codec::Pcma, 8, Direction::SendOnly)
+        );
+        let answer = offer.answer("10.77.0.1:40000".parse().unwrap(), (7, 8));
+        assert!(answer.contains("o=voice-gateway 7 8 IN IP4"), "{answer}");
+        assert!(answer.contains("a=recvonly\r\n"), "{answer}");
+        // Session-level, and the old way: to 0.0.0.0.
+        let session = BARESIP
+            .replace("t=0 0\r\n", "t=0 0\r\na=inactive\r\n")
+            .replace("a=sendrecv\r\n", "");
+        assert_eq!(Offer::parse(&session).unwrap().direction, Direction::Inactive);
+        let nowhere = BARESIP.replace("c=IN IP4 10.77.0.2", "c=IN IP4 0.0.0.0");
+        assert_eq!(Offer::parse(&nowhere).unwrap().direction, Direction::Inactive);
+        assert!(!Direction::Inactive.sends() && Direction::SendOnly.sends() && !Direction::SendOnly.receives());
+        // A codec the call does not have cannot be switched to.
+        let other = BARESIP.replace(" 9 0 8 101", " 0");
+        assert_eq!(
+            Offer::parse_again(&other, Codec::Pcma),
+            Err("the call's codec is not offered again")
+        );
     }
 
     #[test]

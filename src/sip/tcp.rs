@@ -7,8 +7,10 @@
 //! - one whose message cannot be framed (no `Content-Length`, longer than [`MAX_MESSAGE`]);
 //! - one whose peer takes nothing of what is written for `WRITE_TIMEOUT_SECONDS`.
 //!
-//! A stranger (neither the registrar nor `SIP_ALLOWED_FROM`) may send one request, which is answered 403,
-//! and is then closed.
+//! A stranger (neither the registrar nor `SIP_ALLOWED_FROM`) takes no place in the budget: at most
+//! [`STRANGERS`] strangers' connections are open at once, each for one request, answered 403, and for
+//! [`STRANGER`] at most; others are closed at once. However many connections strangers open, the allowed
+//! handsets and the registrar keep their places.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -33,6 +35,8 @@ const IDLE: Duration = Duration::from_secs(180);
 const STRANGER: Duration = Duration::from_secs(5);
 /// Messages waiting to be written to one connection.
 const QUEUE: usize = 32;
+/// Strangers' connections open at once, outside the connection budget.
+const STRANGERS: usize = 8;
 
 /// Accepts connections on `listener` until dropped; their requests go to `requests`.
 pub async fn serve(
@@ -42,6 +46,7 @@ pub async fn serve(
     allowed: Allowed,
     requests: mpsc::Sender<Incoming>,
 ) {
+    let strangers = Arc::new(tokio::sync::Semaphore::new(STRANGERS));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -55,13 +60,28 @@ pub async fn serve(
                 continue;
             }
         };
-        let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) else {
-            continue;
+        let stranger = !allowed.contains(peer.ip());
+        // Checked before a place is taken: a stranger's connection never counts against the allowed. It holds
+        // one of the strangers' places, an allowed peer's one in the budget.
+        let place = if stranger {
+            let Ok(place) = strangers.clone().try_acquire_owned() else {
+                static TURNED_AWAY: Repeated = Repeated::new();
+                if let Some(left_out) = TURNED_AWAY.next() {
+                    tracing::warn!(%peer, left_out, "SIP connections from strangers beyond {STRANGERS}; closed");
+                }
+                continue;
+            };
+            (Some(place), None)
+        } else {
+            let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) else {
+                continue;
+            };
+            (None, Some(ticket))
         };
         let connection = Connection {
             endpoint: endpoint.clone(),
             peer,
-            stranger: !allowed.contains(peer.ip()),
+            stranger,
             write_timeout: Duration::from_secs(app.settings.limits.write_timeout_secs),
         };
         let requests = requests.clone();
@@ -69,7 +89,7 @@ pub async fn serve(
             if let Err(why) = connection.run(stream, requests).await {
                 tracing::debug!(%peer, why, "a SIP connection was closed");
             }
-            drop(ticket);
+            drop(place);
         });
     }
 }

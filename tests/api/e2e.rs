@@ -122,6 +122,28 @@ fn speak(language: &str, text: &str) -> (Vec<i16>, u32) {
 }
 
 #[tokio::test]
+#[ignore = "installs and runs the real engines; scripts/test.sh runs it first"]
+async fn the_engines_are_set_up_in_the_folder_the_tests_share() {
+    // scripts/test.sh runs this before the others: the tests of the house's telephone run the gateway in a
+    // network namespace of their own, where nothing can be fetched.
+    let gateway = start().await;
+    let health = reqwest::get(format!("http://127.0.0.1:{}/health", gateway.port))
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+    let models = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/target/engines/models"));
+    let names: Vec<String> = std::fs::read_dir(models)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.ends_with(".gguf")),
+        "the language model: {names:?}"
+    );
+    assert!(names.iter().any(|n| n.starts_with("whisper")), "Whisper: {names:?}");
+}
+
+#[tokio::test]
 #[ignore = "installs and runs the real engines; scripts/test.sh runs it"]
 async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     let gw = start().await;

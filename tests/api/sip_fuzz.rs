@@ -95,7 +95,7 @@ proptest! {
         let sdp = sdp.split_once("\r\n\r\n").map_or(sdp.as_ref(), |(_, body)| body);
         let _ = Offer::parse_answer(sdp);
         if let Ok(offer) = Offer::parse(sdp) {
-            let answer = offer.answer("192.168.178.20:40000".parse().unwrap(), 1);
+            let answer = offer.answer("192.168.178.20:40000".parse().unwrap(), (1, 1));
             let read = Offer::parse_answer(&answer).expect("our own answer reads back");
             prop_assert_eq!(read.codec, offer.codec);
         }
