@@ -189,8 +189,7 @@ enum Step {
 
 impl Session {
     /// Serves the other side's `requests` until the call ends (their BYE, or the channel's end); ends the call
-    /// itself (`Hangup` to the call, which then says BYE) when its session expired or a 2xx went
-    /// unacknowledged.
+    /// itself with a BYE when its session expired or a 2xx went unacknowledged.
     pub async fn serve(mut self, mut requests: mpsc::Receiver<Message>) {
         let mut unacknowledged: Option<Unacknowledged> = None;
         let mut due = self.timer.map(|t| t.due(Instant::now()));
@@ -232,10 +231,12 @@ impl Session {
         }
     }
 
-    /// Ends a call whose other side is gone: counted, and the call told to hang up (it sends the BYE).
+    /// Ends a call whose other side is gone: its BYE, counted, and the call told it is over (the session ends
+    /// here, so the call sends no BYE of its own).
     async fn gone(&self, reason: &str, why: &str) {
         tracing::info!(reason, "{why}; the SIP call is ended");
         self.app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", reason)]);
+        self.dialog.hang_up(self.endpoint.clone())();
         let _ = self.inbound.send(Inbound::Hangup).await;
     }
 

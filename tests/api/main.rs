@@ -40,6 +40,7 @@ mod sip_alarm;
 mod sip_calls;
 mod sip_care;
 mod sip_fuzz;
+mod sipp;
 mod smtp;
 mod speech;
 mod store;

@@ -217,7 +217,7 @@ async fn a_wrong_password_shows_as_failing_with_the_registrars_answer() {
 
 #[tokio::test]
 #[ignore = "needs kamailio; scripts/test.sh installs it and runs this"]
-async fn strangers_get_403_broken_requests_400_and_garbage_nothing() {
+async fn strangers_get_403_even_for_broken_requests_the_registrars_400_and_garbage_nothing() {
     let kamailio = Kamailio::start(&[("assistant", "s3cret-line")], 600).await;
     let (app, sip) = telephone(&kamailio, "assistant", "s3cret-line").await;
     eventually("the line is registered", 20, || async {
@@ -240,17 +240,21 @@ async fn strangers_get_403_broken_requests_400_and_garbage_nothing() {
             .unwrap()
             .starts_with("SIP/2.0 403")
     );
-    // A request without its Call-ID is answered 400 with the reason.
-    let broken = options("sip:assistant@127.0.0.1", "127.0.0.2", "s-3").replace("Call-ID: s-3\r\n", "");
-    let answer = exchange("127.0.0.2", sip, &broken).await.unwrap();
+    // A stranger's broken request is refused like any other of theirs: 403, nothing of the parser's reason.
+    let broken =
+        |from: &str, id: &str| options("sip:assistant@127.0.0.1", from, id).replace(&format!("Call-ID: {id}\r\n"), "");
+    let answer = exchange("127.0.0.2", sip, &broken("127.0.0.2", "s-3")).await.unwrap();
+    assert!(answer.starts_with("SIP/2.0 403 Forbidden\r\n"), "{answer}");
+    // From the registrar's address, a request without its Call-ID is answered 400 with the reason.
+    let answer = exchange("127.0.0.1", sip, &broken("127.0.0.1", "r-3")).await.unwrap();
     assert!(
         answer.starts_with("SIP/2.0 400 Bad Request (missing Call-ID)"),
         "{answer}"
     );
     // A body shorter than it says, too.
     let short =
-        options("sip:assistant@127.0.0.1", "127.0.0.2", "s-4").replace("Content-Length: 0", "Content-Length: 99");
-    let answer = exchange("127.0.0.2", sip, &short).await.unwrap();
+        options("sip:assistant@127.0.0.1", "127.0.0.1", "r-4").replace("Content-Length: 0", "Content-Length: 99");
+    let answer = exchange("127.0.0.1", sip, &short).await.unwrap();
     assert!(
         answer.starts_with("SIP/2.0 400 Bad Request (the body is shorter than Content-Length)"),
         "{answer}"
@@ -349,4 +353,131 @@ async fn over_tcp_messages_are_framed_keep_alives_answered_and_strangers_refused
     assert!(answer.starts_with("SIP/2.0 200 OK"), "{answer}");
     let answer = exchange("127.0.0.1", sip, &options(uri, "127.0.0.1", "u-1")).await;
     assert!(answer.unwrap().starts_with("SIP/2.0 200 OK"));
+}
+
+/// The messages a handset on `socket` receives within `wait`, each as text.
+async fn received(socket: &UdpSocket, wait: Duration) -> Vec<String> {
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 65536];
+    while let Ok(Ok((n, _))) = tokio::time::timeout(wait, socket.recv_from(&mut buf)).await {
+        got.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    got
+}
+
+#[tokio::test]
+async fn a_request_sent_again_is_answered_again_and_never_served_twice() {
+    let sip = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    let app = spawn_app(&[
+        ("SIP_ADDR", &sip.to_string()),
+        ("SIP_ALLOWED_FROM", "127.0.0.1"),
+        ("PHONE_UNKNOWN_CALLERS", "guest"),
+    ])
+    .await;
+    let handset = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let me = handset.local_addr().unwrap();
+    let head = |method: &str, branch: &str, cseq: u32, to_tag: &str| {
+        format!(
+            "{method} sip:assistant@{sip} SIP/2.0\r\nVia: SIP/2.0/UDP {me};branch={branch}\r\n\
+             From: <sip:611@{me}>;tag=h1\r\nTo: <sip:assistant@{sip}>{to_tag}\r\nCall-ID: again-1\r\n\
+             CSeq: {cseq} {method}\r\nContact: <sip:611@{me}>\r\nMax-Forwards: 70\r\n"
+        )
+    };
+    let sdp = format!(
+        "v=0\r\no=h 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio {} RTP/AVP 8\r\n",
+        me.port() + 1
+    );
+    let invite = format!(
+        "{}Content-Type: application/sdp\r\nContent-Length: {}\r\n\r\n{sdp}",
+        head("INVITE", "z9hG4bKinv1", 1, ""),
+        sdp.len()
+    );
+    // Sent again every T1 until answered, as a handset does (the telephone may still be starting).
+    let mut ok = None;
+    for _ in 0..20 {
+        handset.send_to(invite.as_bytes(), sip).await.unwrap();
+        let first = received(&handset, Duration::from_millis(500)).await;
+        ok = first.into_iter().find(|m| m.starts_with("SIP/2.0 200"));
+        if ok.is_some() {
+            break;
+        }
+    }
+    let ok = ok.expect("the 200");
+    // The 200 was lost: the handset sends its INVITE again, and gets the same 200, not a second call.
+    handset.send_to(invite.as_bytes(), sip).await.unwrap();
+    let again = received(&handset, Duration::from_millis(300)).await;
+    assert!(
+        again.iter().all(|m| m == &ok || m.starts_with("SIP/2.0 100")),
+        "{again:?}"
+    );
+    assert!(again.contains(&ok), "{again:?}");
+    let to_tag = ok.split("To: ").nth(1).unwrap().lines().next().unwrap();
+    let to_tag = &to_tag[to_tag.find(";tag=").unwrap()..];
+    let ack = format!("{}Content-Length: 0\r\n\r\n", head("ACK", "z9hG4bKack1", 1, to_tag));
+    handset.send_to(ack.as_bytes(), sip).await.unwrap();
+    // The BYE's 200 was lost: the BYE again gets 200 again, not 481.
+    let bye = format!("{}Content-Length: 0\r\n\r\n", head("BYE", "z9hG4bKbye1", 2, to_tag));
+    for _ in 0..2 {
+        handset.send_to(bye.as_bytes(), sip).await.unwrap();
+        let answers = received(&handset, Duration::from_millis(300)).await;
+        let to_bye: Vec<&String> = answers.iter().filter(|m| m.contains("CSeq: 2 BYE")).collect();
+        assert!(
+            !to_bye.is_empty() && to_bye.iter().all(|m| m.starts_with("SIP/2.0 200 OK")),
+            "{answers:?}"
+        );
+    }
+    let users = app.get("/api/admin/users", As::AdminKey).await.body;
+    let guest = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "phone-guest")
+        .unwrap();
+    let path = format!("/api/admin/conversations/{}", guest["id"].as_str().unwrap());
+    let sessions = app.get(&path, As::AdminKey).await.body;
+    assert_eq!(
+        sessions["sessions"].as_array().unwrap().len(),
+        1,
+        "one call: {sessions}"
+    );
+}
+
+#[tokio::test]
+async fn connections_strangers_hold_open_never_keep_an_allowed_handset_from_getting_through() {
+    use tokio::io::AsyncWriteExt;
+    let sip = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    let _app = spawn_app(&[
+        ("SIP_ADDR", &sip.to_string()),
+        ("SIP_ALLOWED_FROM", "127.0.0.1"),
+        ("PHONE_UNKNOWN_CALLERS", "guest"),
+        ("MAX_CONNECTIONS", "20"),
+    ])
+    .await;
+    // A stranger opens three times as many idle connections as the whole budget, and keeps them.
+    let mut strangers = Vec::new();
+    for _ in 0..60 {
+        strangers.push(connect_from("127.0.0.2", sip).await);
+    }
+    // Beyond its few places, a stranger's connections are closed at once.
+    let mut closed = 0;
+    for stranger in &mut strangers[20..] {
+        let (_, gone) = read_until(stranger, |_| false).await;
+        closed += usize::from(gone);
+    }
+    assert_eq!(closed, 40, "every stranger's connection beyond its places is closed");
+    // The hallway's adapter still gets through, over TCP, and its call is answered.
+    let mut adapter = connect_from("127.0.0.1", sip).await;
+    let me = adapter.local_addr().unwrap();
+    let sdp = "v=0\r\no=a 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 9 RTP/AVP 8\r\n";
+    let invite = format!(
+        "INVITE sip:assistant@{sip};transport=tcp SIP/2.0\r\nVia: SIP/2.0/TCP {me};branch=z9hG4bKhall\r\n\
+         From: <sip:hallway@{me}>;tag=a1\r\nTo: <sip:assistant@{sip}>\r\nCall-ID: hallway-1\r\nCSeq: 1 INVITE\r\n\
+         Contact: <sip:hallway@{me};transport=tcp>\r\nMax-Forwards: 70\r\nContent-Type: application/sdp\r\n\
+         Content-Length: {}\r\n\r\n{sdp}",
+        sdp.len()
+    );
+    adapter.write_all(invite.as_bytes()).await.unwrap();
+    let (answers, _) = read_until(&mut adapter, |t| t.contains("SIP/2.0 200 OK")).await;
+    assert!(answers.contains("SIP/2.0 200 OK"), "{answers}");
+    drop(strangers);
 }

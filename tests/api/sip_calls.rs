@@ -230,9 +230,10 @@ async fn on_an_a_law_handset_a_pause_stays_inside_the_question_and_a_german_call
         "{seen}"
     );
     assert_eq!(seen["continuations"], serde_json::json!([]), "{seen}");
-    // Opa heard, in German, that the model answers in English.
+    // Opa heard, in German, that the model cannot answer in German ("… kann kein Deutsch: Die Antwort kommt
+    // wohl auf Englisch …"; Whisper base hears one or the other of espeak-ng's words).
     let heard = seen["heard_opa"].as_str().unwrap_or_default().to_lowercase();
-    assert!(heard.contains("englisch"), "{seen}");
+    assert!(heard.contains("kein deutsch") || heard.contains("englisch"), "{seen}");
 }
 
 /// Runs `script` after [`ROUTER_AND_GATEWAY`] in a network namespace of its own, in `data`, with a kamailio that
