@@ -36,6 +36,16 @@ pub async fn ask(port: u16, addr: SocketAddr, pid: u32, lang: &str, pcm: &[i16],
     let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
     let stream = TcpStream::connect(addr).await.expect("the AudioSocket server");
     let (mut reader, mut writer) = stream.into_split();
+    // Read whole messages in a task of their own: a read cut off by a timeout would lose its place in the
+    // stream.
+    let (got, mut messages) = tokio::sync::mpsc::unbounded_channel();
+    let reading = tokio::spawn(async move {
+        while let Ok(Some(message)) = read_message(&mut reader).await {
+            if got.send(message).is_err() {
+                return;
+            }
+        }
+    });
     let uuid = (0xbe4c_0000_0000_0000_0000_0000_0000_0000u128 + call as u128).to_be_bytes();
     write_message(&mut writer, kind::UUID, &uuid)
         .await
@@ -77,9 +87,9 @@ pub async fn ask(port: u16, addr: SocketAddr, pid: u32, lang: &str, pcm: &[i16],
         if last.is_none() {
             last = last_rx.try_recv().ok();
         }
-        let message = match tokio::time::timeout(Duration::from_millis(100), read_message(&mut reader)).await {
-            Ok(Ok(Some(message))) => message,
-            Ok(_) => break,
+        let message = match tokio::time::timeout(Duration::from_millis(100), messages.recv()).await {
+            Ok(Some(message)) => message,
+            Ok(None) => break,
             Err(_) => continue,
         };
         if message.kind == kind::HANGUP {
@@ -101,6 +111,7 @@ pub async fn ask(port: u16, addr: SocketAddr, pid: u32, lang: &str, pcm: &[i16],
     }
     let _ = hang_up.send(());
     let _ = sender.await;
+    reading.abort();
     let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
     let stages = stage_means(port, &sums_before).await;
     let user = super::phone::guest_if_any(port).await.unwrap_or_default();

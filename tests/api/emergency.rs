@@ -564,3 +564,42 @@ async fn admins_list_the_alarms_newest_first_and_bad_presses_are_refused() {
         "unauthorized"
     );
 }
+
+#[tokio::test]
+async fn with_both_lines_a_house_line_not_registered_hands_the_call_to_twilio_at_once() {
+    // The house's telephone is set up, but its router does not answer: the line is not registered.
+    let registrar = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let registrar = registrar.local_addr().unwrap().to_string();
+    let sip = format!("127.0.0.1:{}", crate::common::free_port());
+    let extra = [
+        ("SIP_REGISTRAR", registrar.as_str()),
+        ("SIP_USER", "assistant"),
+        ("SIP_PASSWORD", "line-secret"),
+        ("SIP_ADDR", sip.as_str()),
+        ("EMERGENCY_CALL_VIA", "both"),
+        ("EMERGENCY_COOLDOWN_MINUTES", "0"),
+    ];
+    let s = setup(Some(Mode::Accept), &extra, profile()).await;
+    // Twilio fails the first time: the call's failure names both lines, the house line first.
+    s.twilio.then(CALL, Reply::Status(500, "{\"message\":\"down\"}".into()));
+    let started = std::time::Instant::now();
+    let r = press(&s, Some(press_body())).await;
+    let call = r.body["notified"][3].clone();
+    assert_eq!(
+        (call["channel"].clone(), call["delivered"].clone()),
+        (json!("call"), json!(false)),
+        "{}",
+        r.body
+    );
+    let why = call["error"].as_str().unwrap();
+    assert!(
+        why.starts_with("house line: the house's telephone is not registered"),
+        "{why}"
+    );
+    assert!(why.contains("500"), "Twilio was tried after the house line: {why}");
+    // The next alarm's call goes out through Twilio, at once: no ringing into a line that is not there.
+    let r = press(&s, Some(press_body())).await;
+    assert_eq!(r.body["notified"][3]["delivered"], true, "{}", r.body);
+    assert_eq!(s.twilio.requests(CALL).len(), 2);
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}
