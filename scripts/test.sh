@@ -25,6 +25,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/sbin/kamailio ] || need+=(kamailio)
 command -v baresip >/dev/null || need+=(baresip-core)
 command -v sipp >/dev/null || need+=(sip-tester)
+command -v linphonec >/dev/null || need+=(linphone-cli)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing test dependencies with apt-get (as root, or through sudo): ${need[*]}"
   # Debian starts (and enables at boot) the services of three of them: nginx on port 80, PostgreSQL's own

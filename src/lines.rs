@@ -37,6 +37,10 @@ pub struct LineStatus {
     pub since: String,
     /// Registrations the registrar took since the start (refreshes included).
     pub registrations: u64,
+    /// Calls the gateway ended since the start because their other side was gone (no audio, no ACK, a session
+    /// timer run out), and the reason of the last.
+    pub calls_ended: u64,
+    pub last_ended: Option<String>,
 }
 
 /// A call to place: the message said in the person's language and voice, then "press 1", as often as the
@@ -117,6 +121,8 @@ impl Lines {
             detail: String::new(),
             since: now.clone(),
             registrations: 0,
+            calls_ended: 0,
+            last_ended: None,
         });
         if entry.state != state {
             entry.since = now;
@@ -126,6 +132,16 @@ impl Lines {
         }
         entry.state = state;
         entry.detail = detail;
+    }
+
+    /// Counts a call of `line` the gateway ended because its other side was gone (`reason`), where the line
+    /// has a state.
+    pub fn call_ended(&self, line: &str, reason: &str) {
+        let mut lines = self.states.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(entry) = lines.get_mut(line) {
+            entry.calls_ended += 1;
+            entry.last_ended = Some(reason.to_string());
+        }
     }
 
     /// One line's state, once it has one.

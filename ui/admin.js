@@ -356,6 +356,14 @@ function breakerState(p) {
   return both;
 }
 
+// Calls the telephone ended because the other side was gone: a handset out of range shows here.
+const ENDED = { no_audio: 'no audio', no_ack: 'answer never acknowledged', session_expired: 'session not refreshed' };
+function ended(line) {
+  if (!line.calls_ended) return '–';
+  const calls = line.calls_ended === 1 ? '1 call' : `${line.calls_ended} calls`;
+  return `${calls} ended, the other side gone (last: ${ENDED[line.last_ended] || line.last_ended})`;
+}
+
 async function loadHealth() {
   const { providers, users_without_working_channel: stranded, lines } = await api('/api/admin/providers');
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
@@ -379,7 +387,7 @@ async function loadHealth() {
     failing.length && !notTried.length ? '' : works]
     .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone], (p) => p.line
-    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : '–', new Date(p.since).toLocaleString(), '–', '–']
+    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : ended(p), new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
       p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);

@@ -290,7 +290,11 @@ impl Call {
                 Ok(())
             }
             Heard::TooLong { seconds } => {
-                tracing::info!(seconds, "a caller's utterance was too long and was dropped");
+                // A flooded call repeats this every few seconds: one line a minute, with a count.
+                static TOO_LONG: crate::logging::Repeated = crate::logging::Repeated::new();
+                if let Some(left_out) = TOO_LONG.next() {
+                    tracing::info!(seconds, left_out, "a caller's utterance was too long and was dropped");
+                }
                 // The caller spoke all along: they are told what happened, not that nobody spoke.
                 self.quiet_since = Instant::now();
                 if self.hanging_up.is_some() {

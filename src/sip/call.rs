@@ -14,7 +14,6 @@ use super::message::{Message, uri_of, user_of};
 use super::sdp::Offer;
 use super::session::{self, Agreed, Session, Timer};
 use crate::app::App;
-use crate::metrics::SIP_CALLS_ENDED_TOTAL;
 use crate::phone::call;
 use crate::phone::callers::{self, Caller};
 
@@ -47,7 +46,11 @@ pub async fn take(
     let (rtp, rtcp) = match media::bind(contact.ip(), &app.settings.sip.rtp_ports).await {
         Ok(sockets) => sockets,
         Err(err) => {
-            tracing::warn!(%err, "a SIP call found no RTP port; 503");
+            // Callers can repeat this as fast as they can send INVITEs: one line a minute, with a count.
+            static NO_PORT: crate::logging::Repeated = crate::logging::Repeated::new();
+            if let Some(left_out) = NO_PORT.next() {
+                tracing::warn!(%err, left_out, "a SIP call found no RTP port; 503");
+            }
             return drop(
                 endpoint
                     .send(&invite.response(503, "Service Unavailable", None), from)
@@ -89,7 +92,7 @@ pub async fn take(
         Acknowledged::Ended => return,
         Acknowledged::Never => {
             tracing::warn!("a SIP call's answer was never acknowledged; ended with a BYE");
-            app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", "no_ack")]);
+            session::ended(&app, "no_ack");
             return dialog.hang_up(endpoint)();
         }
     }
@@ -138,7 +141,7 @@ pub async fn take(
         }
     }
     if line.vanished() {
-        app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", "no_audio")]);
+        session::ended(&app, "no_audio");
     }
     // A caller who hung up first is not sent a BYE.
     if !in_dialog.0.is_finished() {

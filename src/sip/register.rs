@@ -15,9 +15,10 @@ use crate::lines::LineState;
 
 /// How long a registration is asked for (the registrar may grant less).
 const EXPIRES: u32 = 600;
-/// The first pause after a failure, doubled up to the longest.
+/// The first pause after a failure, doubled up to the longest: a router that was away (restarted, unplugged)
+/// has the line back within a minute of its return, and a refusing one is asked once a minute.
 const FIRST_PAUSE: Duration = Duration::from_secs(5);
-const LONGEST_PAUSE: Duration = Duration::from_secs(300);
+const LONGEST_PAUSE: Duration = Duration::from_secs(60);
 
 /// The account, and where the registrar and this telephone are.
 pub struct Account {

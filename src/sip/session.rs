@@ -235,7 +235,7 @@ impl Session {
     /// here, so the call sends no BYE of its own).
     async fn gone(&self, reason: &str, why: &str) {
         tracing::info!(reason, "{why}; the SIP call is ended");
-        self.app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", reason)]);
+        ended(&self.app, reason);
         self.dialog.hang_up(self.endpoint.clone())();
         let _ = self.inbound.send(Inbound::Hangup).await;
     }
@@ -317,7 +317,10 @@ impl Session {
                     refusal.push("Warning", format!("304 voice-gateway \"{why}\""));
                     Box::new(refusal)
                 })?;
-            self.audio.remote.send_replace(Remote::of(&offer, self.peer.ip()));
+            let before = self.audio.remote.send_replace(Remote::of(&offer, self.peer.ip()));
+            if before.direction != offer.direction || before.media != offer.media {
+                tracing::info!(direction = ?offer.direction, media = %offer.media, "a SIP call's audio changed");
+            }
             ok.body = self.audio.answer(&offer).into_bytes();
         } else if request.method() == "INVITE" {
             // No offer: the gateway's, as agreed; the answer comes in the ACK.
@@ -341,6 +344,13 @@ impl Session {
         }
         Ok(ok)
     }
+}
+
+/// Counts a call the gateway ended because its other side was gone: in the metrics and on the line the
+/// admin panel shows.
+pub fn ended(app: &App, reason: &str) {
+    app.metrics.incr(SIP_CALLS_ENDED_TOTAL, &[("reason", reason)]);
+    app.lines.call_ended("sip", reason);
 }
 
 /// Completes at `at`, or never.

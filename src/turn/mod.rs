@@ -11,6 +11,7 @@ mod fallback;
 pub mod languages;
 pub mod ledger;
 mod memory;
+mod meter;
 pub mod prefetch;
 pub mod prompt;
 pub mod quota;

@@ -4,7 +4,7 @@
 //! as always when it ends (quota, history, storing, costs), and takes the early answer's stream when it would
 //! have sent exactly the same request to the same provider. Dropping an unused one closes its request, so a
 //! person who speaks on costs nothing but the tokens written until then; those are billed as a cut answer's
-//! are ([`super::chat::Meter`]: the prompt and the tokens that had arrived, estimated where the provider
+//! are ([`super::meter::Meter`]: the prompt and the tokens that had arrived, estimated where the provider
 //! reported no usage).
 
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 use futures_util::FutureExt;
 
 use super::TurnRequest;
-use super::chat::Meter;
+use super::meter::Meter;
 use crate::app::App;
 use crate::metrics::LLM_PREEMPTIVE_TOTAL;
 use crate::providers::llm::{ChatRequest, Delta, LlmStream};

@@ -81,9 +81,17 @@ impl Kamailio {
     /// A registrar for `accounts` (user, password) that grants registrations of at most `max_expires` seconds
     /// and relays calls to whoever registered (proxy authentication for the callers it knows).
     pub async fn start(accounts: &[(&str, &str)], max_expires: u32) -> Self {
-        let dir = tempfile::tempdir().unwrap();
         let port = free_port();
-        let config = kamailio_config(&format!("127.0.0.1:{port}"), accounts, max_expires);
+        Self::run(
+            port,
+            kamailio_config(&format!("127.0.0.1:{port}"), accounts, max_expires),
+        )
+        .await
+    }
+
+    /// kamailio with `config`, which listens on `port`.
+    async fn run(port: u16, config: String) -> Self {
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("kamailio.cfg");
         std::fs::write(&path, config).unwrap();
         let log = std::fs::File::create(dir.path().join("log.txt")).unwrap();
@@ -480,4 +488,45 @@ async fn connections_strangers_hold_open_never_keep_an_allowed_handset_from_gett
     let (answers, _) = read_until(&mut adapter, |t| t.contains("SIP/2.0 200 OK")).await;
     assert!(answers.contains("SIP/2.0 200 OK"), "{answers}");
     drop(strangers);
+}
+
+#[tokio::test]
+#[ignore = "needs kamailio; scripts/test.sh installs it and runs this"]
+async fn the_line_takes_the_routers_shortest_interval_and_comes_back_after_a_restart_by_itself() {
+    // A router that refuses registrations shorter than 900 s (423 with Min-Expires, RFC 3261 §10.3), then
+    // grants 10 s at most, and forgets everything when it restarts.
+    let port = free_port();
+    let accounts = [("assistant", "s3cret-line")];
+    let config = || {
+        kamailio_config(&format!("127.0.0.1:{port}"), &accounts, 10).replace(
+            "    if (is_method(\"REGISTER\")) {\n        save(\"location\");",
+            "    if (is_method(\"REGISTER\") && $(hdr(Expires){s.int}) < 900) {\n        \
+             append_to_reply(\"Min-Expires: 900\\r\\n\");\n        sl_send_reply(\"423\", \"Interval Too Brief\");\n        \
+             exit;\n    }\n    if (is_method(\"REGISTER\")) {\n        save(\"location\");",
+        )
+    };
+    let kamailio = Kamailio::run(port, config()).await;
+    let (app, _) = telephone(&kamailio, "assistant", "s3cret-line").await;
+    eventually("the line is registered", 20, || async {
+        line(&app).await["state"] == "registered"
+    })
+    .await;
+    // Registered at all only by asking again for the 900 s the 423 named (granted 10, the router's most).
+    assert_eq!(line(&app).await["detail"], "registered for 10 s");
+    let before = line(&app).await["registrations"].as_u64().unwrap();
+
+    // The router restarts: two seconds away, and back without the registration.
+    drop(kamailio);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let kamailio = Kamailio::run(port, config()).await;
+    // Within one of its intervals the line is registered again, and the router reaches the gateway.
+    let uri = format!("sip:assistant@127.0.0.1:{port}");
+    eventually("the router reaches the gateway again", 20, || async {
+        let answer = exchange("127.0.0.1", kamailio.addr(), &options(&uri, "127.0.0.1", "back-1")).await;
+        answer.is_some_and(|a| a.starts_with("SIP/2.0 200 OK")).then_some(())
+    })
+    .await;
+    let line = line(&app).await;
+    assert_eq!(line["state"], "registered", "{line}");
+    assert!(line["registrations"].as_u64().unwrap() > before, "{line}");
 }

@@ -236,6 +236,76 @@ async fn on_an_a_law_handset_a_pause_stays_inside_the_question_and_a_german_call
     assert!(heard.contains("kein deutsch") || heard.contains("englisch"), "{seen}");
 }
 
+/// Opa's telephone is Linphone's console client (Debian's `linphone-cli`), registered with the router as
+/// `615`: it calls the assistant, asks its question from a file, puts the call on hold, resumes it and hangs
+/// up. The output is what the gateway stored and logged and what Linphone said of its call.
+const LINPHONE: &str = r#"
+opa=$(api POST /api/admin/users '{"name": "opa", "display_name": "Opa"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+api PUT "/api/admin/users/$opa/prefs" '{"caller_numbers": ["615"]}' > /dev/null
+mkdir -p "$DATA/linphone"
+: > "$DATA/linphone/rc"
+{
+  # Its SIP port is set by command (linphonec reads no port from an empty configuration: none at all).
+  echo "soundcard use files"; echo "ports sip 5094"; sleep 1
+  echo "register sip:615@10.77.0.1 sip:10.77.0.1 linphone-secret"; sleep 3
+  echo "call sip:assistant@10.77.0.1"; sleep 2
+  echo "play $Q8"; sleep 20
+  echo "pause"; sleep 4
+  echo "resume"; sleep 4
+  echo "terminate"; sleep 2
+  echo "quit"
+} | HOME="$DATA/linphone" linphonec -c "$DATA/linphone/rc" > "$DATA/linphone.log" 2>&1
+python3 - <<'PY'
+import json, os, sqlite3
+data = os.environ["DATA"]
+db = sqlite3.connect(f"{data}/gateway.db")
+rows = db.execute("select u.name, m.role, m.text from messages m join users u on u.id = m.user_id order by m.rowid")
+log = open(f"{data}/gateway.log").read()
+print(json.dumps({
+    "messages": [list(r) for r in rows],
+    "calls": [line.split('codec="')[1].split('"')[0] for line in log.splitlines() if "a SIP call" in line and "codec=" in line],
+    "changed": [line.split("direction=")[1].split()[0] for line in log.splitlines() if "audio changed" in line],
+    "linphone": open(f"{data}/linphone.log", errors="replace").read()[-4000:],
+}))
+PY
+"#;
+
+#[tokio::test]
+#[ignore = "needs kamailio, linphone-cli, a user network namespace and the engines; scripts/test.sh runs it"]
+async fn a_linphone_caller_is_answered_held_and_resumed() {
+    let data = tempfile::tempdir().unwrap();
+    let accounts = [("assistant", "line-secret"), ("615", "linphone-secret")];
+    let question = question_wav(data.path());
+    let env = [("Q8", question.1.as_str())];
+    let seen = in_the_house(data.path(), &accounts, LINPHONE, &env).await;
+
+    // Linphone's call reached the assistant, which answered Opa's question.
+    assert_eq!(seen["calls"].as_array().map(Vec::len), Some(1), "{seen}");
+    let messages = seen["messages"].as_array().unwrap();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m[0] == "opa" && m[1] == "user" && m[2].as_str().unwrap().to_lowercase().contains("capital")),
+        "{seen}"
+    );
+    // Its hold went to the gateway as an offer to only send (or nothing), its resume as both ways again.
+    let changed: Vec<&str> = seen["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    assert!(matches!(changed.first(), Some(&"SendOnly" | &"Inactive")), "{seen}");
+    assert_eq!(changed.last(), Some(&"SendRecv"), "{seen}");
+    // Linphone saw its call held by the gateway's answer, and its audio set up again on resuming.
+    let linphone = seen["linphone"].as_str().unwrap().to_lowercase();
+    assert!(
+        linphone.contains("is now paused") && linphone.contains("resuming call"),
+        "{seen}"
+    );
+    assert_eq!(linphone.matches("media streams established").count(), 2, "{seen}");
+}
+
 /// Runs `script` after [`ROUTER_AND_GATEWAY`] in a network namespace of its own, in `data`, with a kamailio that
 /// knows `accounts`, the gateway with the real engines, and `env`; answers the JSON the script printed (the
 /// gateway's log is in the failure's message).
