@@ -13,7 +13,7 @@ use tokio::net::TcpStream;
 use voice_gateway::phone::audiosocket::{kind, read_message, write_message};
 use voice_gateway::providers::resample::Resampler;
 
-use super::{Measure, cpu_seconds, stage_means, stage_sums};
+use super::Measure;
 
 /// The settings of the AudioSocket line: the server on `addr`, unknown calls taken as the guest's.
 pub fn settings(addr: SocketAddr) -> Vec<(String, String)> {
@@ -33,7 +33,7 @@ pub async fn ask(port: u16, addr: SocketAddr, pid: u32, lang: &str, pcm: &[i16],
     if let Some(user) = super::phone::guest_if_any(port).await {
         super::phone::set_language(port, &user, lang).await;
     }
-    let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
+    let metered = super::phone::Metered::start(port, pid).await;
     let stream = TcpStream::connect(addr).await.expect("the AudioSocket server");
     let (mut reader, mut writer) = stream.into_split();
     // Read whole messages in a task of their own: a read cut off by a timeout would lose its place in the
@@ -104,26 +104,11 @@ pub async fn ask(port: u16, addr: SocketAddr, pid: u32, lang: &str, pcm: &[i16],
             first_audio = Some(Instant::now());
         }
         if first_audio.is_some() && last.is_some_and(|l| l.elapsed() > Duration::from_millis(1500)) {
-            let user = super::phone::guest(port).await;
-            let (caller, assistant) = super::phone::call_texts(port, &user).await;
-            answered = !caller.is_empty() && assistant.len() >= caller.len();
+            answered = super::phone::answered(port).await;
         }
     }
     let _ = hang_up.send(());
     let _ = sender.await;
     reading.abort();
-    let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
-    let stages = stage_means(port, &sums_before).await;
-    let user = super::phone::guest_if_any(port).await.unwrap_or_default();
-    let (caller, _) = super::phone::call_texts(port, &user).await;
-    let since = |at: Option<Instant>| Some(at?.saturating_duration_since(last?).as_secs_f64() * 1000.0);
-    Measure {
-        transcript_ms: None,
-        token_ms: None,
-        audio_ms: since(first_audio),
-        transcripts: caller.len(),
-        heard: caller.join(" "),
-        stages,
-        cores,
-    }
+    metered.measure(port, pid, last, first_audio).await
 }

@@ -113,6 +113,52 @@ pub async fn call_texts(port: u16, user: &str) -> (Vec<String>, Vec<String>) {
     (caller, assistant)
 }
 
+/// Whether the guest's newest call has an answer to each of its questions stored (what the caller said is
+/// shown once its continuation window passed).
+pub async fn answered(port: u16) -> bool {
+    let Some(user) = guest_if_any(port).await else {
+        return false;
+    };
+    let (caller, assistant) = call_texts(port, &user).await;
+    !caller.is_empty() && assistant.len() >= caller.len()
+}
+
+/// What every line's call measures from its start: the gateway's stage sums and CPU time, and when.
+pub struct Metered {
+    sums: std::collections::BTreeMap<String, (f64, f64)>,
+    cpu: f64,
+    began: Instant,
+}
+
+impl Metered {
+    pub async fn start(port: u16, pid: u32) -> Self {
+        Self {
+            sums: stage_sums(port).await,
+            cpu: cpu_seconds(pid),
+            began: Instant::now(),
+        }
+    }
+
+    /// The ended call's measure: the first answer audio after the last speech sample, what the guest's
+    /// newest call stored, the stages and the CPU since the start.
+    pub async fn measure(self, port: u16, pid: u32, last: Option<Instant>, first_audio: Option<Instant>) -> Measure {
+        let cores = (cpu_seconds(pid) - self.cpu) / self.began.elapsed().as_secs_f64();
+        let stages = stage_means(port, &self.sums).await;
+        let user = guest_if_any(port).await.unwrap_or_default();
+        let (caller, _) = call_texts(port, &user).await;
+        let since = |at: Option<Instant>| Some(at?.saturating_duration_since(last?).as_secs_f64() * 1000.0);
+        Measure {
+            transcript_ms: None,
+            token_ms: None,
+            audio_ms: since(first_audio),
+            transcripts: caller.len(),
+            heard: caller.join(" "),
+            stages,
+            cores,
+        }
+    }
+}
+
 /// Sets the guest's language to the question's.
 pub async fn set_language(port: u16, user: &str, lang: &str) {
     admin(reqwest::Client::new().put(format!("http://127.0.0.1:{port}/api/admin/users/{user}/prefs")))
@@ -129,7 +175,7 @@ pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> M
     let (url, params) = ring(port, &call_sid).await;
     let user = guest(port).await;
     set_language(port, &user, lang).await;
-    let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
+    let metered = Metered::start(port, pid).await;
     let (ws, _) = tokio_tungstenite::connect_async(url)
         .await
         .expect("the stream's handshake");
@@ -195,8 +241,7 @@ pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> M
         else {
             if first_audio.is_some() && last.is_some_and(|l| l.elapsed() > Duration::from_millis(1500)) {
                 // The answer is sent: it is stored once its turn ends (a question cut at its pause is two).
-                let (caller, assistant) = call_texts(port, &user).await;
-                answered = !caller.is_empty() && assistant.len() >= caller.len();
+                answered = self::answered(port).await;
             }
             continue;
         };
@@ -210,17 +255,5 @@ pub async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16], call: usize) -> M
         }
     }
     sender.abort();
-    let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
-    let stages = stage_means(port, &sums_before).await;
-    let (caller, _) = call_texts(port, &user).await;
-    let since = |at: Option<Instant>| Some(at?.saturating_duration_since(last?).as_secs_f64() * 1000.0);
-    Measure {
-        transcript_ms: None,
-        token_ms: None,
-        audio_ms: since(first_audio),
-        transcripts: caller.len(),
-        heard: caller.join(" "),
-        stages,
-        cores,
-    }
+    metered.measure(port, pid, last, first_audio).await
 }

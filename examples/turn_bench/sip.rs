@@ -15,7 +15,7 @@ use voice_gateway::sip::message::Message;
 use voice_gateway::sip::rtp::{Coder, Packet};
 use voice_gateway::sip::sdp::{Codec, Offer};
 
-use super::{Measure, cpu_seconds, stage_means, stage_sums};
+use super::Measure;
 
 /// The settings of the SIP line: the telephone on `sip`, callers from loopback taken, unknown ones as guests.
 pub fn settings(sip: SocketAddr) -> Vec<(String, String)> {
@@ -77,7 +77,7 @@ pub async fn ask(port: u16, sip: SocketAddr, pid: u32, lang: &str, pcm: &[i16], 
     if let Some(user) = &known {
         super::phone::set_language(port, user, lang).await;
     }
-    let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
+    let metered = super::phone::Metered::start(port, pid).await;
     let signalling = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let media = UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let me = signalling.local_addr().unwrap();
@@ -171,27 +171,12 @@ pub async fn ask(port: u16, sip: SocketAddr, pid: u32, lang: &str, pcm: &[i16], 
             first_audio = Some(Instant::now());
         }
         if first_audio.is_some() && last.is_some_and(|l| l.elapsed() > Duration::from_millis(1500)) {
-            let user = super::phone::guest(port).await;
-            let (caller, assistant) = super::phone::call_texts(port, &user).await;
-            answered = !caller.is_empty() && assistant.len() >= caller.len();
+            answered = super::phone::answered(port).await;
         }
     }
     task.abort();
     let bye = request("BYE", sip, me, call, 2, Some(&to_tag));
     signalling.send_to(&bye.to_bytes(), sip).await.unwrap();
     let _ = next(&signalling, Duration::from_secs(2)).await;
-    let cores = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64();
-    let stages = stage_means(port, &sums_before).await;
-    let user = super::phone::guest_if_any(port).await.unwrap_or_default();
-    let (caller, _) = super::phone::call_texts(port, &user).await;
-    let since = |at: Option<Instant>| Some(at?.saturating_duration_since(last?).as_secs_f64() * 1000.0);
-    Measure {
-        transcript_ms: None,
-        token_ms: None,
-        audio_ms: since(first_audio),
-        transcripts: caller.len(),
-        heard: caller.join(" "),
-        stages,
-        cores,
-    }
+    metered.measure(port, pid, last, first_audio).await
 }

@@ -180,16 +180,18 @@ async fn receive(
     let mut buf = vec![0u8; 2048];
     // Only the caller's own packets count as its being there.
     let mut last_heard = tokio::time::Instant::now();
+    // Whether the caller sends may change (hold): looked at every second, the timer counting only while it
+    // should. One timer for the call, not one a packet.
+    let mut check = tokio::time::interval(Duration::from_secs(1).min(heard.timeout));
+    check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        // Whether the caller sends may change (hold); the timer counts only while it should.
-        let check = tokio::time::sleep(Duration::from_secs(1).min(heard.timeout));
         let (n, from) = tokio::select! {
             got = rtp.recv_from(&mut buf) => match got {
                 Ok(got) => got,
                 Err(err) if err.kind() == std::io::ErrorKind::ConnectionRefused => continue,
                 Err(_) => break,
             },
-            () = check => {
+            _ = check.tick() => {
                 if !heard.remote.borrow().direction.sends() {
                     last_heard = tokio::time::Instant::now();
                 } else if last_heard.elapsed() >= heard.timeout {

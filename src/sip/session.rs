@@ -28,6 +28,7 @@ use super::sdp::Offer;
 use crate::app::App;
 use crate::metrics::SIP_CALLS_ENDED_TOTAL;
 use crate::phone::call::Inbound;
+use crate::task::AbortOnDrop;
 
 /// The shortest session interval the gateway takes (RFC 4028 §4: at least 90 s).
 pub const MIN_SE: u64 = 90;
@@ -193,7 +194,8 @@ impl Session {
     pub async fn serve(mut self, mut requests: mpsc::Receiver<Message>) {
         let mut unacknowledged: Option<Unacknowledged> = None;
         let mut due = self.timer.map(|t| t.due(Instant::now()));
-        let mut refreshing: Option<tokio::task::JoinHandle<bool>> = None;
+        // The gateway's own refresh, cancelled with the session.
+        let mut refreshing: Option<AbortOnDrop<bool>> = None;
         loop {
             tokio::select! {
                 request = requests.recv() => {
@@ -214,13 +216,14 @@ impl Session {
                 () = sleep_until(due), if due.is_some() && refreshing.is_none() => {
                     match self.timer {
                         Some(timer) if timer.we_refresh => {
-                            refreshing = Some(tokio::spawn(refresh(self.endpoint.clone(), self.dialog.clone(), timer, self.audio.sent.clone())));
+                            let asking = refresh(self.endpoint.clone(), self.dialog.clone(), timer, self.audio.sent.clone());
+                            refreshing = Some(AbortOnDrop(tokio::spawn(asking)));
                             due = None;
                         }
                         _ => return self.gone("session_expired", "the session timer ran out without a refresh").await,
                     }
                 }
-                refreshed = async { refreshing.as_mut().expect("refreshing").await }, if refreshing.is_some() => {
+                refreshed = async { (&mut refreshing.as_mut().expect("refreshing").0).await }, if refreshing.is_some() => {
                     refreshing = None;
                     if !refreshed.unwrap_or(false) {
                         return self.gone("session_expired", "the session could not be refreshed").await;

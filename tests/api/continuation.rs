@@ -454,33 +454,54 @@ async fn a_person_who_set_four_seconds_keeps_a_three_second_pause_inside_one_que
     assert_eq!(one_question_stored(&app, &session, &token).await[0], WHOLE);
 }
 
-#[tokio::test]
-async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_model_sent() {
-    use crate::common::Stage;
-    let stt = recogniser().await;
-    let cloud = Fake::start().await;
-    // The half's answer: one token, then nothing until it is called off; no usage ever comes for it.
-    let (reply, _gate, closed) = held(&["Let me see"], &[" now."]);
-    cloud.then(CHAT, reply);
-    // The whole's answer reports its tokens (12 and 1) but no cost, as OpenAI does.
+/// Anna on a gateway whose cloud model is first (one unit a million prompt tokens, a million units a million
+/// answer tokens: one per answer token) with `extra` settings: its first answer sends one token and then
+/// nothing until it is called off (no usage ever comes; `closed` says when it was), the next ones report their
+/// tokens (12 and 1) but no cost, as OpenAI does.
+async fn priced_cloud(
+    stt: &Fake,
+    cloud: &Fake,
+    extra: &[(&str, &str)],
+) -> (TestApp, String, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let (first, _gate, closed) = held(&["Let me see"], &[" now."]);
+    cloud.then(CHAT, first);
     cloud.always(CHAT, tokens(&["It is Madrid."]));
     let local = Fake::answering(&["unused"]).await;
-    // One unit a million prompt tokens, a million units a million answer tokens: one per answer token.
-    let env = [
+    let mut env = vec![
         ("FILLER_AFTER_MS", "0"),
         ("MEMORY_EXTRACTION_ENABLED", "false"),
         ("CLOUD_LLM_PRICE_INPUT", "1"),
         ("CLOUD_LLM_PRICE_OUTPUT", "1000000"),
-        // The half's own turn asks the model (an early answer never used is the next test's).
-        ("PREEMPTIVE_GENERATION", "false"),
     ];
+    env.extend_from_slice(extra);
     let (app, token, _) = TestApp::with()
         .llm(&local)
-        .stt(&stt)
-        .first(Stage::Llm, &cloud, "local")
+        .stt(stt)
+        .first(crate::common::Stage::Llm, cloud, "local")
         .env(&env)
         .user("anna")
         .await;
+    (app, token, closed)
+}
+
+/// Anna's costs once both answers are billed: (estimated, counted).
+async fn both_billed(app: &TestApp) -> (f64, f64, Value) {
+    let anna = eventually("both answers billed", 5, || async {
+        let anna = usage(app, "anna").await;
+        (anna["cost_month"].as_f64().unwrap_or_default() >= 2.0).then_some(anna)
+    })
+    .await;
+    let estimated = anna["cost_estimated_month"].as_f64().unwrap();
+    (estimated, anna["cost_month"].as_f64().unwrap() - estimated, anna)
+}
+
+#[tokio::test]
+async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_model_sent() {
+    let stt = recogniser().await;
+    let cloud = Fake::start().await;
+    // The half's own turn asks the model, and is the held answer (an early answer never used is the next
+    // test's).
+    let (app, token, closed) = priced_cloud(&stt, &cloud, &[("PREEMPTIVE_GENERATION", "false")]).await;
     let session = app.new_session(&token).await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
     ws.send(json!({"type": "start", "vad": true, "language": "en", "session_id": session}))
@@ -499,45 +520,21 @@ async fn an_answer_cut_by_the_persons_going_on_is_billed_for_what_the_cloud_mode
         "the half's request was dropped"
     );
 
-    let anna = eventually("both answers billed", 5, || async {
-        let anna = usage(&app, "anna").await;
-        (anna["cost_month"].as_f64().unwrap_or_default() >= 2.0).then_some(anna)
-    })
-    .await;
+    let (estimated, counted, anna) = both_billed(&app).await;
     // The half: its one token counted, its prompt (about a few hundred tokens) at one unit a million.
-    let estimated = anna["cost_estimated_month"].as_f64().unwrap();
     assert!((1.0..1.01).contains(&estimated), "{anna}");
     // The whole: its reported 12 and 1 tokens at the prices.
-    let counted = anna["cost_month"].as_f64().unwrap() - estimated;
     assert!((counted - 1.000012).abs() < 1e-9, "{anna}");
 }
 
 #[tokio::test]
 async fn an_answer_started_early_and_never_used_is_billed_for_what_the_cloud_model_sent() {
-    use crate::common::Stage;
     let stt = recogniser().await;
     let cloud = Fake::start().await;
-    // The early answer to the half: one token, then nothing until it is called off; no usage ever comes.
-    let (early, _gate, closed) = held(&["Let me see"], &[" now."]);
-    cloud.then(CHAT, early);
-    cloud.always(CHAT, tokens(&["It is Madrid."]));
-    let local = Fake::answering(&["unused"]).await;
-    let env = [
-        ("FILLER_AFTER_MS", "0"),
-        ("MEMORY_EXTRACTION_ENABLED", "false"),
-        ("CLOUD_LLM_PRICE_INPUT", "1"),
-        ("CLOUD_LLM_PRICE_OUTPUT", "1000000"),
-        // The half is transcribed and asked 200 ms into the pause; the turn ends only after 1.5 s.
-        ("STT_EARLY_MS", "200"),
-        ("VAD_SILENCE_MS", "1500"),
-    ];
-    let (app, token, _) = TestApp::with()
-        .llm(&local)
-        .stt(&stt)
-        .first(Stage::Llm, &cloud, "local")
-        .env(&env)
-        .user("anna")
-        .await;
+    // The half is transcribed and asked 200 ms into the pause (the held answer); the turn ends only after
+    // 1.5 s.
+    let early = [("STT_EARLY_MS", "200"), ("VAD_SILENCE_MS", "1500")];
+    let (app, token, closed) = priced_cloud(&stt, &cloud, &early).await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
     ws.send(json!({"type": "start", "vad": true, "language": "en"})).await;
 
@@ -557,16 +554,10 @@ async fn an_answer_started_early_and_never_used_is_billed_for_what_the_cloud_mod
     .await;
     assert_eq!(cloud.requests(CHAT).len(), 2);
 
-    let anna = eventually("both answers billed", 5, || async {
-        let anna = usage(&app, "anna").await;
-        (anna["cost_month"].as_f64().unwrap_or_default() >= 2.0).then_some(anna)
-    })
-    .await;
+    let (estimated, counted, anna) = both_billed(&app).await;
     // The early answer: its one token, its prompt at one unit a million tokens, estimated.
-    let estimated = anna["cost_estimated_month"].as_f64().unwrap();
     assert!((1.0..1.01).contains(&estimated), "{anna}");
     // The whole: its reported 12 and 1 tokens at the prices.
-    let counted = anna["cost_month"].as_f64().unwrap() - estimated;
     assert!((counted - 1.000012).abs() < 1e-9, "{anna}");
 }
 

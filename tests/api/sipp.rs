@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::{As, TestApp, free_port, spawn_app};
 
-/// A telephone on a free port that takes callers from loopback as its guest, with `extra` settings.
-async fn telephone(extra: &[(&str, &str)]) -> (TestApp, SocketAddr) {
+/// A telephone on a free port that takes callers from loopback as its guest, with `extra` settings, once it
+/// listens.
+pub(crate) async fn telephone(extra: &[(&str, &str)]) -> (TestApp, SocketAddr) {
     let sip = SocketAddr::from(([127, 0, 0, 1], free_port()));
     let address = sip.to_string();
     let mut env = vec![
@@ -87,7 +88,7 @@ async fn counted(app: &TestApp, series: &str) -> f64 {
 }
 
 /// The phone guest's sessions: one per call taken.
-async fn calls_taken(app: &TestApp) -> usize {
+pub(crate) async fn calls_taken(app: &TestApp) -> usize {
     let users = app.get("/api/admin/users", As::AdminKey).await.body;
     let Some(guest) = users.as_array().unwrap().iter().find(|u| u["name"] == "phone-guest") else {
         return 0;
@@ -159,6 +160,22 @@ async fn a_session_its_caller_stops_refreshing_is_ended_before_it_expires() {
         counted(&app, "sip_calls_ended_total{reason=\"session_expired\"}").await,
         1.0
     );
+}
+
+#[tokio::test]
+#[ignore = "needs SIPp; scripts/test.sh installs it and runs this"]
+async fn a_session_the_caller_asks_the_gateway_to_refresh_is_refreshed_by_update_and_goes_on() {
+    let (app, sip) = telephone(&[("RTP_TIMEOUT_SECONDS", "600"), ("PHONE_SILENCE_SECONDS", "600")]).await;
+    let run = sipp("session_refreshed", sip, "u1").await;
+    assert!(run.passed, "{}", run.report);
+    // The UPDATE came at half the interval (45 s), and the caller's BYE right after ended the call.
+    assert!(
+        (44.0..55.0).contains(&run.took.as_secs_f64()),
+        "{:?}\n{}",
+        run.took,
+        run.report
+    );
+    assert_eq!(counted(&app, "sip_calls_ended_total").await, 0.0, "nothing expired");
 }
 
 #[tokio::test]
