@@ -155,6 +155,11 @@ async fn a_silent_check_in_rings_the_handset_and_a_no_then_a_yes_raises_the_alar
     let alarms = seen["alarms"].as_array().unwrap();
     assert_eq!(alarms.len(), 1, "{seen}");
     assert!(alarms[0][1].as_str().unwrap().contains("house_line"), "{seen}");
-    let heard = seen["heard"].as_str().unwrap_or_default().to_lowercase();
-    assert!(heard.contains("all right") && heard.contains("alert"), "{seen}");
+    // Whisper writes the question's "all right" as "alright" or "all right", by the load of the machine.
+    let heard = seen["heard"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase()
+        .replace(' ', "");
+    assert!(heard.contains("everythingalright") && heard.contains("alert"), "{seen}");
 }
