@@ -1,12 +1,14 @@
 //! Benchmark of the help button: the time from a press to the hand-off of the alarm to the SMTP server (the
 //! end of the mail's DATA) and to the Twilio API (the SMS and the call request arriving), with every AI
 //! provider (LLM, STT, TTS) unreachable, over `--presses` presses by different users:
-//! (a) one after the other, (b) all at the same moment.
+//! (a) one after the other, (b) all at the same moment; and from the press to its answer, the moment the
+//! person is told. `--ringing S` holds every call request S seconds, as a contact's telephone that rings on
+//! (the house line's call is delivered only when picked up).
 //!
 //! The SMTP server and the Twilio API are small servers on loopback speaking the real protocols; each user has
 //! an own e-mail contact and phone number, so every arrival is matched to its press.
 //!
-//! Run: `cargo run --release --example alarm_bench -- [--presses 200]`
+//! Run: `cargo run --release --example alarm_bench -- [--presses 200] [--ringing 10]`
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -29,6 +31,8 @@ struct Arrivals {
     mail: HashMap<String, Instant>,
     sms: HashMap<String, Instant>,
     call: HashMap<String, Instant>,
+    /// When the press's answer came back.
+    told: HashMap<String, Instant>,
 }
 
 type Shared = Arc<Mutex<Arrivals>>;
@@ -36,14 +40,17 @@ type Shared = Arc<Mutex<Arrivals>>;
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let presses: usize = args
-        .windows(2)
-        .find(|w| w[0] == "--presses")
-        .and_then(|w| w[1].parse().ok())
-        .unwrap_or(200);
+    let flag = |name: &str, default: u64| {
+        args.windows(2)
+            .find(|w| w[0] == name)
+            .and_then(|w| w[1].parse().ok())
+            .unwrap_or(default)
+    };
+    let presses = flag("--presses", 200) as usize;
+    let ringing = Duration::from_secs(flag("--ringing", 0));
     let arrivals = Shared::default();
     let smtp_port = start_smtp(arrivals.clone()).await;
-    let twilio = start_twilio(arrivals.clone()).await;
+    let twilio = start_twilio(arrivals.clone(), ringing).await;
     let (base, _dir) = start_gateway(smtp_port, &twilio).await;
     let http = reqwest::Client::new();
     let sequential = users(&http, &base, "seq", presses).await;
@@ -58,15 +65,17 @@ async fn main() {
     println!("| presses | to | median ms | p99 ms | max ms |");
     println!("|---|---|---|---|---|");
     for (label, run) in [("one by one", &one_by_one), ("all at once", &all_at_once)] {
-        let arrivals = arrivals.lock().unwrap();
+        let mut arrivals = arrivals.lock().unwrap();
+        arrivals.told = run.iter().map(|(contact, _, told)| (contact.clone(), *told)).collect();
         for (to, table) in [
             ("SMTP (mail accepted)", &arrivals.mail),
             ("Twilio SMS", &arrivals.sms),
             ("Twilio call", &arrivals.call),
+            ("the person told (the answer)", &arrivals.told),
         ] {
             let mut ms: Vec<f64> = run
                 .iter()
-                .filter_map(|(contact, at)| Some(table.get(contact)?.duration_since(*at).as_secs_f64() * 1000.0))
+                .filter_map(|(contact, at, _)| Some(table.get(contact)?.duration_since(*at).as_secs_f64() * 1000.0))
                 .collect();
             let missing = run.len() - ms.len();
             ms.sort_by(f64::total_cmp);
@@ -132,8 +141,8 @@ async fn json_of(req: reqwest::RequestBuilder) -> Value {
     req.send().await.unwrap().json().await.unwrap()
 }
 
-/// One press; returns the contact and when the press was sent.
-async fn press(http: &reqwest::Client, base: &str, user: &User) -> (String, Instant) {
+/// One press; returns the contact, when the press was sent and when its answer came.
+async fn press(http: &reqwest::Client, base: &str, user: &User) -> (String, Instant, Instant) {
     let started = Instant::now();
     let body = json!({"device": {"mobile": true, "platform": "bench"}});
     let answer = json_of(
@@ -143,7 +152,7 @@ async fn press(http: &reqwest::Client, base: &str, user: &User) -> (String, Inst
     )
     .await;
     assert_eq!(answer["status"], "alerted", "{answer}");
-    (user.contact.clone(), started)
+    (user.contact.clone(), started, Instant::now())
 }
 
 /// An SMTP server that accepts everything and notes when each mail's DATA ended, by its recipient.
@@ -196,10 +205,11 @@ async fn start_smtp(arrivals: Shared) -> u16 {
     port
 }
 
-/// Twilio's `Messages.json` and `Calls.json`, noting when each request arrived, by its `To` digits.
-async fn start_twilio(arrivals: Shared) -> String {
+/// Twilio's `Messages.json` and `Calls.json`, noting when each request arrived, by its `To` digits; a call is
+/// answered after `ringing`.
+async fn start_twilio(arrivals: Shared, ringing: Duration) -> String {
     async fn handle(
-        State(arrivals): State<Shared>,
+        State((arrivals, ringing)): State<(Shared, Duration)>,
         Path((_, resource)): Path<(String, String)>,
         body: Bytes,
     ) -> String {
@@ -209,16 +219,22 @@ async fn start_twilio(arrivals: Shared) -> String {
             .get("To")
             .map(|t| t.trim_start_matches('+').to_string())
             .unwrap_or_default();
-        let mut arrivals = arrivals.lock().unwrap();
-        match resource.as_str() {
-            "Messages.json" => arrivals.sms.insert(to, now),
-            _ => arrivals.call.insert(to, now),
-        };
+        let call = resource != "Messages.json";
+        {
+            let mut arrivals = arrivals.lock().unwrap();
+            match call {
+                false => arrivals.sms.insert(to, now),
+                true => arrivals.call.insert(to, now),
+            };
+        }
+        if call {
+            tokio::time::sleep(ringing).await;
+        }
         json!({"sid": "SM0", "status": "queued"}).to_string()
     }
     let app = axum::Router::new()
         .route("/2010-04-01/Accounts/{sid}/{resource}", post(handle))
-        .with_state(arrivals);
+        .with_state((arrivals, ringing));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -251,11 +267,7 @@ async fn start_gateway(smtp_port: u16, twilio: &str) -> (String, tempfile::TempD
     let store = Store::open(&settings.store.db_path).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(serve(
-        listener,
-        Arc::new(App::new(settings, store)),
-        std::future::pending(),
-    ));
+    tokio::spawn(serve(listener, App::new(settings, store), std::future::pending()));
     tokio::time::sleep(Duration::from_millis(100)).await;
     (base, dir)
 }

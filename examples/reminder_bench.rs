@@ -9,7 +9,6 @@
 //! cargo run --release --example reminder_bench [-- --people 100 --each 100 --due 20]
 //! ```
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use voice_gateway::App;
@@ -99,7 +98,7 @@ async fn main() {
         + std::fs::metadata(dir.path().join("gateway.db-wal")).map_or(0, |m| m.len()) as f64 / 1_048_576.0;
     let started = Instant::now();
     let reopened = Store::open(&db).await.expect("store");
-    let app = Arc::new(App::new(settings(&db), reopened));
+    let app = App::new(settings(&db), reopened);
     let start = started.elapsed();
     let after = rss_mib();
     let looks = 200;

@@ -104,7 +104,7 @@ async fn start(llm: &str, store: &[(&str, &str)]) -> (SocketAddr, Store) {
     let store = Store::from_settings(&settings).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = Arc::new(App::new(settings, store.clone()));
+    let app = App::new(settings, store.clone());
     tokio::spawn(serve(listener, app, std::future::pending()));
     (addr, store)
 }

@@ -221,7 +221,7 @@ async fn start_gateway(providers: &str) -> (std::net::SocketAddr, tempfile::Temp
     let store = Store::open(&settings.store.db_path).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = Arc::new(App::new(settings, store));
+    let app = App::new(settings, store);
     tokio::spawn(serve(listener, app, std::future::pending()));
     (addr, dir)
 }

@@ -59,11 +59,22 @@ pub struct App {
     pub silero: Result<Arc<SileroModel>, String>,
     /// The semantic end-of-turn model, or why the fixed silence ends turns instead.
     pub smart_turn: Result<Arc<SmartTurn>, String>,
+    /// The gateway itself, for work that outlives the request that started it (an alarm's slow channels).
+    me: std::sync::Weak<App>,
 }
 
 impl App {
     /// Builds the state from settings and an opened store.
-    pub fn new(settings: Settings, store: Store) -> Self {
+    pub fn new(settings: Settings, store: Store) -> Arc<Self> {
+        Arc::new_cyclic(|me| Self::build(settings, store, me.clone()))
+    }
+
+    /// The shared gateway of this `&App`, for a task of its own.
+    pub fn shared(&self) -> Arc<App> {
+        self.me.upgrade().expect("the gateway lives while it is borrowed")
+    }
+
+    fn build(settings: Settings, store: Store, me: std::sync::Weak<App>) -> Self {
         let runtime = RuntimeConfig::new(
             store.clone(),
             settings.runtime_env.clone(),
@@ -125,6 +136,7 @@ impl App {
             config_cache: Mutex::new(None),
             started_at: Instant::now(),
             lexicons: LexiconCache::default(),
+            me,
         }
     }
 

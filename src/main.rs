@@ -341,7 +341,7 @@ async fn run(mut settings: Settings) -> (ExitCode, bool) {
     }
     let link_file = settings.store.db_path.parent().map(|d| d.join("admin-link.txt"));
     voice_gateway::connections::raise_descriptor_limit();
-    let app = Arc::new(App::new(settings, store));
+    let app = App::new(settings, store);
     let settings = &app.settings;
     if let Some(shortfall) = app.connections.budget().shortfall(settings.server.max_connections) {
         tracing::warn!("{shortfall}");

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::send::{self, Target};
+use super::send::{Sending, Target};
 use super::{Press, build_dossier};
 use crate::app::App;
 use crate::store::emergency::Alarm;
@@ -61,10 +61,10 @@ async fn escalate(app: Arc<App>, alarm: Alarm) {
         }
     };
     let minutes = (now_ms() - alarm.created_at) / 60_000;
-    let deliveries = send::send(&app, &user, &alarm, &dossier, &targets, Some(minutes)).await;
+    let sending = Sending::start(&app, &user, &alarm, &dossier, &targets, Some(minutes)).await;
+    let (deliveries, _) = sending.to_end().await;
     let details = super::Logged::escalation(&deliveries, minutes).to_json();
     let stored = async {
-        super::record(&app, &alarm.id, &deliveries).await?;
         app.store
             .log_emergency(&user.id, "escalated", &details, Some(&alarm.id))
             .await?;

@@ -32,7 +32,7 @@ use crate::store::emergency::{Acknowledgement, Alarm, Claim};
 use crate::store::users::User;
 use crate::store::{new_id, now_ms};
 use dossier::{Dossier, Position};
-use send::{Delivery, Target};
+use send::{Delivery, Sending, Target};
 use texts::{fill, texts};
 
 /// What the emergency log keeps of an alarm's sending: its kind, every delivery, whether the position was
@@ -255,8 +255,19 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
 }
 
 /// `POST /api/emergency`: one press. `base_url` is where acknowledgement links point.
-#[tracing::instrument(skip_all, fields(user = %user.name))]
+///
+/// The press runs as a task of its own: whoever pressed may go (a hang-up, a closed page, a turn cancelled by
+/// the next words), the alarm is claimed, sent and recorded all the same.
 pub async fn raise(app: &App, user: &User, press: Press, base_url: String) -> Result<Answer> {
+    let (app, user) = (app.shared(), user.clone());
+    let pressed = tokio::spawn(async move { raise_here(&app, &user, press, base_url).await });
+    pressed
+        .await
+        .map_err(|err| crate::error::ApiError::Internal(format!("the alarm's task failed: {err}")))?
+}
+
+#[tracing::instrument(skip_all, fields(user = %user.name))]
+async fn raise_here(app: &App, user: &User, press: Press, base_url: String) -> Result<Answer> {
     let eff = app.runtime.effective().await?;
     let prefs = app.store.prefs(&user.id).await?;
     let cx = Context {
@@ -299,9 +310,7 @@ impl Context<'_> {
         app.store.insert_alarm(&alarm, &pairs).await?;
         app.metrics.incr(crate::metrics::EMERGENCY_TOTAL, &[]);
         let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
-        let deliveries = send::send(app, self.user, &alarm, &dossier, &targets, None).await;
-        let recorded = record(app, &alarm.id, &deliveries).await?;
-        let status = if people { outcome(&recorded) } else { "no_recipients" };
+        let (status, deliveries) = self.send(&alarm, &dossier, &targets, "alarm").await?;
         if status == "alerted" {
             tracing::info!(status, channels = deliveries.len(), "emergency alarm sent");
         } else {
@@ -310,7 +319,6 @@ impl Context<'_> {
                 "emergency alarm reached nobody; the person was told to call 112"
             );
         }
-        self.log(status, "alarm", &alarm.id, &deliveries, &dossier).await?;
         Ok(self.answer(
             status,
             deliveries,
@@ -404,14 +412,12 @@ impl Context<'_> {
         let press = if self.press.fix.is_some() { &self.press } else { &stored };
         let dossier = build_dossier(self.user, &self.prefs, &alarm.lang, press);
         app.metrics.incr(crate::metrics::EMERGENCY_RETRIES_TOTAL, &[]);
-        let deliveries = send::send(app, self.user, alarm, &dossier, &targets, None).await;
-        let status = outcome(&record(app, &alarm.id, &deliveries).await?);
+        let (status, deliveries) = self.send(alarm, &dossier, &targets, "retry").await?;
         tracing::warn!(
             status,
             channels = deliveries.len(),
             "emergency alarm retried inside its window"
         );
-        self.log(status, "retry", &alarm.id, &deliveries, &dossier).await?;
         let text = message(&self.lang, self.informal, status);
         Ok(self.answer(
             status,
@@ -446,24 +452,37 @@ impl Context<'_> {
         text
     }
 
-    async fn log(
+    /// Sends the alarm until a person is reached: the outcome and what each channel answered by then. The
+    /// channels still being sent go on by themselves; the log gets the whole send when they end.
+    async fn send(
         &self,
-        status: &str,
-        kind: &str,
-        alarm_id: &str,
-        deliveries: &[Delivery],
+        alarm: &Alarm,
         dossier: &Dossier,
-    ) -> Result<()> {
-        let details = Logged {
+        targets: &[Target],
+        kind: &'static str,
+    ) -> Result<(&'static str, Vec<Delivery>)> {
+        let app = self.app;
+        let mut sending = Sending::start(app, self.user, alarm, dossier, targets, None).await;
+        let status = outcome(&sending.until_reached().await?);
+        let so_far = sending.so_far();
+        let entry = Entry {
+            user_id: self.user.id.clone(),
+            alarm_id: alarm.id.clone(),
             kind,
-            deliveries,
-            position: Some(!matches!(dossier.position, Position::NoConsent)),
-            minutes_after: None,
+            position: !matches!(dossier.position, Position::NoConsent),
         };
-        let store = &self.app.store;
-        Ok(store
-            .log_emergency(&self.user.id, status, &details.to_json(), Some(alarm_id))
-            .await?)
+        if sending.finished() {
+            entry.write(app, status, &so_far).await?;
+        } else {
+            let app = app.shared();
+            tokio::spawn(async move {
+                let (all, status) = sending.to_end().await;
+                if let Err(err) = entry.write(&app, outcome(&status), &all).await {
+                    tracing::error!(%err, "an alarm was sent but not logged");
+                }
+            });
+        }
+        Ok((status, so_far))
     }
 
     fn answer(
@@ -493,7 +512,8 @@ async fn wait_for_sends(app: &App, alarm_id: &str, deadline: tokio::time::Instan
     loop {
         let alarm = app.store.alarm(alarm_id).await?;
         let settled = match &alarm {
-            Some(a) => a.status != "sending" && !still_sending(app, alarm_id).await?,
+            // Alerted counts at once: a telephone still ringing must not hold back "help is on the way".
+            Some(a) => a.status == "alerted" || (a.status != "sending" && !still_sending(app, alarm_id).await?),
             None => false,
         };
         if settled || tokio::time::Instant::now() >= deadline {
@@ -531,7 +551,33 @@ pub(crate) async fn record(app: &App, alarm_id: &str, deliveries: &[Delivery]) -
 fn outcome(status: &str) -> &'static str {
     match status {
         "alerted" => "alerted",
+        "no_recipients" => "no_recipients",
         _ => "delivery_failed",
+    }
+}
+
+/// The emergency log's entry of one send, written once every channel ended.
+struct Entry {
+    user_id: String,
+    alarm_id: String,
+    /// `alarm` or `retry`.
+    kind: &'static str,
+    /// Whether the position went out.
+    position: bool,
+}
+
+impl Entry {
+    async fn write(&self, app: &App, status: &str, deliveries: &[Delivery]) -> Result<()> {
+        let details = Logged {
+            kind: self.kind,
+            deliveries,
+            position: Some(self.position),
+            minutes_after: None,
+        };
+        let (store, details) = (&app.store, details.to_json());
+        Ok(store
+            .log_emergency(&self.user_id, status, &details, Some(&self.alarm_id))
+            .await?)
     }
 }
 

@@ -1,10 +1,15 @@
 //! Sending an alarm on its channels: one e-mail per address, one SMS and one call per phone number, the
-//! webhook; all at once, each within its own timeout, each contact with a fresh acknowledgement link.
+//! webhook; all at once, each within its own timeout, each contact with a fresh acknowledgement link, each
+//! delivery recorded as it ends.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 
 use serde::Serialize;
 
@@ -60,6 +65,10 @@ pub struct Delivery {
     /// Why not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Still being sent when the answer was given (a telephone still ringing); the emergency log and the
+    /// alarm's deliveries record how it ended.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sending: bool,
 }
 
 /// A contact's acknowledgement: the link for e-mail and SMS, the callback of the call (Twilio) and its id
@@ -71,39 +80,124 @@ struct Ack {
     id: String,
 }
 
-type Job<'a> = Pin<Box<dyn Future<Output = Delivery> + Send + 'a>>;
+type Job = Pin<Box<dyn Future<Output = Delivery> + Send>>;
 
-/// Sends the alarm to the targets and returns what each channel answered, in the targets' order.
-pub async fn send(
-    app: &App,
-    user: &User,
-    alarm: &Alarm,
-    dossier: &Dossier,
-    targets: &[Target],
-    reminder: Option<i64>,
-) -> Vec<Delivery> {
-    let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
-    let acks = issue_acks(app, alarm, targets).await;
-    let jobs: Vec<Job> = targets
-        .iter()
-        .map(|target| {
-            let ack = acks.get(target.to.as_str()).filter(|_| target.is_person()).cloned();
-            job(
-                app,
-                (user, &alarm.lang),
-                dossier,
-                target.clone(),
-                ack,
-                reminder,
-                timeout,
-            )
-        })
-        .collect();
-    let results = futures_util::future::join_all(jobs).await;
-    for d in results.iter().filter(|d| !d.delivered) {
-        tracing::warn!(channel = d.channel, to = %d.to, error = d.error.as_deref().unwrap_or(""), "alarm channel failed");
+/// How long an answer waits, once a person was reached, for the channels still being sent: enough for an
+/// e-mail or an SMS, far less than a telephone that rings and rings.
+const ONE_MOMENT: Duration = Duration::from_secs(1);
+
+/// An alarm being sent: every channel at once, each delivery recorded the moment it ends. The alarm counts as
+/// `alerted` as soon as one person was reached, so the person in need hears so then, not when the slowest
+/// telephone gave up ringing.
+pub struct Sending {
+    app: Arc<App>,
+    alarm_id: String,
+    targets: Vec<Target>,
+    running: FuturesUnordered<Job>,
+    ended: Vec<Delivery>,
+}
+
+impl Sending {
+    /// Starts sending the alarm to the targets.
+    pub async fn start(
+        app: &App,
+        user: &User,
+        alarm: &Alarm,
+        dossier: &Dossier,
+        targets: &[Target],
+        reminder: Option<i64>,
+    ) -> Self {
+        let app = app.shared();
+        let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
+        let acks = issue_acks(&app, alarm, targets).await;
+        let person = Arc::new((user.clone(), alarm.lang.clone(), dossier.clone()));
+        let running = targets
+            .iter()
+            .map(|target| {
+                let ack = acks.get(target.to.as_str()).filter(|_| target.is_person()).cloned();
+                job(app.clone(), person.clone(), target.clone(), ack, reminder, timeout)
+            })
+            .collect();
+        Self {
+            app,
+            alarm_id: alarm.id.clone(),
+            targets: targets.to_vec(),
+            running,
+            ended: Vec::new(),
+        }
     }
-    results
+
+    /// Sends until a person was reached (then the other channels get [`ONE_MOMENT`]) or every channel ended;
+    /// the alarm's status then.
+    pub async fn until_reached(&mut self) -> crate::error::Result<String> {
+        let mut until = None;
+        loop {
+            let next = match until {
+                Some(until) => match tokio::time::timeout_at(until, self.running.next()).await {
+                    Ok(next) => next,
+                    Err(_) => break,
+                },
+                None => self.running.next().await,
+            };
+            let Some(delivery) = next else { break };
+            let status = self.record(delivery).await?;
+            if status == "alerted" && until.is_none() {
+                until = Some(tokio::time::Instant::now() + ONE_MOMENT);
+            }
+        }
+        super::record(&self.app, &self.alarm_id, &[]).await
+    }
+
+    /// Whether every channel ended.
+    pub fn finished(&self) -> bool {
+        self.running.is_empty()
+    }
+
+    /// What each channel answered so far, in the targets' order; a channel still being sent as `sending`.
+    pub fn so_far(&self) -> Vec<Delivery> {
+        self.targets
+            .iter()
+            .map(|t| {
+                let ended = self.ended.iter().find(|d| d.channel == t.channel && d.to == t.to);
+                ended.cloned().unwrap_or_else(|| Delivery {
+                    channel: t.channel,
+                    to: t.to.clone(),
+                    delivered: false,
+                    error: None,
+                    sending: true,
+                })
+            })
+            .collect()
+    }
+
+    /// Sends to the end: every channel's answer, in the targets' order, and the alarm's status then. A
+    /// delivery the store did not take is logged, not lost: the emergency log still gets it.
+    pub async fn to_end(mut self) -> (Vec<Delivery>, String) {
+        while let Some(delivery) = self.running.next().await {
+            if let Err(err) = self.record(delivery).await {
+                tracing::error!(%err, "an alarm's delivery was not recorded");
+            }
+        }
+        let status = match super::record(&self.app, &self.alarm_id, &[]).await {
+            Ok(status) => status,
+            Err(err) => {
+                tracing::error!(%err, "an alarm's status was not read back");
+                "sending".into()
+            }
+        };
+        (self.so_far(), status)
+    }
+
+    /// Records one ended delivery; the alarm's status after it.
+    async fn record(&mut self, delivery: Delivery) -> crate::error::Result<String> {
+        if !delivery.delivered {
+            let error = delivery.error.as_deref().unwrap_or("");
+            tracing::warn!(channel = delivery.channel, to = %delivery.to, error, "alarm channel failed");
+        }
+        let status = super::record(&self.app, &self.alarm_id, std::slice::from_ref(&delivery)).await;
+        self.ended.push(delivery);
+        status
+    }
 }
 
 /// One link per contact (a phone number's SMS and call share it), stored as hashes in one transaction. Empty
@@ -142,18 +236,17 @@ async fn issue_acks<'t>(app: &App, alarm: &Alarm, targets: &'t [Target]) -> Hash
         .collect()
 }
 
-fn job<'a>(
-    app: &'a App,
-    (user, language): (&'a User, &'a str),
-    dossier: &'a Dossier,
+fn job(
+    app: Arc<App>,
+    person: Arc<(User, String, Dossier)>,
     target: Target,
     ack: Option<Ack>,
     reminder: Option<i64>,
     timeout: Duration,
-) -> Job<'a> {
-    let settings = &app.settings.emergency;
-    let http = &app.providers.http;
+) -> Job {
     Box::pin(async move {
+        let (user, language, dossier) = &*person;
+        let (settings, http) = (&app.settings.emergency, &app.providers.http);
         let copy = Personal {
             link: ack.as_ref().map(|a| a.link.as_str()),
             reminder,
@@ -175,10 +268,10 @@ fn job<'a>(
                     copy,
                     ack: ack.as_ref(),
                 };
-                call.place(app, timeout).await
+                call.place(&app, timeout).await
             }
             _ => {
-                let result = within(timeout, webhook(app, user, dossier, reminder)).await;
+                let result = within(timeout, webhook(&app, user, dossier, reminder)).await;
                 if let Err(err) = &result {
                     tracing::warn!(error = %err, "emergency webhook failed (best effort)");
                 }
@@ -190,6 +283,7 @@ fn job<'a>(
             to: target.to,
             delivered: result.is_ok(),
             error: result.err(),
+            sending: false,
         }
     })
 }

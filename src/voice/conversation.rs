@@ -75,6 +75,9 @@ pub struct Conversation {
     help_by_voice: bool,
     /// Until when the help question waits for its answer.
     help_until: Option<Instant>,
+    /// The running turn is the help question's answer: its time stands still until the turn says what became
+    /// of it (a yes that is raising the alarm must not be overtaken by a second alarm of the timer).
+    help_answering: bool,
     /// The last question asked by voice.
     asked: Option<Asked>,
 }
@@ -90,6 +93,7 @@ impl Conversation {
             running: None,
             help_by_voice,
             help_until: None,
+            help_answering: false,
             asked: None,
         }
     }
@@ -106,7 +110,7 @@ impl Conversation {
 
     /// Waits for the running turn's next event or the end of the help question's time; cancel-safe.
     pub async fn next(&mut self) -> Next {
-        let until = self.help_until;
+        let until = self.help_until.filter(|_| !self.help_answering);
         let help_deadline = async move {
             match until {
                 Some(at) => tokio::time::sleep_until(at).await,
@@ -128,10 +132,12 @@ impl Conversation {
                 // A call for help is no question to continue.
                 self.asked = None;
                 self.help_until = Some(Instant::now() + Duration::from_secs(*seconds));
+                self.help_answering = false;
             }
             Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => {
                 self.asked = None;
                 self.help_until = None;
+                self.help_answering = false;
             }
             Next::Out(Out::Event(ServerEvent::Transcript { text, language, .. })) => {
                 if let Some(asked) = &mut self.asked {
@@ -147,7 +153,12 @@ impl Conversation {
             }
             // `done` ends the turn for the client, which may ask the next question at once: the turn is over
             // here too, even if its task has not quite returned, so that the question interrupts nothing.
-            Next::Out(Out::Event(ServerEvent::Done)) | Next::Ended => self.running = None,
+            // A help answer's turn that ended without saying what became of it gives the question its time
+            // back: when that is up, the alarm goes out.
+            Next::Out(Out::Event(ServerEvent::Done)) | Next::Ended => {
+                self.running = None;
+                self.help_answering = false;
+            }
             Next::Out(_) => {}
         }
         next
@@ -186,7 +197,9 @@ impl Conversation {
             early: utterance.early,
             ledger,
         };
-        self.begin(move |tx| turn::voice(app, user, spoken, options, help, clock, tx))
+        let cancelled = self.begin(move |tx| turn::voice(app, user, spoken, options, help, clock, tx));
+        self.help_answering = help == Help::Asked;
+        cancelled
     }
 
     /// Answers a text; true when a running turn was cancelled for it.
@@ -205,6 +218,7 @@ impl Conversation {
 
     /// Cancels the running turn; true when one ran. Nothing more of it comes.
     pub fn interrupt(&mut self) -> bool {
+        self.help_answering = false;
         self.running.take().is_some()
     }
 

@@ -175,7 +175,7 @@ pub async fn spawn_app(extra: &[(&str, &str)]) -> TestApp {
         None => None,
     };
     let https_addr = https.as_ref().map(|(l, _)| l.local_addr().expect("https addr"));
-    let app = Arc::new(App::new(settings, store.clone()));
+    let app = App::new(settings, store.clone());
     tokio::spawn(serve_with_https(listener, https, app.clone(), async {
         let _ = stopped.await;
     }));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{As, TestApp, spawn_app};
+use crate::common::{As, TestApp, eventually, spawn_app};
 use crate::fakes::{Fake, Recorded, Reply};
 use crate::smtp::{Mail, Mode, SmtpServer};
 
@@ -387,6 +387,97 @@ async fn a_channel_that_hangs_times_out_while_the_others_deliver() {
         started.elapsed().as_secs() < 10,
         "the hanging mail server held the alarm back"
     );
+}
+
+/// The states of an alarm's deliveries in the store, as (channel, state).
+async fn delivery_states(app: &TestApp, alarm_id: &str) -> Vec<(String, String)> {
+    voice_gateway::with_pool!(app.store, pool => sqlx::query_as(
+        "SELECT channel, state FROM emergency_deliveries WHERE alarm_id = $1 ORDER BY channel, recipient",
+    )
+    .bind(alarm_id)
+    .fetch_all(pool)
+    .await
+    .unwrap())
+}
+
+/// Twilio's call request held open until the gate opens: a contact's telephone that rings on.
+fn ringing_on(s: &Setup) -> std::sync::Arc<tokio::sync::Semaphore> {
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let queued = Reply::Json(json!({"sid": "CA1", "status": "queued"}));
+    s.twilio.then(CALL, Reply::Gated(gate.clone(), Box::new(queued)));
+    gate
+}
+
+/// A call that is still ringing does not hold back "help is on the way": the answer comes once the e-mails and
+/// the SMS reached people, showing the call as still being sent; a second press meanwhile names whom the alarm
+/// reached; the call's end and the whole send are recorded when it comes.
+#[tokio::test]
+async fn a_telephone_still_ringing_does_not_hold_back_help_is_on_the_way() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    let gate = ringing_on(&s);
+
+    let r = press(&s, Some(press_body())).await;
+
+    assert_eq!(r.body["status"], "alerted", "{}", r.body);
+    let message = r.body["message"].as_str().unwrap();
+    assert!(message.starts_with("Hilfe ist unterwegs"), "{message}");
+    assert_eq!(
+        r.body["notified"][3],
+        json!({"channel": "call", "to": "+491709999999", "delivered": false, "sending": true})
+    );
+    assert_eq!(r.body["notified"][2]["delivered"], true, "{}", r.body);
+    let alarm = r.body["alarm_id"].as_str().unwrap();
+    let states = delivery_states(&s.app, alarm).await;
+    assert!(states.contains(&("call".into(), "sending".into())), "{states:?}");
+    assert_eq!(
+        events(&s.app, &s.id).await,
+        Vec::<String>::new(),
+        "logged before its end"
+    );
+
+    let again = press(&s, None).await;
+    assert_eq!(again.body["status"], "cooldown");
+    let told = again.body["message"].as_str().unwrap();
+    assert!(
+        told.contains("tochter@family.example (E-Mail)") && told.contains("+491709999999 (SMS)"),
+        "{told}"
+    );
+
+    gate.add_permits(1);
+    let states = eventually("the call's end recorded", 10, || async {
+        let states = delivery_states(&s.app, alarm).await;
+        states.iter().all(|(_, state)| state == "delivered").then_some(states)
+    })
+    .await;
+    assert_eq!(states.len(), 4, "two e-mails, the SMS, the call: {states:?}");
+    eventually("the whole send logged", 10, || async {
+        (events(&s.app, &s.id).await == ["alerted"]).then_some(())
+    })
+    .await;
+    assert_eq!(s.twilio.requests(CALL).len(), 1, "the second press called nobody again");
+}
+
+/// Whoever pressed may go before the alarm is out (a page closed, a call hung up): the alarm is sent and
+/// recorded all the same.
+#[tokio::test]
+async fn an_alarm_goes_out_and_is_recorded_though_whoever_pressed_went_away() {
+    let s = setup(None, &[], profile()).await;
+    let gate = ringing_on(&s);
+    let impatient = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let url = format!("http://{}/api/emergency", s.app.addr);
+    let gone = impatient.post(&url).bearer_auth(&s.token).json(&json!({})).send().await;
+    assert!(gone.is_err_and(|e| e.is_timeout()), "the press should still be sending");
+
+    gate.add_permits(1);
+    eventually("the alarm recorded", 10, || async {
+        (events(&s.app, &s.id).await == ["alerted"]).then_some(())
+    })
+    .await;
+    assert_eq!(s.twilio.requests(SMS).len(), 1);
+    assert_eq!(s.twilio.requests(CALL).len(), 1);
 }
 
 #[tokio::test]

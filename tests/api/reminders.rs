@@ -407,7 +407,7 @@ async fn scheduler_of(app: &TestApp, extra: &[(&str, &str)]) -> std::sync::Arc<v
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let env: std::collections::HashMap<String, String> = env.into_iter().collect();
     let settings = voice_gateway::config::Settings::from_lookup(&|k| env.get(k).cloned()).unwrap();
-    std::sync::Arc::new(voice_gateway::app::App::new(settings, app.store.clone()))
+    voice_gateway::app::App::new(settings, app.store.clone())
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! Alarm calls over the house's telephone: Oma calls the assistant from her handset and calls for help. The
 //! gateway calls her contacts through the router. The neighbour's telephone `613` answers by itself and
-//! presses 1 (an RFC 4733 event), and the daughter's `614` rejects the call. The setup is the calls test's:
+//! presses 1 (an RFC 4733 event), the daughter's `614` rejects the call, and the son's `615` rings and rings:
+//! nobody is there. Oma is told that help is on the way as soon as the neighbour picked up, not once the son's
+//! telephone gave up ringing. The setup is the calls test's:
 //! kamailio, baresip and the real engines in a network namespace of the test's own.
 //!
 //! Ignored by a plain `cargo test`; `scripts/test.sh` runs it.
@@ -18,12 +20,16 @@ phone_config daughter "g711" "$SILENCE" 5556
 echo "<sip:614@10.77.0.1:5060>;auth_pass=daughter-secret" > "$DATA/daughter/accounts"
 baresip -f "$DATA/daughter" -t 150 > "$DATA/daughter.log" 2>&1 &
 daughter=$!
+phone_config son "g711" "$SILENCE" 0
+echo "<sip:615@10.77.0.1:5060>;auth_pass=son-secret" > "$DATA/son/accounts"
+baresip -f "$DATA/son" -t 150 > "$DATA/son.log" 2>&1 &
+son=$!
 for _ in $(seq 100); do
-  grep -qa "200 OK" "$DATA/neighbour.log" && grep -qa "200 OK" "$DATA/daughter.log" && break
+  grep -qa "200 OK" "$DATA/neighbour.log" && grep -qa "200 OK" "$DATA/daughter.log" && grep -qa "200 OK" "$DATA/son.log" && break
   sleep 0.1
 done
 oma=$(api POST /api/admin/users '{"name": "oma", "display_name": "Oma"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"], "full_name": "Erna Schmidt", "emergency_contact_phones": ["613", "614"]}' > /dev/null
+api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"], "full_name": "Erna Schmidt", "emergency_contact_phones": ["613", "614", "615"]}' > /dev/null
 # The neighbour presses 1 once the alarm's words reach them; the daughter rejects the call when it rings.
 (
   for _ in $(seq 1200); do grep -qa "incoming rtp for 'audio' established" "$DATA/neighbour.log" && break; sleep 0.1; done
@@ -35,7 +41,10 @@ api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"], "full_name": 
 ) &
 handset oma "g722 g711" "$HELP" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
 for _ in $(seq 300); do grep -qa "terminated" "$DATA/neighbour.log" && break; sleep 0.1; done
-kill $neighbour $daughter 2>/dev/null; wait $neighbour $daughter 2>/dev/null
+# The son's telephone stops ringing when the gateway gives up (its CANCEL); then every delivery is recorded.
+for _ in $(seq 300); do grep -qaE "terminated|cancel" "$DATA/son.log" && break; sleep 0.1; done
+sleep 1
+kill $neighbour $daughter $son 2>/dev/null; wait $neighbour $daughter $son 2>/dev/null
 HEARD_OMA=$(heard oma) HEARD_NEIGHBOUR=$(heard neighbour) python3 - <<'PY'
 import json, os, sqlite3
 db = sqlite3.connect(f"{os.environ['DATA']}/gateway.db")
@@ -56,6 +65,7 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
         ("611", "oma-secret"),
         ("613", "neighbour-secret"),
         ("614", "daughter-secret"),
+        ("615", "son-secret"),
     ];
     // Oma, after the greeting: a call for help, then (after the question) her yes, then silence while the
     // gateway tells her what it did and who confirmed it.
@@ -77,7 +87,7 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
     // The neighbour picked up: delivered, and their 1 confirmed the alarm as Twilio's keypress does.
     // The daughter rejected the call: her delivery failed, saying so.
     let deliveries = seen["deliveries"].as_array().unwrap();
-    assert_eq!(deliveries.len(), 2, "{seen}");
+    assert_eq!(deliveries.len(), 3, "{seen}");
     assert_eq!(
         deliveries[0].as_array().unwrap()[..3],
         ["call", "613", "delivered"],
@@ -90,6 +100,12 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
     );
     let why = deliveries[1][3].as_str().unwrap_or_default();
     assert!(why.starts_with("house line: busy (486"), "{seen}");
+    // The son never picked up: the call was cancelled after the channel's 20 s and recorded as failed.
+    assert_eq!(
+        deliveries[2].as_array().unwrap()[..4],
+        ["call", "615", "failed", "house line: no answer within 20 s"],
+        "{seen}"
+    );
     assert_eq!(seen["acks"], serde_json::json!([["613", "call"]]), "{seen}");
     // The neighbour heard the alarm (cut short by their 1) and the thanks, in the person's (English) voice.
     let neighbour = seen["heard"]["neighbour"].as_str().unwrap_or_default().to_lowercase();

@@ -1293,6 +1293,35 @@ async fn a_call_for_help_left_unanswered_alerts_the_contacts_after_the_set_secon
     crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
 }
 
+/// The question's time stands still while the yes is raising the alarm: a contact's telephone that rings on
+/// (Twilio's call request held open) holds the yes past the second the question waits, and still the person
+/// hears "help is on the way" once, not a second alarm's "the alarm is being sent".
+#[tokio::test]
+async fn a_yes_still_raising_the_alarm_is_not_overtaken_by_the_questions_timer() {
+    let stt = Fake::start().await;
+    stt.then(STT, Reply::Json(json!({"text": "Ich bin gestürzt."})));
+    stt.then(STT, Reply::Json(json!({"text": "Ja, bitte."})));
+    let llm = Fake::answering(&["Gern."]).await;
+    let s = help_setup(&stt, &llm, "1").await;
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let queued = Reply::Json(json!({"sid": "CA1", "status": "queued"}));
+    s.twilio
+        .then(crate::emergency::CALL, Reply::Gated(gate.clone(), Box::new(queued)));
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+
+    assert_eq!(say(&mut ws).await[1].json()["type"], "help_asked");
+    let yes = say(&mut ws).await;
+
+    assert_eq!(kinds(&yes), ["transcript", "help", "audio", "binary", "done"]);
+    assert_eq!(yes[1].json()["status"], "alerted");
+    let told = yes[1].json()["message"].as_str().unwrap().to_string();
+    assert!(told.starts_with("Hilfe ist unterwegs"), "{told}");
+    assert!(ws.quiet_for(1500).await, "a second alarm was said");
+    gate.add_permits(1);
+    assert_eq!(s.twilio.requests(crate::emergency::SMS).len(), 1);
+}
+
 #[tokio::test]
 async fn a_no_ends_the_call_for_help_and_a_request_for_help_goes_to_the_model() {
     let stt = Fake::start().await;
