@@ -390,7 +390,7 @@ async fn a_channel_that_hangs_times_out_while_the_others_deliver() {
 }
 
 /// The states of an alarm's deliveries in the store, as (channel, state).
-async fn delivery_states(app: &TestApp, alarm_id: &str) -> Vec<(String, String)> {
+pub(crate) async fn delivery_states(app: &TestApp, alarm_id: &str) -> Vec<(String, String)> {
     voice_gateway::with_pool!(app.store, pool => sqlx::query_as(
         "SELECT channel, state FROM emergency_deliveries WHERE alarm_id = $1 ORDER BY channel, recipient",
     )

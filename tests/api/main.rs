@@ -41,6 +41,7 @@ mod sip_calls;
 mod sip_care;
 mod sip_fuzz;
 mod sipp;
+mod sipp_alarm;
 mod smtp;
 mod speech;
 mod store;

@@ -32,23 +32,30 @@ pub(crate) async fn telephone(extra: &[(&str, &str)]) -> (TestApp, SocketAddr) {
 }
 
 /// What SIPp made of a scenario.
-struct Run {
-    passed: bool,
+pub(crate) struct Run {
+    pub passed: bool,
     /// Its report and, when it failed, the messages it exchanged and its errors.
-    report: String,
-    took: Duration,
+    pub report: String,
+    pub took: Duration,
 }
 
 /// Runs `tests/sipp/<name>.xml` once against `sip` over `transport` (`u1`: UDP, `t1`: TCP).
 async fn sipp(name: &str, sip: SocketAddr, transport: &str) -> Run {
+    let port = free_port().to_string();
+    let to = sip.to_string();
+    sipp_with(name, transport, &[&to, "-m", "1", "-s", "assistant", "-p", &port]).await
+}
+
+/// Runs `tests/sipp/<name>.xml` over `transport` with `args` (the remote address or none for a scenario that
+/// waits, `-m`, the local port `-p`), until it ends.
+pub(crate) async fn sipp_with(name: &str, transport: &str, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let scenario = format!("{}/tests/sipp/{name}.xml", env!("CARGO_MANIFEST_DIR"));
     let (messages, errors) = (dir.path().join("messages.log"), dir.path().join("errors.log"));
     let began = Instant::now();
     let out = tokio::process::Command::new("sipp")
-        .arg(sip.to_string())
-        .args(["-sf", &scenario, "-m", "1", "-t", transport, "-s", "assistant"])
-        .args(["-i", "127.0.0.1", "-p", &free_port().to_string()])
+        .args(args)
+        .args(["-sf", &scenario, "-t", transport, "-i", "127.0.0.1"])
         .args(["-mi", "127.0.0.1", "-mp", &free_port().to_string()])
         .args(["-timeout", "150s", "-timeout_error", "-nostdin"])
         .args(["-trace_msg", "-message_file", messages.to_str().unwrap()])
