@@ -82,8 +82,8 @@ struct Ack {
 
 type Job = Pin<Box<dyn Future<Output = Delivery> + Send>>;
 
-/// How long an answer waits, once a person was reached, for the channels still being sent: enough for an
-/// e-mail or an SMS, far less than a telephone that rings and rings.
+/// How long an answer waits, once a person was reached, for the messages (e-mail, SMS, webhook) still being
+/// sent: enough for an e-mail or an SMS. A call still ringing is not waited for.
 const ONE_MOMENT: Duration = Duration::from_secs(1);
 
 /// An alarm being sent: every channel at once, each delivery recorded the moment it ends. The alarm counts as
@@ -127,8 +127,8 @@ impl Sending {
         }
     }
 
-    /// Sends until a person was reached (then the other channels get [`ONE_MOMENT`]) or every channel ended;
-    /// the alarm's status then.
+    /// Sends until a person was reached and the messages still being sent ended (for at most [`ONE_MOMENT`]),
+    /// or every channel ended; the alarm's status then.
     pub async fn until_reached(&mut self) -> crate::error::Result<String> {
         let mut until = None;
         loop {
@@ -141,11 +141,21 @@ impl Sending {
             };
             let Some(delivery) = next else { break };
             let status = self.record(delivery).await?;
-            if status == "alerted" && until.is_none() {
-                until = Some(tokio::time::Instant::now() + ONE_MOMENT);
+            if status == "alerted" {
+                // A call rings for as long as it rings: only messages are worth the moment.
+                if self.only_calls_left() {
+                    break;
+                }
+                until.get_or_insert(tokio::time::Instant::now() + ONE_MOMENT);
             }
         }
         super::record(&self.app, &self.alarm_id, &[]).await
+    }
+
+    /// Whether every channel still being sent is a call.
+    fn only_calls_left(&self) -> bool {
+        let ended = |t: &Target| self.ended.iter().any(|d| d.channel == t.channel && d.to == t.to);
+        self.targets.iter().all(|t| t.channel == "call" || ended(t))
     }
 
     /// Whether every channel ended.

@@ -127,7 +127,7 @@ impl HouseLine {
             registrar: self.account.registrar,
             local,
             origin: (session_id, session_id),
-            contact: format!("<sip:{}@{}>", self.account.user, self.account.contact),
+            contact: format!("<sip:{}@{}>", self.account.user, self.account.reachable()),
         };
         line.converse(answered, (rtp, rtcp), requests, words, &call).await;
     }

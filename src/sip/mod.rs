@@ -259,5 +259,6 @@ async fn account(
         user: user.to_string(),
         password: password.clone(),
         contact,
+        seen: Default::default(),
     })
 }

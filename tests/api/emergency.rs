@@ -462,7 +462,10 @@ async fn a_telephone_still_ringing_does_not_hold_back_help_is_on_the_way() {
 #[tokio::test]
 async fn an_alarm_goes_out_and_is_recorded_though_whoever_pressed_went_away() {
     let s = setup(None, &[], profile()).await;
+    // The SMS held too: nobody is reached while the press waits.
     let gate = ringing_on(&s);
+    let queued = Reply::Json(json!({"sid": "SM1", "status": "queued"}));
+    s.twilio.then(SMS, Reply::Gated(gate.clone(), Box::new(queued)));
     let impatient = reqwest::Client::builder()
         .timeout(std::time::Duration::from_millis(300))
         .build()
@@ -471,7 +474,7 @@ async fn an_alarm_goes_out_and_is_recorded_though_whoever_pressed_went_away() {
     let gone = impatient.post(&url).bearer_auth(&s.token).json(&json!({})).send().await;
     assert!(gone.is_err_and(|e| e.is_timeout()), "the press should still be sending");
 
-    gate.add_permits(1);
+    gate.add_permits(2);
     eventually("the alarm recorded", 10, || async {
         (events(&s.app, &s.id).await == ["alerted"]).then_some(())
     })

@@ -41,7 +41,7 @@ mod sip_calls;
 mod sip_care;
 mod sip_fuzz;
 mod sipp;
-mod sipp_alarm;
+mod sipp_router;
 mod smtp;
 mod speech;
 mod store;

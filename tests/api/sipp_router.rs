@@ -1,7 +1,8 @@
-//! The alarm's branches over the house's telephone, with SIPp as the router and the contact's telephone behind
-//! it (`tests/sipp/router_*.xml`, written from RFC 3261): a busy contact and one who never answers handed to
-//! Twilio with `EMERGENCY_CALL_VIA=both`, and a contact who presses 1 as SIP INFO while the callers of
-//! `SIP_MAX_CALLS` fill the line.
+//! SIPp as the router (`tests/sipp/router_*.xml` and `registrar_*.xml`, written from RFC 3261 and 3581): the
+//! alarm's branches, with the contact's telephone behind it (a busy contact and one who never answers handed to
+//! Twilio with `EMERGENCY_CALL_VIA=both`, a contact who presses 1 as SIP INFO while the callers of
+//! `SIP_MAX_CALLS` fill the line), and a registrar that redirects the REGISTER and sees the telephone behind a
+//! NAT.
 //!
 //! Ignored by a plain `cargo test`: it needs SIPp (`scripts/test.sh` installs it).
 
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{As, eventually, free_port};
+use crate::common::{As, eventually, free_port, spawn_app};
 use crate::emergency::{CALL, Setup, delivery_states, form, press, profile, setup};
 use crate::sipp::{Run, calls_taken, sipp_with};
 
@@ -146,4 +147,50 @@ async fn a_1_sent_as_sip_info_confirms_the_alarm_and_its_call_gets_out_while_cal
     assert_eq!(acks, [("613".to_string(), "call".to_string())]);
     let held = held.await.unwrap();
     assert!(held.passed, "{}", held.report);
+}
+
+#[tokio::test]
+#[ignore = "needs SIPp; scripts/test.sh installs it and runs this"]
+async fn a_registrar_that_redirects_is_followed_and_a_nat_in_its_answer_is_registered_at_once() {
+    let (moved, behind_nat) = (free_port().to_string(), free_port().to_string());
+    let moved_to = format!("127.0.0.1:{behind_nat}");
+    let nat = tokio::spawn(async move { sipp_with("registrar_nat", "u1", &["-m", "1", "-p", &behind_nat]).await });
+    let redirect = {
+        let (moved, moved_to) = (moved.clone(), moved_to.clone());
+        tokio::spawn(async move {
+            sipp_with(
+                "registrar_moved",
+                "u1",
+                &["-m", "1", "-p", &moved, "-key", "moved_to", &moved_to],
+            )
+            .await
+        })
+    };
+    let registrar = format!("127.0.0.1:{moved}");
+    let sip = format!("127.0.0.1:{}", free_port());
+    let app = spawn_app(&[
+        ("SIP_REGISTRAR", &registrar),
+        ("SIP_USER", "assistant"),
+        ("SIP_PASSWORD", "line-secret"),
+        ("SIP_ADDR", &sip),
+    ])
+    .await;
+
+    // The 302 was followed, the NAT's address registered (SIPp checks the Contact and the old one dropped), and
+    // the admin panel says both.
+    for run in [redirect.await.unwrap(), nat.await.unwrap()] {
+        assert!(run.passed, "{}", run.report);
+    }
+    let line = eventually("the line registered", 10, || async {
+        let health = app.get("/api/admin/providers", As::AdminKey).await;
+        let line = health.body["lines"][0].clone();
+        (line["state"] == "registered").then_some(line)
+    })
+    .await;
+    assert_eq!(
+        line["detail"],
+        format!(
+            "registered for 600 s at {moved_to}, where the registrar's 302 sent it; the router sees this telephone at 127.0.0.2:5999"
+        )
+    );
 }
