@@ -8,8 +8,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
+use futures_util::{FutureExt, StreamExt};
 
 use serde::Serialize;
 
@@ -130,7 +130,7 @@ impl Sending {
     /// Sends until a person was reached and the messages still being sent ended (for at most [`ONE_MOMENT`]),
     /// or every channel ended; the alarm's status then.
     pub async fn until_reached(&mut self) -> crate::error::Result<String> {
-        let mut until = None;
+        let (mut until, mut status) = (None, None);
         loop {
             let next = match until {
                 Some(until) => match tokio::time::timeout_at(until, self.running.next()).await {
@@ -140,16 +140,21 @@ impl Sending {
                 None => self.running.next().await,
             };
             let Some(delivery) = next else { break };
-            let status = self.record(delivery).await?;
-            if status == "alerted" {
+            let now = self.record(delivery).await?;
+            if now == "alerted" {
                 // A call rings for as long as it rings: only messages are worth the moment.
                 if self.only_calls_left() {
+                    status = Some(now);
                     break;
                 }
                 until.get_or_insert(tokio::time::Instant::now() + ONE_MOMENT);
             }
+            status = Some(now);
         }
-        super::record(&self.app, &self.alarm_id, &[]).await
+        match status {
+            Some(status) => Ok(status),
+            None => super::record(&self.app, &self.alarm_id, &[]).await,
+        }
     }
 
     /// Whether every channel still being sent is a call.
@@ -183,29 +188,37 @@ impl Sending {
     /// Sends to the end: every channel's answer, in the targets' order, and the alarm's status then. A
     /// delivery the store did not take is logged, not lost: the emergency log still gets it.
     pub async fn to_end(mut self) -> (Vec<Delivery>, String) {
+        let mut status = None;
         while let Some(delivery) = self.running.next().await {
-            if let Err(err) = self.record(delivery).await {
-                tracing::error!(%err, "an alarm's delivery was not recorded");
+            match self.record(delivery).await {
+                Ok(now) => status = Some(now),
+                Err(err) => tracing::error!(%err, "an alarm's delivery was not recorded"),
             }
         }
-        let status = match super::record(&self.app, &self.alarm_id, &[]).await {
-            Ok(status) => status,
-            Err(err) => {
-                tracing::error!(%err, "an alarm's status was not read back");
-                "sending".into()
-            }
+        let status = match status {
+            Some(status) => Ok(status),
+            None => super::record(&self.app, &self.alarm_id, &[]).await,
         };
+        let status = status.unwrap_or_else(|err| {
+            tracing::error!(%err, "an alarm's status was not read back");
+            "sending".into()
+        });
         (self.so_far(), status)
     }
 
-    /// Records one ended delivery; the alarm's status after it.
+    /// Records an ended delivery, with every other that ended with it in one transaction; the alarm's status
+    /// after them.
     async fn record(&mut self, delivery: Delivery) -> crate::error::Result<String> {
-        if !delivery.delivered {
-            let error = delivery.error.as_deref().unwrap_or("");
-            tracing::warn!(channel = delivery.channel, to = %delivery.to, error, "alarm channel failed");
+        let mut ended = vec![delivery];
+        while let Some(Some(more)) = self.running.next().now_or_never() {
+            ended.push(more);
         }
-        let status = super::record(&self.app, &self.alarm_id, std::slice::from_ref(&delivery)).await;
-        self.ended.push(delivery);
+        for failed in ended.iter().filter(|d| !d.delivered) {
+            let error = failed.error.as_deref().unwrap_or("");
+            tracing::warn!(channel = failed.channel, to = %failed.to, error, "alarm channel failed");
+        }
+        let status = super::record(&self.app, &self.alarm_id, &ended).await;
+        self.ended.extend(ended);
         status
     }
 }
