@@ -463,7 +463,7 @@ impl Context<'_> {
     ) -> Result<(&'static str, Vec<Delivery>)> {
         let app = self.app;
         let mut sending = Sending::start(app, self.user, alarm, dossier, targets, None).await;
-        let status = outcome(&sending.until_reached().await?);
+        let reached = sending.until_reached().await;
         let so_far = sending.so_far();
         let entry = Entry {
             user_id: self.user.id.clone(),
@@ -471,9 +471,8 @@ impl Context<'_> {
             kind,
             position: !matches!(dossier.position, Position::NoConsent),
         };
-        if sending.finished() {
-            entry.write(app, status, &so_far).await?;
-        } else {
+        if !sending.finished() {
+            // Even when the store failed just now: the contacts not reached yet are still called.
             let app = app.shared();
             tokio::spawn(async move {
                 let (all, status) = sending.to_end().await;
@@ -481,7 +480,10 @@ impl Context<'_> {
                     tracing::error!(%err, "an alarm was sent but not logged");
                 }
             });
+            return Ok((outcome(&reached?), so_far));
         }
+        let status = outcome(&reached?);
+        entry.write(app, status, &so_far).await?;
         Ok((status, so_far))
     }
 

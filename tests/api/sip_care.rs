@@ -156,10 +156,7 @@ async fn a_silent_check_in_rings_the_handset_and_a_no_then_a_yes_raises_the_alar
     assert_eq!(alarms.len(), 1, "{seen}");
     assert!(alarms[0][1].as_str().unwrap().contains("house_line"), "{seen}");
     // Whisper writes the question's "all right" as "alright" or "all right", by the load of the machine.
-    let heard = seen["heard"]
-        .as_str()
-        .unwrap_or_default()
-        .to_lowercase()
-        .replace(' ', "");
+    let heard = seen["heard"].as_str().unwrap_or_default().to_lowercase();
+    let heard = heard.replace(' ', "").replace("allright", "alright");
     assert!(heard.contains("everythingalright") && heard.contains("alert"), "{seen}");
 }
