@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The house's telephone under SIPp's load (Debian's sip-tester), all on 127.0.0.1: how many calls a second it
 # sets up (each answered, spoken to, sent speech and held 3 s; every call is the same unknown caller, the
-# phone guest, so the voice connection limits are raised), how many it holds at once with RTP both ways
+# phone guest from one address, so the voice limits and the per-address share of the connection budget are
+# raised), how many it holds at once with RTP both ways
 # and its memory per call (a call set up 20 a second, held until all are up), and how soon the line is
 # registered again after the router (kamailio) was away
 # for a minute. Steps up until a call fails. A report, not a test.
@@ -54,7 +55,7 @@ router
 DB_PATH="$WORK/gateway.db" LISTEN_ADDR=$HTTP ADMIN_API_KEY=$KEY ENGINES=off \
   SIP_ADDR=$SIP SIP_ALLOWED_FROM=127.0.0.1 PHONE_UNKNOWN_CALLERS=guest SIP_MAX_CALLS=1000 \
   SIP_REGISTRAR=$ROUTER SIP_USER=assistant SIP_PASSWORD=bench-line \
-  SIP_RTP_PORTS=42000-44999 RTP_TIMEOUT_SECONDS=120 MAX_CONNECTIONS=4000 \
+  SIP_RTP_PORTS=42000-44999 RTP_TIMEOUT_SECONDS=120 MAX_CONNECTIONS=4000 MAX_CONNECTIONS_PER_CLIENT=4000 \
   MAX_VOICE_CONNECTIONS=1000 VOICE_CONNECTIONS_PER_USER=1000 \
   DEFAULT_TTS_PROVIDER=espeak DEFAULT_STT_PROVIDER=openai OPENAI_STT_URL=http://127.0.0.1:9/v1 \
   "$BIN" > "$WORK/gateway.log" 2>&1 &
