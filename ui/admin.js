@@ -364,6 +364,12 @@ function ended(line) {
   return `${calls} ended, the other side gone (last: ${ENDED[line.last_ended] || line.last_ended})`;
 }
 
+// A working line: how it is registered (where a redirect sent it, the address a NAT shows), and calls ended.
+function registered(line) {
+  const gone = line.calls_ended ? ended(line) : '';
+  return [line.detail, gone].filter(Boolean).join('; ') || '–';
+}
+
 async function loadHealth() {
   const { providers, users_without_working_channel: stranded, lines } = await api('/api/admin/providers');
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
@@ -387,7 +393,7 @@ async function loadHealth() {
     failing.length && !notTried.length ? '' : works]
     .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone], (p) => p.line
-    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : ended(p), new Date(p.since).toLocaleString(), '–', '–']
+    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : registered(p), new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
       p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);
