@@ -118,3 +118,69 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
         "{seen}"
     );
 }
+
+/// The neighbour's telephone is Linphone's console client (Debian's `linphone-cli`), registered with the router
+/// as `616` and answering by itself; its person types 1 once the alarm's words reach them (Linphone sends it as
+/// an RFC 4733 event). Oma calls from her handset as above. The output is what the store and Linphone saw.
+const LINPHONE_CONTACT: &str = r#"
+# linphonec's core stays off (no registration, every call 503) unless the folder of its database exists.
+mkdir -p "$DATA/linphone/.local/share/linphone"
+: > "$DATA/linphone/rc"
+{
+  echo "soundcard use files"; echo "ports sip 5094"; echo "autoanswer enable"; sleep 1
+  echo "register sip:616@10.77.0.1 sip:10.77.0.1 neighbour-secret"
+  for _ in $(seq 1500); do grep -qa "Media streams established" "$DATA/linphone.log" && break; sleep 0.1; done
+  sleep 3; echo "1"
+  for _ in $(seq 600); do grep -qa "ended" "$DATA/linphone.log" && break; sleep 0.1; done
+  echo "quit"
+} | HOME="$DATA/linphone" linphonec -c "$DATA/linphone/rc" > "$DATA/linphone.log" 2>&1 &
+linphone=$!
+for _ in $(seq 100); do grep -qa "Registration on .* successful" "$DATA/linphone.log" && break; sleep 0.1; done
+oma=$(api POST /api/admin/users '{"name": "oma", "display_name": "Oma"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+api PUT "/api/admin/users/$oma/prefs" '{"caller_numbers": ["611"], "emergency_contact_phones": ["616"]}' > /dev/null
+handset oma "g722 g711" "$HELP" "<sip:611@10.77.0.1:5060>;auth_pass=oma-secret" "sip:assistant@10.77.0.1:5060"
+wait $linphone 2>/dev/null
+HEARD_OMA=$(heard oma) python3 - <<'PY'
+import json, os, sqlite3
+data = os.environ["DATA"]
+db = sqlite3.connect(f"{data}/gateway.db")
+print(json.dumps({
+    "deliveries": [list(r) for r in db.execute("select channel, recipient, state, error from emergency_deliveries")],
+    "acks": [list(r) for r in db.execute("select contact, via from emergency_acks where acknowledged_at is not null")],
+    "oma": os.environ["HEARD_OMA"],
+    "linphone": open(f"{data}/linphone.log", errors="replace").read()[-3000:],
+}))
+PY
+"#;
+
+#[tokio::test]
+#[ignore = "needs kamailio, linphone-cli, baresip, a user network namespace and the engines; scripts/test.sh runs it"]
+async fn a_linphone_contact_picks_up_the_alarm_call_and_its_1_confirms_the_alarm() {
+    let data = tempfile::tempdir().unwrap();
+    let accounts = [
+        ("assistant", "line-secret"),
+        ("611", "oma-secret"),
+        ("616", "neighbour-secret"),
+    ];
+    let help = spoken_wav(
+        data.path(),
+        "help",
+        &[(6.0, "I have fallen and I can't get up."), (9.0, "Yes, please.")],
+        40.0,
+    );
+    let env = [("HELP", help.0.as_str()), ("EMERGENCY_ESCALATION_MINUTES", "0")];
+    let seen = in_the_house(data.path(), &accounts, LINPHONE_CONTACT, &env).await;
+
+    // Linphone answered the alarm call and its 1 reached the gateway as the neighbour's confirmation.
+    let linphone = seen["linphone"].as_str().unwrap_or_default();
+    assert!(linphone.contains("Media streams established"), "{seen}");
+    assert_eq!(
+        seen["deliveries"],
+        serde_json::json!([["call", "616", "delivered", null]]),
+        "{seen}"
+    );
+    assert_eq!(seen["acks"], serde_json::json!([["616", "call"]]), "{seen}");
+    // Oma heard that help is on the way, then that it was confirmed.
+    let oma = seen["oma"].as_str().unwrap_or_default().to_lowercase();
+    assert!(oma.contains("on the way") && oma.contains("confirm"), "{seen}");
+}
