@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use voice_gateway::config::{LANGUAGES, Settings};
+use voice_gateway::config::{Settings, languages};
 use voice_gateway::providers::tts::{self, SpeechRequest};
 use voice_gateway::providers::{Providers, TtsId};
 
@@ -27,7 +27,7 @@ const RUNS: usize = 10;
 #[tokio::main]
 async fn main() {
     let settings = Settings::from_lookup(&|_| None).expect("default settings");
-    let providers = Providers::new(&settings.providers, Duration::from_secs(30), &LANGUAGES);
+    let providers = Providers::new(&settings.providers, Duration::from_secs(30), languages());
     let engine = providers.tts.get(TtsId::Espeak);
     println!("| text | chars | first chunk (median) | whole file (median) | audio |");
     println!("|---|---|---|---|---|");

@@ -103,7 +103,7 @@ impl App {
         let providers = Providers::new(
             &settings.providers,
             std::time::Duration::from_secs(settings.limits.provider_timeout_secs),
-            &crate::config::LANGUAGES,
+            crate::config::languages(),
         );
         // Every provider's breaker is closed at start; the gauge shows it before anything fails.
         for info in providers.list() {

@@ -85,6 +85,7 @@ pub mod notify;
 pub mod openai;
 pub mod overrides;
 pub mod phone;
+pub mod phrasebook;
 pub mod prefs;
 pub mod probes;
 pub mod providers;

@@ -61,6 +61,11 @@ fn main() -> ExitCode {
 /// Reads the settings, then runs the server; after an
 /// admin's restart request the program executes itself again (same arguments, same environment).
 fn start() -> ExitCode {
+    // The phrasebook first: the settings accept the languages it has.
+    if let Err(err) = voice_gateway::phrasebook::load(voice_gateway::phrasebook::folder().as_deref()) {
+        eprintln!("voice-gateway: the phrasebook: {err}");
+        return ExitCode::from(2);
+    }
     let settings = match Settings::from_env() {
         Ok(settings) => settings,
         Err(err) => {
@@ -248,7 +253,7 @@ async fn running(app: &App) -> String {
 fn model_languages(settings: &Settings) -> Option<String> {
     let model = settings.providers.served_model.as_ref()?;
     let languages = model.languages.as_ref()?;
-    if languages.len() >= voice_gateway::config::LANGUAGES.len() {
+    if languages.len() >= voice_gateway::config::languages().len() {
         return None;
     }
     let which = if languages.as_slice() == ["en"] {

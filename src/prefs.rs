@@ -6,7 +6,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::config::LANGUAGES;
+use crate::config::languages;
 use crate::config::route::RouteLayer;
 use crate::error::ApiError;
 use crate::providers::{LlmId, ProviderId, Stage, SttId, TtsId};
@@ -388,12 +388,12 @@ fn dedup(mut list: Vec<String>) -> Value {
 
 fn language(key: &str, lang: impl AsRef<str>) -> Result<String, ApiError> {
     let lang = lang.as_ref();
-    if LANGUAGES.contains(&lang) {
+    if languages().contains(&lang) {
         Ok(lang.to_string())
     } else {
         Err(ApiError::invalid(
             key,
-            format!("{lang:?} is not one of {}", LANGUAGES.join(", ")),
+            format!("{lang:?} is not one of {}", languages().join(", ")),
         ))
     }
 }

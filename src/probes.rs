@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::App;
-use crate::config::LANGUAGES;
+use crate::config::languages;
 use crate::metrics::PROVIDER_STATE;
 use crate::providers::breakers::BreakerState;
 use crate::providers::registry::ProviderId;
@@ -89,7 +89,7 @@ async fn probe(app: &App, stage: Stage, name: &'static str) -> Result<(), String
             }
             Stage::Tts => {
                 let engine = app.providers.tts.get(TtsId::parse(name).map_err(|e| e.to_string())?);
-                let language = LANGUAGES.iter().find(|l| engine.speaks(l)).copied().unwrap_or("en");
+                let language = languages().iter().find(|l| engine.speaks(l)).copied().unwrap_or("en");
                 let request = SpeechRequest {
                     text: "OK",
                     language,

@@ -7,9 +7,9 @@ use super::say;
 use crate::app::App;
 use crate::emergency::ack::TwilioPost;
 use crate::emergency::dossier::xml_escape;
-use crate::emergency::texts::texts;
 use crate::emergency::{self, Press, spoken};
 use crate::error::{ApiError, Result};
+use crate::phrasebook::phrase;
 
 /// Twilio's answer to the call of `what` for `user_id`: checked against the signature, then read (a 1, or the
 /// words Twilio heard); answers the TwiML that goes on with the call. Anything unsigned or unknown is 403.
@@ -29,7 +29,7 @@ pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost)
     };
     let prefs = app.store.prefs(user_id).await?;
     let language = crate::emergency::language(app, &prefs, None);
-    let (informal, voice) = (prefs.informal(), texts(&language).voice);
+    let (informal, voice) = (prefs.informal(), phrase(&language, "language-twilio-voice"));
     let (key, heard) = (post.field("Digits"), post.field("SpeechResult"));
     let say = |text: &str| {
         format!(
@@ -66,7 +66,7 @@ pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost)
                 );
                 Ok(gather(
                     &action,
-                    voice,
+                    &voice,
                     &format!("<Say language=\"{voice}\">{}</Say>", xml_escape(&question)),
                 ))
             }

@@ -6,8 +6,8 @@
 use crate::app::App;
 use crate::emergency;
 use crate::emergency::dossier::xml_escape;
-use crate::emergency::texts::texts;
 use crate::lines::Confirm;
+use crate::phrasebook::phrase;
 
 /// Places the call to `to` (E.164) for `user_id`; `confirm` none: the call only tells.
 pub async fn call(
@@ -17,7 +17,7 @@ pub async fn call(
     ask: &str,
     confirm: Option<&Confirm>,
 ) -> std::result::Result<(), String> {
-    let voice = texts(language).voice;
+    let voice = phrase(language, "language-twilio-voice");
     let say = |text: &str| format!("<Say language=\"{voice}\">{}</Say>", xml_escape(text));
     let words = format!("{}<Pause length=\"1\"/>{}", say(said), say(said));
     let twiml = match confirm {
@@ -29,7 +29,7 @@ pub async fn call(
             };
             let action =
                 callback(app, user_id, &what).ok_or("PUBLIC_URL is not set: Twilio could not post the answer")?;
-            gather(&action, voice, &format!("{words}{}", say(ask)))
+            gather(&action, &voice, &format!("{words}{}", say(ask)))
         }
     };
     let settings = &app.settings.emergency;

@@ -54,8 +54,9 @@ pub use turn::{MemorySettings, TurnSettings};
 pub use voice::VoiceSettings;
 pub use wyoming::WyomingSettings;
 
-/// The eight UI languages; every language setting and pref is one of these.
-pub const LANGUAGES: [&str; 8] = ["de", "en", "fr", "es", "it", "nl", "pl", "pt"];
+/// The languages present in the phrasebook (the eight shipped and any added as a folder); every language
+/// setting and pref is one of these.
+pub use crate::phrasebook::languages;
 
 /// Everything read from the environment at start-up, by area. Secrets are `SecretString`, so `Debug`
 /// redacts them.
@@ -174,6 +175,14 @@ impl Settings {
                 },
                 PathBuf::from,
             );
+        // Read by the phrasebook before the settings (they accept its languages); listed here to be documented.
+        let _ = src
+            .var(
+                "LOCALES_DIR",
+                "a folder of languages added or corrected by a translator (`<lang>/<area>.ftl`, Fluent)",
+            )
+            .shown("locales beside the binary")
+            .raw();
         let tls = TlsSettings::read(&src, server.listen_addr)?;
         let sip = SipSettings::read(&src)?;
         let settings = Self {

@@ -2,8 +2,8 @@
 
 use crate::providers::{LlmId, ProviderSettings, SttId, TtsId};
 
-use super::LANGUAGES;
 use super::env::{ConfigError, Source};
+use super::languages;
 use super::presets;
 
 /// Fallback chains per stage.
@@ -84,7 +84,7 @@ pub(super) fn read(src: &Source, configured: &dyn Fn(&str) -> bool) -> Result<Pr
             openai_tts_configured: configured("OPENAI_TTS_URL") || tts_api_key.is_some(),
             openai_tts_api_key: tts_api_key,
             openai_tts_model: src.var("OPENAI_TTS_MODEL", "its model").string("tts-1"),
-            openai_tts_unsupported_languages: src.var("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "languages it cannot speak (e.g. `de,nl,pl` for Kokoro); those use the local voice").subset(&LANGUAGES)?,
+            openai_tts_unsupported_languages: src.var("OPENAI_TTS_UNSUPPORTED_LANGUAGES", "languages it cannot speak (e.g. `de,nl,pl` for Kokoro); those use the local voice").subset(languages())?,
             searxng_url: src.var("SEARXNG_URL", "base URL of a SearXNG instance (JSON API enabled)").raw(),
             tavily_url: src.var("TAVILY_URL", "address of the Tavily search API").string("https://api.tavily.com"),
             tavily_api_key: src.var("TAVILY_API_KEY", "Tavily search key").secret(),

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::LANGUAGES;
+use super::languages;
 use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
 /// What one layer says about the route; `None` = this layer has no say.
@@ -117,14 +117,14 @@ pub fn resolve(layers: &[RouteLayer], allowed: &[String]) -> Route {
 pub fn clamp_language(language: &str, allowed: &[String]) -> String {
     let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
     let language = primary.as_str();
-    let known = LANGUAGES.contains(&language);
+    let known = languages().contains(&language);
     let permitted = allowed.is_empty() || allowed.iter().any(|a| a == language);
     if known && permitted {
         return language.to_string();
     }
     allowed
         .iter()
-        .find(|a| LANGUAGES.contains(&a.as_str()))
+        .find(|a| languages().contains(&a.as_str()))
         .cloned()
         .unwrap_or_else(|| "en".to_string())
 }

@@ -2,8 +2,8 @@
 
 use crate::providers::LlmId;
 
-use super::LANGUAGES;
 use super::env::{ConfigError, Source};
+use super::languages;
 
 /// Defaults of a turn.
 #[derive(Debug)]
@@ -29,7 +29,7 @@ impl TurnSettings {
                     "DEFAULT_LANGUAGE",
                     "language when neither user nor request names one (de, en, fr, es, it, nl, pl, pt)",
                 )
-                .choice("en", &LANGUAGES)?,
+                .choice("en", languages())?,
         })
     }
 }

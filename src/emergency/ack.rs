@@ -10,10 +10,10 @@ use hmac::{Hmac, Mac};
 use sha1::Sha1;
 
 use super::dossier::{Dossier, format_time, xml_escape};
-use super::texts::{Texts, fill, texts};
 use crate::app::App;
 use crate::auth::token;
 use crate::error::{ApiError, Result};
+use crate::phrasebook::{Words, phrase};
 use crate::store::emergency::{AckKey, Alarm};
 
 /// What the link's page shows.
@@ -46,7 +46,7 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
         return Err(ApiError::NotFound("acknowledgement link"));
     };
     let name = person_name(app, &alarm).await?;
-    Ok(html(texts(&alarm.lang), &name, &alarm, page))
+    Ok(html(&name, &alarm, page))
 }
 
 /// The call's callback (`<Gather action>`): Twilio posts the pressed digits, signed with the account's auth
@@ -65,16 +65,19 @@ pub async fn call(app: &App, id: &str, post: &TwilioPost) -> Result<String> {
         &url,
         "a call acknowledgement",
     )?;
-    let t = texts(&alarm.lang);
     if post.field("Digits") != "1" {
-        let ask = format!("<Say language=\"{}\">{}</Say>", t.voice, xml_escape(t.call_press_1));
+        let ask = format!(
+            "<Say language=\"{}\">{}</Say>",
+            phrase(&alarm.lang, "language-twilio-voice"),
+            xml_escape(&phrase(&alarm.lang, "help-call-press-1"))
+        );
         return Ok(format!(
             "<Response><Gather numDigits=\"1\" action=\"{}\" method=\"POST\" timeout=\"10\">{ask}</Gather></Response>",
             xml_escape(&url)
         ));
     }
     confirm_by_call(app, id).await?;
-    Ok(Dossier::twiml_thanks(t, &person_name(app, &alarm).await?))
+    Ok(Dossier::twiml_thanks(&alarm.lang, &person_name(app, &alarm).await?))
 }
 
 /// Records a 1 pressed in the call of the acknowledgement `id` (Twilio's callback, the house's telephone).
@@ -153,18 +156,22 @@ async fn person_name(app: &App, alarm: &Alarm) -> Result<String> {
     Ok(Dossier::from_prefs(&prefs, &user.display_name, &alarm.lang).name)
 }
 
-fn html(t: &Texts, name: &str, alarm: &Alarm, page: Page) -> String {
+fn html(name: &str, alarm: &Alarm, page: Page) -> String {
+    let t = Words::formal(&alarm.lang);
     let name = xml_escape(name);
     let time = format_time(alarm.created_at).unwrap_or_default();
-    let question = fill(t.ack_question, &[("name", &name), ("time", &time)]);
+    let question = t.with(
+        "help-ack-question",
+        &[("name", name.as_str().into()), ("time", time.into())],
+    );
     let body = match page {
         Page::Ask => format!(
             "<p>{question}</p><form method=\"post\"><button type=\"submit\">{}</button></form>",
-            xml_escape(t.ack_button)
+            xml_escape(&t.get("help-ack-button"))
         ),
         Page::Thanks => format!(
             "<p>{question}</p><p role=\"status\"><strong>{}</strong></p>",
-            fill(t.ack_thanks, &[("name", &name)])
+            t.with("help-ack-thanks", &[("name", name.as_str().into())])
         ),
     };
     format!(
@@ -172,9 +179,9 @@ fn html(t: &Texts, name: &str, alarm: &Alarm, page: Page) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
          <title>{title}</title><link rel=\"stylesheet\" href=\"/ui/ack.css?v={version}\"></head>\
          <body><h1>{title}</h1>{body}<p>{hint}</p></body></html>",
-        lang = t.voice.split('-').next().unwrap_or("en"),
-        title = xml_escape(t.ack_title),
-        hint = fill(t.ack_hint, &[("name", &name)]),
+        lang = xml_escape(&alarm.lang),
+        title = xml_escape(&t.get("help-ack-title")),
+        hint = t.with("help-ack-hint", &[("name", name.as_str().into())]),
         version = env!("CARGO_PKG_VERSION"),
     )
 }

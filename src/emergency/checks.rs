@@ -9,12 +9,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::texts::{self, fill};
 use super::{mail, targets, twilio};
 use crate::app::App;
 use crate::config::CallVia;
 use crate::lines::LineState;
 use crate::metrics::HELP_CHECK_FAILURES_TOTAL;
+use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 
 /// The mail relay's check.
@@ -204,26 +204,28 @@ pub fn channels(app: &App, prefs: &Prefs) -> (Vec<&'static str>, Vec<&'static st
 /// theirs cannot deliver, in `language` and their form of address.
 pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
     let (failing, working) = channels(app, prefs);
-    let t = texts::for_person(language, prefs.informal());
+    let t = Words::new(language, prefs.informal());
     if failing.is_empty() && working.is_empty() {
-        return Some(t.nobody_yet.to_string());
+        return Some(t.get("help-nobody-yet"));
     }
     if failing.is_empty() {
         return None;
     }
-    let name = |c: &&str| match *c {
-        "email" => t.by_email,
-        "sms" => t.by_sms,
-        _ => t.by_call,
+    let name = |c: &&str| {
+        t.get(match *c {
+            "email" => "help-by-email",
+            "sms" => "help-by-sms",
+            _ => "help-by-call",
+        })
     };
     if working.is_empty() {
-        return Some(t.path_none.to_string());
+        return Some(t.get("help-path-none"));
     }
     let list = |cs: &[&str]| cs.iter().map(name).collect::<Vec<_>>().join(", ");
     Some(format!(
         "{} {}",
-        fill(t.path_down, &[("channels", &list(&failing))]),
-        fill(t.path_still, &[("channels", &list(&working))])
+        t.with("help-path-down", &[("channels", list(&failing).into())]),
+        t.with("help-path-still", &[("channels", list(&working).into())])
     ))
 }
 

@@ -1,15 +1,15 @@
 //! What an alarm says: the person's profile from the prefs, the position, and the texts of every channel in
-//! the person's language (the table in [`super::texts`]).
+//! the person's language (the phrasebook's `help` area).
 
 use crate::prefs::Prefs;
 
-use super::texts::{Texts, fill, texts};
+use crate::phrasebook::{Words, phrase};
 
 /// The emergency profile and the moment's facts.
 #[derive(Debug, Clone)]
 pub struct Dossier {
-    /// The texts of the person's language.
-    pub texts: &'static Texts,
+    /// The person's language, which the contacts are told in.
+    pub lang: String,
     /// Full name, else the display name.
     pub name: String,
     /// Street and house number.
@@ -70,7 +70,7 @@ impl Dossier {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| fallback_name.to_string());
         Self {
-            texts: texts(lang),
+            lang: lang.to_string(),
             name,
             street: text(&prefs.street),
             postal_code: text(&prefs.postal_code),
@@ -87,11 +87,19 @@ impl Dossier {
     /// Street, postal code and city on one line; "unknown" when nothing is set.
     pub fn address(&self) -> String {
         let place = format!("{} {}", self.postal_code, self.city).trim().to_string();
-        join_or(&[&self.street, &place], self.texts.unknown)
+        join_or(&[&self.street, &place], &self.words().get("help-unknown"))
     }
 
     fn phones(&self) -> String {
-        join_or(&[&self.phone_mobile, &self.phone_landline], self.texts.unknown)
+        join_or(
+            &[&self.phone_mobile, &self.phone_landline],
+            &self.words().get("help-unknown"),
+        )
+    }
+
+    /// The words of the alarm: the person's language, the contacts addressed formally.
+    pub fn words(&self) -> Words<'_> {
+        Words::formal(&self.lang)
     }
 
     /// An OpenStreetMap link to the fix.
@@ -108,35 +116,41 @@ impl Dossier {
 
     /// Subject of the e-mail.
     pub fn subject(&self, copy: Personal) -> String {
-        let t = self.texts;
-        let template = if copy.reminder.is_some() {
-            t.reminder_subject
+        let id = if copy.reminder.is_some() {
+            "help-reminder-subject"
         } else {
-            t.subject
+            "help-subject"
         };
-        fill(template, &[("name", &self.name)])
+        self.words().with(id, &[("name", self.name.as_str().into())])
     }
 
     /// The e-mail: the full dossier, the contact's acknowledgement link, the 112 advice.
     pub fn email_body(&self, copy: Personal) -> String {
-        let t = self.texts;
+        let t = self.words();
+        let label = |id: &str| t.get(id);
+        let name = ("name", self.name.as_str().into());
         let intro = match copy.reminder {
-            Some(minutes) => fill(
-                t.reminder_intro,
-                &[("name", &self.name), ("minutes", &minutes.to_string())],
-            ),
-            None => fill(t.intro, &[("name", &self.name)]),
+            Some(minutes) => t.with("help-reminder-intro", &[name, ("minutes", minutes.into())]),
+            None => t.with("help-intro", &[name]),
         };
         let mut lines = vec![intro, String::new()];
         if let Some(link) = copy.link {
-            lines.extend([fill(t.confirm_line, &[("link", link)]), String::new()]);
+            lines.extend([t.with("help-confirm-line", &[("link", link.into())]), String::new()]);
         }
         lines.extend([
-            format!("{}: {}", t.name, self.name),
-            format!("{}: {}", t.address, self.address()),
-            format!("{}: {}", t.phone, self.phones()),
-            format!("{}: {}", t.birth_date, or(&self.birth_date, t.unknown)),
-            format!("{}: {}", t.medical_notes, or(&self.medical_notes, t.none)),
+            format!("{}: {}", label("help-name"), self.name),
+            format!("{}: {}", label("help-address"), self.address()),
+            format!("{}: {}", label("help-phone"), self.phones()),
+            format!(
+                "{}: {}",
+                label("help-birth-date"),
+                or(&self.birth_date, &label("help-unknown"))
+            ),
+            format!(
+                "{}: {}",
+                label("help-medical-notes"),
+                or(&self.medical_notes, &label("help-none"))
+            ),
         ]);
         match &self.position {
             Position::Fix {
@@ -145,55 +159,62 @@ impl Dossier {
                 accuracy,
                 timestamp,
             } => {
-                lines.push(format!("{}: {latitude:.6}, {longitude:.6}", t.coordinates));
+                lines.push(format!("{}: {latitude:.6}, {longitude:.6}", label("help-coordinates")));
                 if let Some(link) = self.map_link() {
-                    lines.push(format!("{}: {link}", t.map));
+                    lines.push(format!("{}: {link}", label("help-map")));
                 }
                 if let Some(acc) = accuracy {
-                    lines.push(format!("{}: {acc:.0} m", t.accuracy));
+                    lines.push(format!("{}: {acc:.0} m", label("help-accuracy")));
                 }
                 if let Some(at) = timestamp.and_then(format_time) {
-                    lines.push(format!("{}: {at}", t.fix_time));
+                    lines.push(format!("{}: {at}", label("help-fix-time")));
                 }
             }
-            Position::Unavailable(reason) => lines.push(format!("{}: {reason}", t.position_unavailable)),
-            Position::NoConsent => lines.push(t.position_not_shared.to_string()),
+            Position::Unavailable(reason) => lines.push(format!("{}: {reason}", label("help-position-unavailable"))),
+            Position::NoConsent => lines.push(label("help-position-not-shared")),
         }
-        lines.push(format!("{}: {}", t.triggered_from, self.device));
+        lines.push(format!("{}: {}", label("help-triggered-from"), self.device));
         lines.push(String::new());
-        lines.push(t.call_112.to_string());
+        lines.push(label("help-call-112"));
         lines.join("\n")
     }
 
     /// The SMS: name, address, phones, map link, the contact's acknowledgement link.
     pub fn sms(&self, copy: Personal) -> String {
-        let t = self.texts;
-        let template = if copy.reminder.is_some() { t.sms_reminder } else { t.sms };
-        let mut sms = fill(
-            template,
+        let t = self.words();
+        let id = if copy.reminder.is_some() {
+            "help-sms-reminder"
+        } else {
+            "help-sms"
+        };
+        let mut sms = t.with(
+            id,
             &[
-                ("name", &self.name),
-                ("address", &self.address()),
-                ("phones", &self.phones()),
+                ("name", self.name.as_str().into()),
+                ("address", self.address().into()),
+                ("phones", self.phones().into()),
             ],
         );
         if let Some(link) = self.map_link() {
             sms.push(' ');
-            sms.push_str(&fill(t.sms_location, &[("link", &link)]));
+            sms.push_str(&t.with("help-sms-location", &[("link", link.into())]));
         }
         if let Some(link) = copy.link {
             sms.push(' ');
-            sms.push_str(&fill(t.sms_confirm, &[("link", link)]));
+            sms.push_str(&t.with("help-sms-confirm", &[("link", link.into())]));
         }
         sms
     }
 
     /// What the call says: name and home address, no address of a web page or coordinates.
     pub fn call_text(&self, copy: Personal) -> String {
-        let t = self.texts;
-        let text = fill(t.call, &[("name", &self.name), ("address", &self.address())]);
+        let t = self.words();
+        let text = t.with(
+            "help-call",
+            &[("name", self.name.as_str().into()), ("address", self.address().into())],
+        );
         match copy.reminder {
-            Some(_) => format!("{} {text}", t.call_reminder),
+            Some(_) => format!("{} {text}", t.get("help-call-reminder")),
             None => text,
         }
     }
@@ -201,26 +222,26 @@ impl Dossier {
     /// The call as TwiML: the text said twice in the person's language, inside a `<Gather>` that posts a
     /// pressed 1 to `callback` (the acknowledgement of the call).
     pub fn twiml(&self, copy: Personal, callback: Option<&str>) -> String {
-        let t = self.texts;
-        let say = |text: &str| format!("<Say language=\"{}\">{}</Say>", t.voice, xml_escape(text));
+        let voice = phrase(&self.lang, "language-twilio-voice");
+        let say = |text: &str| format!("<Say language=\"{voice}\">{}</Say>", xml_escape(text));
         let message = say(&self.call_text(copy));
         match callback {
             Some(url) => format!(
                 "<Response><Gather numDigits=\"1\" action=\"{}\" method=\"POST\" timeout=\"10\">{message}\
                  <Pause length=\"1\"/>{message}{}</Gather></Response>",
                 xml_escape(url),
-                say(t.call_press_1)
+                say(&self.words().get("help-call-press-1"))
             ),
             None => format!("<Response>{message}<Pause length=\"1\"/>{message}</Response>"),
         }
     }
 
     /// TwiML that thanks the callee for pressing 1.
-    pub fn twiml_thanks(texts: &Texts, name: &str) -> String {
+    pub fn twiml_thanks(lang: &str, name: &str) -> String {
         format!(
             "<Response><Say language=\"{}\">{}</Say></Response>",
-            texts.voice,
-            xml_escape(&fill(texts.call_thanks, &[("name", name)]))
+            phrase(lang, "language-twilio-voice"),
+            xml_escape(&Words::formal(lang).with("help-call-thanks", &[("name", name.into())]))
         )
     }
 }

@@ -15,7 +15,6 @@ pub mod hearing;
 pub mod mail;
 pub mod send;
 pub mod spoken;
-pub mod texts;
 pub mod twilio;
 
 use std::time::Duration;
@@ -27,13 +26,13 @@ use crate::app::App;
 use crate::config::keys::Key;
 use crate::config::runtime::Effective;
 use crate::error::Result;
+use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 use crate::store::emergency::{Acknowledgement, Alarm, Claim};
 use crate::store::users::User;
 use crate::store::{new_id, now_ms};
 use dossier::{Dossier, Position};
 use send::{Delivery, Sending, Target};
-use texts::{fill, texts};
 
 /// What the emergency log keeps of an alarm's sending: its kind, every delivery, whether the position was
 /// sent, and for a reminder how many minutes after the alarm it went.
@@ -171,7 +170,7 @@ pub fn cooldown_minutes(prefs: &Prefs, eff: &Effective) -> i64 {
 /// The language the help function speaks to a person in: their own, else the page's or channel's (`asked`),
 /// else the gateway's default.
 pub fn language(app: &App, prefs: &Prefs, asked: Option<&str>) -> String {
-    let known = |l: &&str| crate::config::LANGUAGES.contains(l);
+    let known = |l: &&str| crate::config::languages().contains(l);
     prefs
         .language
         .as_deref()
@@ -380,7 +379,7 @@ impl Context<'_> {
                 .collect();
             let seen = app.store.acknowledged_by(&alarm_id).await?;
             let text = match status.as_str() {
-                "sending" if reached.is_empty() => self.texts().cooldown_sending.to_string(),
+                "sending" if reached.is_empty() => self.words().get("help-cooldown-sending"),
                 _ => self.cooldown_text(minutes_ago, &reached, &seen),
             };
             return Ok(self.answer(
@@ -430,24 +429,26 @@ impl Context<'_> {
     }
 
     /// What the person reads and hears, in their language and form of address.
-    fn texts(&self) -> &'static texts::Texts {
-        texts::for_person(&self.lang, self.informal)
+    fn words(&self) -> Words<'_> {
+        Words::new(&self.lang, self.informal)
     }
 
     fn cooldown_text(&self, minutes_ago: i64, reached: &[(String, String)], seen: &[Acknowledgement]) -> String {
-        let t = self.texts();
-        let minutes = minutes_ago.to_string();
+        let t = self.words();
         if reached.is_empty() {
-            return fill(t.cooldown_nobody, &[("minutes", &minutes)]);
+            return t.with("help-cooldown-nobody", &[("minutes", minutes_ago.into())]);
         }
-        let mut text = fill(
-            t.cooldown_reached,
-            &[("minutes", &minutes), ("who", &who(&self.lang, reached))],
+        let mut text = t.with(
+            "help-cooldown-reached",
+            &[
+                ("minutes", minutes_ago.into()),
+                ("who", who(&self.lang, reached).into()),
+            ],
         );
         if !seen.is_empty() {
             let names: Vec<&str> = seen.iter().map(|a| a.contact.as_str()).collect();
             text.push(' ');
-            text.push_str(&fill(t.seen_by, &[("who", &names.join(", "))]));
+            text.push_str(&t.with("help-seen-by", &[("who", names.join(", ").into())]));
         }
         text
     }
@@ -585,25 +586,23 @@ impl Entry {
 
 /// The message of an outcome in the person's language and form of address.
 pub fn message(lang: &str, informal: bool, status: &str) -> String {
-    let t = texts::for_person(lang, informal);
-    match status {
-        "alerted" => t.alerted,
-        "no_recipients" => t.no_recipients,
-        _ => t.delivery_failed,
-    }
-    .to_string()
+    Words::new(lang, informal).get(match status {
+        "alerted" => "help-alerted",
+        "no_recipients" => "help-no-recipients",
+        _ => "help-delivery-failed",
+    })
 }
 
 /// "address (e-mail), number (SMS, call)": who an alarm reached, by recipient.
 fn who(lang: &str, reached: &[(String, String)]) -> String {
-    let t = texts(lang);
-    let mut by_recipient: Vec<(&str, Vec<&str>)> = Vec::new();
+    let t = Words::formal(lang);
+    let mut by_recipient: Vec<(&str, Vec<String>)> = Vec::new();
     for (channel, to) in reached {
-        let name = match channel.as_str() {
-            "email" => t.by_email,
-            "sms" => t.by_sms,
-            _ => t.by_call,
-        };
+        let name = t.get(match channel.as_str() {
+            "email" => "help-by-email",
+            "sms" => "help-by-sms",
+            _ => "help-by-call",
+        });
         match by_recipient.iter_mut().find(|(r, _)| r == to) {
             Some((_, channels)) => channels.push(name),
             None => by_recipient.push((to, vec![name])),
@@ -633,7 +632,7 @@ fn reached_in_log(details: &str) -> Vec<(String, String)> {
 /// The dossier of a press: the profile, the position (only with consent), the device.
 pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> Dossier {
     let mut dossier = Dossier::from_prefs(prefs, &user.display_name, lang);
-    let t = dossier.texts;
+    let t = Words::formal(lang);
     let consent = prefs.location_consent.unwrap_or(false);
     dossier.position = match (&press.fix, &press.geo_error) {
         _ if !consent => Position::NoConsent,
@@ -644,13 +643,13 @@ pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> D
             timestamp: *timestamp,
         },
         (None, Some(reason)) => Position::Unavailable(reason.clone()),
-        (None, None) => Position::Unavailable(t.not_reported.into()),
+        (None, None) => Position::Unavailable(t.get("help-not-reported")),
     };
-    let kind = match press.mobile {
-        Some(true) => t.mobile_device,
-        Some(false) => t.computer,
-        None => t.unknown_device,
-    };
+    let kind = t.get(match press.mobile {
+        Some(true) => "help-mobile-device",
+        Some(false) => "help-computer",
+        None => "help-unknown-device",
+    });
     dossier.device = match &press.platform {
         Some(p) if !p.is_empty() => format!("{kind} ({p})"),
         _ => kind.to_string(),

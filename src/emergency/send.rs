@@ -14,7 +14,6 @@ use futures_util::{FutureExt, StreamExt};
 use serde::Serialize;
 
 use super::dossier::{Dossier, Personal, Position};
-use super::texts::fill;
 use super::{mail, twilio};
 use crate::app::App;
 use crate::auth::token;
@@ -349,14 +348,14 @@ impl Call<'_> {
     /// Rings for `timeout`; delivered once the contact picked up (the message and the question then go on).
     async fn over_the_house_line(&self, app: &App, timeout: Duration) -> Result<(), String> {
         let dialer = app.lines.dialer()?;
-        let t = self.dossier.texts;
+        let t = self.dossier.words();
         let call = AlarmCall {
             to: self.to.to_string(),
             user: self.user.clone(),
             language: self.language.to_string(),
             message: self.dossier.call_text(self.copy),
-            ask: t.call_press_1.to_string(),
-            thanks: fill(t.call_thanks, &[("name", &self.dossier.name)]),
+            ask: t.get("help-call-press-1"),
+            thanks: t.with("help-call-thanks", &[("name", self.dossier.name.as_str().into())]),
             confirms: self.ack.map(|a| Confirm::Alarm(a.id.clone())),
             ring: timeout,
         };

@@ -674,7 +674,7 @@ mod tests {
 
     #[test]
     fn every_language_asks_declines_and_asks_again() {
-        for language in crate::config::LANGUAGES {
+        for language in crate::config::languages() {
             assert!(
                 !question(language, false).is_empty() && !declined(language).is_empty(),
                 "{language}"

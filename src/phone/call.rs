@@ -17,14 +17,14 @@ use tokio::time::Instant;
 
 use super::texts;
 use crate::app::App;
-use crate::emergency::texts::{fill, texts as alarm_texts};
 use crate::listen::end_of_turn::Verdict;
+use crate::phrasebook::{Words, phrase};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
 use crate::providers::resample::Resampler;
 use crate::store::users::User;
 use crate::turn::speech;
 use crate::voice::heard::{LastAnswer, Spoke};
-use crate::voice::phrases::{self, Told, is_farewell};
+use crate::voice::phrases::{Told, is_farewell};
 use crate::voice::{Conversation, Detection, Heard, Listener, Next, Options, Out, ServerEvent};
 
 /// The telephone's rate.
@@ -227,8 +227,8 @@ impl Call {
                 },
                 Step::Silence => {
                     tracing::info!(line = self.line, "nobody spoke on the call; it ends with a goodbye");
-                    let words = texts::silence(&self.language);
-                    self.goodbye(line, words).await
+                    let words = phrase(&self.language, "phone-silence");
+                    self.goodbye(line, &words).await
                 }
                 Step::HangUp => {
                     line.hang_up().await;
@@ -300,16 +300,16 @@ impl Call {
                 if self.hanging_up.is_some() {
                     return Ok(());
                 }
-                let words = texts::too_long(&self.language);
-                self.say(line, words).await
+                let words = phrase(&self.language, "phone-too-long");
+                self.say(line, &words).await
             }
             Heard::OverBudget => {
                 static FULL: crate::logging::Repeated = crate::logging::Repeated::new();
                 if let Some(left_out) = FULL.next() {
                     tracing::warn!(left_out, "audio buffer budget reached; a call ends");
                 }
-                let words = texts::sorry(&self.language);
-                self.goodbye(line, words).await
+                let words = phrase(&self.language, "phone-sorry");
+                self.goodbye(line, &words).await
             }
         }
     }
@@ -381,7 +381,7 @@ impl Call {
             } => {
                 if tts_fallback && !filler {
                     // Said before this audio, which follows at once.
-                    self.tell(line, phrases::voice_fallback(&self.language)).await?;
+                    self.tell(line, &phrase(&self.language, "turn-voice-fallback")).await?;
                 }
                 let spoke = match text {
                     _ if filler => Spoke::Other,
@@ -393,8 +393,8 @@ impl Call {
             }
             ServerEvent::Transcript { text, .. } if is_farewell(&text, &self.language) => {
                 self.conversation.interrupt();
-                let words = texts::goodbye(&self.language);
-                self.goodbye(line, words).await
+                let words = phrase(&self.language, "phone-goodbye");
+                self.goodbye(line, &words).await
             }
             ServerEvent::Semantic(semantic) => {
                 self.last.answered(&semantic.text);
@@ -414,8 +414,8 @@ impl Call {
             }
             ServerEvent::Error { code, message, .. } => {
                 tracing::info!(code, %message, "a turn of a call failed");
-                let words = texts::sorry(&self.language);
-                self.say(line, words).await
+                let words = phrase(&self.language, "phone-sorry");
+                self.say(line, &words).await
             }
             _ => Ok(()),
         }
@@ -450,7 +450,7 @@ impl Call {
         if let Some((_, told, _)) = &mut self.alarm {
             *told = confirmed.len();
         }
-        let words = fill(alarm_texts(&self.language).seen_by, &[("who", &who.join(", "))]);
+        let words = Words::formal(&self.language).with("help-seen-by", &[("who", who.join(", ").into())]);
         self.say(line, &words).await
     }
 
@@ -523,7 +523,7 @@ impl Call {
 /// Says that the call cannot be taken now, and hangs up.
 pub(crate) async fn apologize<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::Receiver<Inbound>) {
     let language = app.settings.turn.default_language.clone();
-    say_and_hang_up(app, line, inbound, texts::sorry(&language)).await;
+    say_and_hang_up(app, line, inbound, &phrase(&language, "phone-sorry")).await;
 }
 
 /// Tells a caller whose number is not known that the line is not for them, and hangs up.
@@ -534,7 +534,7 @@ pub(crate) async fn refuse<L: Line>(
     name: &'static str,
 ) {
     let language = app.settings.turn.default_language.clone();
-    say_and_hang_up(app, line, inbound, texts::refusal(&language)).await;
+    say_and_hang_up(app, line, inbound, &phrase(&language, "phone-refusal")).await;
     let labels = [("line", name), ("ending", "refused")];
     app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
 }

@@ -34,15 +34,14 @@ use utoipa_axum::routes;
 
 use super::call::{Inbound, Line, RATE};
 use super::callers::{self, Caller};
-use super::texts;
 use crate::app::{App, AppState};
 use crate::auth::access::PUBLIC;
 use crate::auth::token::secrets_equal;
 use crate::emergency::ack::TwilioPost;
 use crate::emergency::dossier::xml_escape;
-use crate::emergency::texts::texts as alarm_texts;
 use crate::error::{ApiError, Result};
 use crate::logging::Repeated;
+use crate::phrasebook::phrase;
 use crate::providers::g711;
 use crate::socket::SEND_TIMEOUT;
 use crate::task::AbortOnDrop;
@@ -108,8 +107,8 @@ async fn incoming(
             let language = &app.settings.turn.default_language;
             format!(
                 "<Response><Say language=\"{}\">{}</Say><Hangup/></Response>",
-                alarm_texts(language).voice,
-                xml_escape(texts::refusal(language))
+                phrase(language, "language-twilio-voice"),
+                xml_escape(&phrase(language, "phone-refusal"))
             )
         }
         Caller::Known(user) | Caller::Guest(user) => {

@@ -101,7 +101,7 @@ async fn user_view_with(app: &App, user: User, web_default: bool) -> Result<User
         allowed_languages: prefs
             .allowed_languages
             .clone()
-            .unwrap_or_else(|| crate::config::LANGUAGES.map(String::from).to_vec()),
+            .unwrap_or_else(|| crate::config::languages().iter().map(|l| l.to_string()).collect()),
         web_search_enabled: prefs.web_search_enabled.unwrap_or(web_default),
         id: user.id,
         name: user.name,

@@ -100,11 +100,11 @@ fn press(body: Option<EmergencyBody>, headers: &HeaderMap) -> Result<Press> {
 /// 422), else the first of `Accept-Language`'s that the gateway speaks.
 fn page_language(given: Option<&str>, headers: &HeaderMap) -> Result<Option<String>> {
     if let Some(language) = given {
-        return match crate::config::LANGUAGES.iter().find(|l| **l == language) {
+        return match crate::config::languages().iter().find(|l| **l == language) {
             Some(l) => Ok(Some((*l).to_string())),
             None => Err(ApiError::invalid(
                 "language",
-                format!("expected one of {}", crate::config::LANGUAGES.join(", ")),
+                format!("expected one of {}", crate::config::languages().join(", ")),
             )),
         };
     }
@@ -116,7 +116,7 @@ fn page_language(given: Option<&str>, headers: &HeaderMap) -> Result<Option<Stri
         .split(',')
         .filter_map(|tag| tag.split(';').next()?.trim().split('-').next())
         .map(str::to_ascii_lowercase)
-        .find(|l| crate::config::LANGUAGES.contains(&l.as_str())))
+        .find(|l| crate::config::languages().contains(&l.as_str())))
 }
 
 /// The status's query: the page's language.

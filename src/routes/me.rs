@@ -73,7 +73,7 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
     let prefs = app.store.prefs(&caller.user.id).await?;
     let eff = app.runtime.effective().await?;
     let languages: Vec<String> = match prefs.allowed_languages() {
-        [] => crate::config::LANGUAGES.iter().map(|l| l.to_string()).collect(),
+        [] => crate::config::languages().iter().map(|l| l.to_string()).collect(),
         allowed => allowed.to_vec(),
     };
     let voices = languages

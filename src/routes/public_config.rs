@@ -9,8 +9,8 @@ use utoipa_axum::routes;
 
 use super::openapi::PUBLIC;
 use crate::app::{App, AppState};
-use crate::config::LANGUAGES;
 use crate::config::keys::Key;
+use crate::config::languages;
 use crate::config::public::{
     Available, Fallbacks, Limits, MemoryExtraction, Models, Provider, PublicConfig, StageChoice, VoiceOption,
 };
@@ -100,7 +100,7 @@ fn available(app: &App) -> Available {
     let p = &app.settings.providers;
     let providers = &app.providers;
     Available {
-        languages: LANGUAGES.to_vec(),
+        languages: languages().to_vec(),
         stt_providers: listed(&providers.stt),
         llm_providers: listed(&providers.llm),
         tts_providers: listed(&providers.tts),

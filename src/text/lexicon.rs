@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use crate::config::LANGUAGES;
+use crate::config::languages;
 
 /// Longest key accepted.
 pub const KEY_MAX_CHARS: usize = 64;
@@ -66,10 +66,10 @@ fn refuse(field: &'static str, problem: impl Into<String>) -> EntryError {
 
 /// Checks language and section names.
 pub fn check_place(lang: &str, section: &str) -> Result<Section, EntryError> {
-    if !LANGUAGES.contains(&lang) {
+    if !languages().contains(&lang) {
         return Err(refuse(
             "lang",
-            format!("{lang:?} is not one of {}", LANGUAGES.join(", ")),
+            format!("{lang:?} is not one of {}", languages().join(", ")),
         ));
     }
     Section::parse(section).ok_or_else(|| refuse("section", "expected abbreviations, units or terms"))

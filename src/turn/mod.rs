@@ -200,7 +200,7 @@ pub fn heard_language(route: &Route, prefs: &Prefs, heard: Option<&str>) -> Opti
     let heard = heard.filter(|_| !route.language_fixed)?;
     let allowed = prefs.allowed_languages();
     let permitted = allowed.is_empty() || allowed.iter().any(|a| a == heard);
-    (crate::config::LANGUAGES.contains(&heard) && permitted && heard != route.language).then(|| heard.to_string())
+    (crate::config::languages().contains(&heard) && permitted && heard != route.language).then(|| heard.to_string())
 }
 
 /// The route options of a turn, the same in `POST /api/chat` and in the WebSocket frames.

@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn notices_exist_for_every_language() {
-        for lang in crate::config::LANGUAGES {
+        for lang in crate::config::languages() {
             assert_ne!(notice(lang, true), notice(lang, false));
         }
         assert!(notice("de", true).contains("Websuche"));

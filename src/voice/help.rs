@@ -13,8 +13,9 @@ use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::emergency::checks::{self, Reach};
 use crate::emergency::hearing::{self, Heard};
-use crate::emergency::{self, Press, spoken, texts};
+use crate::emergency::{self, Press, spoken};
 use crate::error::Result;
+use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::stt::Transcript;
@@ -109,7 +110,7 @@ fn ask(person: Person<'_>) -> Reply {
         // The alarm may still get through; the person hears that it may not.
         Reach::Failing => Reply::Ask(format!(
             "{} {question}",
-            texts::for_person(language, informal).path_none
+            Words::new(language, informal).get("help-path-none")
         )),
         Reach::Somebody => Reply::Ask(question.to_string()),
     }

@@ -14,48 +14,6 @@ impl Told {
     }
 }
 
-/// What the browser shows when the chosen voice cannot speak the language, for channels that only speak.
-pub fn voice_fallback(language: &str) -> &'static str {
-    match language {
-        "de" => "Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.",
-        "fr" => "La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.",
-        "es" => "La voz elegida no habla este idioma; habla la voz local.",
-        "it" => "La voce scelta non parla questa lingua; parla la voce locale.",
-        "nl" => "De gekozen stem spreekt deze taal niet; de lokale stem spreekt.",
-        "pl" => "Wybrany głos nie mówi w tym języku; mówi głos lokalny.",
-        "pt" => "A voz escolhida não fala esta língua; fala a voz local.",
-        _ => "The chosen voice cannot speak this language; the local voice speaks instead.",
-    }
-}
-
-/// The reassuring phrase sent while the first token is slow.
-pub fn filler(language: &str) -> &'static str {
-    match language {
-        "de" => "Einen Moment, bitte.",
-        "fr" => "Un instant, s'il vous plaît.",
-        "es" => "Un momento, por favor.",
-        "it" => "Un attimo, per favore.",
-        "nl" => "Een ogenblik, alstublieft.",
-        "pl" => "Chwileczkę.",
-        "pt" => "Um momento, por favor.",
-        _ => "One moment, please.",
-    }
-}
-
-/// The request to speak again after an empty transcript.
-pub fn speak_again(language: &str) -> &'static str {
-    match language {
-        "de" => "Ich habe nichts verstanden. Bitte sprich noch einmal.",
-        "fr" => "Je n'ai rien compris. Pouvez-vous répéter, s'il vous plaît ?",
-        "es" => "No he entendido nada. Por favor, habla otra vez.",
-        "it" => "Non ho capito niente. Per favore, parla di nuovo.",
-        "nl" => "Ik heb niets verstaan. Wil je het nog eens zeggen?",
-        "pl" => "Nic nie zrozumiałem. Proszę powiedz to jeszcze raz.",
-        "pt" => "Não percebi nada. Por favor, fale outra vez.",
-        _ => "I didn't catch anything. Please say it again.",
-    }
-}
-
 /// Farewells that end a call, and words that may come with them ("okay, thanks, bye").
 fn farewells(language: &str) -> (&'static [&'static str], &'static [&'static str]) {
     match language {

@@ -16,7 +16,7 @@ use super::help::{self, Help};
 use super::phrases;
 use super::stages::{Clock, Stage};
 use crate::app::App;
-use crate::config::LANGUAGES;
+use crate::config::languages;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
 use crate::emergency::hearing;
@@ -173,7 +173,7 @@ impl VoiceContext {
         heard
             .language
             .clone()
-            .filter(|l| !forced && LANGUAGES.contains(&l.as_str()) && *l != self.route.language)
+            .filter(|l| !forced && languages().contains(&l.as_str()) && *l != self.route.language)
     }
 
     /// Starts the answer to what was heard up to a pause, before the turn is known to end there; none for
@@ -227,12 +227,12 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         let cx = cx.speaking(&app, heard.language.as_deref());
         let (eff, route) = (&cx.eff, &cx.route);
         if heard.text.is_empty() {
-            let message = phrases::speak_again(&route.language);
+            let message = crate::phrasebook::phrase(&route.language, "turn-speak-again");
             let frame = ServerEvent::Error {
                 status: 422,
                 code: "no_speech",
                 error: "no speech recognized",
-                message: message.to_string(),
+                message,
             };
             if send(&tx, Out::Event(frame)).await.is_ok() {
                 let _ = send(&tx, Out::Event(ServerEvent::Done)).await;
@@ -447,7 +447,7 @@ impl Flow<'_> {
     async fn filler(&mut self, app: &Arc<App>, user: &User) -> Result<()> {
         self.filler_sent = true;
         let language = self.route.as_ref().map_or("en", |r| r.language.as_str());
-        let phrase = phrases::filler(language);
+        let phrase = crate::phrasebook::phrase(language, "turn-filler");
         if self.speaker.is_none()
             && self.server_speech
             && let Some(route) = &self.route

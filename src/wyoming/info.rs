@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use crate::app::App;
-use crate::config::LANGUAGES;
 use crate::config::keys::Key;
+use crate::config::languages;
 use crate::config::runtime::Effective;
 use crate::providers::TtsId;
 
@@ -127,7 +127,7 @@ fn voices(app: &App, eff: &Effective) -> Vec<Voice> {
 pub fn info(app: &App, eff: &Effective) -> Info {
     let model = |description: &str| Model {
         artifact: Artifact::new(NAME, description),
-        languages: LANGUAGES.to_vec(),
+        languages: languages().to_vec(),
     };
     let asr = Asr {
         artifact: Artifact::new(NAME, "speech to text along the user's route and its fallbacks"),

@@ -235,7 +235,7 @@ mod tests {
     fn layer(voice: Value) -> RouteLayer {
         let settings = crate::config::Settings::from_lookup(&|_| None).unwrap();
         let timeout = std::time::Duration::from_secs(5);
-        let providers = crate::providers::Providers::new(&settings.providers, timeout, &crate::config::LANGUAGES);
+        let providers = crate::providers::Providers::new(&settings.providers, timeout, crate::config::languages());
         voice_layer(
             &providers.tts,
             json!({"text": "Hallo", "voice": voice}).as_object().unwrap(),

@@ -21,6 +21,7 @@ mod fakes;
 mod fuzz;
 mod help_path;
 mod instances;
+mod languages;
 mod lexicon;
 mod limits;
 mod llm_fallback;

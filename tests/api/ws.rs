@@ -39,7 +39,7 @@ impl Frame {
     }
 }
 
-pub(crate) struct Client(WebSocketStream<MaybeTlsStream<TcpStream>>);
+pub(crate) struct Client(pub(crate) WebSocketStream<MaybeTlsStream<TcpStream>>);
 
 impl Client {
     pub(crate) async fn send(&mut self, value: Value) {

@@ -1,0 +1,37 @@
+//! Embeds the shipped phrasebook (`locales/<lang>/<area>.ftl`) in the binary, so the gateway speaks without
+//! the folder beside it; a folder given at start adds to it (see `src/phrasebook.rs`).
+
+use std::path::Path;
+
+fn main() {
+    println!("cargo:rerun-if-changed=locales");
+    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
+    let mut files = Vec::new();
+    for language in sorted(&root) {
+        for file in sorted(&language) {
+            if file.extension().is_some_and(|e| e == "ftl") {
+                files.push(format!(
+                    "    ({:?}, {:?}, include_str!({:?})),\n",
+                    language.file_name().unwrap().to_string_lossy(),
+                    file.file_stem().unwrap().to_string_lossy(),
+                    file.display().to_string()
+                ));
+            }
+        }
+    }
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("locales.rs");
+    let code = format!(
+        "/// Every shipped file: language, area, text.\npub static SHIPPED: &[(&str, &str, &str)] = &[\n{}];\n",
+        files.concat()
+    );
+    std::fs::write(out, code).unwrap();
+}
+
+/// The entries of a folder, by name.
+fn sorted(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}

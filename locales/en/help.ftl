@@ -1,0 +1,114 @@
+### The help function: the answers to a press, the e-mail dossier, the SMS, the spoken call and the
+### acknowledgement page.
+
+# Answer: at least one person was reached.
+help-alerted = Help is on the way: your contacts have been notified.
+# Answer: nobody is set up to be told.
+help-no-recipients = Nobody is set up to be notified. Please call the emergency number 112 yourself.
+# Answer: every channel tried failed.
+help-delivery-failed = The notification failed. Please call the emergency number 112 yourself.
+# Answer inside the window, the alarm reached people: $minutes, $who.
+help-cooldown-reached = The alarm was raised { $minutes ->
+        [one] a minute
+       *[other] { $minutes } minutes
+    } ago and reached { $who }. If it is urgent, call the emergency number 112.
+# Answer inside the window, the alarm reached nobody: $minutes.
+help-cooldown-nobody = The alarm of { $minutes ->
+        [one] a minute
+       *[other] { $minutes } minutes
+    } ago reached nobody. Please call the emergency number 112 yourself.
+# Answer while the window's alarm is still being sent.
+help-cooldown-sending = The alarm is being sent right now. If it is urgent, call the emergency number 112.
+# Added when contacts confirmed having seen the alarm: $who.
+help-seen-by = Seen and confirmed by { $who }.
+# Channel names in a list of who was reached.
+help-by-email = e-mail
+# See help-by-email.
+help-by-sms = SMS
+# See help-by-email.
+help-by-call = call
+# E-mail subject: $name.
+help-subject = EMERGENCY: { $name } pressed the help button
+# E-mail subject of the escalation: $name.
+help-reminder-subject = REMINDER – EMERGENCY: nobody has confirmed the alarm of { $name } yet
+# First line of the e-mail: $name.
+help-intro = { $name } asked for help through the voice assistant. Please get in touch at once or send help.
+# First line of the escalation e-mail: $name, $minutes.
+help-reminder-intro = Nobody has confirmed this alarm yet. { $name } asked for help { $minutes ->
+        [one] a minute
+       *[other] { $minutes } minutes
+    } ago through the voice assistant. Please get in touch at once or send help.
+# The acknowledgement link in the e-mail: $link.
+help-confirm-line = Please confirm that you have seen this alarm: { $link }
+# Dossier label.
+help-name = Name
+# Dossier label.
+help-address = Address
+# Dossier label.
+help-phone = Phone
+# Dossier label.
+help-birth-date = Date of birth
+# Dossier label.
+help-medical-notes = Medical notes
+# Dossier label.
+help-coordinates = Coordinates
+# Dossier label.
+help-map = Map
+# Dossier label.
+help-accuracy = Accuracy
+# Dossier label.
+help-fix-time = Time of the fix
+# Dossier label, followed by the device's reason.
+help-position-unavailable = Position unavailable
+# Dossier line when the person did not consent to sharing the position.
+help-position-not-shared = Position: not shared (no consent)
+# Dossier label.
+help-triggered-from = Triggered from
+# A field without a value.
+help-unknown = unknown
+# Medical notes without a value.
+help-none = none
+# The device gave neither a position nor a reason.
+help-not-reported = not reported
+# Device kind.
+help-mobile-device = mobile device
+# Device kind.
+help-computer = computer
+# Device kind.
+help-unknown-device = unknown device
+# Last line of the e-mail.
+help-call-112 = If you cannot help, call the emergency number 112.
+# The SMS: $name, $address, $phones.
+help-sms = EMERGENCY: { $name } needs help. Address: { $address }. Phone: { $phones }.
+# The escalation SMS: $name, $address, $phones.
+help-sms-reminder = REMINDER, nobody has confirmed yet. EMERGENCY: { $name } needs help. Address: { $address }. Phone: { $phones }.
+# Appended to the SMS: $link (map).
+help-sms-location = Location: { $link }
+# Appended to the SMS: $link (acknowledgement).
+help-sms-confirm = Seen it? Confirm: { $link }
+# The call: $name, $address.
+help-call = Attention, emergency. { $name } pressed the help button. Address: { $address }. Details are in the text message and the e-mail.
+# Said before the call text of an escalation.
+help-call-reminder = Reminder: nobody has confirmed this emergency yet.
+# The call asks for the key press.
+help-call-press-1 = Press 1 to confirm that you have seen this alarm.
+# Said after the callee pressed 1: $name.
+help-call-thanks = Thank you. { $name } can now see that you have seen the alarm.
+# Title of the acknowledgement page.
+help-ack-title = Emergency alarm
+# The page before confirming: $name, $time.
+help-ack-question = { $name } pressed the help button at { $time }.
+# The page's button.
+help-ack-button = I have seen the alarm
+# The page after confirming: $name.
+help-ack-thanks = Thank you. { $name } now knows that you have seen the alarm.
+# The page's advice: $name.
+help-ack-hint = Please get in touch with { $name } or send help. If you cannot help, call the emergency number 112.
+# On the help page while a channel's check fails: $channels (names as in `by_email`).
+help-path-down = Alerts by { $channels } cannot be sent right now.
+# After `path_down`, the channels that still work: $channels.
+help-path-still = Alerts by { $channels } still work.
+# On the help page while no channel of the person works.
+help-path-none = No alert can be sent right now. In an emergency, please call the emergency number 112 yourself.
+# Under the help button while the person's help reaches nobody: no contact is set up.
+help-nobody-yet = Help reaches nobody yet – please add a contact. In an emergency, call the emergency number 112 yourself.

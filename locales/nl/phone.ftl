@@ -1,0 +1,9 @@
+### What the telephone lines say by themselves.
+
+phone-greeting-named = Hallo { $name }. Waarmee kan ik helpen?
+phone-greeting = Hallo. Waarmee kan ik helpen?
+phone-goodbye = Tot ziens.
+phone-silence = Ik hoor niets meer en hang nu op. Bel gerust nog eens. Tot ziens.
+phone-refusal = Dit nummer is niet aangemeld bij deze spraakassistent. Tot ziens.
+phone-sorry = Sorry, dat lukte niet. Probeer het zo nog eens.
+phone-too-long = Dat was te lang in één keer. Vraag het alstublieft opnieuw, in kortere zinnen.

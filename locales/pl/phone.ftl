@@ -1,0 +1,9 @@
+### What the telephone lines say by themselves.
+
+phone-greeting-named = Dzień dobry, { $name }. W czym mogę pomóc?
+phone-greeting = Dzień dobry. W czym mogę pomóc?
+phone-goodbye = Do widzenia.
+phone-silence = Nic już nie słyszę, więc się rozłączam. Zadzwoń, kiedy chcesz. Do widzenia.
+phone-refusal = Ten numer nie jest zarejestrowany w tym asystencie głosowym. Do widzenia.
+phone-sorry = Niestety to się nie udało. Spróbuj ponownie za chwilę.
+phone-too-long = To było dla mnie za długie naraz. Zapytaj proszę jeszcze raz, krótszymi zdaniami.

@@ -1,0 +1,237 @@
+use std::collections::{BTreeMap, BTreeSet};
+
+use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
+
+use super::*;
+
+/// Every message of a shipped language with the variables it uses (`$form` aside: every message gets it).
+fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut found = BTreeMap::new();
+    for (_, _, text) in shipped::SHIPPED.iter().filter(|(l, _, _)| *l == lang) {
+        let resource = FluentResource::try_new(text.to_string()).unwrap();
+        for entry in resource.entries() {
+            if let Entry::Message(m) = entry {
+                let mut vars = BTreeSet::new();
+                if let Some(value) = &m.value {
+                    pattern_vars(value, &mut vars);
+                }
+                vars.remove("form");
+                found.insert(m.id.name.to_string(), vars);
+            }
+        }
+    }
+    found
+}
+
+fn pattern_vars(pattern: &Pattern<&str>, vars: &mut BTreeSet<String>) {
+    for element in &pattern.elements {
+        if let PatternElement::Placeable { expression } = element {
+            expression_vars(expression, vars);
+        }
+    }
+}
+
+fn expression_vars(expression: &Expression<&str>, vars: &mut BTreeSet<String>) {
+    match expression {
+        Expression::Select { selector, variants } => {
+            inline_vars(selector, vars);
+            for variant in variants {
+                pattern_vars(&variant.value, vars);
+            }
+        }
+        Expression::Inline(inline) => inline_vars(inline, vars),
+    }
+}
+
+fn inline_vars(inline: &InlineExpression<&str>, vars: &mut BTreeSet<String>) {
+    match inline {
+        InlineExpression::VariableReference { id } => {
+            vars.insert(id.name.to_string());
+        }
+        InlineExpression::FunctionReference { arguments, .. } => {
+            for argument in &arguments.positional {
+                inline_vars(argument, vars);
+            }
+        }
+        InlineExpression::Placeable { expression } => expression_vars(expression, vars),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_shipped_language_has_every_message_of_english_with_its_arguments() {
+    let english = messages(FALLBACK);
+    assert!(english.len() >= 50, "{}", english.len());
+    let languages: BTreeSet<&str> = shipped::SHIPPED.iter().map(|(l, _, _)| *l).collect();
+    assert_eq!(languages.len(), 8, "{languages:?}");
+    for lang in languages {
+        let own = messages(lang);
+        for (id, vars) in &english {
+            let theirs = own.get(id).unwrap_or_else(|| panic!("{lang} has no {id}"));
+            assert_eq!(theirs, vars, "{lang} {id}: its arguments differ from English");
+        }
+        let extra: Vec<_> = own.keys().filter(|id| !english.contains_key(*id)).collect();
+        assert!(extra.is_empty(), "{lang} has messages English lacks: {extra:?}");
+    }
+}
+
+/// Literals in `src/` shaped like a message id that are not one.
+const NOT_MESSAGES: &[&str] = &["phone-guest"];
+
+#[test]
+fn every_message_the_code_asks_for_exists() {
+    let areas: BTreeSet<&str> = shipped::SHIPPED.iter().map(|(_, area, _)| *area).collect();
+    let english = messages(FALLBACK);
+    let mut asked = 0;
+    let mut missing = Vec::new();
+    for file in rust_files(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))) {
+        let code = std::fs::read_to_string(&file).unwrap();
+        for literal in code.split('"').skip(1).step_by(2) {
+            let is_id = literal
+                .split_once('-')
+                .is_some_and(|(area, rest)| areas.contains(area) && !rest.is_empty())
+                && literal
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if is_id && !NOT_MESSAGES.contains(&literal) {
+                asked += 1;
+                if !english.contains_key(literal) {
+                    missing.push(format!("{}: {literal}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(asked >= 40, "{asked}");
+    assert!(missing.is_empty(), "asked for but not in locales/en: {missing:#?}");
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// A folder with a translator's Turkish: one message of help, nothing else.
+fn with_turkish(text: &str) -> (tempfile::TempDir, Result<Phrasebook, String>) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("tr")).unwrap();
+    std::fs::write(dir.path().join("tr/help.ftl"), text).unwrap();
+    let book = Phrasebook::read(Some(dir.path()));
+    (dir, book)
+}
+
+#[test]
+fn a_language_added_as_a_folder_is_known_and_a_message_it_lacks_is_said_in_english() {
+    let (_dir, book) = with_turkish("help-alerted = Yardım yolda: kişileriniz bilgilendirildi.\n");
+    let book = book.unwrap();
+    assert!(
+        book.languages.contains(&"tr") && book.languages.contains(&"de"),
+        "{:?}",
+        book.languages
+    );
+    assert_eq!(
+        book.format("tr", "help-alerted", &[], false),
+        "Yardım yolda: kişileriniz bilgilendirildi."
+    );
+    assert_eq!(
+        book.format("tr", "help-seen-by", &[("who", "Ayşe".into())], false),
+        "Seen and confirmed by Ayşe."
+    );
+    assert!(
+        book.warned
+            .lock()
+            .unwrap()
+            .contains(&("tr".to_string(), "help-seen-by".to_string()))
+    );
+    // A region falls back to its language first.
+    assert_eq!(
+        book.format("de-AT", "help-by-call", &[], false),
+        book.format("de", "help-by-call", &[], false)
+    );
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_named_with_its_line() {
+    let (_dir, book) = with_turkish("help-alerted = Yardım yolda.\nhelp-seen-by = { $who\n");
+    let err = book.err().unwrap();
+    assert!(err.contains("tr/help.ftl: the message at line 2: "), "{err}");
+}
+
+#[test]
+fn a_folder_corrects_a_built_in_phrase() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("en")).unwrap();
+    std::fs::write(dir.path().join("en/help.ftl"), "help-by-sms = text message\n").unwrap();
+    let book = Phrasebook::read(Some(dir.path())).unwrap();
+    assert_eq!(book.format("en", "help-by-sms", &[], false), "text message");
+    assert_eq!(book.format("en", "help-by-call", &[], false), "call");
+}
+
+#[test]
+fn minutes_are_counted_in_the_language_and_german_says_du_only_to_who_chose_it() {
+    let one = [("minutes", FluentValue::from(1)), ("who", "Anna".into())];
+    let five = [("minutes", FluentValue::from(5)), ("who", "Anna".into())];
+    let en = Words::formal("en");
+    assert!(
+        en.with("help-cooldown-reached", &one)
+            .starts_with("The alarm was raised a minute ago and reached Anna.")
+    );
+    assert!(
+        en.with("help-cooldown-reached", &five)
+            .starts_with("The alarm was raised 5 minutes ago")
+    );
+    let de = Words::formal("de");
+    assert!(
+        de.with("help-cooldown-reached", &one)
+            .starts_with("Der Alarm wurde vor einer Minute ausgelöst")
+    );
+    assert!(de.get("help-alerted").contains("Ihre"));
+    let du = Words::new("de", true);
+    assert!(du.get("help-alerted").contains("deine"));
+    assert!(du.get("help-no-recipients").contains("Ruf bitte"));
+    // The contacts are addressed as Sie all the same.
+    assert_eq!(du.get("help-ack-hint"), de.get("help-ack-hint"));
+}
+
+#[test]
+fn every_advice_to_call_for_help_names_112() {
+    let advice = [
+        "help-no-recipients",
+        "help-delivery-failed",
+        "help-cooldown-nobody",
+        "help-cooldown-reached",
+        "help-call-112",
+        "help-nobody-yet",
+        "help-path-none",
+    ];
+    for lang in languages() {
+        for informal in [false, true] {
+            for id in advice {
+                let said = Words::new(lang, informal).with(id, &[("minutes", 3.into()), ("who", "Anna".into())]);
+                assert!(said.contains("112"), "{lang} {id}: {said}");
+            }
+        }
+    }
+}
+
+#[test]
+fn german_says_sie_unless_the_person_chose_du() {
+    let du = [" du ", " dich ", " dein", " ruf ", "Ruf ", "Deine "];
+    let english = messages(FALLBACK);
+    let args = [
+        ("minutes", FluentValue::from(3)),
+        ("who", "Anna".into()),
+        ("name", "Anna".into()),
+    ];
+    for id in english.keys().filter(|id| id.starts_with("help-")) {
+        let said = Words::formal("de").with(id, &args);
+        assert!(!du.iter().any(|w| said.contains(w)), "de {id} says du: {said}");
+    }
+}

@@ -1,0 +1,196 @@
+//! A language a translator adds as a folder (`LOCALES_DIR/tr/*.ftl`): the real binary reads it at start,
+//! accepts it as a person's language, and its words reach the person on the help button, in a turn and on
+//! the telephone; what the folder lacks is said in English.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
+use tokio_tungstenite::connect_async;
+
+use crate::common::{eventually, free_port};
+use crate::fakes::{Fake, Reply, wav};
+use crate::ws::Client;
+
+/// Turkish as a translator starts it: the help button's answer, the request to speak again and the
+/// telephone's greeting; nothing else yet.
+const TURKISH: [(&str, &str); 3] = [
+    (
+        "help.ftl",
+        "help-no-recipients = Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın.\n",
+    ),
+    (
+        "turn.ftl",
+        "turn-speak-again = Hiçbir şey anlayamadım. Lütfen tekrar söyleyin.\n",
+    ),
+    (
+        "phone.ftl",
+        "phone-greeting-named = Merhaba { $name }. Size nasıl yardımcı olabilirim?\n",
+    ),
+];
+
+struct Gateway {
+    _child: tokio::process::Child,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Gateway {
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        auth: (&str, &str),
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .header(auth.0, auth.1);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("the gateway answers");
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+}
+
+#[tokio::test]
+async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_said_in_english() {
+    let locales = tempfile::tempdir().unwrap();
+    std::fs::create_dir(locales.path().join("tr")).unwrap();
+    for (file, text) in TURKISH {
+        std::fs::write(locales.path().join("tr").join(file), text).unwrap();
+    }
+    let stt = Fake::start().await;
+    stt.always("/v1/audio/transcriptions", Reply::Json(json!({"text": " "})));
+    let llm = Fake::answering(&["Tamam."]).await;
+    let tts = Fake::start().await;
+    tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
+    let data = tempfile::tempdir().unwrap();
+    let (port, audiosocket) = (free_port(), free_port());
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_voice-gateway"))
+        .current_dir(data.path())
+        .env("LOCALES_DIR", locales.path())
+        .env("ENGINES", "off")
+        .env("DB_PATH", data.path().join("gateway.db"))
+        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
+        .env("ADMIN_API_KEY", "languages-admin")
+        .env("LOCAL_LLM_URL", llm.v1())
+        .env("DEFAULT_LLM_PROVIDER", "local")
+        .env("OPENAI_STT_URL", stt.v1())
+        .env("DEFAULT_STT_PROVIDER", "openai")
+        .env("OPENAI_TTS_URL", tts.v1())
+        .env("DEFAULT_TTS_PROVIDER", "openai")
+        .env("MEMORY_EXTRACTION_ENABLED", "false")
+        .env("FILLER_AFTER_MS", "0")
+        .env("WYOMING_ZEROCONF", "false")
+        .env("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}"))
+        .env("AUDIOSOCKET_USER", "ayse")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the gateway binary starts");
+    let gateway = Gateway {
+        _child: child,
+        base: format!("http://127.0.0.1:{port}"),
+        http: reqwest::Client::new(),
+    };
+    let admin = ("X-Admin-Key", "languages-admin");
+    eventually("the gateway is up", 30, || async {
+        let r = gateway
+            .http
+            .get(format!("{}/api/config", gateway.base))
+            .send()
+            .await
+            .ok()?;
+        r.status().is_success().then_some(())
+    })
+    .await;
+
+    // The page offers Turkish beside the shipped languages, and a person may choose it.
+    let (_, config) = gateway.call(reqwest::Method::GET, "/api/config", admin, None).await;
+    let offered: Vec<&str> = config["available"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        offered.contains(&"tr") && offered.contains(&"de") && offered.contains(&"en"),
+        "{config}"
+    );
+    let (status, user) = gateway
+        .call(
+            reqwest::Method::POST,
+            "/api/admin/users",
+            admin,
+            Some(json!({"name": "ayse", "display_name": "Ayşe"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{user}");
+    let (id, token) = (
+        user["id"].as_str().unwrap(),
+        user["token"].as_str().unwrap().to_string(),
+    );
+    let (status, prefs) = gateway
+        .call(
+            reqwest::Method::PUT,
+            &format!("/api/admin/users/{id}/prefs"),
+            admin,
+            Some(json!({"language": "tr"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{prefs}");
+    let bearer = format!("Bearer {token}");
+    let me = ("Authorization", bearer.as_str());
+
+    // The help button: nobody to tell, said in Turkish; the page's warning the folder lacks, in English.
+    let (_, pressed) = gateway
+        .call(reqwest::Method::POST, "/api/emergency", me, Some(json!({})))
+        .await;
+    assert_eq!(pressed["status"], "no_recipients", "{pressed}");
+    assert_eq!(
+        pressed["message"],
+        "Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın."
+    );
+    let (_, status) = gateway
+        .call(reqwest::Method::GET, "/api/emergency/status", me, None)
+        .await;
+    assert!(
+        status["warning"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Help reaches nobody yet"),
+        "{status}"
+    );
+
+    // A turn whose speech was not understood asks again in Turkish.
+    let url = format!("ws://127.0.0.1:{port}/ws/voice?token={token}");
+    let (ws, _) = connect_async(url).await.expect("handshake");
+    let mut ws = Client(ws);
+    ws.send(json!({"type": "start", "text_only": true})).await;
+    ws.send_audio(&[0i16; 4800]).await;
+    ws.send(json!({"type": "end"})).await;
+    let error = ws.next_of("error").await;
+    assert_eq!(
+        error["message"], "Hiçbir şey anlayamadım. Lütfen tekrar söyleyin.",
+        "{error}"
+    );
+
+    // A call over AudioSocket is greeted in Turkish: the words the voice was asked to say.
+    let mut call = tokio::net::TcpStream::connect(("127.0.0.1", audiosocket))
+        .await
+        .unwrap();
+    let mut hello = vec![0x01, 0x00, 0x10];
+    hello.extend_from_slice(uuid::Uuid::from_u128(0x5eed).as_bytes());
+    call.write_all(&hello).await.unwrap();
+    let said = eventually("the greeting is spoken", 10, || async {
+        tts.requests("/v1/audio/speech")
+            .first()
+            .map(|r| r.json()["input"].clone())
+    })
+    .await;
+    assert_eq!(said, "Merhaba Ayşe. Size nasıl yardımcı olabilirim?");
+}
