@@ -10,11 +10,14 @@ fn main() {
     for language in sorted(&root) {
         for file in sorted(&language) {
             if file.extension().is_some_and(|e| e == "ftl") {
-                files.push(format!(
-                    "    ({:?}, {:?}, include_str!({:?})),\n",
+                let (lang, area) = (
                     language.file_name().unwrap().to_string_lossy(),
                     file.file_stem().unwrap().to_string_lossy(),
-                    file.display().to_string()
+                );
+                // Relative to the package being compiled, not to where this script ran: two checkouts
+                // sharing one target folder would otherwise read each other's files.
+                files.push(format!(
+                    "    ({lang:?}, {area:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/locales/{lang}/{area}.ftl\"))),\n"
                 ));
             }
         }

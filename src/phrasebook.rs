@@ -27,6 +27,8 @@ type Bundle = FluentBundle<FluentResource>;
 /// The phrasebook: a bundle per language.
 pub struct Phrasebook {
     bundles: BTreeMap<String, Bundle>,
+    /// The files' texts by language and area, built-in first: what the pages read.
+    sources: BTreeMap<(String, String), String>,
     languages: Vec<&'static str>,
     /// Missing messages and broken arguments already logged, by language and id.
     warned: Mutex<HashSet<(String, String)>>,
@@ -64,6 +66,11 @@ pub fn languages() -> &'static [&'static str] {
 /// Whether `lang` is one of [`languages`].
 pub fn knows(lang: &str) -> bool {
     languages().contains(&lang)
+}
+
+/// The text of `area` in `lang` (the built-in file, then the folder's), for the pages' own Fluent.
+pub fn source(lang: &str, area: &str) -> Option<String> {
+    book().sources.get(&(lang.to_string(), area.to_string())).cloned()
 }
 
 /// The words for one person: their language and form of address.
@@ -104,14 +111,19 @@ pub fn phrase(lang: &str, id: &str) -> String {
 impl Phrasebook {
     fn read(dir: Option<&Path>) -> Result<Self, String> {
         let mut files: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        let mut sources: BTreeMap<(String, String), String> = BTreeMap::new();
         for (lang, area, text) in shipped::SHIPPED {
             files
                 .entry(lang.to_string())
                 .or_default()
                 .push((format!("locales/{lang}/{area}.ftl (built in)"), text.to_string()));
+            sources.insert((lang.to_string(), area.to_string()), text.to_string());
         }
         if let Some(dir) = dir {
-            for (lang, name, text) in read_folder(dir)? {
+            for (lang, name, area, text) in read_folder(dir)? {
+                let source = sources.entry((lang.clone(), area)).or_default();
+                source.push('\n');
+                source.push_str(&text);
                 files.entry(lang).or_default().push((name, text));
             }
         }
@@ -139,6 +151,7 @@ impl Phrasebook {
         let languages = bundles.keys().map(|l| &*l.clone().leak()).collect();
         Ok(Self {
             bundles,
+            sources,
             languages,
             warned: Mutex::default(),
         })
@@ -185,8 +198,8 @@ impl Phrasebook {
     }
 }
 
-/// The `.ftl` files of a folder of languages: `(language, file name, text)`.
-fn read_folder(dir: &Path) -> Result<Vec<(String, String, String)>, String> {
+/// The `.ftl` files of a folder of languages: `(language, file name, area, text)`.
+fn read_folder(dir: &Path) -> Result<Vec<(String, String, String, String)>, String> {
     let mut found = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|e| format!("LOCALES_DIR {}: {e}", dir.display()))?;
     for language in entries.filter_map(Result::ok).filter(|e| e.path().is_dir()) {
@@ -195,7 +208,8 @@ fn read_folder(dir: &Path) -> Result<Vec<(String, String, String)>, String> {
         for file in files.filter_map(Result::ok).map(|e| e.path()) {
             if file.extension().is_some_and(|e| e == "ftl") {
                 let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-                found.push((lang.clone(), file.display().to_string(), text));
+                let area = file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+                found.push((lang.clone(), file.display().to_string(), area, text));
             }
         }
     }

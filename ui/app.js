@@ -3,8 +3,25 @@
 'use strict';
 
 const $ = (sel) => document.querySelector(sel);
-const ui = { texts: {}, lang: 'en' };
-const t = (key) => ui.texts[key] || (window.I18N.en[key] ?? key);
+const ui = { words: {}, lang: 'en' };
+// The page's words are the phrasebook's (locales/<lang>/page.ftl), read by Project Fluent's own library as the
+// gateway reads its files; a message the language lacks is said in English.
+const t = (id, args) => {
+  for (const bundle of [ui.words[ui.lang], ui.words.en]) {
+    const message = bundle?.getMessage(id);
+    if (message?.value) return bundle.formatPattern(message.value, args);
+  }
+  return id;
+};
+async function loadWords(lang) {
+  if (!ui.words[lang]) {
+    const response = await fetch(`/ui/locales/${encodeURIComponent(lang)}/page.ftl?v=${ui.config?.version ?? ''}`);
+    const bundle = new FluentBundle.FluentBundle(lang, { useIsolating: false });
+    if (response.ok) bundle.addResource(new FluentBundle.FluentResource(await response.text()), { allowOverrides: true });
+    ui.words[lang] = bundle;
+  }
+  return ui.words[lang];
+}
 const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [], formats: [], micFormat: null });
 // Answers as Ogg Opus where the browser plays it (a tenth of WAV's bytes on a phone's mobile data); WAV elsewhere.
 const opusAnswers = !!new Audio().canPlayType('audio/ogg; codecs="opus"');
@@ -32,9 +49,9 @@ function status(text, isError = false) {
   el.classList.toggle('error', isError);
 }
 
-function translate(lang) {
+async function translate(lang) {
+  await Promise.all([loadWords('en'), loadWords(lang)]);
   ui.lang = lang;
-  ui.texts = { ...window.I18N.en, ...(window.I18N[lang] || {}) };
   document.documentElement.lang = lang;
   document.querySelectorAll('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
   document.querySelectorAll('[data-tp]').forEach((el) => { el.placeholder = t(el.dataset.tp); });
@@ -121,7 +138,7 @@ function citations(urls) {
   if (!urls?.length) return;
   const p = document.createElement('p');
   p.className = 'citations';
-  p.append(`${t('sources')}: `);
+  p.append(`${t('page-sources')}: `);
   urls.slice(0, 4).forEach((url) => {
     const a = document.createElement('a');
     a.href = url;
@@ -169,9 +186,9 @@ function onEvent(ws, data) {
       channel.question?.remove();
       channel.question = null;
       answer = null;
-      status(t('ready'));
+      status(t('page-ready'));
       break;
-    case 'ack': answer = bubble('assistant', ''); status(t('thinking')); break;
+    case 'ack': answer = bubble('assistant', ''); status(t('page-thinking')); break;
     case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
     case 'filler':
       status(event.text);
@@ -184,26 +201,26 @@ function onEvent(ws, data) {
     case 'audio':
       channel.audioSeq = event.seq;
       vg.formats.push(event.format);
-      if (event.tts_fallback && event.seq === 0) note(t('ttsFallback')); break;
+      if (event.tts_fallback && event.seq === 0) note(t('page-tts-fallback')); break;
     case 'semantic':
       if (answer && !answer.textContent) answer.textContent = event.text;
       citations(event.citations);
       if ($('#device-speech').checked) speakOnDevice(event.text, true);
       break;
     // The server stopped the answer (the person spoke over it): stop what is still playing, too.
-    case 'interrupted': player.stop(); status(t('ready')); break;
+    case 'interrupted': player.stop(); status(t('page-ready')); break;
     case 'reminder': showReminder(event); break;
     case 'checkin': showCheckin(true); break;
     // A reminder missed while the gateway was not running: said once, on the next visit.
     case 'reminder_missed': {
       const at = new Date(event.due_at).toLocaleString(ui.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-      note(`${t('reminderMissed')} (${at}): ${event.text}`);
+      note(`${t('page-reminder-missed')} (${at}): ${event.text}`);
       break;
     }
     // A failed turn ends with error, then done: the error stays in the status line.
-    case 'done': if (!channel.failed) status(t('ready')); channel.failed = false; loadSessions(); break;
+    case 'done': if (!channel.failed) status(t('page-ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
-      const text = event.status === 429 ? t('quota') : event.status === 502 ? t('providerFailed') : event.message;
+      const text = event.status === 429 ? t('page-quota') : event.status === 502 ? t('page-provider-failed') : event.message;
       status(text, true);
       channel.failed = true;
       break;
@@ -234,7 +251,7 @@ function open(path) {
         // Closed for idling: open again quietly, so that reminders keep reaching the page.
         if (e.code === 1000 && e.reason === 'idle timeout') { reconnect(true); return; }
         // Lost while the page is open: say so and reconnect with growing pauses.
-        status(t('lost'), true);
+        status(t('page-lost'), true);
         setTimeout(reconnect, channel.retry);
       }
       if (channel.voice === ws) { channel.voice = null; micOff(); }
@@ -256,13 +273,13 @@ async function ask(text) {
     const ws = await chatSocket();
     ws.send(JSON.stringify({ text, ...options() }));
   } catch {
-    status(t('lost'), true);
+    status(t('page-lost'), true);
     setTimeout(() => reconnect(), channel.retry);
   }
 }
 
 async function reconnect(quiet) {
-  try { await chatSocket(); if (quiet !== true) status(t('reconnected')); channel.retry = 1000; } catch {
+  try { await chatSocket(); if (quiet !== true) status(t('page-reconnected')); channel.retry = 1000; } catch {
     channel.retry = Math.min(channel.retry * 2, 15000);
     setTimeout(reconnect, channel.retry);
   }
@@ -299,7 +316,7 @@ async function opusEncoder(send) {
   try { if (!(await AudioEncoder.isConfigSupported(config)).supported) return null; } catch { return null; }
   const encoder = new AudioEncoder({
     output: (chunk) => { const packet = new Uint8Array(chunk.byteLength); chunk.copyTo(packet); send(packet.buffer); },
-    error: () => status(t('noMic'), true),
+    error: () => status(t('page-no-mic'), true),
   });
   encoder.configure(config);
   return encoder;
@@ -318,12 +335,12 @@ function micPiece(pcm) {
 // once, with the way there, since speaking is what the page is for.
 function insecureContext() {
   const port = ui.config.https_port;
-  if (!port) { status(t('needsTls'), true); return; }
+  if (!port) { status(t('page-needs-tls'), true); return; }
   const secure = `https://${location.hostname}:${port}`;
   const link = (href, text) => { const a = document.createElement('a'); a.href = href; a.textContent = text; return a; };
   const el = $('#status');
-  el.replaceChildren(`${t('needsHttps')} `, link(`${secure}${location.pathname}`, t('openSecure')), ' · ',
-    link(`${secure}/ca`, t('trustDevice')));
+  el.replaceChildren(`${t('page-needs-https')} `, link(`${secure}${location.pathname}`, t('page-open-secure')), ' · ',
+    link(`${secure}/ca`, t('page-trust-device')));
   el.classList.add('error');
 }
 
@@ -351,8 +368,8 @@ async function micOn() {
   mic.node.port.onmessage = (m) => micPiece(m.data);
   source.connect(mic.node);
   $('#mic').setAttribute('aria-pressed', 'true');
-  $('#mic').textContent = t('stop');
-  status(t('listening'));
+  $('#mic').textContent = t('page-stop');
+  status(t('page-listening'));
 }
 
 function micOff() {
@@ -360,9 +377,9 @@ function micOff() {
   mic.ctx?.close();
   if (mic.encoder?.state === 'configured') mic.encoder.close();
   mic.stream = mic.ctx = mic.node = mic.encoder = null;
-  if ($('#status').textContent === t('listening')) status(t('ready'));
+  if ($('#status').textContent === t('page-listening')) status(t('page-ready'));
   $('#mic').setAttribute('aria-pressed', 'false');
-  $('#mic').textContent = t('speak');
+  $('#mic').textContent = t('page-speak');
 }
 
 // ---- Sessions and memories ----
@@ -377,7 +394,7 @@ async function loadSessions() {
     if (s.title) o.dataset.titled = 'true';
     return o;
   });
-  if (!ui.session) options.unshift(new Option(t('newConversation'), ''));
+  if (!ui.session) options.unshift(new Option(t('page-new-conversation'), ''));
   select.replaceChildren(...options);
   select.value = ui.session || '';
   // Nothing to start or delete before the first question; no menu before there is a conversation to pick.
@@ -427,7 +444,7 @@ async function loadMemories() {
     li.textContent = `${m.text} `;
     const del = document.createElement('button');
     del.textContent = '✕';
-    del.setAttribute('aria-label', `${t('deleteConversation')}: ${m.text}`);
+    del.setAttribute('aria-label', `${t('page-delete-conversation')}: ${m.text}`);
     del.onclick = async () => { await api(`/api/me/memories/${m.id}`, { method: 'DELETE' }); loadMemories(); };
     li.appendChild(del);
     return li;
@@ -441,10 +458,10 @@ function showReminder(r) {
   const card = $('#reminder-card');
   if (!card.hidden && card.dataset.id === r.id) return;
   card.dataset.id = r.id;
-  $('#reminder-text').textContent = r.timer ? t('timerOver') : r.text;
+  $('#reminder-text').textContent = r.timer ? t('page-timer-over') : r.text;
   $('#reminder-when').textContent = new Date(r.due_at).toLocaleTimeString(ui.lang, { hour: '2-digit', minute: '2-digit' });
   const done = $('#reminder-done');
-  done.textContent = r.confirm ? t('reminderDone') : t('reminderOk');
+  done.textContent = r.confirm ? t('page-reminder-done') : t('page-reminder-ok');
   done.onclick = async () => {
     card.hidden = true;
     if (r.confirm) await api(`/api/me/reminders/${r.id}/confirm`, { method: 'POST' }).catch(() => {});
@@ -452,7 +469,7 @@ function showReminder(r) {
   };
   card.hidden = false;
   done.focus();
-  if ($('#device-speech').checked) speakOnDevice(`${t('reminder')}: ${$('#reminder-text').textContent}`, true);
+  if ($('#device-speech').checked) speakOnDevice(`${t('page-reminder')}: ${$('#reminder-text').textContent}`, true);
   loadReminders();
 }
 
@@ -468,12 +485,12 @@ async function loadReminders() {
     li.textContent = `${when}: ${r.text} `;
     const del = document.createElement('button');
     del.textContent = '✕';
-    del.setAttribute('aria-label', `${t('reminderDelete')}: ${r.text}`);
+    del.setAttribute('aria-label', `${t('page-reminder-delete')}: ${r.text}`);
     del.onclick = async () => { await api(`/api/me/reminders/${r.id}`, { method: 'DELETE' }).catch(() => {}); loadReminders(); };
     li.appendChild(del);
     return li;
   });
-  if (!items.length) { const li = document.createElement('li'); li.textContent = t('noReminders'); items.push(li); }
+  if (!items.length) { const li = document.createElement('li'); li.textContent = t('page-no-reminders'); items.push(li); }
   $('#reminders').replaceChildren(...items);
 }
 
@@ -483,7 +500,7 @@ async function loadReminders() {
 function showCheckin(spoken) {
   const card = $('#checkin-card');
   // In the page's language (the event's words are in the person's, for a voice connection).
-  $('#checkin-text').textContent = t('checkinQuestion');
+  $('#checkin-text').textContent = t('page-checkin-question');
   $('#checkin-fine').onclick = async () => {
     card.hidden = true;
     await api('/api/me/checkin', { method: 'POST' }).catch(() => {});
@@ -491,7 +508,7 @@ function showCheckin(spoken) {
   $('#checkin-help').onclick = () => { card.hidden = true; $('#help').click(); };
   card.hidden = false;
   $('#checkin-fine').focus();
-  if (spoken && $('#device-speech').checked) speakOnDevice(t('checkinQuestion'), true);
+  if (spoken && $('#device-speech').checked) speakOnDevice(t('page-checkin-question'), true);
 }
 
 async function loadCheckin() {
@@ -517,7 +534,7 @@ function position(consent) {
 async function help() {
   const box = $('#help-result');
   box.hidden = false;
-  box.textContent = t('sending');
+  box.textContent = t('page-sending');
   const where = await position(ui.me?.prefs?.location_consent === true);
   const device = { mobile: /Mobi|Android/i.test(navigator.userAgent), platform: navigator.platform || '' };
   try {
@@ -526,7 +543,7 @@ async function help() {
     box.dataset.status = r.status;
     if (r.alarm_id) watchAlarm(r.alarm_id, r.message);
   } catch (e) {
-    box.textContent = `${t('error')}: ${e.message}. 112`;
+    box.textContent = `${t('page-error')}: ${e.message}. 112`;
     box.dataset.status = 'error';
   }
 }
@@ -542,7 +559,7 @@ function watchAlarm(alarmId, message) {
     if (!s || s.alarm?.id !== alarmId || !s.acknowledged) return;
     const who = s.acknowledged_by.map((a) => `${a.contact} (${new Date(a.at).toLocaleTimeString(ui.lang)})`).join(', ');
     box.hidden = false;
-    box.textContent = `${message} ${t('seenBy').replace('{who}', who)}`;
+    box.textContent = `${message} ${t('page-seen-by', { who })}`;
     box.dataset.acknowledged = 'true';
   };
   ui.alarmWatch = setInterval(look, 5000);
@@ -588,10 +605,10 @@ async function init() {
   select.value = lang;
   $('#language-label').hidden = allowed.length === 1;
   select.onchange = () => {
-    translate(select.value); fillVoices();
+    translate(select.value).then(fillVoices);
     api('/api/me/prefs', { method: 'PUT', body: { language: select.value } }).finally(helpWarning);
   };
-  translate(lang);
+  await translate(lang);
   fillVoices();
   $('#admin-link').hidden = !me.is_admin;
   // The settings take a phone's whole screen: folded there, open where there is room.
@@ -617,7 +634,7 @@ async function init() {
   $('#new-session').onclick = newSession;
   $('#sessions').onchange = (e) => (e.target.value ? switchSession(e.target.value) : newSession());
   $('#delete-session').onclick = async () => {
-    if (!ui.session || !confirm(t('confirmDelete'))) return;
+    if (!ui.session || !confirm(t('page-confirm-delete'))) return;
     await api(`/api/sessions/${ui.session}`, { method: 'DELETE' });
     ui.session = null;
     await newSession();
@@ -639,7 +656,7 @@ async function init() {
   loadCheckin();
   setInterval(loadReminders, 60000);
   setInterval(loadCheckin, 60000);
-  if (window.isSecureContext) status(t('ready')); else insecureContext();
+  if (window.isSecureContext) status(t('page-ready')); else insecureContext();
   followHelpNote();
   helpWarning();
   setInterval(helpWarning, 60000);
@@ -658,9 +675,12 @@ function fillVoices() {
   const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
   const auto = ui.me?.voices?.[ui.lang];
   const named = auto && (menu.find((v) => v.provider === auto.provider && v.voice === auto.voice)?.label || `${auto.provider} ${auto.voice}`);
-  select.replaceChildren(option('', named ? t('autoVoice').replace('{voice}', named) : t('autoVoice').replace(': {voice}', '')),
+  select.replaceChildren(option('', named ? t('page-auto-voice', { voice: named }) : t('page-auto-voice-plain')),
     ...menu.map((v) => option(`${v.provider}|${v.voice}`, v.label)));
   select.value = menu.some((v) => `${v.provider}|${v.voice}` === picked) ? picked : '';
 }
 
-init().catch((e) => status(`${t('error')}: ${e.message}`, true));
+init().catch(async (e) => {
+  await loadWords('en').catch(() => {});
+  status(`${t('page-error')}: ${e.message}`, true);
+});

@@ -10,7 +10,7 @@ const FILES = [
   '/ui/offline.html',
   `/ui/app.css?v=${VERSION}`,
   `/ui/app.js?v=${VERSION}`,
-  `/ui/i18n.js?v=${VERSION}`,
+  `/ui/vendor/fluent-bundle.js?v=${VERSION}`,
   '/ui/icon-192.png',
   '/favicon.svg',
 ];

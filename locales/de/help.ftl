@@ -91,3 +91,12 @@ help-nobody-yet = { $form ->
     [informal] Hilfe erreicht noch niemanden – bitte eine Kontaktperson eintragen. Im Notfall ruf selbst den Notruf 112 an.
    *[formal] Hilfe erreicht noch niemanden – bitte eine Kontaktperson eintragen. Im Notfall rufen Sie selbst den Notruf 112 an.
 }
+help-question = { $form ->
+    [informal] Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.
+   *[formal] Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.
+}
+help-declined = In Ordnung, ich alarmiere niemanden.
+help-again = { $form ->
+    [informal] Das habe ich nicht verstanden. Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.
+   *[formal] Das habe ich nicht verstanden. Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.
+}

@@ -3,3 +3,7 @@
 turn-voice-fallback = Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.
 turn-filler = Einen Moment, bitte.
 turn-speak-again = Ich habe nichts verstanden. Bitte sprich noch einmal.
+turn-cannot-answer = Das Sprachmodell { $model } kann kein Deutsch: Die Antwort kommt wohl auf Englisch oder ergibt keinen Sinn. Wer den Assistenten betreibt, kann ein Modell einrichten, das Deutsch kann.
+turn-closing = Ich höre hier auf. Fragen Sie gern nach, wenn Sie mehr wissen möchten.
+turn-search-used-up = Die Websuche ist für heute aufgebraucht. Meine Antwort kann daher veraltet sein; morgen geht es wieder.
+turn-search-off = Die Websuche ist ausgeschaltet. Meine Antwort kann daher veraltet sein.

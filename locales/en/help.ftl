@@ -112,3 +112,9 @@ help-path-still = Alerts by { $channels } still work.
 help-path-none = No alert can be sent right now. In an emergency, please call the emergency number 112 yourself.
 # Under the help button while the person's help reaches nobody: no contact is set up.
 help-nobody-yet = Help reaches nobody yet – please add a contact. In an emergency, call the emergency number 112 yourself.
+# Asked after a call for help by voice, before the alarm is raised.
+help-question = Shall I alert your contacts? Please say yes or no.
+# The answer to a no to that question.
+help-declined = All right, I will not alert anyone.
+# The question again, after an answer that is neither yes nor no.
+help-again = I did not understand. Shall I alert your contacts? Please say yes or no.

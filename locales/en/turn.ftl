@@ -6,3 +6,11 @@ turn-voice-fallback = The chosen voice cannot speak this language; the local voi
 turn-filler = One moment, please.
 # The request to speak again after nothing was understood.
 turn-speak-again = I didn't catch anything. Please say it again.
+# Told before the answer when the model does not answer in the person's language: $model, its name.
+turn-cannot-answer = The language model { $model } does not answer in this language: the answer will probably be in another one or make no sense. Whoever runs the assistant can set up a model that speaks it.
+# Said when an answer was cut short (too long, or repeating itself).
+turn-closing = I'll stop here. Ask me if you would like to know more.
+# Told before an answer to a question about today when the person's web searches for the day are used up.
+turn-search-used-up = Today's web searches are used up, so my answer may be out of date. Searching works again tomorrow.
+# Told before an answer to a question about today while web search is switched off.
+turn-search-off = Web search is switched off, so my answer may be out of date.

@@ -52,3 +52,6 @@ help-path-down = Los avisos por { $channels } no se pueden enviar en este moment
 help-path-still = Los avisos por { $channels } siguen funcionando.
 help-path-none = Ahora mismo no se puede enviar ningún aviso. En caso de emergencia, por favor, llame usted al número de emergencias 112.
 help-nobody-yet = La ayuda aún no llega a nadie: añada un contacto, por favor. En caso de emergencia, llame usted mismo al 112.
+help-question = ¿Aviso a sus contactos? Diga sí o no.
+help-declined = De acuerdo, no aviso a nadie.
+help-again = No le he entendido. ¿Aviso a sus contactos? Diga sí o no.

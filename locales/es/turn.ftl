@@ -3,3 +3,7 @@
 turn-voice-fallback = La voz elegida no habla este idioma; habla la voz local.
 turn-filler = Un momento, por favor.
 turn-speak-again = No he entendido nada. Por favor, habla otra vez.
+turn-cannot-answer = El modelo de lenguaje { $model } no habla español: la respuesta probablemente llegará en inglés o no tendrá sentido. Quien administra el asistente puede instalar un modelo que hable español.
+turn-closing = Lo dejo aquí. Pregúnteme si quiere saber más.
+turn-search-used-up = La búsqueda web se ha agotado por hoy: mi respuesta puede estar desactualizada.
+turn-search-off = La búsqueda web está desactivada: mi respuesta puede estar desactualizada.

@@ -52,3 +52,6 @@ help-path-down = Les alertes par { $channels } ne peuvent pas être envoyées po
 help-path-still = Les alertes par { $channels } fonctionnent toujours.
 help-path-none = Aucune alerte ne peut être envoyée pour le moment. En cas d'urgence, veuillez appeler vous-même le numéro d'urgence 112.
 help-nobody-yet = L'alerte n'atteint encore personne – veuillez ajouter un contact. En cas d'urgence, appelez vous-même le 112.
+help-question = Dois-je prévenir vos contacts ? Dites oui ou non.
+help-declined = D'accord, je ne préviens personne.
+help-again = Je n'ai pas compris. Dois-je prévenir vos contacts ? Dites oui ou non.

@@ -3,3 +3,7 @@
 turn-voice-fallback = La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.
 turn-filler = Un instant, s'il vous plaît.
 turn-speak-again = Je n'ai rien compris. Pouvez-vous répéter, s'il vous plaît ?
+turn-cannot-answer = Le modèle de langue { $model } ne parle pas français : la réponse sera sans doute en anglais ou sans queue ni tête. La personne qui gère l'assistant peut installer un modèle qui parle français.
+turn-closing = Je m'arrête ici. Demandez-moi si vous voulez en savoir plus.
+turn-search-used-up = La recherche web est épuisée pour aujourd'hui : ma réponse peut être dépassée.
+turn-search-off = La recherche web est désactivée : ma réponse peut être dépassée.

@@ -52,3 +52,6 @@ help-path-down = Gli avvisi via { $channels } non possono essere inviati in ques
 help-path-still = Gli avvisi via { $channels } funzionano ancora.
 help-path-none = Al momento non si può inviare nessun avviso. In caso di emergenza, per favore, chiami direttamente il numero di emergenza 112.
 help-nobody-yet = L'aiuto non raggiunge ancora nessuno: aggiunga un contatto. In caso di emergenza chiami lei stesso il 112.
+help-question = Devo avvisare i suoi contatti? Dica sì o no.
+help-declined = Va bene, non avviso nessuno.
+help-again = Non ho capito. Devo avvisare i suoi contatti? Dica sì o no.

@@ -3,3 +3,7 @@
 turn-voice-fallback = La voce scelta non parla questa lingua; parla la voce locale.
 turn-filler = Un attimo, per favore.
 turn-speak-again = Non ho capito niente. Per favore, parla di nuovo.
+turn-cannot-answer = Il modello linguistico { $model } non parla italiano: la risposta sarà probabilmente in inglese o senza senso. Chi gestisce l'assistente può installare un modello che parla italiano.
+turn-closing = Mi fermo qui. Me lo chieda se vuole saperne di più.
+turn-search-used-up = La ricerca web è esaurita per oggi: la mia risposta potrebbe non essere aggiornata.
+turn-search-off = La ricerca web è disattivata: la mia risposta potrebbe non essere aggiornata.

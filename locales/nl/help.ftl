@@ -52,3 +52,6 @@ help-path-down = Meldingen via { $channels } kunnen nu niet worden verstuurd.
 help-path-still = Meldingen via { $channels } werken nog.
 help-path-none = Er kan nu geen melding worden verstuurd. Bel in een noodgeval alstublieft zelf het alarmnummer 112.
 help-nobody-yet = Hulp bereikt nog niemand – voeg een contactpersoon toe. Bel in een noodgeval zelf het alarmnummer 112.
+help-question = Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.
+help-declined = Goed, ik waarschuw niemand.
+help-again = Dat heb ik niet begrepen. Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.

@@ -3,3 +3,7 @@
 turn-voice-fallback = De gekozen stem spreekt deze taal niet; de lokale stem spreekt.
 turn-filler = Een ogenblik, alstublieft.
 turn-speak-again = Ik heb niets verstaan. Wil je het nog eens zeggen?
+turn-cannot-answer = Het taalmodel { $model } spreekt geen Nederlands: het antwoord komt waarschijnlijk in het Engels of slaat nergens op. Wie de assistent beheert, kan een model installeren dat Nederlands spreekt.
+turn-closing = Ik stop hier. Vraag het me als u meer wilt weten.
+turn-search-used-up = Het zoeken op internet is voor vandaag op: mijn antwoord kan verouderd zijn.
+turn-search-off = Zoeken op internet staat uit: mijn antwoord kan verouderd zijn.

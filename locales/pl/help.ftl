@@ -52,3 +52,6 @@ help-path-down = Powiadomień przez { $channels } nie można teraz wysłać.
 help-path-still = Powiadomienia przez { $channels } nadal działają.
 help-path-none = Teraz nie można wysłać żadnego powiadomienia. W nagłym wypadku proszę samodzielnie zadzwonić pod numer alarmowy 112.
 help-nobody-yet = Pomoc nie dociera jeszcze do nikogo – proszę dodać osobę kontaktową. W nagłym wypadku proszę samemu zadzwonić pod 112.
+help-question = Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.
+help-declined = Dobrze, nikogo nie powiadamiam.
+help-again = Nie zrozumiałem. Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.

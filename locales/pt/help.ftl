@@ -52,3 +52,6 @@ help-path-down = Os avisos por { $channels } não podem ser enviados neste momen
 help-path-still = Os avisos por { $channels } continuam a funcionar.
 help-path-none = Neste momento não é possível enviar nenhum aviso. Em caso de emergência, por favor, ligue diretamente para o número de emergência 112.
 help-nobody-yet = A ajuda ainda não chega a ninguém – adicione um contacto. Numa emergência, ligue você mesmo para o 112.
+help-question = Devo avisar os seus contactos? Diga sim ou não.
+help-declined = Está bem, não aviso ninguém.
+help-again = Não entendi. Devo avisar os seus contactos? Diga sim ou não.

@@ -3,3 +3,7 @@
 turn-voice-fallback = A voz escolhida não fala esta língua; fala a voz local.
 turn-filler = Um momento, por favor.
 turn-speak-again = Não percebi nada. Por favor, fale outra vez.
+turn-cannot-answer = O modelo de linguagem { $model } não fala português: a resposta virá provavelmente em inglês ou sem sentido. Quem gere o assistente pode instalar um modelo que fale português.
+turn-closing = Fico por aqui. Pergunte-me se quiser saber mais.
+turn-search-used-up = A pesquisa na web esgotou-se por hoje: a minha resposta pode estar desatualizada.
+turn-search-off = A pesquisa na web está desligada: a minha resposta pode estar desatualizada.

@@ -83,7 +83,7 @@ pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost)
             let raised = emergency::raise(app, &user, press, base).await?;
             Ok(say(&raised.message))
         }
-        "help" => Ok(say(spoken::declined(&language))),
+        "help" => Ok(say(&spoken::declined(&language))),
         _ => Err(refused()),
     }
 }

@@ -8,6 +8,8 @@
 //! they stand (`ANYWHERE`: a fall, an ambulance, no air). The gateway then asks whether to alert the contacts;
 //! the lists of yes and no words read the answer. The lists are written out in `docs/decisions.md`.
 
+use crate::phrasebook::Words;
+
 /// Phrases of a language.
 pub(super) struct Phrases {
     /// Calls for help when they are the whole utterance (with [`Phrases::filler`] words around them).
@@ -25,12 +27,6 @@ pub(super) struct Phrases {
     yes: &'static [&'static str],
     /// Answers that mean no.
     no: &'static [&'static str],
-    /// The question.
-    question: &'static str,
-    /// The answer to a no.
-    declined: &'static str,
-    /// The answer to an answer that is neither.
-    again: &'static str,
     /// What the second hearing gives the recogniser as the text said before the utterance (OpenAI's
     /// `prompt`), so that it leans towards the words of a call for help ([`super::hearing::hear_again`]).
     prompt: &'static str,
@@ -166,9 +162,6 @@ pub(super) const EN: Phrases = Phrases {
         "i am fine",
         "all good",
     ],
-    question: "Shall I alert your contacts? Please say yes or no.",
-    declined: "All right, I will not alert anyone.",
-    again: "I did not understand. Shall I alert your contacts? Please say yes or no.",
     prompt: "Help! I have fallen and I can't get up. Call an ambulance! I have chest pain, I can't breathe.",
 };
 
@@ -296,9 +289,6 @@ const DE: Phrases = Phrases {
         "mir geht's gut",
         "alles gut",
     ],
-    question: "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.",
-    declined: "In Ordnung, ich alarmiere niemanden.",
-    again: "Das habe ich nicht verstanden. Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.",
     prompt: "Hilfe! Ich bin gestürzt und komme nicht mehr hoch. Ruf den Notarzt, einen Krankenwagen! Ich habe Schmerzen in der Brust, ich bekomme keine Luft.",
 };
 
@@ -354,9 +344,6 @@ const FR: Phrases = Phrases {
         "ça va",
         "je vais bien",
     ],
-    question: "Dois-je prévenir vos contacts ? Dites oui ou non.",
-    declined: "D'accord, je ne préviens personne.",
-    again: "Je n'ai pas compris. Dois-je prévenir vos contacts ? Dites oui ou non.",
     prompt: "Au secours ! Je suis tombé et je ne peux pas me relever. Appelez une ambulance ! J'ai mal à la poitrine, je ne peux pas respirer.",
 };
 
@@ -394,9 +381,6 @@ const ES: Phrases = Phrases {
         "ok",
     ],
     no: &["no", "no gracias", "para", "cancela", "falsa alarma", "estoy bien"],
-    question: "¿Aviso a sus contactos? Diga sí o no.",
-    declined: "De acuerdo, no aviso a nadie.",
-    again: "No le he entendido. ¿Aviso a sus contactos? Diga sí o no.",
     prompt: "¡Socorro! Me he caído y no puedo levantarme. ¡Llame a una ambulancia! Me duele el pecho, no puedo respirar.",
 };
 
@@ -425,9 +409,6 @@ const IT: Phrases = Phrases {
     harmless: &[],
     yes: &["sì", "si", "sì grazie", "va bene", "fallo", "avvisali", "certo", "ok"],
     no: &["no", "no grazie", "fermati", "annulla", "falso allarme", "sto bene"],
-    question: "Devo avvisare i suoi contatti? Dica sì o no.",
-    declined: "Va bene, non avviso nessuno.",
-    again: "Non ho capito. Devo avvisare i suoi contatti? Dica sì o no.",
     prompt: "Aiuto! Sono caduto e non riesco ad alzarmi. Chiami un'ambulanza! Ho dolore al petto, non riesco a respirare.",
 };
 
@@ -454,9 +435,6 @@ const NL: Phrases = Phrases {
     harmless: &[],
     yes: &["ja", "ja graag", "graag", "doe maar", "waarschuw ze", "oké", "ok"],
     no: &["nee", "nee dank je", "stop", "annuleren", "vals alarm", "het gaat goed"],
-    question: "Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.",
-    declined: "Goed, ik waarschuw niemand.",
-    again: "Dat heb ik niet begrepen. Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.",
     prompt: "Help! Ik ben gevallen en kan niet meer opstaan. Bel een ambulance! Ik heb pijn op de borst, ik krijg geen lucht.",
 };
 
@@ -493,9 +471,6 @@ const PL: Phrases = Phrases {
         "fałszywy alarm",
         "wszystko dobrze",
     ],
-    question: "Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.",
-    declined: "Dobrze, nikogo nie powiadamiam.",
-    again: "Nie zrozumiałem. Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.",
     prompt: "Pomocy! Upadłem i nie mogę wstać. Wezwij karetkę! Boli mnie w klatce piersiowej, nie mogę oddychać.",
 };
 
@@ -541,9 +516,6 @@ const PT: Phrases = Phrases {
         "alarme falso",
         "estou bem",
     ],
-    question: "Devo avisar os seus contactos? Diga sim ou não.",
-    declined: "Está bem, não aviso ninguém.",
-    again: "Não entendi. Devo avisar os seus contactos? Diga sim ou não.",
     prompt: "Socorro! Caí e não consigo levantar-me. Chame uma ambulância! Tenho dor no peito, não consigo respirar.",
 };
 
@@ -628,12 +600,9 @@ pub fn answer(text: &str, language: &str) -> Option<bool> {
     }
 }
 
-/// The question, in `language`.
-pub fn question(language: &str, informal: bool) -> &'static str {
-    match language {
-        "de" if informal => "Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.",
-        _ => phrases(language).question,
-    }
+/// The question, in `language` and the person's form of address.
+pub fn question(language: &str, informal: bool) -> String {
+    Words::new(language, informal).get("help-question")
 }
 
 /// What the second hearing gives the recogniser as the text said before the utterance, in `language`.
@@ -642,18 +611,13 @@ pub fn prompt(language: &str) -> &'static str {
 }
 
 /// The answer to a no, in `language`.
-pub fn declined(language: &str) -> &'static str {
-    phrases(language).declined
+pub fn declined(language: &str) -> String {
+    Words::formal(language).get("help-declined")
 }
 
 /// The question again, after an answer that is neither yes nor no.
-pub fn again(language: &str, informal: bool) -> &'static str {
-    match language {
-        "de" if informal => {
-            "Das habe ich nicht verstanden. Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein."
-        }
-        _ => phrases(language).again,
-    }
+pub fn again(language: &str, informal: bool) -> String {
+    Words::new(language, informal).get("help-again")
 }
 
 #[cfg(test)]
@@ -681,7 +645,7 @@ mod tests {
             );
             for informal in [false, true] {
                 assert!(
-                    again(language, informal).ends_with(question(language, informal)),
+                    again(language, informal).ends_with(&question(language, informal)),
                     "{language}"
                 );
             }

@@ -3,15 +3,18 @@
 //! are served by the gate in [`super::login`], which decides who sees them.
 
 use axum::Router;
+use axum::extract::Path;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use axum::routing::get;
 
 use crate::app::AppState;
+use crate::error::ApiError;
+use crate::phrasebook;
 
 const INDEX: &str = include_str!("../../ui/index.html");
 const APP_JS: &str = include_str!("../../ui/app.js");
-const I18N_JS: &str = include_str!("../../ui/i18n.js");
+const FLUENT_JS: &str = include_str!("../../ui/vendor/fluent-bundle.js");
 const WORKLET_JS: &str = include_str!("../../ui/mic-worklet.js");
 const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
@@ -32,9 +35,10 @@ pub fn assets() -> Router<AppState> {
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
         )
         .route(
-            "/ui/i18n.js",
-            get(|| async { asset("text/javascript; charset=utf-8", I18N_JS) }),
+            "/ui/vendor/fluent-bundle.js",
+            get(|| async { asset("text/javascript; charset=utf-8", FLUENT_JS) }),
         )
+        .route("/ui/locales/{lang}/{file}", get(words))
         .route(
             "/ui/mic-worklet.js",
             get(|| async { asset("text/javascript; charset=utf-8", WORKLET_JS) }),
@@ -66,6 +70,23 @@ pub fn assets() -> Router<AppState> {
         .route("/ui/icon-512.png", get(|| async { image(ICON_512) }))
         .route("/ui/icon-180.png", get(|| async { image(ICON_180) }))
 }
+
+/// `GET /ui/locales/{lang}/{area}.ftl`: the page's words in a language, as the phrasebook has them (built in,
+/// then what the folder adds). Only the pages' areas; revalidated, since a translator's folder changes them
+/// without a new version.
+async fn words(Path((lang, file)): Path<(String, String)>) -> Result<impl IntoResponse, ApiError> {
+    let area = file.strip_suffix(".ftl").filter(|a| PAGE_AREAS.contains(a));
+    let text = area
+        .and_then(|area| phrasebook::source(&lang, area))
+        .ok_or(ApiError::NotFound("phrasebook file"))?;
+    Ok((
+        [(CONTENT_TYPE, "text/plain; charset=utf-8"), (CACHE_CONTROL, "no-cache")],
+        text,
+    ))
+}
+
+/// The phrasebook's areas the pages read.
+const PAGE_AREAS: [&str; 1] = ["page"];
 
 fn service_worker() -> impl IntoResponse {
     let body = SERVICE_WORKER.replace("{VERSION}", env!("CARGO_PKG_VERSION"));

@@ -298,7 +298,7 @@ impl Conversation<'_> {
         let (rate, language) = (line.rate(), call.language.as_str());
         let say = |text: String| speak_one(self.app.clone(), call.user.clone(), call.language.clone(), text, rate);
         let informal = self.app.store.prefs(&call.user.id).await.is_ok_and(|p| p.informal());
-        let question = crate::emergency::spoken::question(language, informal).to_string();
+        let question = crate::emergency::spoken::question(language, informal);
         if let Some(question) = say(question).await {
             play_out(line, inbound, &question).await;
         }
@@ -333,7 +333,7 @@ impl Conversation<'_> {
                 }
             }
         } else {
-            crate::emergency::spoken::declined(language).to_string()
+            crate::emergency::spoken::declined(language)
         };
         if let Some(words) = say(words).await {
             play_out(line, inbound, &words).await;

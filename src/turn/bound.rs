@@ -149,20 +149,6 @@ pub fn before_loop(text: &str) -> &str {
     }
 }
 
-/// The closing said when an answer was cut short, in `language` (English for one without its own).
-pub fn closing(language: &str) -> &'static str {
-    match language {
-        "de" => "Ich höre hier auf. Fragen Sie gern nach, wenn Sie mehr wissen möchten.",
-        "fr" => "Je m'arrête ici. Demandez-moi si vous voulez en savoir plus.",
-        "es" => "Lo dejo aquí. Pregúnteme si quiere saber más.",
-        "it" => "Mi fermo qui. Me lo chieda se vuole saperne di più.",
-        "nl" => "Ik stop hier. Vraag het me als u meer wilt weten.",
-        "pl" => "Na tym skończę. Proszę zapytać, jeśli chce Pan lub Pani wiedzieć więcej.",
-        "pt" => "Fico por aqui. Pergunte-me se quiser saber mais.",
-        _ => "I'll stop here. Ask me if you would like to know more.",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,12 +225,5 @@ mod tests {
         );
         let plain = "A long first sentence without an end that the token limit cut";
         assert_eq!(before_loop(plain), plain);
-    }
-
-    #[test]
-    fn every_language_has_its_closing() {
-        for language in ["de", "fr", "es", "it", "nl", "pl", "pt"] {
-            assert_ne!(closing(language), closing("en"), "{language}");
-        }
     }
 }

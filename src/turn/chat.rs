@@ -107,11 +107,11 @@ impl Attempt {
             // Nothing but an echo was said: no closing without an answer before it.
             return Some(stop);
         }
-        let closing = bound::closing(language);
+        let closing = crate::phrasebook::phrase(language, "turn-closing");
         emit(events, TurnEvent::Token(format!(" {closing}")));
-        emit(events, TurnEvent::Sentence(closing.to_string()));
+        emit(events, TurnEvent::Sentence(closing.clone()));
         self.text = format!("{} {closing}", self.text.trim_end()).trim_start().to_string();
-        self.sentences.push(closing.to_string());
+        self.sentences.push(closing);
         Some(stop)
     }
 

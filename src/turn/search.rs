@@ -61,7 +61,14 @@ pub async fn plan(
     let engine = Some(app.providers.search.get(id)).filter(|e| e.configured()).cloned();
     let used_up = budget != 0 && app.store.count_today(Counter::WebSearches, user_id).await? >= i64::from(budget);
     let offered = enabled && engine.is_some() && !used_up;
-    let notice = (!offered && is_time_sensitive(question)).then(|| notice(language, used_up && enabled).to_string());
+    let notice = (!offered && is_time_sensitive(question)).then(|| {
+        let id = if used_up && enabled {
+            "turn-search-used-up"
+        } else {
+            "turn-search-off"
+        };
+        crate::phrasebook::phrase(language, id)
+    });
     Ok(WebPlan {
         engine: if offered {
             engine.map(|e| (id.to_string(), e))
@@ -210,32 +217,6 @@ fn contains_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// The notice in the user's language: the budget is used up, or web search is off.
-pub fn notice(language: &str, budget_used_up: bool) -> &'static str {
-    match (language, budget_used_up) {
-        ("de", true) => {
-            "Die Websuche ist für heute aufgebraucht. Meine Antwort kann daher veraltet sein; morgen geht es wieder."
-        }
-        ("de", false) => "Die Websuche ist ausgeschaltet. Meine Antwort kann daher veraltet sein.",
-        ("fr", true) => "La recherche web est épuisée pour aujourd'hui : ma réponse peut être dépassée.",
-        ("fr", false) => "La recherche web est désactivée : ma réponse peut être dépassée.",
-        ("es", true) => "La búsqueda web se ha agotado por hoy: mi respuesta puede estar desactualizada.",
-        ("es", false) => "La búsqueda web está desactivada: mi respuesta puede estar desactualizada.",
-        ("it", true) => "La ricerca web è esaurita per oggi: la mia risposta potrebbe non essere aggiornata.",
-        ("it", false) => "La ricerca web è disattivata: la mia risposta potrebbe non essere aggiornata.",
-        ("nl", true) => "Het zoeken op internet is voor vandaag op: mijn antwoord kan verouderd zijn.",
-        ("nl", false) => "Zoeken op internet staat uit: mijn antwoord kan verouderd zijn.",
-        ("pl", true) => "Limit wyszukiwania w sieci na dziś się wyczerpał: moja odpowiedź może być nieaktualna.",
-        ("pl", false) => "Wyszukiwanie w sieci jest wyłączone: moja odpowiedź może być nieaktualna.",
-        ("pt", true) => "A pesquisa na web esgotou-se por hoje: a minha resposta pode estar desatualizada.",
-        ("pt", false) => "A pesquisa na web está desligada: a minha resposta pode estar desatualizada.",
-        (_, true) => {
-            "Today's web searches are used up, so my answer may be out of date. Searching works again tomorrow."
-        }
-        (_, false) => "Web search is switched off, so my answer may be out of date.",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,13 +240,5 @@ mod tests {
         ] {
             assert!(!is_time_sensitive(q), "{q}");
         }
-    }
-
-    #[test]
-    fn notices_exist_for_every_language() {
-        for lang in crate::config::languages() {
-            assert_ne!(notice(lang, true), notice(lang, false));
-        }
-        assert!(notice("de", true).contains("Websuche"));
     }
 }

@@ -49,7 +49,7 @@ pub enum Reply {
     /// A yes: raise the alarm.
     Alarm,
     /// A no: nobody is alerted; the words say so.
-    Declined(&'static str),
+    Declined(String),
     /// A call for help while no contact is set up: say so and to call 112 (the alarm is logged).
     Nobody,
 }
@@ -81,7 +81,7 @@ pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help
         Help::Asked => Some(match spoken::answer(text, language) {
             Some(true) => Reply::Alarm,
             Some(false) => Reply::Declined(spoken::declined(language)),
-            None => Reply::Ask(spoken::again(language, informal).to_string()),
+            None => Reply::Ask(spoken::again(language, informal)),
         }),
         Help::Listening => {
             let heard = hearing::hear(text, words, language);
@@ -171,9 +171,9 @@ async fn respond(app: &App, user: &User, reply: Option<Reply>, cx: Voice<'_>, he
         Some(Reply::Declined(words)) => {
             let event = ServerEvent::Help {
                 status: "declined".into(),
-                message: words.to_string(),
+                message: words.clone(),
             };
-            say(app, cx, event, words, tx).await;
+            say(app, cx, event, &words, tx).await;
             Ok(true)
         }
         Some(Reply::Ask(question)) => {

@@ -55,7 +55,7 @@ async fn home_assistant_sees_the_programs_it_parses_strictly_and_a_pong() {
     assert_eq!(asr["installed"], true);
     assert_eq!(
         asr["languages"],
-        json!(["de", "en", "fr", "es", "it", "nl", "pl", "pt"])
+        json!(["de", "en", "es", "fr", "it", "nl", "pl", "pt"])
     );
     // The gateway's own detector and Smart Turn end the utterance.
     assert_eq!(asr["requires_external_vad"], false);
