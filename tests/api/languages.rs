@@ -11,9 +11,10 @@ use crate::common::{eventually, free_port};
 use crate::fakes::{Fake, Reply, wav};
 use crate::ws::Client;
 
-/// Turkish as a translator starts it: the help button's answer, the request to speak again and the
-/// telephone's greeting; nothing else yet.
-const TURKISH: [(&str, &str); 3] = [
+/// Turkish as a translator starts it: the help button's answer, the request to speak again, the
+/// telephone's greeting and the page's help button; nothing else yet.
+const TURKISH: [(&str, &str); 4] = [
+    ("page.ftl", "page-help = Yardım\n"),
     (
         "help.ftl",
         "help-no-recipients = Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın.\n",
@@ -178,6 +179,22 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         error["message"], "Hiçbir şey anlayamadım. Lütfen tekrar söyleyin.",
         "{error}"
     );
+
+    // The page reads Turkish's file (its help button), English for the rest; only the pages' areas are served.
+    let file = |path: String| {
+        let http = gateway.http.clone();
+        async move {
+            let r = http.get(path).send().await.unwrap();
+            (r.status(), r.text().await.unwrap())
+        }
+    };
+    let (status, page) = file(format!("{}/ui/locales/tr/page.ftl", gateway.base)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("page-help = Yardım"), "{page}");
+    let (status, _) = file(format!("{}/ui/locales/tr/help.ftl", gateway.base)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = file(format!("{}/ui/locales/xx/page.ftl", gateway.base)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 
     // A call over AudioSocket is greeted in Turkish: the words the voice was asked to say.
     let mut call = tokio::net::TcpStream::connect(("127.0.0.1", audiosocket))
