@@ -71,7 +71,7 @@ try {
   await page.fill('#pref-emergency_contacts', 'hilfe@family.example');
   await page.fill('#pref-checkin_window', '8:00-10:00');
   await page.click('#save-prefs');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('preferences: done'), null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Save preferences: done'), null, { timeout: 10000 });
   console.log('ok preferences saved through the form');
   // The daily check-in the carer set is planned: the editor says when its window ends.
   await page.waitForFunction(() => document.querySelector('#user-checkin').textContent.startsWith('Check-in 08:00-10:00'), null, { timeout: 10000 });
@@ -118,6 +118,23 @@ try {
   const off = states.filter((s) => s.right > fit.screen || !s.label.includes('State'));
   if (off.length) throw new Error(`on a phone a provider's state is off the screen or unlabelled: ${JSON.stringify(off)}`);
   console.log(`ok on a phone each provider's state is on the screen (${states.map((s) => s.text).join(', ')})`);
+  // An operator who speaks German: the panel speaks it from the phrasebook, on the phone as well.
+  await small.evaluate(() => fetch('/api/me/prefs', { method: 'PUT', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ language: 'de' }) }));
+  await small.reload();
+  await small.waitForFunction(() => window.__admin && window.__admin.ready, null, { timeout: 15000 });
+  const german = await small.evaluate(() => {
+    document.querySelectorAll('details').forEach((d) => { d.open = true; });
+    return { lang: document.documentElement.lang, users: document.querySelector('#users-section h2').textContent,
+      save: document.querySelector('#save-prefs').textContent, status: document.querySelector('#status').textContent,
+      width: document.documentElement.scrollWidth };
+  });
+  await small.waitForSelector('#health td[data-label="Zustand"]', { timeout: 15000 });
+  await small.screenshot({ path: `${SHOTS}/admin-phone-de.png`, fullPage: true });
+  if (german.lang !== 'de' || german.users !== 'Personen' || german.save !== 'Einstellungen speichern' || german.status !== 'Bereit.'
+    || german.width > fit.screen) throw new Error(`the panel in German: ${JSON.stringify(german)}`);
+  await accessible(small, 'admin panel in German on a phone');
+  console.log(`ok the panel speaks German on a phone: ${JSON.stringify(german)}`);
   await phone.close();
 } catch (e) {
   console.log(`FAILED ${e.message}`);

@@ -2,6 +2,9 @@
 'use strict';
 
 const $ = (sel) => document.querySelector(sel);
+// The panel speaks the operator's language from the phrasebook (locales/<lang>/admin.ftl), English otherwise.
+const words = Words('admin');
+const t = (id, args) => words.t(id, args);
 
 async function api(path, options = {}) {
   const init = { credentials: 'same-origin', ...options };
@@ -23,7 +26,7 @@ function status(text, isError = false) {
 
 /// Runs an action and reports its outcome in the status line.
 async function act(label, fn) {
-  try { const r = await fn(); status(`${label}: done`); return r; } catch (e) { status(`${label}: ${e.message}`, true); return null; }
+  try { const r = await fn(); status(`${label}: ${t('admin-done')}`); return r; } catch (e) { status(`${label}: ${e.message}`, true); return null; }
 }
 
 function cell(content) {
@@ -62,13 +65,13 @@ function showSecret(name, { token, link, qr_svg: qr }) {
   box.hidden = false;
   box.replaceChildren();
   const p = document.createElement('p');
-  p.textContent = `Token of ${name} (shown once, copy it now): `;
+  p.textContent = `${t('admin-token-of', { name })} `;
   const code = document.createElement('code');
   code.id = 'new-token';
   code.textContent = token;
   p.appendChild(code);
   const l = document.createElement('p');
-  l.textContent = 'Personal link: ';
+  l.textContent = `${t('admin-personal-link')} `;
   const a = document.createElement('a');
   a.href = link;
   a.id = 'new-link';
@@ -79,11 +82,11 @@ function showSecret(name, { token, link, qr_svg: qr }) {
     const img = document.createElement('img');
     img.id = 'new-qr';
     img.className = 'qr';
-    img.alt = `QR code of the personal link of ${name}: scan it with their phone`;
+    img.alt = t('admin-qr-alt', { name });
     img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}`;
     box.append(img);
   }
-  box.append(button('Hide', () => { box.hidden = true; box.replaceChildren(); }));
+  box.append(button(t('admin-hide'), () => { box.hidden = true; box.replaceChildren(); }));
 }
 
 async function loadUsers() {
@@ -91,32 +94,32 @@ async function loadUsers() {
   rows('#users', users, (u) => {
     const actions = document.createElement('span');
     actions.append(
-      button('Edit', () => editUser(u), `Edit ${u.name}`),
-      button('Rename', async () => {
-        const name = prompt('Display name', u.display_name);
-        if (name) { await act('rename', () => api(`/api/admin/users/${u.id}`, { method: 'PUT', body: { display_name: name } })); loadUsers(); }
-      }, `Rename ${u.name}`),
-      button('New token', async () => {
-        if (!confirm(`Replace every token of ${u.name}? Old links stop working.`)) return;
-        const r = await act('token', () => api(`/api/admin/users/${u.id}/token`, { method: 'POST' }));
+      button(t('admin-edit'), () => editUser(u), t('admin-edit-who', { name: u.name })),
+      button(t('admin-rename'), async () => {
+        const name = prompt(t('admin-display-name'), u.display_name);
+        if (name) { await act(t('admin-rename'), () => api(`/api/admin/users/${u.id}`, { method: 'PUT', body: { display_name: name } })); loadUsers(); }
+      }, t('admin-rename-who', { name: u.name })),
+      button(t('admin-new-token'), async () => {
+        if (!confirm(t('admin-replace-tokens', { name: u.name }))) return;
+        const r = await act(t('admin-new-token'), () => api(`/api/admin/users/${u.id}/token`, { method: 'POST' }));
         if (r) showSecret(u.name, r);
-      }, `New token for ${u.name}`),
-      button(u.is_admin ? 'Remove admin' : 'Make admin', async () => {
-        await act('admin flag', () => api(`/api/admin/users/${u.id}/admin`, { method: 'PUT', body: { is_admin: !u.is_admin } }));
+      }, t('admin-new-token-for', { name: u.name })),
+      button(u.is_admin ? t('admin-remove-admin') : t('admin-make-admin'), async () => {
+        await act(t('admin-admin'), () => api(`/api/admin/users/${u.id}/admin`, { method: 'PUT', body: { is_admin: !u.is_admin } }));
         loadUsers();
       }),
-      button('Delete', async () => {
-        if (!confirm(`Delete ${u.name} and all their data?`)) return;
-        await act('delete', () => api(`/api/admin/users/${u.id}`, { method: 'DELETE' }));
+      button(t('admin-delete'), async () => {
+        if (!confirm(t('admin-delete-confirm', { name: u.name }))) return;
+        await act(t('admin-delete'), () => api(`/api/admin/users/${u.id}`, { method: 'DELETE' }));
         loadUsers();
-      }, `Delete ${u.name}`),
+      }, t('admin-delete-who', { name: u.name })),
     );
     // The pace: the pause after which the person's turn is judged over, and how it came about.
     const pace = u.pace.setting === 'auto'
-      ? `${u.pace.patience_ms} ms, learned (${u.pace.joined} joined)`
-      : `${u.pace.patience_ms} ms (${u.pace.setting})`;
-    return [u.name, u.display_name, u.is_admin ? 'yes' : '', (u.allowed_languages || []).join(', '),
-      u.web_search_enabled ? 'on' : 'off', pace, actions];
+      ? t('admin-pace-learned', { ms: u.pace.patience_ms, joined: u.pace.joined })
+      : t('admin-pace-set', { ms: u.pace.patience_ms, setting: u.pace.setting });
+    return [u.name, u.display_name, u.is_admin ? t('admin-yes') : '', (u.allowed_languages || []).join(', '),
+      u.web_search_enabled ? t('admin-on') : t('admin-off'), pace, actions];
   });
 }
 
@@ -129,7 +132,7 @@ async function editUser(u) {
   $('#user-editor').hidden = true;
   const p = await api(`/api/admin/users/${u.id}/prefs`);
   if (editing !== u) return; // another user was chosen meanwhile
-  $('#editor-title').textContent = `Preferences of ${u.name}`;
+  $('#editor-title').textContent = t('admin-preferences-of', { name: u.name });
   const allowed = p.allowed_languages || [];
   document.querySelectorAll('#pref-languages input').forEach((box) => { box.checked = allowed.includes(box.value); });
   $('#pref-language').value = p.language || '';
@@ -153,11 +156,12 @@ async function loadCare(u) {
   const care = await api(`/api/admin/users/${u.id}/care`).catch(() => null);
   if (editing !== u || !care) return;
   const c = care.checkin;
+  const minute = (at) => (at || '').replace('T', ' ').slice(0, 16);
   $('#user-checkin').textContent = c.window
-    ? `Check-in ${c.window} (${c.time_zone}), next window ends ${(c.due_at || '').replace('T', ' ').slice(0, 16)}, ${c.state || 'not planned'}`
-      + (c.away_until ? `, away until ${c.away_until}` : '')
-      + (c.signed_at ? `; last sign of life ${c.signed_at.replace('T', ' ').slice(0, 16)}` : '')
-    : 'No daily check-in.';
+    ? [t('admin-checkin-plan', { window: c.window, zone: c.time_zone, ends: minute(c.due_at), state: c.state || t('admin-not-planned') }),
+      c.away_until ? t('admin-away-until-date', { date: c.away_until }) : '',
+      c.signed_at ? t('admin-last-sign-of-life', { at: minute(c.signed_at) }) : ''].filter(Boolean).join('; ')
+    : t('admin-no-checkin');
   $('#care-log tbody').replaceChildren(...care.log.map((e) => {
     const tr = document.createElement('tr');
     [e.at.replace('T', ' ').slice(0, 16), e.text ? `${e.what}: ${e.text}` : e.what, e.channel, e.status, e.detail]
@@ -177,14 +181,14 @@ async function loadReminders(u) {
       + (last ? `, last ${last.channel} ${last.status}` : '') + ' ';
     if (r.state === 'scheduled' || r.state === 'delivering') {
       const del = document.createElement('button');
-      del.textContent = 'Cancel';
-      del.setAttribute('aria-label', `Cancel the reminder ${r.text}`);
-      del.onclick = async () => { await act('reminder', () => api(`/api/admin/users/${u.id}/reminders/${r.id}`, { method: 'DELETE' })); loadReminders(u); };
+      del.textContent = t('admin-cancel');
+      del.setAttribute('aria-label', t('admin-cancel-reminder', { text: r.text }));
+      del.onclick = async () => { await act(t('admin-reminders'), () => api(`/api/admin/users/${u.id}/reminders/${r.id}`, { method: 'DELETE' })); loadReminders(u); };
       li.appendChild(del);
     }
     return li;
   }));
-  if (!list.length) $('#user-reminders').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No reminders.' }));
+  if (!list.length) $('#user-reminders').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('admin-no-reminders') }));
 }
 
 /// The form as a prefs change: empty fields remove the key (back to the default).
@@ -218,8 +222,8 @@ async function loadConfig() {
     input.setAttribute('aria-label', e.key);
     const actions = document.createElement('span');
     actions.append(
-      button('Set', async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'PUT', body: { value: input.value } })); loadConfig(); }),
-      button('Reset', async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'DELETE' })); loadConfig(); }),
+      button(t('admin-set'), async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'PUT', body: { value: input.value } })); loadConfig(); }),
+      button(t('admin-reset'), async () => { await act(e.key, () => api(`/api/admin/config/${e.key}`, { method: 'DELETE' })); loadConfig(); }),
     );
     const key = document.createElement('span');
     key.textContent = e.key;
@@ -240,7 +244,7 @@ async function loadModels() {
   }));
   // Which languages the model in use answers in: a person asking in another one is told so.
   const langs = m.active.languages;
-  $('#model-languages').textContent = langs ? `${m.active.model} answers in: ${langs.join(', ')}` : '';
+  $('#model-languages').textContent = langs ? t('admin-answers-in', { model: m.active.model, languages: langs.join(', ') }) : '';
   const s = await api('/api/admin/llm/status').catch((e) => ({ error: e.message }));
   $('#llm-status').textContent = JSON.stringify(s, null, 2);
   // The switch starts from what runs (the zero-setup engines run llama.cpp), not from the first option.
@@ -249,8 +253,9 @@ async function loadModels() {
 }
 
 // ---- Latency: where the wait of a voice turn goes, from the last word to the first answer audio ----
-const STAGES = { end_of_turn: 'End of turn', transcription: 'Final transcription', first_token: 'First token',
-  first_sentence: 'First sentence', first_audio: 'First audio' };
+const STAGE_IDS = ['end_of_turn', 'transcription', 'first_token', 'first_sentence', 'first_audio'];
+const STAGES = {};
+const nameStages = () => STAGE_IDS.forEach((k) => { STAGES[k] = t(`admin-stage-${k.replaceAll('_', '-')}`); });
 const STAGE_COLOURS = ['#1f5f8b', '#c0392b', '#d68910', '#7d3c98', '#1e8449'];
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -270,7 +275,7 @@ function latencyChart(day) {
   const top = Math.max(500, ...totals) * 1.1;
   const y = (ms) => (h - bottom) * (1 - ms / top);
   const chart = svg('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', class: 'latency-chart',
-    'aria-label': `Median wait per stage, hour by hour; slowest stage: ${STAGES[day.slowest_stage] || 'none yet'}` });
+    'aria-label': t('admin-chart-label', { stage: STAGES[day.slowest_stage] || t('admin-none-yet') }) });
   for (const ms of [0, 250, 500, 750, 1000, 1500, 2000].filter((v) => v < top)) {
     chart.append(svg('line', { x1: left, x2: w, y1: y(ms), y2: y(ms), stroke: '#999', 'stroke-width': 0.5 }),
       svg('text', { x: left - 4, y: y(ms) + 4, 'text-anchor': 'end', 'font-size': 11, fill: 'currentColor' }, ms));
@@ -303,23 +308,23 @@ function latencyChart(day) {
     swatch.append(svg('rect', { width: 12, height: 12, fill: STAGE_COLOURS[j] }));
     item.append(swatch, ` ${label} `);
     return item;
-  }), ' — a line marks the p90 of the whole wait');
+  }), ` — ${t('admin-chart-p90')}`);
   return [chart, legend];
 }
 
 async function loadLatency() {
   const day = await api('/api/admin/latency');
   const total = day.stages.total;
-  $('#latency-summary').textContent = day.turns === 0 ? 'No voice turn in the last day.'
-    : `${day.turns} voice turn${day.turns === 1 ? '' : 's'} in the last day. From the last word to the first answer audio: median ${total?.median_ms ?? '–'} ms, p90 ${total?.p90_ms ?? '–'} ms. Slowest stage: ${STAGES[day.slowest_stage] || '–'}.`;
+  $('#latency-summary').textContent = day.turns === 0 ? t('admin-no-turns')
+    : t('admin-turns-summary', { turns: day.turns, median: total?.median_ms ?? '–', p90: total?.p90_ms ?? '–', stage: STAGES[day.slowest_stage] || '–' });
   $('#latency-chart').replaceChildren(...latencyChart(day));
   rows('#latency', [...Object.keys(STAGES), 'total'].filter((k) => day.stages[k]),
-    (k) => [k === 'total' ? 'Whole wait' : STAGES[k], String(day.stages[k].median_ms), String(day.stages[k].p90_ms)]);
+    (k) => [k === 'total' ? t('admin-whole-wait') : STAGES[k], String(day.stages[k].median_ms), String(day.stages[k].p90_ms)]);
 }
 
 // ---- Provider health ----
 // Each provider's circuit breaker on this instance, the state in words and colour.
-const BREAKER = { closed: 'working', open: 'failing: skipped', half_open: 'failing: being tried again' };
+const BREAKER = { closed: 'admin-working', open: 'admin-failing-skipped', half_open: 'admin-failing-retried' };
 
 // The telephone's registration in the same words and colours: failing as a failing provider, else as it is.
 function lineState(l) {
@@ -336,32 +341,32 @@ function seen(p) {
   return p.last_error ? 'unreached' : 'untried';
 }
 
-const UNSEEN = { untried: 'not tried yet', unreached: 'not reached yet' };
+const UNSEEN = { untried: 'admin-not-tried', unreached: 'admin-not-reached' };
 
 function breakerState(p) {
   const span = document.createElement('span');
   const state = seen(p);
   span.className = `state state-${state}`;
-  const retry = p.state === 'open' && p.retry_in_seconds != null ? ` (tried again in ${p.retry_in_seconds} s)` : '';
+  const retry = p.state === 'open' && p.retry_in_seconds != null ? ` ${t('admin-tried-again-in', { seconds: p.retry_in_seconds })}` : '';
   // A check of the help path is not skipped, only failing until the next check passes.
-  span.textContent = UNSEEN[state]
-    || (p.stage === 'help' ? (p.state === 'closed' ? 'working' : 'failing') : BREAKER[p.state] + retry);
+  span.textContent = UNSEEN[state] ? t(UNSEEN[state])
+    : p.stage === 'help' ? t(p.state === 'closed' ? 'admin-working' : 'admin-failing') : t(BREAKER[p.state]) + retry;
   if (p.stage === 'help') return span;
-  const check = button('Check now', async () => {
-    await act('check', () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
+  const check = button(t('admin-check-now'), async () => {
+    await act(t('admin-check-now'), () => api(`/api/admin/providers/${p.stage}/${p.id}/check`, { method: 'POST' }));
     loadHealth();
-  }, `Check now: ${p.stage} ${p.id}`);
+  }, t('admin-check-now-of', { what: `${p.stage} ${p.id}` }));
   const both = document.createElement('span');
   both.append(span, ' ', check);
   return both;
 }
 
 // Calls the telephone ended because the other side was gone: a handset out of range shows here.
-const ENDED = { no_audio: 'no audio', no_ack: 'answer never acknowledged', session_expired: 'session not refreshed' };
+const ENDED = ['no_audio', 'no_ack', 'session_expired'];
 function ended(line) {
   if (!line.calls_ended) return '–';
-  const calls = line.calls_ended === 1 ? '1 call' : `${line.calls_ended} calls`;
-  return `${calls} ended, the other side gone (last: ${ENDED[line.last_ended] || line.last_ended})`;
+  const reason = ENDED.includes(line.last_ended) ? t(`admin-ended-${line.last_ended.replaceAll('_', '-')}`) : line.last_ended;
+  return t('admin-calls-ended', { calls: line.calls_ended, reason });
 }
 
 // A working line: how it is registered (where a redirect sent it, the address a NAT shows), and calls ended.
@@ -376,27 +381,27 @@ async function loadHealth() {
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
   const banner = $('#help-path-banner');
   // Whose help reaches nobody (no contact on a working channel) is named whether or not a check fails.
-  const nobody = stranded.length ? `Help reaches nobody for: ${stranded.join(', ')}.` : '';
+  const nobody = stranded.length ? t('admin-help-reaches-nobody', { who: stranded.join(', ') }) : '';
   banner.hidden = broken.length === 0 && !nobody;
-  banner.textContent = [...broken.map((p) => `Alarms cannot be sent by ${p.id} right now: ${p.last_error}.`), nobody]
+  banner.textContent = [...broken.map((p) => t('admin-alarms-cannot', { id: p.id, error: p.last_error })), nobody]
     .filter(Boolean).join(' ');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   // The telephone's registration with the router sits beside the providers.
   const telephone = lines.map((l) => ({ line: true, ...l }));
   const failing = [...shown.filter((p) => !['closed', 'untried'].includes(seen(p))).map((p) => `${p.stage} ${p.id}`),
-    ...lines.filter((l) => l.state === 'failing').map((l) => `telephone ${l.account}`)];
+    ...lines.filter((l) => l.state === 'failing').map((l) => `${t('admin-telephone')} ${l.account}`)];
   const notTried = shown.filter((p) => seen(p) === 'untried').map((p) => `${p.stage} ${p.id}`);
   // Never "every provider works" while someone's help would reach nobody, or before each one was heard from.
-  const works = notTried.length ? `Not tried yet (no call or check has reached them): ${notTried.join(', ')}.`
-    : nobody ? 'The configured providers answer.' : 'Every configured provider works.';
-  $('#health-summary').textContent = [nobody, failing.length ? `Failing: ${failing.join(', ')}.` : '',
+  const works = notTried.length ? t('admin-not-tried-list', { list: notTried.join(', ') })
+    : nobody ? t('admin-providers-answer') : t('admin-every-provider-works');
+  $('#health-summary').textContent = [nobody, failing.length ? t('admin-failing-list', { list: failing.join(', ') }) : '',
     failing.length && !notTried.length ? '' : works]
     .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone], (p) => p.line
-    ? ['telephone', p.account, lineState(p), p.state === 'failing' ? p.detail : registered(p), new Date(p.since).toLocaleString(), '–', '–']
+    ? [t('admin-telephone'), p.account, lineState(p), p.state === 'failing' ? p.detail : registered(p), new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
-      p.error_rate == null ? '–' : `${Math.round(p.error_rate * 100)} % of ${p.calls}`]);
+      p.error_rate == null ? '–' : t('admin-error-rate', { percent: Math.round(p.error_rate * 100), calls: p.calls })]);
 }
 
 // ---- Lexicon ----
@@ -405,8 +410,8 @@ async function loadLexicon() {
   const lex = await api(`/api/admin/lexicon/${lang}`);
   const items = Object.entries(lex.sections).flatMap(([section, list]) => list.map((e) => ({ section, ...e })));
   rows('#lexicon', items, (e) => [e.section, e.key, e.value, e.source,
-    e.source === 'custom' ? button('Delete', async () => {
-      await act('lexicon', () => api(`/api/admin/lexicon/${lang}/${e.section}?key=${encodeURIComponent(e.key)}`, { method: 'DELETE' }));
+    e.source === 'custom' ? button(t('admin-delete'), async () => {
+      await act(t('admin-pronunciation-lexicon'), () => api(`/api/admin/lexicon/${lang}/${e.section}?key=${encodeURIComponent(e.key)}`, { method: 'DELETE' }));
       loadLexicon();
     }) : '']);
 }
@@ -418,13 +423,13 @@ async function loadViews() {
   rows('#emergencies', events, (e) => [new Date(e.at).toLocaleString(), e.category, e.user_name || e.user_id, seen(e)]);
   const stats = await api('/api/admin/stats');
   const money = (v) => v.toFixed(4);
-  rows('#stats', [...stats.users, { name: 'Total', requests_today: '', ...stats.total }], (u) => [u.name, u.requests_today,
-    u.requests_month, money(u.cost_month) + (u.cost_estimated_month > 0 ? ` (${money(u.cost_estimated_month)} estimated)` : ''), money(u.avg_cost_per_request), money(u.cost_total)]);
+  rows('#stats', [...stats.users, { name: t('admin-total'), requests_today: '', ...stats.total }], (u) => [u.name, u.requests_today,
+    u.requests_month, money(u.cost_month) + (u.cost_estimated_month > 0 ? ` ${t('admin-estimated', { amount: money(u.cost_estimated_month) })}` : ''), money(u.avg_cost_per_request), money(u.cost_total)]);
   const people = await api('/api/admin/conversations');
   $('#conv-user').replaceChildren(...people.map((p) => {
     const o = document.createElement('option');
     o.value = p.user_id;
-    o.textContent = `${p.name} (${p.sessions} conversations)`;
+    o.textContent = t('admin-conversations-of', { name: p.name, count: p.sessions });
     return o;
   }));
 }
@@ -468,7 +473,12 @@ function watchLog() {
 }
 
 async function init() {
-  const config = await api('/api/config');
+  const [config, me] = await Promise.all([api('/api/config'), api('/api/me').catch(() => null)]);
+  // The operator's language: their prefs, else the browser's, among the phrasebook's.
+  const available = config.available.languages;
+  await words.use([me?.prefs?.language, navigator.language.slice(0, 2)].find((l) => l && available.includes(l)) || 'en');
+  words.apply();
+  nameStages();
   $('#version').textContent = config.version;
   $('#pref-languages').replaceChildren(...config.available.languages.map((l) => {
     const label = document.createElement('label');
@@ -478,23 +488,23 @@ async function init() {
     label.append(box, ` ${l} `);
     return label;
   }));
-  $('#pref-language').replaceChildren(new Option('(default)', ''), ...config.available.languages.map((l) => new Option(l, l)));
+  $('#pref-language').replaceChildren(new Option(t('admin-default'), ''), ...config.available.languages.map((l) => new Option(l, l)));
   $('#lex-lang').replaceChildren(...config.available.languages.map((l) => { const o = document.createElement('option'); o.textContent = l; return o; }));
   $('#new-user').onsubmit = async (e) => {
     e.preventDefault();
     const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };
-    const created = await act('create user', () => api('/api/admin/users', { method: 'POST', body }));
+    const created = await act(t('admin-create-user'), () => api('/api/admin/users', { method: 'POST', body }));
     if (created) { showSecret(created.name, created); $('#new-user').reset(); loadUsers(); }
   };
   $('#prefs-form').onsubmit = async (e) => {
     e.preventDefault();
-    await act('preferences', () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
+    await act(t('admin-save-preferences'), () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
     loadUsers();
     loadCare(editing);
   };
   $('#save-memories').onclick = async () => {
     const texts = $('#preset-memories').value.split('\n').map((s) => s.trim()).filter(Boolean);
-    if (texts.length) await act('memories', () => api(`/api/admin/users/${editing.id}/memories`, { method: 'POST', body: { texts } }));
+    if (texts.length) await act(t('admin-add-memories'), () => api(`/api/admin/users/${editing.id}/memories`, { method: 'POST', body: { texts } }));
     $('#preset-memories').value = '';
   };
   $('#reminder-form').onsubmit = async (e) => {
@@ -505,24 +515,24 @@ async function init() {
     const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
     const due = `${$('#reminder-at').value.slice(0, 16)}:00${offset >= 0 ? '+' : '-'}${pad(offset / 60)}:${pad(offset % 60)}`;
     const body = { text: $('#reminder-text').value.trim(), due_at: due, repeat: $('#reminder-repeat').value || null };
-    if (await act('reminder', () => api(`/api/admin/users/${editing.id}/reminders`, { method: 'POST', body }))) {
+    if (await act(t('admin-set-reminder'), () => api(`/api/admin/users/${editing.id}/reminders`, { method: 'POST', body }))) {
       $('#reminder-form').reset();
       loadReminders(editing);
     }
   };
   $('#backend-form').onsubmit = async (e) => {
     e.preventDefault();
-    await act('backend', () => api('/api/admin/llm/backend', { method: 'POST', body: { backend: $('#backend').value, model: $('#backend-model').value } }));
+    await act(t('admin-switch-backend'), () => api('/api/admin/llm/backend', { method: 'POST', body: { backend: $('#backend').value, model: $('#backend-model').value } }));
     loadModels();
   };
   $('#restart').onclick = async () => {
-    if (confirm('Restart the gateway now? Running conversations are cut off.')) await act('restart', () => api('/api/admin/gateway/restart', { method: 'POST' }));
+    if (confirm(t('admin-restart-confirm'))) await act(t('admin-restart-the-gateway'), () => api('/api/admin/gateway/restart', { method: 'POST' }));
   };
   $('#lex-lang').onchange = loadLexicon;
   $('#lex-form').onsubmit = async (e) => {
     e.preventDefault();
     const lang = $('#lex-lang').value;
-    await act('lexicon', () => api(`/api/admin/lexicon/${lang}/${$('#lex-section').value}`, { method: 'PUT', body: { key: $('#lex-key').value, value: $('#lex-value').value } }));
+    await act(t('admin-save-entry'), () => api(`/api/admin/lexicon/${lang}/${$('#lex-section').value}`, { method: 'PUT', body: { key: $('#lex-key').value, value: $('#lex-value').value } }));
     loadLexicon();
   };
   $('#conv-user').onchange = loadSessions;
@@ -533,8 +543,8 @@ async function init() {
   await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency(), loadHealth()]);
   setInterval(() => loadHealth().catch(() => {}), 60000);
   await loadSessions();
-  status('Ready.');
+  status(t('admin-ready'));
   window.__admin = { ready: true };
 }
 
-init().catch((e) => status(`Error: ${e.message}`, true));
+init().catch((e) => status(`${t('admin-error')}: ${e.message}`, true));

@@ -3,25 +3,9 @@
 'use strict';
 
 const $ = (sel) => document.querySelector(sel);
-const ui = { words: {}, lang: 'en' };
-// The page's words are the phrasebook's (locales/<lang>/page.ftl), read by Project Fluent's own library as the
-// gateway reads its files; a message the language lacks is said in English.
-const t = (id, args) => {
-  for (const bundle of [ui.words[ui.lang], ui.words.en]) {
-    const message = bundle?.getMessage(id);
-    if (message?.value) return bundle.formatPattern(message.value, args);
-  }
-  return id;
-};
-async function loadWords(lang) {
-  if (!ui.words[lang]) {
-    const response = await fetch(`/ui/locales/${encodeURIComponent(lang)}/page.ftl?v=${ui.config?.version ?? ''}`);
-    const bundle = new FluentBundle.FluentBundle(lang, { useIsolating: false });
-    if (response.ok) bundle.addResource(new FluentBundle.FluentResource(await response.text()), { allowOverrides: true });
-    ui.words[lang] = bundle;
-  }
-  return ui.words[lang];
-}
+const ui = { lang: 'en' };
+const words = Words('page');
+const t = (id, args) => words.t(id, args);
 const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [], formats: [], micFormat: null });
 // Answers as Ogg Opus where the browser plays it (a tenth of WAV's bytes on a phone's mobile data); WAV elsewhere.
 const opusAnswers = !!new Audio().canPlayType('audio/ogg; codecs="opus"');
@@ -50,11 +34,9 @@ function status(text, isError = false) {
 }
 
 async function translate(lang) {
-  await Promise.all([loadWords('en'), loadWords(lang)]);
+  await words.use(lang);
   ui.lang = lang;
-  document.documentElement.lang = lang;
-  document.querySelectorAll('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
-  document.querySelectorAll('[data-tp]').forEach((el) => { el.placeholder = t(el.dataset.tp); });
+  words.apply();
 }
 
 // ---- Audio: WAV or Ogg Opus frames decoded and scheduled back to back, in seq order ----
@@ -681,6 +663,6 @@ function fillVoices() {
 }
 
 init().catch(async (e) => {
-  await loadWords('en').catch(() => {});
+  await words.use('en').catch(() => {});
   status(`${t('page-error')}: ${e.message}`, true);
 });

@@ -11,6 +11,7 @@ const FILES = [
   `/ui/app.css?v=${VERSION}`,
   `/ui/app.js?v=${VERSION}`,
   `/ui/vendor/fluent-bundle.js?v=${VERSION}`,
+  `/ui/words.js?v=${VERSION}`,
   '/ui/icon-192.png',
   '/favicon.svg',
 ];

@@ -15,6 +15,7 @@ use crate::phrasebook;
 const INDEX: &str = include_str!("../../ui/index.html");
 const APP_JS: &str = include_str!("../../ui/app.js");
 const FLUENT_JS: &str = include_str!("../../ui/vendor/fluent-bundle.js");
+const WORDS_JS: &str = include_str!("../../ui/words.js");
 const WORKLET_JS: &str = include_str!("../../ui/mic-worklet.js");
 const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
@@ -37,6 +38,10 @@ pub fn assets() -> Router<AppState> {
         .route(
             "/ui/vendor/fluent-bundle.js",
             get(|| async { asset("text/javascript; charset=utf-8", FLUENT_JS) }),
+        )
+        .route(
+            "/ui/words.js",
+            get(|| async { asset("text/javascript; charset=utf-8", WORDS_JS) }),
         )
         .route("/ui/locales/{lang}/{file}", get(words))
         .route(
@@ -86,7 +91,7 @@ async fn words(Path((lang, file)): Path<(String, String)>) -> Result<impl IntoRe
 }
 
 /// The phrasebook's areas the pages read.
-const PAGE_AREAS: [&str; 1] = ["page"];
+const PAGE_AREAS: [&str; 2] = ["page", "admin"];
 
 fn service_worker() -> impl IntoResponse {
     let body = SERVICE_WORKER.replace("{VERSION}", env!("CARGO_PKG_VERSION"));

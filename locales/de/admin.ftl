@@ -1,0 +1,176 @@
+### Das Verwaltungsfeld: was die Person liest, die das Gateway betreibt.
+
+## Die Beschriftungen
+
+admin-name = Name
+admin-display-name = Anzeigename
+admin-language = Sprache
+admin-web-searches-per-day-0-unlimited = Websuchen pro Tag (0 = unbegrenzt)
+admin-requests-per-day-empty-global = Anfragen pro Tag (leer = global)
+admin-alarm-cooldown-minutes-empty-global-0 = Sperrzeit nach einem Alarm in Minuten (leer = global, 0 = aus)
+admin-patience-at-pauses-auto-learned-from = Geduld bei Pausen (auto = aus den Pausen der Person gelernt; quick, normal, patient oder ms von 200 bis 5000)
+admin-full-name = Vollständiger Name
+admin-street = Straße
+admin-postal-code = Postleitzahl
+admin-city = Ort
+admin-mobile = Mobiltelefon
+admin-landline-or-handset-in-the-house = Festnetz oder Mobilteil im Haus
+admin-birth-date = Geburtsdatum
+admin-medical-notes = Medizinische Hinweise
+admin-contact-e-mails-comma-separated = E-Mail-Adressen der Kontaktpersonen (durch Kommas getrennt)
+admin-contact-phones-comma-separated = Telefonnummern der Kontaktpersonen (durch Kommas getrennt)
+admin-daily-check-in-window = Zeitfenster der täglichen Nachfrage
+admin-away-until = Abwesend bis
+admin-home-assistant-satellite = Home-Assistant-Satellit
+admin-reach-by-in-order-page-house = Erreichen über, der Reihe nach (page, house_line, phone, home_assistant; leer = die Seite, sonst das Mobilteil, sonst das Mobiltelefon)
+admin-what = Was
+admin-when = Wann
+admin-repeat = Wiederholen
+admin-backend = Backend
+admin-model = Modell
+admin-section = Abschnitt
+admin-written = Geschrieben
+admin-spoken = Gesprochen
+admin-admin = Admin
+admin-web-search = Websuche
+admin-may-send-the-location = Darf den Standort senden
+admin-users = Personen
+admin-create-user = Person anlegen
+admin-languages = Sprachen
+admin-pace = Tempo
+admin-actions = Aktionen
+admin-allowed-languages = Erlaubte Sprachen
+admin-emergency-profile = Notfallprofil
+admin-care = Betreuung
+admin-save-preferences = Einstellungen speichern
+admin-add-memories = Erinnerungen hinzufügen
+admin-reminders = Erinnerungen
+admin-set-reminder = Erinnerung setzen
+admin-check-in-and-care-log = Nachfrage und Betreuungsprotokoll
+admin-channel = Kanal
+admin-status = Status
+admin-detail = Einzelheiten
+admin-runtime-settings = Laufzeit-Einstellungen
+admin-key = Schlüssel
+admin-effective = Wirksam
+admin-override = Überschreiben
+admin-language-model = Sprachmodell
+admin-switch-backend = Backend wechseln
+admin-restart-the-gateway = Gateway neu starten
+admin-pronunciation-lexicon = Aussprache-Lexikon
+admin-save-entry = Eintrag speichern
+admin-source = Quelle
+admin-emergency-events = Notfälle
+admin-time = Zeit
+admin-category = Kategorie
+admin-user = Person
+admin-confirmed-by = Bestätigt von
+admin-provider-health = Zustand der Anbieter
+admin-stage = Stufe
+admin-provider = Anbieter
+admin-state = Zustand
+admin-last-error = Letzter Fehler
+admin-since = Seit
+admin-median-p90-ms = Median / p90 ms
+admin-errors-last-hour = Fehler (letzte Stunde)
+admin-latency = Wartezeiten
+admin-stage-last-day = Stufe (letzter Tag)
+admin-median-ms = Median ms
+admin-p90-ms = p90 ms
+admin-usage = Nutzung
+admin-requests-today = Anfragen heute
+admin-this-month = Diesen Monat
+admin-cost-this-month = Kosten diesen Monat
+admin-per-request = Pro Anfrage
+admin-total-cost = Kosten gesamt
+admin-conversations = Gespräche
+admin-live-log = Live-Protokoll
+admin-once = einmal
+admin-every-day = jeden Tag
+admin-every-weekday = werktags
+admin-preset-memories-one-per-line = Vorgegebene Erinnerungen des Assistenten (eine pro Zeile)
+admin-conversation = Gespräch
+admin-administration = Verwaltung
+admin-assistant = Assistent
+
+## Was das Feld bei der Arbeit sagt
+
+admin-done = erledigt
+admin-token-of = Token von { $name } (nur jetzt sichtbar, bitte gleich kopieren):
+admin-personal-link = Persönlicher Link:
+admin-qr-alt = QR-Code des persönlichen Links von { $name }: mit dem Telefon der Person scannen
+admin-hide = Ausblenden
+admin-edit = Bearbeiten
+admin-edit-who = { $name } bearbeiten
+admin-rename = Umbenennen
+admin-rename-who = { $name } umbenennen
+admin-new-token = Neues Token
+admin-new-token-for = Neues Token für { $name }
+admin-replace-tokens = Alle Tokens von { $name } ersetzen? Alte Links funktionieren dann nicht mehr.
+admin-remove-admin = Adminrechte entziehen
+admin-make-admin = Zum Admin machen
+admin-delete = Löschen
+admin-delete-who = { $name } löschen
+admin-delete-confirm = { $name } mit allen Daten löschen?
+admin-pace-learned = { $ms } ms, gelernt ({ $joined } zusammengeführt)
+admin-pace-set = { $ms } ms ({ $setting })
+admin-yes = ja
+admin-on = an
+admin-off = aus
+admin-preferences-of = Einstellungen von { $name }
+admin-checkin-plan = Nachfrage { $window } ({ $zone }), nächstes Zeitfenster endet { $ends }, { $state }
+admin-not-planned = nicht geplant
+admin-away-until-date = abwesend bis { $date }
+admin-last-sign-of-life = letztes Lebenszeichen { $at }
+admin-no-checkin = Keine tägliche Nachfrage.
+admin-cancel = Absagen
+admin-cancel-reminder = Erinnerung { $text } absagen
+admin-no-reminders = Keine Erinnerungen.
+admin-set = Setzen
+admin-reset = Zurücksetzen
+admin-answers-in = { $model } antwortet auf: { $languages }
+admin-stage-end-of-turn = Ende der Äußerung
+admin-stage-transcription = Endgültige Transkription
+admin-stage-first-token = Erstes Token
+admin-stage-first-sentence = Erster Satz
+admin-stage-first-audio = Erstes Audio
+admin-chart-label = Median der Wartezeit je Stufe, Stunde für Stunde; langsamste Stufe: { $stage }
+admin-none-yet = noch keine
+admin-chart-p90 = ein Strich markiert das p90 der ganzen Wartezeit
+admin-no-turns = Kein Sprachdialog am letzten Tag.
+admin-turns-summary = { $turns ->
+        [one] 1 Sprachdialog
+       *[other] { $turns } Sprachdialoge
+    } am letzten Tag. Vom letzten Wort bis zum ersten Ton der Antwort: Median { $median } ms, p90 { $p90 } ms. Langsamste Stufe: { $stage }.
+admin-whole-wait = Ganze Wartezeit
+admin-working = funktioniert
+admin-failing = gestört
+admin-failing-skipped = gestört: übersprungen
+admin-failing-retried = gestört: wird erneut versucht
+admin-not-tried = noch nicht versucht
+admin-not-reached = noch nicht erreicht
+admin-tried-again-in = (neuer Versuch in { $seconds } s)
+admin-check-now = Jetzt prüfen
+admin-check-now-of = Jetzt prüfen: { $what }
+admin-ended-no-audio = kein Ton
+admin-ended-no-ack = Annahme nie bestätigt
+admin-ended-session-expired = Sitzung nicht erneuert
+admin-calls-ended = { $calls ->
+        [one] 1 Anruf
+       *[other] { $calls } Anrufe
+    } beendet, die Gegenseite war weg (zuletzt: { $reason })
+admin-help-reaches-nobody = Hilfe erreicht niemanden für: { $who }.
+admin-alarms-cannot = Alarme können gerade nicht per { $id } gesendet werden: { $error }.
+admin-telephone = Telefon
+admin-not-tried-list = Noch nicht versucht (kein Aufruf und keine Prüfung hat sie erreicht): { $list }.
+admin-providers-answer = Die eingerichteten Anbieter antworten.
+admin-every-provider-works = Alle eingerichteten Anbieter funktionieren.
+admin-failing-list = Gestört: { $list }.
+admin-error-rate = { $percent } % von { $calls }
+admin-total = Gesamt
+admin-estimated = ({ $amount } geschätzt)
+admin-conversations-of = { $name } ({ $count } Gespräche)
+admin-default = (Standard)
+admin-restart-confirm = Das Gateway jetzt neu starten? Laufende Gespräche werden abgebrochen.
+admin-ready = Bereit.
+admin-error = Fehler

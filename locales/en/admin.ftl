@@ -1,0 +1,176 @@
+### The admin panel: what the operator reads.
+
+## The panel's labels
+
+admin-name = Name
+admin-display-name = Display name
+admin-language = Language
+admin-web-searches-per-day-0-unlimited = Web searches per day (0 = unlimited)
+admin-requests-per-day-empty-global = Requests per day (empty = global)
+admin-alarm-cooldown-minutes-empty-global-0 = Alarm cooldown minutes (empty = global, 0 = off)
+admin-patience-at-pauses-auto-learned-from = Patience at pauses (auto = learned from the person's pauses; quick, normal, patient, or ms from 200 to 5000)
+admin-full-name = Full name
+admin-street = Street
+admin-postal-code = Postal code
+admin-city = City
+admin-mobile = Mobile
+admin-landline-or-handset-in-the-house = Landline or handset in the house
+admin-birth-date = Birth date
+admin-medical-notes = Medical notes
+admin-contact-e-mails-comma-separated = Contact e-mails (comma-separated)
+admin-contact-phones-comma-separated = Contact phones (comma-separated)
+admin-daily-check-in-window = Daily check-in window
+admin-away-until = Away until
+admin-home-assistant-satellite = Home Assistant satellite
+admin-reach-by-in-order-page-house = Reach by, in order (page, house_line, phone, home_assistant; empty = the page, else the handset, else the mobile)
+admin-what = What
+admin-when = When
+admin-repeat = Repeat
+admin-backend = Backend
+admin-model = Model
+admin-section = Section
+admin-written = Written
+admin-spoken = Spoken
+admin-admin = Admin
+admin-web-search = Web search
+admin-may-send-the-location = May send the location
+admin-users = Users
+admin-create-user = Create user
+admin-languages = Languages
+admin-pace = Pace
+admin-actions = Actions
+admin-allowed-languages = Allowed languages
+admin-emergency-profile = Emergency profile
+admin-care = Care
+admin-save-preferences = Save preferences
+admin-add-memories = Add memories
+admin-reminders = Reminders
+admin-set-reminder = Set reminder
+admin-check-in-and-care-log = Check-in and care log
+admin-channel = Channel
+admin-status = Status
+admin-detail = Detail
+admin-runtime-settings = Runtime settings
+admin-key = Key
+admin-effective = Effective
+admin-override = Override
+admin-language-model = Language model
+admin-switch-backend = Switch backend
+admin-restart-the-gateway = Restart the gateway
+admin-pronunciation-lexicon = Pronunciation lexicon
+admin-save-entry = Save entry
+admin-source = Source
+admin-emergency-events = Emergency events
+admin-time = Time
+admin-category = Category
+admin-user = User
+admin-confirmed-by = Confirmed by
+admin-provider-health = Provider health
+admin-stage = Stage
+admin-provider = Provider
+admin-state = State
+admin-last-error = Last error
+admin-since = Since
+admin-median-p90-ms = Median / p90 ms
+admin-errors-last-hour = Errors (last hour)
+admin-latency = Latency
+admin-stage-last-day = Stage (last day)
+admin-median-ms = Median ms
+admin-p90-ms = p90 ms
+admin-usage = Usage
+admin-requests-today = Requests today
+admin-this-month = This month
+admin-cost-this-month = Cost this month
+admin-per-request = Per request
+admin-total-cost = Total cost
+admin-conversations = Conversations
+admin-live-log = Live log
+admin-once = once
+admin-every-day = every day
+admin-every-weekday = every weekday
+admin-preset-memories-one-per-line = Preset memories (one per line)
+admin-conversation = Conversation
+admin-administration = Administration
+admin-assistant = Assistant
+
+## What the panel says as it works
+
+admin-done = done
+admin-token-of = Token of { $name } (shown once, copy it now):
+admin-personal-link = Personal link:
+admin-qr-alt = QR code of the personal link of { $name }: scan it with their phone
+admin-hide = Hide
+admin-edit = Edit
+admin-edit-who = Edit { $name }
+admin-rename = Rename
+admin-rename-who = Rename { $name }
+admin-new-token = New token
+admin-new-token-for = New token for { $name }
+admin-replace-tokens = Replace every token of { $name }? Old links stop working.
+admin-remove-admin = Remove admin
+admin-make-admin = Make admin
+admin-delete = Delete
+admin-delete-who = Delete { $name }
+admin-delete-confirm = Delete { $name } and all their data?
+admin-pace-learned = { $ms } ms, learned ({ $joined } joined)
+admin-pace-set = { $ms } ms ({ $setting })
+admin-yes = yes
+admin-on = on
+admin-off = off
+admin-preferences-of = Preferences of { $name }
+admin-checkin-plan = Check-in { $window } ({ $zone }), next window ends { $ends }, { $state }
+admin-not-planned = not planned
+admin-away-until-date = away until { $date }
+admin-last-sign-of-life = last sign of life { $at }
+admin-no-checkin = No daily check-in.
+admin-cancel = Cancel
+admin-cancel-reminder = Cancel the reminder { $text }
+admin-no-reminders = No reminders.
+admin-set = Set
+admin-reset = Reset
+admin-answers-in = { $model } answers in: { $languages }
+admin-stage-end-of-turn = End of turn
+admin-stage-transcription = Final transcription
+admin-stage-first-token = First token
+admin-stage-first-sentence = First sentence
+admin-stage-first-audio = First audio
+admin-chart-label = Median wait per stage, hour by hour; slowest stage: { $stage }
+admin-none-yet = none yet
+admin-chart-p90 = a line marks the p90 of the whole wait
+admin-no-turns = No voice turn in the last day.
+admin-turns-summary = { $turns ->
+        [one] 1 voice turn
+       *[other] { $turns } voice turns
+    } in the last day. From the last word to the first answer audio: median { $median } ms, p90 { $p90 } ms. Slowest stage: { $stage }.
+admin-whole-wait = Whole wait
+admin-working = working
+admin-failing = failing
+admin-failing-skipped = failing: skipped
+admin-failing-retried = failing: being tried again
+admin-not-tried = not tried yet
+admin-not-reached = not reached yet
+admin-tried-again-in = (tried again in { $seconds } s)
+admin-check-now = Check now
+admin-check-now-of = Check now: { $what }
+admin-ended-no-audio = no audio
+admin-ended-no-ack = answer never acknowledged
+admin-ended-session-expired = session not refreshed
+admin-calls-ended = { $calls ->
+        [one] 1 call
+       *[other] { $calls } calls
+    } ended, the other side gone (last: { $reason })
+admin-help-reaches-nobody = Help reaches nobody for: { $who }.
+admin-alarms-cannot = Alarms cannot be sent by { $id } right now: { $error }.
+admin-telephone = telephone
+admin-not-tried-list = Not tried yet (no call or check has reached them): { $list }.
+admin-providers-answer = The configured providers answer.
+admin-every-provider-works = Every configured provider works.
+admin-failing-list = Failing: { $list }.
+admin-error-rate = { $percent } % of { $calls }
+admin-total = Total
+admin-estimated = ({ $amount } estimated)
+admin-conversations-of = { $name } ({ $count } conversations)
+admin-default = (default)
+admin-restart-confirm = Restart the gateway now? Running conversations are cut off.
+admin-ready = Ready.
+admin-error = Error
