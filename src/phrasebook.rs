@@ -73,6 +73,36 @@ pub fn source(lang: &str, area: &str) -> Option<String> {
     book().sources.get(&(lang.to_string(), area.to_string())).cloned()
 }
 
+/// The language a browser asks for (its `Accept-Language`) among [`languages`], by its weights; English when
+/// none is present. For pages shown before anyone is known (the sign-in pages).
+pub fn negotiate(accept_language: Option<&str>) -> &'static str {
+    let mut asked: Vec<(f32, &str)> = accept_language
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|part| {
+            let mut pieces = part.split(';');
+            let tag = pieces.next()?.trim();
+            let weight = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
+            (!tag.is_empty() && weight > 0.0).then_some((weight, tag))
+        })
+        .collect();
+    asked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let present = languages();
+    asked
+        .iter()
+        .find_map(|(_, tag)| {
+            let base = tag.split(['-', '_']).next().unwrap_or(tag).to_ascii_lowercase();
+            present
+                .iter()
+                .find(|l| l.eq_ignore_ascii_case(tag))
+                .or_else(|| present.iter().find(|l| **l == base))
+        })
+        .copied()
+        .unwrap_or(FALLBACK)
+}
+
 /// The words for one person: their language and form of address.
 #[derive(Debug, Clone, Copy)]
 pub struct Words<'a> {

@@ -63,3 +63,11 @@ page-checkin-question = Ist bei Ihnen alles in Ordnung?
 page-checkin-fine = Mir geht es gut
 page-checkin-help = Ich brauche Hilfe
 page-reminder-missed = Verpasst, während der Assistent nicht lief
+
+page-signin-invalid-link = Dieser persönliche Link gilt nicht (mehr). Bitten Sie um einen neuen.
+page-signin-no-access = Sie haben noch keinen persönlichen Zugang.
+page-signin-button = Anmelden
+page-signin-api = Die API ist unter <a href="/openapi.json">/openapi.json</a> beschrieben.
+page-signin-not-admin = Das Verwaltungsfeld ist für die Menschen, die voice-gateway betreiben, und Sie sind als jemand anderes angemeldet. <a href="/">Zurück zum Assistenten</a>. Wenn Sie es betreiben, öffnen Sie Ihren eigenen Admin-Link (in <code>admin-link.txt</code> neben der Datenbank) einmal in diesem Browser.
+page-signin-insecure-link = Mit diesem persönlichen Link können Sie sich unter dieser Adresse nicht anmelden: Browser behalten die Anmeldung nur unter einer sicheren Adresse (https) oder auf dem Rechner des Gateways selbst, und diese Adresse ist einfaches http. Bitten Sie die Person, die voice-gateway betreibt, HTTPS einzuschalten (die Einstellung <code>TLS=auto</code>, erklärt unter „Phones and tablets“ in der README), und öffnen Sie Ihren Link dann unter der https-Adresse, die dort genannt wird. Das Mikrofon braucht diese Adresse ebenfalls.
+page-signin-how = Die Anmeldung mit Namen braucht einen Single-Sign-on-Proxy vor voice-gateway, und diese Installation hat keinen. Stattdessen hat jede Person einen persönlichen Link (er endet auf <code>/?k=</code> und einen langen Code): Bitten Sie die Person, die voice-gateway betreibt, um Ihren und öffnen Sie ihn einmal auf jedem Ihrer Geräte; sie bleiben angemeldet. Wer es betreibt, findet den eigenen Link in <code>admin-link.txt</code> neben der Datenbank und erstellt Links für andere im Verwaltungsfeld.

@@ -63,3 +63,19 @@ page-checkin-question = Is everything all right?
 page-checkin-fine = I am fine
 page-checkin-help = I need help
 page-reminder-missed = Missed while the assistant was not running
+
+## The sign-in pages (the browser's language)
+# The sign-in page, for a personal link that is not (or no longer) valid.
+page-signin-invalid-link = This personal link is not valid (any more). Ask for a new one.
+# The sign-in page, for a browser that is not signed in.
+page-signin-no-access = You have no personal access yet.
+# The sign-in page's button.
+page-signin-button = Sign in
+# Under the message of a page without a sign-in button (markup kept as it is).
+page-signin-api = The API is described at <a href="/openapi.json">/openapi.json</a>.
+# At /admin, for someone signed in who is not an admin (markup kept as it is).
+page-signin-not-admin = The admin panel is for the people who run voice-gateway, and you are signed in as someone else. <a href="/">Back to the assistant</a>. If you run it, open your own admin link (in <code>admin-link.txt</code> beside the database) once in this browser.
+# A personal link opened over plain http from another machine (markup kept as it is).
+page-signin-insecure-link = This personal link cannot sign you in at this address: browsers keep the sign-in only on a secure (https) address or on the gateway's own machine, and this address is plain http. Ask the person who runs voice-gateway to switch on HTTPS (the setting <code>TLS=auto</code>, explained under "Phones and tablets" in its README), then open your link on the https address it names. The microphone needs that address too.
+# At /login without a single-sign-on proxy: how to get in (markup kept as it is).
+page-signin-how = Signing in by name needs a single-sign-on proxy in front of voice-gateway, and this installation has none. Instead, each person has a personal link (it ends in <code>/?k=</code> and a long code): ask the person who runs voice-gateway for yours and open it once on each of your devices; they stay signed in. The person who runs it finds their own link in <code>admin-link.txt</code> beside the database and makes links for others in the admin panel.

@@ -63,3 +63,11 @@ page-checkin-question = ¿Está todo bien?
 page-checkin-fine = Estoy bien
 page-checkin-help = Necesito ayuda
 page-reminder-missed = Perdido mientras el asistente no funcionaba
+
+page-signin-invalid-link = Este enlace personal no es válido (o ya no lo es). Pida uno nuevo.
+page-signin-no-access = Todavía no tiene acceso personal.
+page-signin-button = Iniciar sesión
+page-signin-api = La API se describe en <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = El panel de administración es para quienes gestionan voice-gateway, y usted ha iniciado sesión como otra persona. <a href="/">Volver al asistente</a>. Si lo gestiona usted, abra una vez en este navegador su propio enlace de administración (en <code>admin-link.txt</code>, junto a la base de datos).
+page-signin-insecure-link = Este enlace personal no puede iniciar su sesión en esta dirección: los navegadores solo conservan la sesión en una dirección segura (https) o en el propio equipo de la pasarela, y esta dirección es http simple. Pida a quien gestiona voice-gateway que active HTTPS (el ajuste <code>TLS=auto</code>, explicado en «Phones and tablets» de su README) y abra luego su enlace en la dirección https indicada. El micrófono también necesita esa dirección.
+page-signin-how = Iniciar sesión con un nombre requiere un proxy de inicio de sesión único delante de voice-gateway, y esta instalación no tiene ninguno. En su lugar, cada persona tiene un enlace personal (termina en <code>/?k=</code> y un código largo): pida el suyo a quien gestiona voice-gateway y ábralo una vez en cada uno de sus dispositivos; la sesión se mantiene. Quien lo gestiona encuentra su propio enlace en <code>admin-link.txt</code>, junto a la base de datos, y crea los enlaces de los demás en el panel de administración.

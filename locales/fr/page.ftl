@@ -63,3 +63,11 @@ page-checkin-question = Tout va bien ?
 page-checkin-fine = Je vais bien
 page-checkin-help = J’ai besoin d’aide
 page-reminder-missed = Manqué pendant que l’assistant était arrêté
+
+page-signin-invalid-link = Ce lien personnel n'est pas (ou plus) valable. Demandez-en un nouveau.
+page-signin-no-access = Vous n'avez pas encore d'accès personnel.
+page-signin-button = Se connecter
+page-signin-api = L'API est décrite à l'adresse <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = Le panneau d'administration est réservé aux personnes qui gèrent voice-gateway, et vous êtes connecté sous un autre nom. <a href="/">Retour à l'assistant</a>. Si c'est vous qui le gérez, ouvrez une fois dans ce navigateur votre propre lien d'administration (dans <code>admin-link.txt</code>, à côté de la base de données).
+page-signin-insecure-link = Ce lien personnel ne peut pas vous connecter à cette adresse : les navigateurs ne gardent la connexion que sur une adresse sécurisée (https) ou sur la machine de la passerelle elle-même, et cette adresse est en http simple. Demandez à la personne qui gère voice-gateway d'activer HTTPS (le réglage <code>TLS=auto</code>, expliqué sous « Phones and tablets » dans son README), puis ouvrez votre lien à l'adresse https indiquée. Le microphone a aussi besoin de cette adresse.
+page-signin-how = La connexion par nom nécessite un proxy d'authentification unique devant voice-gateway, et cette installation n'en a pas. À la place, chaque personne a un lien personnel (il se termine par <code>/?k=</code> et un long code) : demandez le vôtre à la personne qui gère voice-gateway et ouvrez-le une fois sur chacun de vos appareils ; ils restent connectés. La personne qui le gère trouve son propre lien dans <code>admin-link.txt</code>, à côté de la base de données, et crée les liens des autres dans le panneau d'administration.

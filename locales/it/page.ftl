@@ -63,3 +63,11 @@ page-checkin-question = Va tutto bene?
 page-checkin-fine = Sto bene
 page-checkin-help = Ho bisogno di aiuto
 page-reminder-missed = Perso mentre l’assistente non era attivo
+
+page-signin-invalid-link = Questo link personale non è (più) valido. Chiedetene uno nuovo.
+page-signin-no-access = Non avete ancora un accesso personale.
+page-signin-button = Accedi
+page-signin-api = L'API è descritta in <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = Il pannello di amministrazione è per chi gestisce voice-gateway, e avete effettuato l'accesso come un'altra persona. <a href="/">Torna all'assistente</a>. Se lo gestite voi, aprite una volta in questo browser il vostro link di amministrazione (in <code>admin-link.txt</code>, accanto al database).
+page-signin-insecure-link = Questo link personale non può farvi accedere a questo indirizzo: i browser conservano l'accesso solo su un indirizzo sicuro (https) o sulla macchina stessa del gateway, e questo indirizzo è http semplice. Chiedete a chi gestisce voice-gateway di attivare HTTPS (l'impostazione <code>TLS=auto</code>, spiegata in «Phones and tablets» nel suo README), poi aprite il vostro link all'indirizzo https indicato. Anche il microfono ha bisogno di quell'indirizzo.
+page-signin-how = L'accesso con un nome richiede un proxy di single sign-on davanti a voice-gateway, e questa installazione non ne ha. Al suo posto ogni persona ha un link personale (finisce con <code>/?k=</code> e un codice lungo): chiedete il vostro a chi gestisce voice-gateway e apritelo una volta su ciascuno dei vostri dispositivi; l'accesso resta. Chi lo gestisce trova il proprio link in <code>admin-link.txt</code>, accanto al database, e crea i link per gli altri nel pannello di amministrazione.

@@ -63,3 +63,11 @@ page-checkin-question = Is alles in orde?
 page-checkin-fine = Het gaat goed
 page-checkin-help = Ik heb hulp nodig
 page-reminder-missed = Gemist terwijl de assistent niet draaide
+
+page-signin-invalid-link = Deze persoonlijke link is niet (meer) geldig. Vraag om een nieuwe.
+page-signin-no-access = U hebt nog geen persoonlijke toegang.
+page-signin-button = Aanmelden
+page-signin-api = De API is beschreven op <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = Het beheerpaneel is voor de mensen die voice-gateway beheren, en u bent als iemand anders aangemeld. <a href="/">Terug naar de assistent</a>. Beheert u het zelf, open dan eenmaal in deze browser uw eigen beheerlink (in <code>admin-link.txt</code> naast de database).
+page-signin-insecure-link = Met deze persoonlijke link kunt u zich op dit adres niet aanmelden: browsers onthouden de aanmelding alleen op een beveiligd adres (https) of op de machine van de gateway zelf, en dit adres is gewoon http. Vraag degene die voice-gateway beheert om HTTPS in te schakelen (de instelling <code>TLS=auto</code>, uitgelegd onder "Phones and tablets" in de README) en open uw link daarna op het https-adres dat daar staat. De microfoon heeft dat adres ook nodig.
+page-signin-how = Aanmelden met een naam vraagt een single-sign-on-proxy vóór voice-gateway, en deze installatie heeft er geen. In plaats daarvan heeft ieder een persoonlijke link (die eindigt op <code>/?k=</code> en een lange code): vraag de uwe aan degene die voice-gateway beheert en open hem eenmaal op elk van uw apparaten; ze blijven aangemeld. Wie het beheert, vindt de eigen link in <code>admin-link.txt</code> naast de database en maakt links voor anderen in het beheerpaneel.

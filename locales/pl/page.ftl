@@ -63,3 +63,11 @@ page-checkin-question = Czy wszystko w porządku?
 page-checkin-fine = Wszystko dobrze
 page-checkin-help = Potrzebuję pomocy
 page-reminder-missed = Pominięte, gdy asystent nie działał
+
+page-signin-invalid-link = Ten osobisty link jest nieważny (już nie działa). Poproś o nowy.
+page-signin-no-access = Nie masz jeszcze osobistego dostępu.
+page-signin-button = Zaloguj się
+page-signin-api = API jest opisane pod adresem <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = Panel administracyjny jest dla osób, które prowadzą voice-gateway, a jesteś zalogowany jako ktoś inny. <a href="/">Wróć do asystenta</a>. Jeśli to ty go prowadzisz, otwórz raz w tej przeglądarce swój własny link administratora (w pliku <code>admin-link.txt</code> obok bazy danych).
+page-signin-insecure-link = Ten osobisty link nie może cię zalogować pod tym adresem: przeglądarki zachowują logowanie tylko pod bezpiecznym adresem (https) albo na komputerze samej bramki, a ten adres to zwykłe http. Poproś osobę, która prowadzi voice-gateway, o włączenie HTTPS (ustawienie <code>TLS=auto</code>, opisane w części „Phones and tablets” w README), a potem otwórz swój link pod podanym adresem https. Mikrofon też potrzebuje tego adresu.
+page-signin-how = Logowanie nazwą wymaga serwera proxy pojedynczego logowania przed voice-gateway, a ta instalacja go nie ma. Zamiast tego każda osoba ma osobisty link (kończy się na <code>/?k=</code> i długim kodzie): poproś o swój osobę, która prowadzi voice-gateway, i otwórz go raz na każdym swoim urządzeniu; logowanie zostaje. Osoba, która go prowadzi, znajduje swój link w pliku <code>admin-link.txt</code> obok bazy danych i tworzy linki dla innych w panelu administracyjnym.

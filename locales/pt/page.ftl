@@ -63,3 +63,11 @@ page-checkin-question = Está tudo bem?
 page-checkin-fine = Estou bem
 page-checkin-help = Preciso de ajuda
 page-reminder-missed = Perdido enquanto o assistente não funcionava
+
+page-signin-invalid-link = Este link pessoal não é (ou já não é) válido. Peça um novo.
+page-signin-no-access = Ainda não tem acesso pessoal.
+page-signin-button = Iniciar sessão
+page-signin-api = A API está descrita em <a href="/openapi.json">/openapi.json</a>.
+page-signin-not-admin = O painel de administração é para quem gere o voice-gateway, e tem sessão iniciada como outra pessoa. <a href="/">Voltar ao assistente</a>. Se é quem o gere, abra uma vez neste navegador o seu próprio link de administração (em <code>admin-link.txt</code>, junto à base de dados).
+page-signin-insecure-link = Este link pessoal não consegue iniciar a sua sessão neste endereço: os navegadores só guardam a sessão num endereço seguro (https) ou na própria máquina do gateway, e este endereço é http simples. Peça a quem gere o voice-gateway que ative o HTTPS (a definição <code>TLS=auto</code>, explicada em «Phones and tablets» no README) e abra depois o seu link no endereço https indicado. O microfone também precisa desse endereço.
+page-signin-how = Iniciar sessão com um nome exige um proxy de início de sessão único à frente do voice-gateway, e esta instalação não tem nenhum. Em vez disso, cada pessoa tem um link pessoal (termina em <code>/?k=</code> e num código longo): peça o seu a quem gere o voice-gateway e abra-o uma vez em cada um dos seus dispositivos; a sessão mantém-se. Quem o gere encontra o seu próprio link em <code>admin-link.txt</code>, junto à base de dados, e cria os links dos outros no painel de administração.

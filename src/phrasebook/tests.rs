@@ -210,6 +210,16 @@ fn a_language_added_as_a_folder_is_known_and_a_message_it_lacks_is_said_in_engli
 }
 
 #[test]
+fn a_browser_gets_the_language_it_weighs_highest_among_those_present() {
+    assert_eq!(negotiate(Some("de-DE,de;q=0.9,en;q=0.8")), "de");
+    assert_eq!(negotiate(Some("tr-TR, fr;q=0.5, en;q=0.4")), "fr");
+    assert_eq!(negotiate(Some("en;q=0.2, pl;q=0.9")), "pl");
+    assert_eq!(negotiate(Some("xx, yy;q=0")), FALLBACK);
+    assert_eq!(negotiate(Some("de;q=abc")), FALLBACK);
+    assert_eq!(negotiate(None), FALLBACK);
+}
+
+#[test]
 fn a_file_that_does_not_parse_is_named_with_its_line() {
     let (_dir, book) = with_turkish("help-alerted = Yardım yolda.\nhelp-seen-by = { $who\n");
     let err = book.err().unwrap();

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use axum::Extension;
 use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION, SET_COOKIE};
+use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -22,6 +22,7 @@ use super::openapi::{ADMIN, PUBLIC};
 use crate::app::{App, AppState};
 use crate::auth::{self, ADMIN_KEY_HEADER, Admin, cookie, token};
 use crate::error::{ApiError, Result};
+use crate::phrasebook::{self, phrase};
 use crate::tls::{OverTls, host_of, is_loopback_host};
 
 /// Routes of the page gate (the assistant page and the admin panel) and logins.
@@ -93,16 +94,13 @@ async fn personal_link(
         Some(_) if !keeps_secure_cookie(app, over_tls, peer, headers) => (
             StatusCode::FORBIDDEN,
             [(CACHE_CONTROL, "no-store")],
-            Html(page(INSECURE_LINK, false)),
+            Html(page(headers, "page-signin-insecure-link", false)),
         )
             .into_response(),
         Some(_) => redirect(&without_link_token(path, query.unwrap_or_default()), Some(&link_token)),
         None => (
             StatusCode::UNAUTHORIZED,
-            Html(page(
-                "This personal link is not valid (any more). Ask for a new one.",
-                true,
-            )),
+            Html(page(headers, "page-signin-invalid-link", true)),
         )
             .into_response(),
     };
@@ -128,22 +126,10 @@ async fn index(
     // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
     match auth::identify(&app, &headers, None, Some(peer)).await {
         Ok(_) => Ok(([(CACHE_CONTROL, "no-store")], Html(super::ui::index_html())).into_response()),
-        Err(ApiError::Unauthorized) => Ok(gate(&app)),
+        Err(ApiError::Unauthorized) => Ok(gate(&app, &headers)),
         Err(other) => Err(other),
     }
 }
-
-/// What someone signed in without admin rights sees at `/admin`.
-const NOT_ADMIN: &str = "The admin panel is for the people who run voice-gateway, and you are signed in as \
-    someone else. <a href=\"/\">Back to the assistant</a>. If you run it, open your own admin link (in \
-    <code>admin-link.txt</code> beside the database) once in this browser.";
-
-/// Why a personal link opened over plain HTTP from another machine signs nobody in.
-const INSECURE_LINK: &str = "This personal link cannot sign you in at this address: browsers keep the sign-in \
-    only on a secure (https) address or on the gateway's own machine, and this address is plain http. Ask the \
-    person who runs voice-gateway to switch on HTTPS (the setting <code>TLS=auto</code>, explained under \
-    \"Phones and tablets\" in its README), then open your link on the https address it names. The microphone \
-    needs that address too.";
 
 /// Whether the browser will keep the `Secure` sign-in cookie of this request: over TLS, on the gateway's own
 /// machine (browsers treat `localhost` and loopback addresses as secure), or through a trusted proxy, which
@@ -166,12 +152,12 @@ fn keeps_secure_cookie(app: &App, over_tls: bool, peer: SocketAddr, headers: &He
 
 /// What a browser without identity gets at `/` and `/admin`: the proxy's login where there is one, else the
 /// page with the sign-in button.
-fn gate(app: &App) -> Response {
+fn gate(app: &App, headers: &HeaderMap) -> Response {
     match &app.settings.auth.sso_login_url {
         Some(url) => redirect(url, None),
         None => (
             StatusCode::UNAUTHORIZED,
-            Html(page("You have no personal access yet.", true)),
+            Html(page(headers, "page-signin-no-access", true)),
         )
             .into_response(),
     }
@@ -199,10 +185,10 @@ async fn admin_page(
         Ok(_) => (
             StatusCode::FORBIDDEN,
             [(CACHE_CONTROL, "no-store")],
-            Html(page(NOT_ADMIN, false)),
+            Html(page(&headers, "page-signin-not-admin", false)),
         )
             .into_response(),
-        Err(ApiError::Unauthorized) => gate(&app),
+        Err(ApiError::Unauthorized) => gate(&app, &headers),
         Err(err) => err.into_response(),
     }
 }
@@ -211,28 +197,31 @@ async fn admin_page(
 #[utoipa::path(get, path = "/login", tag = PUBLIC, responses(
     (status = 200, description = "how to get in without a proxy: the personal link", content_type = "text/html"),
     (status = 303, description = "to /api/login behind a single-sign-on proxy")))]
-async fn login(State(app): State<AppState>) -> Response {
+async fn login(State(app): State<AppState>, headers: HeaderMap) -> Response {
     if !app.settings.auth.trusted_proxy_ips.is_empty() {
         return redirect("/api/login", None);
     }
-    let message = "Signing in by name needs a single-sign-on proxy in front of voice-gateway, and this \
-        installation has none. Instead, each person has a personal link (it ends in <code>/?k=</code> and a \
-        long code): ask the person who runs voice-gateway for yours and open it once on each of your devices; \
-        they stay signed in. The person who runs it finds their own link in <code>admin-link.txt</code> beside \
-        the database and makes links for others in the admin panel.";
-    ([(CACHE_CONTROL, "no-store")], Html(page(message, false))).into_response()
+    let how = page(&headers, "page-signin-how", false);
+    ([(CACHE_CONTROL, "no-store")], Html(how)).into_response()
 }
 
 /// The gate page; with `login` a large button leads to `/login` (no automatic redirect).
-fn page(message: &str, login: bool) -> String {
+/// The page's words are the browser's language (nobody is known yet); their markup is the phrasebook's own.
+fn page(headers: &HeaderMap, message: &str, login: bool) -> String {
     let version = env!("CARGO_PKG_VERSION");
+    let accepted = headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+    let lang = phrasebook::negotiate(accepted);
     let button = if login {
-        r#"<p><a class="big" href="/login">Sign in</a></p>"#
+        format!(
+            "<p><a class=\"big\" href=\"/login\">{}</a></p>",
+            phrase(lang, "page-signin-button")
+        )
     } else {
-        r#"<p>The API is described at <a href="/openapi.json">/openapi.json</a>.</p>"#
+        format!("<p>{}</p>", phrase(lang, "page-signin-api"))
     };
+    let message = phrase(lang, message);
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>voice-gateway</title><link rel=\"icon\" href=\"/favicon.svg\">\
          <link rel=\"manifest\" href=\"/manifest.webmanifest\"><meta name=\"theme-color\" content=\"#1f5f8b\">\
          <link rel=\"stylesheet\" href=\"/ui/ack.css?v={version}\">\

@@ -101,6 +101,26 @@ async fn the_page_gate_redirects_to_sso_login_or_shows_a_login_button() {
         text.contains("personal link") && text.contains("admin-link.txt"),
         "{text}"
     );
+    // A browser that asks for German is answered in German, with its button and the page's language.
+    let german = |path: &str| {
+        plain
+            .client
+            .get(plain.url(path))
+            .header("Accept-Language", "de-DE,de;q=0.9,en;q=0.8")
+            .send()
+    };
+    let gate = german("/").await.unwrap().text().await.unwrap();
+    assert!(
+        gate.contains("<html lang=\"de\">")
+            && gate.contains("Sie haben noch keinen persönlichen Zugang.")
+            && gate.contains(">Anmelden</a>"),
+        "{gate}"
+    );
+    let how = german("/login").await.unwrap().text().await.unwrap();
+    assert!(
+        how.contains("persönlichen Link") && how.contains("admin-link.txt"),
+        "{how}"
+    );
     let proxied = spawn_app(&[("TRUSTED_PROXY_IPS", "127.0.0.1")]).await;
     let r = proxied.get("/login", As::Nobody).await;
     assert_eq!(r.status, 303);
