@@ -297,3 +297,154 @@ fn german_says_sie_unless_the_person_chose_du() {
         assert!(!du.iter().any(|w| said.contains(w)), "de {id} says du: {said}");
     }
 }
+
+/// Files whose sentences are not said to a person, or not yet moved: each with the reason.
+const NOT_SAID: &[(&str, &str)] = &[
+    (
+        "src/emergency/spoken.rs",
+        "what the gateway hears: calls for help, and the recogniser's prompt",
+    ),
+    (
+        "src/metrics.rs",
+        "the metrics' descriptions, for the operator's monitoring",
+    ),
+    ("src/turn/translate.rs", "the instruction to the model"),
+    ("src/care/say.rs", "care's words: not moved yet (issue 53's next slice)"),
+    (
+        "src/care/ack.rs",
+        "care's acknowledgement page: not moved yet (issue 53's next slice)",
+    ),
+    (
+        "src/care/notice.rs",
+        "care's notice: not moved yet (issue 53's next slice)",
+    ),
+];
+
+/// Marks of the lines a literal of a log, an error, a setting's or an API body's description, the model's
+/// instructions or a test stands in.
+const NOT_A_PERSON: &[&str] = &[
+    "tracing::",
+    "warn!",
+    "info!",
+    "error!",
+    "debug!",
+    "trace!",
+    "ApiError",
+    "expect(",
+    "panic!",
+    ".var(",
+    "#[",
+    "Err(",
+    "map_err",
+    "description",
+    "reason",
+    "eprintln!",
+    "println!",
+    "assert",
+    "SYSTEM_PROMPT",
+    "_BODY: &str",
+];
+
+/// The string literals of Rust `code` (outside comments and test modules) with their line numbers.
+fn literals(code: &str) -> Vec<(usize, String)> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+    let chars: Vec<char> = code.chars().collect();
+    let (mut found, mut line, mut i) = (Vec::new(), 1, 0);
+    while i < chars.len() {
+        match chars[i] {
+            '\n' => line += 1,
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            // A char literal ('"', '\'', 'x'), not a lifetime.
+            '\'' if chars.get(i + 1) == Some(&'\\') => i += 3,
+            '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
+            'r' if chars.get(i + 1) == Some(&'#') => {
+                // A raw string: markup or SQL, skipped to its end.
+                let end = code[code.char_indices().nth(i).map_or(0, |(b, _)| b)..]
+                    .find("\"#")
+                    .unwrap_or(0);
+                let skipped = code[code.char_indices().nth(i).map_or(0, |(b, _)| b)..][..end].chars();
+                line += skipped.clone().filter(|c| *c == '\n').count();
+                i += skipped.count();
+            }
+            '"' => {
+                let (start, mut text) = (line, String::new());
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' {
+                        // A continued line: its break and the next line's indentation are not in the text.
+                        if chars.get(i + 1) == Some(&'\n') {
+                            line += 1;
+                            i += 2;
+                            while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                                i += 1;
+                            }
+                            continue;
+                        }
+                        text.push(chars[i + 1]);
+                        i += 2;
+                        continue;
+                    }
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    text.push(chars[i]);
+                    i += 1;
+                }
+                found.push((start, text));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+/// Whether `text` reads as a sentence a person would be told: a capital, three words or more, an end mark.
+fn is_sentence(text: &str) -> bool {
+    let text = text.trim();
+    text.chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || "¿¡".contains(c))
+        && text.ends_with(['.', '?', '!'])
+        && text
+            .split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .count()
+            >= 3
+        && !text.contains('{')
+}
+
+#[test]
+fn no_sentence_for_a_person_is_left_in_the_code_outside_the_phrasebook() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut left = Vec::new();
+    for file in code_files(&root.join("src"), "rs") {
+        let name = file.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        if name.ends_with("tests.rs") || NOT_SAID.iter().any(|(f, _)| *f == name) {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = code.lines().collect();
+        for (line, text) in literals(&code) {
+            let context = lines[line.saturating_sub(4)..line.min(lines.len())].join("\n");
+            if is_sentence(&text) && !NOT_A_PERSON.iter().any(|m| context.contains(m)) {
+                left.push(format!("{name}:{line}: {text}"));
+            }
+        }
+    }
+    assert!(left.is_empty(), "sentences for a person outside locales/: {left:#?}");
+}
+
+#[test]
+fn the_sentence_finder_finds_a_sentence_in_a_literal_and_not_in_a_comment() {
+    let code = "// Say: \"Hello there, how are you?\"\nfn f() -> &'static str {\n    \"Good morning, \\\n     how are you?\"\n}\n";
+    let found = literals(code);
+    assert_eq!(found, [(3, "Good morning, how are you?".to_string())]);
+    assert!(is_sentence(&found[0].1));
+    assert!(!is_sentence("application/json") && !is_sentence("Hello {name}."));
+}
