@@ -103,6 +103,13 @@ pub fn negotiate(accept_language: Option<&str>) -> &'static str {
         .unwrap_or(FALLBACK)
 }
 
+/// Message `id` as `lang`'s own files have it, without falling back: `None` where they lack it.
+pub fn own(lang: &str, id: &str) -> Option<String> {
+    let bundle = book().bundles.get(lang)?;
+    let pattern = bundle.get_message(id)?.value()?;
+    Some(bundle.format_pattern(pattern, None, &mut Vec::new()).into_owned())
+}
+
 /// The words for one person: their language and form of address.
 #[derive(Debug, Clone, Copy)]
 pub struct Words<'a> {

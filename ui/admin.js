@@ -480,16 +480,17 @@ async function init() {
   words.apply();
   nameStages();
   $('#version').textContent = config.version;
+  const named = (l) => config.available.language_names?.[l] || l;
   $('#pref-languages').replaceChildren(...config.available.languages.map((l) => {
     const label = document.createElement('label');
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.value = l;
-    label.append(box, ` ${l} `);
+    label.append(box, ` ${named(l)} `);
     return label;
   }));
-  $('#pref-language').replaceChildren(new Option(t('admin-default'), ''), ...config.available.languages.map((l) => new Option(l, l)));
-  $('#lex-lang').replaceChildren(...config.available.languages.map((l) => { const o = document.createElement('option'); o.textContent = l; return o; }));
+  $('#pref-language').replaceChildren(new Option(t('admin-default'), ''), ...config.available.languages.map((l) => new Option(named(l), l)));
+  $('#lex-lang').replaceChildren(...config.available.languages.map((l) => new Option(named(l), l)));
   $('#new-user').onsubmit = async (e) => {
     e.preventDefault();
     const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };

@@ -583,7 +583,8 @@ async function init() {
   const lang = allowed.includes(me.prefs?.language) ? me.prefs.language
     : allowed.includes(navigator.language.slice(0, 2)) ? navigator.language.slice(0, 2) : allowed[0];
   const select = $('#language');
-  select.replaceChildren(...allowed.map((l) => { const o = document.createElement('option'); o.value = l; o.textContent = l; return o; }));
+  const named = (l) => config.available.language_names?.[l] || l;
+  select.replaceChildren(...allowed.map((l) => { const o = document.createElement('option'); o.value = l; o.textContent = named(l); o.lang = l; return o; }));
   select.value = lang;
   $('#language-label').hidden = allowed.length === 1;
   select.onchange = () => {

@@ -81,6 +81,8 @@ pub struct Limits {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Available {
     pub languages: Vec<&'static str>,
+    /// Each language's own name ("Deutsch"), for the language menus; its code where its files name none.
+    pub language_names: std::collections::BTreeMap<&'static str, String>,
     pub stt_providers: Vec<Provider>,
     pub llm_providers: Vec<Provider>,
     pub tts_providers: Vec<Provider>,

@@ -16,6 +16,7 @@ use crate::config::public::{
 };
 use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
+use crate::phrasebook;
 use crate::providers::registry::{Engine, Engines};
 use crate::providers::{LlmId, ProviderId, SttId, TtsId};
 
@@ -101,6 +102,10 @@ fn available(app: &App) -> Available {
     let providers = &app.providers;
     Available {
         languages: languages().to_vec(),
+        language_names: languages()
+            .iter()
+            .map(|l| (*l, phrasebook::own(l, "language-name").unwrap_or_else(|| l.to_string())))
+            .collect(),
         stt_providers: listed(&providers.stt),
         llm_providers: listed(&providers.llm),
         tts_providers: listed(&providers.tts),

@@ -13,8 +13,9 @@ use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
 /// telephone's greeting and the page's help button; nothing else yet.
-const TURKISH: [(&str, &str); 4] = [
+const TURKISH: [(&str, &str); 5] = [
     ("page.ftl", "page-help = Yardım\n"),
+    ("language.ftl", "language-name = Türkçe\n"),
     (
         "help.ftl",
         "help-no-recipients = Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın.\n",
@@ -122,6 +123,9 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         offered.contains(&"tr") && offered.contains(&"de") && offered.contains(&"en"),
         "{config}"
     );
+    // Each by its own name in the menus: the folder names Turkish.
+    assert_eq!(config["available"]["language_names"]["tr"], "Türkçe", "{config}");
+    assert_eq!(config["available"]["language_names"]["de"], "Deutsch", "{config}");
     let (status, user) = gateway
         .call(
             reqwest::Method::POST,

@@ -46,6 +46,18 @@ async fn sipp(name: &str, sip: SocketAddr, transport: &str) -> Run {
     sipp_with(name, transport, &[&to, "-m", "1", "-s", "assistant", "-p", &port]).await
 }
 
+/// A media port for SIPp whose neighbours are free too: it binds the port and the three above it (RTP and
+/// RTCP of audio and video) and exits when one is taken, which a single free port does not promise.
+fn free_media_ports() -> u16 {
+    loop {
+        let base = free_port();
+        let free = |p: u16| std::net::UdpSocket::bind(("127.0.0.1", p)).is_ok();
+        if base < u16::MAX - 4 && (base..base + 4).all(free) {
+            return base;
+        }
+    }
+}
+
 /// Runs `tests/sipp/<name>.xml` over `transport` with `args` (the remote address or none for a scenario that
 /// waits, `-m`, the local port `-p`), until it ends.
 pub(crate) async fn sipp_with(name: &str, transport: &str, args: &[&str]) -> Run {
@@ -56,7 +68,7 @@ pub(crate) async fn sipp_with(name: &str, transport: &str, args: &[&str]) -> Run
     let out = tokio::process::Command::new("sipp")
         .args(args)
         .args(["-sf", &scenario, "-t", transport, "-i", "127.0.0.1"])
-        .args(["-mi", "127.0.0.1", "-mp", &free_port().to_string()])
+        .args(["-mi", "127.0.0.1", "-mp", &free_media_ports().to_string()])
         .args(["-timeout", "150s", "-timeout_error", "-nostdin"])
         .args(["-trace_msg", "-message_file", messages.to_str().unwrap()])
         .args(["-trace_err", "-error_file", errors.to_str().unwrap()])
