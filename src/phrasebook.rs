@@ -36,6 +36,9 @@ pub struct Phrasebook {
 
 static BOOK: OnceLock<Phrasebook> = OnceLock::new();
 
+/// How many different misses are logged; later ones are not.
+const WARNED_AT_MOST: usize = 1024;
+
 /// Reads the shipped phrasebook and the folder `dir` adds to it; done once, at start, before the settings
 /// (which accept the languages present). A folder that cannot be read, or a file that does not parse, is an
 /// error naming the file and line: a translator's mistake should not start a gateway that says nothing.
@@ -224,10 +227,11 @@ impl Phrasebook {
     }
 
     fn warn_once(&self, lang: &str, id: &str, what: &str) {
+        // Bounded: languages and ids are the code's and the settings', but a bound costs nothing.
         let new = self
             .warned
             .lock()
-            .map(|mut w| w.insert((lang.to_string(), id.to_string())))
+            .map(|mut w| w.len() < WARNED_AT_MOST && w.insert((lang.to_string(), id.to_string())))
             .unwrap_or(false);
         if new {
             tracing::warn!(lang, id, "phrasebook: {what} (logged once)");
