@@ -107,9 +107,11 @@ async fn a_call_for_help_on_the_house_line_rings_the_contacts_and_a_1_confirms_t
         "{seen}"
     );
     assert_eq!(seen["acks"], serde_json::json!([["613", "call"]]), "{seen}");
-    // The neighbour heard the alarm (cut short by their 1) and the thanks, in the person's (English) voice.
+    // The neighbour heard the alarm (cut short by their 1) and the thanks, in the person's (English) voice
+    // (under CI's load Whisper once dropped the thanks' first words, "Thank you.", and kept the rest).
     let neighbour = seen["heard"]["neighbour"].as_str().unwrap_or_default().to_lowercase();
-    assert!(neighbour.contains("emergency") && neighbour.contains("thank"), "{seen}");
+    let thanked = neighbour.contains("thank") || neighbour.contains("seen the alarm");
+    assert!(neighbour.contains("emergency") && thanked, "{seen}");
     // Oma was asked, heard that help is on the way, and that it was confirmed ("Seen and confirmed by 613";
     // who confirmed is asserted in the store above: the recognizer hears the number as "630" as often as not).
     let oma = seen["heard"]["oma"].as_str().unwrap_or_default().to_lowercase();
