@@ -132,6 +132,11 @@ impl<'a> Words<'a> {
         Self::new(lang, false)
     }
 
+    /// Whether the person chose informal address.
+    pub fn informal(&self) -> bool {
+        self.informal
+    }
+
     /// Message `id` without arguments.
     pub fn get(&self, id: &str) -> String {
         self.with(id, &[])

@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::auth::token;
 use crate::emergency::dossier::xml_escape;
 use crate::error::{ApiError, Result};
+use crate::phrasebook::Words;
 
 /// A new link for a notice about `user_id` headed `about`, in `lang`; none without `PUBLIC_URL`.
 pub async fn link(app: &App, user_id: &str, about: &str, lang: &str) -> Option<String> {
@@ -37,23 +38,20 @@ pub async fn page(app: &App, secret: &str, confirm: bool) -> Result<String> {
             .await?;
         tracing::info!(user = %ack.user_id, "a contact is looking after a care notice");
     }
-    let de = ack.lang == "de";
-    let (title, button, thanks) = if de {
-        (
-            "Hinweis (kein Notruf)",
-            "Ich kümmere mich darum",
-            "Danke. Es ist vermerkt, dass Sie sich kümmern.",
-        )
+    let lang = if crate::phrasebook::knows(&ack.lang) {
+        ack.lang.as_str()
     } else {
-        (
-            "Notice (not an alarm)",
-            "I am looking after it",
-            "Thank you. It is noted that you are looking after it.",
-        )
+        crate::phrasebook::FALLBACK
     };
+    let words = Words::formal(lang);
+    let title = xml_escape(&words.get("care-ack-title"));
     let body = if confirm || ack.acknowledged_at.is_some() {
-        format!("<p role=\"status\"><strong>{thanks}</strong></p>")
+        format!(
+            "<p role=\"status\"><strong>{}</strong></p>",
+            xml_escape(&words.get("care-ack-thanks"))
+        )
     } else {
+        let button = xml_escape(&words.get("care-ack-button"));
         format!("<form method=\"post\"><button type=\"submit\">{button}</button></form>")
     };
     Ok(format!(
@@ -61,7 +59,6 @@ pub async fn page(app: &App, secret: &str, confirm: bool) -> Result<String> {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
          <title>{title}</title><link rel=\"stylesheet\" href=\"/ui/ack.css?v={version}\"></head>\
          <body><h1>{title}</h1><p>{about}</p>{body}</body></html>",
-        lang = if de { "de" } else { "en" },
         about = xml_escape(&ack.about),
         version = env!("CARGO_PKG_VERSION"),
     ))

@@ -46,12 +46,10 @@ pub async fn answer(
     let zone = super::zone_name(&tz);
     let cap = app.settings.care.reminders_max;
     let said = match asked {
-        Asked::Set { text, .. } if text.is_empty() => say::missing(language, informal, false).to_string(),
-        Asked::Set { text, .. } if text.chars().count() > REMINDER_TEXT_MAX => {
-            say::missing(language, informal, false).to_string()
-        }
+        Asked::Set { text, .. } if text.is_empty() => say::missing(language, informal, false),
+        Asked::Set { text, .. } if text.chars().count() > REMINDER_TEXT_MAX => say::missing(language, informal, false),
         Asked::Set { text, when } => match due(&when, &now) {
-            Err(problem) => say::problem(language, informal, problem).to_string(),
+            Err(problem) => say::problem(language, informal, problem),
             Ok(first) => {
                 let rule = first.rule.as_ref().map(Rule::to_string);
                 let new = NewReminder {
@@ -73,7 +71,7 @@ pub async fn answer(
                 }
             }
         },
-        Asked::Timer { seconds: None } => say::missing(language, informal, true).to_string(),
+        Asked::Timer { seconds: None } => say::missing(language, informal, true),
         Asked::Timer { seconds: Some(seconds) } => {
             let end = now
                 .checked_add(jiff::SignedDuration::from_secs(i64::from(seconds)))

@@ -19,6 +19,7 @@ use crate::app::App;
 use crate::error::Result;
 use crate::hours::Window;
 use crate::lines::Confirm;
+use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 use crate::store::checkins::StoredCheckin;
 use crate::store::now_ms;
@@ -101,12 +102,15 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
             .await?;
         Ok::<_, crate::error::ApiError>(app.store.plan_checkin(&c.user_id, next).await?)
     };
-    let until = say::clock(&ended, false);
+    let until = say::clock(&ended, Words::formal("en"));
     if let Some(at) = c.signed_at.filter(|at| *at >= c.opens_at) {
         return close(
             "ok",
             "none",
-            format!("a sign of life at {}", say::clock(&local(at, &zone), false)),
+            format!(
+                "a sign of life at {}",
+                say::clock(&local(at, &zone), Words::formal("en"))
+            ),
         )
         .await;
     }

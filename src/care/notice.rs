@@ -75,11 +75,7 @@ async fn tell(
     };
     // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
     if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
-        let line = if words.language == "de" {
-            format!("Wenn Sie sich darum kümmern, sagen Sie es hier: {link}")
-        } else {
-            format!("If you are looking after it, say so here: {link}")
-        };
+        let line = crate::phrasebook::Words::formal(&words.language).with("care-ack-line", &[("link", link.into())]);
         words.body = format!("{}\n{line}\n", words.body.trim_end());
     }
     let mut told = vec![match mail(app, &words).await {

@@ -397,7 +397,7 @@ fn the_reminders_words_are_kept_and_turned_to_the_person() {
         &now,
     );
     assert_eq!(text, "meinen Arzttermin");
-    assert_eq!(say::turned("my pills", false, false), "your pills");
+    assert_eq!(say::turned("my pills", "en", false), "your pills");
     let Some(Asked::Set { text, when }) = read("Stell einen Wecker für sieben Uhr", "de") else {
         panic!()
     };
@@ -490,5 +490,75 @@ fn the_check_in_is_asked_by_the_time_of_day_and_the_notice_says_what_happened() 
     assert!(
         body.contains("has not checked in today by 10 am and did not answer when asked"),
         "{body}"
+    );
+}
+
+#[test]
+fn care_speaks_each_shipped_language_from_the_phrasebook() {
+    let morning: Zoned = "2026-11-28T08:05:00+01:00[Europe/Berlin]".parse().unwrap();
+    // What reaches every person, whatever their language: the reminder, the thanks, the check-in, the call's
+    // key, the notice to the contacts.
+    assert_eq!(
+        say::due_now("fr", false, "prendre les comprimés", false),
+        "Rappel : prendre les comprimés."
+    );
+    assert_eq!(
+        say::due_now("it", false, "", true),
+        "Il tempo è scaduto: il suo timer è finito."
+    );
+    assert_eq!(say::confirmed("nl", false, "pillen"), "Dank u, gedaan: pillen.");
+    assert_eq!(
+        say::checkin_question("pl", false, &morning),
+        "Dzień dobry! Czy wszystko w porządku?"
+    );
+    assert_eq!(say::call_ask("es", false), "Diga sí o pulse el 1.");
+    assert_eq!(say::goodbye("pt"), "Adeus.");
+    assert_eq!(
+        say::missed_while_down("fr", false, "arroser les fleurs", &morning),
+        "Pendant que l'assistant était arrêté, votre rappel de 8 h 05 n'a pas pu être donné : arroser les fleurs."
+    );
+    let (subject, body) = say::care_notice("es", "Ana", "pastillas", &morning, 3);
+    assert_eq!(
+        subject,
+        "Aviso (no es una alarma): Ana no ha confirmado un recordatorio"
+    );
+    assert_eq!(
+        body,
+        "Esto no es una alarma de emergencia.\n\nAna no ha confirmado el recordatorio «pastillas» de las 8:05, \
+         aunque llegó 3 veces.\n\nPuede que todo esté bien. Por favor, póngase en contacto con Ana.\n"
+    );
+    // Polish counts in three forms.
+    let words = crate::phrasebook::Words::formal("pl");
+    assert_eq!(
+        say::length(2 * 3600 + 5 * 60 + 1, words),
+        "2 godziny, 5 minut i 1 sekunda"
+    );
+    // English lists and counts whole.
+    let english = crate::phrasebook::Words::formal("en");
+    assert_eq!(
+        say::length(3600 + 30 * 60 + 5, english),
+        "1 hour, 30 minutes and 5 seconds"
+    );
+    let rule = Rule::parse("FREQ=WEEKLY;BYDAY=MO,WE,FR").unwrap();
+    let friday = friday();
+    assert_eq!(
+        say::item("en", false, "take my pills", &morning, Some(&rule), &friday),
+        "on Mondays, Wednesdays and Fridays at 8:05 am to take your pills"
+    );
+    assert_eq!(
+        say::item("de", true, "meine Tabletten", &morning, Some(&rule), &friday),
+        "montags, mittwochs und freitags um 8:05 Uhr an deine Tabletten"
+    );
+    let later: Zoned = "2026-12-07T20:30:00+01:00[Europe/Berlin]".parse().unwrap();
+    assert_eq!(
+        say::day(&later, &friday, crate::phrasebook::Words::formal("de")),
+        "am Montag, dem 7. Dezember,"
+    );
+    let items = ["a".to_string(), "b".to_string()];
+    assert_eq!(say::list("en", false, &items), "You have 2 reminders: a; b.");
+    assert_eq!(say::list("de", true, &[]), "Du hast keine Erinnerungen.");
+    assert_eq!(
+        say::full("en", false, 1),
+        "You have 1 reminder already. Please cancel one first."
     );
 }

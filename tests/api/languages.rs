@@ -12,8 +12,8 @@ use crate::fakes::{Fake, Reply, wav};
 use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
-/// telephone's greeting and the page's help button; nothing else yet.
-const TURKISH: [(&str, &str); 5] = [
+/// telephone's greeting, a reminder due and the page's help button; nothing else yet.
+const TURKISH: [(&str, &str); 6] = [
     ("page.ftl", "page-help = Yardım\n"),
     ("language.ftl", "language-name = Türkçe\n"),
     (
@@ -24,6 +24,7 @@ const TURKISH: [(&str, &str); 5] = [
         "turn.ftl",
         "turn-speak-again = Hiçbir şey anlayamadım. Lütfen tekrar söyleyin.\n",
     ),
+    ("care.ftl", "care-due = Hatırlatma: { $text }.\n"),
     (
         "phone.ftl",
         "phone-greeting-named = Merhaba { $name }. Size nasıl yardımcı olabilirim?\n",
@@ -184,6 +185,28 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         "{error}"
     );
 
+    // A reminder due reaches the open page in Turkish; the timer's end, which the folder lacks, in English.
+    let url = format!("ws://127.0.0.1:{port}/ws/chat?token={token}");
+    let (page, _) = connect_async(url).await.expect("handshake");
+    let mut page = Client(page);
+    let soon = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_secs(1))
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    for body in [json!({"text": "ilaçlar", "due_at": soon}), json!({"in_seconds": 1})] {
+        let (status, set) = gateway
+            .call(reqwest::Method::POST, "/api/me/reminders", me, Some(body))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{set}");
+    }
+    let mut said = vec![
+        page.next_of("reminder").await["said"].clone(),
+        page.next_of("reminder").await["said"].clone(),
+    ];
+    said.sort_by_key(Value::to_string);
+    assert_eq!(said, ["Hatırlatma: ilaçlar.", "Time is up: your timer has finished."]);
+
     // The page reads Turkish's file (its help button), English for the rest; only the pages' areas are served.
     let file = |path: String| {
         let http = gateway.http.clone();
@@ -207,11 +230,13 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     let mut hello = vec![0x01, 0x00, 0x10];
     hello.extend_from_slice(uuid::Uuid::from_u128(0x5eed).as_bytes());
     call.write_all(&hello).await.unwrap();
-    let said = eventually("the greeting is spoken", 10, || async {
+    // (The page's reminders were spoken too: the greeting is among what the voice was asked to say.)
+    let greeting = "Merhaba Ayşe. Size nasıl yardımcı olabilirim?";
+    eventually("the greeting is spoken", 10, || async {
         tts.requests("/v1/audio/speech")
-            .first()
-            .map(|r| r.json()["input"].clone())
+            .iter()
+            .any(|r| r.json()["input"] == greeting)
+            .then_some(())
     })
     .await;
-    assert_eq!(said, "Merhaba Ayşe. Size nasıl yardımcı olabilirim?");
 }
