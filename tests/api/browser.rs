@@ -292,7 +292,12 @@ async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
 }
 
 /// A gateway binary on loopback with the fakes as its providers; dropped, it is killed.
-fn gateway_binary(dir: &std::path::Path, stt: &Fake, llm: &Fake, extra: &[(&str, String)]) -> tokio::process::Child {
+pub(crate) fn gateway_binary(
+    dir: &std::path::Path,
+    stt: &Fake,
+    llm: &Fake,
+    extra: &[(&str, String)],
+) -> tokio::process::Child {
     let mut run = tokio::process::Command::new(env!("CARGO_BIN_EXE_voice-gateway"));
     run.current_dir(dir)
         .env("ENGINES", "off")

@@ -72,29 +72,20 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
     let data = tempfile::tempdir().unwrap();
     let (port, audiosocket) = (free_port(), free_port());
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_voice-gateway"))
-        .current_dir(data.path())
-        .env("LOCALES_DIR", locales.path())
-        .env("ENGINES", "off")
-        .env("DB_PATH", data.path().join("gateway.db"))
-        .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
-        .env("ADMIN_API_KEY", "languages-admin")
-        .env("LOCAL_LLM_URL", llm.v1())
-        .env("DEFAULT_LLM_PROVIDER", "local")
-        .env("OPENAI_STT_URL", stt.v1())
-        .env("DEFAULT_STT_PROVIDER", "openai")
-        .env("OPENAI_TTS_URL", tts.v1())
-        .env("DEFAULT_TTS_PROVIDER", "openai")
-        .env("MEMORY_EXTRACTION_ENABLED", "false")
-        .env("FILLER_AFTER_MS", "0")
-        .env("WYOMING_ZEROCONF", "false")
-        .env("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}"))
-        .env("AUDIOSOCKET_USER", "ayse")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the gateway binary starts");
+    let child = crate::browser::gateway_binary(
+        data.path(),
+        &stt,
+        &llm,
+        &[
+            ("LOCALES_DIR", locales.path().display().to_string()),
+            ("LISTEN_ADDR", format!("127.0.0.1:{port}")),
+            ("ADMIN_API_KEY", "languages-admin".into()),
+            ("OPENAI_TTS_URL", tts.v1()),
+            ("DEFAULT_TTS_PROVIDER", "openai".into()),
+            ("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}")),
+            ("AUDIOSOCKET_USER", "ayse".into()),
+        ],
+    );
     let gateway = Gateway {
         _child: child,
         base: format!("http://127.0.0.1:{port}"),
