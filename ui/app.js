@@ -202,13 +202,28 @@ function onEvent(ws, data) {
     // A failed turn ends with error, then done: the error stays in the status line.
     case 'done': if (!channel.failed) status(t('page-ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
-      const text = event.status === 429 ? t('page-quota') : event.status === 502 ? t('page-provider-failed') : event.message;
+      const text = errorWords(event);
       status(text, true);
       channel.failed = true;
       break;
     }
     default: break;
   }
+}
+
+// What a failed turn tells the person, in their language: the gateway's own words where it sends them in it
+// (no_speech), the page's for what a person meets, the gateway's detail after a generic line for the rest.
+const ERROR_WORDS = {
+  empty_audio: () => t('page-not-heard'),
+  utterance_too_long: () => t('page-too-long'),
+  overloaded: () => t('page-busy'),
+};
+function errorWords(event) {
+  if (event.code === 'no_speech') return event.message;
+  if (ERROR_WORDS[event.code]) return ERROR_WORDS[event.code]();
+  if (event.status === 429) return t('page-quota');
+  if (event.status === 502 || event.status === 504) return t('page-provider-failed');
+  return `${t('page-error')}: ${event.message}`;
 }
 
 function speakOnDevice(text, cancelFirst) {

@@ -174,3 +174,10 @@ admin-default = (Standard)
 admin-restart-confirm = Das Gateway jetzt neu starten? Laufende Gespräche werden abgebrochen.
 admin-ready = Bereit.
 admin-error = Fehler
+
+## Die Nachricht an den Betreiber, wenn ein Weg der Hilfe ausfällt oder wieder geht.
+
+admin-notice-subject = voice-gateway: Der Weg der Hilfe hat sich geändert
+admin-notice = voice-gateway { $instance }: Der Weg der Hilfe hat sich geändert: { $changes }. Siehe „Zustand der Anbieter“ im Admin-Bereich.
+admin-notice-fails = { $channel } FÄLLT AUS: { $error }
+admin-notice-works = { $channel } geht wieder

@@ -174,3 +174,15 @@ admin-default = (default)
 admin-restart-confirm = Restart the gateway now? Running conversations are cut off.
 admin-ready = Ready.
 admin-error = Error
+
+## The operator's notice when a channel of the help path starts failing or works again (by e-mail and SMS to
+## OPERATOR_NOTICE_TO), in DEFAULT_LANGUAGE.
+
+admin-notice-subject = voice-gateway: the help path changed
+# $instance, the gateway's instance; $changes, each change (admin-notice-fails, admin-notice-works) joined by
+# semicolons.
+admin-notice = voice-gateway { $instance }: the help path changed: { $changes }. See the admin panel's provider health.
+# $channel: mail, twilio, webhook or sip; $error, the check's own report (in English, as the log has it).
+admin-notice-fails = { $channel } FAILS: { $error }
+# $channel: mail, twilio, webhook or sip.
+admin-notice-works = { $channel } works again

@@ -40,6 +40,12 @@ page-heard = You said
 page-ready = Ready.
 page-quota = The daily limit is reached. It starts again at midnight.
 page-provider-failed = The assistant could not answer right now. Please try again in a moment.
+# Too many people are talking to the assistant at once.
+page-busy = The assistant is busy. Please try again in a moment.
+# The microphone sent nothing before the person let go.
+page-not-heard = Nothing was heard. Please say it again.
+# The person spoke longer than the gateway takes at once (MAX_UTTERANCE_SECONDS).
+page-too-long = That was too long to take in at once. Please say it again in shorter sentences.
 page-lost = The connection was lost. Reconnecting…
 page-reconnected = Connected again.
 page-no-mic = The microphone cannot be used here. Please allow it, or type your question.

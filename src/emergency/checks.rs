@@ -48,6 +48,8 @@ async fn check_all(app: &App) {
         timed("the webhook's host", webhook_check(app, timeout), timeout),
         timed("the house's telephone's registrar", sip_check(app), timeout),
     );
+    // In the gateway's default language: the operator's notice is the admin panel's words.
+    let words = Words::formal(&app.settings.turn.default_language);
     let mut changes = Vec::new();
     for (name, outcome) in [(MAIL, mail), (TWILIO, twilio), (WEBHOOK, webhook), (SIP, sip)] {
         let Some((took, result)) = outcome else {
@@ -60,17 +62,20 @@ async fn check_all(app: &App) {
         match (app.breakers.checked(name, took, result), error) {
             (Some(true), Some(error)) => {
                 tracing::error!(check = name, %error, "the help path cannot deliver on this channel");
-                changes.push(format!("{name} FAILS: {error}"));
+                changes.push(words.with(
+                    "admin-notice-fails",
+                    &[("channel", name.into()), ("error", error.into())],
+                ));
             }
             (Some(false), _) => {
                 tracing::info!(check = name, "the help path delivers on this channel again");
-                changes.push(format!("{name} works again"));
+                changes.push(words.with("admin-notice-works", &[("channel", name.into())]));
             }
             _ => {}
         }
     }
     if !changes.is_empty() {
-        notify(app, &changes, timeout).await;
+        notify(app, words, &changes, timeout).await;
     }
 }
 
@@ -144,21 +149,23 @@ async fn reachable(url: &str, timeout: Duration) -> Result<(), String> {
 }
 
 /// Tells the operator what changed, by mail and SMS where those work.
-async fn notify(app: &App, changes: &[String], timeout: Duration) {
+async fn notify(app: &App, words: Words<'_>, changes: &[String], timeout: Duration) {
     let recipients = &app.settings.emergency.operator_notice_to;
     if recipients.is_empty() {
         return;
     }
-    let text = format!(
-        "voice-gateway {}: the help path changed: {}. See the admin panel's provider health.",
-        app.instance,
-        changes.join("; ")
+    let text = words.with(
+        "admin-notice",
+        &[
+            ("instance", app.instance.clone().into()),
+            ("changes", changes.join("; ").into()),
+        ],
     );
     let (phones, emails): (Vec<&String>, Vec<&String>) = recipients.iter().partition(|r| r.starts_with('+'));
     if !emails.is_empty() && app.settings.smtp.host.is_some() && !app.breakers.check_failing(MAIL) {
         let to: Vec<String> = emails.into_iter().cloned().collect();
-        let subject = "voice-gateway: the help path changed";
-        if let Err(error) = mail::send(&app.settings.smtp, &to, subject, text.clone(), timeout).await {
+        let subject = words.get("admin-notice-subject");
+        if let Err(error) = mail::send(&app.settings.smtp, &to, &subject, text.clone(), timeout).await {
             tracing::error!(%error, "the operator's notice by e-mail failed");
         }
     }

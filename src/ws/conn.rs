@@ -373,8 +373,11 @@ impl Conn {
                 self.said_interrupted(socket, cancelled).await
             }
             Heard::TooLong { seconds } => {
-                let message = format!("utterance longer than {seconds} s was dropped");
-                reject(socket, ApiError::Validation(message)).await
+                let err = ApiError::BadRequest {
+                    code: "utterance_too_long",
+                    message: format!("utterance longer than {seconds} s was dropped"),
+                };
+                reject(socket, err).await
             }
             Heard::OverBudget => {
                 // Everybody's audio together is at the budget: this connection ends rather than the process.

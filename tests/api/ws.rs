@@ -660,6 +660,7 @@ async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
     ws.send_audio(&tone(800)).await;
     let too_long = ws.next().await;
     assert!(too_long.json()["message"].as_str().unwrap().contains("longer than 1 s"));
+    assert_eq!(too_long.json()["code"], "utterance_too_long", "{:?}", too_long.json());
     ws.send_audio(&tone(500)).await;
     ws.send(json!({"type": "end"})).await;
     assert_eq!(kinds(&ws.turn().await), ["transcript", "ack", "semantic", "done"]);
