@@ -2,9 +2,13 @@
 
 ## L'heure et le jour.
 
-care-time = { $minute ->
-    [0] { $hour } h
-   *[other] { $hour } h { $mm }
+# Spoken: "8 heures 5" is read as it is said, "8 h 05" would be read letter by letter.
+care-time = { $hour ->
+    [1] 1 heure
+   *[other] { $hour } heures
+}{ $minute ->
+    [0] {""}
+   *[other] {" "}{ $minute }
 }
 care-at = à { care-time }
 care-weekday = { $day ->
@@ -70,7 +74,7 @@ care-of = { $kind ->
 
 care-set-once = D'accord, je vous le rappellerai { $day } { $at } : { $what }.
 care-set-repeating = D'accord, je vous le rappellerai { $repeats } { $at } : { $what }, la première fois { $day }.
-care-skipped = { $hour } h { $mm } n'existe pas ce jour-là, on avance l'heure ; ce sera { $at }.
+care-skipped = { care-time } n'existe pas ce jour-là, on avance l'heure ; ce sera { $at }.
 care-timer = Minuteur lancé : { $length }, jusqu'à { $time }.
 care-no-time = Quand dois-je vous le rappeler ? Dites par exemple : demain à 8 h.
 care-passed = Cette heure est déjà passée. Quand dois-je vous le rappeler ?
@@ -94,7 +98,7 @@ care-due = Rappel : { $text }.
 care-done = Merci, c'est fait : { $text }.
 care-call-ask = Dites oui ou appuyez sur la touche 1.
 care-press-1 = Appuyez sur 1 pour oui.
-care-missed-while-down = Pendant que l'assistant était arrêté, votre rappel de { $hour } h { $mm } n'a pas pu être donné : { $text }.
+care-missed-while-down = Pendant que l'assistant était arrêté, votre rappel de { care-time } n'a pas pu être donné : { $text }.
 
 ## La prise de nouvelles quotidienne.
 

@@ -2,9 +2,13 @@
 
 ## A hora e o dia.
 
-care-time = { $minute ->
-    [0] { $hour }h
-   *[other] { $hour }h{ $mm }
+# Spoken: "8 horas e 30" is read as it is said, "8h30" would be read letter by letter.
+care-time = { $hour ->
+    [1] 1 hora
+   *[other] { $hour } horas
+}{ $minute ->
+    [0] {""}
+   *[other] {" "}e { $minute }
 }
 care-at = { $hour ->
     [1] à
@@ -73,7 +77,7 @@ care-of = { $kind ->
 
 care-set-once = Está bem, vou lembrá-lo { $day } { $at }: { $what }.
 care-set-repeating = Está bem, vou lembrá-lo { $repeats } { $at }: { $what }, a primeira vez { $day }.
-care-skipped = As { $hour }h{ $mm } não existem nesse dia, os relógios adiantam-se; será { $at }.
+care-skipped = As { care-time } não existem nesse dia, os relógios adiantam-se; será { $at }.
 care-timer = Temporizador ligado: { $length }, até { $time }.
 care-no-time = Quando devo lembrá-lo? Diga, por exemplo: amanhã às 8h.
 care-passed = Essa hora já passou. Quando devo lembrá-lo?
@@ -97,7 +101,7 @@ care-due = Lembrete: { $text }.
 care-done = Obrigado, feito: { $text }.
 care-call-ask = Diga sim ou carregue no 1.
 care-press-1 = Carregue no 1 para sim.
-care-missed-while-down = Enquanto o assistente não estava a funcionar, perdeu-se o seu lembrete das { $hour }h{ $mm }: { $text }.
+care-missed-while-down = Enquanto o assistente não estava a funcionar, perdeu-se o seu lembrete das { care-time }: { $text }.
 
 ## A pergunta diária.
 

@@ -515,7 +515,7 @@ fn care_speaks_each_shipped_language_from_the_phrasebook() {
     assert_eq!(say::goodbye("pt"), "Adeus.");
     assert_eq!(
         say::missed_while_down("fr", false, "arroser les fleurs", &morning),
-        "Pendant que l'assistant était arrêté, votre rappel de 8 h 05 n'a pas pu être donné : arroser les fleurs."
+        "Pendant que l'assistant était arrêté, votre rappel de 8 heures 5 n'a pas pu être donné : arroser les fleurs."
     );
     let (subject, body) = say::care_notice("es", "Ana", "pastillas", &morning, 3);
     assert_eq!(
@@ -560,5 +560,23 @@ fn care_speaks_each_shipped_language_from_the_phrasebook() {
     assert_eq!(
         say::full("en", false, 1),
         "You have 1 reminder already. Please cancel one first."
+    );
+}
+
+#[test]
+fn french_and_portuguese_times_are_written_as_they_are_said() {
+    let evening: Zoned = "2026-11-28T20:30:00+01:00[Europe/Berlin]".parse().unwrap();
+    let one: Zoned = "2026-11-28T01:00:00+01:00[Europe/Berlin]".parse().unwrap();
+    let fr = crate::phrasebook::Words::formal("fr");
+    let pt = crate::phrasebook::Words::formal("pt");
+    assert_eq!(say::clock(&evening, fr), "à 20 heures 30");
+    assert_eq!(say::clock(&one, fr), "à 1 heure");
+    assert_eq!(say::clock(&evening, pt), "às 20 horas e 30");
+    assert_eq!(say::clock(&one, pt), "à 1 hora");
+    // Written for the contacts, the usual short form.
+    let (_, body) = say::care_notice("fr", "Anne", "comprimés", &evening, 2);
+    assert!(
+        body.contains("« comprimés » de 20 h 30, bien qu'il soit venu 2 fois"),
+        "{body}"
     );
 }
