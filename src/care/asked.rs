@@ -14,8 +14,8 @@ use crate::prefs::Prefs;
 use crate::store::reminders::{NewReminder, StoredReminder};
 use crate::store::users::User;
 
-/// The answer to `text` in `language` when it is about reminders or timers (German and English); none for
-/// anything else, which goes to the model. `by` names the channel family that set it (`voice`, `user`).
+/// The answer to `text` in `language` when it is about reminders or timers (German and English) or a yes to
+/// a reminder or the check-in (every shipped language); none for anything else, which goes to the model. `by` names the channel family that set it (`voice`, `user`).
 pub async fn answer(
     app: &App,
     user: &User,
@@ -24,9 +24,6 @@ pub async fn answer(
     language: &str,
     by: &str,
 ) -> Result<Option<String>> {
-    if !matches!(language, "de" | "en") {
-        return Ok(None);
-    }
     if super::spoken::confirms(text, language)
         && let Some(thanks) = confirmed(app, user, prefs.informal(), language).await?
     {
@@ -36,6 +33,10 @@ pub async fn answer(
     if super::spoken::fine(text, language) == Some(true) && super::checkin::asking(app, &user.id).await {
         super::checkin::signed(app, &user.id, "said").await?;
         return Ok(Some(say::checkin_thanks(language, prefs.informal())));
+    }
+    // The grammar of requests reads German and English; the yes above is every language's.
+    if !matches!(language, "de" | "en") {
+        return Ok(None);
     }
     let Some(asked) = read(text, language) else {
         return Ok(None);

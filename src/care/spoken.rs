@@ -774,7 +774,224 @@ pub fn confirms(text: &str, language: &str) -> bool {
         "i took it",
         "will do",
     ];
-    (if language == "de" { DE } else { EN }).contains(&plain(text).as_str())
+    let said = plain(text);
+    (if language == "de" { DE } else { EN }).contains(&said.as_str())
+        || own(language, CONFIRMS).contains(&said.as_str())
+}
+
+/// Short answers that confirm a reminder in the other shipped languages: the call and the page ask for a yes
+/// in the person's language ("Dites oui ou appuyez sur la touche 1"), so that yes must be heard.
+const CONFIRMS: &[(&str, &[&str])] = &[
+    (
+        "fr",
+        &[
+            "oui",
+            "oui merci",
+            "c'est fait",
+            "fait",
+            "oui c'est fait",
+            "d'accord",
+            "ok",
+            "merci",
+            "je l'ai fait",
+            "je les ai pris",
+            "c'est bon",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "sí",
+            "si",
+            "sí gracias",
+            "hecho",
+            "ya está",
+            "listo",
+            "vale",
+            "gracias",
+            "ok",
+            "ya lo hice",
+            "de acuerdo",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "sì",
+            "si",
+            "sì grazie",
+            "fatto",
+            "già fatto",
+            "ok",
+            "grazie",
+            "va bene",
+            "l'ho fatto",
+            "d'accordo",
+        ],
+    ),
+    (
+        "nl",
+        &[
+            "ja",
+            "ja dank je",
+            "gedaan",
+            "klaar",
+            "ok",
+            "oké",
+            "dank je",
+            "dank u",
+            "heb ik gedaan",
+            "prima",
+        ],
+    ),
+    (
+        "pl",
+        &[
+            "tak",
+            "tak dziękuję",
+            "zrobione",
+            "gotowe",
+            "ok",
+            "dziękuję",
+            "dobrze",
+            "zrobiłem to",
+            "zrobiłam to",
+        ],
+    ),
+    (
+        "pt",
+        &[
+            "sim",
+            "sim obrigado",
+            "sim obrigada",
+            "feito",
+            "já está",
+            "já fiz",
+            "ok",
+            "obrigado",
+            "obrigada",
+            "está bem",
+        ],
+    ),
+];
+
+/// Answers to "Is everything all right?" in the other shipped languages that mean fine.
+const FINE_IN: &[(&str, &[&str])] = &[
+    (
+        "fr",
+        &[
+            "oui",
+            "ouais",
+            "ça va",
+            "ça va bien",
+            "tout va bien",
+            "très bien",
+            "bien",
+            "d'accord",
+            "je vais bien",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "sí",
+            "si",
+            "bien",
+            "todo bien",
+            "estoy bien",
+            "muy bien",
+            "vale",
+            "de acuerdo",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "sì",
+            "si",
+            "bene",
+            "tutto bene",
+            "sto bene",
+            "va bene",
+            "benissimo",
+            "d'accordo",
+        ],
+    ),
+    (
+        "nl",
+        &[
+            "ja",
+            "goed",
+            "prima",
+            "alles goed",
+            "het gaat goed",
+            "in orde",
+            "alles in orde",
+            "oké",
+        ],
+    ),
+    (
+        "pl",
+        &["tak", "dobrze", "wszystko dobrze", "w porządku", "wszystko w porządku"],
+    ),
+    (
+        "pt",
+        &[
+            "sim",
+            "bem",
+            "tudo bem",
+            "estou bem",
+            "está tudo bem",
+            "muito bem",
+            "está bem",
+        ],
+    ),
+];
+
+/// Answers that mean not fine; they win over a fine word they contain ("pas bien", "no estoy bien").
+const NOT_FINE_IN: &[(&str, &[&str])] = &[
+    (
+        "fr",
+        &[
+            "non",
+            "pas bien",
+            "ça ne va pas",
+            "ça va pas",
+            "pas très bien",
+            "mal",
+            "au secours",
+            "à l'aide",
+        ],
+    ),
+    ("es", &["no", "mal", "no estoy bien", "no muy bien", "ayuda", "socorro"]),
+    (
+        "it",
+        &["no", "male", "non bene", "non sto bene", "non va bene", "aiuto"],
+    ),
+    (
+        "nl",
+        &[
+            "nee",
+            "niet goed",
+            "slecht",
+            "het gaat niet goed",
+            "niet in orde",
+            "hulp",
+        ],
+    ),
+    (
+        "pl",
+        &["nie", "źle", "niedobrze", "nie dobrze", "nie w porządku", "pomocy"],
+    ),
+    (
+        "pt",
+        &["não", "mal", "não estou bem", "não está bem", "socorro", "ajuda"],
+    ),
+];
+
+/// The list of `language` in `lists`; empty for German, English and any other.
+fn own(language: &str, lists: &[(&str, &'static [&'static str])]) -> &'static [&'static str] {
+    lists.iter().find(|(l, _)| *l == language).map_or(&[], |(_, list)| list)
 }
 
 /// The person's answer to the check-in's question ("Ist alles in Ordnung?"): `Some(true)` for fine ("Ja",
@@ -835,9 +1052,9 @@ pub fn fine(text: &str, language: &str) -> Option<bool> {
     ];
     let said = plain(text);
     let has = |list: &[&str]| list.iter().any(|p| format!(" {said} ").contains(&format!(" {p} ")));
-    if has(NOT_FINE) || crate::emergency::hearing::hear(text, &[], language).asks() {
+    if has(NOT_FINE) || has(own(language, NOT_FINE_IN)) || crate::emergency::hearing::hear(text, &[], language).asks() {
         Some(false)
-    } else if has(FINE) {
+    } else if has(FINE) || has(own(language, FINE_IN)) {
         Some(true)
     } else {
         None

@@ -580,3 +580,37 @@ fn french_and_portuguese_times_are_written_as_they_are_said() {
         "{body}"
     );
 }
+
+#[test]
+fn the_yes_a_call_asks_for_is_heard_in_every_shipped_language() {
+    use super::spoken::{confirms, fine};
+    // "Dites oui ou appuyez sur la touche 1": the oui confirms, a longer sentence with it does not.
+    for (text, language) in [
+        ("Oui, merci.", "fr"),
+        ("Sí.", "es"),
+        ("Sì, grazie", "it"),
+        ("Ja", "nl"),
+        ("Tak, dziękuję.", "pl"),
+        ("Sim", "pt"),
+    ] {
+        assert!(confirms(text, language), "{text}");
+    }
+    assert!(!confirms("Oui, mais plus tard", "fr"));
+    assert!(!confirms("Non", "fr"));
+    // The check-in's question: fine, not fine (a not-fine word wins over the fine word it holds), or neither.
+    for (text, language, answer) in [
+        ("Oui, ça va", "fr", Some(true)),
+        ("Non, pas bien", "fr", Some(false)),
+        ("Estoy bien", "es", Some(true)),
+        ("No estoy bien", "es", Some(false)),
+        ("Sì, tutto bene", "it", Some(true)),
+        ("Non sto bene", "it", Some(false)),
+        ("Het gaat goed", "nl", Some(true)),
+        ("Wszystko w porządku", "pl", Some(true)),
+        ("Nie", "pl", Some(false)),
+        ("Não estou bem", "pt", Some(false)),
+        ("Quel temps fait-il ?", "fr", None),
+    ] {
+        assert_eq!(fine(text, language), answer, "{text}");
+    }
+}

@@ -223,6 +223,33 @@ async fn a_turn_in_the_window_calls_nobody_and_ja_answers_the_question() {
     );
 }
 
+/// A French person is asked in French and her "oui" answers: the words the question asks for are heard.
+#[tokio::test]
+async fn a_french_check_in_is_asked_in_french_and_oui_answers_it() {
+    let llm = Fake::answering(&["Il fait beau."]).await;
+    let (app, token, id) = TestApp::with().llm(&llm).user("amelie").await;
+    let prefs = json!({"language": "fr", "timezone": late_morning_zone(), "checkin_window": "09:00-14:00"});
+    app.set_prefs(&id, prefs).await;
+    let (_, due_at) = plan(&app, &token).await;
+    let mut page = connect(&app, "/ws/chat", &token).await;
+    assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 1);
+    assert_eq!(
+        page.next_of("checkin").await["said"],
+        "Bonjour ! Est-ce que tout va bien ?"
+    );
+    let said = json!({"text": "Oui, ça va.", "language": "fr", "text_only": true});
+    let r = app
+        .call(Method::POST, "/api/chat", As::Bearer(&token), Some(said))
+        .await;
+    assert_eq!(
+        r.body["text"],
+        "Très bien, cela me fait plaisir. Je vous souhaite une bonne journée."
+    );
+    assert!(llm.requests(CHAT).is_empty(), "the gateway answered, not the model");
+    let (log, _) = care_log(&app, &id).await;
+    assert_eq!(log, pairs(&[("said", "answered"), ("page", "delivered")]));
+}
+
 #[tokio::test]
 async fn quiet_hours_hold_the_call_back_and_away_until_skips_the_day() {
     let zone = late_morning_zone();
