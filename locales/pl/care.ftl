@@ -2,7 +2,39 @@
 
 ## Godzina i dzień.
 
-care-time = { $hour }:{ $mm }
+# Said as one says it: "o ósmej", "do dwudziestej 30" (the hour's ordinal, the same form after "o" and "do").
+care-time = { $hour ->
+    [1] pierwszej
+    [2] drugiej
+    [3] trzeciej
+    [4] czwartej
+    [5] piątej
+    [6] szóstej
+    [7] siódmej
+    [8] ósmej
+    [9] dziewiątej
+    [10] dziesiątej
+    [11] jedenastej
+    [12] dwunastej
+    [13] trzynastej
+    [14] czternastej
+    [15] piętnastej
+    [16] szesnastej
+    [17] siedemnastej
+    [18] osiemnastej
+    [19] dziewiętnastej
+    [20] dwudziestej
+    [21] dwudziestej pierwszej
+    [22] dwudziestej drugiej
+    [23] dwudziestej trzeciej
+   *[other] { $hour }:{ $mm }
+}{ $minute ->
+    [0] {""}
+   *[other] { $hour ->
+        [0] {""}
+       *[other] {" "}{ $mm }
+    }
+}
 care-at = o { care-time }
 care-weekday = { $day ->
     [1] poniedziałek

@@ -102,6 +102,8 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
             .await?;
         Ok::<_, crate::error::ApiError>(app.store.plan_checkin(&c.user_id, next).await?)
     };
+    // The care log's details are the operator's record, in English as the log is; what the person and their
+    // contacts are told below is in the person's language.
     let until = say::clock(&ended, Words::formal("en"));
     if let Some(at) = c.signed_at.filter(|at| *at >= c.opens_at) {
         return close(

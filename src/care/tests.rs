@@ -564,7 +564,7 @@ fn care_speaks_each_shipped_language_from_the_phrasebook() {
 }
 
 #[test]
-fn french_and_portuguese_times_are_written_as_they_are_said() {
+fn french_portuguese_and_polish_times_are_written_as_they_are_said() {
     let evening: Zoned = "2026-11-28T20:30:00+01:00[Europe/Berlin]".parse().unwrap();
     let one: Zoned = "2026-11-28T01:00:00+01:00[Europe/Berlin]".parse().unwrap();
     let fr = crate::phrasebook::Words::formal("fr");
@@ -573,6 +573,12 @@ fn french_and_portuguese_times_are_written_as_they_are_said() {
     assert_eq!(say::clock(&one, fr), "à 1 heure");
     assert_eq!(say::clock(&evening, pt), "às 20 horas e 30");
     assert_eq!(say::clock(&one, pt), "à 1 hora");
+    // Polish says the hour's ordinal.
+    let pl = crate::phrasebook::Words::formal("pl");
+    assert_eq!(say::clock(&evening, pl), "o dwudziestej 30");
+    assert_eq!(say::clock(&one, pl), "o pierwszej");
+    let midnight: Zoned = "2026-11-28T00:05:00+01:00[Europe/Berlin]".parse().unwrap();
+    assert_eq!(say::clock(&midnight, pl), "o 0:05");
     // Written for the contacts, the usual short form.
     let (_, body) = say::care_notice("fr", "Anne", "comprimés", &evening, 2);
     assert!(
