@@ -25,8 +25,10 @@ pub const PATIENT_MS: u32 = 1600;
 /// The longest patience the prefs may set (`turn_patience` in ms), honoured whatever `TURN_MAX_SILENCE_MS`
 /// says: that bounds what is learned, not what a person asked for.
 pub const SET_MAX_MS: u32 = 5000;
-/// The longest a new connection waits for the stored pace (a database that slow has other troubles).
-const READ_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+/// The longest a new connection waits for the stored pace before it hears its first audio (which waits in the
+/// socket meanwhile, nothing lost). Long enough for a database under load: at 500 ms a loaded CI machine cut a
+/// person who had set 4 s of patience at the default pause of their first question.
+const READ_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// A continuation lengthens the patience by this at least...
 const STEP_MS: i64 = 200;
 /// ... and to the pause it took plus this, so that the same pause is waited out next time.
