@@ -4,7 +4,8 @@
 //!
 //! Run: `cargo run --release --example care_words_bench -- [--rounds 100000]`
 
-use std::time::Instant;
+#[path = "common/timing.rs"]
+mod timing;
 
 use jiff::Zoned;
 use voice_gateway::care::due::due;
@@ -14,30 +15,8 @@ use voice_gateway::care::spoken::{Asked, read};
 /// One way of saying, timed.
 type Say<'a> = Box<dyn FnMut() -> String + 'a>;
 
-/// The median of `rounds` timings of `say`, in nanoseconds, after a warm-up.
-fn median_ns(rounds: usize, mut say: impl FnMut() -> String) -> u128 {
-    let mut total = 0;
-    for _ in 0..rounds / 10 {
-        total += say().len();
-    }
-    let mut times: Vec<u128> = (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            total += std::hint::black_box(say()).len();
-            start.elapsed().as_nanos()
-        })
-        .collect();
-    assert!(total > 0);
-    times.sort_unstable();
-    times[times.len() / 2]
-}
-
 fn main() {
-    let rounds = std::env::args()
-        .skip_while(|a| a != "--rounds")
-        .nth(1)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(100_000);
+    let rounds = timing::rounds(100_000);
     let now: Zoned = "2026-11-27T10:00:00+01:00[Europe/Berlin]".parse().unwrap();
     let Some(Asked::Set { text, when }) = read("Erinnere mich jeden Tag um 8 an meine Tabletten", "de") else {
         panic!("the grammar reads the request")
@@ -73,6 +52,6 @@ fn main() {
     println!("| words | median ns |");
     println!("|---|---|");
     for (what, mut say) in rows {
-        println!("| {what} | {} |", median_ns(rounds, &mut say));
+        println!("| {what} | {} |", timing::median_ns(rounds, &mut say));
     }
 }

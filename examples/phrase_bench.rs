@@ -7,6 +7,9 @@
 
 use std::time::Instant;
 
+#[path = "common/timing.rs"]
+mod timing;
+
 use fluent_bundle::FluentValue;
 use voice_gateway::phrasebook::Words;
 
@@ -19,30 +22,8 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// The median of `rounds` timings of `say`, in nanoseconds, after a warm-up.
-fn median_ns(rounds: usize, mut say: impl FnMut() -> String) -> u128 {
-    let mut total = 0;
-    for _ in 0..rounds / 10 {
-        total += say().len();
-    }
-    let mut times: Vec<u128> = (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            total += std::hint::black_box(say()).len();
-            start.elapsed().as_nanos()
-        })
-        .collect();
-    assert!(total > 0);
-    times.sort_unstable();
-    times[times.len() / 2]
-}
-
 fn main() {
-    let rounds = std::env::args()
-        .skip_while(|a| a != "--rounds")
-        .nth(1)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(200_000);
+    let rounds = timing::rounds(200_000);
     let start = Instant::now();
     let first = Words::formal("de").get("help-alerted");
     let first_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -57,13 +38,13 @@ fn main() {
     let rows = [
         (
             "an answer without arguments (help-alerted)",
-            median_ns(rounds, || old_alerted.to_string()),
-            median_ns(rounds, || de.get("help-alerted")),
+            timing::median_ns(rounds, || old_alerted.to_string()),
+            timing::median_ns(rounds, || de.get("help-alerted")),
         ),
         (
             "the cooldown's answer: a plural, a list (help-cooldown-reached)",
-            median_ns(rounds, || fill(old_cooldown, &[("minutes", "3"), ("who", who)])),
-            median_ns(rounds, || {
+            timing::median_ns(rounds, || fill(old_cooldown, &[("minutes", "3"), ("who", who)])),
+            timing::median_ns(rounds, || {
                 de.with(
                     "help-cooldown-reached",
                     &[("minutes", FluentValue::from(3)), ("who", who.into())],
@@ -72,7 +53,7 @@ fn main() {
         ),
         (
             "the SMS: three arguments (help-sms)",
-            median_ns(rounds, || {
+            timing::median_ns(rounds, || {
                 fill(
                     old_sms,
                     &[
@@ -82,7 +63,7 @@ fn main() {
                     ],
                 )
             }),
-            median_ns(rounds, || {
+            timing::median_ns(rounds, || {
                 de.with(
                     "help-sms",
                     &[

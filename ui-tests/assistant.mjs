@@ -102,13 +102,20 @@ try {
   if (words.en < 60 || words.missing.length || words.raw.length) throw new Error(`the page's words: ${JSON.stringify(words)}`);
   step("the page's words from the phrasebook, German with every message of English");
   // A failed turn's status line speaks the person's language for what a person meets; only the rest shows the
-  // gateway's (English) detail, after the page's own line.
-  const failed = await page.evaluate(() => [
-    errorWords({ status: 422, code: 'utterance_too_long', message: 'utterance longer than 60 s was dropped' }),
-    errorWords({ status: 422, code: 'empty_audio', message: 'no audio was received before end' }),
-    errorWords({ status: 503, code: 'overloaded', message: 'too many voice connections are open' }),
-    errorWords({ status: 422, code: 'invalid_request', message: 'sample_rate: expected 8000 to 48000' }),
-  ]);
+  // gateway's (English) detail, after the page's own line. Each error event goes through the page's own handler.
+  const failed = await page.evaluate(() => {
+    const shown = [
+      { status: 422, code: 'utterance_too_long', message: 'utterance longer than 60 s was dropped' },
+      { status: 422, code: 'empty_audio', message: 'no audio was received before end' },
+      { status: 503, code: 'overloaded', message: 'too many voice connections are open' },
+      { status: 422, code: 'invalid_request', message: 'sample_rate: expected 8000 to 48000' },
+    ].map((error) => {
+      onEvent(null, JSON.stringify({ type: 'error', ...error }));
+      return document.querySelector('#status').textContent;
+    });
+    onEvent(null, JSON.stringify({ type: 'done' }));
+    return shown;
+  });
   const expected = [
     'That was too long to take in at once. Please say it again in shorter sentences.',
     'Nothing was heard. Please say it again.',

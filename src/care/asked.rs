@@ -15,7 +15,8 @@ use crate::store::reminders::{NewReminder, StoredReminder};
 use crate::store::users::User;
 
 /// The answer to `text` in `language` when it is about reminders or timers (German and English) or a yes to
-/// a reminder or the check-in (every shipped language); none for anything else, which goes to the model. `by` names the channel family that set it (`voice`, `user`).
+/// a reminder or the check-in (every shipped language); none for anything else, which goes to the model. `by`
+/// names the channel family that set it (`voice`, `user`).
 pub async fn answer(
     app: &App,
     user: &User,
