@@ -453,20 +453,20 @@ async fn announce(app: &Arc<App>, https: &Https, link_file: Option<std::path::Pa
     }
 }
 
-/// The start's warning when someone's help button would reach nobody: nobody may believe help is set up
-/// when it is not.
+/// The start's warning when someone's help would not reach everybody, each person with the cause and what to
+/// set: nobody may believe help is set up when it is not. Also when contacts would get a link they cannot open
+/// (no `PUBLIC_URL`, or a loopback or link-local one).
 async fn help_reaches_nobody(app: &App) -> Option<String> {
-    let names = match voice_gateway::emergency::checks::stranded(app).await {
-        Ok(names) => names,
+    let stranded = match voice_gateway::emergency::checks::stranded(app).await {
+        Ok(stranded) => stranded,
         Err(err) => return Some(format!("help: could not be checked ({err})")),
     };
-    (!names.is_empty()).then(|| {
-        format!(
-            "help: the help button reaches nobody yet for {}: set up their contacts (admin panel, Users) and a way \
-             to reach them (SMTP_HOST for e-mail, TWILIO_* for SMS and calls, or the house line)",
-            names.join(", ")
-        )
-    })
+    let mut lines: Vec<String> = stranded
+        .iter()
+        .filter_map(|s| Some(format!("help: {}: {}", s.name, s.diagnosis.for_operator()?)))
+        .collect();
+    lines.extend(voice_gateway::emergency::checks::links_warning(app));
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// Installs the SIGINT and SIGTERM handlers at once (so a signal that arrives while the server starts is not

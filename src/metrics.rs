@@ -40,8 +40,8 @@ pub const TTS_LANGUAGE_FALLBACK_TOTAL: &str = "tts_language_fallback_total";
 pub const QUOTA_REJECTIONS_TOTAL: &str = "quota_rejections_total";
 /// Series `emergency_total`.
 pub const EMERGENCY_TOTAL: &str = "emergency_total";
-/// Series `emergency_retries_total`.
-pub const EMERGENCY_RETRIES_TOTAL: &str = "emergency_retries_total";
+/// Series `emergency_cooldowns_ended_total`.
+pub const EMERGENCY_COOLDOWNS_ENDED_TOTAL: &str = "emergency_cooldowns_ended_total";
 /// Series `emergency_acknowledgements_total`.
 pub const EMERGENCY_ACKNOWLEDGEMENTS_TOTAL: &str = "emergency_acknowledgements_total";
 /// Series `emergency_escalations_total`.
@@ -144,8 +144,8 @@ const HELP: &[(&str, &str)] = &[
         "The pause after which a speaker's turn is first judged over (their patience), at each utterance's end.",
     ),
     (
-        EMERGENCY_RETRIES_TOTAL,
-        "Presses inside the cooldown that retried the channels of an alarm that reached nobody.",
+        EMERGENCY_COOLDOWNS_ENDED_TOTAL,
+        "Help cooldown windows an operator ended early, so that the next press sends at once.",
     ),
     (
         EMERGENCY_ACKNOWLEDGEMENTS_TOTAL,
@@ -171,7 +171,7 @@ const HELP: &[(&str, &str)] = &[
 const UNLABELLED_COUNTERS: &[&str] = &[
     QUOTA_REJECTIONS_TOTAL,
     EMERGENCY_TOTAL,
-    EMERGENCY_RETRIES_TOTAL,
+    EMERGENCY_COOLDOWNS_ENDED_TOTAL,
     EMERGENCY_ACKNOWLEDGEMENTS_TOTAL,
     EMERGENCY_ESCALATIONS_TOTAL,
 ];

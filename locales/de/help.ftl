@@ -6,8 +6,8 @@ help-alerted = { $form ->
    *[formal] Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt.
 }
 help-no-recipients = { $form ->
-    [informal] Deine Hilfe erreicht noch niemanden: Es ist keine Kontaktperson eingetragen. Ruf bitte selbst den Notruf 112 an.
-   *[formal] Ihre Hilfe erreicht noch niemanden: Es ist keine Kontaktperson eingetragen. Rufen Sie bitte selbst den Notruf 112 an.
+    [informal] Deine Hilfe erreicht noch niemanden: { $cause } Ruf bitte selbst den Notruf 112 an.
+   *[formal] Ihre Hilfe erreicht noch niemanden: { $cause } Rufen Sie bitte selbst den Notruf 112 an.
 }
 help-delivery-failed = { $form ->
     [informal] Die Benachrichtigung ist fehlgeschlagen. Ruf bitte selbst den Notruf 112 an.
@@ -27,11 +27,17 @@ help-cooldown-nobody = { $form ->
     [informal] Der Alarm vor { $minutes ->
         [one] einer Minute
        *[other] { $minutes } Minuten
-    } hat niemanden erreicht. Ruf bitte selbst den Notruf 112 an.
+    } hat niemanden erreicht. Ein neuer Alarm kann in { $left ->
+        [one] einer Minute
+       *[other] { $left } Minuten
+    } gesendet werden; wer den Assistenten betreut, kann die Wartezeit früher beenden. Ruf bitte selbst den Notruf 112 an.
    *[formal] Der Alarm vor { $minutes ->
         [one] einer Minute
        *[other] { $minutes } Minuten
-    } hat niemanden erreicht. Rufen Sie bitte selbst den Notruf 112 an.
+    } hat niemanden erreicht. Ein neuer Alarm kann in { $left ->
+        [one] einer Minute
+       *[other] { $left } Minuten
+    } gesendet werden; wer den Assistenten betreut, kann die Wartezeit früher beenden. Rufen Sie bitte selbst den Notruf 112 an.
 }
 help-cooldown-sending = { $form ->
     [informal] Der Alarm wird gerade gesendet. Wenn es dringend ist, ruf den Notruf 112 an.
@@ -99,4 +105,20 @@ help-declined = In Ordnung, ich alarmiere niemanden.
 help-again = { $form ->
     [informal] Das habe ich nicht verstanden. Soll ich deine Kontaktpersonen alarmieren? Sag bitte ja oder nein.
    *[formal] Das habe ich nicht verstanden. Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.
+}
+help-cause-no-contact = Es ist keine Kontaktperson eingetragen.
+help-cause-no-channel = { $form ->
+    [informal] Deine Kontaktpersonen sind eingetragen, aber der Assistent kann sie nicht erreichen: Es fehlt { $missing }.
+   *[formal] Ihre Kontaktpersonen sind eingetragen, aber der Assistent kann sie nicht erreichen: Es fehlt { $missing }.
+}
+help-missing-mail = der E-Mail-Versand (Mailserver)
+help-missing-sms = der SMS-Versand
+help-missing-calls = die Anruf-Verbindung
+help-nobody-channel = { $form ->
+    [informal] Hilfe erreicht noch niemanden: Deine Kontaktpersonen sind eingetragen, aber es fehlt { $missing }. Sag es bitte der Person, die den Assistenten betreut. Im Notfall ruf selbst den Notruf 112 an.
+   *[formal] Hilfe erreicht noch niemanden: Ihre Kontaktpersonen sind eingetragen, aber es fehlt { $missing }. Sagen Sie es bitte der Person, die den Assistenten betreut. Im Notfall rufen Sie selbst den Notruf 112 an.
+}
+help-last-failed = { $form ->
+    [informal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sag es bitte der Person, die den Assistenten betreut.
+   *[formal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sagen Sie es bitte der Person, die den Assistenten betreut.
 }

@@ -3,8 +3,8 @@
 
 # Answer: at least one person was reached.
 help-alerted = Help is on the way: your contacts have been notified.
-# Answer: nobody is set up to be told.
-help-no-recipients = Nobody is set up to be notified. Please call the emergency number 112 yourself.
+# Answer: nobody can be told; $cause says why (help-cause-…).
+help-no-recipients = Your help reaches nobody yet: { $cause } Please call the emergency number 112 yourself.
 # Answer: every channel tried failed.
 help-delivery-failed = The notification failed. Please call the emergency number 112 yourself.
 # Answer inside the window, the alarm reached people: $minutes, $who.
@@ -12,11 +12,14 @@ help-cooldown-reached = The alarm was raised { $minutes ->
         [one] a minute
        *[other] { $minutes } minutes
     } ago and reached { $who }. If it is urgent, call the emergency number 112.
-# Answer inside the window, the alarm reached nobody: $minutes.
+# Answer inside the window, the alarm reached nobody: $minutes ago, a new alarm in $left minutes.
 help-cooldown-nobody = The alarm of { $minutes ->
         [one] a minute
        *[other] { $minutes } minutes
-    } ago reached nobody. Please call the emergency number 112 yourself.
+    } ago reached nobody. A new alarm can be sent in { $left ->
+        [one] a minute
+       *[other] { $left } minutes
+    }; whoever looks after the assistant can end this wait sooner. Please call the emergency number 112 yourself.
 # Answer while the window's alarm is still being sent.
 help-cooldown-sending = The alarm is being sent right now. If it is urgent, call the emergency number 112.
 # Added when contacts confirmed having seen the alarm: $who.
@@ -118,3 +121,15 @@ help-question = Shall I alert your contacts? Please say yes or no.
 help-declined = All right, I will not alert anyone.
 # The question again, after an answer that is neither yes nor no.
 help-again = I did not understand. Shall I alert your contacts? Please say yes or no.
+# Why a press reached nobody, in its answer ($cause): no contact is entered.
+help-cause-no-contact = No contact person is entered.
+# ... contacts are entered, but no channel reaches them: $missing lists the help-missing-… names.
+help-cause-no-channel = Your contacts are entered, but the assistant cannot reach them: { $missing } is not set up.
+# What the gateway lacks to reach entered contacts, named for the person.
+help-missing-mail = sending e-mail (mail server)
+help-missing-sms = sending SMS
+help-missing-calls = phone calls
+# Under the help button while the person's help reaches nobody: contacts entered, no channel ($missing).
+help-nobody-channel = Help reaches nobody yet: your contacts are entered, but { $missing } is not set up. Please tell whoever looks after the assistant. In an emergency, call the emergency number 112 yourself.
+# Under the help button while the newest alarm was not delivered to some contacts: $who.
+help-last-failed = The last alert could not be delivered to { $who }. Please tell whoever looks after the assistant.

@@ -2,10 +2,13 @@
 ### acknowledgement page.
 
 help-alerted = La ayuda está en camino: se ha avisado a sus contactos.
-help-no-recipients = No hay nadie configurado para recibir el aviso. Por favor, llame usted al número de emergencias 112.
+help-no-recipients = Su aviso de ayuda aún no llega a nadie: { $cause } Por favor, llame usted al número de emergencias 112.
 help-delivery-failed = No se ha podido enviar el aviso. Por favor, llame usted al número de emergencias 112.
 help-cooldown-reached = La alarma se activó hace { $minutes } minutos y llegó a { $who }. Si es urgente, llame al número de emergencias 112.
-help-cooldown-nobody = La alarma de hace { $minutes } minutos no llegó a nadie. Por favor, llame usted al número de emergencias 112.
+help-cooldown-nobody = La alarma de hace { $minutes } minutos no llegó a nadie. Se podrá enviar una nueva alarma dentro de { $left ->
+        [one] un minuto
+       *[other] { $left } minutos
+    }; quien se ocupa del asistente puede terminar antes esta espera. Por favor, llame usted al número de emergencias 112.
 help-cooldown-sending = La alarma se está enviando ahora mismo. Si es urgente, llame al número de emergencias 112.
 help-seen-by = Alarma vista y confirmada por { $who }.
 help-by-email = correo electrónico
@@ -55,3 +58,10 @@ help-nobody-yet = La ayuda aún no llega a nadie: añada un contacto, por favor.
 help-question = ¿Aviso a sus contactos? Diga sí o no.
 help-declined = De acuerdo, no aviso a nadie.
 help-again = No le he entendido. ¿Aviso a sus contactos? Diga sí o no.
+help-cause-no-contact = No hay ninguna persona de contacto registrada.
+help-cause-no-channel = Sus contactos están registrados, pero el asistente no puede avisarlos: falta { $missing }.
+help-missing-mail = el envío de correos (servidor de correo)
+help-missing-sms = el envío de SMS
+help-missing-calls = las llamadas telefónicas
+help-nobody-channel = La ayuda aún no llega a nadie: sus contactos están registrados, pero falta { $missing }. Dígaselo a quien se ocupa del asistente. En caso de emergencia, llame usted mismo al 112.
+help-last-failed = La última alarma no se pudo entregar a { $who }. Dígaselo a quien se ocupa del asistente.

@@ -2,10 +2,13 @@
 ### acknowledgement page.
 
 help-alerted = De l'aide arrive : vos contacts ont été prévenus.
-help-no-recipients = Personne n'est enregistré pour être prévenu. Veuillez appeler vous-même le numéro d'urgence 112.
+help-no-recipients = Votre appel à l'aide n'atteint encore personne : { $cause } Veuillez appeler vous-même le numéro d'urgence 112.
 help-delivery-failed = L'envoi de l'alerte a échoué. Veuillez appeler vous-même le numéro d'urgence 112.
 help-cooldown-reached = L'alerte a été déclenchée il y a { $minutes } minutes et a atteint { $who }. Si c'est urgent, appelez le numéro d'urgence 112.
-help-cooldown-nobody = L'alerte d'il y a { $minutes } minutes n'a atteint personne. Veuillez appeler vous-même le numéro d'urgence 112.
+help-cooldown-nobody = L'alerte d'il y a { $minutes } minutes n'a atteint personne. Une nouvelle alerte pourra être envoyée dans { $left ->
+        [one] une minute
+       *[other] { $left } minutes
+    } ; la personne qui s'occupe de l'assistant peut mettre fin à cette attente plus tôt. Veuillez appeler vous-même le numéro d'urgence 112.
 help-cooldown-sending = L'alerte est en cours d'envoi. Si c'est urgent, appelez le numéro d'urgence 112.
 help-seen-by = Alerte vue et confirmée par { $who }.
 help-by-email = e-mail
@@ -55,3 +58,10 @@ help-nobody-yet = L'alerte n'atteint encore personne – veuillez ajouter un con
 help-question = Dois-je prévenir vos contacts ? Dites oui ou non.
 help-declined = D'accord, je ne préviens personne.
 help-again = Je n'ai pas compris. Dois-je prévenir vos contacts ? Dites oui ou non.
+help-cause-no-contact = Aucune personne à prévenir n'est enregistrée.
+help-cause-no-channel = Vos contacts sont enregistrés, mais l'assistant ne peut pas les joindre : il manque { $missing }.
+help-missing-mail = l'envoi d'e-mails (serveur de messagerie)
+help-missing-sms = l'envoi de SMS
+help-missing-calls = les appels téléphoniques
+help-nobody-channel = L'aide n'atteint encore personne : vos contacts sont enregistrés, mais il manque { $missing }. Prévenez la personne qui s'occupe de l'assistant. En cas d'urgence, appelez vous-même le numéro d'urgence 112.
+help-last-failed = La dernière alerte n'a pas pu être remise à { $who }. Prévenez la personne qui s'occupe de l'assistant.

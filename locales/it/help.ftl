@@ -2,10 +2,13 @@
 ### acknowledgement page.
 
 help-alerted = L'aiuto è in arrivo: i suoi contatti sono stati avvisati.
-help-no-recipients = Non c'è nessuno impostato da avvisare. Per favore, chiami direttamente il numero di emergenza 112.
+help-no-recipients = La sua richiesta di aiuto non raggiunge ancora nessuno: { $cause } Per favore, chiami direttamente il numero di emergenza 112.
 help-delivery-failed = L'invio dell'avviso non è riuscito. Per favore, chiami direttamente il numero di emergenza 112.
 help-cooldown-reached = L'allarme è stato attivato { $minutes } minuti fa e ha raggiunto { $who }. Se è urgente, chiami il numero di emergenza 112.
-help-cooldown-nobody = L'allarme di { $minutes } minuti fa non ha raggiunto nessuno. Per favore, chiami direttamente il numero di emergenza 112.
+help-cooldown-nobody = L'allarme di { $minutes } minuti fa non ha raggiunto nessuno. Un nuovo allarme potrà essere inviato tra { $left ->
+        [one] un minuto
+       *[other] { $left } minuti
+    }; chi si occupa dell'assistente può terminare prima questa attesa. Per favore, chiami direttamente il numero di emergenza 112.
 help-cooldown-sending = L'allarme è in fase di invio proprio ora. Se è urgente, chiami il numero di emergenza 112.
 help-seen-by = Visto e confermato da { $who }.
 help-by-email = e-mail
@@ -55,3 +58,10 @@ help-nobody-yet = L'aiuto non raggiunge ancora nessuno: aggiunga un contatto. In
 help-question = Devo avvisare i suoi contatti? Dica sì o no.
 help-declined = Va bene, non avviso nessuno.
 help-again = Non ho capito. Devo avvisare i suoi contatti? Dica sì o no.
+help-cause-no-contact = Non è registrata nessuna persona di contatto.
+help-cause-no-channel = I suoi contatti sono registrati, ma l'assistente non può raggiungerli: manca { $missing }.
+help-missing-mail = l'invio di e-mail (server di posta)
+help-missing-sms = l'invio di SMS
+help-missing-calls = le chiamate telefoniche
+help-nobody-channel = L'aiuto non raggiunge ancora nessuno: i suoi contatti sono registrati, ma manca { $missing }. Lo dica a chi si occupa dell'assistente. In caso di emergenza chiami lei stesso il 112.
+help-last-failed = L'ultimo allarme non è stato consegnato a { $who }. Lo dica a chi si occupa dell'assistente.

@@ -2,10 +2,13 @@
 ### acknowledgement page.
 
 help-alerted = Er komt hulp: uw contactpersonen zijn gewaarschuwd.
-help-no-recipients = Er is niemand ingesteld om te waarschuwen. Bel alstublieft zelf het alarmnummer 112.
+help-no-recipients = Uw hulpoproep bereikt nog niemand: { $cause } Bel alstublieft zelf het alarmnummer 112.
 help-delivery-failed = Het waarschuwen is mislukt. Bel alstublieft zelf het alarmnummer 112.
 help-cooldown-reached = Het alarm is { $minutes } minuten geleden gegeven en heeft { $who } bereikt. Is het dringend? Bel dan het alarmnummer 112.
-help-cooldown-nobody = Het alarm van { $minutes } minuten geleden heeft niemand bereikt. Bel alstublieft zelf het alarmnummer 112.
+help-cooldown-nobody = Het alarm van { $minutes } minuten geleden heeft niemand bereikt. Een nieuw alarm kan over { $left ->
+        [one] een minuut
+       *[other] { $left } minuten
+    } worden verstuurd; wie de assistent beheert, kan deze wachttijd eerder beëindigen. Bel alstublieft zelf het alarmnummer 112.
 help-cooldown-sending = Het alarm wordt op dit moment verstuurd. Is het dringend? Bel dan het alarmnummer 112.
 help-seen-by = Gezien en bevestigd door { $who }.
 help-by-email = e-mail
@@ -55,3 +58,10 @@ help-nobody-yet = Hulp bereikt nog niemand – voeg een contactpersoon toe. Bel 
 help-question = Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.
 help-declined = Goed, ik waarschuw niemand.
 help-again = Dat heb ik niet begrepen. Zal ik uw contactpersonen waarschuwen? Zeg ja of nee.
+help-cause-no-contact = Er is geen contactpersoon ingevoerd.
+help-cause-no-channel = Uw contactpersonen zijn ingevoerd, maar de assistent kan ze niet bereiken: { $missing } ontbreekt.
+help-missing-mail = het versturen van e-mail (mailserver)
+help-missing-sms = het versturen van sms
+help-missing-calls = telefoongesprekken
+help-nobody-channel = Hulp bereikt nog niemand: uw contactpersonen zijn ingevoerd, maar { $missing } ontbreekt. Zeg het tegen wie de assistent beheert. Bel in een noodgeval zelf het alarmnummer 112.
+help-last-failed = Het laatste alarm kon niet worden bezorgd bij { $who }. Zeg het tegen wie de assistent beheert.

@@ -2,10 +2,10 @@
 ### acknowledgement page.
 
 help-alerted = Pomoc jest w drodze: osoby kontaktowe zostały powiadomione.
-help-no-recipients = Nie ma nikogo, kogo można powiadomić. Proszę samodzielnie zadzwonić pod numer alarmowy 112.
+help-no-recipients = Wezwanie pomocy nie dociera jeszcze do nikogo: { $cause } Proszę samodzielnie zadzwonić pod numer alarmowy 112.
 help-delivery-failed = Nie udało się wysłać powiadomienia. Proszę samodzielnie zadzwonić pod numer alarmowy 112.
 help-cooldown-reached = Alarm został uruchomiony { $minutes } min temu i dotarł do: { $who }. W pilnej sytuacji proszę zadzwonić pod numer alarmowy 112.
-help-cooldown-nobody = Alarm sprzed { $minutes } min nie dotarł do nikogo. Proszę samodzielnie zadzwonić pod numer alarmowy 112.
+help-cooldown-nobody = Alarm sprzed { $minutes } min nie dotarł do nikogo. Nowy alarm można wysłać za { $left } min; osoba, która opiekuje się asystentem, może wcześniej zakończyć to oczekiwanie. Proszę samodzielnie zadzwonić pod numer alarmowy 112.
 help-cooldown-sending = Alarm jest właśnie wysyłany. W pilnej sytuacji proszę zadzwonić pod numer alarmowy 112.
 help-seen-by = Alarm zauważony i potwierdzony przez: { $who }.
 help-by-email = e-mail
@@ -55,3 +55,10 @@ help-nobody-yet = Pomoc nie dociera jeszcze do nikogo – proszę dodać osobę 
 help-question = Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.
 help-declined = Dobrze, nikogo nie powiadamiam.
 help-again = Nie zrozumiałem. Czy mam powiadomić osoby kontaktowe? Proszę powiedzieć tak lub nie.
+help-cause-no-contact = Nie wpisano żadnej osoby kontaktowej.
+help-cause-no-channel = Osoby kontaktowe są wpisane, ale asystent nie może do nich dotrzeć: brakuje ustawienia „{ $missing }”.
+help-missing-mail = wysyłanie e-maili (serwer poczty)
+help-missing-sms = wysyłanie SMS-ów
+help-missing-calls = połączenia telefoniczne
+help-nobody-channel = Pomoc nie dociera jeszcze do nikogo: osoby kontaktowe są wpisane, ale brakuje ustawienia „{ $missing }”. Proszę powiedzieć o tym osobie, która opiekuje się asystentem. W nagłym wypadku proszę samemu zadzwonić pod 112.
+help-last-failed = Ostatniego alarmu nie udało się doręczyć do: { $who }. Proszę powiedzieć o tym osobie, która opiekuje się asystentem.

@@ -2,10 +2,13 @@
 ### acknowledgement page.
 
 help-alerted = A ajuda vem a caminho: os seus contactos foram avisados.
-help-no-recipients = Não há ninguém configurado para ser avisado. Por favor, ligue diretamente para o número de emergência 112.
+help-no-recipients = O seu pedido de ajuda ainda não chega a ninguém: { $cause } Por favor, ligue diretamente para o número de emergência 112.
 help-delivery-failed = O envio do aviso falhou. Por favor, ligue diretamente para o número de emergência 112.
 help-cooldown-reached = O alarme foi acionado há { $minutes } minutos e chegou a { $who }. Se for urgente, ligue para o número de emergência 112.
-help-cooldown-nobody = O alarme de há { $minutes } minutos não chegou a ninguém. Por favor, ligue diretamente para o número de emergência 112.
+help-cooldown-nobody = O alarme de há { $minutes } minutos não chegou a ninguém. Um novo alarme poderá ser enviado dentro de { $left ->
+        [one] um minuto
+       *[other] { $left } minutos
+    }; quem cuida do assistente pode terminar esta espera mais cedo. Por favor, ligue diretamente para o número de emergência 112.
 help-cooldown-sending = O alarme está a ser enviado neste momento. Se for urgente, ligue para o número de emergência 112.
 help-seen-by = Visto e confirmado por { $who }.
 help-by-email = e-mail
@@ -55,3 +58,10 @@ help-nobody-yet = A ajuda ainda não chega a ninguém – adicione um contacto. 
 help-question = Devo avisar os seus contactos? Diga sim ou não.
 help-declined = Está bem, não aviso ninguém.
 help-again = Não entendi. Devo avisar os seus contactos? Diga sim ou não.
+help-cause-no-contact = Não está registada nenhuma pessoa de contacto.
+help-cause-no-channel = Os seus contactos estão registados, mas o assistente não os consegue alcançar: falta { $missing }.
+help-missing-mail = o envio de e-mails (servidor de correio)
+help-missing-sms = o envio de SMS
+help-missing-calls = as chamadas telefónicas
+help-nobody-channel = A ajuda ainda não chega a ninguém: os seus contactos estão registados, mas falta { $missing }. Diga-o a quem cuida do assistente. Numa emergência, ligue você mesmo para o 112.
+help-last-failed = O último alarme não pôde ser entregue a { $who }. Diga-o a quem cuida do assistente.

@@ -77,6 +77,7 @@ pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost)
             let press = Press {
                 platform: Some("phone".into()),
                 language: Some(language.clone()),
+                way: emergency::Way::Checkin,
                 ..Press::default()
             };
             let base = app.settings.emergency.public_url.clone().unwrap_or_default();

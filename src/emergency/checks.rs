@@ -207,33 +207,199 @@ pub fn channels(app: &App, prefs: &Prefs) -> (Vec<&'static str>, Vec<&'static st
     all.into_iter().partition(|c| failing(app, c))
 }
 
-/// What the person's help page says while their help reaches nobody (no contact is set up) or a channel of
-/// theirs cannot deliver, in `language` and their form of address.
-pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
+/// A setting the gateway lacks to reach contacts a person entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Missing {
+    /// E-mail addresses are entered, `SMTP_HOST` is not set.
+    MailRelay,
+    /// Phone numbers are entered, Twilio is not set up (SMS).
+    Sms,
+    /// Phone numbers are entered, no line carries alarm calls to them (Twilio, or the house line for its own
+    /// numbers).
+    Calls,
+}
+
+impl Missing {
+    /// The settings an operator sets, as the start's line names them.
+    pub fn settings(self) -> &'static str {
+        match self {
+            Self::MailRelay => "SMTP_HOST (and SMTP_FROM)",
+            Self::Sms => "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER",
+            Self::Calls => "Twilio or the house line (SIP_*), EMERGENCY_CALL_VIA",
+        }
+    }
+
+    /// Its name in the phrasebook (`help-missing-…`).
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Self::MailRelay => "help-missing-mail",
+            Self::Sms => "help-missing-sms",
+            Self::Calls => "help-missing-calls",
+        }
+    }
+}
+
+/// Why a person's help would not reach everybody: one cause, the same on the page, in the spoken answer, the
+/// help button's answer, the status, the admin panel and at the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// No contact is entered (no address, no number, no `EMERGENCY_CONTACT_EMAIL`).
+    NoContact,
+    /// Contacts are entered, but no channel for any of them is set up ([`Diagnosis::missing`]).
+    NoChannel,
+    /// Every channel with a recipient fails its check.
+    ChannelsFailing,
+    /// Some channels fail their checks, others work.
+    SomeFailing,
+    /// The newest alarm could not be delivered to some contacts ([`Diagnosis::failed_to`]).
+    LastDeliveryFailed,
+}
+
+/// A person's help path, read: the cause and its particulars.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Diagnosis {
+    /// None while help reaches everybody.
+    pub cause: Option<Cause>,
+    /// Settings missing for contacts the person entered (also beside a channel that works).
+    pub missing: Vec<Missing>,
+    /// Channels whose checks fail (`email`, `sms`, `call`).
+    pub failing: Vec<&'static str>,
+    /// Channels that work.
+    pub working: Vec<&'static str>,
+    /// Contacts the newest alarm could not reach.
+    pub failed_to: Vec<String>,
+}
+
+/// The settings missing for the contacts in `prefs`.
+fn missing(app: &App, prefs: &Prefs) -> Vec<Missing> {
+    let settings = &app.settings.emergency;
+    let mut out = Vec::new();
+    let emails = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty()) || settings.contact_email.is_some();
+    if emails && app.settings.smtp.host.is_none() {
+        out.push(Missing::MailRelay);
+    }
+    let phones = prefs.emergency_contact_phones.clone().unwrap_or_default();
+    if phones.iter().any(|p| p.starts_with('+')) && !settings.twilio_configured() {
+        out.push(Missing::Sms);
+    }
+    let called = |p: &String| settings.call_via.is_some_and(|via| via.sip() || p.starts_with('+'));
+    if !phones.iter().all(called) {
+        out.push(Missing::Calls);
+    }
+    out
+}
+
+/// Reads the help path of the person with `prefs` as the gateway is set up now (the newest alarm aside).
+pub fn diagnose(app: &App, prefs: &Prefs) -> Diagnosis {
     let (failing, working) = channels(app, prefs);
-    let t = Words::new(language, prefs.informal());
-    if failing.is_empty() && working.is_empty() {
-        return Some(t.get("help-nobody-yet"));
-    }
-    if failing.is_empty() {
-        return None;
-    }
-    let name = |c: &&str| {
-        t.get(match *c {
-            "email" => "help-by-email",
-            "sms" => "help-by-sms",
-            _ => "help-by-call",
-        })
+    let missing = missing(app, prefs);
+    let entered = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty())
+        || prefs.emergency_contact_phones.as_ref().is_some_and(|p| !p.is_empty())
+        || app.settings.emergency.contact_email.is_some();
+    let cause = match () {
+        () if failing.is_empty() && working.is_empty() && !entered => Some(Cause::NoContact),
+        () if failing.is_empty() && working.is_empty() => Some(Cause::NoChannel),
+        () if working.is_empty() => Some(Cause::ChannelsFailing),
+        () if !failing.is_empty() => Some(Cause::SomeFailing),
+        () => None,
     };
-    if working.is_empty() {
-        return Some(t.get("help-path-none"));
+    Diagnosis {
+        cause,
+        missing,
+        failing,
+        working,
+        failed_to: Vec::new(),
     }
-    let list = |cs: &[&str]| cs.iter().map(name).collect::<Vec<_>>().join(", ");
-    Some(format!(
-        "{} {}",
-        t.with("help-path-down", &[("channels", list(&failing).into())]),
-        t.with("help-path-still", &[("channels", list(&working).into())])
-    ))
+}
+
+/// [`diagnose`], with the newest alarm of `user_id`: while nothing else is wrong, contacts it could not
+/// reach are the cause.
+pub async fn diagnose_user(app: &App, user_id: &str, prefs: &Prefs) -> Result<Diagnosis, crate::store::StoreError> {
+    let mut diagnosis = diagnose(app, prefs);
+    if let Some(alarm) = app.store.latest_alarm(user_id).await? {
+        diagnosis.failed_to = app
+            .store
+            .deliveries(&alarm.id)
+            .await?
+            .into_iter()
+            .filter(|d| d.state == "failed" && d.channel != "webhook")
+            .map(|d| d.recipient)
+            .fold(Vec::new(), |mut all, r| {
+                if !all.contains(&r) {
+                    all.push(r);
+                }
+                all
+            });
+    }
+    if diagnosis.cause.is_none() && !diagnosis.failed_to.is_empty() {
+        diagnosis.cause = Some(Cause::LastDeliveryFailed);
+    }
+    Ok(diagnosis)
+}
+
+impl Diagnosis {
+    /// The settings missing, in the person's words ("E-Mail-Versand, SMS-Versand").
+    fn missing_words(&self, t: Words<'_>) -> String {
+        self.missing
+            .iter()
+            .map(|m| t.get(m.phrase()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The cause as one sentence in the person's language and form of address (for a press that reached
+    /// nobody): no contact, or contacts without a channel.
+    pub fn cause_words(&self, t: Words<'_>) -> String {
+        match self.cause {
+            Some(Cause::NoChannel) => t.with("help-cause-no-channel", &[("missing", self.missing_words(t).into())]),
+            Some(Cause::ChannelsFailing) => t.get("help-path-none"),
+            _ => t.get("help-cause-no-contact"),
+        }
+    }
+
+    /// What the person's help page says about the cause, in `t`'s language and form of address; none while
+    /// help reaches everybody.
+    pub fn warning(&self, t: Words<'_>) -> Option<String> {
+        let name = |c: &&str| {
+            t.get(match *c {
+                "email" => "help-by-email",
+                "sms" => "help-by-sms",
+                _ => "help-by-call",
+            })
+        };
+        let list = |cs: &[&str]| cs.iter().map(name).collect::<Vec<_>>().join(", ");
+        Some(match self.cause? {
+            Cause::NoContact => t.get("help-nobody-yet"),
+            Cause::NoChannel => t.with("help-nobody-channel", &[("missing", self.missing_words(t).into())]),
+            Cause::ChannelsFailing => t.get("help-path-none"),
+            Cause::SomeFailing => format!(
+                "{} {}",
+                t.with("help-path-down", &[("channels", list(&self.failing).into())]),
+                t.with("help-path-still", &[("channels", list(&self.working).into())])
+            ),
+            Cause::LastDeliveryFailed => t.with("help-last-failed", &[("who", self.failed_to.join(", ").into())]),
+        })
+    }
+
+    /// The cause for the operator (the start's line, the log): what to set or look at.
+    pub fn for_operator(&self) -> Option<String> {
+        let settings = || self.missing.iter().map(|m| m.settings()).collect::<Vec<_>>().join("; ");
+        Some(match self.cause? {
+            Cause::NoContact => "no contact entered (admin panel, Users)".to_string(),
+            Cause::NoChannel => format!("contacts entered but no channel for them: set {}", settings()),
+            Cause::ChannelsFailing => format!("every channel fails its check ({})", self.failing.join(", ")),
+            Cause::SomeFailing => format!("{} fail their checks", self.failing.join(", ")),
+            Cause::LastDeliveryFailed => format!("the last alarm did not reach {}", self.failed_to.join(", ")),
+        })
+    }
+}
+
+/// What the person's help page says while their help reaches nobody or a channel of theirs cannot deliver, in
+/// `language` and their form of address (the newest alarm aside: see [`diagnose_user`]).
+pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
+    diagnose(app, prefs).warning(Words::new(language, prefs.informal()))
 }
 
 /// How far a person's help reaches now.
@@ -257,15 +423,94 @@ pub fn reach(app: &App, prefs: &Prefs) -> Reach {
     }
 }
 
-/// The names of the users whose help reaches nobody now: no contact on a configured channel, or every
-/// channel of theirs failing its check.
-pub async fn stranded(app: &App) -> Result<Vec<String>, crate::store::StoreError> {
-    let mut names = Vec::new();
+/// A person whose help does not reach everybody, for the operator.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Stranded {
+    /// The user's name.
+    pub name: String,
+    /// The user's id (for ending their cooldown window).
+    pub user_id: String,
+    /// How far their help reaches now.
+    pub reach: Reach,
+    /// Why, with its particulars.
+    #[serde(flatten)]
+    pub diagnosis: Diagnosis,
+    /// Their last press reached nobody.
+    pub last_press_reached_nobody: bool,
+    /// Seconds left in their cooldown window (0: a press sends at once).
+    pub cooldown_remaining_seconds: i64,
+}
+
+/// The users whose help does not reach everybody now, or whose last press reached nobody, each with the cause.
+pub async fn stranded(app: &App) -> crate::error::Result<Vec<Stranded>> {
+    let eff = app.runtime.effective().await?;
+    let mut out = Vec::new();
     for user in app.store.list_users().await? {
         let prefs = app.store.prefs(&user.id).await?;
-        if reach(app, &prefs) != Reach::Somebody {
-            names.push(user.name);
+        let diagnosis = diagnose_user(app, &user.id, &prefs).await?;
+        let latest = app.store.latest_alarm(&user.id).await?;
+        let last_press_reached_nobody = latest
+            .as_ref()
+            .is_some_and(|a| a.status == "no_recipients" || a.status == "delivery_failed");
+        let window_ms = super::cooldown_minutes(&prefs, &eff) * 60_000;
+        let remaining_ms = match app.store.last_emergency(&user.id).await? {
+            Some(at) => (at + window_ms - crate::store::now_ms()).max(0),
+            None => 0,
+        };
+        let reach = reach(app, &prefs);
+        if reach != Reach::Somebody || diagnosis.cause.is_some() || last_press_reached_nobody {
+            out.push(Stranded {
+                name: user.name,
+                user_id: user.id,
+                reach,
+                diagnosis,
+                last_press_reached_nobody,
+                cooldown_remaining_seconds: (remaining_ms + 999) / 1000,
+            });
         }
     }
-    Ok(names)
+    Ok(out)
+}
+
+/// Whether contacts could not open a link to `url`: the gateway's own loopback or a link-local address.
+pub fn local_address(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else {
+        return true;
+    };
+    let Some(host) = url.host_str() else {
+        return true;
+    };
+    match host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<std::net::IpAddr>()
+    {
+        Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_link_local() || ip.is_unspecified(),
+        Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback() || ip.is_unicast_link_local() || ip.is_unspecified(),
+        Err(_) => host.eq_ignore_ascii_case("localhost") || host.ends_with(".localhost"),
+    }
+}
+
+/// The operator's warning when contacts would get acknowledgement or care links they cannot open: a mail relay
+/// or Twilio is set up, and `PUBLIC_URL` is unset (links point at the address a press came from, or at
+/// `LISTEN_ADDR` for a voice channel) or a loopback or link-local address. The messages then say how to
+/// confirm instead.
+pub fn links_warning(app: &App) -> Option<String> {
+    let links_go_out = app.settings.smtp.host.is_some() || app.settings.emergency.twilio_configured();
+    if !links_go_out {
+        return None;
+    }
+    match &app.settings.emergency.public_url {
+        None => Some(format!(
+            "help: PUBLIC_URL is not set: the confirmation links in alarm and care messages point at the address \
+             a press came from, or at {} for a call for help by voice, which a contact's phone may not open; set \
+             PUBLIC_URL to the address contacts reach the gateway at",
+            app.settings.server.listen_addr
+        )),
+        Some(url) if local_address(url) => Some(format!(
+            "help: PUBLIC_URL {url} is a loopback or link-local address: no contact can open the confirmation \
+             links in alarm and care messages; set it to the address contacts reach the gateway at"
+        )),
+        Some(_) => None,
+    }
 }

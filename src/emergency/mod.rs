@@ -9,6 +9,7 @@
 
 pub mod ack;
 pub mod checks;
+pub mod dialogue;
 pub mod dossier;
 pub mod escalation;
 pub mod hearing;
@@ -16,6 +17,7 @@ pub mod mail;
 pub mod send;
 pub mod spoken;
 pub mod twilio;
+pub mod typed;
 
 use std::time::Duration;
 
@@ -77,6 +79,26 @@ pub struct Press {
     /// The language of the page or channel the press came from, for a person who set none.
     #[serde(default)]
     pub language: Option<String>,
+    /// How the person asked for help.
+    #[serde(default)]
+    pub way: Way,
+}
+
+/// How a person asked for help: what the contacts' messages say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Way {
+    /// The help button (of the page, or `POST /api/emergency`).
+    #[default]
+    Button,
+    /// A call for help by voice, confirmed (or not answered) on a voice channel.
+    Spoken,
+    /// A call for help typed in a conversation, confirmed by a typed yes.
+    Typed,
+    /// The help key on a telephone.
+    Key,
+    /// A no to the daily check-in's question, then a yes.
+    Checkin,
 }
 
 /// The answer to a press.
@@ -189,6 +211,9 @@ pub struct Status {
     pub minutes_ago: Option<i64>,
     pub remaining_seconds: i64,
     pub cooldown_minutes: i64,
+    /// While the window is open: what a press now answers (whom the window's alarm reached, or that it reached
+    /// nobody and when a press sends again), in the person's language, word for word as the press says it.
+    pub cooldown_message: Option<String>,
     /// Whether any channel with a recipient is set up.
     pub notify_ready: bool,
     /// The newest alarm.
@@ -199,9 +224,13 @@ pub struct Status {
     /// How far a press would reach now: `somebody`, `failing` (every channel of theirs fails its check) or
     /// `nobody` (no contact is set up on a configured channel).
     pub reach: checks::Reach,
-    /// While the help reaches nobody, or a channel of this person's alarm cannot deliver (its check fails):
-    /// what does and does not work, in their language and form of address.
+    /// While the help does not reach everybody: the cause in their language and form of address (no contact;
+    /// contacts without a channel, naming what is missing; channels failing their checks; the newest alarm not
+    /// delivered to some contacts).
     pub warning: Option<String>,
+    /// The cause of the warning, and its particulars.
+    #[serde(flatten)]
+    pub diagnosis: checks::Diagnosis,
 }
 
 /// An alarm as its person sees it.
@@ -233,11 +262,27 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
         Some(alarm) => app.store.acknowledged_by(&alarm.id).await?,
         None => Vec::new(),
     };
+    let lang = language(app, &prefs, asked);
+    let words = Words::new(&lang, prefs.informal());
+    let cooldown_message = match last.filter(|_| remaining > 0) {
+        Some(at) => {
+            let window = Window {
+                user_id: user.id.clone(),
+                at,
+                alarm_id: app.store.cooldown_alarm(&user.id).await?,
+                remaining_ms: at + window_ms - now,
+            };
+            Some(window.text(app, words).await?)
+        }
+        None => None,
+    };
+    let diagnosis = checks::diagnose_user(app, &user.id, &prefs).await?;
     Ok(Status {
         cooldown_active: remaining > 0,
         minutes_ago: last.map(|_| minutes_ago),
         remaining_seconds: remaining,
         cooldown_minutes: window_ms / 60_000,
+        cooldown_message,
         notify_ready: notify_ready(app, &prefs),
         alarm: latest.map(|a| AlarmView {
             id: a.id,
@@ -249,7 +294,8 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
         acknowledged: !acknowledged_by.is_empty(),
         acknowledged_by,
         reach: checks::reach(app, &prefs),
-        warning: checks::warning(app, &prefs, &language(app, &prefs, asked)),
+        warning: diagnosis.warning(words),
+        diagnosis,
     })
 }
 
@@ -263,6 +309,39 @@ pub async fn raise(app: &App, user: &User, press: Press, base_url: String) -> Re
     pressed
         .await
         .map_err(|err| crate::error::ApiError::Internal(format!("the alarm's task failed: {err}")))?
+}
+
+/// Ends the window of `user` (an operator fixed their channels): true when one was open. Counted and logged;
+/// the caller audits it.
+pub async fn end_cooldown(app: &App, user: &User) -> Result<bool> {
+    let eff = app.runtime.effective().await?;
+    let prefs = app.store.prefs(&user.id).await?;
+    let window_ms = cooldown_minutes(&prefs, &eff) * 60_000;
+    let ended = app.store.end_cooldown(&user.id, now_ms(), window_ms).await?;
+    if ended {
+        app.metrics.incr(crate::metrics::EMERGENCY_COOLDOWNS_ENDED_TOTAL, &[]);
+        tracing::warn!(user = %user.name, "an operator ended the help cooldown window; the next press sends at once");
+    }
+    Ok(ended)
+}
+
+/// Raises the alarm of a call for help on a channel without a position (voice, text, a telephone): the device
+/// is the channel `platform`, whose `language` speaks to a person who set none; links point at `PUBLIC_URL`,
+/// else at the gateway's own address.
+pub async fn raise_on(app: &App, user: &User, (platform, way): (&str, Way), language: &str) -> Result<Answer> {
+    let press = Press {
+        platform: Some(platform.into()),
+        language: Some(language.into()),
+        way,
+        ..Press::default()
+    };
+    let base_url = app
+        .settings
+        .emergency
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", app.settings.server.listen_addr));
+    raise(app, user, press, base_url).await
 }
 
 #[tracing::instrument(skip_all, fields(user = %user.name))]
@@ -324,106 +403,37 @@ impl Context<'_> {
             None,
             self.window_ms,
             Some(&alarm.id),
-            message(&self.lang, self.informal, status),
+            match status {
+                "no_recipients" => nobody_message(app, &self.prefs, self.words()),
+                _ => message(&self.lang, self.informal, status),
+            },
         ))
     }
 
-    /// A press inside the window: join a send that is running, retry the failed channels of an alarm that
-    /// reached nobody, or say truthfully whom the alarm reached.
+    /// A press inside the window: as the specification's table has it, no second send and no log entry, status
+    /// `cooldown`. It waits for a send that is running (at most the channel timeout + 2 s), so that it can say
+    /// truthfully what the window's alarm achieved, and when a press will send again.
     async fn inside_window(&self, at: i64, alarm_id: Option<String>) -> Result<Answer> {
         let app = self.app;
         let minutes_ago = (now_ms() - at) / 60_000;
         let remaining_ms = at + self.window_ms - now_ms();
-        let Some(alarm_id) = alarm_id else {
-            // A window opened before alarms were tracked: tell what its logged send achieved.
-            let logged = app.store.alarm_since(&self.user.id, at).await?;
-            let reached = logged.as_ref().map(|e| reached_in_log(&e.details)).unwrap_or_default();
-            let text = self.cooldown_text(minutes_ago, &reached, &[]);
-            return Ok(self.answer("cooldown", Vec::new(), Some(minutes_ago), remaining_ms, None, text));
-        };
-        let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs + 2);
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let alarm = wait_for_sends(app, &alarm_id, deadline).await?;
-            let status = alarm
-                .as_ref()
-                .map_or_else(|| "sending".to_string(), |a| a.status.clone());
-            if status == "no_recipients" {
-                let text = message(&self.lang, self.informal, &status);
-                return Ok(self.answer(
-                    "no_recipients",
-                    Vec::new(),
-                    Some(minutes_ago),
-                    remaining_ms,
-                    Some(&alarm_id),
-                    text,
-                ));
-            }
-            if let Some(alarm) = alarm.filter(|_| status != "alerted") {
-                let claimed = app.store.claim_retry(&alarm_id).await?;
-                if !claimed.is_empty() {
-                    return self.retry(&alarm, claimed, minutes_ago, remaining_ms).await;
-                }
-                // Another press took the failed channels a moment ago: wait for its result.
-                if tokio::time::Instant::now() < deadline && still_sending(app, &alarm_id).await? {
-                    continue;
-                }
-            }
-            let reached: Vec<(String, String)> = app
-                .store
-                .deliveries(&alarm_id)
-                .await?
-                .into_iter()
-                .filter(|d| d.state == "delivered" && d.channel != "webhook")
-                .map(|d| (d.channel, d.recipient))
-                .collect();
-            let seen = app.store.acknowledged_by(&alarm_id).await?;
-            let text = match status.as_str() {
-                "sending" if reached.is_empty() => self.words().get("help-cooldown-sending"),
-                _ => self.cooldown_text(minutes_ago, &reached, &seen),
-            };
-            return Ok(self.answer(
-                "cooldown",
-                Vec::new(),
-                Some(minutes_ago),
-                remaining_ms,
-                Some(&alarm_id),
-                text,
-            ));
+        if let Some(id) = &alarm_id {
+            let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs + 2);
+            wait_for_sends(app, id, tokio::time::Instant::now() + timeout).await?;
         }
-    }
-
-    /// Sends the window's alarm again on the channels this press claimed (they all failed before).
-    async fn retry(
-        &self,
-        alarm: &Alarm,
-        claimed: Vec<(String, String)>,
-        minutes_ago: i64,
-        remaining_ms: i64,
-    ) -> Result<Answer> {
-        let app = self.app;
-        let targets: Vec<Target> = claimed
-            .iter()
-            .filter_map(|(channel, to)| Target::from_stored(channel, to))
-            .collect();
-        // The newest position wins; without one, the position of the first press.
-        let stored: Press = serde_json::from_str(&alarm.press).unwrap_or_default();
-        let press = if self.press.fix.is_some() { &self.press } else { &stored };
-        let dossier = build_dossier(self.user, &self.prefs, &alarm.lang, press);
-        app.metrics.incr(crate::metrics::EMERGENCY_RETRIES_TOTAL, &[]);
-        let (status, deliveries) = self.send(alarm, &dossier, &targets, "retry").await?;
-        tracing::warn!(
-            status,
-            channels = deliveries.len(),
-            "emergency alarm retried inside its window"
-        );
-        let text = message(&self.lang, self.informal, status);
+        let window = Window {
+            user_id: self.user.id.clone(),
+            at,
+            alarm_id: alarm_id.clone(),
+            remaining_ms,
+        };
+        let text = window.text(app, self.words()).await?;
         Ok(self.answer(
-            status,
-            deliveries,
+            "cooldown",
+            Vec::new(),
             Some(minutes_ago),
             remaining_ms,
-            Some(&alarm.id),
+            alarm_id.as_deref(),
             text,
         ))
     }
@@ -431,26 +441,6 @@ impl Context<'_> {
     /// What the person reads and hears, in their language and form of address.
     fn words(&self) -> Words<'_> {
         Words::new(&self.lang, self.informal)
-    }
-
-    fn cooldown_text(&self, minutes_ago: i64, reached: &[(String, String)], seen: &[Acknowledgement]) -> String {
-        let t = self.words();
-        if reached.is_empty() {
-            return t.with("help-cooldown-nobody", &[("minutes", minutes_ago.into())]);
-        }
-        let mut text = t.with(
-            "help-cooldown-reached",
-            &[
-                ("minutes", minutes_ago.into()),
-                ("who", who(&self.lang, reached).into()),
-            ],
-        );
-        if !seen.is_empty() {
-            let names: Vec<&str> = seen.iter().map(|a| a.contact.as_str()).collect();
-            text.push(' ');
-            text.push_str(&t.with("help-seen-by", &[("who", names.join(", ").into())]));
-        }
-        text
     }
 
     /// Sends the alarm until a person is reached: the outcome and what each channel answered by then. The
@@ -506,6 +496,68 @@ impl Context<'_> {
             message,
             alarm_id: alarm_id.map(String::from),
         }
+    }
+}
+
+/// An open cooldown window: the alarm that opened it and the time left.
+pub struct Window {
+    /// Whose window.
+    pub user_id: String,
+    /// When its alarm was raised, epoch ms.
+    pub at: i64,
+    /// Its alarm (none for a window opened before alarms were tracked).
+    pub alarm_id: Option<String>,
+    /// Until a press sends again.
+    pub remaining_ms: i64,
+}
+
+impl Window {
+    /// What a press inside the window tells, the same in the press's answer and the status: whom its alarm
+    /// reached (and who confirmed), that it is still being sent, or that it reached nobody, when a press will
+    /// send again and that whoever looks after the gateway can end the wait.
+    pub async fn text(&self, app: &App, t: Words<'_>) -> Result<String> {
+        let minutes = (now_ms() - self.at) / 60_000;
+        let (reached, sending, seen) = match &self.alarm_id {
+            Some(id) => {
+                let deliveries = app.store.deliveries(id).await?;
+                let reached: Vec<(String, String)> = deliveries
+                    .iter()
+                    .filter(|d| d.state == "delivered" && d.channel != "webhook")
+                    .map(|d| (d.channel.clone(), d.recipient.clone()))
+                    .collect();
+                let sending = deliveries.iter().any(|d| d.state == "sending");
+                (reached, sending, app.store.acknowledged_by(id).await?)
+            }
+            None => {
+                // A window opened before alarms were tracked: what its logged send achieved.
+                let logged = app.store.alarm_since(&self.user_id, self.at).await?;
+                (
+                    logged.map(|e| reached_in_log(&e.details)).unwrap_or_default(),
+                    false,
+                    Vec::new(),
+                )
+            }
+        };
+        if reached.is_empty() && sending {
+            return Ok(t.get("help-cooldown-sending"));
+        }
+        if reached.is_empty() {
+            let left = (self.remaining_ms.max(0) + 59_999) / 60_000;
+            return Ok(t.with(
+                "help-cooldown-nobody",
+                &[("minutes", minutes.into()), ("left", left.into())],
+            ));
+        }
+        let mut text = t.with(
+            "help-cooldown-reached",
+            &[("minutes", minutes.into()), ("who", who(t.lang, &reached).into())],
+        );
+        if !seen.is_empty() {
+            let names: Vec<&str> = seen.iter().map(|a| a.contact.as_str()).collect();
+            text.push(' ');
+            text.push_str(&t.with("help-seen-by", &[("who", names.join(", ").into())]));
+        }
+        Ok(text)
     }
 }
 
@@ -584,13 +636,21 @@ impl Entry {
     }
 }
 
-/// The message of an outcome in the person's language and form of address.
+/// The message of an outcome in the person's language and form of address; for `no_recipients`, with its
+/// cause as [`checks::diagnose`] reads it now.
 pub fn message(lang: &str, informal: bool, status: &str) -> String {
-    Words::new(lang, informal).get(match status {
+    let t = Words::new(lang, informal);
+    t.get(match status {
         "alerted" => "help-alerted",
-        "no_recipients" => "help-no-recipients",
         _ => "help-delivery-failed",
     })
+}
+
+/// The message of a press that reached nobody: why (no contact, or no channel for the contacts) and the 112
+/// advice.
+fn nobody_message(app: &App, prefs: &Prefs, t: Words<'_>) -> String {
+    let cause = checks::diagnose(app, prefs).cause_words(t);
+    t.with("help-no-recipients", &[("cause", cause.into())])
 }
 
 /// "address (e-mail), number (SMS, call)": who an alarm reached, by recipient.

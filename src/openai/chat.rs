@@ -209,6 +209,7 @@ async fn completions(
         layer,
         text_only: true,
         context,
+        typed: Some("v1"),
         ..TurnRequest::default()
     };
     let reply = Reply {
@@ -352,14 +353,18 @@ async fn streamed(
     let mut turn = crate::task::AbortOnDrop(tokio::spawn(
         async move { turn::run(&app, &user, request, Some(tx)).await },
     ));
-    match turn_events.recv().await {
-        Some(TurnEvent::Accepted(_)) => {}
-        // The turn ended before it was accepted: its error is the answer.
-        _ => {
-            return Err(match (&mut turn.0).await {
-                Ok(Err(err)) => err.into(),
-                _ => ApiError::Internal("the turn ended without an answer".into()).into(),
-            });
+    loop {
+        match turn_events.recv().await {
+            Some(TurnEvent::Accepted(_)) => break,
+            // The help dialogue answers instead of the model: its words come as the answer's tokens.
+            Some(TurnEvent::Help(_)) => {}
+            // The turn ended before it was accepted: its error is the answer.
+            _ => {
+                return Err(match (&mut turn.0).await {
+                    Ok(Err(err)) => err.into(),
+                    _ => ApiError::Internal("the turn ended without an answer".into()).into(),
+                });
+            }
         }
     }
     let (out, events) = mpsc::channel::<Payload>(64);

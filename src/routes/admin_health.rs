@@ -51,6 +51,13 @@ struct ProvidersHealth {
     /// Users whose alarm would reach nobody now: none of their channels is set up, or every one fails its
     /// check.
     users_without_working_channel: Vec<String>,
+    /// Every user whose help does not reach everybody, or whose last press reached nobody: the cause per user
+    /// (no contact, contacts without a channel and the settings missing, channels failing, the newest alarm
+    /// not delivered) and the time left in their cooldown window, which an operator may end.
+    help: Vec<checks::Stranded>,
+    /// When contacts would get confirmation links they cannot open (`PUBLIC_URL` unset, loopback or
+    /// link-local): what to set.
+    links_warning: Option<String>,
     /// The phone lines the gateway keeps itself: its SIP registration with the router.
     lines: Vec<crate::lines::LineStatus>,
 }
@@ -76,10 +83,17 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         configured: true,
         health,
     }));
+    let help = checks::stranded(&app).await?;
     Ok(Json(ProvidersHealth {
         instance: app.instance.clone(),
         providers,
-        users_without_working_channel: checks::stranded(&app).await?,
+        users_without_working_channel: help
+            .iter()
+            .filter(|s| s.reach != checks::Reach::Somebody)
+            .map(|s| s.name.clone())
+            .collect(),
+        help,
+        links_warning: checks::links_warning(&app),
         lines: app.lines.list(),
     }))
 }

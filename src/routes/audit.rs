@@ -43,6 +43,9 @@ pub enum Action<'a> {
     AdminFlag { is_admin: bool },
     #[serde(rename = "user.history_delete")]
     HistoryDelete { sessions: u64 },
+    /// An operator ended a person's help cooldown window, so that the next press sends at once.
+    #[serde(rename = "user.emergency_cooldown_end")]
+    CooldownEnd { was_open: bool },
     /// An admin read a person's conversation.
     #[serde(rename = "conversation.read")]
     ConversationRead { user_id: &'a str },

@@ -69,6 +69,10 @@ struct ChatAnswer {
     /// With `?debug`: memories sent to the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     memories_len: Option<usize>,
+    /// The help dialogue answered a typed call for help (or the answer to its question) instead of the model:
+    /// `asked`, `declined`, or the alarm's outcome (`alerted`, `no_recipients`, `delivery_failed`, `cooldown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<String>,
 }
 
 /// One turn: the answer as text, its semantic result and the spoken answer (base64 WAV) unless text_only.
@@ -93,6 +97,7 @@ async fn chat(
         session,
         layer,
         text_only: body.text_only,
+        typed: Some("api"),
         ..TurnRequest::default()
     };
     let outcome = turn::run(&app.0, &caller.user, request, None).await?;
@@ -113,6 +118,7 @@ fn answer(outcome: &TurnOutcome, session_id: Option<String>, debug: bool) -> Cha
         audio_format: outcome.audio.as_ref().map(|s| s.format),
         history_len: debug.then_some(outcome.history_len),
         memories_len: debug.then_some(outcome.memories_len),
+        help: outcome.help.as_ref().map(|h| h.status.clone()),
     }
 }
 

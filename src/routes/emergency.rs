@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::audit::{Action, audit};
 use super::openapi::{ADMIN, PUBLIC, USER};
 
 use crate::app::AppState;
@@ -31,9 +32,11 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(raise))
         .routes(routes!(status))
+        .routes(routes!(decline))
         .routes(routes!(ack_page, ack_confirm))
         .routes(routes!(call_callback))
         .routes(routes!(list))
+        .routes(routes!(end_cooldown))
 }
 
 /// The browser's Geolocation fix.
@@ -93,6 +96,7 @@ fn press(body: Option<EmergencyBody>, headers: &HeaderMap) -> Result<Press> {
         mobile: body.device.as_ref().and_then(|d| d.mobile),
         platform: body.device.and_then(|d| d.platform).map(|p| clip(p, 100)),
         language: page_language(body.language.as_deref(), headers)?,
+        way: crate::emergency::Way::Button,
     })
 }
 
@@ -140,7 +144,41 @@ async fn raise(
 ) -> Result<Json<Answer>> {
     let press = press(body.map(|AppJson(b)| b), &headers)?;
     let base_url = base_url(&app, peer, &headers);
+    // The button answers a typed help question too: a "ja" typed after it must not raise a second alarm.
+    emergency::typed::settle(&app, &caller.user.id).await?;
     Ok(Json(emergency::raise(&app, &caller.user, press, base_url).await?))
+}
+
+/// The answer to the help question's no, given by a button (the page's dialog after a typed call for help).
+#[derive(Debug, Serialize, ToSchema)]
+struct Declined {
+    /// `declined`.
+    status: &'static str,
+    /// Whether a typed help question was open (it is not any more).
+    was_open: bool,
+    /// What to tell the person, in their language: nobody is alerted.
+    message: String,
+}
+
+/// The person said no to the help question by a button: nobody is alerted, and the question is closed (a
+/// "ja" typed afterwards is a question for the model again).
+#[utoipa::path(delete, path = "/api/emergency/question", tag = USER, params(StatusQuery),
+    responses((status = 200, body = Declined)))]
+async fn decline(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    caller: CurrentUser,
+    AppQuery(query): AppQuery<StatusQuery>,
+) -> Result<Json<Declined>> {
+    let was_open = emergency::typed::settle(&app, &caller.user.id).await?;
+    let asked = page_language(query.language.as_deref(), &headers)?;
+    let prefs = app.store.prefs(&caller.user.id).await?;
+    let language = emergency::language(&app, &prefs, asked.as_deref());
+    Ok(Json(Declined {
+        status: "declined",
+        was_open,
+        message: emergency::spoken::declined(&language),
+    }))
 }
 
 /// Where acknowledgement links point: `PUBLIC_URL`, else the address the button was pressed at (its scheme
@@ -211,6 +249,29 @@ async fn status(
 ) -> Result<Json<Status>> {
     let language = page_language(query.language.as_deref(), &headers)?;
     Ok(Json(emergency::status(&app, &caller.user, language.as_deref()).await?))
+}
+
+/// What ending a cooldown window did.
+#[derive(Debug, Serialize, ToSchema)]
+struct CooldownEnded {
+    user_id: String,
+    /// Whether a window was open (a press now sends at once either way).
+    was_open: bool,
+}
+
+/// Ends a person's help cooldown window, once the operator has fixed their channels: the next press sends at
+/// once. The alarms and their log stay; audit-logged.
+#[utoipa::path(delete, path = "/api/admin/users/{user_id}/emergency/cooldown", tag = ADMIN,
+    responses((status = 200, body = CooldownEnded), (status = 404, description = "no such user")))]
+async fn end_cooldown(
+    State(app): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+) -> Result<Json<CooldownEnded>> {
+    let user = app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
+    let was_open = emergency::end_cooldown(&app, &user).await?;
+    audit(&app, &admin, &id, Action::CooldownEnd { was_open }).await?;
+    Ok(Json(CooldownEnded { user_id: id, was_open }))
 }
 
 /// One send of the help function.

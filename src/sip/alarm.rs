@@ -325,8 +325,9 @@ impl Conversation<'_> {
             }
         };
         let words = if yes {
-            match crate::voice::help::raise(self.app, &call.user, "house_line", language).await {
-                Ok((_, message)) => message,
+            let way = ("house_line", crate::emergency::Way::Checkin);
+            match crate::emergency::raise_on(self.app, &call.user, way, language).await {
+                Ok(answer) => answer.message,
                 Err(err) => {
                     tracing::error!(%err, "the alarm of a check-in call could not be raised");
                     crate::emergency::message(language, informal, "failed")

@@ -195,6 +195,18 @@ impl Store {
         })
     }
 
+    /// The alarm that opened the user's cooldown window (none for a window opened before alarms were tracked).
+    pub async fn cooldown_alarm(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        with_pool!(self, pool => {
+            let row: Option<(Option<String>,)> =
+                sqlx::query_as("SELECT alarm_id FROM emergency_cooldowns WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(row.and_then(|(id,)| id))
+        })
+    }
+
     /// The newest alarm of a user.
     pub async fn latest_alarm(&self, user_id: &str) -> Result<Option<Alarm>, StoreError> {
         with_pool!(self, pool => {
@@ -218,20 +230,17 @@ impl Store {
         })
     }
 
-    /// Claims the failed channels of an alarm that reached nobody yet, for one retry: one conditional UPDATE,
-    /// so of concurrent presses only one gets each channel. Empty when somebody was reached or nothing failed.
-    pub async fn claim_retry(&self, alarm_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+    /// Ends the person's cooldown window (an operator fixed the channels): the next press sends at once. True
+    /// when a window was open; the alarms and their log stay.
+    pub async fn end_cooldown(&self, user_id: &str, now: i64, window_ms: i64) -> Result<bool, StoreError> {
         with_pool!(self, pool => {
-            let sql = format!(
-                "UPDATE emergency_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = $2 \
-                 WHERE alarm_id = $1 AND state = 'failed' AND NOT EXISTS ({PERSON_DELIVERED}) \
-                 RETURNING channel, recipient"
-            );
-            Ok(sqlx::query_as(&sql)
-                .bind(alarm_id)
-                .bind(now_ms())
-                .fetch_all(pool)
-                .await?)
+            let row: Option<(i64,)> =
+                sqlx::query_as("DELETE FROM emergency_cooldowns WHERE user_id = $1 AND last_at > $2 RETURNING last_at")
+                    .bind(user_id)
+                    .bind(now - window_ms)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(row.is_some())
         })
     }
 

@@ -10,6 +10,7 @@ pub mod audit;
 pub mod checkins;
 pub mod devices;
 pub mod emergency;
+pub mod help_questions;
 pub mod leases;
 pub mod lexicon;
 pub mod memories;

@@ -77,6 +77,10 @@ pub struct TurnRequest {
     /// The answer will be heard even without the gateway's audio (a spoken question, a satellite's own TTS): it
     /// is bounded for speech, as every answer with audio is.
     pub spoken: bool,
+    /// The channel a person typed the words on (`chat`, `api`, `v1`, `realtime`): a typed turn goes through
+    /// the help dialogue first ([`crate::emergency::typed`]). None for spoken words, which the voice channel's
+    /// own dialogue heard.
+    pub typed: Option<&'static str>,
 }
 
 impl TurnRequest {
@@ -97,6 +101,9 @@ pub enum TurnEvent {
     Sentence(String),
     /// A friendly system message (web search unavailable for a time-sensitive question).
     Notice(String),
+    /// The help dialogue answered a typed turn (before [`TurnEvent::Accepted`]): `asked`, `declined` or the
+    /// alarm's outcome, with its words.
+    Help(crate::emergency::typed::Said),
 }
 
 /// The finished turn.
@@ -104,6 +111,8 @@ pub enum TurnEvent {
 pub struct TurnOutcome {
     /// The answer as the LLM wrote it.
     pub text: String,
+    /// The help dialogue answered instead of the model: what it said ([`TurnEvent::Help`]).
+    pub help: Option<crate::emergency::typed::Said>,
     /// The answer's spoken sentences.
     pub sentences: Vec<String>,
     /// Source addresses of the web results the answer used.
@@ -371,7 +380,10 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
     fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
     let settled = settle(app, user, &request).await?;
-    let here = answered_here(app, user, &mut request, &events, &settled).await?;
+    let here = match help_here(app, user, &request, &events, &settled).await? {
+        Some(outcome) => Some(outcome),
+        None => answered_here(app, user, &mut request, &events, &settled).await?,
+    };
     // Any turn is a sign of life for the daily check-in; stored beside the turn, not before it (and after the
     // gateway read an answer to the check-in's question, which needs to know it is still asking).
     let (signer, user_id) = (app.clone(), user.id.clone());
@@ -428,6 +440,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
 
     let mut outcome = TurnOutcome {
         text: answer.text.trim().to_string(),
+        help: None,
         sentences: answer.sentences,
         citations: answer.citations,
         llm: answer.llm,
@@ -453,6 +466,30 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
     Ok(outcome)
 }
 
+/// A typed call for help, or the answer to the help question, answered by the help dialogue
+/// ([`crate::emergency::typed`]): never counted against the quota, never asked of the model. None for any
+/// other turn.
+async fn help_here(
+    app: &Arc<App>,
+    user: &User,
+    request: &TurnRequest,
+    events: &Events,
+    settled: &(Effective, Prefs, Route),
+) -> Result<Option<TurnOutcome>> {
+    let Some(channel) = request.typed else {
+        return Ok(None);
+    };
+    let (_, prefs, route) = settled;
+    let heard = (channel, route.language.as_str());
+    let Some(said) = crate::emergency::typed::hear(app, user, prefs, request.text.trim(), heard).await? else {
+        return Ok(None);
+    };
+    emit(events, TurnEvent::Help(said.clone()));
+    let mut outcome = said_here(app, user, request, events, settled, (said.text.clone(), "help")).await?;
+    outcome.help = Some(said);
+    Ok(Some(outcome))
+}
+
 /// A request about reminders or timers, answered by the gateway itself ([`crate::care::asked`]): the answer
 /// goes out as the model's would (its text, its sentences, its speech) and is stored with the question; no
 /// model is asked. None for any other question.
@@ -461,8 +498,9 @@ async fn answered_here(
     user: &User,
     request: &mut TurnRequest,
     events: &Events,
-    (eff, prefs, route): &(Effective, Prefs, Route),
+    settled: &(Effective, Prefs, Route),
 ) -> Result<Option<TurnOutcome>> {
+    let (eff, prefs, route) = settled;
     let by = if request.heard() { "voice" } else { "user" };
     let asked = crate::care::asked::answer(app, user, prefs, request.text.trim(), &route.language, by).await?;
     let Some(text) = asked else {
@@ -472,6 +510,21 @@ async fn answered_here(
         quota::charge_request(app, &user.id, prefs, eff).await?;
         request.ledger.iter().for_each(|ledger| ledger.counted());
     }
+    said_here(app, user, request, events, settled, (text, "reminders"))
+        .await
+        .map(Some)
+}
+
+/// The gateway's own answer `text` (by `who`: `reminders`, `help`) going out as the model's would: its
+/// text, its sentences, its speech, stored with the question.
+async fn said_here(
+    app: &Arc<App>,
+    user: &User,
+    request: &TurnRequest,
+    events: &Events,
+    (eff, prefs, route): &(Effective, Prefs, Route),
+    (text, who): (String, &str),
+) -> Result<TurnOutcome> {
     emit(events, TurnEvent::Accepted(route.clone()));
     emit(events, TurnEvent::Token(text.clone()));
     let lexicon = app.lexicon(&route.language).await?;
@@ -483,9 +536,10 @@ async fn answered_here(
     }
     let mut outcome = TurnOutcome {
         text,
+        help: None,
         sentences,
         citations: Vec::new(),
-        llm: ("gateway".into(), "reminders".into()),
+        llm: ("gateway".into(), who.into()),
         fallbacks: Vec::new(),
         notice: None,
         audio: None,
@@ -504,7 +558,7 @@ async fn answered_here(
         outcome.audio = Some(said.speech);
     }
     store(app, user, request, &outcome.text, eff).await?;
-    Ok(Some(outcome))
+    Ok(outcome)
 }
 
 /// Stores the question and the answer in the request's session (when it has one, under the ids its ledger

@@ -206,7 +206,8 @@ impl Conversation {
     pub fn chat(&mut self, text: String, options: Options) -> bool {
         self.settle();
         let (app, user) = (self.app.clone(), self.user.clone());
-        self.begin(move |tx| turn::chat(app, user, text, options, tx))
+        let channel = self.channel;
+        self.begin(move |tx| turn::chat(app, user, (channel, text), options, tx))
     }
 
     /// Raises the alarm of an unanswered call for help; true when a running turn was cancelled for it.

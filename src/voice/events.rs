@@ -137,10 +137,11 @@ pub enum ServerEvent {
     Notice { text: String },
     /// The structured result of the answer.
     Semantic(Box<Semantic>),
-    /// `/ws/voice`: a call for help was heard. The gateway asks (the question is also spoken) whether to alert
-    /// the contacts; the next utterance answers, and without an answer within `seconds` the alarm goes out.
+    /// A call for help was heard (`/ws/voice`) or typed (`/ws/chat`). The gateway asks (the question is also
+    /// spoken) whether to alert the contacts; the next utterance or text answers. On a voice channel, without
+    /// an answer within `seconds` the alarm goes out; after a typed call (`seconds` 0) only a yes sends it.
     HelpAsked { text: String, seconds: u64 },
-    /// `/ws/voice`: what became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
+    /// What became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
     /// as the help button answers, or `declined`; the message is also spoken.
     Help { status: String, message: String },
     /// Speech, followed by one binary frame (WAV, or Ogg Opus when asked). With `audio_stream` one per

@@ -11,11 +11,9 @@ use super::events::{Out, ServerEvent, Tx};
 use crate::app::App;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
-use crate::emergency::checks::{self, Reach};
-use crate::emergency::hearing::{self, Heard};
-use crate::emergency::{self, Press, spoken};
+use crate::emergency::hearing;
+use crate::emergency::{self, Way, spoken};
 use crate::error::Result;
-use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::stt::Transcript;
@@ -30,91 +28,7 @@ async fn send(tx: &Tx, out: Out) -> bool {
     tx.send(out).await.is_ok()
 }
 
-/// Where a voice connection stands with a call for help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Help {
-    /// The channel does not take calls for help by voice (every utterance goes to the model).
-    Off,
-    /// A call for help is listened for.
-    Listening,
-    /// The question was asked; the utterance is the answer.
-    Asked,
-}
-
-/// What the help dialogue says to an utterance.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
-    /// A call for help (or an unclear answer to the question): ask whether to alert the contacts.
-    Ask(String),
-    /// A yes: raise the alarm.
-    Alarm,
-    /// A no: nobody is alerted; the words say so.
-    Declined(String),
-    /// A call for help while no contact is set up: say so and to call 112 (the alarm is logged).
-    Nobody,
-}
-
-/// What the dialogue knows of the person: their language, form of address and how far their help reaches.
-#[derive(Debug, Clone, Copy)]
-pub struct Person<'a> {
-    pub language: &'a str,
-    pub informal: bool,
-    pub reach: Reach,
-}
-
-impl<'a> Person<'a> {
-    /// The person with `prefs`, spoken to in `language`.
-    pub fn of(app: &App, prefs: &Prefs, language: &'a str) -> Self {
-        Self {
-            language,
-            informal: prefs.informal(),
-            reach: checks::reach(app, prefs),
-        }
-    }
-}
-
-/// The help dialogue's reply to `text` (with the recogniser's `words` and their probabilities, where it gave
-/// them), where the channel stands at `help`; none when the text is a question for the model.
-pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help) -> Option<Reply> {
-    let Person { language, informal, .. } = person;
-    match help {
-        Help::Asked => Some(match spoken::answer(text, language) {
-            Some(true) => Reply::Alarm,
-            Some(false) => Reply::Declined(spoken::declined(language)),
-            None => Reply::Ask(spoken::again(language, informal)),
-        }),
-        Help::Listening => {
-            let heard = hearing::hear(text, words, language);
-            if !heard.asks() {
-                return None;
-            }
-            if heard == Heard::Near {
-                tracing::info!(text, "a call for help heard through recognition errors");
-            }
-            Some(ask(person))
-        }
-        Help::Off => None,
-    }
-}
-
-/// The reply to a call for help: the question, or what the person must know first.
-fn ask(person: Person<'_>) -> Reply {
-    let Person {
-        language,
-        informal,
-        reach,
-    } = person;
-    let question = spoken::question(language, informal);
-    match reach {
-        Reach::Nobody => Reply::Nobody,
-        // The alarm may still get through; the person hears that it may not.
-        Reach::Failing => Reply::Ask(format!(
-            "{} {question}",
-            Words::new(language, informal).get("help-path-none")
-        )),
-        Reach::Somebody => Reply::Ask(question.to_string()),
-    }
-}
+pub use crate::emergency::dialogue::{Help, Person, Reply, ask, reply};
 
 /// Hears an utterance the recogniser was unsure of once more, with the words of calls for help as the text
 /// said before it (the engine's `prompt`), where the engine takes one: that transcript when it is a call for
@@ -190,21 +104,11 @@ async fn respond(app: &App, user: &User, reply: Option<Reply>, cx: Voice<'_>, he
     }
 }
 
-/// Raises the alarm as the help button does (no position; the device is the voice channel `platform`, whose
-/// `language` speaks to a person who set none): its status and the words that tell the person how it went.
+/// Raises the alarm of a call for help by voice, as the help button does (no position; the device is the
+/// voice channel `platform`, whose `language` speaks to a person who set none): its status and the words that
+/// tell the person how it went.
 pub async fn raise(app: &App, user: &User, platform: &str, language: &str) -> Result<(String, String)> {
-    let press = Press {
-        platform: Some(platform.into()),
-        language: Some(language.into()),
-        ..Press::default()
-    };
-    let base_url = app
-        .settings
-        .emergency
-        .public_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{}", app.settings.server.listen_addr));
-    let answer = emergency::raise(app, user, press, base_url).await?;
+    let answer = emergency::raise_on(app, user, (platform, Way::Spoken), language).await?;
     Ok((answer.status.to_string(), answer.message))
 }
 

@@ -51,7 +51,7 @@ async fn session_of(app: &App, user: &User, options: &Options) -> Result<Option<
 }
 
 /// Runs a text turn and sends its events; errors become an `error` event.
-pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx: Tx) {
+pub async fn chat(app: Arc<App>, user: User, (channel, text): (&'static str, String), options: Options, tx: Tx) {
     let result = async {
         let session = session_of(&app, &user, &options).await?;
         let request = TurnRequest {
@@ -61,6 +61,7 @@ pub async fn chat(app: Arc<App>, user: User, text: String, options: Options, tx:
             text_only: options.text_only.unwrap_or(false),
             precharged: false,
             context: instructions(&options),
+            typed: Some(channel),
             ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, None, &tx).await
@@ -435,6 +436,14 @@ impl Flow<'_> {
                 None
             }
             TurnEvent::Notice(text) => Some(ServerEvent::Notice { text }),
+            TurnEvent::Help(said) if said.status == "asked" => Some(ServerEvent::HelpAsked {
+                text: said.text,
+                seconds: 0,
+            }),
+            TurnEvent::Help(said) => Some(ServerEvent::Help {
+                status: said.status,
+                message: said.text,
+            }),
         };
         match out {
             Some(frame) => send(self.tx, Out::Event(frame)).await.map_err(|_| cancelled()),

@@ -1,5 +1,6 @@
-//! What happens after a press: the truthful answer inside the cooldown, the retry of failed channels, the
-//! contacts' acknowledgement (link and call), the reminder when nobody confirms, and its survival of a restart.
+//! What happens after a press: the truthful answer inside the cooldown (the specification's `cooldown`, no
+//! second send), an operator ending the window, the contacts' acknowledgement (link and call), the reminder
+//! when nobody confirms, and its survival of a restart.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -33,7 +34,7 @@ async fn status(s: &Setup) -> Value {
 }
 
 #[tokio::test]
-async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_again() {
+async fn after_no_recipients_a_press_inside_the_window_answers_cooldown_and_when_a_press_sends_again() {
     let hook = Fake::start().await;
     hook.always("/hook", Reply::Status(204, String::new()));
     let url = format!("{}/hook", hook.base);
@@ -52,14 +53,118 @@ async fn after_no_recipients_a_press_inside_the_window_answers_no_recipients_aga
         "the answer did not wait for anything"
     );
 
-    assert_eq!(again.body["status"], "no_recipients", "{}", again.body);
+    // The specification's status, with the window's age and what is left of it.
+    assert_eq!(again.body["status"], "cooldown", "{}", again.body);
+    assert_eq!(again.body["minutes_ago"], 0);
+    let left = again.body["remaining_seconds"].as_i64().unwrap();
+    assert!((290..=300).contains(&left), "{left}");
     let message = text(&again);
     assert!(
-        message.contains("erreicht noch niemanden") && message.contains("112"),
+        message.contains("hat niemanden erreicht")
+            && message.contains("Ein neuer Alarm kann in 5 Minuten gesendet werden")
+            && message.contains("Wartezeit früher beenden")
+            && message.contains("112"),
         "{message}"
+    );
+    // The status says word for word what a press says now.
+    let st = status(&s).await;
+    assert_eq!(
+        (st["cooldown_active"].as_bool(), st["cooldown_message"].as_str()),
+        (Some(true), Some(message.as_str())),
+        "{st}"
     );
     assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients"]);
     assert_eq!(hook.requests("/hook").len(), 1, "the webhook is not repeated either");
+}
+
+#[tokio::test]
+async fn a_press_that_reached_nobody_then_a_contact_set_the_operator_ends_the_window_and_the_next_press_mails() {
+    // The mail relay works, but Anna has no contact yet: her press reaches nobody and opens the window.
+    let no_contacts = json!({"full_name": "Anna Muster", "language": "de"});
+    let s = setup(
+        Some(Mode::Accept),
+        &[("TWILIO_ACCOUNT_SID", ""), ("EMERGENCY_CONTACT_EMAIL", "")],
+        no_contacts,
+    )
+    .await;
+    let first = press(&s, None).await;
+    assert_eq!(first.body["status"], "no_recipients", "{}", first.body);
+    assert!(
+        text(&first).contains("keine Kontaktperson eingetragen"),
+        "{}",
+        text(&first)
+    );
+
+    // Her daughter is entered now: help reaches somebody, but the window stands, and every view says so alike.
+    s.app
+        .set_prefs(&s.id, json!({"emergency_contacts": ["tochter@family.example"]}))
+        .await;
+    let inside = press(&s, None).await;
+    assert_eq!(inside.body["status"], "cooldown", "{}", inside.body);
+    assert_eq!(inside.body["notify_ready"], true);
+    let st = status(&s).await;
+    assert_eq!(st["reach"], "somebody");
+    assert_eq!(st["cooldown_message"], inside.body["message"], "{st}");
+    assert_eq!(mails(&s), 0, "no second send inside the window");
+    // The operator's view names her and what her last press achieved.
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    let anna = health.body["help"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "anna")
+        .cloned()
+        .unwrap_or_else(|| panic!("anna is not listed: {}", health.body));
+    assert_eq!(anna["last_press_reached_nobody"], true);
+    assert!(anna["cooldown_remaining_seconds"].as_i64().unwrap() > 0, "{anna}");
+
+    // The operator ends the window: audited, counted, and the next press mails at once.
+    let path = format!("/api/admin/users/{}/emergency/cooldown", s.id);
+    let ended = s
+        .app
+        .call(reqwest::Method::DELETE, &path, As::Bearer(&s.token), None)
+        .await;
+    assert_eq!(ended.status, 403, "only an admin may end it");
+    let ended = s.app.call(reqwest::Method::DELETE, &path, As::AdminKey, None).await;
+    assert_eq!(
+        (ended.status.as_u16(), &ended.body["was_open"]),
+        (200, &json!(true)),
+        "{}",
+        ended.body
+    );
+    let audit = s.app.get("/api/admin/audit", As::AdminKey).await;
+    assert!(
+        audit
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["action"] == "user.emergency_cooldown_end"),
+        "{}",
+        audit.body
+    );
+    assert!(
+        s.app
+            .prometheus()
+            .await
+            .lines()
+            .any(|l| l == "emergency_cooldowns_ended_total 1")
+    );
+    assert_eq!(status(&s).await["cooldown_active"], false);
+    let after = press(&s, None).await;
+    assert_eq!(after.body["status"], "alerted", "{}", after.body);
+    assert_eq!(mails(&s), 1);
+    assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients", "alerted"]);
+    let unknown = s
+        .app
+        .call(
+            reqwest::Method::DELETE,
+            "/api/admin/users/nobody/emergency/cooldown",
+            As::AdminKey,
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, 404);
 }
 
 #[tokio::test]
@@ -89,77 +194,30 @@ async fn after_an_alarm_that_reached_somebody_a_press_names_whom_and_repeats_not
 }
 
 #[tokio::test]
-async fn after_delivery_failed_a_press_retries_the_failed_channels_until_they_deliver() {
-    let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
-    failing(&s, 2);
-    assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
-
-    // Still down: the retry says so, with the advice to call 112.
-    let retry = press(&s, None).await;
-    assert_eq!(retry.body["status"], "delivery_failed", "{}", retry.body);
-    assert!(text(&retry).contains("112"));
-    assert_eq!(
-        retry.body["notified"].as_array().unwrap().len(),
-        4,
-        "every channel was tried again"
-    );
-    assert_eq!(s.twilio.requests(SMS).len(), 2);
-
-    // The relay and Twilio are back: the next press delivers on every channel.
-    s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
-    let retry = press(&s, None).await;
-    assert_eq!(retry.body["status"], "alerted", "{}", retry.body);
-    let delivered: Vec<(String, bool)> = retry.body["notified"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["channel"].as_str().unwrap().to_string(), d["delivered"] == true))
-        .collect();
-    assert_eq!(
-        delivered,
-        [("email", true), ("email", true), ("sms", true), ("call", true)].map(|(c, d)| (c.to_string(), d))
-    );
-    assert_eq!(mails(&s), 2);
-    assert!(retry.body["minutes_ago"] == 0 && retry.body["remaining_seconds"].as_i64().unwrap() > 290);
-
-    // Now the window's alarm reached people: nothing is repeated.
-    let after = press(&s, None).await;
-    assert_eq!(after.body["status"], "cooldown");
-    assert!(
-        text(&after).contains("tochter@family.example (E-Mail)"),
-        "{}",
-        text(&after)
-    );
-    assert_eq!((mails(&s), s.twilio.requests(SMS).len()), (2, 3));
-    assert_eq!(
-        events(&s.app, &s.id).await,
-        vec!["delivery_failed", "delivery_failed", "alerted"]
-    );
-}
-
-#[tokio::test]
-async fn twenty_presses_after_a_failed_alarm_retry_each_channel_once() {
+async fn after_delivery_failed_presses_inside_the_window_send_nothing_and_tell_why() {
     let s = setup(Some(Mode::RefuseRecipients), &[], profile()).await;
     failing(&s, 1);
     assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
     s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
 
+    // Twenty presses at once inside the window: no second send, each told the same truth.
     let replies = futures_util::future::join_all((0..20).map(|_| press(&s, None))).await;
 
-    let statuses: Vec<&str> = replies.iter().map(|r| r.body["status"].as_str().unwrap()).collect();
-    assert_eq!(statuses.iter().filter(|s| **s == "alerted").count(), 1, "{statuses:?}");
-    assert_eq!(
-        statuses.iter().filter(|s| **s == "cooldown").count(),
-        19,
-        "{statuses:?}"
-    );
-    // The others waited for the retry and tell its result.
-    for reply in replies.iter().filter(|r| r.body["status"] == "cooldown") {
-        assert!(text(reply).contains("erreicht"), "{}", text(reply));
+    for reply in &replies {
+        assert_eq!(reply.body["status"], "cooldown", "{}", reply.body);
+        assert_eq!(reply.body["notified"], json!([]));
+        assert!(text(reply).contains("hat niemanden erreicht"), "{}", text(reply));
     }
-    assert_eq!(mails(&s), 2);
-    assert_eq!((s.twilio.requests(SMS).len(), s.twilio.requests(CALL).len()), (2, 2));
-    assert_eq!(events(&s.app, &s.id).await, vec!["delivery_failed", "alerted"]);
+    assert_eq!(mails(&s), 0);
+    assert_eq!((s.twilio.requests(SMS).len(), s.twilio.requests(CALL).len()), (1, 1));
+    assert_eq!(events(&s.app, &s.id).await, vec!["delivery_failed"]);
+    // The page learns why: the newest alarm did not reach the contacts.
+    let st = status(&s).await;
+    assert_eq!(st["cause"], "last_delivery_failed", "{st}");
+    assert!(
+        st["warning"].as_str().unwrap().contains("tochter@family.example"),
+        "{st}"
+    );
 }
 
 #[tokio::test]
@@ -389,7 +447,7 @@ async fn a_fresh_gateway_exports_the_alarm_counters_with_zero() {
     let text = spawn_app(&[]).await.prometheus().await;
     for line in [
         "emergency_total 0",
-        "emergency_retries_total 0",
+        "emergency_cooldowns_ended_total 0",
         "emergency_acknowledgements_total 0",
         "emergency_escalations_total 0",
         "quota_rejections_total 0",

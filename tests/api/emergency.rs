@@ -280,7 +280,12 @@ async fn nobody_to_notify_is_no_recipients_with_the_112_advice_in_the_users_lang
 #[tokio::test]
 async fn help_that_reaches_nobody_is_said_before_it_is_needed_in_the_pages_language_and_form() {
     // No mail relay, no Twilio, no contact: the help button would reach nobody. Anna set no language.
-    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], json!({"full_name": "Anna"})).await;
+    let s = setup(
+        None,
+        &[("TWILIO_ACCOUNT_SID", ""), ("EMERGENCY_CONTACT_EMAIL", "")],
+        json!({"full_name": "Anna"}),
+    )
+    .await;
 
     let status = s
         .app
@@ -288,6 +293,7 @@ async fn help_that_reaches_nobody_is_said_before_it_is_needed_in_the_pages_langu
         .await;
     assert_eq!(status.status, 200);
     assert_eq!(status.body["reach"], "nobody");
+    assert_eq!(status.body["cause"], "no_contact");
     let warning = status.body["warning"].as_str().unwrap();
     assert!(
         warning.starts_with("Hilfe erreicht noch niemanden") && warning.contains("112"),
@@ -342,6 +348,50 @@ async fn help_that_reaches_nobody_is_said_before_it_is_needed_in_the_pages_langu
     );
     let bad = press(&s, Some(json!({"language": "klingon"}))).await;
     assert_eq!(bad.status, 422);
+}
+
+#[tokio::test]
+async fn contacts_without_a_channel_are_named_as_such_everywhere_never_as_no_contact() {
+    // Anna's daughter and a phone number are entered, but the gateway has no mail relay and no Twilio.
+    let s = setup(None, &[("TWILIO_ACCOUNT_SID", "")], profile()).await;
+
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert_eq!(
+        (&status.body["reach"], &status.body["cause"]),
+        (&json!("nobody"), &json!("no_channel")),
+        "{}",
+        status.body
+    );
+    assert_eq!(status.body["missing"], json!(["mail_relay", "sms", "calls"]));
+    let warning = status.body["warning"].as_str().unwrap();
+    assert!(
+        warning.contains("Kontaktpersonen sind eingetragen")
+            && warning.contains("E-Mail-Versand (Mailserver)")
+            && warning.contains("112")
+            && !warning.contains("keine Kontaktperson"),
+        "{warning}"
+    );
+
+    // The press's answer names the same cause.
+    let r = press(&s, None).await;
+    assert_eq!(r.body["status"], "no_recipients");
+    let message = r.body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Ihre Hilfe erreicht noch niemanden: Ihre Kontaktpersonen sind eingetragen")
+            && message.contains("Es fehlt der E-Mail-Versand (Mailserver), der SMS-Versand, die Anruf-Verbindung")
+            && !message.contains("keine Kontaktperson"),
+        "{message}"
+    );
+
+    // The operator reads the cause per person, with the settings to set.
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    let anna = &health.body["help"][0];
+    assert_eq!(
+        (&anna["name"], &anna["cause"], &anna["last_press_reached_nobody"]),
+        (&json!("anna"), &json!("no_channel"), &json!(true)),
+        "{}",
+        health.body
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,89 @@
+//! Help in typed text: every typed turn of a person (the page's chat, `/ws/chat`, `POST /api/chat`,
+//! `/v1/chat/completions`, Realtime's text input) goes through the same help dialogue as speech
+//! ([`super::dialogue`]; the tolerant matcher, no second hearing: there is no audio). A call for help is
+//! answered with the question, in the person's language and form of address; the alarm goes only on the
+//! person's explicit yes (typed, a key typed alone, or the help button). Silence after the question sends
+//! nothing: the specification's help is manual, and the question lapses after [`QUESTION_OPEN_MS`].
+//!
+//! The question is kept in the database (`help_questions`), not in a connection: the answer may come on another
+//! text channel or instance, and is taken once.
+
+use super::dialogue::{self, Help, Person, Reply};
+use super::{Answer, Way};
+use crate::app::App;
+use crate::error::Result;
+use crate::prefs::Prefs;
+use crate::store::now_ms;
+use crate::store::users::User;
+
+/// How long a typed help question waits for its answer (5 minutes, the default cooldown): a "ja" typed later
+/// is a question for the model again.
+pub const QUESTION_OPEN_MS: i64 = 5 * 60 * 1000;
+
+/// What the help dialogue said to a typed turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// `asked` (the question, or asked again), `declined`, or the alarm's outcome (`alerted`,
+    /// `no_recipients`, `delivery_failed`, `cooldown`).
+    pub status: String,
+    /// The words, in the person's language and form of address.
+    pub text: String,
+}
+
+/// The help dialogue's answer to the typed `text` of `user` on `channel` (its name, the device of an alarm),
+/// in `language`; none when the text is a question for the model.
+pub async fn hear(
+    app: &App,
+    user: &User,
+    prefs: &Prefs,
+    text: &str,
+    (channel, language): (&str, &str),
+) -> Result<Option<Said>> {
+    let since = now_ms() - QUESTION_OPEN_MS;
+    let state = if app.store.help_asked(&user.id, since).await? {
+        Help::Asked
+    } else {
+        Help::Listening
+    };
+    let person = Person::of(app, prefs, language);
+    let Some(reply) = dialogue::reply(text, &[], person, state) else {
+        return Ok(None);
+    };
+    let said = match reply {
+        Reply::Ask(question) => {
+            if state == Help::Listening {
+                tracing::warn!(user = %user.name, channel, "a typed call for help; asking whether to alert the contacts");
+            }
+            app.store.ask_help(&user.id, channel).await?;
+            Said {
+                status: "asked".into(),
+                text: question,
+            }
+        }
+        Reply::Declined(words) => {
+            app.store.settle_help(&user.id, 0).await?;
+            tracing::info!(user = %user.name, channel, "a typed help question was answered with a no");
+            Said {
+                status: "declined".into(),
+                text: words,
+            }
+        }
+        // A yes sent twice raises once (the cooldown's claim); a call for help that reaches nobody is told so at
+        // once, as on the voice channels (and logged).
+        Reply::Alarm | Reply::Nobody => {
+            app.store.settle_help(&user.id, 0).await?;
+            let answer: Answer = super::raise_on(app, user, (channel, Way::Typed), language).await?;
+            Said {
+                status: answer.status.into(),
+                text: answer.message,
+            }
+        }
+    };
+    Ok(Some(said))
+}
+
+/// The person answered the typed question another way (the help button, or its dialog's no): it is no longer
+/// open. True when one was.
+pub async fn settle(app: &App, user_id: &str) -> Result<bool> {
+    Ok(app.store.settle_help(user_id, 0).await?)
+}

@@ -1,0 +1,48 @@
+//! The help question of a typed conversation: asked, answered (taken once), or lapsed.
+
+use super::{Store, StoreError, now_ms, with_pool};
+
+impl Store {
+    /// Notes that the person was asked the help question just now, on `channel`.
+    pub async fn ask_help(&self, user_id: &str, channel: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO help_questions (user_id, asked_at, channel) VALUES ($1, $2, $3) \
+                 ON CONFLICT (user_id) DO UPDATE SET asked_at = excluded.asked_at, channel = excluded.channel",
+            )
+            .bind(user_id)
+            .bind(now_ms())
+            .bind(channel)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// Whether the person's help question was asked at or after `since` (epoch ms) and not answered yet.
+    pub async fn help_asked(&self, user_id: &str, since: i64) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let row: Option<(i64,)> =
+                sqlx::query_as("SELECT asked_at FROM help_questions WHERE user_id = $1 AND asked_at >= $2")
+                    .bind(user_id)
+                    .bind(since)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(row.is_some())
+        })
+    }
+
+    /// Takes the person's open help question (asked at or after `since`, or any with `since` 0): true for the
+    /// one caller that took it, so an answer sent twice, or on two instances, is acted on once.
+    pub async fn settle_help(&self, user_id: &str, since: i64) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let row: Option<(String,)> =
+                sqlx::query_as("DELETE FROM help_questions WHERE user_id = $1 AND asked_at >= $2 RETURNING user_id")
+                    .bind(user_id)
+                    .bind(since)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(row.is_some())
+        })
+    }
+}
