@@ -177,9 +177,18 @@ function onEvent(ws, data) {
       if ($('#device-speech').checked) speakOnDevice(event.text, false);
       break;
     case 'notice': note(event.text); break;
-    // A call for help by voice: the question (answered by voice), then what became of it.
-    case 'help_asked': note(event.text); status(event.text, true); break;
-    case 'help': note(event.message); status(event.message, event.status !== 'alerted' && event.status !== 'declined'); break;
+    // A call for help, spoken or typed: the question (answered by voice, typed, or with the dialog's large
+    // buttons), then what became of it.
+    case 'help_asked':
+      note(event.text);
+      status(event.text, true);
+      askHelp(event.seconds > 0 ? 'voice' : 'typed', event.text, ws);
+      break;
+    case 'help':
+      note(event.message);
+      status(event.message, event.status !== 'alerted' && event.status !== 'declined');
+      helpDone(event.status, event.message);
+      break;
     case 'audio':
       channel.audioSeq = event.seq;
       vg.formats.push(event.format);
@@ -452,6 +461,8 @@ async function loadMemories() {
 // A reminder that is due comes as an event on every open page of the person (and, missed while no page was
 // open, from the list when the page looks again): shown large until the person confirms it.
 function showReminder(r) {
+  // Nothing covers help: a reminder due while the help question or its result is shown waits for them.
+  if (helpShown()) { ui.heldReminders = [...(ui.heldReminders || []).filter((h) => h.id !== r.id), r]; return; }
   const card = $('#reminder-card');
   if (!card.hidden && card.dataset.id === r.id) return;
   card.dataset.id = r.id;
@@ -528,6 +539,52 @@ function position(consent) {
   });
 }
 
+// ---- The help question: the button's, or the gateway's after a call for help by voice or typed ----
+// `mode`: 'button' (the help button: yes presses it), 'typed' (after a typed call: yes presses it, no closes the
+// gateway's question), 'voice' (after a spoken call: the answer goes back on the voice connection `ws`).
+function askHelp(mode, text, ws) {
+  ui.helpAsk = { mode, ws };
+  const reach = ui.helpStatus?.reach;
+  $('#help-dialog-text').textContent = text
+    || (reach && reach !== 'somebody' ? t('page-help-confirm-unreachable') : t('page-help-confirm'));
+  const dialog = $('#help-dialog');
+  if (!dialog.open) dialog.showModal();
+  $('#help-yes').focus();
+}
+
+async function answerHelp(yes) {
+  const { mode, ws } = ui.helpAsk || { mode: 'button' };
+  $('#help-dialog').close();
+  if (mode === 'voice' && ws?.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: 'help_answer', yes })); return; }
+  if (yes) { help(); return; }
+  if (mode === 'typed') {
+    const r = await api(`/api/emergency/question?language=${encodeURIComponent(ui.lang)}`, { method: 'DELETE' }).catch(() => null);
+    if (r) helpDone(r.status, r.message);
+  }
+  releaseReminders();
+}
+
+// What became of a call for help: shown in the result box, above everything else until dismissed.
+function helpDone(outcome, message) {
+  if ($('#help-dialog').open) $('#help-dialog').close();
+  const box = $('#help-result');
+  box.textContent = message;
+  box.dataset.status = outcome;
+  box.hidden = false;
+}
+
+function helpShown() {
+  return $('#help-dialog').open || !$('#help-result').hidden;
+}
+
+// The reminders held while help was shown, once it is not.
+function releaseReminders() {
+  if (helpShown()) return;
+  const held = ui.heldReminders || [];
+  ui.heldReminders = [];
+  held.forEach(showReminder);
+}
+
 async function help() {
   const box = $('#help-result');
   box.hidden = false;
@@ -568,6 +625,7 @@ function watchAlarm(alarmId, message) {
 // does and does not work. In the page's language; looked at again every minute.
 async function helpWarning() {
   const s = await api(`/api/emergency/status?language=${encodeURIComponent(ui.lang)}`).catch(() => null);
+  ui.helpStatus = s;
   const nobody = s?.reach === 'nobody' && !!s.warning;
   const note = $('#help-note');
   note.textContent = nobody ? s.warning : '';
@@ -642,10 +700,12 @@ async function init() {
     const text = $('#memory').value.trim();
     if (text) { await api('/api/me/memories', { method: 'POST', body: { text } }); $('#memory').value = ''; loadMemories(); }
   };
-  $('#help').onclick = () => $('#help-dialog').showModal();
-  $('#help-result').onclick = () => { $('#help-result').hidden = true; };
-  $('#help-no').onclick = () => $('#help-dialog').close();
-  $('#help-yes').onclick = () => { $('#help-dialog').close(); help(); };
+  $('#help').onclick = () => askHelp('button');
+  $('#help-result').onclick = () => { $('#help-result').hidden = true; releaseReminders(); };
+  $('#help-no').onclick = () => answerHelp(false);
+  $('#help-yes').onclick = () => answerHelp(true);
+  // Escape is a no, as the Cancel button is.
+  $('#help-dialog').oncancel = (e) => { e.preventDefault(); answerHelp(false); };
   await newSession();
   loadMemories();
   // The page keeps its chat connection open, so that a reminder reaches it when it is due.

@@ -31,6 +31,7 @@ page-add-memory = Hinzufügen
 page-new-memory = Etwas zum Merken
 page-help = Hilfe
 page-help-confirm = Jetzt Hilfe rufen? Ihre Kontaktpersonen werden alarmiert.
+page-help-confirm-unreachable = Rufen Sie im Notfall bitte selbst den Notruf 112 an: Ihre Hilfe erreicht gerade niemanden. Trotzdem alarmieren?
 page-help-yes = Ja, alarmieren
 page-cancel = Abbrechen
 page-sending = Alarm wird gesendet…

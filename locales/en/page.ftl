@@ -31,6 +31,8 @@ page-add-memory = Add
 page-new-memory = Something to remember
 page-help = Help
 page-help-confirm = Call for help now? Your contact persons will be alerted.
+# The help dialog while help reaches nobody: the 112 advice first, no promise of an alert.
+page-help-confirm-unreachable = In an emergency, call 112 yourself: your help reaches nobody right now. Alert your contacts anyway?
 page-help-yes = Yes, alert them
 page-cancel = Cancel
 page-sending = Sending the alarm…

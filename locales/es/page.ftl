@@ -31,6 +31,7 @@ page-add-memory = Añadir
 page-new-memory = Algo que recordar
 page-help = Ayuda
 page-help-confirm = ¿Pedir ayuda ahora? Se avisará a sus contactos.
+page-help-confirm-unreachable = En caso de emergencia, llame usted mismo al 112: su aviso de ayuda no llega ahora a nadie. ¿Avisar a sus contactos de todos modos?
 page-help-yes = Sí, avisar
 page-cancel = Cancelar
 page-sending = Enviando la alarma…

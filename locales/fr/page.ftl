@@ -31,6 +31,7 @@ page-add-memory = Ajouter
 page-new-memory = Une chose à retenir
 page-help = Aide
 page-help-confirm = Appeler à l'aide maintenant ? Vos contacts seront alertés.
+page-help-confirm-unreachable = En cas d'urgence, appelez vous-même le 112 : votre appel à l'aide n'atteint personne en ce moment. Prévenir vos contacts quand même ?
 page-help-yes = Oui, alerter
 page-cancel = Annuler
 page-sending = Envoi de l'alerte…

@@ -31,6 +31,7 @@ page-add-memory = Aggiungi
 page-new-memory = Qualcosa da ricordare
 page-help = Aiuto
 page-help-confirm = Chiedere aiuto ora? I tuoi contatti saranno avvisati.
+page-help-confirm-unreachable = In caso di emergenza chiami lei stesso il 112: la sua richiesta di aiuto ora non raggiunge nessuno. Avvisare comunque i suoi contatti?
 page-help-yes = Sì, avvisa
 page-cancel = Annulla
 page-sending = Invio dell'allarme…

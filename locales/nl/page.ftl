@@ -31,6 +31,7 @@ page-add-memory = Toevoegen
 page-new-memory = Iets om te onthouden
 page-help = Hulp
 page-help-confirm = Nu hulp inroepen? Uw contactpersonen worden gewaarschuwd.
+page-help-confirm-unreachable = Bel in een noodgeval zelf 112: uw hulpoproep bereikt nu niemand. Uw contactpersonen toch waarschuwen?
 page-help-yes = Ja, waarschuwen
 page-cancel = Annuleren
 page-sending = Alarm wordt verstuurd…

@@ -31,6 +31,7 @@ page-add-memory = Dodaj
 page-new-memory = Coś do zapamiętania
 page-help = Pomoc
 page-help-confirm = Wezwać teraz pomoc? Twoje osoby kontaktowe zostaną powiadomione.
+page-help-confirm-unreachable = W nagłym wypadku proszę samemu zadzwonić pod 112: wezwanie pomocy nie dociera teraz do nikogo. Mimo to powiadomić osoby kontaktowe?
 page-help-yes = Tak, powiadom
 page-cancel = Anuluj
 page-sending = Wysyłanie alarmu…

@@ -31,6 +31,7 @@ page-add-memory = Adicionar
 page-new-memory = Algo para lembrar
 page-help = Ajuda
 page-help-confirm = Pedir ajuda agora? Os seus contactos serão alertados.
+page-help-confirm-unreachable = Numa emergência, ligue você mesmo para o 112: o seu pedido de ajuda não chega agora a ninguém. Avisar os seus contactos mesmo assim?
 page-help-yes = Sim, alertar
 page-cancel = Cancelar
 page-sending = A enviar o alarme…

@@ -131,7 +131,9 @@ impl Conversation {
             Next::Out(Out::Event(ServerEvent::HelpAsked { seconds, .. })) => {
                 // A call for help is no question to continue.
                 self.asked = None;
-                self.help_until = Some(Instant::now() + Duration::from_secs(*seconds));
+                // A typed call for help (no time given) waits for a typed yes, and silence sends nothing: the
+                // question is kept in the store, not here ([`crate::emergency::typed`]).
+                self.help_until = (*seconds > 0).then(|| Instant::now() + Duration::from_secs(*seconds));
                 self.help_answering = false;
             }
             Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => {
@@ -215,6 +217,12 @@ impl Conversation {
         self.settle();
         let (app, user) = (self.app.clone(), self.user.clone());
         self.begin(move |tx| turn::help_unanswered(app, user, options, tx))
+    }
+
+    /// The person called the help question off (the page's button): nothing is sent when its time is up.
+    pub fn decline_help(&mut self) {
+        self.help_until = None;
+        self.help_answering = false;
     }
 
     /// Cancels the running turn; true when one ran. Nothing more of it comes.

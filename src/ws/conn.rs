@@ -57,7 +57,13 @@ struct Conn {
     _seat: Option<Seat>,
     /// Events the gateway pushes to the person (a reminder that is due).
     notices: crate::notify::Subscription,
+    /// Pushed events held while a turn runs or the help question waits for its answer: nothing covers or
+    /// talks over help, and a reminder due meanwhile is told when it ends (at most [`HELD_NOTICES`]).
+    held: std::collections::VecDeque<serde_json::Value>,
 }
+
+/// How many pushed events a connection holds while busy; beyond, the oldest is told at once.
+const HELD_NOTICES: usize = 16;
 
 /// What woke the loop.
 enum Step {
@@ -99,6 +105,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         mic: None,
         _seat: seat,
         notices,
+        held: std::collections::VecDeque::new(),
     };
     conn.run(socket).await;
     drop(conn);
@@ -110,6 +117,13 @@ impl Conn {
         let idle = Duration::from_secs(self.app.settings.voice.idle_timeout_secs);
         loop {
             let answering = self.conversation.answering();
+            let busy = answering || self.conversation.help_pending();
+            if !busy && let Some(notice) = self.held.pop_front() {
+                if !self.on_notice(&mut socket, notice, false).await {
+                    return;
+                }
+                continue;
+            }
             let step = tokio::select! {
                 incoming = socket.recv() => Step::Incoming(incoming),
                 next = self.conversation.next() => Step::Next(next),
@@ -143,7 +157,17 @@ impl Conn {
                     Err(err) => reject(&mut socket, err).await,
                 },
                 Step::Next(Next::Ended) => true,
-                Step::Notice(notice) => self.on_notice(&mut socket, notice, answering).await,
+                Step::Notice(notice) if busy => {
+                    self.held.push_back(notice);
+                    match self.held.len() > HELD_NOTICES {
+                        true => {
+                            let oldest = self.held.pop_front().unwrap_or_default();
+                            self.on_notice(&mut socket, oldest, true).await
+                        }
+                        false => true,
+                    }
+                }
+                Step::Notice(notice) => self.on_notice(&mut socket, notice, false).await,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
                     Some(heard) => self.on_heard(&mut socket, heard).await,
                     None => true,
@@ -160,7 +184,7 @@ impl Conn {
     }
 
     /// A pushed event (a reminder that is due): sent as it is; a voice connection between turns also hears
-    /// its `said`.
+    /// its `said` (held while a turn runs or help is asked: see [`Conn::held`]).
     async fn on_notice(&mut self, socket: &mut WebSocket, notice: serde_json::Value, answering: bool) -> bool {
         if !send(socket, Message::Text(notice.to_string().into())).await {
             return false;
@@ -198,6 +222,35 @@ impl Conn {
             Ok(bytes) => send(socket, Message::Binary(bytes.into())).await,
             Err(err) => reject(socket, err).await,
         }
+    }
+
+    /// The page's buttons answered the help question: a yes alerts the contacts as a spoken yes would (when a
+    /// question waits); a no calls it off, by voice and typed alike, and says so.
+    async fn help_answer(&mut self, socket: &mut WebSocket, yes: bool) -> bool {
+        let typed = match crate::emergency::typed::settle(&self.app, &self.user.id).await {
+            Ok(open) => open,
+            Err(err) => return reject(socket, err).await,
+        };
+        let asked = typed || self.conversation.help_pending();
+        if yes {
+            if !asked {
+                return true;
+            }
+            let cancelled = self.conversation.alarm(self.listener.options().clone());
+            return self.said_interrupted(socket, cancelled).await;
+        }
+        self.conversation.decline_help();
+        let prefs = match self.app.store.prefs(&self.user.id).await {
+            Ok(prefs) => prefs,
+            Err(err) => return reject(socket, err.into()).await,
+        };
+        let asked_in = self.listener.options().turn.language.clone();
+        let language = crate::emergency::language(&self.app, &prefs, asked_in.as_deref());
+        let declined = ServerEvent::Help {
+            status: "declined".into(),
+            message: crate::emergency::spoken::declined(&language),
+        };
+        send_event(socket, declined).await
     }
 
     /// The answer audio (WAV from the voice core) in the container the turn asked for.
@@ -257,6 +310,7 @@ impl Conn {
                 let cancelled = self.conversation.interrupt();
                 self.said_interrupted(socket, cancelled).await
             }
+            (_, ClientFrame::HelpAnswer { yes }) => self.help_answer(socket, yes).await,
             (_, ClientFrame::Heard { seq }) => {
                 self.last.heard(&self.app.store, seq).await;
                 true

@@ -33,10 +33,25 @@ pub enum ClientFrame {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// The page's buttons answered the help question (asked by voice, or after a typed call for help): a yes
+    /// alerts the contacts as a spoken yes would, a no calls it off.
+    HelpAnswer {
+        /// Yes: alert the contacts.
+        yes: bool,
+    },
 }
 
 /// The `type`s [`ClientFrame`] takes; another is refused by name before the frame is read.
-const FRAME_TYPES: [&str; 7] = ["chat", "message", "", "start", "end", "interrupt", "heard"];
+const FRAME_TYPES: [&str; 8] = [
+    "chat",
+    "message",
+    "",
+    "start",
+    "end",
+    "interrupt",
+    "heard",
+    "help_answer",
+];
 
 /// A chat message: `{"text", options}`.
 #[derive(Debug, Deserialize, ToSchema)]

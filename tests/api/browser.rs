@@ -275,6 +275,57 @@ async fn voice_turn(app: &crate::common::TestApp) {
     }
 }
 
+#[tokio::test]
+#[ignore = "needs Chromium and node; scripts/test.sh runs it"]
+async fn a_call_for_help_typed_on_a_phone_in_german_is_asked_and_nothing_covers_it() {
+    let llm = Fake::answering(&["Gern."]).await;
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (llm_url, smtp_port) = (llm.v1(), smtp.port.to_string());
+    let app = spawn_app(&[
+        ("LOCAL_LLM_URL", &llm_url),
+        ("DEFAULT_LLM_PROVIDER", "local"),
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", &smtp_port),
+        ("SMTP_SECURITY", "none"),
+        ("MEMORY_EXTRACTION_ENABLED", "false"),
+        ("FILLER_AFTER_MS", "0"),
+    ])
+    .await;
+    let german = |contacts: serde_json::Value| {
+        let mut prefs = json!({"allowed_languages": ["de"], "language": "de", "full_name": "Erna Beispiel"});
+        prefs
+            .as_object_mut()
+            .unwrap()
+            .extend(contacts.as_object().unwrap().clone());
+        prefs
+    };
+    let (oma, oma_token) = app.create_user("oma").await;
+    app.set_prefs(&oma, german(json!({"emergency_contacts": ["enkel@family.example"]})))
+        .await;
+    // Opa's daughter is entered by phone number only, and the gateway has no Twilio: no channel reaches her.
+    let (opa, opa_token) = app.create_user("opa").await;
+    app.set_prefs(&opa, german(json!({"emergency_contact_phones": ["+491701234567"]})))
+        .await;
+
+    ui_steps(
+        "help.mjs",
+        &[
+            ("BASE", format!("http://{}", app.addr)),
+            ("LINK", format!("/?k={oma_token}")),
+            ("STRANDED", format!("/?k={opa_token}")),
+        ],
+    )
+    .await;
+
+    let mails = smtp.mails();
+    assert_eq!(mails.len(), 1, "the typed call's yes sent one alarm");
+    assert_eq!(mails[0].recipients, vec!["enkel@family.example"]);
+    assert!(
+        llm.requests(CHAT).is_empty(),
+        "the call for help never reached the model"
+    );
+}
+
 async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
     let root = env!("CARGO_MANIFEST_DIR");
     let run = tokio::process::Command::new("node")

@@ -51,6 +51,7 @@ mod traces;
 mod turn_memory;
 mod turns;
 mod twilio_media;
+mod typed_help;
 mod users;
 mod voice_detection;
 mod voices;

@@ -508,6 +508,32 @@ async fn a_call_for_help_over_realtime_is_asked_back_and_a_yes_alerts_the_contac
     assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
 }
 
+#[tokio::test]
+#[ignore = "needs the openai SDK in target/openai-venv; scripts/test.sh installs it and runs this"]
+async fn a_call_for_help_typed_through_the_sdk_is_asked_back_and_its_ja_alerts() {
+    let stt = Fake::start().await;
+    let llm = Fake::answering(&["Gern, ", "gerne."]).await;
+    let s = crate::ws::help_setup(&stt, &llm, "20").await;
+
+    let seen = sdk(&s.app, &s.token, "help_typed", &[]).await;
+
+    assert_eq!(
+        seen["asked"],
+        "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein."
+    );
+    assert_eq!(
+        seen["answered"],
+        "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
+    );
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    assert_eq!(seen["harmless"], "Gern, gerne.");
+    assert_eq!(
+        llm.requests(CHAT).len(),
+        1,
+        "only the harmless question reached the model"
+    );
+}
+
 /// The strings of a JSON list.
 fn strings(list: &Value) -> Vec<&str> {
     list.as_array()

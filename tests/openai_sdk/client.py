@@ -343,5 +343,21 @@ def help_by_voice():
     return asyncio.run(help_session())
 
 
+def help_typed():
+    """A typed call for help, its "ja" streamed, then a harmless question: what each answer said."""
+    asked = client.chat.completions.create(model="default",
+                                           messages=[{"role": "user", "content": "Hilfe, ich bin gestürzt!"}])
+    stream = client.chat.completions.create(model="default", stream=True, messages=[
+        {"role": "user", "content": "Hilfe, ich bin gestürzt!"},
+        {"role": "assistant", "content": asked.choices[0].message.content},
+        {"role": "user", "content": "ja"},
+    ])
+    answered = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+    harmless = client.chat.completions.create(model="default", messages=[
+        {"role": "user", "content": "Kannst du mir beim Rezept helfen?"}])
+    return {"asked": asked.choices[0].message.content, "answered": answered,
+            "harmless": harmless.choices[0].message.content}
+
+
 print(json.dumps({"chat": chat, "quota": quota, "realtime": realtime, "truncate": truncate, "semantic": semantic,
-                  "help": help_by_voice, "formats": formats, "g711": g711}[sys.argv[1]]()))
+                  "help": help_by_voice, "help_typed": help_typed, "formats": formats, "g711": g711}[sys.argv[1]]()))
