@@ -7,3 +7,10 @@ CREATE TABLE help_questions (
     asked_at    BIGINT NOT NULL,
     channel     TEXT NOT NULL
 );
+
+-- The day a caller was last told the help key in a call's greeting (issue 62): once a day per caller, so that
+-- it is known without being said at every call. `day` is the gateway's calendar day (YYYY-MM-DD).
+CREATE TABLE help_key_told (
+    user_id     TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    day         TEXT NOT NULL
+);

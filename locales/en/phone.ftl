@@ -14,3 +14,10 @@ phone-refusal = This number is not set up for this voice assistant. Goodbye.
 phone-sorry = Sorry, that didn't work. Please try again in a moment.
 # Said when the caller spoke longer than MAX_UTTERANCE_SECONDS without a pause.
 phone-too-long = That was too long for me to take in at once. Please ask again in shorter sentences.
+# Said in a call's greeting once a day per caller: the key that starts the help question ($key: the digit, or phone-key-star / phone-key-hash).
+phone-help-key = For help, press { $key } at any time.
+# Said after the help question on a telephone: the keys that answer it.
+phone-help-keys = Press 1 for yes or 2 for no.
+# The help key's name when it is * or #.
+phone-key-star = the star key
+phone-key-hash = the hash key

@@ -7,3 +7,7 @@ phone-silence = Non sento più niente, quindi riattacco. Richiama quando vuoi. A
 phone-refusal = Questo numero non è abilitato per questo assistente vocale. Arrivederci.
 phone-sorry = Mi dispiace, non ha funzionato. Riprova tra un momento.
 phone-too-long = Era troppo lungo tutto d'un fiato. Chiedi di nuovo, per favore, con frasi più brevi.
+phone-help-key = Per chiedere aiuto, prema { $key } in qualsiasi momento.
+phone-help-keys = Prema 1 per sì o 2 per no.
+phone-key-star = il tasto asterisco
+phone-key-hash = il tasto cancelletto

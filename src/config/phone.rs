@@ -36,6 +36,9 @@ pub struct PhoneSettings {
     pub audiosocket_user: Option<String>,
     /// `AUDIOSOCKET_USERS`: dialplan UUIDs mapped to other users' names.
     pub audiosocket_users: HashMap<String, String>,
+    /// `HELP_KEY`: the key that starts the help question at once during any call with the assistant (`0`;
+    /// never `1` or `2`, which answer it).
+    pub help_key: char,
 }
 
 impl PhoneSettings {
@@ -96,7 +99,17 @@ impl PhoneSettings {
             "PHONE_COUNTRY_CODE",
             "the country calling code of the house's telephone line, e.g. `49`: a caller the router passes as `040…` or `0049…` is `+4940…`",
         ))?;
+        let help_key = src
+            .var(
+                "HELP_KEY",
+                "the key that starts the help question at once during a call with the assistant (1 answers it with yes, 2 with no)",
+            )
+            .choice("0", &["0", "3", "4", "5", "6", "7", "8", "9", "*", "#"])?
+            .chars()
+            .next()
+            .unwrap_or('0');
         Ok(Self {
+            help_key,
             country_code,
             unknown_callers,
             guest_daily_requests,
@@ -148,6 +161,8 @@ mod tests {
         let s = read(&[]).unwrap().phone;
         assert_eq!(s.unknown_callers, UnknownCallers::Refuse);
         assert!(s.audiosocket_addr.is_none() && s.audiosocket_users.is_empty());
+        assert_eq!(s.help_key, '0');
+        assert_eq!(read(&[("HELP_KEY", "*")]).unwrap().phone.help_key, '*');
         let s = read(&[
             ("PHONE_UNKNOWN_CALLERS", "guest"),
             ("AUDIOSOCKET_ADDR", "127.0.0.1:9092"),
@@ -163,6 +178,8 @@ mod tests {
             ("AUDIOSOCKET_USERS", "oma"),
             ("AUDIOSOCKET_USERS", "not-a-uuid=oma"),
             ("PHONE_COST_PER_MINUTE", "-1"),
+            ("HELP_KEY", "1"),
+            ("HELP_KEY", "00"),
         ] {
             assert_eq!(read(&[(var, value)]).unwrap_err().var, var);
         }

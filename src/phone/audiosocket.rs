@@ -181,7 +181,15 @@ async fn read<R: AsyncRead + Unpin>(mut reader: BufReader<R>, tx: mpsc::Sender<I
                 tracing::warn!(code, "Asterisk reported an AudioSocket error; the call ends");
                 break Inbound::Hangup;
             }
-            kind::UUID | kind::SILENCE | kind::DTMF => continue,
+            // One ASCII digit (Asterisk 20 and later): the help key, or the help question's answer.
+            kind::DTMF => match message.payload.as_slice() {
+                [key] if key.is_ascii_digit() || matches!(key, b'*' | b'#') => Inbound::Key(char::from(*key)),
+                _ => {
+                    malformed += 1;
+                    continue;
+                }
+            },
+            kind::UUID | kind::SILENCE => continue,
             _ => {
                 malformed += 1;
                 continue;

@@ -43,6 +43,8 @@ pub enum Inbound {
     Audio(Vec<i16>),
     /// The audio up to this mark was played to the caller.
     Played(u64),
+    /// The caller pressed a key (RFC 4733, SIP INFO, AudioSocket's DTMF, Twilio's `dtmf`).
+    Key(char),
     /// The caller hung up, or the line broke.
     Hangup,
 }
@@ -117,6 +119,10 @@ pub(crate) struct Call {
     /// The notices told in this call (the model does not speak the language, no web search, another voice):
     /// each is said once, before the answer that brought it.
     told: Told,
+    /// The caller chose to be addressed informally.
+    informal: bool,
+    /// The help question was asked in the running turn: once it is said, the keys that answer it follow.
+    keys_to_tell: bool,
     started: Instant,
 }
 
@@ -175,6 +181,8 @@ impl Call {
             hanging_up: None,
             alarm: None,
             told: Told::default(),
+            informal: prefs.informal(),
+            keys_to_tell: false,
             started: Instant::now(),
         })
     }
@@ -182,7 +190,21 @@ impl Call {
     /// Runs the call until the caller hangs up or the line says goodbye; the call is counted in the user's
     /// usage, and a call for help still waiting for its answer raises the alarm.
     pub(crate) async fn run<L: Line>(mut self, inbound: &mut mpsc::Receiver<Inbound>, line: &mut L) -> Ending {
-        let greeting = texts::greeting(&self.language, self.name.as_deref());
+        let mut greeting = texts::greeting(&self.language, self.name.as_deref());
+        // Once a day per caller, the greeting says which key calls for help at any time.
+        match self
+            .app
+            .store
+            .tell_help_key(&self.user.id, &crate::store::today())
+            .await
+        {
+            Ok(true) => {
+                let key = self.app.settings.phone.help_key;
+                greeting = format!("{greeting} {}", texts::help_key(&self.language, self.informal, key));
+            }
+            Ok(false) => {}
+            Err(err) => tracing::warn!(%err, "whether to tell the help key could not be read"),
+        }
         let ending = match self.say(line, &greeting).await {
             Ok(()) => self.converse(inbound, line).await,
             Err(_) => Ending::HungUp,
@@ -212,6 +234,7 @@ impl Call {
             let went = match step {
                 Step::Inbound(None | Some(Inbound::Hangup)) => return Ending::HungUp,
                 Step::Inbound(Some(Inbound::Audio(samples))) => self.hear(line, &samples).await,
+                Step::Inbound(Some(Inbound::Key(key))) => self.on_key(line, key).await,
                 Step::Inbound(Some(Inbound::Played(mark))) => {
                     self.on_played(mark);
                     if self.hanging_up.is_some() && self.playing.is_empty() {
@@ -314,6 +337,22 @@ impl Call {
         }
     }
 
+    /// A key: the help key starts the help question at once, interrupting what is said; while the question
+    /// waits, 1 is yes and 2 is no. Other keys mean nothing in a call with the assistant.
+    async fn on_key<L: Line>(&mut self, line: &mut L, key: char) -> std::io::Result<()> {
+        use crate::emergency::dialogue::{NO_KEY, YES_KEY};
+        let answers = self.conversation.help_pending() && matches!(key, YES_KEY | NO_KEY);
+        if self.hanging_up.is_some() || !(key == self.app.settings.phone.help_key || answers) {
+            return Ok(());
+        }
+        tracing::info!(line = self.line, answers, "a key for the help dialogue on a call");
+        self.quiet_since = Instant::now();
+        self.interrupt(line).await?;
+        self.last = LastAnswer::new(self.options.session_id.clone());
+        self.conversation.key(key, self.options.clone());
+        Ok(())
+    }
+
     /// Stops the running answer and what the caller has not heard yet; the stored answer keeps what they heard.
     async fn interrupt<L: Line>(&mut self, line: &mut L) -> std::io::Result<()> {
         let cancelled = self.conversation.interrupt();
@@ -400,7 +439,18 @@ impl Call {
                 self.last.answered(&semantic.text);
                 Ok(())
             }
+            ServerEvent::HelpAsked { .. } => {
+                self.keys_to_tell = true;
+                Ok(())
+            }
+            // The question was said: the keys that answer it follow.
+            ServerEvent::Done if self.keys_to_tell => {
+                self.keys_to_tell = false;
+                let words = texts::help_keys(&self.language, self.informal);
+                self.say(line, &words).await
+            }
             ServerEvent::Help { status, .. } => {
+                self.keys_to_tell = false;
                 tracing::warn!(line = self.line, status, "help by voice on a call");
                 // The confirmations of the newest alarm are told from now on (a declined call for help, or
                 // one inside the cooldown, raised none: the earlier alarm's are not told twice).

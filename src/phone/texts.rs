@@ -12,6 +12,22 @@ pub fn greeting(language: &str, name: Option<&str>) -> String {
     }
 }
 
+/// What the greeting adds once a day: the key that starts the help question at any time.
+pub fn help_key(language: &str, informal: bool, key: char) -> String {
+    let words = Words::new(language, informal);
+    let name = match key {
+        '*' => words.get("phone-key-star"),
+        '#' => words.get("phone-key-hash"),
+        digit => digit.to_string(),
+    };
+    words.with("phone-help-key", &[("key", name.into())])
+}
+
+/// What follows the help question on a telephone: 1 is yes, 2 is no.
+pub fn help_keys(language: &str, informal: bool) -> String {
+    Words::new(language, informal).get("phone-help-keys")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,6 +43,19 @@ mod tests {
         assert!(!is_farewell("Thank you.", "en"));
         assert!(!is_farewell("Sag meiner Tochter tschüss", "de"));
         assert!(!is_farewell("", "fr"));
+    }
+
+    #[test]
+    fn the_help_key_is_named_in_every_language() {
+        assert_eq!(help_key("de", false, '0'), "Für Hilfe drücken Sie jederzeit die 0.");
+        assert_eq!(help_key("de", true, '*'), "Für Hilfe drück jederzeit die Sterntaste.");
+        for lang in crate::config::languages() {
+            assert!(help_key(lang, false, '0').contains('0'), "{lang}");
+            assert!(
+                help_keys(lang, false).contains('1') && help_keys(lang, false).contains('2'),
+                "{lang}"
+            );
+        }
     }
 
     #[test]

@@ -187,8 +187,17 @@ enum FromTwilio {
     Mark {
         mark: MarkName,
     },
-    Dtmf,
+    /// A key the caller pressed (a bidirectional stream's `dtmf` message).
+    Dtmf {
+        dtmf: Dtmf,
+    },
     Stop,
+}
+
+/// A `dtmf` message's key.
+#[derive(Debug, Deserialize)]
+struct Dtmf {
+    digit: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -319,9 +328,11 @@ pub enum Received {
     Audio(Vec<i16>, u64),
     /// The audio up to this mark was played.
     Played(u64),
+    /// The caller pressed a key.
+    Key(char),
     /// The stream stopped.
     Stop,
-    /// Nothing for the call (`connected`, `dtmf`, a mark that is not the gateway's).
+    /// Nothing for the call (`connected`, a mark that is not the gateway's).
     Ignored,
     /// Media numbered at or before `sequence`.
     OutOfOrder,
@@ -352,7 +363,11 @@ pub fn parse_message(text: &str, sequence: u64) -> Received {
             Err(_) => Received::Ignored,
         },
         Ok(FromTwilio::Stop) => Received::Stop,
-        Ok(FromTwilio::Connected | FromTwilio::Dtmf) => Received::Ignored,
+        Ok(FromTwilio::Dtmf { dtmf }) => match dtmf.digit.as_bytes() {
+            [key] if key.is_ascii_digit() || matches!(key, b'*' | b'#') => Received::Key(char::from(*key)),
+            _ => Received::Malformed,
+        },
+        Ok(FromTwilio::Connected) => Received::Ignored,
         Ok(FromTwilio::Start { .. }) | Err(_) => Received::Malformed,
     }
 }
@@ -376,6 +391,7 @@ async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut
                 Inbound::Audio(samples)
             }
             Received::Played(mark) => Inbound::Played(mark),
+            Received::Key(key) => Inbound::Key(key),
             Received::Stop => break Inbound::Hangup,
             Received::Ignored => continue,
             Received::OutOfOrder => {

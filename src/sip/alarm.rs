@@ -240,7 +240,8 @@ impl Conversation<'_> {
                             hearing = Some(AbortOnDrop(tokio::spawn(answer::heard(app, user, call.language.clone(), utterance))));
                         }
                     }
-                    Some(Inbound::Played(_)) => {}
+                    // Keys of an alarm call come on their own channel (`keys`).
+                    Some(Inbound::Played(_) | Inbound::Key(_)) => {}
                     Some(Inbound::Hangup) | None => return tracing::info!("the callee hung up"),
                 },
                 text = async { (&mut hearing.as_mut().expect("hearing").0).await }, if hearing.is_some() => {
@@ -318,7 +319,8 @@ impl Conversation<'_> {
                             break yes;
                         }
                     },
-                    Some(Inbound::Played(_)) => {}
+                    // Keys of an alarm call come on their own channel (`keys`).
+                    Some(Inbound::Played(_) | Inbound::Key(_)) => {}
                     Some(Inbound::Hangup) | None => break false,
                 },
                 () = tokio::time::sleep_until(deadline) => break false,

@@ -109,8 +109,16 @@ pub async fn take(
         "a SIP call"
     );
     let (tx, mut inbound) = mpsc::channel(64);
-    // Keys in a call to the assistant mean nothing yet; an alarm call listens for them.
-    let (keys, _keys) = mpsc::channel(16);
+    // Keys (RFC 4733 events and INFO) reach the call with the assistant as its input: the help key.
+    let (keys, mut pressed) = mpsc::channel(16);
+    let forward = tx.clone();
+    let _keys = crate::task::AbortOnDrop(tokio::spawn(async move {
+        while let Some(key) = pressed.recv().await {
+            if forward.send(call::Inbound::Key(key)).await.is_err() {
+                return;
+            }
+        }
+    }));
     let hang_up = dialog.hang_up(endpoint.clone());
     let (remote, heard) = watch::channel(Remote::of(&offer, from.ip()));
     let timeout = app.settings.sip.rtp_timeout;

@@ -1,4 +1,5 @@
-//! The help question of a typed conversation: asked, answered (taken once), or lapsed.
+//! The help question of a typed conversation: asked, answered (taken once), or lapsed; and the day a caller
+//! was last told the telephone's help key.
 
 use super::{Store, StoreError, now_ms, with_pool};
 
@@ -42,6 +43,25 @@ impl Store {
                     .bind(since)
                     .fetch_optional(pool)
                     .await?;
+            Ok(row.is_some())
+        })
+    }
+}
+
+impl Store {
+    /// Whether the help key is to be told to the caller `user_id` today (`day`): true once a day, for the one
+    /// call that claims it (one statement, so two calls at once tell it once).
+    pub async fn tell_help_key(&self, user_id: &str, day: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let row: Option<(String,)> = sqlx::query_as(
+                "INSERT INTO help_key_told (user_id, day) VALUES ($1, $2) \
+                 ON CONFLICT (user_id) DO UPDATE SET day = excluded.day \
+                 WHERE help_key_told.day <> excluded.day RETURNING day",
+            )
+            .bind(user_id)
+            .bind(day)
+            .fetch_optional(pool)
+            .await?;
             Ok(row.is_some())
         })
     }

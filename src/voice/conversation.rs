@@ -212,6 +212,21 @@ impl Conversation {
         self.begin(move |tx| turn::chat(app, user, (channel, text), options, tx))
     }
 
+    /// A key pressed on a telephone for the help dialogue (the help key, or 1 and 2 while the question waits);
+    /// true when a running turn was cancelled for it.
+    pub fn key(&mut self, key: char, options: Options) -> bool {
+        let help = if self.help_until.is_some() {
+            Help::Asked
+        } else {
+            Help::Listening
+        };
+        self.settle();
+        let (app, user) = (self.app.clone(), self.user.clone());
+        let cancelled = self.begin(move |tx| turn::key(app, user, key, help, options, tx));
+        self.help_answering = help == Help::Asked;
+        cancelled
+    }
+
     /// Raises the alarm of an unanswered call for help; true when a running turn was cancelled for it.
     pub fn alarm(&mut self, options: Options) -> bool {
         self.settle();

@@ -65,7 +65,27 @@ pub(super) async fn heard(
     tx: &Tx,
 ) -> Result<bool> {
     let person = Person::of(app, cx.1, cx.2.language.as_str());
-    respond(app, user, reply(text, words, person, help), cx, help, tx).await
+    respond(app, user, reply(text, words, person, help), cx, (help, Way::Spoken), tx).await
+}
+
+/// A key pressed on a telephone: the help key starts the help question at once (and asks it again while it
+/// waits); while it waits, 1 is yes and 2 is no. Other keys mean nothing here (the call does not pass them).
+pub(super) async fn keyed(app: &App, user: &User, key: char, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<()> {
+    use crate::emergency::dialogue::{NO_KEY, YES_KEY};
+    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    let language = person.language;
+    let reply = match (help, key) {
+        (Help::Asked, YES_KEY) => Reply::Alarm,
+        (Help::Asked, NO_KEY) => Reply::Declined(spoken::declined(language)),
+        (Help::Asked, _) => Reply::Ask(spoken::again(language, person.informal)),
+        _ => {
+            tracing::warn!(user = %user.name, "the help key was pressed on a call; asking whether to alert the contacts");
+            ask(person)
+        }
+    };
+    respond(app, user, Some(reply), cx, (Help::Asked, Way::Key), tx)
+        .await
+        .map(drop)
 }
 
 /// The person said no to the daily check-in's "Is everything all right?": the help dialogue starts as for a
@@ -74,14 +94,21 @@ pub(super) async fn not_fine(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> 
     tracing::warn!(user = %user.name, "the daily check-in was answered with a no; asking whether to alert the contacts");
     crate::care::checkin::sign(app, &user.id).await;
     let person = Person::of(app, cx.1, cx.2.language.as_str());
-    respond(app, user, Some(ask(person)), cx, Help::Listening, tx).await
+    respond(app, user, Some(ask(person)), cx, (Help::Listening, Way::Checkin), tx).await
 }
 
-/// Says and does the dialogue's `reply`; true when there was one.
-async fn respond(app: &App, user: &User, reply: Option<Reply>, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<bool> {
+/// Says and does the dialogue's `reply` (to words heard `way`); true when there was one.
+async fn respond(
+    app: &App,
+    user: &User,
+    reply: Option<Reply>,
+    cx: Voice<'_>,
+    (help, way): (Help, Way),
+    tx: &Tx,
+) -> Result<bool> {
     match reply {
         None => Ok(false),
-        Some(Reply::Alarm | Reply::Nobody) => alarm(app, user, cx, tx).await.map(|()| true),
+        Some(Reply::Alarm | Reply::Nobody) => alarm(app, user, cx, way, tx).await.map(|()| true),
         Some(Reply::Declined(words)) => {
             let event = ServerEvent::Help {
                 status: "declined".into(),
@@ -112,9 +139,11 @@ pub async fn raise(app: &App, user: &User, platform: &str, language: &str) -> Re
     Ok((answer.status.to_string(), answer.message))
 }
 
-/// Raises the alarm and says how it went.
-pub(super) async fn alarm(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> Result<()> {
-    let (status, message) = raise(app, user, "voice", &cx.2.language).await?;
+/// Raises the alarm of a call for help asked `way` and says how it went.
+pub(super) async fn alarm(app: &App, user: &User, cx: Voice<'_>, way: Way, tx: &Tx) -> Result<()> {
+    let platform = if way == Way::Key { "telephone" } else { "voice" };
+    let answer = emergency::raise_on(app, user, (platform, way), &cx.2.language).await?;
+    let (status, message) = (answer.status.to_string(), answer.message);
     let event = ServerEvent::Help {
         status,
         message: message.clone(),

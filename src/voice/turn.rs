@@ -19,6 +19,7 @@ use crate::app::App;
 use crate::config::languages;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
+use crate::emergency::Way;
 use crate::emergency::hearing;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
@@ -304,7 +305,18 @@ pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx
     tracing::warn!(user = %user.name, "a call for help was not answered; alerting the contacts");
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
-        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), &tx).await
+        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), Way::Spoken, &tx).await
+    }
+    .await;
+    fail(result, &tx).await;
+}
+
+/// A key pressed on a telephone, for the help dialogue where the conversation stands at `help` (see
+/// [`help::keyed`]).
+pub async fn key(app: Arc<App>, user: User, key: char, help: Help, options: Options, tx: Tx) {
+    let result = async {
+        let cx = VoiceContext::of(&app, &user, &options).await?;
+        help::keyed(&app, &user, key, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await
     }
     .await;
     fail(result, &tx).await;

@@ -231,7 +231,10 @@ async fn an_extension_reaches_the_assistant_which_answers_at_the_pace_asterisk_p
 
     let call = Asterisk::call(port, EXTENSION).await;
     let got = call.until("the greeting", 10, |g| received(g) >= 4_800).await;
-    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"]);
+    assert_eq!(
+        fakes.spoken(),
+        ["Hello Anna Muster. How can I help? For help, press 0 at any time."]
+    );
     // 20 ms messages, written as they are played rather than all at once.
     let greeting = audio(&got);
     assert!(greeting.iter().all(|(s, _)| s.len() == FRAME), "20 ms messages");
@@ -332,7 +335,10 @@ async fn a_mapped_extension_is_its_users_and_an_unmapped_one_is_refused() {
 
     let call = Asterisk::call(port, EXTENSION).await;
     call.until("the greeting", 10, |g| received(g) >= 4_800).await;
-    assert_eq!(fakes.spoken(), ["Hello bob. How can I help?"]);
+    assert_eq!(
+        fakes.spoken(),
+        ["Hello bob. How can I help? For help, press 0 at any time."]
+    );
     drop(call);
 
     let call = Asterisk::call(port, other).await;
@@ -467,4 +473,52 @@ async fn with_smart_turn_a_caller_who_pauses_after_an_unfinished_phrase_is_heard
     );
     let last = fakes.stt.requests(STT).last().unwrap().uploaded_wav();
     assert!(last.3 > 3.5, "both parts transcribed as one: {} s", last.3);
+}
+
+#[tokio::test]
+async fn asterisks_dtmf_help_key_asks_and_its_1_alerts_the_contacts() {
+    let fakes = Fakes::start().await;
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let smtp_port = smtp.port.to_string();
+    let env = [
+        ("AUDIOSOCKET_USER", "anna"),
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", smtp_port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "gateway@care.example"),
+        ("EMERGENCY_CONTACT_EMAIL", "tochter@family.example"),
+        ("HELP_KEY", "*"),
+    ];
+    let (_app, _, port) = gateway(&fakes, &env).await;
+
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    assert!(
+        fakes.spoken()[0].ends_with("For help, press the star key at any time."),
+        "{:?}",
+        fakes.spoken()
+    );
+    // Another key means nothing; the help key (one ASCII byte, as Asterisk sends it) asks at once.
+    call.send(0x03, b"5");
+    call.send(0x03, b"*");
+    eventually("the question and its keys", 20, || async { fakes.spoken().len() >= 3 }).await;
+    assert_eq!(
+        fakes.spoken()[1..3],
+        [
+            "Shall I alert your contacts? Please say yes or no.",
+            "Press 1 for yes or 2 for no."
+        ]
+    );
+    assert!(smtp.mails().is_empty(), "nobody is alerted before the answer");
+    call.send(0x03, b"1");
+    eventually("the alarm's mail", 20, || async {
+        (!smtp.mails().is_empty()).then_some(())
+    })
+    .await;
+    eventually("what was done said", 20, || async { fakes.spoken().len() >= 4 }).await;
+    assert_eq!(
+        fakes.spoken()[3],
+        "Help is on the way: your contacts have been notified."
+    );
+    assert!(fakes.llm.all_requests().is_empty(), "no key reached the model");
 }

@@ -845,6 +845,12 @@ fn check_received(text: &str, sequence: u64, received: &Received) -> Result<(), 
             let name = mark.to_string();
             prop_assert_eq!(message["mark"]["name"].as_str(), Some(name.as_str()));
         }
+        Received::Key(key) => {
+            let message = message.ok_or_else(|| TestCaseError::fail("a key from a message that is not JSON"))?;
+            prop_assert_eq!(message["event"].as_str(), Some("dtmf"));
+            let digit = key.to_string();
+            prop_assert_eq!(message["dtmf"]["digit"].as_str(), Some(digit.as_str()));
+        }
         Received::Stop | Received::Ignored | Received::OutOfOrder | Received::Malformed => {}
     }
     Ok(())

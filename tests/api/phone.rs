@@ -157,7 +157,10 @@ async fn a_known_caller_is_greeted_answered_sentence_by_sentence_and_a_goodbye_e
     // The greeting, by name, then the answer sentence by sentence, each followed by its mark.
     call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
         .await;
-    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"]);
+    assert_eq!(
+        fakes.spoken(),
+        ["Hello Anna Muster. How can I help? For help, press 0 at any time."]
+    );
     call.say(&question_ulaw()).await;
     let seen = call
         .until("the answer played", 20, |s| s.contains(&Seen::Played("4".into())))
@@ -323,7 +326,11 @@ async fn with_guests_allowed_an_unknown_caller_talks_to_the_guest_with_a_small_q
     let call = TwilioCall::connect(&app, &twiml, "CA0004").await;
     call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
         .await;
-    assert_eq!(fakes.spoken(), ["Hello. How can I help?"], "a guest is not named");
+    assert_eq!(
+        fakes.spoken(),
+        ["Hello. How can I help? For help, press 0 at any time."],
+        "a guest is not named"
+    );
     call.say(&question_ulaw()).await;
     // The notice (web search is off), then the answer.
     call.until("the answer played", 20, |s| s.contains(&Seen::Played("3".into())))
@@ -487,7 +494,11 @@ async fn a_stream_proof_opens_one_stream_only() {
         let again = TwilioCall::connect(&app, &twiml, "CA0032").await;
         assert_eq!(again.until("the copy closed", 5, closed).await, [Seen::Closed]);
     }
-    assert_eq!(fakes.spoken(), ["Hello Anna Muster. How can I help?"], "greeted once");
+    assert_eq!(
+        fakes.spoken(),
+        ["Hello Anna Muster. How can I help? For help, press 0 at any time."],
+        "greeted once"
+    );
     assert!(!closed(&first.seen()), "the call itself goes on");
 }
 
@@ -544,7 +555,7 @@ async fn a_caller_who_never_speaks_hears_a_goodbye_after_the_set_silence() {
     assert_eq!(
         fakes.spoken(),
         [
-            "Hello Anna Muster. How can I help?",
+            "Hello Anna Muster. How can I help? For help, press 0 at any time.",
             "I can't hear anything, so I'll hang up now. Call again any time. Goodbye."
         ]
     );
@@ -607,6 +618,8 @@ async fn help_gateway(fakes: &Fakes) -> crate::emergency::Setup {
 
 const ANNAS_MOBILE: &str = "+491701234567";
 const QUESTION: &str = "Soll ich Ihre Kontaktpersonen alarmieren? Sagen Sie bitte ja oder nein.";
+/// What follows the question on a telephone.
+const KEYS: &str = "Drücken Sie die 1 für Ja oder die 2 für Nein.";
 
 /// The acknowledgement link of a mail, on the test's gateway (the mail names it under `PUBLIC_URL`).
 fn ack_link(app: &TestApp, mail: &str) -> String {
@@ -625,17 +638,24 @@ async fn help_by_voice_on_a_call_alerts_the_contacts_and_the_caller_hears_who_co
     let call = TwilioCall::connect(&s.app, &twiml, "CA0009").await;
     call.until("the greeting played", 10, |x| x.contains(&Seen::Played("1".into())))
         .await;
-    assert_eq!(fakes.spoken(), ["Hallo Anna Muster. Wie kann ich helfen?"]);
+    assert_eq!(
+        fakes.spoken(),
+        ["Hallo Anna Muster. Wie kann ich helfen? Für Hilfe drücken Sie jederzeit die 0."]
+    );
 
     call.say(&question_ulaw()).await;
     call.until("the question played", 20, |x| x.contains(&Seen::Played("2".into())))
         .await;
     assert_eq!(fakes.spoken()[1], QUESTION);
+    // On a telephone the question is followed by the keys that answer it.
+    call.until("the keys told", 20, |x| x.contains(&Seen::Played("3".into())))
+        .await;
+    assert_eq!(fakes.spoken()[2], KEYS);
     call.say(&question_ulaw()).await;
-    call.until("what was done played", 20, |x| x.contains(&Seen::Played("3".into())))
+    call.until("what was done played", 20, |x| x.contains(&Seen::Played("4".into())))
         .await;
     assert_eq!(
-        fakes.spoken()[2],
+        fakes.spoken()[3],
         "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
     );
     let smtp = s.smtp.as_ref().unwrap();
@@ -657,9 +677,9 @@ async fn help_by_voice_on_a_call_alerts_the_contacts_and_the_caller_hears_who_co
     // The daughter confirms; the caller, still on the line, is told.
     let confirmed = s.app.client.post(ack_link(&s.app, &mail.body())).send().await.unwrap();
     assert_eq!(confirmed.status(), 200);
-    call.until("the confirmation told", 10, |x| x.contains(&Seen::Played("4".into())))
+    call.until("the confirmation told", 10, |x| x.contains(&Seen::Played("5".into())))
         .await;
-    assert_eq!(fakes.spoken()[3], "Gesehen und bestätigt von tochter@family.example.");
+    assert_eq!(fakes.spoken()[4], "Gesehen und bestätigt von tochter@family.example.");
     // The line stays open, past the silence that ends other calls (PHONE_SILENCE_SECONDS, 5 here), until Anna
     // hangs up.
     let silence = std::time::Duration::from_secs(6);
@@ -809,4 +829,72 @@ async fn a_caller_in_a_language_the_model_does_not_speak_hears_why_once_before_t
         lengths[1] > lengths[0] * 3 / 2 && lengths[2] < lengths[1] * 3 / 4,
         "{lengths:?}"
     );
+}
+
+/// How the person asked for help, as the alarm keeps it (`way`, `platform`).
+pub(crate) async fn asked_by(app: &TestApp, user_id: &str) -> Vec<(String, String)> {
+    let rows: Vec<(String,)> = voice_gateway::with_pool!(app.store, pool => sqlx::query_as(
+        "SELECT press FROM emergency_alarms WHERE user_id = $1 ORDER BY created_at",
+    )
+    .bind(user_id)
+    .fetch_all(pool)
+    .await
+    .unwrap());
+    rows.iter()
+        .map(|(press,)| {
+            let press: Value = serde_json::from_str(press).unwrap();
+            (
+                press["way"].as_str().unwrap_or_default().to_string(),
+                press["platform"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_help_key_interrupts_the_greeting_asks_at_once_2_calls_it_off_and_1_alerts() {
+    let fakes = Fakes::start().await;
+    let s = help_gateway(&fakes).await;
+    s.app.set_prefs(&s.id, json!({"emergency_cooldown_minutes": "0"})).await;
+    let twiml = ring(&s.app, "CA0011", ANNAS_MOBILE).await;
+    let call = TwilioCall::connect(&s.app, &twiml, "CA0011").await;
+    // The greeting is being played: the key stops it and the question comes at once.
+    call.until("the greeting sent", 10, |x| x.contains(&Seen::Mark("1".into())))
+        .await;
+    call.press('0');
+    call.until("the greeting cleared", 10, |x| x.contains(&Seen::Clear))
+        .await;
+    eventually("the question and its keys", 20, || async { fakes.spoken().len() >= 3 }).await;
+    assert_eq!(fakes.spoken()[1..3], [QUESTION, KEYS]);
+
+    // 2 calls it off: nobody is alerted.
+    call.press('2');
+    eventually("the no said", 20, || async { fakes.spoken().len() >= 4 }).await;
+    assert_eq!(fakes.spoken()[3], "In Ordnung, ich alarmiere niemanden.");
+    assert!(s.smtp.as_ref().unwrap().mails().is_empty());
+
+    // Asked again, 1 alerts the contacts.
+    call.press('0');
+    eventually("asked again", 20, || async { fakes.spoken().len() >= 6 }).await;
+    call.press('1');
+    let smtp = s.smtp.as_ref().unwrap();
+    eventually("the alarm's mail", 20, || async {
+        smtp.mails()
+            .into_iter()
+            .find(|m| m.recipients == ["tochter@family.example"])
+    })
+    .await;
+    eventually("what was done said", 20, || async {
+        fakes
+            .spoken()
+            .iter()
+            .any(|w| w == "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt.")
+    })
+    .await;
+    assert_eq!(
+        asked_by(&s.app, &s.id).await,
+        [("key".to_string(), "telephone".to_string())]
+    );
+    assert!(fakes.llm.all_requests().is_empty(), "no key reached the model");
+    call.hang_up();
 }

@@ -217,6 +217,16 @@ impl TwilioCall {
         let _ = self.commands.send(Command::Raw(message.to_string()));
     }
 
+    /// The caller presses `key`: Twilio's `dtmf` message of a bidirectional stream.
+    pub(crate) fn press(&self, key: char) {
+        self.send_raw(json!({
+            "event": "dtmf",
+            "streamSid": self.stream_sid,
+            "sequenceNumber": "0",
+            "dtmf": {"track": "inbound_track", "digit": key.to_string()},
+        }));
+    }
+
     pub(crate) fn hang_up(&self) {
         let _ = self.commands.send(Command::HangUp);
     }
