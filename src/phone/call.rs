@@ -451,7 +451,7 @@ impl Call {
             }
             ServerEvent::Help { status, .. } => {
                 self.keys_to_tell = false;
-                tracing::warn!(line = self.line, status, "help by voice on a call");
+                tracing::warn!(line = self.line, user = %self.user.name, status, "help on a call");
                 // The confirmations of the newest alarm are told from now on (a declined call for help, or
                 // one inside the cooldown, raised none: the earlier alarm's are not told twice).
                 if status != "declined"

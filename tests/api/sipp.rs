@@ -130,6 +130,48 @@ async fn a_call_is_held_resumed_refreshed_and_keyed_in_its_dialog_over_udp_and_t
 
 #[tokio::test]
 #[ignore = "needs SIPp; scripts/test.sh installs it and runs this"]
+async fn the_help_key_on_the_house_line_asks_by_rfc_4733_or_info_and_1_alerts_2_calls_off() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let smtp_port = smtp.port.to_string();
+    let (app, sip) = telephone(&[
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", &smtp_port),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "gateway@care.example"),
+    ])
+    .await;
+    let (id, _) = app.create_user("erna_taste").await;
+    let prefs = serde_json::json!({"caller_numbers": ["611"], "full_name": "Erna Schmidt",
+        "emergency_contacts": ["tochter@family.example"], "language": "de", "emergency_cooldown_minutes": "0"});
+    app.set_prefs(&id, prefs).await;
+    let mut log = voice_gateway::logging::subscribe();
+
+    // 0 by INFO asks, 2 as an RFC 4733 event calls it off: nobody is alerted.
+    let run = sipp("help_key_off", sip, "u1").await;
+    assert!(run.passed, "{}", run.report);
+    crate::common::logged(&mut log, "the question called off by its key", 10, |line| {
+        line.contains("erna_taste") && line.contains("declined")
+    })
+    .await;
+    assert!(smtp.mails().is_empty(), "nobody is alerted");
+    assert!(crate::phone::asked_by(&app, &id).await.is_empty());
+
+    // 0 as an RFC 4733 event asks, 1 by INFO alerts the contacts.
+    let run = sipp("help_key", sip, "t1").await;
+    assert!(run.passed, "{}", run.report);
+    crate::common::eventually("the alarm's mail", 10, || async {
+        (!smtp.mails().is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(smtp.mails()[0].recipients, ["tochter@family.example"]);
+    assert_eq!(
+        crate::phone::asked_by(&app, &id).await,
+        [("key".to_string(), "telephone".to_string())]
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs SIPp; scripts/test.sh installs it and runs this"]
 async fn a_cancel_that_crosses_the_answer_leaves_the_call_alone_and_refusals_say_why() {
     let (app, sip) = telephone(&[]).await;
     for transport in ["u1", "t1"] {
