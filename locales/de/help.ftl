@@ -47,9 +47,9 @@ help-seen-by = Gesehen und bestätigt von { $who }.
 help-by-email = E-Mail
 help-by-sms = SMS
 help-by-call = Anruf
-help-subject = NOTFALL: { $name } hat den Hilfe-Knopf gedrückt
+help-subject = NOTFALL: { $name } hat { help-how } Hilfe gerufen
 help-reminder-subject = ERINNERUNG – NOTFALL: niemand hat den Alarm von { $name } bisher bestätigt
-help-intro = { $name } hat über den Sprachassistenten Hilfe angefordert. Bitte melden Sie sich sofort oder schicken Sie Hilfe.
+help-intro = { $name } hat über den Sprachassistenten { help-how } Hilfe angefordert. Bitte melden Sie sich sofort oder schicken Sie Hilfe.
 help-reminder-intro = Niemand hat diesen Alarm bisher bestätigt. { $name } hat vor { $minutes ->
         [one] einer Minute
        *[other] { $minutes } Minuten
@@ -78,12 +78,12 @@ help-sms = NOTFALL: { $name } braucht Hilfe. Adresse: { $address }. Tel: { $phon
 help-sms-reminder = ERINNERUNG, noch niemand hat bestätigt. NOTFALL: { $name } braucht Hilfe. Adresse: { $address }. Tel: { $phones }.
 help-sms-location = Ort: { $link }
 help-sms-confirm = Gesehen? Bestätigen: { $link }
-help-call = Achtung, Notfall. { $name } hat den Hilfe-Knopf gedrückt. Adresse: { $address }. Einzelheiten stehen in der SMS und in der E-Mail.
+help-call = Achtung, Notfall. { $name } hat { help-how } Hilfe gerufen. Adresse: { $address }. Einzelheiten stehen in der SMS und in der E-Mail.
 help-call-reminder = Erinnerung: Niemand hat diesen Notfall bisher bestätigt.
 help-call-press-1 = Drücken Sie die 1, um zu bestätigen, dass Sie den Alarm gehört haben.
 help-call-thanks = Danke. { $name } sieht jetzt, dass Sie den Alarm bemerkt haben.
 help-ack-title = Notfall-Alarm
-help-ack-question = { $name } hat um { $time } den Hilfe-Knopf gedrückt.
+help-ack-question = { $name } hat um { $time } { help-how } Hilfe gerufen.
 help-ack-button = Ich habe den Alarm gesehen
 help-ack-thanks = Danke. { $name } weiß jetzt, dass Sie den Alarm gesehen haben.
 help-ack-hint = Bitte melden Sie sich bei { $name } oder schicken Sie Hilfe. Wenn Sie nicht helfen können, rufen Sie den Notruf 112 an.
@@ -121,4 +121,12 @@ help-nobody-channel = { $form ->
 help-last-failed = { $form ->
     [informal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sag es bitte der Person, die den Assistenten betreut.
    *[formal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sagen Sie es bitte der Person, die den Assistenten betreut.
+}
+help-confirm-unreachable = Ein Bestätigungslink kann nicht mitgeschickt werden: Dieses Gateway ist von außerhalb nicht erreichbar. Wenn Sie angerufen werden, bestätigen Sie mit der 1; sonst melden Sie sich bitte direkt bei { $name }.
+help-how = { $way ->
+    [spoken] per Sprache
+    [typed] schriftlich
+    [key] mit der Hilfe-Taste am Telefon
+    [checkin] bei der täglichen Nachfrage
+   *[button] mit dem Hilfe-Knopf
 }

@@ -31,11 +31,11 @@ help-by-sms = SMS
 # See help-by-email.
 help-by-call = call
 # E-mail subject: $name.
-help-subject = EMERGENCY: { $name } pressed the help button
+help-subject = EMERGENCY: { $name } asked for help { help-how }
 # E-mail subject of the escalation: $name.
 help-reminder-subject = REMINDER – EMERGENCY: nobody has confirmed the alarm of { $name } yet
 # First line of the e-mail: $name.
-help-intro = { $name } asked for help through the voice assistant. Please get in touch at once or send help.
+help-intro = { $name } asked for help through the voice assistant, { help-how }. Please get in touch at once or send help.
 # First line of the escalation e-mail: $name, $minutes.
 help-reminder-intro = Nobody has confirmed this alarm yet. { $name } asked for help { $minutes ->
         [one] a minute
@@ -90,7 +90,7 @@ help-sms-location = Location: { $link }
 # Appended to the SMS: $link (acknowledgement).
 help-sms-confirm = Seen it? Confirm: { $link }
 # The call: $name, $address.
-help-call = Attention, emergency. { $name } pressed the help button. Address: { $address }. Details are in the text message and the e-mail.
+help-call = Attention, emergency. { $name } asked for help { help-how }. Address: { $address }. Details are in the text message and the e-mail.
 # Said before the call text of an escalation.
 help-call-reminder = Reminder: nobody has confirmed this emergency yet.
 # The call asks for the key press.
@@ -100,7 +100,7 @@ help-call-thanks = Thank you. { $name } can now see that you have seen the alarm
 # Title of the acknowledgement page.
 help-ack-title = Emergency alarm
 # The page before confirming: $name, $time.
-help-ack-question = { $name } pressed the help button at { $time }.
+help-ack-question = { $name } asked for help { help-how } at { $time }.
 # The page's button.
 help-ack-button = I have seen the alarm
 # The page after confirming: $name.
@@ -133,3 +133,13 @@ help-missing-calls = phone calls
 help-nobody-channel = Help reaches nobody yet: your contacts are entered, but { $missing } is not set up. Please tell whoever looks after the assistant. In an emergency, call the emergency number 112 yourself.
 # Under the help button while the newest alarm was not delivered to some contacts: $who.
 help-last-failed = The last alert could not be delivered to { $who }. Please tell whoever looks after the assistant.
+# In the alarm's e-mail instead of the confirmation link, when the link would point at the gateway's loopback or a link-local address: $name.
+help-confirm-unreachable = No confirmation link can be sent: this gateway cannot be reached from outside the home. If you are called, press 1 to confirm; otherwise please contact { $name } directly.
+# How help was asked ($way: button, spoken, typed, key, checkin), in the alarm's subject, first line, call and page.
+help-how = { $way ->
+    [spoken] by voice
+    [typed] in writing
+    [key] with the help key on the telephone
+    [checkin] at the daily check-in
+   *[button] with the help button
+}

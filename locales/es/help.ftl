@@ -14,9 +14,9 @@ help-seen-by = Alarma vista y confirmada por { $who }.
 help-by-email = correo electrónico
 help-by-sms = SMS
 help-by-call = llamada
-help-subject = EMERGENCIA: { $name } ha pulsado el botón de ayuda
+help-subject = EMERGENCIA: { $name } ha pedido ayuda { help-how }
 help-reminder-subject = RECORDATORIO – EMERGENCIA: nadie ha confirmado todavía la alarma de { $name }
-help-intro = { $name } ha pedido ayuda a través del asistente de voz. Por favor, póngase en contacto de inmediato o envíe ayuda.
+help-intro = { $name } ha pedido ayuda a través del asistente de voz, { help-how }. Por favor, póngase en contacto de inmediato o envíe ayuda.
 help-reminder-intro = Nadie ha confirmado todavía esta alarma. { $name } pidió ayuda hace { $minutes } minutos a través del asistente de voz. Por favor, póngase en contacto de inmediato o envíe ayuda.
 help-confirm-line = Por favor, confirme que ha visto esta alarma: { $link }
 help-name = Nombre
@@ -42,12 +42,12 @@ help-sms = EMERGENCIA: { $name } necesita ayuda. Dirección: { $address }. Tel: 
 help-sms-reminder = RECORDATORIO, nadie ha confirmado aún. EMERGENCIA: { $name } necesita ayuda. Dirección: { $address }. Tel: { $phones }.
 help-sms-location = Ubicación: { $link }
 help-sms-confirm = ¿Lo ha visto? Confirme: { $link }
-help-call = Atención, emergencia. { $name } ha pulsado el botón de ayuda. Dirección: { $address }. Encontrará los detalles en el SMS y en el correo electrónico.
+help-call = Atención, emergencia. { $name } ha pedido ayuda { help-how }. Dirección: { $address }. Encontrará los detalles en el SMS y en el correo electrónico.
 help-call-reminder = Recordatorio: nadie ha confirmado todavía esta emergencia.
 help-call-press-1 = Pulse 1 para confirmar que ha recibido esta alarma.
 help-call-thanks = Gracias. { $name } ya puede ver que usted ha recibido la alarma.
 help-ack-title = Alarma de emergencia
-help-ack-question = { $name } pulsó el botón de ayuda a las { $time }.
+help-ack-question = { $name } pidió ayuda { help-how } a las { $time }.
 help-ack-button = He visto la alarma
 help-ack-thanks = Gracias. { $name } ya sabe que usted ha visto la alarma.
 help-ack-hint = Por favor, póngase en contacto con { $name } o envíe ayuda. Si no puede ayudar, llame al número de emergencias 112.
@@ -65,3 +65,11 @@ help-missing-sms = el envío de SMS
 help-missing-calls = las llamadas telefónicas
 help-nobody-channel = La ayuda aún no llega a nadie: sus contactos están registrados, pero falta { $missing }. Dígaselo a quien se ocupa del asistente. En caso de emergencia, llame usted mismo al 112.
 help-last-failed = La última alarma no se pudo entregar a { $who }. Dígaselo a quien se ocupa del asistente.
+help-confirm-unreachable = No se puede enviar un enlace de confirmación: esta pasarela no es accesible desde fuera de casa. Si le llaman, pulse 1 para confirmar; si no, póngase en contacto directamente con { $name }.
+help-how = { $way ->
+    [spoken] de viva voz
+    [typed] por escrito
+    [key] con la tecla de ayuda del teléfono
+    [checkin] en la consulta diaria
+   *[button] con el botón de ayuda
+}

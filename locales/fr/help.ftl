@@ -14,9 +14,9 @@ help-seen-by = Alerte vue et confirmée par { $who }.
 help-by-email = e-mail
 help-by-sms = SMS
 help-by-call = appel
-help-subject = URGENCE : { $name } a appuyé sur le bouton d'aide
+help-subject = URGENCE : { $name } a demandé de l'aide { help-how }
 help-reminder-subject = RAPPEL – URGENCE : personne n'a encore confirmé l'alerte de { $name }
-help-intro = { $name } a demandé de l'aide via l'assistant vocal. Veuillez prendre contact immédiatement ou envoyer de l'aide.
+help-intro = { $name } a demandé de l'aide via l'assistant vocal, { help-how }. Veuillez prendre contact immédiatement ou envoyer de l'aide.
 help-reminder-intro = Personne n'a encore confirmé cette alerte. { $name } a demandé de l'aide il y a { $minutes } minutes via l'assistant vocal. Veuillez prendre contact immédiatement ou envoyer de l'aide.
 help-confirm-line = Veuillez confirmer que vous avez vu cette alerte : { $link }
 help-name = Nom
@@ -42,12 +42,12 @@ help-sms = URGENCE : { $name } a besoin d'aide. Adresse : { $address }. Tél : {
 help-sms-reminder = RAPPEL, personne n'a encore confirmé. URGENCE : { $name } a besoin d'aide. Adresse : { $address }. Tél : { $phones }.
 help-sms-location = Position : { $link }
 help-sms-confirm = Vu ? Confirmez : { $link }
-help-call = Attention, urgence. { $name } a appuyé sur le bouton d'aide. Adresse : { $address }. Les détails se trouvent dans le SMS et dans l'e-mail.
+help-call = Attention, urgence. { $name } a demandé de l'aide { help-how }. Adresse : { $address }. Les détails se trouvent dans le SMS et dans l'e-mail.
 help-call-reminder = Rappel : personne n'a encore confirmé cette urgence.
 help-call-press-1 = Appuyez sur 1 pour confirmer que vous avez pris connaissance de cette alerte.
 help-call-thanks = Merci. { $name } peut maintenant voir que vous avez pris connaissance de l'alerte.
 help-ack-title = Alerte d'urgence
-help-ack-question = { $name } a appuyé sur le bouton d'aide à { $time }.
+help-ack-question = { $name } a demandé de l'aide { help-how } à { $time }.
 help-ack-button = J'ai vu l'alerte
 help-ack-thanks = Merci. { $name } sait maintenant que vous avez vu l'alerte.
 help-ack-hint = Veuillez prendre contact avec { $name } ou envoyer de l'aide. Si vous ne pouvez pas aider, appelez le numéro d'urgence 112.
@@ -65,3 +65,11 @@ help-missing-sms = l'envoi de SMS
 help-missing-calls = les appels téléphoniques
 help-nobody-channel = L'aide n'atteint encore personne : vos contacts sont enregistrés, mais il manque { $missing }. Prévenez la personne qui s'occupe de l'assistant. En cas d'urgence, appelez vous-même le numéro d'urgence 112.
 help-last-failed = La dernière alerte n'a pas pu être remise à { $who }. Prévenez la personne qui s'occupe de l'assistant.
+help-confirm-unreachable = Aucun lien de confirmation ne peut être envoyé : cette passerelle n'est pas joignable de l'extérieur. Si vous êtes appelé, appuyez sur 1 pour confirmer ; sinon, contactez directement { $name }.
+help-how = { $way ->
+    [spoken] de vive voix
+    [typed] par écrit
+    [key] avec la touche d'aide du téléphone
+    [checkin] lors de la question quotidienne
+   *[button] avec le bouton d'aide
+}

@@ -14,9 +14,9 @@ help-seen-by = Visto e confermato da { $who }.
 help-by-email = e-mail
 help-by-sms = SMS
 help-by-call = chiamata
-help-subject = EMERGENZA: { $name } ha premuto il pulsante di aiuto
+help-subject = EMERGENZA: { $name } ha chiesto aiuto { help-how }
 help-reminder-subject = PROMEMORIA – EMERGENZA: nessuno ha ancora confermato l'allarme di { $name }
-help-intro = { $name } ha chiesto aiuto tramite l'assistente vocale. Per favore, si metta subito in contatto o mandi aiuto.
+help-intro = { $name } ha chiesto aiuto tramite l'assistente vocale, { help-how }. Per favore, si metta subito in contatto o mandi aiuto.
 help-reminder-intro = Nessuno ha ancora confermato questo allarme. { $name } ha chiesto aiuto { $minutes } minuti fa tramite l'assistente vocale. Per favore, si metta subito in contatto o mandi aiuto.
 help-confirm-line = Per favore, confermi di aver visto questo allarme: { $link }
 help-name = Nome
@@ -42,12 +42,12 @@ help-sms = EMERGENZA: { $name } ha bisogno di aiuto. Indirizzo: { $address }. Te
 help-sms-reminder = PROMEMORIA, nessuno ha ancora confermato. EMERGENZA: { $name } ha bisogno di aiuto. Indirizzo: { $address }. Tel: { $phones }.
 help-sms-location = Posizione: { $link }
 help-sms-confirm = Visto? Confermi: { $link }
-help-call = Attenzione, emergenza. { $name } ha premuto il pulsante di aiuto. Indirizzo: { $address }. I dettagli sono nell'SMS e nell'e-mail.
+help-call = Attenzione, emergenza. { $name } ha chiesto aiuto { help-how }. Indirizzo: { $address }. I dettagli sono nell'SMS e nell'e-mail.
 help-call-reminder = Promemoria: nessuno ha ancora confermato questa emergenza.
 help-call-press-1 = Prema 1 per confermare di aver ricevuto questo allarme.
 help-call-thanks = Grazie. Ora { $name } può vedere che Lei ha ricevuto l'allarme.
 help-ack-title = Allarme di emergenza
-help-ack-question = { $name } ha premuto il pulsante di aiuto alle { $time }.
+help-ack-question = { $name } ha chiesto aiuto { help-how } alle { $time }.
 help-ack-button = Ho visto l'allarme
 help-ack-thanks = Grazie. Ora { $name } sa che Lei ha visto l'allarme.
 help-ack-hint = Per favore, si metta in contatto con { $name } o mandi aiuto. Se non può aiutare, chiami il numero di emergenza 112.
@@ -65,3 +65,11 @@ help-missing-sms = l'invio di SMS
 help-missing-calls = le chiamate telefoniche
 help-nobody-channel = L'aiuto non raggiunge ancora nessuno: i suoi contatti sono registrati, ma manca { $missing }. Lo dica a chi si occupa dell'assistente. In caso di emergenza chiami lei stesso il 112.
 help-last-failed = L'ultimo allarme non è stato consegnato a { $who }. Lo dica a chi si occupa dell'assistente.
+help-confirm-unreachable = Non si può inviare un link di conferma: questo gateway non è raggiungibile da fuori casa. Se riceve una chiamata, prema 1 per confermare; altrimenti contatti direttamente { $name }.
+help-how = { $way ->
+    [spoken] a voce
+    [typed] per iscritto
+    [key] con il tasto di aiuto del telefono
+    [checkin] durante il controllo quotidiano
+   *[button] con il pulsante di aiuto
+}

@@ -14,9 +14,9 @@ help-seen-by = Gezien en bevestigd door { $who }.
 help-by-email = e-mail
 help-by-sms = sms
 help-by-call = oproep
-help-subject = NOODGEVAL: { $name } heeft op de hulpknop gedrukt
+help-subject = NOODGEVAL: { $name } heeft { help-how } om hulp gevraagd
 help-reminder-subject = HERINNERING – NOODGEVAL: niemand heeft het alarm van { $name } nog bevestigd
-help-intro = { $name } heeft via de spraakassistent om hulp gevraagd. Neem alstublieft meteen contact op of stuur hulp.
+help-intro = { $name } heeft via de spraakassistent { help-how } om hulp gevraagd. Neem alstublieft meteen contact op of stuur hulp.
 help-reminder-intro = Niemand heeft dit alarm nog bevestigd. { $name } heeft { $minutes } minuten geleden via de spraakassistent om hulp gevraagd. Neem alstublieft meteen contact op of stuur hulp.
 help-confirm-line = Bevestig alstublieft dat u dit alarm hebt gezien: { $link }
 help-name = Naam
@@ -42,12 +42,12 @@ help-sms = NOODGEVAL: { $name } heeft hulp nodig. Adres: { $address }. Tel: { $p
 help-sms-reminder = HERINNERING, nog niemand heeft bevestigd. NOODGEVAL: { $name } heeft hulp nodig. Adres: { $address }. Tel: { $phones }.
 help-sms-location = Locatie: { $link }
 help-sms-confirm = Gezien? Bevestig: { $link }
-help-call = Let op, noodgeval. { $name } heeft op de hulpknop gedrukt. Adres: { $address }. De details staan in de sms en in de e-mail.
+help-call = Let op, noodgeval. { $name } heeft { help-how } om hulp gevraagd. Adres: { $address }. De details staan in de sms en in de e-mail.
 help-call-reminder = Herinnering: niemand heeft dit noodgeval nog bevestigd.
 help-call-press-1 = Druk op 1 om te bevestigen dat u dit alarm hebt ontvangen.
 help-call-thanks = Dank u. { $name } kan nu zien dat u het alarm hebt ontvangen.
 help-ack-title = Noodalarm
-help-ack-question = { $name } heeft om { $time } op de hulpknop gedrukt.
+help-ack-question = { $name } heeft om { $time } { help-how } om hulp gevraagd.
 help-ack-button = Ik heb het alarm gezien
 help-ack-thanks = Dank u. { $name } weet nu dat u het alarm hebt gezien.
 help-ack-hint = Neem alstublieft contact op met { $name } of stuur hulp. Als u niet kunt helpen, bel dan het alarmnummer 112.
@@ -65,3 +65,11 @@ help-missing-sms = het versturen van sms
 help-missing-calls = telefoongesprekken
 help-nobody-channel = Hulp bereikt nog niemand: uw contactpersonen zijn ingevoerd, maar { $missing } ontbreekt. Zeg het tegen wie de assistent beheert. Bel in een noodgeval zelf het alarmnummer 112.
 help-last-failed = Het laatste alarm kon niet worden bezorgd bij { $who }. Zeg het tegen wie de assistent beheert.
+help-confirm-unreachable = Er kan geen bevestigingslink worden meegestuurd: deze gateway is van buitenaf niet bereikbaar. Wordt u gebeld, bevestig dan met de 1; neem anders rechtstreeks contact op met { $name }.
+help-how = { $way ->
+    [spoken] met de stem
+    [typed] schriftelijk
+    [key] met de hulptoets van de telefoon
+    [checkin] bij de dagelijkse controlevraag
+   *[button] met de hulpknop
+}

@@ -11,9 +11,9 @@ help-seen-by = Alarm zauważony i potwierdzony przez: { $who }.
 help-by-email = e-mail
 help-by-sms = SMS
 help-by-call = połączenie
-help-subject = NAGŁY WYPADEK: { $name } – naciśnięto przycisk pomocy
+help-subject = NAGŁY WYPADEK: { $name } – wezwanie pomocy { help-how }
 help-reminder-subject = PRZYPOMNIENIE – NAGŁY WYPADEK: { $name } – nikt jeszcze nie potwierdził alarmu
-help-intro = { $name } prosi o pomoc przez asystenta głosowego. Proszę natychmiast się skontaktować lub wysłać pomoc.
+help-intro = { $name } prosi o pomoc przez asystenta głosowego ({ help-how }). Proszę natychmiast się skontaktować lub wysłać pomoc.
 help-reminder-intro = Nikt jeszcze nie potwierdził tego alarmu. { $name } prosi o pomoc – wezwanie wysłano { $minutes } min temu przez asystenta głosowego. Proszę natychmiast się skontaktować lub wysłać pomoc.
 help-confirm-line = Proszę potwierdzić odebranie tego alarmu: { $link }
 help-name = Imię i nazwisko
@@ -39,12 +39,12 @@ help-sms = NAGŁY WYPADEK: { $name } potrzebuje pomocy. Adres: { $address }. Tel
 help-sms-reminder = PRZYPOMNIENIE, nikt jeszcze nie potwierdził. NAGŁY WYPADEK: { $name } potrzebuje pomocy. Adres: { $address }. Tel.: { $phones }.
 help-sms-location = Lokalizacja: { $link }
 help-sms-confirm = Odebrane? Proszę potwierdzić: { $link }
-help-call = Uwaga, nagły wypadek. { $name } prosi o pomoc – naciśnięto przycisk pomocy. Adres: { $address }. Szczegóły są w wiadomości SMS i w e-mailu.
+help-call = Uwaga, nagły wypadek. { $name } prosi o pomoc { help-how }. Adres: { $address }. Szczegóły są w wiadomości SMS i w e-mailu.
 help-call-reminder = Przypomnienie: nikt jeszcze nie potwierdził tego alarmu.
 help-call-press-1 = Proszę nacisnąć 1, aby potwierdzić odebranie alarmu.
 help-call-thanks = Dziękujemy. { $name } widzi teraz, że alarm został odebrany.
 help-ack-title = Wezwanie pomocy
-help-ack-question = { $name }: naciśnięto przycisk pomocy o godz. { $time }.
+help-ack-question = { $name }: wezwanie pomocy { help-how } o godz. { $time }.
 help-ack-button = Potwierdzam odebranie alarmu
 help-ack-thanks = Dziękujemy. { $name } wie już, że alarm został odebrany.
 help-ack-hint = Proszę skontaktować się z osobą { $name } lub wysłać pomoc. Jeśli nie ma możliwości pomocy, proszę zadzwonić pod numer alarmowy 112.
@@ -62,3 +62,11 @@ help-missing-sms = wysyłanie SMS-ów
 help-missing-calls = połączenia telefoniczne
 help-nobody-channel = Pomoc nie dociera jeszcze do nikogo: osoby kontaktowe są wpisane, ale brakuje ustawienia „{ $missing }”. Proszę powiedzieć o tym osobie, która opiekuje się asystentem. W nagłym wypadku proszę samemu zadzwonić pod 112.
 help-last-failed = Ostatniego alarmu nie udało się doręczyć do: { $who }. Proszę powiedzieć o tym osobie, która opiekuje się asystentem.
+help-confirm-unreachable = Nie można wysłać linku potwierdzającego: ta bramka jest niedostępna spoza domu. Jeśli ktoś do Pana/Pani zadzwoni, proszę potwierdzić klawiszem 1; w przeciwnym razie proszę skontaktować się bezpośrednio z: { $name }.
+help-how = { $way ->
+    [spoken] głosowo
+    [typed] pisemnie
+    [key] klawiszem pomocy w telefonie
+    [checkin] podczas codziennego pytania kontrolnego
+   *[button] przyciskiem pomocy
+}

@@ -14,9 +14,9 @@ help-seen-by = Visto e confirmado por { $who }.
 help-by-email = e-mail
 help-by-sms = SMS
 help-by-call = chamada
-help-subject = EMERGÊNCIA: { $name } carregou no botão de ajuda
+help-subject = EMERGÊNCIA: { $name } pediu ajuda { help-how }
 help-reminder-subject = LEMBRETE – EMERGÊNCIA: ninguém confirmou ainda o alarme de { $name }
-help-intro = { $name } pediu ajuda através do assistente de voz. Por favor, entre em contacto imediatamente ou envie ajuda.
+help-intro = { $name } pediu ajuda através do assistente de voz, { help-how }. Por favor, entre em contacto imediatamente ou envie ajuda.
 help-reminder-intro = Ninguém confirmou ainda este alarme. { $name } pediu ajuda há { $minutes } minutos através do assistente de voz. Por favor, entre em contacto imediatamente ou envie ajuda.
 help-confirm-line = Por favor, confirme que viu este alarme: { $link }
 help-name = Nome
@@ -42,12 +42,12 @@ help-sms = EMERGÊNCIA: { $name } precisa de ajuda. Morada: { $address }. Tel: {
 help-sms-reminder = LEMBRETE, ninguém confirmou ainda. EMERGÊNCIA: { $name } precisa de ajuda. Morada: { $address }. Tel: { $phones }.
 help-sms-location = Localização: { $link }
 help-sms-confirm = Viu? Confirme: { $link }
-help-call = Atenção, emergência. { $name } carregou no botão de ajuda. Morada: { $address }. Os detalhes estão na mensagem SMS e no e-mail.
+help-call = Atenção, emergência. { $name } pediu ajuda { help-how }. Morada: { $address }. Os detalhes estão na mensagem SMS e no e-mail.
 help-call-reminder = Lembrete: ninguém confirmou ainda esta emergência.
 help-call-press-1 = Prima 1 para confirmar que recebeu este alarme.
 help-call-thanks = Obrigado. { $name } já pode ver que o alarme foi recebido.
 help-ack-title = Alarme de emergência
-help-ack-question = { $name } carregou no botão de ajuda às { $time }.
+help-ack-question = { $name } pediu ajuda { help-how } às { $time }.
 help-ack-button = Vi o alarme
 help-ack-thanks = Obrigado. { $name } já sabe que o alarme foi visto.
 help-ack-hint = Por favor, entre em contacto com { $name } ou envie ajuda. Se não puder ajudar, ligue para o número de emergência 112.
@@ -65,3 +65,11 @@ help-missing-sms = o envio de SMS
 help-missing-calls = as chamadas telefónicas
 help-nobody-channel = A ajuda ainda não chega a ninguém: os seus contactos estão registados, mas falta { $missing }. Diga-o a quem cuida do assistente. Numa emergência, ligue você mesmo para o 112.
 help-last-failed = O último alarme não pôde ser entregue a { $who }. Diga-o a quem cuida do assistente.
+help-confirm-unreachable = Não é possível enviar uma ligação de confirmação: este gateway não está acessível de fora de casa. Se lhe ligarem, prima 1 para confirmar; caso contrário, contacte diretamente { $name }.
+help-how = { $way ->
+    [spoken] por voz
+    [typed] por escrito
+    [key] com a tecla de ajuda do telefone
+    [checkin] na verificação diária
+   *[button] com o botão de ajuda
+}

@@ -160,9 +160,16 @@ fn html(name: &str, alarm: &Alarm, page: Page) -> String {
     let t = Words::formal(&alarm.lang);
     let name = xml_escape(name);
     let time = format_time(alarm.created_at).unwrap_or_default();
+    let way = serde_json::from_str::<super::Press>(&alarm.press)
+        .map(|p| p.way)
+        .unwrap_or_default();
     let question = t.with(
         "help-ack-question",
-        &[("name", name.as_str().into()), ("time", time.into())],
+        &[
+            ("name", name.as_str().into()),
+            ("time", time.into()),
+            ("way", way.name().into()),
+        ],
     );
     let body = match page {
         Page::Ask => format!(

@@ -30,6 +30,8 @@ pub struct Dossier {
     pub position: Position,
     /// The kind of device and its platform.
     pub device: String,
+    /// How help was asked: the subject, the first line, the call and the page say it.
+    pub way: super::Way,
 }
 
 /// Where the person is, as far as known and allowed.
@@ -81,6 +83,7 @@ impl Dossier {
             medical_notes: text(&prefs.medical_notes),
             position: Position::NoConsent,
             device: String::new(),
+            way: super::Way::Button,
         }
     }
 
@@ -121,7 +124,10 @@ impl Dossier {
         } else {
             "help-subject"
         };
-        self.words().with(id, &[("name", self.name.as_str().into())])
+        self.words().with(
+            id,
+            &[("name", self.name.as_str().into()), ("way", self.way.name().into())],
+        )
     }
 
     /// The e-mail: the full dossier, the contact's acknowledgement link, the 112 advice.
@@ -131,11 +137,18 @@ impl Dossier {
         let name = ("name", self.name.as_str().into());
         let intro = match copy.reminder {
             Some(minutes) => t.with("help-reminder-intro", &[name, ("minutes", minutes.into())]),
-            None => t.with("help-intro", &[name]),
+            None => t.with("help-intro", &[name, ("way", self.way.name().into())]),
         };
         let mut lines = vec![intro, String::new()];
-        if let Some(link) = copy.link {
-            lines.extend([t.with("help-confirm-line", &[("link", link.into())]), String::new()]);
+        // A link to the gateway's own loopback would open nothing on the contact's phone: they are told how
+        // to confirm instead.
+        match copy.link {
+            Some(link) if super::checks::local_address(link) => lines.extend([
+                t.with("help-confirm-unreachable", &[("name", self.name.as_str().into())]),
+                String::new(),
+            ]),
+            Some(link) => lines.extend([t.with("help-confirm-line", &[("link", link.into())]), String::new()]),
+            None => {}
         }
         lines.extend([
             format!("{}: {}", label("help-name"), self.name),
@@ -199,7 +212,7 @@ impl Dossier {
             sms.push(' ');
             sms.push_str(&t.with("help-sms-location", &[("link", link.into())]));
         }
-        if let Some(link) = copy.link {
+        if let Some(link) = copy.link.filter(|l| !super::checks::local_address(l)) {
             sms.push(' ');
             sms.push_str(&t.with("help-sms-confirm", &[("link", link.into())]));
         }
@@ -211,7 +224,11 @@ impl Dossier {
         let t = self.words();
         let text = t.with(
             "help-call",
-            &[("name", self.name.as_str().into()), ("address", self.address().into())],
+            &[
+                ("name", self.name.as_str().into()),
+                ("address", self.address().into()),
+                ("way", self.way.name().into()),
+            ],
         );
         match copy.reminder {
             Some(_) => format!("{} {text}", t.get("help-call-reminder")),
@@ -295,6 +312,57 @@ mod tests {
         };
         d.device = "mobile (Android)".into();
         d
+    }
+
+    #[test]
+    fn subject_first_line_and_call_say_how_help_was_asked() {
+        let mut d = anna();
+        assert_eq!(
+            d.subject(Personal::default()),
+            "NOTFALL: Anna Muster hat mit dem Hilfe-Knopf Hilfe gerufen"
+        );
+        d.way = crate::emergency::Way::Spoken;
+        assert_eq!(
+            d.subject(Personal::default()),
+            "NOTFALL: Anna Muster hat per Sprache Hilfe gerufen"
+        );
+        d.way = crate::emergency::Way::Key;
+        assert!(
+            d.call_text(Personal::default())
+                .contains("mit der Hilfe-Taste am Telefon Hilfe gerufen")
+        );
+        d.way = crate::emergency::Way::Typed;
+        assert!(
+            d.email_body(Personal::default())
+                .starts_with("Anna Muster hat über den Sprachassistenten schriftlich")
+        );
+        for lang in crate::config::languages() {
+            d.lang = lang.to_string();
+            assert!(!d.subject(Personal::default()).contains('{'), "{lang}");
+        }
+    }
+
+    #[test]
+    fn a_link_a_contact_cannot_open_is_replaced_by_how_to_confirm() {
+        let d = anna();
+        let local = Personal {
+            link: Some("http://127.0.0.1:8080/api/emergency/ack/abc"),
+            reminder: None,
+        };
+        let mail = d.email_body(local);
+        assert!(
+            !mail.contains("127.0.0.1") && mail.contains("bestätigen Sie mit der 1"),
+            "{mail}"
+        );
+        assert!(!d.sms(local).contains("127.0.0.1"));
+        let public = Personal {
+            link: Some("https://hilfe.example.org/api/emergency/ack/abc"),
+            reminder: None,
+        };
+        assert!(
+            d.email_body(public)
+                .contains("https://hilfe.example.org/api/emergency/ack/abc")
+        );
     }
 
     #[test]

@@ -101,6 +101,19 @@ pub enum Way {
     Checkin,
 }
 
+impl Way {
+    /// Its name, as stored and as the phrasebook selects by (`help-how`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Button => "button",
+            Self::Spoken => "spoken",
+            Self::Typed => "typed",
+            Self::Key => "key",
+            Self::Checkin => "checkin",
+        }
+    }
+}
+
 /// The answer to a press.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(as = EmergencyAnswer)]
@@ -710,6 +723,7 @@ pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> D
         Some(false) => "help-computer",
         None => "help-unknown-device",
     });
+    dossier.way = press.way;
     dossier.device = match &press.platform {
         Some(p) if !p.is_empty() => format!("{kind} ({p})"),
         _ => kind.to_string(),

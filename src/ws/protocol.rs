@@ -36,7 +36,8 @@ pub enum ClientFrame {
     /// The page's buttons answered the help question (asked by voice, or after a typed call for help): a yes
     /// alerts the contacts as a spoken yes would, a no calls it off.
     HelpAnswer {
-        /// Yes: alert the contacts.
+        /// Yes: alert the contacts (without it, a no).
+        #[serde(default)]
         yes: bool,
     },
 }
