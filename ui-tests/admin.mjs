@@ -32,6 +32,10 @@ try {
   const banner = await page.textContent('#help-path-banner');
   if (!(await page.isVisible('#help-path-banner')) || !banner.includes('Alarms cannot be sent by mail')) throw new Error(`banner: ${banner}`);
   console.log(`ok the admin panel's banner: ${banner}`);
+  // Under it, whose help does not reach everybody and why, in the operator's words.
+  const people = await page.textContent('#help-people');
+  if (!(await page.isVisible('#help-people')) || !people.includes('fails its check (email)')) throw new Error(`whose help and why: ${people}`);
+  console.log(`ok whose help and why: ${people}`);
   console.log(`ok accessible: the admin panel passes ${await accessible(page, 'admin panel')} WCAG 2.2 AA checks`);
   // The voice turn asked before: its stages in the latency section, as bars of this hour and as numbers.
   await page.click('#latency-section summary');

@@ -375,15 +375,44 @@ function registered(line) {
   return [line.detail, gone].filter(Boolean).join('; ') || '–';
 }
 
+// A person's help cause in the operator's words, with the settings to set.
+function helpCause(person) {
+  const missing = person.missing.map((m) => t(`admin-missing-${m}`)).join(', ');
+  const cause = t('admin-help-cause', { cause: person.cause || 'none', missing, channels: person.failing.join(', '),
+    contacts: person.failed_to.join(', ') });
+  return [cause, person.last_press_reached_nobody ? t('admin-help-last-press') : ''].filter(Boolean).join('; ');
+}
+
+// Each person whose help does not reach everybody, with the cause; while their window after a press that reached
+// nobody is open, a button ends it (the next press sends at once).
+function helpPeople(people) {
+  const list = $('#help-people');
+  list.hidden = people.length === 0;
+  list.replaceChildren(...people.map((person) => {
+    const li = document.createElement('li');
+    li.textContent = `${t('admin-help-person', { name: person.name, cause: helpCause(person) })} `;
+    if (person.last_press_reached_nobody && person.cooldown_remaining_seconds > 0) {
+      const minutes = Math.ceil(person.cooldown_remaining_seconds / 60);
+      li.appendChild(button(t('admin-help-end-wait', { minutes }), async () => {
+        await act(t('admin-help-end-wait-done', { name: person.name }),
+          () => api(`/api/admin/users/${person.user_id}/emergency/cooldown`, { method: 'DELETE' }));
+        loadHealth();
+      }));
+    }
+    return li;
+  }));
+}
+
 async function loadHealth() {
-  const { providers, users_without_working_channel: stranded, lines } = await api('/api/admin/providers');
+  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links } = await api('/api/admin/providers');
+  helpPeople(help);
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
   const banner = $('#help-path-banner');
   // Whose help reaches nobody (no contact on a working channel) is named whether or not a check fails.
   const nobody = stranded.length ? t('admin-help-reaches-nobody', { who: stranded.join(', ') }) : '';
-  banner.hidden = broken.length === 0 && !nobody;
-  banner.textContent = [...broken.map((p) => t('admin-alarms-cannot', { id: p.id, error: p.last_error })), nobody]
+  banner.hidden = broken.length === 0 && !nobody && !links;
+  banner.textContent = [...broken.map((p) => t('admin-alarms-cannot', { id: p.id, error: p.last_error })), nobody, links]
     .filter(Boolean).join(' ');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   // The telephone's registration with the router sits beside the providers.

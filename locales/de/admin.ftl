@@ -181,3 +181,18 @@ admin-notice-subject = voice-gateway: Der Weg der Hilfe hat sich geändert
 admin-notice = voice-gateway { $instance }: Der Weg der Hilfe hat sich geändert: { $changes }. Siehe „Zustand der Anbieter“ im Admin-Bereich.
 admin-notice-fails = { $channel } FÄLLT AUS: { $error }
 admin-notice-works = { $channel } geht wieder
+admin-help-person = { $name }: { $cause }
+admin-help-cause = { $cause ->
+    [no_contact] keine Kontaktperson eingetragen (Benutzer, Notfallkontakte)
+    [no_channel] Kontaktpersonen eingetragen, aber kein Weg erreicht sie: { $missing } einrichten
+    [channels_failing] jeder ihrer Wege besteht die Prüfung nicht ({ $channels })
+    [some_failing] { $channels } bestehen die Prüfung nicht
+    [last_delivery_failed] ihr letzter Alarm hat { $contacts } nicht erreicht
+   *[none] Hilfe erreicht sie
+}
+admin-missing-mail_relay = den Mailserver (SMTP_HOST)
+admin-missing-sms = SMS (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)
+admin-missing-calls = Anrufe (Twilio, oder die Hauslinie für ihre eigenen Nummern)
+admin-help-last-press = ihr letzter Hilferuf hat niemanden erreicht
+admin-help-end-wait = Wartezeit beenden (noch { $minutes } Min.), damit der nächste Hilferuf sofort sendet
+admin-help-end-wait-done = Wartezeit von { $name } beendet

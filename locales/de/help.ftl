@@ -122,7 +122,7 @@ help-last-failed = { $form ->
     [informal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sag es bitte der Person, die den Assistenten betreut.
    *[formal] Die letzte Benachrichtigung an { $who } konnte nicht zugestellt werden. Sagen Sie es bitte der Person, die den Assistenten betreut.
 }
-help-confirm-unreachable = Ein Bestätigungslink kann nicht mitgeschickt werden: Dieses Gateway ist von außerhalb nicht erreichbar. Wenn Sie angerufen werden, bestätigen Sie mit der 1; sonst melden Sie sich bitte direkt bei { $name }.
+help-confirm-unreachable = Der Link oben öffnet sich nur im Heimnetz: Dieses Gateway ist von außerhalb nicht erreichbar. Wenn Sie angerufen werden, bestätigen Sie mit der 1; sonst melden Sie sich bitte direkt bei { $name }.
 help-how = { $way ->
     [spoken] per Sprache
     [typed] schriftlich

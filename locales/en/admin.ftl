@@ -186,3 +186,22 @@ admin-notice = voice-gateway { $instance }: the help path changed: { $changes }.
 admin-notice-fails = { $channel } FAILS: { $error }
 # $channel: mail, twilio, webhook or sip.
 admin-notice-works = { $channel } works again
+# Under the banner, per person whose help does not reach everybody: $name, $cause (admin-help-cause).
+admin-help-person = { $name }: { $cause }
+# The cause ($cause: no_contact, no_channel, channels_failing, some_failing, last_delivery_failed), with $missing
+# (admin-missing-…), $channels and $contacts.
+admin-help-cause = { $cause ->
+    [no_contact] no contact entered (Users, their emergency contacts)
+    [no_channel] contacts entered, but no channel reaches them: set up { $missing }
+    [channels_failing] every channel of theirs fails its check ({ $channels })
+    [some_failing] { $channels } fail their checks
+    [last_delivery_failed] their last alarm did not reach { $contacts }
+   *[none] help reaches them
+}
+admin-missing-mail_relay = the mail relay (SMTP_HOST)
+admin-missing-sms = SMS (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)
+admin-missing-calls = calls (Twilio, or the house line for its own numbers)
+admin-help-last-press = their last press reached nobody
+# The button that ends a person's cooldown window: $minutes left.
+admin-help-end-wait = End the wait ({ $minutes } min left), so that the next press sends at once
+admin-help-end-wait-done = Wait of { $name } ended

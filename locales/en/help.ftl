@@ -133,8 +133,8 @@ help-missing-calls = phone calls
 help-nobody-channel = Help reaches nobody yet: your contacts are entered, but { $missing } is not set up. Please tell whoever looks after the assistant. In an emergency, call the emergency number 112 yourself.
 # Under the help button while the newest alarm was not delivered to some contacts: $who.
 help-last-failed = The last alert could not be delivered to { $who }. Please tell whoever looks after the assistant.
-# In the alarm's e-mail instead of the confirmation link, when the link would point at the gateway's loopback or a link-local address: $name.
-help-confirm-unreachable = No confirmation link can be sent: this gateway cannot be reached from outside the home. If you are called, press 1 to confirm; otherwise please contact { $name } directly.
+# In the alarm's e-mail under the confirmation link, when it points at the gateway's loopback or a link-local address: $name.
+help-confirm-unreachable = The link above opens only at home: this gateway cannot be reached from outside. If you are called, press 1 to confirm; otherwise please contact { $name } directly.
 # How help was asked ($way: button, spoken, typed, key, checkin), in the alarm's subject, first line, call and page.
 help-how = { $way ->
     [spoken] by voice

@@ -65,7 +65,7 @@ help-missing-sms = el envío de SMS
 help-missing-calls = las llamadas telefónicas
 help-nobody-channel = La ayuda aún no llega a nadie: sus contactos están registrados, pero falta { $missing }. Dígaselo a quien se ocupa del asistente. En caso de emergencia, llame usted mismo al 112.
 help-last-failed = La última alarma no se pudo entregar a { $who }. Dígaselo a quien se ocupa del asistente.
-help-confirm-unreachable = No se puede enviar un enlace de confirmación: esta pasarela no es accesible desde fuera de casa. Si le llaman, pulse 1 para confirmar; si no, póngase en contacto directamente con { $name }.
+help-confirm-unreachable = El enlace de arriba solo se abre en casa: esta pasarela no es accesible desde fuera. Si le llaman, pulse 1 para confirmar; si no, póngase en contacto directamente con { $name }.
 help-how = { $way ->
     [spoken] de viva voz
     [typed] por escrito

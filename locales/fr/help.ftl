@@ -65,7 +65,7 @@ help-missing-sms = l'envoi de SMS
 help-missing-calls = les appels téléphoniques
 help-nobody-channel = L'aide n'atteint encore personne : vos contacts sont enregistrés, mais il manque { $missing }. Prévenez la personne qui s'occupe de l'assistant. En cas d'urgence, appelez vous-même le numéro d'urgence 112.
 help-last-failed = La dernière alerte n'a pas pu être remise à { $who }. Prévenez la personne qui s'occupe de l'assistant.
-help-confirm-unreachable = Aucun lien de confirmation ne peut être envoyé : cette passerelle n'est pas joignable de l'extérieur. Si vous êtes appelé, appuyez sur 1 pour confirmer ; sinon, contactez directement { $name }.
+help-confirm-unreachable = Le lien ci-dessus ne s'ouvre qu'à domicile : cette passerelle n'est pas joignable de l'extérieur. Si vous êtes appelé, appuyez sur 1 pour confirmer ; sinon, contactez directement { $name }.
 help-how = { $way ->
     [spoken] de vive voix
     [typed] par écrit

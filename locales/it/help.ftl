@@ -65,7 +65,7 @@ help-missing-sms = l'invio di SMS
 help-missing-calls = le chiamate telefoniche
 help-nobody-channel = L'aiuto non raggiunge ancora nessuno: i suoi contatti sono registrati, ma manca { $missing }. Lo dica a chi si occupa dell'assistente. In caso di emergenza chiami lei stesso il 112.
 help-last-failed = L'ultimo allarme non è stato consegnato a { $who }. Lo dica a chi si occupa dell'assistente.
-help-confirm-unreachable = Non si può inviare un link di conferma: questo gateway non è raggiungibile da fuori casa. Se riceve una chiamata, prema 1 per confermare; altrimenti contatti direttamente { $name }.
+help-confirm-unreachable = Il link qui sopra si apre solo a casa: questo gateway non è raggiungibile dall'esterno. Se riceve una chiamata, prema 1 per confermare; altrimenti contatti direttamente { $name }.
 help-how = { $way ->
     [spoken] a voce
     [typed] per iscritto

@@ -65,7 +65,7 @@ help-missing-sms = het versturen van sms
 help-missing-calls = telefoongesprekken
 help-nobody-channel = Hulp bereikt nog niemand: uw contactpersonen zijn ingevoerd, maar { $missing } ontbreekt. Zeg het tegen wie de assistent beheert. Bel in een noodgeval zelf het alarmnummer 112.
 help-last-failed = Het laatste alarm kon niet worden bezorgd bij { $who }. Zeg het tegen wie de assistent beheert.
-help-confirm-unreachable = Er kan geen bevestigingslink worden meegestuurd: deze gateway is van buitenaf niet bereikbaar. Wordt u gebeld, bevestig dan met de 1; neem anders rechtstreeks contact op met { $name }.
+help-confirm-unreachable = De link hierboven werkt alleen thuis: deze gateway is van buitenaf niet bereikbaar. Wordt u gebeld, bevestig dan met de 1; neem anders rechtstreeks contact op met { $name }.
 help-how = { $way ->
     [spoken] met de stem
     [typed] schriftelijk

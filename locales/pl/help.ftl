@@ -62,7 +62,7 @@ help-missing-sms = wysyłanie SMS-ów
 help-missing-calls = połączenia telefoniczne
 help-nobody-channel = Pomoc nie dociera jeszcze do nikogo: osoby kontaktowe są wpisane, ale brakuje ustawienia „{ $missing }”. Proszę powiedzieć o tym osobie, która opiekuje się asystentem. W nagłym wypadku proszę samemu zadzwonić pod 112.
 help-last-failed = Ostatniego alarmu nie udało się doręczyć do: { $who }. Proszę powiedzieć o tym osobie, która opiekuje się asystentem.
-help-confirm-unreachable = Nie można wysłać linku potwierdzającego: ta bramka jest niedostępna spoza domu. Jeśli ktoś do Pana/Pani zadzwoni, proszę potwierdzić klawiszem 1; w przeciwnym razie proszę skontaktować się bezpośrednio z: { $name }.
+help-confirm-unreachable = Powyższy link działa tylko w domu: ta bramka jest niedostępna z zewnątrz. Jeśli ktoś zadzwoni, proszę potwierdzić klawiszem 1; w przeciwnym razie proszę skontaktować się bezpośrednio z: { $name }.
 help-how = { $way ->
     [spoken] głosowo
     [typed] pisemnie

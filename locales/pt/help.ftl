@@ -65,7 +65,7 @@ help-missing-sms = o envio de SMS
 help-missing-calls = as chamadas telefónicas
 help-nobody-channel = A ajuda ainda não chega a ninguém: os seus contactos estão registados, mas falta { $missing }. Diga-o a quem cuida do assistente. Numa emergência, ligue você mesmo para o 112.
 help-last-failed = O último alarme não pôde ser entregue a { $who }. Diga-o a quem cuida do assistente.
-help-confirm-unreachable = Não é possível enviar uma ligação de confirmação: este gateway não está acessível de fora de casa. Se lhe ligarem, prima 1 para confirmar; caso contrário, contacte diretamente { $name }.
+help-confirm-unreachable = A ligação acima só abre em casa: este gateway não está acessível de fora. Se lhe ligarem, prima 1 para confirmar; caso contrário, contacte diretamente { $name }.
 help-how = { $way ->
     [spoken] por voz
     [typed] por escrito

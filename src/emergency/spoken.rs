@@ -63,6 +63,14 @@ pub(super) const EN: Phrases = Phrases {
         "i cannot get up",
         "i can't stand up",
         "i'm on the floor",
+        // Typed without the apostrophe.
+        "im on the floor",
+        "im hurt",
+        "im bleeding",
+        "ive fallen",
+        "i cant get up",
+        "i cant breathe",
+        "i cant move",
         "i am on the floor",
         // An ambulance, a doctor, the emergency number.
         "call an ambulance",
@@ -175,6 +183,8 @@ const DE: Phrases = Phrases {
         "ich brauche hilfe",
         "hol hilfe",
         "holen sie hilfe",
+        // Typed: "Bitte Hilfe holen".
+        "hilfe holen",
         "notfall",
         "notruf",
         "herzinfarkt",
@@ -296,6 +306,8 @@ const FR: Phrases = Phrases {
     alone: &[
         "au secours",
         "à l'aide",
+        // Typed without the accent.
+        "a l'aide",
         "aidez-moi",
         "aide-moi",
         "aidez moi",

@@ -87,3 +87,49 @@ pub async fn hear(
 pub async fn settle(app: &App, user_id: &str) -> Result<bool> {
     Ok(app.store.settle_help(user_id, 0).await?)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::emergency::hearing::is_call_for_help;
+
+    /// Per language of the typed corpus: the calls for help missed and the harmless sentences asked about, at
+    /// most (measured with `cargo run --example typed_help_bench`).
+    const CEILINGS: [(&str, (usize, usize)); 8] = [
+        ("de", (0, 0)),
+        ("en", (0, 0)),
+        ("es", (0, 0)),
+        ("fr", (0, 0)),
+        ("it", (0, 0)),
+        ("nl", (0, 0)),
+        ("pl", (0, 0)),
+        ("pt", (0, 0)),
+    ];
+
+    /// The typed corpus (`tests/fixtures/help_typed.tsv`): calls for help as frightened people type them, and
+    /// harmless sentences with the same words, both ways within their ceilings.
+    #[test]
+    fn the_typed_corpus_stays_within_its_misses_and_needless_questions() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/help_typed.tsv");
+        let corpus = std::fs::read_to_string(path).unwrap();
+        for (language, (missed_at_most, asked_at_most)) in CEILINGS {
+            let (mut missed, mut asked) = (Vec::new(), Vec::new());
+            for line in corpus.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+                let [kind, lang, text] = line.splitn(3, '\t').collect::<Vec<_>>()[..] else {
+                    panic!("not kind, language, text: {line}");
+                };
+                let heard = is_call_for_help(text, lang);
+                match kind {
+                    _ if lang != language => {}
+                    "call" if !heard => missed.push(text),
+                    "harmless" if heard => asked.push(text),
+                    _ => {}
+                }
+            }
+            assert!(missed.len() <= missed_at_most, "{language}: calls missed: {missed:?}");
+            assert!(
+                asked.len() <= asked_at_most,
+                "{language}: harmless sentences asked about: {asked:?}"
+            );
+        }
+    }
+}

@@ -149,7 +149,7 @@ async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() 
     );
     assert_eq!(
         mail.header("Subject"),
-        "NOTFALL: Anna Muster hat den Hilfe-Knopf gedrückt"
+        "NOTFALL: Anna Muster hat mit dem Hilfe-Knopf Hilfe gerufen"
     );
     let body = mail.body();
     for field in [

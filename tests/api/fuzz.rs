@@ -716,7 +716,11 @@ fn twilio_model(message: &Value, sequence: u64) -> Received {
         Some(_) => Err(()),
     };
     match object.get("event").and_then(Value::as_str) {
-        Some("connected" | "dtmf") => Received::Ignored,
+        Some("connected") => Received::Ignored,
+        Some("dtmf") => match message["dtmf"]["digit"].as_str().map(str::as_bytes) {
+            Some([key]) if key.is_ascii_digit() || matches!(key, b'*' | b'#') => Received::Key(char::from(*key)),
+            _ => Received::Malformed,
+        },
         Some("stop") => Received::Stop,
         Some("mark") => match message["mark"]["name"].as_str() {
             Some(name) => name.parse().map_or(Received::Ignored, Received::Played),
