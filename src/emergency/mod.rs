@@ -2,10 +2,11 @@
 //! (e-mail, SMS, call, webhook), each with its own timeout, decide the outcome, log it, answer in the person's
 //! language. It needs no STT, LLM or TTS provider and ignores the daily quota.
 //!
-//! Inside the window a press never hides a failure: when the window's alarm reached nobody, the press retries
-//! the channels that failed; when it reached people, the answer names them (and who confirmed having seen
-//! it). Contacts confirm through a link ([`ack`]); without a confirmation a reminder goes out once
-//! ([`escalation`]). The rules are written out in `docs/decisions.md`.
+//! Inside the window a press sends nothing, as the specification's table has it, and never hides a failure: it
+//! answers `cooldown` and says whom the window's alarm reached (and who confirmed), or that it reached nobody and
+//! when a press sends again; an operator can end the window ([`end_cooldown`]). Contacts confirm through a link
+//! ([`ack`]); without a confirmation a reminder goes out once ([`escalation`]). A call for help typed or spoken
+//! goes through one dialogue ([`dialogue`], [`typed`]). The rules are written out in `docs/decisions.md`.
 
 pub mod ack;
 pub mod checks;
@@ -628,7 +629,7 @@ fn outcome(status: &str) -> &'static str {
 struct Entry {
     user_id: String,
     alarm_id: String,
-    /// `alarm` or `retry`.
+    /// `alarm` (an escalation writes its own entry).
     kind: &'static str,
     /// Whether the position went out.
     position: bool,

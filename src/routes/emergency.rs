@@ -132,7 +132,7 @@ struct StatusQuery {
 }
 
 /// The help button: alerts the emergency contacts by e-mail, SMS and call (no quota); inside the cooldown
-/// retries the channels of an alarm that reached nobody.
+/// sends nothing and says what the window's alarm achieved and when a press sends again.
 #[utoipa::path(post, path = "/api/emergency", tag = USER, request_body(content = Option<EmergencyBody>),
     responses((status = 200, body = Answer)))]
 async fn raise(
@@ -291,13 +291,13 @@ struct EmergencyEvent {
     details: Value,
 }
 
-/// The newest 500 sends (alarms, retries, reminders): time, category (the outcome, or `escalated`), user,
+/// The newest 500 sends (alarms and their reminders; retries of earlier versions): time, category (the outcome, or `escalated`), user,
 /// channels, and who confirmed the alarm.
 #[utoipa::path(get, path = "/api/admin/emergencies", tag = ADMIN, responses((status = 200, body = Vec<EmergencyEvent>)))]
 async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<EmergencyEvent>>> {
     let events = app.store.emergency_events(500).await?;
     let mut out = Vec::with_capacity(events.len());
-    // An alarm's sends (alarm, retries, reminder) and a person's alarms share their lookups.
+    // An alarm's sends (alarm, reminder) and a person's alarms share their lookups.
     let mut names: HashMap<String, Option<String>> = HashMap::new();
     let mut confirmations: HashMap<String, Vec<Acknowledgement>> = HashMap::new();
     for e in events {

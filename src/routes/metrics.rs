@@ -37,7 +37,7 @@ struct MetricsQuery {
 /// `?format=prometheus` or an `Accept` of `text/plain` or `application/openmetrics-text` (what Prometheus sends).
 #[utoipa::path(get, path = "/api/metrics", tag = ADMIN, params(MetricsQuery), responses((status = 200,
     description = "HTTP requests and latency per route template, stage timings, fallbacks, provider errors, quota \
-        rejections, emergency_total, emergency_retries_total, emergency_acknowledgements_total, \
+        rejections, emergency_total, emergency_cooldowns_ended_total, emergency_acknowledgements_total, \
         emergency_escalations_total, ws_connections",
     content((crate::metrics::Snapshot = "application/json"), (String = "text/plain")))))]
 async fn metrics(

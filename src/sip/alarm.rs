@@ -240,8 +240,7 @@ impl Conversation<'_> {
                             hearing = Some(AbortOnDrop(tokio::spawn(answer::heard(app, user, call.language.clone(), utterance))));
                         }
                     }
-                    // Keys of an alarm call come on their own channel (`keys`).
-                    Some(Inbound::Played(_) | Inbound::Key(_)) => {}
+                    Some(Inbound::Played(_) | Inbound::Key(_)) => {} // Keys come on `keys` here.
                     Some(Inbound::Hangup) | None => return tracing::info!("the callee hung up"),
                 },
                 text = async { (&mut hearing.as_mut().expect("hearing").0).await }, if hearing.is_some() => {
@@ -319,8 +318,7 @@ impl Conversation<'_> {
                             break yes;
                         }
                     },
-                    // Keys of an alarm call come on their own channel (`keys`).
-                    Some(Inbound::Played(_) | Inbound::Key(_)) => {}
+                    Some(Inbound::Played(_) | Inbound::Key(_)) => {} // Keys come on `keys` here.
                     Some(Inbound::Hangup) | None => break false,
                 },
                 () = tokio::time::sleep_until(deadline) => break false,

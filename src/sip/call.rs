@@ -109,16 +109,7 @@ pub async fn take(
         "a SIP call"
     );
     let (tx, mut inbound) = mpsc::channel(64);
-    // Keys (RFC 4733 events and INFO) reach the call with the assistant as its input: the help key.
-    let (keys, mut pressed) = mpsc::channel(16);
-    let forward = tx.clone();
-    let _keys = crate::task::AbortOnDrop(tokio::spawn(async move {
-        while let Some(key) = pressed.recv().await {
-            if forward.send(call::Inbound::Key(key)).await.is_err() {
-                return;
-            }
-        }
-    }));
+    let (keys, _keys) = keys_as_input(tx.clone());
     let hang_up = dialog.hang_up(endpoint.clone());
     let (remote, heard) = watch::channel(Remote::of(&offer, from.ip()));
     let timeout = app.settings.sip.rtp_timeout;
@@ -155,6 +146,20 @@ pub async fn take(
     if !in_dialog.0.is_finished() {
         crate::phone::call::Line::hang_up(&mut line).await;
     }
+}
+
+/// Keys (RFC 4733 events and SIP INFO) reach a call with the assistant as its input (the help key): the sender
+/// the media and the dialog press them into, and the task that forwards them while the call lasts.
+fn keys_as_input(input: mpsc::Sender<call::Inbound>) -> (mpsc::Sender<char>, crate::task::AbortOnDrop<()>) {
+    let (keys, mut pressed) = mpsc::channel(16);
+    let forward = crate::task::AbortOnDrop(tokio::spawn(async move {
+        while let Some(key) = pressed.recv().await {
+            if input.send(call::Inbound::Key(key)).await.is_err() {
+                return;
+            }
+        }
+    }));
+    (keys, forward)
 }
 
 /// How the wait for the ACK ended.

@@ -380,10 +380,7 @@ async fn first_request(app: &App, user: &User, request: &TurnRequest) -> Result<
     fields(audio_stream = request.audio_stream, history = tracing::field::Empty, memories = tracing::field::Empty))]
 pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: Events) -> Result<TurnOutcome> {
     let settled = settle(app, user, &request).await?;
-    let here = match help_here(app, user, &request, &events, &settled).await? {
-        Some(outcome) => Some(outcome),
-        None => answered_here(app, user, &mut request, &events, &settled).await?,
-    };
+    let here = answered_here(app, user, &mut request, &events, &settled).await?;
     // Any turn is a sign of life for the daily check-in; stored beside the turn, not before it (and after the
     // gateway read an answer to the check-in's question, which needs to know it is still asking).
     let (signer, user_id) = (app.clone(), user.id.clone());
@@ -454,14 +451,7 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
         usage: answer.usage,
         route,
     };
-    if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {
-        let spoken = outcome.sentences.join(" ");
-        let said = speech::synthesize(app, &eff, &prefs, &outcome.route, &spoken).await?;
-        outcome.fallbacks.extend(said.fallbacks);
-        outcome.tts_provider = Some(said.provider);
-        outcome.tts_fallback = said.language_fallback;
-        outcome.audio = Some(said.speech);
-    }
+    speak_whole(app, (&eff, &prefs), &request, &mut outcome).await?;
     store(app, user, &request, &outcome.text, &eff).await?;
     Ok(outcome)
 }
@@ -490,10 +480,25 @@ async fn help_here(
     Ok(Some(outcome))
 }
 
+/// A turn the gateway answers itself, the model not asked: a typed call for help ([`help_here`]), else a
+/// request about reminders or timers ([`care_here`]). None for any other question.
+async fn answered_here(
+    app: &Arc<App>,
+    user: &User,
+    request: &mut TurnRequest,
+    events: &Events,
+    settled: &(Effective, Prefs, Route),
+) -> Result<Option<TurnOutcome>> {
+    match help_here(app, user, request, events, settled).await? {
+        Some(outcome) => Ok(Some(outcome)),
+        None => care_here(app, user, request, events, settled).await,
+    }
+}
+
 /// A request about reminders or timers, answered by the gateway itself ([`crate::care::asked`]): the answer
 /// goes out as the model's would (its text, its sentences, its speech) and is stored with the question; no
 /// model is asked. None for any other question.
-async fn answered_here(
+async fn care_here(
     app: &Arc<App>,
     user: &User,
     request: &mut TurnRequest,
@@ -550,15 +555,27 @@ async fn said_here(
         usage: None,
         route: route.clone(),
     };
-    if !request.text_only && !request.audio_stream && !outcome.sentences.is_empty() {
-        let said = speech::synthesize(app, eff, prefs, &outcome.route, &outcome.sentences.join(" ")).await?;
-        outcome.fallbacks.extend(said.fallbacks);
-        outcome.tts_provider = Some(said.provider);
-        outcome.tts_fallback = said.language_fallback;
-        outcome.audio = Some(said.speech);
-    }
+    speak_whole(app, (eff, prefs), request, &mut outcome).await?;
     store(app, user, request, &outcome.text, eff).await?;
     Ok(outcome)
+}
+
+/// Speaks the whole answer as one piece of audio, unless the caller speaks it sentence by sentence or not at all.
+async fn speak_whole(
+    app: &App,
+    (eff, prefs): (&Effective, &Prefs),
+    request: &TurnRequest,
+    outcome: &mut TurnOutcome,
+) -> Result<()> {
+    if request.text_only || request.audio_stream || outcome.sentences.is_empty() {
+        return Ok(());
+    }
+    let said = speech::synthesize(app, eff, prefs, &outcome.route, &outcome.sentences.join(" ")).await?;
+    outcome.fallbacks.extend(said.fallbacks);
+    outcome.tts_provider = Some(said.provider);
+    outcome.tts_fallback = said.language_fallback;
+    outcome.audio = Some(said.speech);
+    Ok(())
 }
 
 /// Stores the question and the answer in the request's session (when it has one, under the ids its ledger

@@ -207,85 +207,28 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
     let result = async {
         crate::traces::end_of_turn(clock.since_speech());
         let cx = VoiceContext::of(&app, &user, &options).await?;
-        let (eff, route) = (&cx.eff, &cx.route);
         let Spoken { audio, early, ledger } = spoken;
-        let audio_ms = audio.samples.len() as u64 * 1000 / u64::from(audio.sample_rate.max(1));
-        let transcription = tracing::info_span!(target: crate::traces::TARGET, "transcription",
-            provider = route.stt.as_str(), audio_ms, early = early.is_some());
-        let (heard, prefetch) = async {
-            let early = match early {
-                Some(early) => early.result().await,
-                None => None,
-            };
-            Ok::<_, ApiError>(match early {
-                Some(early) => early,
-                None => (speech::transcribe(&app, eff, route, &audio).await?.0, None),
-            })
-        }
-        .instrument(transcription)
-        .await?;
-        clock.mark(Stage::Transcription, Some(route.stt.name()));
+        let (heard, prefetch) = transcribed(&app, &cx, &audio, early).await?;
+        clock.mark(Stage::Transcription, Some(cx.route.stt.name()));
         // Nobody chose the language: the one the person spoke is the turn's, when they may use it.
         let cx = cx.speaking(&app, heard.language.as_deref());
-        let (eff, route) = (&cx.eff, &cx.route);
         if heard.text.is_empty() {
-            let message = crate::phrasebook::phrase(&route.language, "turn-speak-again");
-            let frame = ServerEvent::Error {
-                status: 422,
-                code: "no_speech",
-                error: "no speech recognized",
-                message,
-            };
-            if send(&tx, Out::Event(frame)).await.is_ok() {
-                let _ = send(&tx, Out::Event(ServerEvent::Done)).await;
-            }
+            nothing_heard(&cx.route, &tx).await;
             return Ok(());
         }
-        let foreign = cx.foreign(&heard);
-        let (text, original, translated_to) = match &foreign {
-            Some(spoken) => {
-                let translated = translate(&app, eff, route, &heard.text, spoken).await?;
-                (translated, Some(heard.text.clone()), Some(route.language.clone()))
-            }
-            None => (heard.text.clone(), None, None),
+        let Some((text, words)) = transcript(&app, &cx, &heard, &tx).await? else {
+            return Ok(());
         };
-        let transcript = ServerEvent::Transcript {
-            text: text.clone(),
-            language: foreign.unwrap_or_else(|| route.language.clone()),
-            original,
-            translated_to: translated_to.clone(),
-        };
-        if send(&tx, Out::Event(transcript)).await.is_err() {
+        if for_help(&app, &user, &cx, (&text, words, &audio), help, &tx).await? {
             return Ok(());
         }
-        // The recogniser's words tell how sure it was, of the words it heard (not of a translation).
-        let words: &[(String, f32)] = if translated_to.is_none() { &heard.words } else { &[] };
-        // An utterance the recogniser was unsure of is heard once more for a call for help.
-        let again = match help {
-            Help::Listening => help::hear_again(&app, route, &audio, (&text, words)).await,
-            _ => None,
-        };
-        let said = again
-            .as_ref()
-            .map_or((text.as_str(), words), |t| (t.text.as_str(), t.words.as_slice()));
-        if help::heard(&app, &user, said, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await? {
-            return Ok(());
-        }
-        // A no to the daily check-in's question ("Ist alles in Ordnung?" – "Nein") is a call for help.
-        if help == Help::Listening
-            && crate::care::spoken::fine(&text, &route.language) == Some(false)
-            && crate::care::checkin::asking(&app, &user.id).await
-            && help::not_fine(&app, &user, (&cx.eff, &cx.prefs, &cx.route), &tx).await?
-        {
-            return Ok(());
-        }
-        if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &route.language) {
+        if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &cx.route.language) {
             // The channel says goodbye itself: a farewell is no question, and not counted.
             let _ = send(&tx, Out::Event(ServerEvent::Done)).await;
             return Ok(());
         }
         // Counted once it is a question for the model: a call for help never is.
-        quota::charge_request(&app, &user.id, &cx.prefs, eff).await?;
+        quota::charge_request(&app, &user.id, &cx.prefs, &cx.eff).await?;
         ledger.counted();
         let request = TurnRequest {
             precharged: true,
@@ -298,6 +241,99 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
     .instrument(span)
     .await;
     fail(result, &tx).await;
+}
+
+/// The utterance transcribed, or the transcript (and the answer) started while it was spoken.
+async fn transcribed(
+    app: &Arc<App>,
+    cx: &VoiceContext,
+    audio: &Pcm,
+    early: Option<EarlyTranscript>,
+) -> Result<(Transcript, Option<Prefetch>)> {
+    let route = &cx.route;
+    let audio_ms = audio.samples.len() as u64 * 1000 / u64::from(audio.sample_rate.max(1));
+    let transcription = tracing::info_span!(target: crate::traces::TARGET, "transcription",
+        provider = route.stt.as_str(), audio_ms, early = early.is_some());
+    async {
+        let early = match early {
+            Some(early) => early.result().await,
+            None => None,
+        };
+        Ok(match early {
+            Some(early) => early,
+            None => (speech::transcribe(app, &cx.eff, route, audio).await?.0, None),
+        })
+    }
+    .instrument(transcription)
+    .await
+}
+
+/// Nothing was heard: the person is asked to speak again, and the turn ends.
+async fn nothing_heard(route: &Route, tx: &Tx) {
+    let message = crate::phrasebook::phrase(&route.language, "turn-speak-again");
+    let frame = ServerEvent::Error {
+        status: 422,
+        code: "no_speech",
+        error: "no speech recognized",
+        message,
+    };
+    if send(tx, Out::Event(frame)).await.is_ok() {
+        let _ = send(tx, Out::Event(ServerEvent::Done)).await;
+    }
+}
+
+/// The words of the turn, translated when spoken in another language, sent as the transcript, with the
+/// recogniser's words and how sure it was of them (none for a translation); none when the connection is gone.
+async fn transcript<'h>(
+    app: &Arc<App>,
+    cx: &VoiceContext,
+    heard: &'h Transcript,
+    tx: &Tx,
+) -> Result<Option<(String, &'h [(String, f32)])>> {
+    let route = &cx.route;
+    let foreign = cx.foreign(heard);
+    let (text, original, translated_to) = match &foreign {
+        Some(spoken) => {
+            let translated = translate(app, &cx.eff, route, &heard.text, spoken).await?;
+            (translated, Some(heard.text.clone()), Some(route.language.clone()))
+        }
+        None => (heard.text.clone(), None, None),
+    };
+    let words: &[(String, f32)] = if translated_to.is_none() { &heard.words } else { &[] };
+    let transcript = ServerEvent::Transcript {
+        text: text.clone(),
+        language: foreign.unwrap_or_else(|| route.language.clone()),
+        original,
+        translated_to,
+    };
+    Ok(send(tx, Out::Event(transcript)).await.is_ok().then_some((text, words)))
+}
+
+/// Whether the help dialogue took the utterance: a call for help (heard once more when the recogniser was
+/// unsure), the answer to its question, or a no to the daily check-in's "Ist alles in Ordnung?".
+async fn for_help(
+    app: &Arc<App>,
+    user: &User,
+    cx: &VoiceContext,
+    (text, words, audio): (&str, &[(String, f32)], &Pcm),
+    help: Help,
+    tx: &Tx,
+) -> Result<bool> {
+    let voice = (&cx.eff, &cx.prefs, &cx.route);
+    let again = match help {
+        Help::Listening => help::hear_again(app, &cx.route, audio, (text, words)).await,
+        _ => None,
+    };
+    let said = again
+        .as_ref()
+        .map_or((text, words), |t| (t.text.as_str(), t.words.as_slice()));
+    if help::heard(app, user, said, voice, help, tx).await? {
+        return Ok(true);
+    }
+    Ok(help == Help::Listening
+        && crate::care::spoken::fine(text, &cx.route.language) == Some(false)
+        && crate::care::checkin::asking(app, &user.id).await
+        && help::not_fine(app, user, voice, tx).await?)
 }
 
 /// A call for help was not answered in time: the alarm goes out (see [`help`]).
