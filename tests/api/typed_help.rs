@@ -196,3 +196,40 @@ async fn the_button_or_the_dialogs_no_closes_a_typed_question() {
     assert_eq!(chat(&s, "ja").await["help"], Value::Null);
     assert_eq!(crate::emergency::events(&s.app, &s.id).await, vec!["alerted"]);
 }
+
+#[tokio::test]
+async fn a_reminder_due_while_the_help_question_waits_is_told_after_it_never_over_it() {
+    let stt = Fake::start().await;
+    stt.then(
+        crate::ws::STT,
+        crate::fakes::Reply::Json(json!({"text": "Hilfe! Hilfe!"})),
+    );
+    stt.then(crate::ws::STT, crate::fakes::Reply::Json(json!({"text": "Nein."})));
+    let llm = Fake::answering(&["Gern."]).await;
+    let s = crate::ws::help_setup(&stt, &llm, "60").await;
+    let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
+    ws.send(json!({"type": "start", "language": "de"})).await;
+    ws.send_audio(&crate::ws::tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    assert_eq!(kinds(&ws.turn().await)[1], "help_asked");
+
+    // The pill reminder falls due while the question waits for its answer: it is held.
+    let reminder = json!({"type": "reminder", "id": "r1", "text": "Tabletten nehmen", "confirm": true,
+        "due_at": "2026-11-29T08:00:00+01:00", "said": "Erinnerung: Tabletten nehmen."});
+    assert_eq!(
+        s.app.app.notify.push(&s.id, &reminder),
+        1,
+        "the voice connection is subscribed"
+    );
+    assert!(ws.quiet_for(300).await, "nothing is told over the help question");
+
+    // The answer ends the dialogue; then the reminder comes, spoken.
+    ws.send_audio(&crate::ws::tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    let answered = ws.turn().await;
+    assert_eq!(answered[1].json()["status"], "declined", "{answered:?}");
+    let told = ws.next_of("reminder").await;
+    assert_eq!(told["text"], "Tabletten nehmen");
+    let spoken = ws.next_of("audio").await;
+    assert_eq!(spoken["text"], "Erinnerung: Tabletten nehmen.");
+}
