@@ -7,11 +7,13 @@ Run from the repository with a Python that has `websockets` (scripts/test.sh ins
   cargo build --release && target/openai-venv/bin/python scripts/help-key-bench.py [BINARY] [--calls N]
 
 Each call: the greeting starts, 0.6 s later the key is pressed; the time until the question's first audio is
-taken (AudioSocket: the first audio after the greeting stopped; Twilio: the first media after the `clear`).
+taken at the question's first audible sample (AudioSocket: the first loud frame after the greeting stopped,
+as Asterisk plays it; Twilio: the first loud sample of the media after the `clear`, from its arrival on).
 """
 
 import argparse
 import asyncio
+import audioop  # deprecated from 3.11, still there in 3.12
 import base64
 import hashlib
 import hmac
@@ -82,21 +84,25 @@ async def audiosocket_call(port):
             await asyncio.sleep(0.02)
 
     speaking = asyncio.create_task(speak())
-    greeting_at, pressed, last, took = None, None, None, None
+    greeting_at, pressed, last, question, took = None, None, None, False, None
     try:
         while took is None:
             kind, length = struct.unpack(">BH", await reader.readexactly(3))
-            await reader.readexactly(length)
+            payload = await reader.readexactly(length)
             now = time.perf_counter()
             if kind != 0x10:
                 continue
-            greeting_at = greeting_at or now
-            if pressed is None and now - greeting_at > 0.6:
+            loud = max(abs(v) for v in struct.unpack(f"<{length // 2}h", payload)) > 1000
+            greeting_at = greeting_at or (now if loud else None)
+            if pressed is None and greeting_at and now - greeting_at > 0.6:
                 writer.write(bytes([0x03, 0x00, 0x01]) + b"0")
                 pressed = now
-            # The greeting stops at the key; the question's audio comes after a pause in the stream.
-            elif pressed is not None and last is not None and now - last > 0.06:
-                took = now - pressed
+            elif pressed is not None:
+                # The gateway writes a frame every 20 ms while it speaks: the greeting stops at the key, and the
+                # question's frames begin after a pause; it is heard at its first loud frame.
+                question = question or now - last > 0.035
+                if question and loud:
+                    took = now - pressed
             last = now
     finally:
         speaking.cancel()
@@ -127,7 +133,7 @@ async def twilio_call(base, n):
             "accountSid": "AC123", "streamSid": stream, "callSid": sid, "tracks": ["inbound"],
             "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1},
             "customParameters": params}}))
-        pressed, cleared = None, False
+        pressed, cleared, first, samples = None, False, None, 0
         while True:
             message = json.loads(await ws.recv())
             now = time.perf_counter()
@@ -138,8 +144,16 @@ async def twilio_call(base, n):
             elif message["event"] == "clear":
                 cleared = True
             elif cleared and message["event"] == "media":
-                await ws.send(json.dumps({"event": "stop", "streamSid": stream, "sequenceNumber": "3"}))
-                return now - pressed
+                # Twilio plays what it is sent from its arrival on: the question is heard at its first loud
+                # sample, as on AudioSocket.
+                first = first or now
+                pcm = audioop.ulaw2lin(base64.b64decode(message["media"]["payload"]), 2)
+                values = struct.unpack(f"<{len(pcm) // 2}h", pcm)
+                loud = next((i for i, v in enumerate(values) if abs(v) > 1000), None)
+                if loud is not None:
+                    await ws.send(json.dumps({"event": "stop", "streamSid": stream, "sequenceNumber": "3"}))
+                    return first + (samples + loud) / 8000 - pressed
+                samples += len(values)
 
 
 def report(name, times):
