@@ -293,9 +293,10 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
     stt.always(STT, Reply::Json(json!({"text": "And so, my fellow Americans."})));
     let llm = Fake::answering(&["Indeed."]).await;
     let mut env = turn_taking_env();
-    // Smart Turn hears the clip complete (0.84) but, at 0.8, not sure (0.9) of it: within a person's patience
-    // only the patience ends the turn.
-    env.push(("TURN_COMPLETE_PROBABILITY", "0.8".into()));
+    // Smart Turn hears the clip complete but, at 0.7, not sure (0.85) of it: within a person's patience only the
+    // patience ends the turn. (ONNX Runtime quantizes on the fly by what the CPU offers: the clip, said over
+    // Realtime, is 0.84 on a CPU with AVX-512 VNNI and 0.75 on an AVX2 one; 0.7 holds on both.)
+    env.push(("TURN_COMPLETE_PROBABILITY", "0.7".into()));
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (app, token, session, mut ws) = anna(&stt, &llm, &env).await;
 
@@ -329,10 +330,17 @@ async fn with_smart_turn_a_continued_question_teaches_a_patience_used_on_another
     drop(ws);
     let again = TestApp::with().llm(&llm).stt(&stt).env(&env).beside(&app).start().await;
     assert!(!realtime_turn_ends(&again, &token, &clip).await, "after a restart too");
-    // Where Smart Turn is sure of the turn (at the default 0.5, from 0.75), her patience does not hold up
-    // a question that is clearly complete.
-    let sure = &env[..env.len() - 1];
-    let quick = TestApp::with().llm(&llm).stt(&stt).env(sure).beside(&app).start().await;
+    // Where Smart Turn is sure of the turn (at 0.4, from 0.7), her patience does not hold up a question that is
+    // clearly complete.
+    let mut sure = env[..env.len() - 1].to_vec();
+    sure.push(("TURN_COMPLETE_PROBABILITY", "0.4"));
+    let quick = TestApp::with()
+        .llm(&llm)
+        .stt(&stt)
+        .env(&sure)
+        .beside(&app)
+        .start()
+        .await;
     assert!(
         realtime_turn_ends(&quick, &token, &clip).await,
         "a sure turn ends at once"

@@ -747,3 +747,19 @@ async fn with_both_lines_a_house_line_not_registered_hands_the_call_to_twilio_at
     assert_eq!(s.twilio.requests(CALL).len(), 2);
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }
+
+#[tokio::test]
+async fn links_a_contact_cannot_open_are_warned_of_until_public_url_is_an_address_they_reach() {
+    let warning = |extra: &'static [(&'static str, &'static str)]| async move {
+        let s = setup(Some(Mode::Accept), extra, profile()).await;
+        let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+        health.body["links_warning"].as_str().map(String::from)
+    };
+    let unset = warning(&[]).await.expect("a warning without PUBLIC_URL");
+    assert!(unset.contains("PUBLIC_URL is not set"), "{unset}");
+    let local = warning(&[("PUBLIC_URL", "http://127.0.0.1:8080")])
+        .await
+        .expect("a warning for loopback");
+    assert!(local.contains("loopback or link-local"), "{local}");
+    assert_eq!(warning(&[("PUBLIC_URL", "https://hilfe.example.org")]).await, None);
+}
