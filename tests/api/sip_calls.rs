@@ -312,6 +312,61 @@ async fn a_linphone_caller_is_answered_held_and_resumed() {
     assert_eq!(linphone.matches("media streams established").count(), 2, "{seen}");
 }
 
+/// Opa calls the assistant from Linphone's console client (`615`), and once the greeting has begun types the help
+/// key 0 and, after the question and its keys, 1 (Linphone sends both as RFC 4733 events). His contact is the
+/// neighbour's `616`, whom the house line then calls (nobody answers there in this test). The output is what the
+/// store and the gateway's log saw.
+const LINPHONE_HELP_KEY: &str = r#"
+opa=$(api POST /api/admin/users '{"name": "opa", "display_name": "Opa"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+api PUT "/api/admin/users/$opa/prefs" '{"caller_numbers": ["615"], "emergency_contact_phones": ["616"], "language": "de"}' > /dev/null
+mkdir -p "$DATA/linphone/.local/share/linphone"
+: > "$DATA/linphone/rc"
+{
+  echo "soundcard use files"; echo "ports sip 5094"; sleep 1
+  echo "register sip:615@10.77.0.1 sip:10.77.0.1 linphone-secret"; sleep 3
+  echo "call sip:assistant@10.77.0.1"
+  for _ in $(seq 300); do grep -qa "Media streams established" "$DATA/linphone.log" && break; sleep 0.1; done
+  sleep 2; echo "0"
+  for _ in $(seq 300); do grep -q "the help key was pressed on a call" "$DATA/gateway.log" && break; sleep 0.1; done
+  sleep 8; echo "1"
+  for _ in $(seq 300); do grep -q "help on a call" "$DATA/gateway.log" && break; sleep 0.1; done
+  sleep 1; echo "terminate"; sleep 1
+  echo "quit"
+} | HOME="$DATA/linphone" linphonec -c "$DATA/linphone/rc" > "$DATA/linphone.log" 2>&1
+python3 - <<'PY'
+import json, os, sqlite3
+data = os.environ["DATA"]
+db = sqlite3.connect(f"{data}/gateway.db")
+log = open(f"{data}/gateway.log").read()
+print(json.dumps({
+    "alarms": [json.loads(r[0]) for r in db.execute("select press from emergency_alarms")],
+    "asked": "the help key was pressed on a call" in log,
+    "log": log[-3000:],
+}))
+PY
+"#;
+
+#[tokio::test]
+#[ignore = "needs kamailio, linphone-cli, a user network namespace and the engines; scripts/test.sh runs it"]
+async fn a_linphone_caller_reaches_the_help_question_with_the_key_0_and_its_1_raises_the_alarm() {
+    let data = tempfile::tempdir().unwrap();
+    let accounts = [
+        ("assistant", "line-secret"),
+        ("615", "linphone-secret"),
+        ("616", "neighbour-secret"),
+    ];
+    let seen = in_the_house(data.path(), &accounts, LINPHONE_HELP_KEY, &[]).await;
+
+    assert_eq!(seen["asked"], true, "the key started the help question: {seen}");
+    let alarms = seen["alarms"].as_array().unwrap();
+    assert_eq!(alarms.len(), 1, "the 1 raised one alarm: {seen}");
+    assert_eq!(
+        (&alarms[0]["way"], &alarms[0]["platform"]),
+        (&serde_json::json!("key"), &serde_json::json!("telephone")),
+        "{seen}"
+    );
+}
+
 /// Runs `script` after [`ROUTER_AND_GATEWAY`] in a network namespace of its own, in `data`, with a kamailio that
 /// knows `accounts`, the gateway with the real engines, and `env`; answers the JSON the script printed (the
 /// gateway's log is in the failure's message).
