@@ -89,6 +89,24 @@ impl std::fmt::Debug for Paces {
     }
 }
 
+impl Paces {
+    /// The person's prefs changed (their `turn_patience`): a connection of theirs that is open takes the new
+    /// patience before the change is answered, and so does a new one that shares its pace.
+    pub async fn changed(&self, user_id: &str) {
+        let open = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|open| open.get(user_id).and_then(Weak::upgrade));
+        if let Some(inner) = open {
+            let pace = Pace(inner);
+            if let Some((setting, learned)) = pace.read().await {
+                pace.apply(setting, learned);
+            }
+        }
+    }
+}
+
 impl Pace {
     /// The pace of the user `user_id`: a connection of theirs that is open (in `paces`) has it; else the
     /// default at once, and what is stored as soon as it is read.

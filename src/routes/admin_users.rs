@@ -380,6 +380,8 @@ async fn set_prefs(
     let before = app.store.prefs(&id).await?;
     let prefs = app.store.merge_prefs(&id, changed).await?;
     crate::care::checkin::replan(&app, &id, &before, &prefs).await?;
+    // A voice connection open now waits as long as the person just chose.
+    app.paces.changed(&id).await;
     Ok(Json(prefs))
 }
 

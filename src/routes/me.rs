@@ -118,6 +118,8 @@ async fn put_prefs(
     let before = app.store.prefs(&caller.user.id).await?;
     let prefs = app.store.merge_prefs(&caller.user.id, changes).await?;
     crate::care::checkin::replan(&app, &caller.user.id, &before, &prefs).await?;
+    // A voice connection open now waits as long as the person just chose.
+    app.paces.changed(&caller.user.id).await;
     Ok(Json(prefs))
 }
 
