@@ -44,6 +44,9 @@ const player = {
   ctx: null, next: 0, sources: [], expected: 0, pending: new Map(),
   // The highest seq of the answer whose audio ended, and the seq and end time of each scheduled piece.
   heard: null, scheduled: [],
+  // An answer's audio has begun and its turn is not done: a pause between its sentences (the next one still
+  // being synthesized) is part of it, and speaking or typing then is speaking over it.
+  open: false,
   context() {
     if (!this.ctx) this.ctx = new (window.AudioContext || window.webkitAudioContext)();
     if (this.ctx.state === 'suspended') this.ctx.resume();
@@ -74,7 +77,7 @@ const player = {
     source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
   },
   // Whether some of the answer is still to be heard.
-  busy() { return this.sources.length > 0 || this.pending.size > 0; },
+  busy() { return this.open || this.sources.length > 0 || this.pending.size > 0; },
   // The last seq played in full by now (null: none).
   playedSeq() {
     const now = this.ctx ? this.ctx.currentTime : 0;
@@ -83,6 +86,7 @@ const player = {
   },
   stop() {
     this.scheduled = [];
+    this.open = false;
     this.sources.forEach((s) => { try { s.stop(); } catch { /* already ended */ } });
     this.sources = [];
     this.next = 0;
@@ -191,6 +195,7 @@ function onEvent(ws, data) {
       break;
     case 'audio':
       channel.audioSeq = event.seq;
+      if (answer) player.open = true;
       vg.formats.push(event.format);
       if (event.tts_fallback && event.seq === 0) note(t('page-tts-fallback')); break;
     case 'semantic':
@@ -209,7 +214,7 @@ function onEvent(ws, data) {
       break;
     }
     // A failed turn ends with error, then done: the error stays in the status line.
-    case 'done': if (!channel.failed) status(t('page-ready')); channel.failed = false; loadSessions(); break;
+    case 'done': player.open = false; answer = null; if (!channel.failed) status(t('page-ready')); channel.failed = false; loadSessions(); break;
     case 'error': {
       const text = errorWords(event);
       status(text, true);
@@ -685,7 +690,7 @@ async function init() {
   patience.onchange = () => api('/api/me/prefs', { method: 'PUT', body: { turn_patience: patience.value } }).catch(() => {});
   if (me.sso_logout_url) { $('#logout').href = me.sso_logout_url; $('#logout').hidden = false; }
   $('#ask').onsubmit = (e) => { e.preventDefault(); const q = $('#question').value.trim(); if (q) { $('#question').value = ''; ask(q); } };
-  $('#question').oninput = () => { if (player.sources.length) bargeIn(); };
+  $('#question').oninput = () => { if (player.busy()) bargeIn(); };
   $('#mic').onclick = () => (mic.stream ? (micOff(), channel.voice?.close()) : micOn());
   $('#new-session').onclick = newSession;
   $('#sessions').onchange = (e) => (e.target.value ? switchSession(e.target.value) : newSession());
