@@ -1,14 +1,22 @@
-//! Embeds the shipped phrasebook (`locales/<lang>/<area>.ftl`) in the binary, so the gateway speaks without
-//! the folder beside it; a folder given at start adds to it (see `src/phrasebook.rs`).
+//! Embeds the shipped phrasebook (`locales/<lang>/<area>.ftl`) and what the gateway hears for care
+//! (`locales/<lang>/care.sentences`) in the binary, so the gateway speaks and hears without the folder beside
+//! it; a folder given at start adds to both (see `src/phrasebook.rs`, `src/care/hearing.rs`).
 
 use std::path::Path;
 
 fn main() {
     println!("cargo:rerun-if-changed=locales");
     let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
-    let mut files = Vec::new();
+    let (mut files, mut sentences) = (Vec::new(), Vec::new());
     for language in sorted(&root) {
         for file in sorted(&language) {
+            if file.extension().is_some_and(|e| e == "sentences") {
+                let lang = language.file_name().unwrap().to_string_lossy().into_owned();
+                let name = file.file_name().unwrap().to_string_lossy().into_owned();
+                sentences.push(format!(
+                    "    ({lang:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/locales/{lang}/{name}\"))),\n"
+                ));
+            }
             if file.extension().is_some_and(|e| e == "ftl") {
                 let (lang, area) = (
                     language.file_name().unwrap().to_string_lossy(),
@@ -24,8 +32,11 @@ fn main() {
     }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("locales.rs");
     let code = format!(
-        "/// Every shipped file: language, area, text.\npub static SHIPPED: &[(&str, &str, &str)] = &[\n{}];\n",
-        files.concat()
+        "/// Every shipped file: language, area, text.\npub static SHIPPED: &[(&str, &str, &str)] = &[\n{}];\n\
+         /// Every shipped file of care sentences: language, text.\n\
+         pub static SENTENCES: &[(&str, &str)] = &[\n{}];\n",
+        files.concat(),
+        sentences.concat()
     );
     std::fs::write(out, code).unwrap();
 }

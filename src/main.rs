@@ -62,8 +62,13 @@ fn main() -> ExitCode {
 /// admin's restart request the program executes itself again (same arguments, same environment).
 fn start() -> ExitCode {
     // The phrasebook first: the settings accept the languages it has.
-    if let Err(err) = voice_gateway::phrasebook::load(voice_gateway::phrasebook::folder().as_deref()) {
+    let folder = voice_gateway::phrasebook::folder();
+    if let Err(err) = voice_gateway::phrasebook::load(folder.as_deref()) {
         eprintln!("voice-gateway: the phrasebook: {err}");
+        return ExitCode::from(2);
+    }
+    if let Err(err) = voice_gateway::care::hearing::load(folder.as_deref()) {
+        eprintln!("voice-gateway: what care hears: {err}");
         return ExitCode::from(2);
     }
     let settings = match Settings::from_env() {

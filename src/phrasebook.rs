@@ -48,6 +48,11 @@ pub fn load(dir: Option<&Path>) -> Result<(), String> {
         .map_err(|_| "the phrasebook was read already".to_string())
 }
 
+/// The shipped files of what the gateway hears for care (`locales/<lang>/care.sentences`): language, text.
+pub fn shipped_sentences() -> &'static [(&'static str, &'static str)] {
+    shipped::SENTENCES
+}
+
 /// The folder of added languages: `LOCALES_DIR`, or `locales` beside the binary when it exists.
 pub fn folder() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("LOCALES_DIR").filter(|d| !d.is_empty()) {

@@ -170,3 +170,6 @@ care-ack-line = Wenn Sie sich darum kümmern, sagen Sie es hier: { $link }
 care-ack-title = Hinweis (kein Notruf)
 care-ack-button = Ich kümmere mich darum
 care-ack-thanks = Danke. Es ist vermerkt, dass Sie sich kümmern.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = Wecker

@@ -171,3 +171,6 @@ care-ack-line = If you are looking after it, say so here: { $link }
 care-ack-title = Notice (not an alarm)
 care-ack-button = I am looking after it
 care-ack-thanks = Thank you. It is noted that you are looking after it.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = alarm

@@ -126,3 +126,6 @@ care-ack-line = Si usted se ocupa, dígalo aquí: { $link }
 care-ack-title = Aviso (no es una alarma)
 care-ack-button = Yo me ocupo
 care-ack-thanks = Gracias. Queda anotado que usted se ocupa.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = despertador

@@ -124,3 +124,6 @@ care-ack-line = Si vous vous en occupez, dites-le ici : { $link }
 care-ack-title = Information (pas une alerte)
 care-ack-button = Je m'en occupe
 care-ack-thanks = Merci. Il est noté que vous vous en occupez.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = réveil

@@ -126,3 +126,6 @@ care-ack-line = Se se ne occupa lei, lo dica qui: { $link }
 care-ack-title = Avviso (non è un allarme)
 care-ack-button = Me ne occupo io
 care-ack-thanks = Grazie. È annotato che se ne occupa lei.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = sveglia

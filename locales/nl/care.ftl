@@ -120,3 +120,6 @@ care-ack-line = Als u zich erover ontfermt, zeg het dan hier: { $link }
 care-ack-title = Bericht (geen alarm)
 care-ack-button = Ik neem het op me
 care-ack-thanks = Dank u. Er is genoteerd dat u het op u neemt.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = wekker

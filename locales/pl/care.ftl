@@ -153,3 +153,6 @@ care-ack-line = Jeśli się tym Państwo zajmą, proszę dać znać tutaj: { $li
 care-ack-title = Informacja (nie alarm)
 care-ack-button = Zajmę się tym
 care-ack-thanks = Dziękujemy. Zanotowano, że się Państwo tym zajmują.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = budzik

@@ -130,3 +130,6 @@ care-ack-line = Se for tratar disto, diga-o aqui: { $link }
 care-ack-title = Aviso (não é um alarme)
 care-ack-button = Eu trato disto
 care-ack-thanks = Obrigado. Fica registado que vai tratar disto.
+
+# The text of a reminder set as an alarm clock ("Stell einen Wecker für sieben Uhr").
+care-alarm-text = despertador

@@ -1,12 +1,17 @@
 //! A request about reminders in a turn, answered by the gateway itself (the offline model cannot call tools):
-//! set, list or cancel, in the person's time zone, said back in their words; and the person's answer to a
-//! reminder being delivered ("Erledigt") or to the daily check-in's question ("Ja, alles gut").
+//! set, list or cancel, in the person's time zone, said back in their words, with a question for a missing
+//! part whose answer completes it; and the person's answer to a reminder told on their connection
+//! ("Erledigt") or to the daily check-in's question ("Ja, alles gut").
+
+use std::time::Duration;
 
 use jiff::Timestamp;
 
-use super::due::{Rule, due};
+use super::dialogue::Dialogue;
+use super::due::{Problem, Rule, due};
+use super::hearing::Intent;
 use super::say;
-use super::spoken::{Asked, read};
+use super::spoken::{Asked, When, read};
 use crate::app::App;
 use crate::config::REMINDER_TEXT_MAX;
 use crate::error::Result;
@@ -14,122 +19,176 @@ use crate::prefs::Prefs;
 use crate::store::reminders::{NewReminder, StoredReminder};
 use crate::store::users::User;
 
-/// The answer to `text` in `language` when it is about reminders or timers (German and English) or a yes to
-/// a reminder or the check-in (every shipped language); none for anything else, which goes to the model. `by`
-/// names the channel family that set it (`voice`, `user`).
-pub async fn answer(
-    app: &App,
-    user: &User,
-    prefs: &Prefs,
-    text: &str,
-    language: &str,
-    by: &str,
-) -> Result<Option<String>> {
-    if super::spoken::confirms(text, language)
-        && let Some(thanks) = confirmed(app, user, prefs.informal(), language).await?
-    {
-        return Ok(Some(thanks));
+/// Who asks, and where: the person, their prefs, the channel family that sets (`voice`, `user`) and the
+/// connection's care dialogue (none: a request without a connection, such as `POST /api/chat`).
+pub struct Asker<'a> {
+    pub user: &'a User,
+    pub prefs: &'a Prefs,
+    pub by: &'a str,
+    pub dialogue: Option<&'a Dialogue>,
+}
+
+/// The answer to `text` in `language` when it is a request about reminders or timers (as the language's
+/// sentences have it), the answer to a question for a missing part of one, a yes to a reminder told on this
+/// connection, or a yes to the check-in; none for anything else, which goes to the model.
+pub async fn answer(app: &App, asker: &Asker<'_>, text: &str, language: &str) -> Result<Option<String>> {
+    let informal = asker.prefs.informal();
+    if let Some(dialogue) = asker.dialogue {
+        let told = dialogue.told_within(Duration::from_millis(app.settings.care.answer_ms));
+        if !told.is_empty()
+            && super::spoken::confirms(text, language)
+            && let Some(thanks) = confirmed(app, asker.user, &told, informal, language).await?
+        {
+            return Ok(Some(thanks));
+        }
     }
     // "Ja" to the daily check-in's question.
-    if super::spoken::fine(text, language) == Some(true) && super::checkin::asking(app, &user.id).await {
-        super::checkin::signed(app, &user.id, "said").await?;
-        return Ok(Some(say::checkin_thanks(language, prefs.informal())));
+    if super::spoken::fine(text, language) == Some(true) && super::checkin::asking(app, &asker.user.id).await {
+        super::checkin::signed(app, &asker.user.id, "said").await?;
+        return Ok(Some(say::checkin_thanks(language, informal)));
     }
-    // The grammar of requests reads German and English; the yes above is every language's.
-    if !matches!(language, "de" | "en") {
-        return Ok(None);
-    }
-    let Some(asked) = read(text, language) else {
+    let question = asker.dialogue.and_then(Dialogue::take_question);
+    let completed = question.and_then(|(missing, partial)| {
+        super::spoken::completes(text, language, missing).map(|answer| partial.completed(answer))
+    });
+    let Some(asked) = completed.or_else(|| read(text, language)) else {
         return Ok(None);
     };
-    let informal = prefs.informal();
-    let tz = super::person_zone(app, prefs);
-    let now = Timestamp::now().to_zoned(tz.clone());
-    let zone = super::zone_name(&tz);
-    let cap = app.settings.care.reminders_max;
     let said = match asked {
-        Asked::Set { text, .. } if text.is_empty() => say::missing(language, informal, false),
-        Asked::Set { text, .. } if text.chars().count() > REMINDER_TEXT_MAX => say::missing(language, informal, false),
-        Asked::Set { text, when } => match due(&when, &now) {
-            Err(problem) => say::problem(language, informal, problem),
-            Ok(first) => {
-                let rule = first.rule.as_ref().map(Rule::to_string);
-                let new = NewReminder {
-                    text: &text,
-                    due_at: first.at.timestamp().as_millisecond(),
-                    time_zone: &zone,
-                    repeat_rule: rule.as_deref(),
-                    confirm: true,
-                    timer: false,
-                    created_by: by,
-                };
-                match app.store.add_reminder(&user.id, &new, cap).await? {
-                    Some(_) => {
-                        app.metrics
-                            .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
-                        say::set(language, informal, &text, &first, &now)
-                    }
-                    None => say::full(language, informal, cap),
-                }
-            }
-        },
-        Asked::Timer { seconds: None } => say::missing(language, informal, true),
-        Asked::Timer { seconds: Some(seconds) } => {
-            let end = now
-                .checked_add(jiff::SignedDuration::from_secs(i64::from(seconds)))
-                .map_err(|e| crate::error::ApiError::Internal(format!("a timer's end: {e}")))?;
-            let new = NewReminder {
-                text: "Timer",
-                due_at: end.timestamp().as_millisecond(),
-                time_zone: &zone,
-                repeat_rule: None,
-                confirm: false,
-                timer: true,
-                created_by: by,
-            };
-            match app.store.add_reminder(&user.id, &new, cap).await? {
-                Some(_) => {
-                    app.metrics
-                        .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
-                    say::timer(language, seconds, &end)
-                }
-                None => say::full(language, informal, cap),
-            }
-        }
-        Asked::List => {
-            let waiting = waiting(app, &user.id).await?;
-            let items: Vec<String> = waiting
-                .iter()
-                .map(|r| {
-                    let at = super::local(r.due_at, &r.time_zone);
-                    let rule = r.repeat_rule.as_deref().and_then(|r| Rule::parse(r).ok());
-                    say::item(language, informal, &r.text, &at, rule.as_ref(), &now)
-                })
-                .collect();
-            say::list(language, informal, &items)
-        }
-        Asked::Cancel { text } => {
-            let waiting = waiting(app, &user.id).await?;
-            match chosen(&waiting, &text) {
-                Some(r) if app.store.cancel_reminder(&user.id, &r.id).await? => {
-                    say::cancelled(language, informal, Some(&r.text), r.timer)
-                }
-                _ => say::cancelled(language, informal, None, false),
-            }
-        }
+        Asked::Set { text, when } => set(app, asker, language, text, when).await?,
+        Asked::Timer { seconds } => timer(app, asker, language, seconds).await?,
+        Asked::List => list(app, asker, language).await?,
+        Asked::Cancel { text } => cancel(app, asker, language, &text).await?,
     };
     Ok(Some(said))
 }
 
-/// "Erledigt" while a reminder to confirm is being delivered: the latest such reminder is confirmed and the
-/// person is thanked; none when there is none (the words go to the model).
-async fn confirmed(app: &App, user: &User, informal: bool, language: &str) -> Result<Option<String>> {
-    let all = app.store.reminders(&user.id).await?;
-    let latest = all
+/// Sets a reminder of `text` at `when`, or asks for what is missing.
+async fn set(app: &App, asker: &Asker<'_>, language: &str, text: String, when: When) -> Result<String> {
+    let informal = asker.prefs.informal();
+    let tz = super::person_zone(app, asker.prefs);
+    let now = Timestamp::now().to_zoned(tz.clone());
+    if text.is_empty() || text.chars().count() > REMINDER_TEXT_MAX {
+        ask(
+            asker,
+            Intent::What,
+            Asked::Set {
+                text: String::new(),
+                when,
+            },
+        );
+        return Ok(say::missing(language, informal, false));
+    }
+    let first = match due(&when, &now) {
+        Err(Problem::NoTime) => {
+            ask(asker, Intent::When, Asked::Set { text, when });
+            return Ok(say::problem(language, informal, Problem::NoTime));
+        }
+        Err(problem) => return Ok(say::problem(language, informal, problem)),
+        Ok(first) => first,
+    };
+    let rule = first.rule.as_ref().map(Rule::to_string);
+    let new = NewReminder {
+        text: &text,
+        due_at: first.at.timestamp().as_millisecond(),
+        time_zone: &super::zone_name(&tz),
+        repeat_rule: rule.as_deref(),
+        confirm: true,
+        timer: false,
+        created_by: asker.by,
+    };
+    let cap = app.settings.care.reminders_max;
+    Ok(match app.store.add_reminder(&asker.user.id, &new, cap).await? {
+        Some(_) => {
+            app.metrics.incr(
+                crate::metrics::REMINDERS_TOTAL,
+                &[("event", "set"), ("channel", asker.by)],
+            );
+            say::set(language, informal, &text, &first, &now)
+        }
+        None => say::full(language, informal, cap),
+    })
+}
+
+/// Sets a timer of `seconds`, or asks how long.
+async fn timer(app: &App, asker: &Asker<'_>, language: &str, seconds: Option<u32>) -> Result<String> {
+    let informal = asker.prefs.informal();
+    let Some(seconds) = seconds else {
+        ask(asker, Intent::Length, Asked::Timer { seconds: None });
+        return Ok(say::missing(language, informal, true));
+    };
+    let tz = super::person_zone(app, asker.prefs);
+    let end = Timestamp::now()
+        .to_zoned(tz.clone())
+        .checked_add(jiff::SignedDuration::from_secs(i64::from(seconds)))
+        .map_err(|e| crate::error::ApiError::Internal(format!("a timer's end: {e}")))?;
+    let new = NewReminder {
+        text: "Timer",
+        due_at: end.timestamp().as_millisecond(),
+        time_zone: &super::zone_name(&tz),
+        repeat_rule: None,
+        confirm: false,
+        timer: true,
+        created_by: asker.by,
+    };
+    let cap = app.settings.care.reminders_max;
+    Ok(match app.store.add_reminder(&asker.user.id, &new, cap).await? {
+        Some(_) => {
+            app.metrics.incr(
+                crate::metrics::REMINDERS_TOTAL,
+                &[("event", "set"), ("channel", asker.by)],
+            );
+            say::timer(language, seconds, &end)
+        }
+        None => say::full(language, informal, cap),
+    })
+}
+
+/// The reminders still to come, said.
+async fn list(app: &App, asker: &Asker<'_>, language: &str) -> Result<String> {
+    let now = Timestamp::now().to_zoned(super::person_zone(app, asker.prefs));
+    let informal = asker.prefs.informal();
+    let waiting = waiting(app, &asker.user.id).await?;
+    let items: Vec<String> = waiting
         .iter()
-        .filter(|r| r.state == "delivering" && r.confirm)
-        .max_by_key(|r| r.due_at);
-    let Some(r) = latest else {
+        .map(|r| {
+            let at = super::local(r.due_at, &r.time_zone);
+            let rule = r.repeat_rule.as_deref().and_then(|r| Rule::parse(r).ok());
+            say::item(language, informal, &r.text, &at, rule.as_ref(), &now)
+        })
+        .collect();
+    Ok(say::list(language, informal, &items))
+}
+
+/// Cancels the reminder named `text` (empty: the next one).
+async fn cancel(app: &App, asker: &Asker<'_>, language: &str, text: &str) -> Result<String> {
+    let informal = asker.prefs.informal();
+    let waiting = waiting(app, &asker.user.id).await?;
+    Ok(match chosen(&waiting, text) {
+        Some(r) if app.store.cancel_reminder(&asker.user.id, &r.id).await? => {
+            say::cancelled(language, informal, Some(&r.text), r.timer)
+        }
+        _ => say::cancelled(language, informal, None, false),
+    })
+}
+
+/// The connection remembers the question for `missing` (without one, the question is asked all the same: the
+/// person may ask again whole).
+fn ask(asker: &Asker<'_>, missing: Intent, asked: Asked) {
+    if let Some(dialogue) = asker.dialogue {
+        dialogue.ask(missing, asked);
+    }
+}
+
+/// "Erledigt" after a reminder to confirm was told on this connection (`told`, the latest first): the latest
+/// of them still waiting for its confirmation is confirmed and the person is thanked; none when there is none
+/// (the words go to the model).
+async fn confirmed(app: &App, user: &User, told: &[String], informal: bool, language: &str) -> Result<Option<String>> {
+    let all = app.store.reminders(&user.id).await?;
+    let waiting = told
+        .iter()
+        .find_map(|id| all.iter().find(|r| r.id == *id && r.state == "delivering" && r.confirm));
+    let Some(r) = waiting else {
         return Ok(None);
     };
     if !super::confirm(app, &user.id, &r.id, "said").await? {

@@ -4,7 +4,7 @@
 //! alles in Ordnung?"); a yes (or 1) ends it, a no or a call for help starts the help function's question. No
 //! answer: asked once more after `CHECKIN_RETRY_MINUTES`, then the contacts get a care notice. Quiet hours
 //! hold the calls back (not the page); a window that ends while the gateway was down for longer than
-//! [`super::LATE_MS`] is recorded as missed and nobody is called.
+//! `REMINDER_LATE_MINUTES` is recorded as missed and nobody is called.
 //!
 //! Like reminders, the store holds each person's next check-in and the scheduler claims what is due; the last
 //! sign of life is one column, written by [`sign`] (one statement per turn).
@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::reach::{self, Message};
-use super::{LATE_MS, LEASE_MS, local, person_zone_name, rfc3339, say};
+use super::{LEASE_MS, local, person_zone_name, rfc3339, say};
 use crate::app::App;
 use crate::error::Result;
 use crate::hours::Window;
@@ -119,7 +119,7 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
     if away(&prefs, &ended) {
         return close("away", "none", format!("away until {}", Prefs::text(&prefs.away_until))).await;
     }
-    if c.attempts == 1 && now - reach::late_from(app, &zone, c.due_at) > LATE_MS {
+    if c.attempts == 1 && now - reach::late_from(app, &zone, c.due_at) > app.settings.care.late_ms {
         return close("missed", "none", format!("the gateway was not running {until}")).await;
     }
     if c.attempts > 1 + RETRIES {

@@ -10,7 +10,10 @@ pub mod ack;
 pub mod asked;
 pub mod called;
 pub mod checkin;
+pub mod dialogue;
 pub mod due;
+pub mod grammar;
+pub mod hearing;
 pub mod home_assistant;
 pub mod notice;
 pub mod numbers;
@@ -26,8 +29,6 @@ use crate::lines::Confirm;
 
 /// What the care log calls a check-in.
 pub const CHECKIN: &str = "checkin";
-/// How late a reminder may still be delivered, and a check-in still asked.
-pub const LATE_MS: i64 = 120 * 60_000;
 /// How long a claim holds before another instance may deliver the reminder (or ask the check-in).
 pub const LEASE_MS: i64 = 60_000;
 

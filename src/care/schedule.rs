@@ -5,7 +5,7 @@
 //!
 //! Delivered where the person is ([`super::reach`]): their open pages and voice connections on this instance
 //! (a `reminder` event), else a call to their handset over the house line (held back in quiet hours). A
-//! reminder more than [`super::LATE_MS`] late (the gateway was down) is recorded as missed instead. A
+//! reminder more than `REMINDER_LATE_MINUTES` late (the gateway was down) is recorded as missed instead. A
 //! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
 //! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
 //! `REMINDER_RETRIES` times, then counts as `missed` and the person's contacts get a care notice
@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use super::LEASE_MS;
 use super::due::Rule;
 use super::reach::{self, Message};
-use super::{LATE_MS, LEASE_MS};
 use crate::app::App;
 use crate::lines::Confirm;
 use crate::store::now_ms;
@@ -104,7 +104,7 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
         tokio::spawn(super::notice::missed(app.clone(), r.clone()));
         return Ok(());
     }
-    if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > LATE_MS {
+    if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > app.settings.care.late_ms {
         let late = format!(
             "{} minutes late: the gateway was not running",
             (now - r.due_at) / 60_000

@@ -1,5 +1,6 @@
-//! What a person asks of their reminders and timers, read from what they said or typed, in German and English,
-//! deterministically (the offline model cannot call tools): "Erinnere mich morgen um acht an meine Tabletten",
+//! What a person asks of their reminders and timers, read from what they said or typed, deterministically (the
+//! offline model cannot call tools): the language's sentences ([`super::hearing`]) say which request it is,
+//! this reads its slots: "Erinnere mich morgen um acht an meine Tabletten",
 //! "Stell einen Timer auf zehn Minuten", "Remind me every weekday at half past eight to water the plants",
 //! "Welche Erinnerungen habe ich?", "Lösch die Erinnerung für die Tabletten".
 //!
@@ -9,6 +10,8 @@
 
 use jiff::civil::Weekday;
 
+use super::grammar::{Filled, Slots};
+use super::hearing::{self, Intent};
 use super::numbers;
 
 /// What was asked.
@@ -83,57 +86,110 @@ pub enum Repeat {
     Days(Vec<Weekday>),
 }
 
-/// Longest utterance read, in words: a reminder is a sentence, and the work stays bounded.
-const MAX_TOKENS: usize = 60;
-
-/// A word of the utterance: lower case for reading, as written for the reminder's text.
+/// A word of the utterance, as compared (lower case).
+#[derive(Clone)]
 struct Token {
     lower: String,
-    written: String,
 }
 
-/// Reads `text` in `language` ("de"; anything else is read as English); none when it is not about reminders
-/// or timers.
+/// The requests heard.
+const REQUESTS: &[Intent] = &[
+    Intent::Set,
+    Intent::Alarm,
+    Intent::Timer,
+    Intent::List,
+    Intent::Cancel,
+    Intent::CancelTimer,
+    Intent::CancelAlarm,
+];
+
+/// Reads `text` in `language`: a request about reminders or timers when one of the language's sentences
+/// ([`super::hearing`]) is the whole of it; none for anything else.
 pub fn read(text: &str, language: &str) -> Option<Asked> {
-    let tokens: Vec<Token> = text
-        .split_whitespace()
-        .take(MAX_TOKENS)
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|w| !w.is_empty())
-        .map(|w| Token {
-            lower: w.to_lowercase(),
-            written: w.to_string(),
-        })
-        .collect();
-    let words = if language == "de" { &DE } else { &EN };
-    let mut reader = Reader {
-        used: vec![false; tokens.len()],
-        tokens,
-        words,
-        de: language == "de",
-        language: if language == "de" { "de" } else { "en" },
+    let (words, reader) = words(text, language);
+    let (intent, filled) = hearing::hear(&words, language, REQUESTS, &reader)?;
+    let slot = |name: &str| {
+        filled
+            .iter()
+            .find(|(n, _, _)| n == name || (name == "text" && n == "todo"))
+            .map(|(_, a, b)| (*a, *b))
     };
-    reader.asked()
+    let alarm = || crate::phrasebook::phrase(language, "care-alarm-text");
+    Some(match intent {
+        Intent::Set | Intent::Alarm => {
+            let text = match (intent, slot("text")) {
+                (Intent::Alarm, _) => alarm(),
+                (_, Some((from, to))) => words.written[from..to].join(" "),
+                (_, None) => String::new(),
+            };
+            Asked::Set {
+                text,
+                when: reader.when_of(&filled),
+            }
+        }
+        Intent::Timer => Asked::Timer {
+            seconds: slot("span")
+                .and_then(|(from, to)| reader.part_of(from, to).span(0))
+                .map(|(_, s)| s),
+        },
+        Intent::List => Asked::List,
+        Intent::CancelTimer => Asked::Cancel { text: "timer".into() },
+        Intent::CancelAlarm => Asked::Cancel {
+            text: alarm().to_lowercase(),
+        },
+        _ => Asked::Cancel {
+            text: slot("text").map_or_else(String::new, |(from, to)| reader.named(from, to)),
+        },
+    })
 }
 
-/// The words a language marks its requests and pieces with.
+/// The answer to a question that asked for a missing part of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completes {
+    /// "Morgen um acht": the time of a reminder.
+    When(When),
+    /// "An meine Tabletten": what to be reminded of.
+    What(String),
+    /// "Zehn Minuten": a timer's length.
+    Length(u32),
+}
+
+/// `text` as the answer to the question for `missing` ([`Intent::When`], [`Intent::What`] or
+/// [`Intent::Length`]); none when it is not one (it goes on as any utterance does).
+pub fn completes(text: &str, language: &str, missing: Intent) -> Option<Completes> {
+    let (words, reader) = words(text, language);
+    let (_, filled) = hearing::hear(&words, language, &[missing], &reader)?;
+    let slot = |name: &str| filled.iter().find(|(n, _, _)| n == name).map(|(_, a, b)| (*a, *b));
+    match missing {
+        Intent::When => {
+            Some(Completes::When(reader.when_of(&filled))).filter(|c| c != &Completes::When(When::default()))
+        }
+        Intent::What => slot("text").map(|(from, to)| Completes::What(words.written[from..to].join(" "))),
+        Intent::Length => slot("span")
+            .and_then(|(from, to)| reader.part_of(from, to).span(0))
+            .map(|(_, s)| Completes::Length(s)),
+        _ => None,
+    }
+}
+
+/// The words of `text` and a reader of their slots.
+fn words(text: &str, language: &str) -> (hearing::Words, Reader) {
+    let words = hearing::Words::of(text);
+    let tokens = words
+        .normal
+        .iter()
+        .map(|lower| Token { lower: lower.clone() })
+        .collect();
+    (words, Reader::new(tokens, language))
+}
+
+/// The words a language marks the pieces of a time with.
 struct Words {
-    /// Words that make an utterance about reminders (prefixes).
-    reminder: &'static [&'static str],
-    timer: &'static [&'static str],
-    /// An alarm clock: a reminder whose text is the word.
-    alarm: &'static [&'static str],
-    cancel: &'static [&'static str],
-    list: &'static [&'static str],
-    /// Words of the request itself, taken out of the text.
-    request: &'static [&'static str],
     articles: &'static [&'static str],
-    /// Words that lead into the text ("an", "to"), taken from its start.
+    /// Words that lead into the text ("an", "to"), taken from the start of a reminder named to cancel.
     lead: &'static [&'static str],
     /// Words that lead into a span from now.
     in_: &'static [&'static str],
-    /// Words that lead into a timer's length.
-    length: &'static [&'static str],
     /// Words that lead into a clock time.
     at: &'static [&'static str],
     and: &'static [&'static str],
@@ -141,38 +197,20 @@ struct Words {
 }
 
 const DE: Words = Words {
-    reminder: &["erinner"],
-    timer: &["timer", "kurzzeitwecker", "eieruhr"],
-    alarm: &["wecker"],
-    cancel: &[
-        "lösch", "entfern", "streich", "abbrech", "stopp", "vergiss", "storn", "beend",
-    ],
-    list: &["welche", "was", "zeig", "liste", "habe", "hab", "gibt", "sag"],
-    request: &[
-        "mich", "bitte", "stell", "stelle", "setz", "setze", "mach", "mache", "kannst", "du", "sie", "neue", "neuen",
-    ],
     articles: &[
         "eine", "einen", "ein", "die", "den", "der", "das", "meine", "meinen", "meinem",
     ],
     lead: &["an", "daran", "dass", "um", "zu", "für", "bitte", "und", "mit", "von"],
     in_: &["in"],
-    length: &["auf", "für", "von", "mit"],
     at: &["um", "gegen", "ab"],
     and: &["und", "sowie"],
     every: &["jeden", "jede", "jedes", "alle"],
 };
 
 const EN: Words = Words {
-    reminder: &["remind"],
-    timer: &["timer"],
-    alarm: &["alarm"],
-    cancel: &["cancel", "delete", "remove", "stop", "forget", "clear", "drop"],
-    list: &["what", "which", "list", "show", "tell", "do", "any"],
-    request: &["me", "please", "set", "make", "create", "can", "could", "you", "new"],
     articles: &["a", "an", "the", "my"],
     lead: &["to", "about", "that", "of", "for", "please", "and", "with"],
     in_: &["in"],
-    length: &["for", "of"],
     at: &["at", "by", "around"],
     and: &["and"],
     every: &["every", "each"],
@@ -197,6 +235,8 @@ const EN_DAYS: [(&str, Weekday); 7] = [
     ("sunday", Weekday::Sunday),
 ];
 
+/// Reads the slots of an utterance: times, spans, names. The words of times are German's for German and
+/// English's for every other language (digits read in all).
 struct Reader {
     tokens: Vec<Token>,
     used: Vec<bool>,
@@ -205,7 +245,89 @@ struct Reader {
     language: &'static str,
 }
 
+impl Slots for Reader {
+    fn fills(&self, name: &str, from: usize, to: usize) -> bool {
+        match name {
+            "when" => {
+                let mut part = self.part_of(from, to);
+                !part.when().is_empty() && part.used.iter().all(|u| *u)
+            }
+            "span" => self.part_of(from, to).span(0).is_some_and(|(n, _)| n == to - from),
+            "clock" => self
+                .part_of(from, to)
+                .clock_at(0, true)
+                .is_some_and(|(n, _)| n == to - from),
+            // What to be reminded of: a phrase, not a speech.
+            "text" => to - from <= MAX_TEXT_WORDS,
+            // "die Blumen zu gießen", "Mama anzurufen".
+            "todo" => {
+                let last = self.word(to - 1);
+                to - from <= MAX_TEXT_WORDS
+                    && (self.word(to.wrapping_sub(2)) == "zu" && to - from >= 2
+                        || last.rfind("zu").is_some_and(|at| at > 0 && last.len() > at + 3))
+            }
+            _ => false,
+        }
+    }
+
+    fn longest_first(&self, name: &str) -> bool {
+        matches!(name, "when" | "clock" | "span")
+    }
+}
+
+/// Longest text of a reminder, in words.
+const MAX_TEXT_WORDS: usize = 30;
+
 impl Reader {
+    fn new(tokens: Vec<Token>, language: &str) -> Self {
+        let de = language == "de";
+        Self {
+            used: vec![false; tokens.len()],
+            tokens,
+            words: if de { &DE } else { &EN },
+            de,
+            language: if de { "de" } else { "en" },
+        }
+    }
+
+    /// A reader of the words `from..to` alone.
+    fn part_of(&self, from: usize, to: usize) -> Reader {
+        Reader::new(self.tokens[from..to].to_vec(), self.language)
+    }
+
+    /// The time of every `{when}` slot filled, taken together ("morgen … um acht").
+    fn when_of(&self, filled: &Filled) -> When {
+        let mut when = When::default();
+        for (name, from, to) in filled {
+            let piece = match name.as_str() {
+                "when" => self.part_of(*from, *to).when(),
+                "clock" => When {
+                    clock: self.part_of(*from, *to).clock_at(0, true).map(|(_, c)| c),
+                    ..When::default()
+                },
+                _ => continue,
+            };
+            when.day = when.day.or(piece.day);
+            when.clock = when.clock.or(piece.clock);
+            when.part = when.part.or(piece.part);
+            when.after = when.after.or(piece.after);
+            when.repeat = when.repeat.or(piece.repeat);
+        }
+        when
+    }
+
+    /// A reminder named to cancel, as compared with the reminders' texts: lower case, without what leads into
+    /// it ("die Tabletten" → "tabletten").
+    fn named(&self, from: usize, to: usize) -> String {
+        let skip = |word: &str| self.words.lead.contains(&word) || self.words.articles.contains(&word);
+        self.tokens[from..to]
+            .iter()
+            .map(|t| t.lower.as_str())
+            .skip_while(|t| skip(t))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     fn word(&self, i: usize) -> &str {
         self.tokens.get(i).map_or("", |t| t.lower.as_str())
     }
@@ -214,133 +336,10 @@ impl Reader {
         list.contains(&self.word(i))
     }
 
-    fn starts(&self, i: usize, prefixes: &[&str]) -> bool {
-        let w = self.word(i);
-        !w.is_empty() && prefixes.iter().any(|p| w.starts_with(p))
-    }
-
-    fn any(&self, prefixes: &[&str]) -> Option<usize> {
-        (0..self.tokens.len()).find(|&i| self.starts(i, prefixes))
-    }
-
     fn take(&mut self, from: usize, n: usize) {
         for used in self.used.iter_mut().skip(from).take(n) {
             *used = true;
         }
-    }
-
-    fn asked(&mut self) -> Option<Asked> {
-        let w = self.words;
-        let reminder = self.any(w.reminder);
-        let timer = self.any(w.timer);
-        let alarm = self.any(w.alarm);
-        let topic = reminder.or(timer).or(alarm)?;
-        if self.any(w.cancel).is_some() {
-            return Some(Asked::Cancel { text: self.cancelled() });
-        }
-        let plural = self
-            .tokens
-            .iter()
-            .any(|t| matches!(t.lower.as_str(), "erinnerungen" | "reminders" | "timers" | "alarms"));
-        if plural && (0..self.tokens.len()).any(|i| self.is(i, w.list)) {
-            return Some(Asked::List);
-        }
-        // Words for the request itself ("Erinnerung" in "stell eine Erinnerung") go, with their article.
-        self.take_topic(topic);
-        if let Some(t) = timer.filter(|_| reminder.is_none()) {
-            self.take_topic(t);
-            return Some(Asked::Timer { seconds: self.length() });
-        }
-        let when = self.when();
-        if let Some(a) = alarm.filter(|_| reminder.is_none()) {
-            self.used[a] = false;
-        }
-        Some(Asked::Set {
-            text: self.text(),
-            when,
-        })
-    }
-
-    /// Marks the topic word at `i` used, with an article right before it.
-    fn take_topic(&mut self, i: usize) {
-        self.used[i] = true;
-        if i > 0 && self.is(i - 1, self.words.articles) {
-            self.used[i - 1] = true;
-        }
-        // "Erinnere mich": the "mich" after the verb.
-        if self.is(i + 1, &["mich", "me"]) {
-            self.used[i + 1] = true;
-        }
-    }
-
-    /// The length of a timer: a span anywhere in the utterance.
-    fn length(&mut self) -> Option<u32> {
-        (0..self.tokens.len()).find_map(|i| {
-            if self.used[i] {
-                return None;
-            }
-            let (n, seconds) = self.span(i)?;
-            let lead = usize::from(i > 0 && self.is(i - 1, self.words.length));
-            self.take(i - lead, n + lead);
-            Some(seconds)
-        })
-    }
-
-    /// The text of a reminder being cancelled: what is left once the request's words are gone.
-    fn cancelled(&mut self) -> String {
-        let w = self.words;
-        for i in 0..self.tokens.len() {
-            if self.starts(i, w.cancel)
-                || self.starts(i, w.reminder)
-                || self.starts(i, w.timer)
-                || self.is(i, w.request)
-            {
-                self.used[i] = true;
-            }
-        }
-        let rest = self.rest();
-        let skip = |word: &str| w.lead.contains(&word) || w.articles.contains(&word);
-        rest.iter()
-            .map(|t| t.lower.as_str())
-            .skip_while(|t| skip(t))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// The words not read as anything.
-    fn rest(&self) -> Vec<&Token> {
-        self.tokens
-            .iter()
-            .zip(&self.used)
-            .filter(|(_, used)| !**used)
-            .map(|(t, _)| t)
-            .collect()
-    }
-
-    /// What to be reminded of: the words left, without the request's words and what leads into them.
-    fn text(&mut self) -> String {
-        let w = self.words;
-        for i in 0..self.tokens.len() {
-            if self.starts(i, w.reminder) || self.is(i, &["bitte", "please"]) {
-                self.used[i] = true;
-            }
-        }
-        // The request's words ("stell", "can you") only before the text begins.
-        let first = (0..self.tokens.len()).find(|&i| !self.used[i] && !self.is(i, w.request));
-        if let Some(first) = first {
-            for i in 0..first {
-                self.used[i] = true;
-            }
-        }
-        let rest = self.rest();
-        let lead = |t: &&Token| w.lead.contains(&t.lower.as_str());
-        let start = rest.iter().position(|t| !lead(t)).unwrap_or(rest.len());
-        let end = rest.iter().rposition(|t| !lead(t)).map_or(start, |e| e + 1).max(start);
-        rest[start..end]
-            .iter()
-            .map(|t| t.written.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
     }
 
     /// Reads every piece of a time.
@@ -730,345 +729,23 @@ impl Reader {
 }
 
 /// Whether `text` is, as a whole, a person saying that they did what a reminder asked ("Erledigt", "Hab ich",
-/// "Done", "I took them"): it confirms a reminder being delivered.
+/// "Done", "I took them", "Oui, merci"): it confirms a reminder told to them.
 pub fn confirms(text: &str, language: &str) -> bool {
-    const DE: &[&str] = &[
-        "erledigt",
-        "ja erledigt",
-        "ist erledigt",
-        "schon erledigt",
-        "habe ich",
-        "hab ich",
-        "habe ich gemacht",
-        "hab ich gemacht",
-        "ja habe ich",
-        "ja hab ich",
-        "gemacht",
-        "genommen",
-        "ich habe sie genommen",
-        "ja",
-        "ja danke",
-        "okay",
-        "ok",
-        "alles klar",
-        "danke",
-        "mach ich",
-        "mache ich",
-    ];
-    const EN: &[&str] = &[
-        "done",
-        "all done",
-        "yes done",
-        "it's done",
-        "yes",
-        "ok",
-        "okay",
-        "i did",
-        "i did it",
-        "i have",
-        "got it",
-        "thanks",
-        "thank you",
-        "taken",
-        "i took them",
-        "i took it",
-        "will do",
-    ];
-    let said = plain(text);
-    (if language == "de" { DE } else { EN }).contains(&said.as_str())
-        || own(language, CONFIRMS).contains(&said.as_str())
-}
-
-/// Short answers that confirm a reminder in the other shipped languages: the call and the page ask for a yes
-/// in the person's language ("Dites oui ou appuyez sur la touche 1"), so that yes must be heard.
-const CONFIRMS: &[(&str, &[&str])] = &[
-    (
-        "fr",
-        &[
-            "oui",
-            "oui merci",
-            "c'est fait",
-            "fait",
-            "oui c'est fait",
-            "d'accord",
-            "ok",
-            "merci",
-            "je l'ai fait",
-            "je les ai pris",
-            "c'est bon",
-        ],
-    ),
-    (
-        "es",
-        &[
-            "sí",
-            "si",
-            "sí gracias",
-            "hecho",
-            "ya está",
-            "listo",
-            "vale",
-            "gracias",
-            "ok",
-            "ya lo hice",
-            "de acuerdo",
-        ],
-    ),
-    (
-        "it",
-        &[
-            "sì",
-            "si",
-            "sì grazie",
-            "fatto",
-            "già fatto",
-            "ok",
-            "grazie",
-            "va bene",
-            "l'ho fatto",
-            "d'accordo",
-        ],
-    ),
-    (
-        "nl",
-        &[
-            "ja",
-            "ja dank je",
-            "gedaan",
-            "klaar",
-            "ok",
-            "oké",
-            "dank je",
-            "dank u",
-            "heb ik gedaan",
-            "prima",
-        ],
-    ),
-    (
-        "pl",
-        &[
-            "tak",
-            "tak dziękuję",
-            "zrobione",
-            "gotowe",
-            "ok",
-            "dziękuję",
-            "dobrze",
-            "zrobiłem to",
-            "zrobiłam to",
-        ],
-    ),
-    (
-        "pt",
-        &[
-            "sim",
-            "sim obrigado",
-            "sim obrigada",
-            "feito",
-            "já está",
-            "já fiz",
-            "ok",
-            "obrigado",
-            "obrigada",
-            "está bem",
-        ],
-    ),
-];
-
-/// Answers to "Is everything all right?" in the other shipped languages that mean fine.
-const FINE_IN: &[(&str, &[&str])] = &[
-    (
-        "fr",
-        &[
-            "oui",
-            "ouais",
-            "ça va",
-            "ça va bien",
-            "tout va bien",
-            "très bien",
-            "bien",
-            "d'accord",
-            "je vais bien",
-        ],
-    ),
-    (
-        "es",
-        &[
-            "sí",
-            "si",
-            "bien",
-            "todo bien",
-            "estoy bien",
-            "muy bien",
-            "vale",
-            "de acuerdo",
-        ],
-    ),
-    (
-        "it",
-        &[
-            "sì",
-            "si",
-            "bene",
-            "tutto bene",
-            "sto bene",
-            "va bene",
-            "benissimo",
-            "d'accordo",
-        ],
-    ),
-    (
-        "nl",
-        &[
-            "ja",
-            "goed",
-            "prima",
-            "alles goed",
-            "het gaat goed",
-            "in orde",
-            "alles in orde",
-            "oké",
-        ],
-    ),
-    (
-        "pl",
-        &["tak", "dobrze", "wszystko dobrze", "w porządku", "wszystko w porządku"],
-    ),
-    (
-        "pt",
-        &[
-            "sim",
-            "bem",
-            "tudo bem",
-            "estou bem",
-            "está tudo bem",
-            "muito bem",
-            "está bem",
-        ],
-    ),
-];
-
-/// Answers that mean not fine; they win over a fine word they contain ("pas bien", "no estoy bien").
-const NOT_FINE_IN: &[(&str, &[&str])] = &[
-    (
-        "fr",
-        &[
-            "non",
-            "pas bien",
-            "ça ne va pas",
-            "ça va pas",
-            "pas très bien",
-            "mal",
-            "au secours",
-            "à l'aide",
-        ],
-    ),
-    ("es", &["no", "mal", "no estoy bien", "no muy bien", "ayuda", "socorro"]),
-    (
-        "it",
-        &["no", "male", "non bene", "non sto bene", "non va bene", "aiuto"],
-    ),
-    (
-        "nl",
-        &[
-            "nee",
-            "niet goed",
-            "slecht",
-            "het gaat niet goed",
-            "niet in orde",
-            "hulp",
-        ],
-    ),
-    (
-        "pl",
-        &["nie", "źle", "niedobrze", "nie dobrze", "nie w porządku", "pomocy"],
-    ),
-    (
-        "pt",
-        &["não", "mal", "não estou bem", "não está bem", "socorro", "ajuda"],
-    ),
-];
-
-/// The list of `language` in `lists`; empty for German, English and any other.
-fn own(language: &str, lists: &[(&str, &'static [&'static str])]) -> &'static [&'static str] {
-    lists.iter().find(|(l, _)| *l == language).map_or(&[], |(_, list)| list)
+    let (words, reader) = words(text, language);
+    hearing::hear(&words, language, &[Intent::Yes], &reader).is_some()
 }
 
 /// The person's answer to the check-in's question ("Ist alles in Ordnung?"): `Some(true)` for fine ("Ja",
 /// "Mir geht es gut", "All good"), `Some(false)` for not fine ("Nein", "Nicht gut", or any call for help the
-/// help function hears, near misses included), `None` when it is neither. A not-fine wins ("nicht gut").
+/// help function hears, near misses included), `None` when it is neither.
 pub fn fine(text: &str, language: &str) -> Option<bool> {
-    const FINE: &[&str] = &[
-        "ja",
-        "jawohl",
-        "gut",
-        "alles gut",
-        "sehr gut",
-        "ganz gut",
-        "mir geht es gut",
-        "mir geht's gut",
-        "es geht mir gut",
-        "in ordnung",
-        "alles in ordnung",
-        "alles klar",
-        "okay",
-        "ok",
-        "prima",
-        "bestens",
-        "danke gut",
-        "yes",
-        "yeah",
-        "fine",
-        "i'm fine",
-        "i am fine",
-        "all good",
-        "good",
-        "all right",
-        "alright",
-        "i'm ok",
-        "i'm okay",
-        "everything's fine",
-    ];
-    const NOT_FINE: &[&str] = &[
-        "nein",
-        "nee",
-        "nicht gut",
-        "nicht so gut",
-        "schlecht",
-        "mir geht es schlecht",
-        "mir geht es nicht gut",
-        "nicht in ordnung",
-        "hilfe",
-        "no",
-        "not good",
-        "not fine",
-        "not really",
-        "bad",
-        "help",
-        "not all right",
-        "not okay",
-        "i'm not ok",
-        "i'm not okay",
-    ];
-    let said = plain(text);
-    let has = |list: &[&str]| list.iter().any(|p| format!(" {said} ").contains(&format!(" {p} ")));
-    if has(NOT_FINE) || has(own(language, NOT_FINE_IN)) || crate::emergency::hearing::hear(text, &[], language).asks() {
-        Some(false)
-    } else if has(FINE) || has(own(language, FINE_IN)) {
-        Some(true)
-    } else {
-        None
+    let (words, reader) = words(text, language);
+    match hearing::hear(&words, language, &[Intent::NotFine, Intent::Fine], &reader) {
+        Some((Intent::NotFine, _)) => Some(false),
+        _ if crate::emergency::hearing::hear(text, &[], language).asks() => Some(false),
+        Some(_) => Some(true),
+        None => None,
     }
-}
-
-/// Lower case, letters, digits and apostrophes, single spaces.
-fn plain(text: &str) -> String {
-    let said: String = text
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() || c == '\'' { c } else { ' ' })
-        .collect();
-    said.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Seconds of a unit word; none for other words.

@@ -12,6 +12,12 @@ pub struct CareSettings {
     /// `REMINDER_RETRY_MINUTES` in milliseconds: how long a reminder to confirm waits before it is delivered
     /// again.
     pub retry_ms: i64,
+    /// `REMINDER_LATE_MINUTES` in milliseconds: how late a reminder may still be delivered, and a check-in
+    /// still asked (the gateway was down); later, it is recorded as missed.
+    pub late_ms: i64,
+    /// `REMINDER_ANSWER_MINUTES` in milliseconds: how long after a reminder was told on a connection a bare
+    /// "Ja" or "Erledigt" there confirms it.
+    pub answer_ms: u64,
     /// `REMINDER_RETRIES`: how often an unconfirmed reminder is delivered again before it counts as missed.
     pub retries: u32,
     /// `CHECKIN_RETRY_MINUTES` in milliseconds: how long an unanswered check-in waits before the person is
@@ -60,6 +66,22 @@ impl CareSettings {
                     "minutes an unconfirmed reminder waits before it is delivered again",
                 )
                 .ranged(10, 240)?
+                .max(1),
+            ) * 60_000,
+            late_ms: i64::from(
+                src.var(
+                    "REMINDER_LATE_MINUTES",
+                    "minutes a reminder (or check-in) may be late, the gateway having been down, and still be delivered; later, it is recorded as missed",
+                )
+                .ranged(120, 1440)?
+                .max(1),
+            ) * 60_000,
+            answer_ms: u64::from(
+                src.var(
+                    "REMINDER_ANSWER_MINUTES",
+                    "minutes after a reminder was shown or spoken on a connection in which a bare yes there confirms it",
+                )
+                .ranged(10, 120)?
                 .max(1),
             ) * 60_000,
             retries: src

@@ -81,6 +81,9 @@ pub struct TurnRequest {
     /// the help dialogue first ([`crate::emergency::typed`]). None for spoken words, which the voice channel's
     /// own dialogue heard.
     pub typed: Option<&'static str>,
+    /// The connection's care dialogue: a bare yes confirms only a reminder it told, and the answer to its
+    /// question for a missing part completes the request. None without a connection (`POST /api/chat`, `/v1`).
+    pub care: Option<crate::care::dialogue::Dialogue>,
 }
 
 impl TurnRequest {
@@ -506,8 +509,13 @@ async fn care_here(
     settled: &(Effective, Prefs, Route),
 ) -> Result<Option<TurnOutcome>> {
     let (eff, prefs, route) = settled;
-    let by = if request.heard() { "voice" } else { "user" };
-    let asked = crate::care::asked::answer(app, user, prefs, request.text.trim(), &route.language, by).await?;
+    let asker = crate::care::asked::Asker {
+        user,
+        prefs,
+        by: if request.heard() { "voice" } else { "user" },
+        dialogue: request.care.as_ref(),
+    };
+    let asked = crate::care::asked::answer(app, &asker, request.text.trim(), &route.language).await?;
     let Some(text) = asked else {
         return Ok(None);
     };

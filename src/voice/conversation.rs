@@ -80,6 +80,8 @@ pub struct Conversation {
     help_answering: bool,
     /// The last question asked by voice.
     asked: Option<Asked>,
+    /// What care said on this connection: the reminders it told, a question it asked.
+    care: crate::care::dialogue::Dialogue,
 }
 
 impl Conversation {
@@ -95,7 +97,13 @@ impl Conversation {
             help_until: None,
             help_answering: false,
             asked: None,
+            care: crate::care::dialogue::Dialogue::default(),
         }
+    }
+
+    /// The reminder `id` was shown or spoken on this connection: a bare yes here confirms it.
+    pub fn told(&self, id: &str) {
+        self.care.told(id);
     }
 
     /// Whether a turn is running.
@@ -168,7 +176,8 @@ impl Conversation {
 
     /// Answers an utterance (or, after the help question, takes it as the answer); true when a running turn
     /// was cancelled for it.
-    pub fn voice(&mut self, utterance: Utterance, options: Options) -> bool {
+    pub fn voice(&mut self, utterance: Utterance, mut options: Options) -> bool {
+        options.care = Some(self.care.clone());
         let help = match (self.help_by_voice, self.help_until.is_some()) {
             (false, _) => Help::Off,
             (true, false) => Help::Listening,
@@ -205,7 +214,8 @@ impl Conversation {
     }
 
     /// Answers a text; true when a running turn was cancelled for it.
-    pub fn chat(&mut self, text: String, options: Options) -> bool {
+    pub fn chat(&mut self, text: String, mut options: Options) -> bool {
+        options.care = Some(self.care.clone());
         self.settle();
         let (app, user) = (self.app.clone(), self.user.clone());
         let channel = self.channel;

@@ -41,6 +41,9 @@ pub struct Options {
     /// hangs up on it); not a frame field.
     #[serde(skip)]
     pub farewell_ends: Option<bool>,
+    /// The connection's care dialogue (what reminders it told, a question it asked); not a frame field.
+    #[serde(skip)]
+    pub care: Option<crate::care::dialogue::Dialogue>,
 }
 
 impl Options {
@@ -61,6 +64,7 @@ impl Options {
             input_format: pick(&over.input_format, &self.input_format),
             instructions: pick(&over.instructions, &self.instructions),
             farewell_ends: pick(&over.farewell_ends, &self.farewell_ends),
+            care: pick(&over.care, &self.care),
         }
     }
 }

@@ -63,6 +63,7 @@ pub async fn chat(app: Arc<App>, user: User, (channel, text): (&'static str, Str
             precharged: false,
             context: instructions(&options),
             typed: Some(channel),
+            care: options.care.clone(),
             ..TurnRequest::default()
         };
         drive(&app, &user, request, &options, None, &tx).await
@@ -164,6 +165,7 @@ impl VoiceContext {
             text_only: options.text_only.unwrap_or(false),
             context: instructions(options),
             spoken: true,
+            care: options.care.clone(),
             ..TurnRequest::default()
         }
     }
@@ -194,6 +196,10 @@ impl VoiceContext {
             && self.foreign(heard).is_none()
             && !hearing::hear(&heard.text, &heard.words, language).asks()
             && crate::care::spoken::read(&heard.text, language).is_none()
+            && !options
+                .care
+                .as_ref()
+                .is_some_and(crate::care::dialogue::Dialogue::asking)
             && !farewell;
         plain.then(|| Prefetch::start(app.clone(), user.clone(), self.question(heard.text.clone(), options)))
     }

@@ -189,6 +189,13 @@ impl Conn {
         if !send(socket, Message::Text(notice.to_string().into())).await {
             return false;
         }
+        // A reminder to confirm, now told here: a bare yes on this connection confirms it.
+        if notice["type"] == "reminder"
+            && notice["confirm"] == true
+            && let Some(id) = notice["id"].as_str()
+        {
+            self.conversation.told(id);
+        }
         let Some(said) = notice["said"]
             .as_str()
             .filter(|_| self.channel == Channel::Voice && !answering)

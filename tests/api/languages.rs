@@ -12,8 +12,13 @@ use crate::fakes::{Fake, Reply, wav};
 use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
-/// telephone's greeting, a reminder due and the page's help button; nothing else yet.
-const TURKISH: [(&str, &str); 6] = [
+/// telephone's greeting, a reminder due, the page's help button, and one way to ask for a reminder (its time
+/// in digits, which every language reads); nothing else yet.
+const TURKISH: [(&str, &str); 7] = [
+    (
+        "care.sentences",
+        "set: [lütfen] bana saat {clock} {text} hatırlat\nyes: (evet|tamam|aldım)\n",
+    ),
     ("page.ftl", "page-help = Yardım\n"),
     ("language.ftl", "language-name = Türkçe\n"),
     (
@@ -197,6 +202,27 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     ];
     said.sort_by_key(Value::to_string);
     assert_eq!(said, ["Hatırlatma: ilaçlar.", "Time is up: your timer has finished."]);
+    // The folder's sentence sets a reminder (said back in English, which the folder lacks); the same words
+    // without the sentence's shape go to the model.
+    page.send(json!({"text": "Lütfen bana saat 20:30 ilaçlarımı hatırlat", "text_only": true}))
+        .await;
+    let set = page.next_of("semantic").await;
+    assert!(
+        set["text"].as_str().unwrap().starts_with("OK, I'll remind you"),
+        "{set}"
+    );
+    let (_, listed) = gateway.call(reqwest::Method::GET, "/api/me/reminders", me, None).await;
+    assert!(
+        listed["reminders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["text"] == "ilaçlarımı"),
+        "{listed}"
+    );
+    page.send(json!({"text": "Hatırlat bana, Casablanca kimin filmi?", "text_only": true}))
+        .await;
+    assert_eq!(page.next_of("semantic").await["text"], "Tamam.");
 
     // The page reads Turkish's file (its help button), English for the rest; only the pages' areas are served.
     let file = |path: String| {

@@ -477,31 +477,82 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed_and_th
 }
 
 #[tokio::test]
-async fn erledigt_said_or_typed_confirms_the_reminder_being_delivered_and_is_otherwise_a_question() {
+async fn erledigt_confirms_only_the_reminder_told_on_that_connection_and_is_otherwise_a_question() {
     let llm = Fake::answering(&["Schön."]).await;
     let (app, token, _) = TestApp::with().llm(&llm).user("erika").await;
+    let mut page = connect(&app, "/ws/chat", &token).await;
     let body = json!({"text": "meine Tabletten", "due_at": in_seconds(1)});
     let r = app
         .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
-    crate::common::eventually("the reminder delivered", 15, || async {
-        (reminders(&app, &token).await[0]["state"] == "delivering").then_some(())
-    })
-    .await;
+    let told = page.next_of("reminder").await;
+    assert_eq!(told["id"], r.body["id"]);
     let say = |text: &str| json!({"text": text, "language": "de", "text_only": true});
-    let r = app
+    // Typed where the reminder was never told (no connection): a question for the model, nothing confirmed.
+    let elsewhere = app
         .call(Method::POST, "/api/chat", As::Bearer(&token), Some(say("Erledigt!")))
         .await;
-    assert_eq!(r.body["text"], "Danke, erledigt: Ihre Tabletten.");
-    assert_eq!(reminders(&app, &token).await[0]["state"], "confirmed");
-    assert!(llm.requests(CHAT).is_empty());
-    // With nothing to confirm, the same word is a question for the model.
-    let r = app
-        .call(Method::POST, "/api/chat", As::Bearer(&token), Some(say("Erledigt!")))
-        .await;
-    assert_eq!(r.body["text"], "Schön.");
+    assert_eq!(elsewhere.body["text"], "Schön.");
     assert_eq!(llm.requests(CHAT).len(), 1);
+    assert_eq!(reminders(&app, &token).await[0]["state"], "delivering");
+    // On the page that showed it: confirmed, and the model is not asked.
+    page.send(say("Ja, hab ich.")).await;
+    let answer = page.next_of("semantic").await;
+    assert_eq!(answer["text"], "Danke, erledigt: Ihre Tabletten.");
+    assert_eq!(reminders(&app, &token).await[0]["state"], "confirmed");
+    assert_eq!(llm.requests(CHAT).len(), 1);
+    // With nothing left to confirm, the same words on the same page are a question for the model.
+    page.send(say("Ja, hab ich.")).await;
+    assert_eq!(page.next_of("semantic").await["text"], "Schön.");
+    assert_eq!(llm.requests(CHAT).len(), 2);
+}
+
+#[tokio::test]
+async fn a_question_for_the_missing_time_takes_the_next_answer_and_lets_anything_else_go_to_the_model() {
+    let llm = Fake::answering(&["Casablanca ist von 1942."]).await;
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("TIMEZONE", "Europe/Berlin")])
+        .user("erika")
+        .await;
+    let mut page = connect(&app, "/ws/chat", &token).await;
+    let mut ask = async |text: &str| {
+        page.send(json!({"text": text, "language": "de", "text_only": true}))
+            .await;
+        page.next_of("semantic").await["text"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        ask("Erinnere mich an den Müll").await,
+        "Wann soll ich Sie erinnern? Sagen Sie zum Beispiel: morgen um 8 Uhr."
+    );
+    let set = ask("Morgen um acht.").await;
+    assert!(set.starts_with("Gut, ich erinnere Sie morgen"), "{set}");
+    assert!(set.ends_with("um 8 Uhr an den Müll."), "{set}");
+    let listed = reminders(&app, &token).await;
+    assert_eq!((listed.len(), listed[0]["text"].as_str()), (1, Some("den Müll")));
+    assert_eq!(listed[0]["due_at"].as_str().unwrap()[..10], tomorrow_in_berlin());
+    // Asked again, but the next words are not a time: they go to the model, and the question is over.
+    assert!(
+        ask("Erinnere mich an die Blumen")
+            .await
+            .starts_with("Wann soll ich Sie erinnern?")
+    );
+    assert_eq!(
+        ask("Erinnerst du dich an Casablanca?").await,
+        "Casablanca ist von 1942."
+    );
+    assert_eq!(llm.requests(CHAT).len(), 1);
+    assert_eq!(ask("Um neun").await, "Casablanca ist von 1942.");
+    assert_eq!(reminders(&app, &token).await.len(), 1);
+    // Sentences that only hold the words are questions for the model too, never the reminder question.
+    for said in [
+        "Die Erinnerung an meinen Mann macht mich traurig.",
+        "Mein Wecker ist kaputt, welchen soll ich kaufen?",
+    ] {
+        assert_eq!(ask(said).await, "Casablanca ist von 1942.", "{said}");
+    }
+    assert_eq!(llm.requests(CHAT).len(), 4);
 }
 
 #[tokio::test]
