@@ -66,6 +66,7 @@ pub mod app;
 #[cfg(test)]
 mod architecture;
 pub mod auth;
+pub mod bus;
 pub mod care;
 pub mod config;
 pub mod connections;

@@ -1,5 +1,6 @@
 //! Events pushed to a person's open connections on this instance (their pages on `/ws/chat`, their
-//! `/ws/voice` connections): a reminder that is due reaches wherever the person is. Each connection holds a
+//! `/ws/voice` connections): a reminder that is due reaches wherever the person is; on other instances
+//! through [`crate::bus`]. Each connection holds a
 //! [`Subscription`]; a connection that does not take its events in time misses them (the queue is short and
 //! never blocks the sender).
 
@@ -21,7 +22,12 @@ type Connections = Vec<(u64, mpsc::Sender<Value>)>;
 pub struct Notify {
     next: AtomicU64,
     people: Mutex<HashMap<String, Connections>>,
+    /// Told the person whose connections opened or closed ([`Notify::watch`]); none unless watched.
+    changed: Mutex<Option<mpsc::Sender<String>>>,
 }
+
+/// Changes of presence waiting to be written; beyond, the periodic refresh catches up.
+const CHANGES: usize = 1024;
 
 /// One connection's events; dropping it leaves the hub.
 pub struct Subscription {
@@ -38,6 +44,8 @@ impl Notify {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let mut people = self.people.lock().unwrap_or_else(|p| p.into_inner());
         people.entry(user_id.to_string()).or_default().push((id, tx));
+        drop(people);
+        self.changed(user_id);
         Subscription {
             hub: self.clone(),
             user_id: user_id.to_string(),
@@ -55,6 +63,26 @@ impl Notify {
                 .filter(|(_, tx)| tx.try_send(event.clone()).is_ok())
                 .count()
         })
+    }
+
+    /// The people whose connections open or close, from now on ([`crate::bus`] writes them down for the
+    /// other instances).
+    pub fn watch(&self) -> mpsc::Receiver<String> {
+        let (tx, rx) = mpsc::channel(CHANGES);
+        *self.changed.lock().unwrap_or_else(|p| p.into_inner()) = Some(tx);
+        rx
+    }
+
+    fn changed(&self, user_id: &str) {
+        if let Some(tx) = self.changed.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            let _ = tx.try_send(user_id.to_string());
+        }
+    }
+
+    /// The people with connections open here.
+    pub fn present(&self) -> Vec<(String, usize)> {
+        let people = self.people.lock().unwrap_or_else(|p| p.into_inner());
+        people.iter().map(|(user, conns)| (user.clone(), conns.len())).collect()
     }
 
     /// How many connections `user_id` has open here.
@@ -80,6 +108,8 @@ impl Drop for Subscription {
                 people.remove(&self.user_id);
             }
         }
+        drop(people);
+        self.hub.changed(&self.user_id);
     }
 }
 

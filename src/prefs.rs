@@ -287,6 +287,14 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         "llm_provider" => provider(key, value, Stage::Llm),
         "tts_provider" => provider(key, value, Stage::Tts),
         "llm_model" | "voice" => Ok(Value::from(text(key, value, 200)?)),
+        _ => check_profile(key, value),
+    }
+}
+
+/// [`check`] for the person's profile: care, the telephone, contacts and the free texts.
+fn check_profile(key: &str, value: &Value) -> Result<Value, ApiError> {
+    let bad = |problem: &str| ApiError::invalid(key, problem);
+    match key {
         "checkin_window" => {
             let window = text(key, value, 20)?;
             match crate::hours::Window::parse(&window) {

@@ -76,7 +76,7 @@ pub async fn serve_with_https(
 }
 
 /// The background tasks, which stop when dropped.
-fn background(app: &Arc<App>) -> [AbortOnDrop; 6] {
+fn background(app: &Arc<App>) -> [AbortOnDrop; 7] {
     [
         // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a
         // restart.
@@ -90,6 +90,8 @@ fn background(app: &Arc<App>) -> [AbortOnDrop; 6] {
         AbortOnDrop(tokio::spawn(emergency::checks::run(app.clone()))),
         // Reminders and timers due, from the database: one due while the gateway was down is found at start.
         AbortOnDrop(tokio::spawn(crate::care::schedule::run(app.clone()))),
+        // With PostgreSQL, care's events reach the person's connections on every instance.
+        AbortOnDrop(tokio::spawn(crate::bus::run(app.clone()))),
     ]
 }
 

@@ -404,15 +404,17 @@ function helpPeople(people) {
 }
 
 async function loadHealth() {
-  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links } = await api('/api/admin/providers');
+  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices } = await api('/api/admin/providers');
   helpPeople(help);
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
   const banner = $('#help-path-banner');
   // Whose help reaches nobody (no contact on a working channel) is named whether or not a check fails.
   const nobody = stranded.length ? t('admin-help-reaches-nobody', { who: stranded.join(', ') }) : '';
-  banner.hidden = broken.length === 0 && !nobody && !links;
-  banner.textContent = [...broken.map((p) => t('admin-alarms-cannot', { id: p.id, error: p.last_error })), nobody, links]
+  // Care notices to contacts that keep failing (the mail relay, Twilio): tried again until they go out.
+  const stuck = notices?.failing ? t('admin-care-notices-failing', { count: notices.failing, error: notices.last_error || '' }) : '';
+  banner.hidden = broken.length === 0 && !nobody && !links && !stuck;
+  banner.textContent = [...broken.map((p) => t('admin-alarms-cannot', { id: p.id, error: p.last_error })), nobody, links, stuck]
     .filter(Boolean).join(' ');
   const shown = providers.filter((p) => p.configured || p.state !== 'closed');
   // The telephone's registration with the router sits beside the providers.

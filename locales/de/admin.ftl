@@ -161,6 +161,10 @@ admin-calls-ended = { $calls ->
     } beendet, die Gegenseite war weg (zuletzt: { $reason })
 admin-help-reaches-nobody = Hilfe erreicht niemanden für: { $who }.
 admin-alarms-cannot = Alarme können gerade nicht per { $id } gesendet werden: { $error }.
+admin-care-notices-failing = { $count ->
+    [one] Ein Pflege-Hinweis an Kontaktpersonen konnte wiederholt nicht gesendet werden und wird weiter versucht
+   *[other] { $count } Pflege-Hinweise an Kontaktpersonen konnten wiederholt nicht gesendet werden und werden weiter versucht
+}: { $error }
 admin-telephone = Telefon
 admin-not-tried-list = Noch nicht versucht (kein Aufruf und keine Prüfung hat sie erreicht): { $list }.
 admin-providers-answer = Die eingerichteten Anbieter antworten.

@@ -161,6 +161,10 @@ admin-calls-ended = { $calls ->
     } ended, the other side gone (last: { $reason })
 admin-help-reaches-nobody = Help reaches nobody for: { $who }.
 admin-alarms-cannot = Alarms cannot be sent by { $id } right now: { $error }.
+admin-care-notices-failing = { $count ->
+    [one] A care notice to contacts failed more than once and is being tried again
+   *[other] { $count } care notices to contacts failed more than once and are being tried again
+}: { $error }
 admin-telephone = telephone
 admin-not-tried-list = Not tried yet (no call or check has reached them): { $list }.
 admin-providers-answer = The configured providers answer.

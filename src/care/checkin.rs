@@ -73,8 +73,13 @@ pub async fn signed(app: &App, user_id: &str, channel: &str) -> Result<()> {
 
 /// Looks at the check-ins due by `now`: how many were claimed.
 pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
-    let claimed = app.store.claim_due_checkins(now, now + LEASE_MS).await?;
-    let looks = claimed.iter().map(|c| look(app, c, now));
+    let claim = crate::store::new_id();
+    let claimed = app.store.claim_due_checkins(now, now + LEASE_MS, &claim).await?;
+    if claimed.is_empty() {
+        return Ok(0);
+    }
+    let _renewing = super::schedule::Renewing::start(app.clone(), claim.clone());
+    let looks = claimed.iter().map(|c| look(app, c, now, &claim));
     for done in futures_util::future::join_all(looks).await {
         done?;
     }
@@ -82,7 +87,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
 }
 
 /// One claimed check-in.
-async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
+async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64, claim: &str) -> Result<()> {
     let prefs = app.store.prefs(&c.user_id).await?;
     let zone = person_zone_name(app, &prefs);
     let (Some(window), Some(user)) = (
@@ -123,10 +128,8 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
         return close("missed", "none", format!("the gateway was not running {until}")).await;
     }
     if c.attempts > 1 + RETRIES {
-        let asked = asked_today(app, &c.user_id).await?;
-        let notice = super::notice::silent(app.clone(), c.user_id.clone(), c.due_at, zone.clone(), asked);
-        tokio::spawn(notice);
-        return close("missed", "none", format!("no answer {} times", c.attempts - 1)).await;
+        let detail = format!("no answer {} times", c.attempts - 1);
+        return silent(app, c, (now, next), &zone, &detail).await;
     }
     let language = crate::emergency::language(app, &prefs, None);
     let informal = prefs.informal();
@@ -150,7 +153,39 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64) -> Result<()> {
     let event = if held.is_some() { "held" } else { "asked" };
     app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", event)]);
     let retry_at = held.unwrap_or(now + app.settings.care.checkin_retry_ms);
-    Ok(app.store.retry_checkin(&c.user_id, retry_at, held.is_none()).await?)
+    Ok(app
+        .store
+        .retry_checkin(&c.user_id, claim, retry_at, held.is_none())
+        .await?)
+}
+
+/// The day closes without a sign of life: logged, and the notice to the contacts written with the next
+/// window (`next`), in one transaction, then sent.
+async fn silent(
+    app: &Arc<App>,
+    c: &StoredCheckin,
+    (now, next): (i64, Option<(i64, i64)>),
+    zone: &str,
+    detail: &str,
+) -> Result<()> {
+    // Asked today is read before the day is closed in the log.
+    let asked = asked_today(app, &c.user_id).await?;
+    app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", "missed")]);
+    app.store
+        .add_care_log(&c.user_id, WHAT, "none", "missed", Some(detail))
+        .await?;
+    let (messages, unsent) = super::notice::silent(app, &c.user_id, c.due_at, zone, asked).await;
+    let expires = now + super::outbox::EXPIRES_MS;
+    app.store
+        .close_checkin_telling(&c.user_id, next, &messages, (now, expires))
+        .await?;
+    for (channel, status, why) in unsent {
+        app.store
+            .add_care_log(&c.user_id, WHAT, channel, status, Some(&why))
+            .await?;
+    }
+    super::outbox::soon(app, now);
+    Ok(())
 }
 
 /// Whether the question reached the person since the last day was closed (the care log, newest first, up to

@@ -17,6 +17,7 @@ pub mod hearing;
 pub mod home_assistant;
 pub mod notice;
 pub mod numbers;
+pub mod outbox;
 pub mod phone;
 pub mod reach;
 pub mod say;

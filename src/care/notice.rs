@@ -2,53 +2,96 @@
 //! contacts, and its phone contacts by SMS where Twilio is set up), clearly not an alarm: a reminder not
 //! confirmed though it came again and again ("Erika Muster hat die Erinnerung „Tabletten“ von 8:00 Uhr nicht
 //! bestätigt"), a check-in without a sign of life ("hat sich heute bis 10:00 Uhr nicht gemeldet"). Each mail and
-//! SMS is recorded (`mail`: `sent`, `failed` or `no_contacts`; `sms`: `sent` or `failed`) with the reminder's
-//! deliveries or in the care log.
+//! SMS is recorded (`mail`: `sent`, `failed`, `expired` or `no_contacts`; `sms`: `sent`, `failed` or
+//! `expired`) with the reminder's deliveries or in the care log. The messages are written to the outbox with
+//! the state they tell of and sent from there ([`super::outbox`]), so none is lost.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::App;
 use crate::prefs::Prefs;
+use crate::store::outbox::{Outgoing, Waiting};
 use crate::store::reminders::StoredReminder;
 
-/// Tells the contacts of `r`'s person that it was not confirmed, and records how it went.
-pub async fn missed(app: Arc<App>, r: StoredReminder) {
+/// The messages telling the contacts of `r`'s person that it was not confirmed; what cannot be sent is said
+/// in the second part (`(channel, status, why)`, to be recorded).
+pub async fn missed(app: &App, r: &StoredReminder) -> (Vec<Outgoing>, Vec<Unsent>) {
     let at = super::local(r.due_at, &r.time_zone);
-    let told = tell(&app, &r.user_id, |language, name| {
+    outgoing(app, &r.user_id, |language, name| {
         super::say::care_notice(language, name, &r.text, &at, r.attempts - 1)
     })
-    .await;
-    for (channel, status, detail) in told {
-        app.metrics.incr(
-            crate::metrics::REMINDERS_TOTAL,
-            &[("event", "care_notice"), ("channel", status)],
-        );
-        if let Err(err) = app
-            .store
-            .add_reminder_delivery(&r.id, channel, status, Some(&detail))
-            .await
-        {
-            tracing::warn!(%err, "the care notice's record was not stored");
-        }
-    }
+    .await
 }
 
-/// Tells the contacts of `user_id` that they gave no sign of life by `due_at` (in `zone`) and did not answer
-/// (`asked`: the question reached them) or could not be reached, and records it in the care log.
-pub async fn silent(app: Arc<App>, user_id: String, due_at: i64, zone: String, asked: bool) {
-    let until = super::local(due_at, &zone);
-    let told = tell(&app, &user_id, |language, name| {
+/// The messages telling the contacts of `user_id` that they gave no sign of life by `due_at` (in `zone`)
+/// and did not answer (`asked`: the question reached them) or could not be reached.
+pub async fn silent(app: &App, user_id: &str, due_at: i64, zone: &str, asked: bool) -> (Vec<Outgoing>, Vec<Unsent>) {
+    let until = super::local(due_at, zone);
+    outgoing(app, user_id, |language, name| {
         super::say::checkin_notice(language, name, &until, asked)
     })
-    .await;
-    for (channel, status, detail) in told {
-        if let Err(err) = app
-            .store
-            .add_care_log(&user_id, super::CHECKIN, channel, status, Some(&detail))
-            .await
-        {
-            tracing::warn!(%err, "the care notice's record was not stored");
+    .await
+}
+
+/// A message that will not be sent: its channel, status and why.
+pub type Unsent = (&'static str, &'static str, String);
+
+/// The notice `make` words (from the person's language and name) as messages: one mail to the e-mail
+/// contacts and, where Twilio is set up, an SMS to each mobile number.
+async fn outgoing(
+    app: &App,
+    user_id: &str,
+    make: impl FnOnce(&str, &str) -> (String, String),
+) -> (Vec<Outgoing>, Vec<Unsent>) {
+    let mut words = match words(app, user_id, make).await {
+        Ok(words) => words,
+        Err(why) => return (Vec::new(), vec![("mail", "failed", why)]),
+    };
+    // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
+    if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
+        let line = crate::phrasebook::Words::formal(&words.language).with("care-ack-line", &[("link", link.into())]);
+        words.body = format!("{}\n{line}\n", words.body.trim_end());
+    }
+    let (mut messages, mut unsent) = (Vec::new(), Vec::new());
+    match words.mail_to.is_empty() {
+        true => unsent.push(("mail", "no_contacts", "the person has no e-mail contact".to_string())),
+        false => messages.push(Outgoing {
+            channel: "mail",
+            recipient: words.mail_to.join(", "),
+            subject: words.subject.clone(),
+            body: words.body.clone(),
+        }),
+    }
+    let twilio = app.settings.emergency.twilio_account_sid.is_some();
+    for phone in words.phones.iter().filter(|p| twilio && p.starts_with('+')) {
+        messages.push(Outgoing {
+            channel: "sms",
+            recipient: phone.clone(),
+            subject: words.subject.clone(),
+            body: sms_text(&words.subject, &words.body),
+        });
+    }
+    (messages, unsent)
+}
+
+/// Sends one message of a notice: to whom, or why not.
+pub async fn send(app: &App, message: &Waiting) -> Result<String, String> {
+    match message.channel.as_str() {
+        "sms" => crate::emergency::twilio::sms(
+            &app.providers.http,
+            &app.settings.emergency,
+            &message.recipient,
+            &message.body,
+        )
+        .await
+        .map(|()| message.recipient.clone())
+        .map_err(|why| format!("{}: {why}", message.recipient)),
+        _ => {
+            let to: Vec<String> = message.recipient.split(", ").map(str::to_string).collect();
+            let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
+            crate::emergency::mail::send(&app.settings.smtp, &to, &message.subject, message.body.clone(), timeout)
+                .await
+                .map(|()| message.recipient.clone())
         }
     }
 }
@@ -60,43 +103,6 @@ struct Words {
     language: String,
     mail_to: Vec<String>,
     phones: Vec<String>,
-}
-
-/// Sends the notice `make` words (from the person's language and name) by e-mail and, where Twilio is set up,
-/// by SMS to the contacts' mobile numbers: each channel, its status and to whom (or why not).
-async fn tell(
-    app: &App,
-    user_id: &str,
-    make: impl FnOnce(&str, &str) -> (String, String),
-) -> Vec<(&'static str, &'static str, String)> {
-    let mut words = match words(app, user_id, make).await {
-        Ok(words) => words,
-        Err(why) => return vec![("mail", "failed", why)],
-    };
-    // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
-    if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
-        let line = crate::phrasebook::Words::formal(&words.language).with("care-ack-line", &[("link", link.into())]);
-        words.body = format!("{}\n{line}\n", words.body.trim_end());
-    }
-    let mut told = vec![match mail(app, &words).await {
-        Ok(to) => ("mail", "sent", to),
-        Err((status, why)) => ("mail", status, why),
-    }];
-    let twilio = app.settings.emergency.twilio_account_sid.is_some();
-    let text = sms_text(&words.subject, &words.body);
-    for phone in words.phones.iter().filter(|p| twilio && p.starts_with('+')) {
-        let sent = crate::emergency::twilio::sms(&app.providers.http, &app.settings.emergency, phone, &text).await;
-        told.push(match sent {
-            Ok(()) => ("sms", "sent", phone.clone()),
-            Err(why) => ("sms", "failed", format!("{phone}: {why}")),
-        });
-    }
-    for (channel, status, why) in &told {
-        if *status != "sent" {
-            tracing::warn!(user = %user_id, channel, status, "a care notice did not go out: {why}");
-        }
-    }
-    told
 }
 
 /// The notice's words in the person's language and name, and the contacts.
@@ -127,23 +133,4 @@ async fn words(app: &App, user_id: &str, make: impl FnOnce(&str, &str) -> (Strin
 fn sms_text(subject: &str, body: &str) -> String {
     let lines: Vec<&str> = body.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     format!("{subject}. {}", lines.join(" ")).chars().take(600).collect()
-}
-
-/// Sends the mail: to whom, or the status and why not.
-async fn mail(app: &App, words: &Words) -> Result<String, (&'static str, String)> {
-    let contacts = &words.mail_to;
-    if contacts.is_empty() {
-        return Err(("no_contacts", "the person has no e-mail contact".into()));
-    }
-    let timeout = Duration::from_secs(app.settings.emergency.channel_timeout_secs);
-    crate::emergency::mail::send(
-        &app.settings.smtp,
-        contacts,
-        &words.subject,
-        words.body.clone(),
-        timeout,
-    )
-    .await
-    .map(|()| contacts.join(", "))
-    .map_err(|why| ("failed", why))
 }

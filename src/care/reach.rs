@@ -107,7 +107,7 @@ pub async fn reach(
     let mut tried = Vec::new();
     for channel in order(app, prefs) {
         let this = match channel {
-            "page" => page(app, &user.id, msg),
+            "page" => page(app, &user.id, msg).await,
             "home_assistant" if !calls => Tried::new(channel, "held", "quiet hours"),
             "home_assistant" => satellite(app, prefs, msg).await,
             _ if !calls => Tried::new(channel, "held", "quiet hours"),
@@ -130,8 +130,9 @@ pub async fn reach(
     tried
 }
 
-fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
-    match app.notify.push(user_id, &msg.event) {
+/// The person's pages and voice connections, on this instance and (with PostgreSQL) every other.
+async fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
+    match crate::bus::push(app, user_id, &msg.event).await {
         0 => Tried::new("page", "unreachable", "no page or voice connection open"),
         n => Tried::new("page", "delivered", format!("{n} connection(s)")),
     }

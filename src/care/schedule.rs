@@ -9,8 +9,11 @@
 //! repeating reminder is scheduled again at its next time as it is delivered; one without confirmation goes to
 //! `done`; one to confirm waits in `delivering` and is delivered again every `REMINDER_RETRY_MINUTES`, at most
 //! `REMINDER_RETRIES` times, then counts as `missed` and the person's contacts get a care notice
-//! ([`super::notice`]). A claim is leased for [`super::LEASE_MS`]: a reminder claimed by
-//! an instance that stopped before delivering it is taken up again (delivered at least once, not lost).
+//! ([`super::notice`]). Each time of a repeating reminder to confirm becomes a reminder of its own (an
+//! occurrence, `series_id`), followed up like a one-off, while the series waits for its next time. A claim is
+//! leased for [`super::LEASE_MS`] and renewed while its delivery runs; every state change after a delivery
+//! checks the claim. A reminder claimed by an instance that stopped before delivering it is taken up again
+//! once its lease ends (delivered once, not lost).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,19 +65,53 @@ pub async fn run(app: Arc<App>) {
             if let Err(err) = super::checkin::due(&app, now).await {
                 tracing::warn!(%err, "could not look for due check-ins");
             }
+            if let Err(err) = super::outbox::due(&app, now).await {
+                tracing::warn!(%err, "could not send the care notices waiting");
+            }
             drop(look);
         });
     }
 }
 
-/// Delivers what is due by `now` (epoch milliseconds): how many were claimed.
+/// Delivers what is due by `now` (epoch milliseconds): how many were claimed. The look's claim is renewed
+/// while its deliveries run (a call may ring for longer than a lease), so no other look delivers them again;
+/// a look that stops (the gateway killed) renews nothing, and its claims are taken up once their lease ends.
 pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
-    let claimed = app.store.claim_due_reminders(now, now + LEASE_MS).await?;
-    let deliveries = claimed.iter().map(|r| deliver(app, r, now));
+    let claim = crate::store::new_id();
+    let claimed = app.store.claim_due_reminders(now, now + LEASE_MS, &claim).await?;
+    if claimed.is_empty() {
+        return Ok(0);
+    }
+    let _renewing = Renewing::start(app.clone(), claim.clone());
+    let deliveries = claimed.iter().map(|r| deliver(app, r, now, &claim));
     for done in futures_util::future::join_all(deliveries).await {
         done?;
     }
     Ok(claimed.len())
+}
+
+/// Renews a look's claim (its reminders and check-ins) every twelfth of a lease (five seconds; two indexed
+/// statements) until dropped.
+pub(super) struct Renewing(tokio::task::JoinHandle<()>);
+
+impl Renewing {
+    pub(super) fn start(app: Arc<App>, claim: String) -> Self {
+        Self(tokio::spawn(async move {
+            let every = Duration::from_millis(LEASE_MS as u64 / 12);
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(err) = app.store.renew_care_claims(&claim, now_ms() + LEASE_MS).await {
+                    tracing::warn!(%err, "a reminder's claim could not be renewed");
+                }
+            }
+        }))
+    }
+}
+
+impl Drop for Renewing {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The `reminder` event a page and a voice connection receive; `said` is what a voice connection speaks, in
@@ -85,41 +122,33 @@ pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
         "said": said})
 }
 
-async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::Result<()> {
+async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> crate::error::Result<()> {
     let next = next_time(r);
     let care = &app.settings.care;
     // Delivered once and again `retries` times without a confirmation: missed.
     if r.attempts > 1 + i64::from(care.retries) {
-        let detail = format!("not confirmed after {} deliveries", r.attempts - 1);
-        app.store
-            .add_reminder_delivery(&r.id, "none", "missed", Some(&detail))
-            .await?;
-        tracing::info!(reminder = %r.id, "a reminder was not confirmed and counts as missed");
-        app.metrics.incr(
-            crate::metrics::REMINDERS_TOTAL,
-            &[("event", "missed"), ("channel", "none")],
-        );
-        app.store.after_delivery(&r.id, None, "missed", None).await?;
-        // The contacts are told apart, so that a slow mail relay holds up no other reminder.
-        tokio::spawn(super::notice::missed(app.clone(), r.clone()));
-        return Ok(());
+        return missed(app, r, now, claim).await;
     }
-    if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > app.settings.care.late_ms {
-        let late = format!(
-            "{} minutes late: the gateway was not running",
-            (now - r.due_at) / 60_000
-        );
-        app.store.add_missed_while_down(&r.id, r.due_at, &late).await?;
-        tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
-        app.metrics.incr(
-            crate::metrics::REMINDERS_TOTAL,
-            &[("event", "missed"), ("channel", "none")],
-        );
-        return Ok(app.store.after_delivery(&r.id, next, "missed", None).await?);
+    if r.attempts == 1 && now - reach::late_from(app, &r.time_zone, r.due_at) > care.late_ms {
+        return missed_while_down(app, r, now, claim, next).await;
     }
+    // This time of a repeating reminder to confirm becomes a reminder of its own (retried, confirmed,
+    // missed and told like a one-off); the series waits for its next time at once.
+    let occurrence;
+    let (r, next) = match (r.confirm, next) {
+        (true, Some(_)) => match app.store.split_occurrence(r, claim, next).await? {
+            Some(split) => {
+                occurrence = split;
+                (&occurrence, None)
+            }
+            None => return Ok(()),
+        },
+        _ => (r, next),
+    };
     let prefs = app.store.prefs(&r.user_id).await?;
     let Some(user) = app.store.user_by_id(&r.user_id).await? else {
-        return Ok(app.store.after_delivery(&r.id, None, "cancelled", None).await?);
+        app.store.after_delivery(&r.id, claim, None, "cancelled", None).await?;
+        return Ok(());
     };
     let language = crate::emergency::language(app, &prefs, None);
     let informal = prefs.informal();
@@ -149,14 +178,67 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64) -> crate::error::
     let reached = tried.iter().any(|t| t.status == "delivered");
     if let Some(until) = quiet.filter(|_| !reached && tried.iter().any(|t| t.status == "held")) {
         // Only a call could reach the person, and it waits for the quiet hours' end (not counted).
-        return Ok(app.store.hold_reminder(&r.id, until).await?);
+        return Ok(app.store.hold_reminder(&r.id, claim, until).await?);
     }
     let (state, retry_at) = if r.confirm {
         ("delivering", Some(now + care.retry_ms))
     } else {
         ("done", None)
     };
-    Ok(app.store.after_delivery(&r.id, next, state, retry_at).await?)
+    if !app.store.after_delivery(&r.id, claim, next, state, retry_at).await? {
+        tracing::warn!(reminder = %r.id, "a reminder changed while it was delivered; its claim no longer held it");
+    }
+    Ok(())
+}
+
+/// `r` was delivered and again `REMINDER_RETRIES` times without a confirmation: it counts as missed, and the
+/// notice to the contacts is written with that, in one transaction, then sent.
+async fn missed(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> crate::error::Result<()> {
+    let detail = format!("not confirmed after {} deliveries", r.attempts - 1);
+    app.store
+        .add_reminder_delivery(&r.id, "none", "missed", Some(&detail))
+        .await?;
+    tracing::info!(reminder = %r.id, "a reminder was not confirmed and counts as missed");
+    app.metrics.incr(
+        crate::metrics::REMINDERS_TOTAL,
+        &[("event", "missed"), ("channel", "none")],
+    );
+    let (messages, unsent) = super::notice::missed(app, r).await;
+    let ids = (r.id.as_str(), claim, r.user_id.as_str());
+    let expires = now + super::outbox::EXPIRES_MS;
+    if !app.store.miss_reminder_telling(ids, &messages, (now, expires)).await? {
+        return Ok(());
+    }
+    for (channel, status, why) in unsent {
+        app.store
+            .add_reminder_delivery(&r.id, channel, status, Some(&why))
+            .await?;
+    }
+    super::outbox::soon(app, now);
+    Ok(())
+}
+
+/// `r` is more than `REMINDER_LATE_MINUTES` late (the gateway was down): recorded as missed, to be told to the
+/// person on their next contact; a repeating one waits for `next`.
+async fn missed_while_down(
+    app: &Arc<App>,
+    r: &StoredReminder,
+    now: i64,
+    claim: &str,
+    next: Option<i64>,
+) -> crate::error::Result<()> {
+    let late = format!(
+        "{} minutes late: the gateway was not running",
+        (now - r.due_at) / 60_000
+    );
+    app.store.add_missed_while_down(&r.id, r.due_at, &late).await?;
+    tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
+    app.metrics.incr(
+        crate::metrics::REMINDERS_TOTAL,
+        &[("event", "missed"), ("channel", "none")],
+    );
+    app.store.after_delivery(&r.id, claim, next, "missed", None).await?;
+    Ok(())
 }
 
 /// On the person's next contact (a page or voice connection opening): the reminders missed while the gateway

@@ -313,6 +313,11 @@ fn repeating_reminders_and_their_rules() {
         );
         assert_eq!(due.rule.unwrap().to_string(), rule, "{said}");
     }
+}
+
+#[test]
+fn a_repeating_reminder_is_said_back_with_its_first_day_and_keeps_its_time() {
+    let now = friday();
     let Some(Asked::Set { text, when }) = read("Erinnere mich montags und donnerstags um 9 an meine Gymnastik", "de")
     else {
         panic!()

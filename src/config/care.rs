@@ -35,6 +35,20 @@ pub struct CareSettings {
     pub ha_token: Option<secrecy::SecretString>,
 }
 
+const LATE_HELP: &str = "minutes a reminder (or check-in) may be late, the gateway having been down, and still be delivered; later, it is recorded as missed";
+const ANSWER_HELP: &str =
+    "minutes after a reminder was shown or spoken on a connection in which a bare yes there confirms it";
+
+/// A setting in minutes (`default`, at most `max`, at least 1), in milliseconds.
+fn minutes(
+    src: &Source,
+    key: &'static str,
+    help: &'static str,
+    (default, max): (u32, u32),
+) -> Result<i64, ConfigError> {
+    Ok(i64::from(src.var(key, help).ranged(default, max)?.max(1)) * 60_000)
+}
+
 /// Longest reminder text, in characters.
 pub const REMINDER_TEXT_MAX: usize = 200;
 
@@ -60,44 +74,16 @@ impl CareSettings {
                 )
                 .ranged(100, 10_000)?
                 .max(1),
-            retry_ms: i64::from(
-                src.var(
-                    "REMINDER_RETRY_MINUTES",
-                    "minutes an unconfirmed reminder waits before it is delivered again",
-                )
-                .ranged(10, 240)?
-                .max(1),
-            ) * 60_000,
-            late_ms: i64::from(
-                src.var(
-                    "REMINDER_LATE_MINUTES",
-                    "minutes a reminder (or check-in) may be late, the gateway having been down, and still be delivered; later, it is recorded as missed",
-                )
-                .ranged(120, 1440)?
-                .max(1),
-            ) * 60_000,
-            answer_ms: u64::from(
-                src.var(
-                    "REMINDER_ANSWER_MINUTES",
-                    "minutes after a reminder was shown or spoken on a connection in which a bare yes there confirms it",
-                )
-                .ranged(10, 120)?
-                .max(1),
-            ) * 60_000,
+            retry_ms: minutes(src, "REMINDER_RETRY_MINUTES", "minutes an unconfirmed reminder waits before it is delivered again", (10, 240))?,
+            late_ms: minutes(src, "REMINDER_LATE_MINUTES", LATE_HELP, (120, 1440))?,
+            answer_ms: minutes(src, "REMINDER_ANSWER_MINUTES", ANSWER_HELP, (10, 120))? as u64,
             retries: src
                 .var(
                     "REMINDER_RETRIES",
                     "times an unconfirmed reminder is delivered again before it counts as missed",
                 )
                 .ranged(2, 10)?,
-            checkin_retry_ms: i64::from(
-                src.var(
-                    "CHECKIN_RETRY_MINUTES",
-                    "minutes an unanswered check-in waits before the person is asked again",
-                )
-                .ranged(10, 240)?
-                .max(1),
-            ) * 60_000,
+            checkin_retry_ms: minutes(src, "CHECKIN_RETRY_MINUTES", "minutes an unanswered check-in waits before the person is asked again", (10, 240))?,
             reminder_tools: src
                 .var(
                     "REMINDER_TOOLS",

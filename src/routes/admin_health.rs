@@ -60,6 +60,19 @@ struct ProvidersHealth {
     links_warning: Option<String>,
     /// The phone lines the gateway keeps itself: its SIP registration with the router.
     lines: Vec<crate::lines::LineStatus>,
+    /// The care notices to contacts waiting to be sent: a mail relay or Twilio that keeps failing shows here.
+    care_notices: CareNotices,
+}
+
+/// The care notices waiting in the outbox.
+#[derive(Serialize, ToSchema)]
+struct CareNotices {
+    /// Notices waiting to be sent (or tried again).
+    waiting: i64,
+    /// Of them, those that failed at least twice.
+    failing: i64,
+    /// The last error of one waiting.
+    last_error: Option<String>,
 }
 
 fn health_of(app: &App, info: &ProviderInfo) -> ProviderHealth {
@@ -95,6 +108,14 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         help,
         links_warning: checks::links_warning(&app),
         lines: app.lines.list(),
+        care_notices: {
+            let outbox = app.store.outbox_health().await?;
+            CareNotices {
+                waiting: outbox.waiting,
+                failing: outbox.failing,
+                last_error: outbox.last_error,
+            }
+        },
     }))
 }
 

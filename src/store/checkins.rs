@@ -42,6 +42,14 @@ pub struct CareEntry {
 
 const COLUMNS: &str = "user_id, opens_at, due_at, state, attempts, signed_at";
 
+/// Plans a person's check-in: `$1` the person, `$2`..`$3` the window, `$4` now.
+pub(super) const PLAN: &str = "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, \
+     updated_at) VALUES ($1, $2, $3, 'waiting', 0, NULL, $4) ON CONFLICT (user_id) DO UPDATE SET \
+     opens_at = excluded.opens_at, due_at = excluded.due_at, state = 'waiting', attempts = 0, attempt_at = NULL, \
+     claim = NULL, updated_at = excluded.updated_at";
+/// Ends a person's check-ins (no window): `$1` the person.
+pub(super) const UNPLAN: &str = "DELETE FROM checkins WHERE user_id = $1";
+
 impl Store {
     /// The person's check-in, if they have a window.
     pub async fn checkin(&self, user_id: &str) -> Result<Option<StoredCheckin>, StoreError> {
@@ -56,17 +64,12 @@ impl Store {
     pub async fn plan_checkin(&self, user_id: &str, window: Option<(i64, i64)>) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let query = match window {
-                Some((opens_at, due_at)) => sqlx::query(
-                    "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, updated_at) \
-                     VALUES ($1, $2, $3, 'waiting', 0, NULL, $4) ON CONFLICT (user_id) DO UPDATE SET \
-                     opens_at = excluded.opens_at, due_at = excluded.due_at, state = 'waiting', attempts = 0, \
-                     attempt_at = NULL, updated_at = excluded.updated_at",
-                )
-                .bind(user_id)
-                .bind(opens_at)
-                .bind(due_at)
-                .bind(now_ms()),
-                None => sqlx::query("DELETE FROM checkins WHERE user_id = $1").bind(user_id),
+                Some((opens_at, due_at)) => sqlx::query(PLAN)
+                    .bind(user_id)
+                    .bind(opens_at)
+                    .bind(due_at)
+                    .bind(now_ms()),
+                None => sqlx::query(UNPLAN).bind(user_id),
             };
             query.execute(pool).await?;
             Ok(())
@@ -93,30 +96,42 @@ impl Store {
     /// Claims the check-ins to look at by `now`: windows that ended, and check-ins asking whose next try has
     /// come. They are `calling`, counted and leased until `lease_until` in the same statement, so that of
     /// several instances on one database exactly one looks at each.
-    pub async fn claim_due_checkins(&self, now: i64, lease_until: i64) -> Result<Vec<StoredCheckin>, StoreError> {
+    pub async fn claim_due_checkins(
+        &self,
+        now: i64,
+        lease_until: i64,
+        claim: &str,
+    ) -> Result<Vec<StoredCheckin>, StoreError> {
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE checkins SET state = 'calling', attempts = attempts + 1, attempt_at = $2, updated_at = $1 \
-                 WHERE (state = 'waiting' AND due_at <= $1) \
+                "UPDATE checkins SET state = 'calling', attempts = attempts + 1, attempt_at = $2, claim = $3, \
+                 updated_at = $1 WHERE (state = 'waiting' AND due_at <= $1) \
                  OR (state = 'calling' AND attempt_at IS NOT NULL AND attempt_at <= $1) \
                  RETURNING {COLUMNS}"
             );
-            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).fetch_all(pool).await?)
+            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).bind(claim).fetch_all(pool).await?)
         })
     }
 
-    /// After a person was asked: the next try at `retry_at`; `counted` false when this try was held back
-    /// (quiet hours) and does not count.
-    pub async fn retry_checkin(&self, user_id: &str, retry_at: i64, counted: bool) -> Result<(), StoreError> {
+    /// After a person was asked by the look holding `claim`: the next try at `retry_at`; `counted` false when
+    /// this try was held back (quiet hours) and does not count.
+    pub async fn retry_checkin(
+        &self,
+        user_id: &str,
+        claim: &str,
+        retry_at: i64,
+        counted: bool,
+    ) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             sqlx::query(
-                "UPDATE checkins SET attempt_at = $1, attempts = attempts - $2, updated_at = $3 \
-                 WHERE user_id = $4 AND state = 'calling'",
+                "UPDATE checkins SET attempt_at = $1, attempts = attempts - $2, claim = NULL, updated_at = $3 \
+                 WHERE user_id = $4 AND state = 'calling' AND claim = $5",
             )
             .bind(retry_at)
             .bind(i64::from(!counted))
             .bind(now_ms())
             .bind(user_id)
+            .bind(claim)
             .execute(pool)
             .await?;
             Ok(())
@@ -124,7 +139,8 @@ impl Store {
     }
 
     /// When care has something to do next: the earliest reminder due or to try again, the earliest check-in
-    /// window ending or to ask again (four index lookups); none when nothing waits.
+    /// window ending or to ask again, the earliest care notice to send (five index lookups); none when nothing
+    /// waits.
     pub async fn next_care_due(&self) -> Result<Option<i64>, StoreError> {
         with_pool!(self, pool => {
             let (next,): (Option<i64>,) = sqlx::query_as(
@@ -132,7 +148,8 @@ impl Store {
                  SELECT MIN(due_at) AS at FROM reminders WHERE state = 'scheduled' \
                  UNION ALL SELECT MIN(attempt_at) FROM reminders WHERE state = 'delivering' \
                  UNION ALL SELECT MIN(due_at) FROM checkins WHERE state = 'waiting' \
-                 UNION ALL SELECT MIN(attempt_at) FROM checkins WHERE state = 'calling') AS next",
+                 UNION ALL SELECT MIN(attempt_at) FROM checkins WHERE state = 'calling' \
+                 UNION ALL SELECT MIN(next_at) FROM care_outbox WHERE state = 'waiting') AS next",
             )
             .fetch_one(pool)
             .await?;

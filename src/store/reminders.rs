@@ -23,6 +23,8 @@ pub struct StoredReminder {
     pub created_at: i64,
     /// How often it was delivered (this time included, once claimed).
     pub attempts: i64,
+    /// The repeating reminder this is an occurrence of.
+    pub series_id: Option<String>,
 }
 
 /// One attempt to deliver a reminder.
@@ -55,8 +57,8 @@ pub struct NewReminder<'a> {
     pub created_by: &'a str,
 }
 
-const COLUMNS: &str =
-    "id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, created_by, created_at, attempts";
+const COLUMNS: &str = "id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, created_by, \
+                       created_at, attempts, series_id";
 
 /// States of a reminder still to come.
 const WAITING: &str = "('scheduled', 'delivering')";
@@ -67,7 +69,7 @@ impl Store {
         with_pool!(self, pool => {
             let sql = format!(
                 "SELECT {COLUMNS} FROM reminders WHERE user_id = $1 AND state NOT IN ('cancelled', 'done') \
-                 ORDER BY due_at, id"
+                 AND NOT (series_id IS NOT NULL AND state IN ('confirmed', 'missed')) ORDER BY due_at, id"
             );
             Ok(sqlx::query_as(&sql).bind(user_id).fetch_all(pool).await?)
         })
@@ -121,7 +123,16 @@ impl Store {
 
     /// Cancels one of the person's waiting reminders; false when there is no such reminder waiting.
     pub async fn cancel_reminder(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
-        self.move_reminder(user_id, id, WAITING, "cancelled").await
+        let cancelled = self.move_reminder(user_id, id, WAITING, "cancelled").await?;
+        // Of a repeating reminder, the occurrence still waiting for its confirmation goes with it.
+        with_pool!(self, pool => {
+            let sql = format!(
+                "UPDATE reminders SET state = 'cancelled', attempt_at = NULL, updated_at = $1 \
+                 WHERE series_id = $2 AND user_id = $3 AND state IN {WAITING}"
+            );
+            sqlx::query(&sql).bind(now_ms()).bind(id).bind(user_id).execute(pool).await?;
+        });
+        Ok(cancelled)
     }
 
     /// Confirms a reminder: one being delivered becomes `confirmed`; of a repeating one, the last time it was
@@ -147,63 +158,130 @@ impl Store {
 
     /// Claims what is to be delivered by `now`: reminders due, and reminders being delivered whose next try
     /// has come (no confirmation yet, or an instance that claimed them and stopped before it delivered). They
-    /// are `delivering`, counted and leased until `lease_until` in the same statement, so that of several
-    /// instances on one database exactly one delivers each.
-    pub async fn claim_due_reminders(&self, now: i64, lease_until: i64) -> Result<Vec<StoredReminder>, StoreError> {
+    /// are `delivering`, counted, marked with `claim` and leased until `lease_until` in the same statement, so
+    /// that of several instances on one database exactly one delivers each.
+    pub async fn claim_due_reminders(
+        &self,
+        now: i64,
+        lease_until: i64,
+        claim: &str,
+    ) -> Result<Vec<StoredReminder>, StoreError> {
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE reminders SET state = 'delivering', attempts = attempts + 1, attempt_at = $2, updated_at = $1 \
-                 WHERE (state = 'scheduled' AND due_at <= $1) \
+                "UPDATE reminders SET state = 'delivering', attempts = attempts + 1, attempt_at = $2, claim = $3, \
+                 updated_at = $1 WHERE (state = 'scheduled' AND due_at <= $1) \
                  OR (state = 'delivering' AND attempt_at IS NOT NULL AND attempt_at <= $1) \
                  RETURNING {COLUMNS}"
             );
-            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).fetch_all(pool).await?)
+            Ok(sqlx::query_as(&sql).bind(now).bind(lease_until).bind(claim).fetch_all(pool).await?)
         })
     }
 
-    /// After a delivery: a repeating reminder waits for `next` (counted afresh); another goes to `state`, tried
-    /// again at `retry_at` if given.
-    pub async fn after_delivery(
-        &self,
-        id: &str,
-        next: Option<i64>,
-        state: &str,
-        retry_at: Option<i64>,
-    ) -> Result<(), StoreError> {
+    /// Renews the lease of the reminders and check-ins `claim` is still delivering until `lease_until`.
+    pub async fn renew_care_claims(&self, claim: &str, lease_until: i64) -> Result<(), StoreError> {
         with_pool!(self, pool => {
-            let done = match next {
-                Some(at) => sqlx::query(
-                    "UPDATE reminders SET state = 'scheduled', due_at = $1, attempts = 0, attempt_at = NULL, \
-                     updated_at = $2 WHERE id = $3",
-                )
-                .bind(at)
-                .bind(now_ms())
-                .bind(id),
-                // A reminder confirmed while it was being delivered (a 1 on the call) stays confirmed.
-                None => sqlx::query(
-                    "UPDATE reminders SET state = $1, attempt_at = $2, updated_at = $3 WHERE id = $4 \
-                     AND state = 'delivering'",
-                )
-                    .bind(state)
-                    .bind(retry_at)
-                    .bind(now_ms())
-                    .bind(id),
-            };
-            done.execute(pool).await?;
+            for sql in [
+                "UPDATE reminders SET attempt_at = $1 WHERE claim = $2 AND state = 'delivering'",
+                "UPDATE checkins SET attempt_at = $1 WHERE claim = $2 AND state = 'calling'",
+            ] {
+                sqlx::query(sql).bind(lease_until).bind(claim).execute(pool).await?;
+            }
             Ok(())
         })
     }
 
-    /// Holds a reminder being delivered until `until` (quiet hours): this delivery does not count.
-    pub async fn hold_reminder(&self, id: &str, until: i64) -> Result<(), StoreError> {
+    /// This time of the repeating reminder `series` (claimed by `claim`) becomes a reminder of its own, being
+    /// delivered under the same claim, and the series waits for `next` (none: it is done), in one
+    /// transaction. None when the claim no longer holds the series.
+    pub async fn split_occurrence(
+        &self,
+        series: &StoredReminder,
+        claim: &str,
+        next: Option<i64>,
+    ) -> Result<Option<StoredReminder>, StoreError> {
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let now = now_ms();
+            let moved = sqlx::query(
+                "UPDATE reminders SET state = $1, due_at = COALESCE($2, due_at), attempts = 0, attempt_at = NULL, \
+                 claim = NULL, updated_at = $3 WHERE id = $4 AND claim = $5 AND state = 'delivering'",
+            )
+            .bind(if next.is_some() { "scheduled" } else { "done" })
+            .bind(next)
+            .bind(now)
+            .bind(&series.id)
+            .bind(claim)
+            .execute(&mut *tx)
+            .await?;
+            if moved.rows_affected() == 0 {
+                return Ok(None);
+            }
+            let sql = format!(
+                "INSERT INTO reminders (id, user_id, text, due_at, time_zone, repeat_rule, confirm, timer, state, \
+                 attempt_at, attempts, created_by, created_at, updated_at, series_id, claim) \
+                 SELECT $1, user_id, text, $2, time_zone, NULL, confirm, timer, 'delivering', $3, 1, created_by, \
+                 $4, $4, id, $5 FROM reminders WHERE id = $6 RETURNING {COLUMNS}"
+            );
+            let occurrence = sqlx::query_as(&sql)
+                .bind(new_id())
+                .bind(series.due_at)
+                .bind(now + crate::care::LEASE_MS)
+                .bind(now)
+                .bind(claim)
+                .bind(&series.id)
+                .fetch_one(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(Some(occurrence))
+        })
+    }
+
+    /// After a delivery by `claim`: a repeating reminder waits for `next` (counted afresh); another goes to
+    /// `state`, tried again at `retry_at` if given. False when the claim no longer holds it (nothing changed).
+    pub async fn after_delivery(
+        &self,
+        id: &str,
+        claim: &str,
+        next: Option<i64>,
+        state: &str,
+        retry_at: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let done = match next {
+                Some(at) => sqlx::query(
+                    "UPDATE reminders SET state = 'scheduled', due_at = $1, attempts = 0, attempt_at = NULL, \
+                     claim = NULL, updated_at = $2 WHERE id = $3 AND claim = $4",
+                )
+                .bind(at)
+                .bind(now_ms())
+                .bind(id)
+                .bind(claim),
+                // A reminder confirmed while it was being delivered (a 1 on the call) stays confirmed.
+                None => sqlx::query(
+                    "UPDATE reminders SET state = $1, attempt_at = $2, claim = NULL, updated_at = $3 WHERE id = $4 \
+                     AND state = 'delivering' AND claim = $5",
+                )
+                    .bind(state)
+                    .bind(retry_at)
+                    .bind(now_ms())
+                    .bind(id)
+                    .bind(claim),
+            };
+            Ok(done.execute(pool).await?.rows_affected() == 1)
+        })
+    }
+
+    /// Holds a reminder being delivered by `claim` until `until` (quiet hours): this delivery does not count.
+    pub async fn hold_reminder(&self, id: &str, claim: &str, until: i64) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             sqlx::query(
-                "UPDATE reminders SET attempt_at = $1, attempts = attempts - 1, updated_at = $2 \
-                 WHERE id = $3 AND state = 'delivering'",
+                "UPDATE reminders SET attempt_at = $1, attempts = attempts - 1, claim = NULL, updated_at = $2 \
+                 WHERE id = $3 AND state = 'delivering' AND claim = $4",
             )
             .bind(until)
             .bind(now_ms())
             .bind(id)
+            .bind(claim)
             .execute(pool)
             .await?;
             Ok(())

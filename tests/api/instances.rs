@@ -262,3 +262,53 @@ async fn an_unconfirmed_alarm_is_reminded_once_though_two_instances_watch_it() {
         "{subjects:?}"
     );
 }
+
+/// A reminder due on one instance reaches the person's page open on another within a second, through
+/// PostgreSQL's LISTEN/NOTIFY; with SQLite (one instance) the other instance's page is not reached, and the
+/// delivery says so.
+#[tokio::test]
+async fn a_reminder_due_on_one_instance_reaches_the_page_open_on_another() {
+    let a = TestApp::with().env(&[("INSTANCE_ID", "a")]).start().await;
+    let (id, token) = a.create_user("erika").await;
+    let b = TestApp::with().env(&[("INSTANCE_ID", "b")]).beside(&a).start().await;
+    let mut page = crate::ws::connect(&b, "/ws/chat", &token).await;
+    let in_an_hour = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_hours(1))
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let body = json!({"text": "Tabletten", "due_at": in_an_hour});
+    let set = a
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(set.status, 201, "{}", set.body);
+    // A third instance's scheduler, its clock an hour ahead, delivers it: neither it nor `a` holds the page.
+    let c = crate::reminders::scheduler_of(&a, &[("INSTANCE_ID", "c")]).await;
+    let postgres = a.database_url.is_some();
+    if postgres {
+        eventually("b's page written down", 10, || async {
+            (a.store.presence_elsewhere(&id, "c", 0).await.unwrap() == 1).then_some(())
+        })
+        .await;
+    }
+    let due = jiff::Timestamp::now().as_millisecond() + 3_600_000 + 1_000;
+    let started = std::time::Instant::now();
+    assert_eq!(voice_gateway::care::schedule::due(&c, due).await.unwrap(), 1);
+    let listed = a.get("/api/me/reminders", As::Bearer(&token)).await.body;
+    let delivery = listed["reminders"][0]["deliveries"][0].clone();
+    if !postgres {
+        assert_eq!(delivery["status"], "unreachable", "{listed}");
+        return;
+    }
+    assert_eq!(
+        (delivery["channel"].as_str(), delivery["status"].as_str()),
+        (Some("page"), Some("delivered")),
+        "{listed}"
+    );
+    let event = page.next_of("reminder").await;
+    println!("due on c → event on b's page: {} ms", started.elapsed().as_millis());
+    assert_eq!(
+        (event["id"].clone(), event["text"].as_str()),
+        (set.body["id"].clone(), Some("Tabletten"))
+    );
+}

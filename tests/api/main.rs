@@ -8,6 +8,7 @@ mod auth;
 mod binary;
 mod breakers;
 mod browser;
+mod care_outbox;
 mod checkin;
 mod common;
 mod config;

@@ -21,7 +21,7 @@ fn ahead(days: i64) -> String {
     format!("{}T09:00:00+01:00", date.checked_add(jiff::ToSpan::days(days)).unwrap())
 }
 
-async fn reminders(app: &TestApp, token: &str) -> Vec<Value> {
+pub(crate) async fn reminders(app: &TestApp, token: &str) -> Vec<Value> {
     let r = app.get("/api/me/reminders", As::Bearer(token)).await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.body["reminders"].as_array().unwrap().clone()
@@ -274,11 +274,77 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
 }
 
 /// `seconds` from now, RFC 3339 in UTC.
-fn in_seconds(seconds: i64) -> String {
+pub(crate) fn in_seconds(seconds: i64) -> String {
     let at = jiff::Timestamp::now()
         .checked_add(jiff::SignedDuration::from_secs(seconds))
         .unwrap();
     at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+#[tokio::test]
+async fn a_delivery_slower_than_the_lease_holds_its_claim_and_no_other_instance_delivers_it_again() {
+    // The satellite and the mobile both hang: Home Assistant until its 10 s timeout, then Twilio; together
+    // longer than the first lease would last against a clock 54 s ahead.
+    let ha = Fake::start().await;
+    const ANNOUNCE: &str = "/api/services/assist_satellite/announce";
+    let (ha_gate, twilio_gate) = (
+        std::sync::Arc::new(tokio::sync::Semaphore::new(0)),
+        std::sync::Arc::new(tokio::sync::Semaphore::new(0)),
+    );
+    ha.always(
+        ANNOUNCE,
+        Reply::Gated(ha_gate.clone(), Box::new(Reply::Json(json!([])))),
+    );
+    let prefs = json!({"language": "de", "phone_mobile": "+4917011111", "ha_satellite": "assist_satellite.flur",
+        "reminder_via": ["home_assistant", "phone"]});
+    let ha_url = ha.base.clone();
+    let env = [
+        ("HA_URL", ha_url.as_str()),
+        ("HA_TOKEN", "ha"),
+        ("PUBLIC_URL", "https://gw.example"),
+    ];
+    let s = crate::emergency::setup(None, &env, prefs).await;
+    let gated = Reply::Json(json!({"sid": "CA1", "status": "queued"}));
+    s.twilio.always(
+        crate::emergency::CALL,
+        Reply::Gated(twilio_gate.clone(), Box::new(gated)),
+    );
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let r = s
+        .app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // The gateway's own scheduler is on its second channel, ten seconds into the delivery.
+    crate::common::eventually("the call to the mobile", 30, || async {
+        (!s.twilio.requests(crate::emergency::CALL).is_empty()).then_some(())
+    })
+    .await;
+    // A second instance on the same database, its clock 54 s ahead: the first lease (60 s) would have
+    // ended by then; the renewed one holds.
+    let other = scheduler_of(&s.app, &[]).await;
+    let now = jiff::Timestamp::now().as_millisecond();
+    assert_eq!(
+        voice_gateway::care::schedule::due(&other, now + 54_000).await.unwrap(),
+        0
+    );
+    twilio_gate.add_permits(8);
+    ha_gate.add_permits(8);
+    let listed = crate::common::eventually("the delivery recorded", 30, || async {
+        let listed = reminders(&s.app, &s.token).await;
+        (listed[0]["deliveries"].as_array().unwrap().len() == 2).then_some(listed)
+    })
+    .await;
+    assert_eq!(ha.requests(ANNOUNCE).len(), 1);
+    assert_eq!(s.twilio.requests(crate::emergency::CALL).len(), 1);
+    let channels: Vec<&str> = listed[0]["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["channel"].as_str().unwrap())
+        .collect();
+    assert_eq!(channels, ["home_assistant", "phone"]);
+    assert_eq!(listed[0]["state"], "delivering");
 }
 
 #[tokio::test]
@@ -400,7 +466,7 @@ async fn a_voice_connection_hears_a_due_reminder_in_the_persons_words() {
 }
 
 /// The scheduler of `app`'s database with the clock passed in: an `App` on the same store, not serving.
-async fn scheduler_of(app: &TestApp, extra: &[(&str, &str)]) -> std::sync::Arc<voice_gateway::app::App> {
+pub(crate) async fn scheduler_of(app: &TestApp, extra: &[(&str, &str)]) -> std::sync::Arc<voice_gateway::app::App> {
     let db = app.db_path().display().to_string();
     let mut env = vec![("DB_PATH".to_string(), db), ("WYOMING_ZEROCONF".into(), "false".into())];
     env.extend(app.database_url.clone().map(|url| ("DATABASE_URL".to_string(), url)));
@@ -474,6 +540,94 @@ async fn an_unconfirmed_reminder_is_delivered_again_then_counts_as_missed_and_th
     );
     assert_eq!(listed[0]["deliveries"][3]["detail"], "not confirmed after 3 deliveries");
     assert_eq!(listed[0]["deliveries"][4]["channel"], "mail");
+}
+
+#[tokio::test]
+async fn each_day_of_a_daily_reminder_nobody_confirms_is_followed_up_told_and_logged_while_the_next_waits() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    let relay = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+    ];
+    let (app, token, id) = TestApp::with().env(&relay).user("erika").await;
+    let profile =
+        json!({"full_name": "Erika Muster", "language": "de", "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(&id, profile).await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1), "repeat": "FREQ=DAILY"});
+    let series = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(series.status, 201, "{}", series.body);
+    // Today's pills are delivered (no page open: unreachable) as a reminder of their own; the series waits
+    // for tomorrow at once.
+    let listed = crate::common::eventually("today's delivery", 15, || async {
+        let listed = reminders(&app, &token).await;
+        (listed.len() == 2).then_some(listed)
+    })
+    .await;
+    let today = listed.iter().find(|r| r["id"] != series.body["id"]).unwrap().clone();
+    assert_eq!(
+        (today["state"].as_str(), today["repeat"].as_str()),
+        (Some("delivering"), None)
+    );
+    let waiting = listed.iter().find(|r| r["id"] == series.body["id"]).unwrap();
+    assert_eq!(waiting["state"], "scheduled");
+    assert!(waiting["due_at"].as_str() > series.body["due_at"].as_str(), "{waiting}");
+    // Ten minutes on it is delivered again, and again; then it is missed and the daughter is told, today.
+    let scheduler = scheduler_of(&app, &relay).await;
+    let now = jiff::Timestamp::now().as_millisecond();
+    for (minutes, claimed) in [(11, 1), (22, 1), (33, 1), (44, 0)] {
+        let n = voice_gateway::care::schedule::due(&scheduler, now + minutes * 60_000)
+            .await
+            .unwrap();
+        assert_eq!(n, claimed, "after {minutes} minutes");
+    }
+    let mail = crate::common::eventually("the care notice", 15, || async { smtp.mails().first().cloned() }).await;
+    assert_eq!(mail.recipients, ["tochter@family.example"]);
+    assert!(mail.body().contains("„Tabletten“"), "{}", mail.body());
+    // Tomorrow: the next day's pills, followed up on their own.
+    let tomorrow = now + 24 * 3_600_000 + 60_000;
+    assert_eq!(
+        voice_gateway::care::schedule::due(&scheduler, tomorrow).await.unwrap(),
+        1
+    );
+    let listed = reminders(&app, &token).await;
+    assert_eq!(
+        listed.len(),
+        2,
+        "the missed day is in the log, not among what waits: {listed:?}"
+    );
+    assert!(
+        listed
+            .iter()
+            .any(|r| r["state"] == "delivering" && r["id"] != today["id"])
+    );
+    // The care log shows both days: today's three deliveries, its miss and its notice; tomorrow's delivery.
+    let log = crate::common::eventually("the notice logged", 15, || async {
+        let r = app.get(&format!("/api/admin/users/{id}/care"), As::AdminKey).await;
+        let log = r.body["log"].as_array().unwrap().clone();
+        log.iter().any(|e| e["channel"] == "mail").then_some(log)
+    })
+    .await;
+    let statuses: Vec<&str> = log
+        .iter()
+        .filter(|e| e["what"] == "reminder")
+        .map(|e| e["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            "unreachable",
+            "sent",
+            "missed",
+            "unreachable",
+            "unreachable",
+            "unreachable"
+        ],
+        "newest first: {log:?}"
+    );
 }
 
 #[tokio::test]

@@ -1,0 +1,73 @@
+//! Where each person has connections open, per instance (`care_presence`), and the notification that carries
+//! an event to another instance (PostgreSQL's `pg_notify`); see [`crate::bus`].
+
+use super::{Pool, Store, StoreError, now_ms, with_pool};
+
+impl Store {
+    /// `instance` holds `connections` of `user_id` now (none: the row goes).
+    pub async fn set_presence(&self, instance: &str, user_id: &str, connections: usize) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let query = match connections {
+                0 => sqlx::query("DELETE FROM care_presence WHERE instance = $1 AND user_id = $2")
+                    .bind(instance)
+                    .bind(user_id),
+                n => sqlx::query(
+                    "INSERT INTO care_presence (instance, user_id, connections, seen_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (instance, user_id) DO UPDATE SET connections = excluded.connections, \
+                     seen_at = excluded.seen_at",
+                )
+                .bind(instance)
+                .bind(user_id)
+                .bind(n as i64)
+                .bind(now_ms()),
+            };
+            query.execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// `instance` is alive: its rows are fresh again. With `forget`, they are dropped instead (a start: the
+    /// connections of its last run are gone).
+    pub async fn refresh_presence(&self, instance: &str, forget: bool) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let query = match forget {
+                true => sqlx::query("DELETE FROM care_presence WHERE instance = $1").bind(instance),
+                false => sqlx::query("UPDATE care_presence SET seen_at = $1 WHERE instance = $2")
+                    .bind(now_ms())
+                    .bind(instance),
+            };
+            query.execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// Connections of `user_id` open on instances other than `instance`, seen since `since`.
+    pub async fn presence_elsewhere(&self, user_id: &str, instance: &str, since: i64) -> Result<i64, StoreError> {
+        with_pool!(self, pool => {
+            // PostgreSQL sums BIGINT as NUMERIC: cast back.
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT CAST(COALESCE(SUM(connections), 0) AS BIGINT) FROM care_presence \
+                 WHERE user_id = $1 AND instance <> $2 AND seen_at >= $3",
+            )
+            .bind(user_id)
+            .bind(instance)
+            .bind(since)
+            .fetch_one(pool)
+            .await?;
+            Ok(n)
+        })
+    }
+
+    /// Sends `payload` on the notification channel `channel` (PostgreSQL only; false with SQLite).
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<bool, StoreError> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return Ok(false);
+        };
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(pool)
+            .await?;
+        Ok(true)
+    }
+}
