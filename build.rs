@@ -6,6 +6,8 @@ use std::path::Path;
 
 fn main() {
     println!("cargo:rerun-if-changed=locales");
+    // `sqlx::migrate!` embeds the migrations: a new or changed one must rebuild the crate.
+    println!("cargo:rerun-if-changed=migrations");
     let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("locales");
     let (mut files, mut sentences) = (Vec::new(), Vec::new());
     for language in sorted(&root) {

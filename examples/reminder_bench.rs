@@ -9,6 +9,10 @@
 //! cargo run --release --example reminder_bench [-- --people 100 --each 100 --due 20]
 //! ```
 
+#[path = "common/memory.rs"]
+mod memory;
+
+use memory::rss_mib;
 use std::time::{Duration, Instant};
 
 use voice_gateway::App;
@@ -22,17 +26,6 @@ fn arg(args: &[String], name: &str, default: u64) -> u64 {
         .find(|w| w[0] == name)
         .and_then(|w| w[1].parse().ok())
         .unwrap_or(default)
-}
-
-/// The process's resident memory in MiB.
-fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0);
-    kib / 1024.0
 }
 
 fn settings(db: &std::path::Path) -> Settings {

@@ -33,22 +33,21 @@ pub async fn run(app: Arc<App>) {
 }
 
 /// Pushes `event` to `user_id`'s connections here and, through the bus, on every other instance that has
-/// one open: how many connections it went to.
-pub async fn push(app: &App, user_id: &str, event: &Value) -> usize {
+/// one open (`elsewhere`: how many, when the caller knows; else asked): how many connections it went to.
+pub async fn push(app: &App, user_id: &str, event: &Value, elsewhere: Option<i64>) -> usize {
     let here = app.notify.push(user_id, event);
     if !matches!(app.store.pool, Pool::Postgres(_)) {
         return here;
     }
-    let elsewhere = match app
-        .store
-        .presence_elsewhere(user_id, &app.instance, now_ms() - FRESH_MS)
-        .await
-    {
-        Ok(n) => n,
-        Err(err) => {
-            tracing::warn!(%err, "where the person's connections are could not be read");
-            return here;
-        }
+    let elsewhere = match elsewhere {
+        Some(n) => n,
+        None => match app.store.presence_elsewhere(user_id, &app.instance, since()).await {
+            Ok(n) => n,
+            Err(err) => {
+                tracing::warn!(%err, "where the person's connections are could not be read");
+                return here;
+            }
+        },
     };
     if elsewhere == 0 {
         return here;
@@ -68,6 +67,24 @@ pub async fn push(app: &App, user_id: &str, event: &Value) -> usize {
             here
         }
     }
+}
+
+/// From when presence counts: [`FRESH_MS`] ago.
+pub fn since() -> i64 {
+    now_ms() - FRESH_MS
+}
+
+/// The connections on other instances of each of `user_ids` (PostgreSQL; empty with SQLite, or when they
+/// cannot be read: then each push asks).
+pub async fn elsewhere_of(app: &App, user_ids: &[String]) -> Option<std::collections::HashMap<String, i64>> {
+    if !matches!(app.store.pool, Pool::Postgres(_)) {
+        return Some(std::collections::HashMap::new());
+    }
+    app.store
+        .presence_elsewhere_of(user_ids, &app.instance, since())
+        .await
+        .inspect_err(|err| tracing::warn!(%err, "where people's connections are could not be read"))
+        .ok()
 }
 
 /// Listens on the channel, reconnecting after a second when the connection breaks.

@@ -170,7 +170,7 @@ impl Phrasebook {
             sources.insert((lang.to_string(), area.to_string()), text.to_string());
         }
         if let Some(dir) = dir {
-            for (lang, name, area, text) in read_folder(dir)? {
+            for (lang, name, area, text) in read_folder(dir, "ftl")? {
                 let source = sources.entry((lang.clone(), area)).or_default();
                 source.push('\n');
                 source.push_str(&text);
@@ -249,15 +249,16 @@ impl Phrasebook {
     }
 }
 
-/// The `.ftl` files of a folder of languages: `(language, file name, area, text)`.
-fn read_folder(dir: &Path) -> Result<Vec<(String, String, String, String)>, String> {
+/// The files of a folder of languages whose extension is `extension` (`ftl`, `sentences`): `(language, file
+/// name, area, text)`, in order.
+pub fn read_folder(dir: &Path, extension: &str) -> Result<Vec<(String, String, String, String)>, String> {
     let mut found = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|e| format!("LOCALES_DIR {}: {e}", dir.display()))?;
     for language in entries.filter_map(Result::ok).filter(|e| e.path().is_dir()) {
         let lang = language.file_name().to_string_lossy().into_owned();
         let files = std::fs::read_dir(language.path()).map_err(|e| format!("{}: {e}", language.path().display()))?;
         for file in files.filter_map(Result::ok).map(|e| e.path()) {
-            if file.extension().is_some_and(|e| e == "ftl") {
+            if file.extension().is_some_and(|e| e == extension) {
                 let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
                 let area = file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
                 found.push((lang.clone(), file.display().to_string(), area, text));

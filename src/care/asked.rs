@@ -97,17 +97,10 @@ async fn set(app: &App, asker: &Asker<'_>, language: &str, text: String, when: W
         timer: false,
         created_by: asker.by,
     };
-    let cap = app.settings.care.reminders_max;
-    Ok(match app.store.add_reminder(&asker.user.id, &new, cap).await? {
-        Some(_) => {
-            app.metrics.incr(
-                crate::metrics::REMINDERS_TOTAL,
-                &[("event", "set"), ("channel", asker.by)],
-            );
-            say::set(language, informal, &text, &first, &now)
-        }
-        None => say::full(language, informal, cap),
-    })
+    let said = add(app, asker, &new)
+        .await?
+        .then(|| say::set(language, informal, &text, &first, &now));
+    Ok(said.unwrap_or_else(|| say::full(language, informal, app.settings.care.reminders_max)))
 }
 
 /// Sets a timer of `seconds`, or asks how long.
@@ -131,17 +124,23 @@ async fn timer(app: &App, asker: &Asker<'_>, language: &str, seconds: Option<u32
         timer: true,
         created_by: asker.by,
     };
+    let said = add(app, asker, &new)
+        .await?
+        .then(|| say::timer(language, seconds, &end));
+    Ok(said.unwrap_or_else(|| say::full(language, informal, app.settings.care.reminders_max)))
+}
+
+/// Adds `new` for the asker, counted; false when they have as many waiting as they may.
+async fn add(app: &App, asker: &Asker<'_>, new: &NewReminder<'_>) -> Result<bool> {
     let cap = app.settings.care.reminders_max;
-    Ok(match app.store.add_reminder(&asker.user.id, &new, cap).await? {
-        Some(_) => {
-            app.metrics.incr(
-                crate::metrics::REMINDERS_TOTAL,
-                &[("event", "set"), ("channel", asker.by)],
-            );
-            say::timer(language, seconds, &end)
-        }
-        None => say::full(language, informal, cap),
-    })
+    let added = app.store.add_reminder(&asker.user.id, new, cap).await?.is_some();
+    if added {
+        app.metrics.incr(
+            crate::metrics::REMINDERS_TOTAL,
+            &[("event", "set"), ("channel", asker.by)],
+        );
+    }
+    Ok(added)
 }
 
 /// The reminders still to come, said.

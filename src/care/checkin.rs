@@ -140,6 +140,7 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64, claim: &str) -> Resul
         ask: say::call_ask(&language, informal),
         thanks: say::checkin_thanks(&language, informal),
         confirm: Some(Confirm::Checkin),
+        elsewhere: None,
     };
     let quiet = reach::quiet_until(app, &zone, now);
     let tried = reach::reach(app, &user, &prefs, &language, &msg, quiet.is_none()).await;

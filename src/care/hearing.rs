@@ -159,30 +159,12 @@ impl Hearing {
             read_file(languages.entry(lang.to_string()).or_default(), &name, text)?;
         }
         if let Some(dir) = dir {
-            for (lang, name, text) in folder(dir)? {
+            for (lang, name, _, text) in crate::phrasebook::read_folder(dir, "sentences")? {
                 read_file(languages.entry(lang).or_default(), &name, &text)?;
             }
         }
         Ok(Self { languages })
     }
-}
-
-/// The `.sentences` files of a folder of languages: `(language, file name, text)`, in order.
-fn folder(dir: &Path) -> Result<Vec<(String, String, String)>, String> {
-    let mut found = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("LOCALES_DIR {}: {e}", dir.display()))?;
-    for language in entries.filter_map(Result::ok).filter(|e| e.path().is_dir()) {
-        let lang = language.file_name().to_string_lossy().into_owned();
-        let files = std::fs::read_dir(language.path()).map_err(|e| format!("{}: {e}", language.path().display()))?;
-        for file in files.filter_map(Result::ok).map(|e| e.path()) {
-            if file.extension().is_some_and(|e| e == "sentences") {
-                let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-                found.push((lang.clone(), file.display().to_string(), text));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 /// Reads one file's lines into `language`.

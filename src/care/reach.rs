@@ -41,6 +41,8 @@ pub struct Message {
     pub thanks: String,
     /// What a yes on a call confirms; none: the call only tells.
     pub confirm: Option<Confirm>,
+    /// The person's connections on other instances, when the look knows them already (none: asked).
+    pub elsewhere: Option<i64>,
 }
 
 /// One try on one channel.
@@ -132,7 +134,7 @@ pub async fn reach(
 
 /// The person's pages and voice connections, on this instance and (with PostgreSQL) every other.
 async fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
-    match crate::bus::push(app, user_id, &msg.event).await {
+    match crate::bus::push(app, user_id, &msg.event, msg.elsewhere).await {
         0 => Tried::new("page", "unreachable", "no page or voice connection open"),
         n => Tried::new("page", "delivered", format!("{n} connection(s)")),
     }

@@ -15,6 +15,7 @@
 //! checks the claim. A reminder claimed by an instance that stopped before delivering it is taken up again
 //! once its lease ends (delivered once, not lost).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,8 +26,10 @@ use super::due::Rule;
 use super::reach::{self, Message};
 use crate::app::App;
 use crate::lines::Confirm;
+use crate::prefs::Prefs;
 use crate::store::now_ms;
 use crate::store::reminders::StoredReminder;
+use crate::store::users::User;
 
 /// How long the scheduler sleeps at most before it asks the store again what is due.
 pub const TICK: Duration = Duration::from_secs(2);
@@ -83,11 +86,41 @@ pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
         return Ok(0);
     }
     let _renewing = Renewing::start(app.clone(), claim.clone());
-    let deliveries = claimed.iter().map(|r| deliver(app, r, now, &claim));
+    let known = Known::of(app, &claimed).await?;
+    let deliveries = claimed.iter().map(|r| deliver(app, r, now, &claim, &known));
     for done in futures_util::future::join_all(deliveries).await {
         done?;
     }
     Ok(claimed.len())
+}
+
+/// What a look knows of the people it delivers to, asked once for all (with a thousand reminders due in a
+/// minute, a statement each would hold the last event back): their prefs, their accounts, their connections
+/// on other instances.
+struct Known {
+    prefs: HashMap<String, Prefs>,
+    users: HashMap<String, User>,
+    /// None: not known (each push asks).
+    elsewhere: Option<HashMap<String, i64>>,
+}
+
+impl Known {
+    async fn of(app: &App, claimed: &[StoredReminder]) -> crate::error::Result<Self> {
+        let mut ids: Vec<String> = claimed.iter().map(|r| r.user_id.clone()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(Self {
+            prefs: app.store.prefs_of(&ids).await?,
+            users: app
+                .store
+                .users_of(&ids)
+                .await?
+                .into_iter()
+                .map(|u| (u.id.clone(), u))
+                .collect(),
+            elsewhere: crate::bus::elsewhere_of(app, &ids).await,
+        })
+    }
 }
 
 /// Renews a look's claim (its reminders and check-ins) every twelfth of a lease (five seconds; two indexed
@@ -122,7 +155,7 @@ pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
         "said": said})
 }
 
-async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> crate::error::Result<()> {
+async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str, known: &Known) -> crate::error::Result<()> {
     let next = next_time(r);
     let care = &app.settings.care;
     // Delivered once and again `retries` times without a confirmation: missed.
@@ -145,8 +178,8 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> c
         },
         _ => (r, next),
     };
-    let prefs = app.store.prefs(&r.user_id).await?;
-    let Some(user) = app.store.user_by_id(&r.user_id).await? else {
+    let prefs = known.prefs.get(&r.user_id).cloned().unwrap_or_default();
+    let Some(user) = known.users.get(&r.user_id) else {
         app.store.after_delivery(&r.id, claim, None, "cancelled", None).await?;
         return Ok(());
     };
@@ -163,9 +196,13 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> c
         },
         thanks: super::say::confirmed(&language, informal, &r.text),
         confirm: r.confirm.then(|| Confirm::Reminder(r.id.clone())),
+        elsewhere: known
+            .elsewhere
+            .as_ref()
+            .map(|people| people.get(&r.user_id).copied().unwrap_or(0)),
     };
     let quiet = reach::quiet_until(app, &r.time_zone, now);
-    let tried = reach::reach(app, &user, &prefs, &language, &msg, quiet.is_none()).await;
+    let tried = reach::reach(app, user, &prefs, &language, &msg, quiet.is_none()).await;
     for t in &tried {
         app.store
             .add_reminder_delivery(&r.id, t.channel, t.status, Some(&t.detail))

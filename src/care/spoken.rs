@@ -240,6 +240,8 @@ const EN_DAYS: [(&str, Weekday); 7] = [
 struct Reader {
     tokens: Vec<Token>,
     used: Vec<bool>,
+    /// What the time slots found for a stretch of words: `(slot, from, to)`.
+    read: std::cell::RefCell<std::collections::HashMap<(u8, usize, usize), bool>>,
     words: &'static Words,
     de: bool,
     language: &'static str,
@@ -247,6 +249,26 @@ struct Reader {
 
 impl Slots for Reader {
     fn fills(&self, name: &str, from: usize, to: usize) -> bool {
+        // A time is read once per stretch of words, however many sentences try it.
+        if !matches!(name, "when" | "span" | "clock") {
+            return self.fills_now(name, from, to);
+        }
+        let key = (name.as_bytes()[0], from, to);
+        if let Some(known) = self.read.borrow().get(&key) {
+            return *known;
+        }
+        let fills = self.fills_now(name, from, to);
+        self.read.borrow_mut().insert(key, fills);
+        fills
+    }
+
+    fn longest_first(&self, name: &str) -> bool {
+        matches!(name, "when" | "clock" | "span")
+    }
+}
+
+impl Reader {
+    fn fills_now(&self, name: &str, from: usize, to: usize) -> bool {
         match name {
             "when" => {
                 let mut part = self.part_of(from, to);
@@ -269,10 +291,6 @@ impl Slots for Reader {
             _ => false,
         }
     }
-
-    fn longest_first(&self, name: &str) -> bool {
-        matches!(name, "when" | "clock" | "span")
-    }
 }
 
 /// Longest text of a reminder, in words.
@@ -283,6 +301,7 @@ impl Reader {
         let de = language == "de";
         Self {
             used: vec![false; tokens.len()],
+            read: std::cell::RefCell::default(),
             tokens,
             words: if de { &DE } else { &EN },
             de,

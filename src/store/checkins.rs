@@ -125,7 +125,7 @@ impl Store {
         with_pool!(self, pool => {
             sqlx::query(
                 "UPDATE checkins SET attempt_at = $1, attempts = attempts - $2, claim = NULL, updated_at = $3 \
-                 WHERE user_id = $4 AND state = 'calling' AND claim = $5",
+                 WHERE user_id = $4 AND claim = $5",
             )
             .bind(retry_at)
             .bind(i64::from(!counted))

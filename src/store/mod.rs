@@ -92,6 +92,19 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
+/// `$1, $2, …, $n`: the placeholders of a list of `n` values.
+pub(crate) fn placeholders(n: usize) -> String {
+    placeholders_from(1, n)
+}
+
+/// `$first, …`: `n` placeholders numbered from `first`.
+pub(crate) fn placeholders_from(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A handle to the database; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {

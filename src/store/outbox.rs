@@ -76,7 +76,7 @@ impl Store {
             let mut tx = pool.begin().await?;
             let missed = sqlx::query(
                 "UPDATE reminders SET state = 'missed', attempt_at = NULL, claim = NULL, updated_at = $1 \
-                 WHERE id = $2 AND state = 'delivering' AND claim = $3",
+                 WHERE id = $2 AND claim = $3",
             )
             .bind(now_ms())
             .bind(id)
@@ -135,7 +135,7 @@ impl Store {
         with_pool!(self, pool => {
             let done = sqlx::query(
                 "UPDATE care_outbox SET state = 'sent', sent_at = $1, claim = NULL, last_error = NULL \
-                 WHERE id = $2 AND claim = $3 AND state = 'waiting'",
+                 WHERE id = $2 AND claim = $3",
             )
             .bind(now_ms())
             .bind(id)
@@ -157,7 +157,7 @@ impl Store {
         with_pool!(self, pool => {
             sqlx::query(
                 "UPDATE care_outbox SET state = $1, next_at = COALESCE($2, next_at), claim = NULL, last_error = $3 \
-                 WHERE id = $4 AND claim = $5 AND state = 'waiting'",
+                 WHERE id = $4 AND claim = $5",
             )
             .bind(if retry_at.is_some() { "waiting" } else { "expired" })
             .bind(retry_at)

@@ -1,5 +1,7 @@
 //! Persistent preferences of a user: one JSON object per user.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::{Pool, Store, StoreError, now_ms, retry_busy, with_pool};
@@ -12,6 +14,27 @@ fn read(data: Option<(String,)>) -> Prefs {
 }
 
 impl Store {
+    /// The prefs of each of `user_ids` (at most 500 a statement): one look of the scheduler asks once for all
+    /// it delivers.
+    pub async fn prefs_of(&self, user_ids: &[String]) -> Result<HashMap<String, Prefs>, StoreError> {
+        let mut all = HashMap::new();
+        for chunk in user_ids.chunks(500) {
+            let sql = format!(
+                "SELECT user_id, data FROM prefs WHERE user_id IN ({})",
+                super::placeholders(chunk.len())
+            );
+            let rows: Vec<(String, String)> = with_pool!(self, pool => {
+                let mut query = sqlx::query_as(&sql);
+                for id in chunk {
+                    query = query.bind(id);
+                }
+                query.fetch_all(pool).await?
+            });
+            all.extend(rows.into_iter().map(|(id, data)| (id, read(Some((data,))))));
+        }
+        Ok(all)
+    }
+
     /// The user's prefs; none set when none were stored.
     pub async fn prefs(&self, user_id: &str) -> Result<Prefs, StoreError> {
         with_pool!(self, pool => {

@@ -58,6 +58,33 @@ impl Store {
         })
     }
 
+    /// Connections of each of `user_ids` open on instances other than `instance`, seen since `since` (at most
+    /// 500 a statement); those without any are left out.
+    pub async fn presence_elsewhere_of(
+        &self,
+        user_ids: &[String],
+        instance: &str,
+        since: i64,
+    ) -> Result<std::collections::HashMap<String, i64>, StoreError> {
+        let mut all = std::collections::HashMap::new();
+        for chunk in user_ids.chunks(500) {
+            let sql = format!(
+                "SELECT user_id, CAST(SUM(connections) AS BIGINT) FROM care_presence WHERE instance <> $1 \
+                 AND seen_at >= $2 AND user_id IN ({}) GROUP BY user_id",
+                super::placeholders_from(3, chunk.len())
+            );
+            let rows: Vec<(String, i64)> = with_pool!(self, pool => {
+                let mut query = sqlx::query_as(&sql).bind(instance).bind(since);
+                for id in chunk {
+                    query = query.bind(id);
+                }
+                query.fetch_all(pool).await?
+            });
+            all.extend(rows);
+        }
+        Ok(all)
+    }
+
     /// Sends `payload` on the notification channel `channel` (PostgreSQL only; false with SQLite).
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<bool, StoreError> {
         let Pool::Postgres(pool) = &self.pool else {

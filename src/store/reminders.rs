@@ -127,7 +127,7 @@ impl Store {
         // Of a repeating reminder, the occurrence still waiting for its confirmation goes with it.
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE reminders SET state = 'cancelled', attempt_at = NULL, updated_at = $1 \
+                "UPDATE reminders SET state = 'cancelled', attempt_at = NULL, claim = NULL, updated_at = $1 \
                  WHERE series_id = $2 AND user_id = $3 AND state IN {WAITING}"
             );
             sqlx::query(&sql).bind(now_ms()).bind(id).bind(user_id).execute(pool).await?;
@@ -204,7 +204,7 @@ impl Store {
             let now = now_ms();
             let moved = sqlx::query(
                 "UPDATE reminders SET state = $1, due_at = COALESCE($2, due_at), attempts = 0, attempt_at = NULL, \
-                 claim = NULL, updated_at = $3 WHERE id = $4 AND claim = $5 AND state = 'delivering'",
+                 claim = NULL, updated_at = $3 WHERE id = $4 AND claim = $5",
             )
             .bind(if next.is_some() { "scheduled" } else { "done" })
             .bind(next)
@@ -259,7 +259,7 @@ impl Store {
                 // A reminder confirmed while it was being delivered (a 1 on the call) stays confirmed.
                 None => sqlx::query(
                     "UPDATE reminders SET state = $1, attempt_at = $2, claim = NULL, updated_at = $3 WHERE id = $4 \
-                     AND state = 'delivering' AND claim = $5",
+                     AND claim = $5",
                 )
                     .bind(state)
                     .bind(retry_at)
@@ -276,7 +276,7 @@ impl Store {
         with_pool!(self, pool => {
             sqlx::query(
                 "UPDATE reminders SET attempt_at = $1, attempts = attempts - 1, claim = NULL, updated_at = $2 \
-                 WHERE id = $3 AND state = 'delivering' AND claim = $4",
+                 WHERE id = $3 AND claim = $4",
             )
             .bind(until)
             .bind(now_ms())
@@ -292,7 +292,7 @@ impl Store {
     async fn move_reminder(&self, user_id: &str, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
         with_pool!(self, pool => {
             let sql = format!(
-                "UPDATE reminders SET state = $1, attempt_at = NULL, updated_at = $2 \
+                "UPDATE reminders SET state = $1, attempt_at = NULL, claim = NULL, updated_at = $2 \
                  WHERE id = $3 AND user_id = $4 AND state IN {from}"
             );
             let done = sqlx::query(&sql).bind(to).bind(now_ms()).bind(id).bind(user_id).execute(pool).await?;
@@ -305,11 +305,10 @@ impl Store {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let marks: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
         let sql = format!(
             "SELECT reminder_id, channel, status, detail, at FROM reminder_deliveries WHERE reminder_id IN ({}) \
              ORDER BY at, id",
-            marks.join(", ")
+            super::placeholders(ids.len())
         );
         with_pool!(self, pool => {
             let mut query = sqlx::query_as(&sql);

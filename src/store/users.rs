@@ -132,6 +132,27 @@ impl Store {
         })
     }
 
+    /// Each of `ids` that exists (at most 500 a statement).
+    pub async fn users_of(&self, ids: &[String]) -> Result<Vec<User>, StoreError> {
+        let mut all = Vec::new();
+        for chunk in ids.chunks(500) {
+            let sql = format!(
+                "SELECT id, name, display_name, external_id, is_admin, is_anonymous, created_at FROM users \
+                 WHERE id IN ({})",
+                super::placeholders(chunk.len())
+            );
+            let users: Vec<User> = with_pool!(self, pool => {
+                let mut query = sqlx::query_as(&sql);
+                for id in chunk {
+                    query = query.bind(id);
+                }
+                query.fetch_all(pool).await?
+            });
+            all.extend(users);
+        }
+        Ok(all)
+    }
+
     /// A user by name.
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
         with_pool!(self, pool => {
