@@ -78,7 +78,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
     if claimed.is_empty() {
         return Ok(0);
     }
-    let _renewing = super::schedule::Renewing::start(app.clone(), claim.clone());
+    let _renewing = super::claim::Renewing::start(app.clone(), claim.clone());
     let looks = claimed.iter().map(|c| look(app, c, now, &claim));
     for done in futures_util::future::join_all(looks).await {
         done?;

@@ -10,6 +10,7 @@ pub mod ack;
 pub mod asked;
 pub mod called;
 pub mod checkin;
+pub mod claim;
 pub mod dialogue;
 pub mod due;
 pub mod grammar;

@@ -85,7 +85,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
     if claimed.is_empty() {
         return Ok(0);
     }
-    let _renewing = Renewing::start(app.clone(), claim.clone());
+    let _renewing = super::claim::Renewing::start(app.clone(), claim.clone());
     let known = Known::of(app, &claimed).await?;
     let deliveries = claimed.iter().map(|r| deliver(app, r, now, &claim, &known));
     for done in futures_util::future::join_all(deliveries).await {
@@ -123,30 +123,6 @@ impl Known {
     }
 }
 
-/// Renews a look's claim (its reminders and check-ins) every twelfth of a lease (five seconds; two indexed
-/// statements) until dropped.
-pub(super) struct Renewing(tokio::task::JoinHandle<()>);
-
-impl Renewing {
-    pub(super) fn start(app: Arc<App>, claim: String) -> Self {
-        Self(tokio::spawn(async move {
-            let every = Duration::from_millis(LEASE_MS as u64 / 12);
-            loop {
-                tokio::time::sleep(every).await;
-                if let Err(err) = app.store.renew_care_claims(&claim, now_ms() + LEASE_MS).await {
-                    tracing::warn!(%err, "a reminder's claim could not be renewed");
-                }
-            }
-        }))
-    }
-}
-
-impl Drop for Renewing {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
 /// The `reminder` event a page and a voice connection receive; `said` is what a voice connection speaks, in
 /// the person's language and form of address.
 pub fn event(r: &StoredReminder, said: &str) -> serde_json::Value {
@@ -169,7 +145,11 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str, know
     // missed and told like a one-off); the series waits for its next time at once.
     let occurrence;
     let (r, next) = match (r.confirm, next) {
-        (true, Some(_)) => match app.store.split_occurrence(r, claim, next).await? {
+        (true, Some(_)) => match app
+            .store
+            .split_occurrence(r, (claim, now_ms() + LEASE_MS), next)
+            .await?
+        {
             Some(split) => {
                 occurrence = split;
                 (&occurrence, None)

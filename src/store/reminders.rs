@@ -191,12 +191,12 @@ impl Store {
     }
 
     /// This time of the repeating reminder `series` (claimed by `claim`) becomes a reminder of its own, being
-    /// delivered under the same claim, and the series waits for `next` (none: it is done), in one
-    /// transaction. None when the claim no longer holds the series.
+    /// delivered under the same claim (leased until `lease_until`), and the series waits for `next` (none: it is
+    /// done), in one transaction. None when the claim no longer holds the series.
     pub async fn split_occurrence(
         &self,
         series: &StoredReminder,
-        claim: &str,
+        (claim, lease_until): (&str, i64),
         next: Option<i64>,
     ) -> Result<Option<StoredReminder>, StoreError> {
         with_pool!(self, pool => {
@@ -225,7 +225,7 @@ impl Store {
             let occurrence = sqlx::query_as(&sql)
                 .bind(new_id())
                 .bind(series.due_at)
-                .bind(now + crate::care::LEASE_MS)
+                .bind(lease_until)
                 .bind(now)
                 .bind(claim)
                 .bind(&series.id)
