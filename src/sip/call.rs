@@ -28,66 +28,23 @@ pub async fn take(
     contact: SocketAddr,
 ) {
     let _ = endpoint.send(&invite.response(100, "Trying", None), from).await;
-    if let Some(refusal) = session::unsupported(&invite) {
-        return drop(endpoint.send(&refusal, from).await);
-    }
-    let timer = match Timer::asked(&invite) {
-        Ok(timer) => timer,
-        Err(too_small) => return drop(endpoint.send(&too_small, from).await),
+    let Some((timer, offer)) = acceptable(&endpoint, &invite, from).await else {
+        return;
     };
-    let offer = match Offer::parse(&String::from_utf8_lossy(&invite.body)) {
-        Ok(offer) => offer,
-        Err(why) => {
-            let mut refusal = invite.response(488, "Not Acceptable Here", None);
-            refusal.push("Warning", format!("304 voice-gateway \"{why}\""));
-            return drop(endpoint.send(&refusal, from).await);
-        }
+    let Some(sockets) = ports(&app, &endpoint, &invite, from, contact).await else {
+        return;
     };
-    let (rtp, rtcp) = match media::bind(contact.ip(), &app.settings.sip.rtp_ports).await {
-        Ok(sockets) => sockets,
-        Err(err) => {
-            // Callers can repeat this as fast as they can send INVITEs: one line a minute, with a count.
-            static NO_PORT: crate::logging::Repeated = crate::logging::Repeated::new();
-            if let Some(left_out) = NO_PORT.next() {
-                tracing::warn!(%err, left_out, "a SIP call found no RTP port; 503");
-            }
-            return drop(
-                endpoint
-                    .send(&invite.response(503, "Service Unavailable", None), from)
-                    .await,
-            );
-        }
-    };
-    let local_media = SocketAddr::new(contact.ip(), rtp.local_addr().map_or(0, |a| a.port()));
-    let tag = token("");
-    let mut ok = invite.response(200, "OK", Some(&tag));
-    let user = invite
-        .header("To")
-        .map(uri_of)
-        .and_then(user_of)
-        .unwrap_or("assistant")
-        .to_string();
+    let local_media = SocketAddr::new(contact.ip(), sockets.0.local_addr().map_or(0, |a| a.port()));
     let reliable = endpoint.reliable(from);
-    let transport = if reliable { ";transport=tcp" } else { "" };
-    let own_contact = format!("<sip:{user}@{contact}{transport}>");
-    let origin: (u64, u64) = (rand::random::<u32>().into(), 1);
-    let description = offer.answer(local_media, origin);
-    ok.push("Contact", own_contact.clone())
-        .push("Allow", super::ALLOW)
-        .push("Supported", session::SUPPORTED)
-        .push("Content-Type", "application/sdp");
-    if let Some(timer) = &timer {
-        timer.agree(&mut ok);
-    }
-    ok.body = description.clone().into_bytes();
-    let Some(dialog) = Dialog::taken(&invite, &ok, from, contact, reliable).await else {
+    let answer = Answer::of(&invite, &offer, (contact, local_media, reliable), timer.as_ref());
+    let Some(dialog) = Dialog::taken(&invite, &answer.ok, from, contact, reliable).await else {
         let _ = endpoint
             .send(&invite.response(400, "Bad Request (no usable Contact)", None), from)
             .await;
         return tracing::warn!("a SIP call without a usable Contact; refused");
     };
     let dialog = Shared::new(dialog);
-    match acknowledged(&endpoint, &ok, from, &mut requests).await {
+    match acknowledged(&endpoint, &answer.ok, from, &mut requests).await {
         Acknowledged::Yes => {}
         Acknowledged::Ended => return,
         Acknowledged::Never => {
@@ -101,36 +58,168 @@ pub async fn take(
         Ok(caller) => caller,
         Err(err) => return tracing::error!(%err, "the caller of a SIP call could not be read"),
     };
-    let transport = if reliable { "tcp" } else { "udp" };
     tracing::info!(
         caller = caller.kind(),
         codec = offer.codec.name(),
-        transport,
+        transport = if reliable { "tcp" } else { "udp" },
         "a SIP call"
     );
-    let (tx, mut inbound) = mpsc::channel(64);
-    let (keys, _keys) = keys_as_input(tx.clone());
-    let hang_up = dialog.hang_up(endpoint.clone());
-    let (remote, heard) = watch::channel(Remote::of(&offer, from.ip()));
-    let timeout = app.settings.sip.rtp_timeout;
-    let mut line = Media::start((rtp, rtcp), &offer, heard, timeout, tx.clone(), keys.clone(), hang_up);
-    let session = Session {
-        app: app.clone(),
+    let taken = Taken {
         endpoint,
         dialog,
-        peer: from,
+        from,
+        sockets,
+        offer,
+        local_media,
+        answer,
+        timer,
+        remote_cseq: invite.cseq().map_or(0, |(n, _)| n),
+    };
+    converse(app, taken, caller, requests).await;
+}
+
+/// The INVITE's session timer and offer, when the gateway can take them; else the refusal is sent (420 for
+/// an extension it lacks, 422 for a session interval too short, 488 for an offer it cannot answer).
+async fn acceptable(endpoint: &Endpoint, invite: &Message, from: SocketAddr) -> Option<(Option<Timer>, Offer)> {
+    if let Some(refusal) = session::unsupported(invite) {
+        let _ = endpoint.send(&refusal, from).await;
+        return None;
+    }
+    let timer = match Timer::asked(invite) {
+        Ok(timer) => timer,
+        Err(too_small) => {
+            let _ = endpoint.send(&too_small, from).await;
+            return None;
+        }
+    };
+    match Offer::parse(&String::from_utf8_lossy(&invite.body)) {
+        Ok(offer) => Some((timer, offer)),
+        Err(why) => {
+            let mut refusal = invite.response(488, "Not Acceptable Here", None);
+            refusal.push("Warning", format!("304 voice-gateway \"{why}\""));
+            let _ = endpoint.send(&refusal, from).await;
+            None
+        }
+    }
+}
+
+/// The call's RTP and RTCP sockets; none when the range is used up (503 sent).
+async fn ports(
+    app: &App,
+    endpoint: &Endpoint,
+    invite: &Message,
+    from: SocketAddr,
+    contact: SocketAddr,
+) -> Option<(tokio::net::UdpSocket, tokio::net::UdpSocket)> {
+    match media::bind(contact.ip(), &app.settings.sip.rtp_ports).await {
+        Ok(sockets) => Some(sockets),
+        Err(err) => {
+            // Callers can repeat this as fast as they can send INVITEs: one line a minute, with a count.
+            static NO_PORT: crate::logging::Repeated = crate::logging::Repeated::new();
+            if let Some(left_out) = NO_PORT.next() {
+                tracing::warn!(%err, left_out, "a SIP call found no RTP port; 503");
+            }
+            let _ = endpoint
+                .send(&invite.response(503, "Service Unavailable", None), from)
+                .await;
+            None
+        }
+    }
+}
+
+/// The 200 OK that takes the call, with what it agreed.
+struct Answer {
+    ok: Message,
+    /// The SDP answer sent, its origin and the gateway's Contact.
+    description: String,
+    origin: (u64, u64),
+    contact: String,
+}
+
+impl Answer {
+    /// The answer to `invite` with `offer`'s best codec, the gateway reached at `contact` with its media at
+    /// `local_media` (`reliable`: over TCP), agreeing to `timer`.
+    fn of(
+        invite: &Message,
+        offer: &Offer,
+        (contact, local_media, reliable): (SocketAddr, SocketAddr, bool),
+        timer: Option<&Timer>,
+    ) -> Self {
+        let mut ok = invite.response(200, "OK", Some(&token("")));
+        let user = invite
+            .header("To")
+            .map(uri_of)
+            .and_then(user_of)
+            .unwrap_or("assistant")
+            .to_string();
+        let transport = if reliable { ";transport=tcp" } else { "" };
+        let own_contact = format!("<sip:{user}@{contact}{transport}>");
+        let origin: (u64, u64) = (rand::random::<u32>().into(), 1);
+        let description = offer.answer(local_media, origin);
+        ok.push("Contact", own_contact.clone())
+            .push("Allow", super::ALLOW)
+            .push("Supported", session::SUPPORTED)
+            .push("Content-Type", "application/sdp");
+        if let Some(timer) = timer {
+            timer.agree(&mut ok);
+        }
+        ok.body = description.clone().into_bytes();
+        Self {
+            ok,
+            description,
+            origin,
+            contact: own_contact,
+        }
+    }
+}
+
+/// A call taken and acknowledged, about to be talked in.
+struct Taken {
+    endpoint: Arc<Endpoint>,
+    dialog: Shared,
+    from: SocketAddr,
+    sockets: (tokio::net::UdpSocket, tokio::net::UdpSocket),
+    offer: Offer,
+    local_media: SocketAddr,
+    answer: Answer,
+    timer: Option<Timer>,
+    remote_cseq: u32,
+}
+
+/// The call on the voice core (or refused, for a caller who may not call) while its dialog is served; its
+/// end by a BYE when the gateway ends it.
+async fn converse(app: Arc<App>, taken: Taken, caller: Caller, requests: mpsc::Receiver<Message>) {
+    let (tx, mut inbound) = mpsc::channel(64);
+    let (keys, _keys) = keys_as_input(tx.clone());
+    let hang_up = taken.dialog.hang_up(taken.endpoint.clone());
+    let (remote, heard) = watch::channel(Remote::of(&taken.offer, taken.from.ip()));
+    let timeout = app.settings.sip.rtp_timeout;
+    let mut line = Media::start(
+        taken.sockets,
+        &taken.offer,
+        heard,
+        timeout,
+        tx.clone(),
+        keys.clone(),
+        hang_up,
+    );
+    let session = Session {
+        app: app.clone(),
+        endpoint: taken.endpoint,
+        dialog: taken.dialog,
+        peer: taken.from,
         inbound: tx,
         keys,
         audio: Agreed {
             remote,
-            local: local_media,
-            offer,
-            origin,
-            sent: description,
-            contact: own_contact,
+            local: taken.local_media,
+            offer: taken.offer,
+            origin: taken.answer.origin,
+            sent: taken.answer.description,
+            contact: taken.answer.contact,
         },
-        timer,
-        remote_cseq: invite.cseq().map_or(0, |(n, _)| n),
+        timer: taken.timer,
+        remote_cseq: taken.remote_cseq,
     };
     let in_dialog = crate::task::AbortOnDrop(tokio::spawn(session.serve(requests)));
     match caller {
