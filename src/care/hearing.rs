@@ -142,15 +142,6 @@ pub fn hear(words: &Words, language: &str, wanted: &[Intent], slots: &dyn Slots)
         .find_map(|(intent, template)| template.matches(&words.normal, slots).map(|filled| (*intent, filled)))
 }
 
-/// Whether `language` has sentences for `intent`.
-pub fn knows(language: &str, intent: Intent) -> bool {
-    let all = &hearing().languages;
-    let base = language.split(['-', '_']).next().unwrap_or(language);
-    all.get(language)
-        .or_else(|| all.get(base))
-        .is_some_and(|l| l.sentences.iter().any(|(i, _)| *i == intent))
-}
-
 impl Hearing {
     fn read(dir: Option<&Path>) -> Result<Self, String> {
         let mut languages: BTreeMap<String, Language> = BTreeMap::new();

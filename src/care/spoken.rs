@@ -108,12 +108,7 @@ const REQUESTS: &[Intent] = &[
 pub fn read(text: &str, language: &str) -> Option<Asked> {
     let (words, reader) = words(text, language);
     let (intent, filled) = hearing::hear(&words, language, REQUESTS, &reader)?;
-    let slot = |name: &str| {
-        filled
-            .iter()
-            .find(|(n, _, _)| n == name || (name == "text" && n == "todo"))
-            .map(|(_, a, b)| (*a, *b))
-    };
+    let slot = |name: &str| slot(&filled, name);
     let alarm = || crate::phrasebook::phrase(language, "care-alarm-text");
     Some(match intent {
         Intent::Set | Intent::Alarm => {
@@ -159,7 +154,7 @@ pub enum Completes {
 pub fn completes(text: &str, language: &str, missing: Intent) -> Option<Completes> {
     let (words, reader) = words(text, language);
     let (_, filled) = hearing::hear(&words, language, &[missing], &reader)?;
-    let slot = |name: &str| filled.iter().find(|(n, _, _)| n == name).map(|(_, a, b)| (*a, *b));
+    let slot = |name: &str| slot(&filled, name);
     match missing {
         Intent::When => {
             Some(Completes::When(reader.when_of(&filled))).filter(|c| c != &Completes::When(When::default()))
@@ -170,6 +165,14 @@ pub fn completes(text: &str, language: &str, missing: Intent) -> Option<Complete
             .map(|(_, s)| Completes::Length(s)),
         _ => None,
     }
+}
+
+/// Where slot `name` was filled (`{todo}` fills `{text}`).
+fn slot(filled: &Filled, name: &str) -> Option<(usize, usize)> {
+    filled
+        .iter()
+        .find(|(n, _, _)| n == name || (name == "text" && n == "todo"))
+        .map(|(_, a, b)| (*a, *b))
 }
 
 /// The words of `text` and a reader of their slots.

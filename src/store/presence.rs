@@ -43,19 +43,10 @@ impl Store {
 
     /// Connections of `user_id` open on instances other than `instance`, seen since `since`.
     pub async fn presence_elsewhere(&self, user_id: &str, instance: &str, since: i64) -> Result<i64, StoreError> {
-        with_pool!(self, pool => {
-            // PostgreSQL sums BIGINT as NUMERIC: cast back.
-            let (n,): (i64,) = sqlx::query_as(
-                "SELECT CAST(COALESCE(SUM(connections), 0) AS BIGINT) FROM care_presence \
-                 WHERE user_id = $1 AND instance <> $2 AND seen_at >= $3",
-            )
-            .bind(user_id)
-            .bind(instance)
-            .bind(since)
-            .fetch_one(pool)
+        let of = self
+            .presence_elsewhere_of(&[user_id.to_string()], instance, since)
             .await?;
-            Ok(n)
-        })
+        Ok(of.get(user_id).copied().unwrap_or(0))
     }
 
     /// Connections of each of `user_ids` open on instances other than `instance`, seen since `since` (at most
