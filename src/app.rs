@@ -47,6 +47,8 @@ pub struct App {
     pub restart: tokio::sync::watch::Sender<bool>,
     /// The phone lines the gateway keeps itself (its SIP registration).
     pub lines: crate::lines::Lines,
+    /// Failures the test suite injects into live calls (see [`crate::task::Faults`]).
+    pub faults: crate::task::Faults,
     /// Events for each person's open connections here (a reminder that is due).
     pub notify: Arc<crate::notify::Notify>,
     /// Open connections of every door: one budget, shared by address.
@@ -114,6 +116,7 @@ impl App {
         let smart_turn = load_smart_turn(ws);
         Self {
             lines: Default::default(),
+            faults: Default::default(),
             notify: Default::default(),
             connections,
             silero,

@@ -14,7 +14,8 @@
 //!   voice turns stage by stage, for the admin panel.
 //! - [`task`]: spawned work that stops with its owner; [`deadline`]: writes that give up when a raw
 //!   connection's peer stops reading; [`files`]: files written for the owner only; [`hours`]: daily spans of
-//!   wall-clock time (a check-in window, quiet hours).
+//!   wall-clock time (a check-in window, quiet hours); [`clock`]: moments that cannot overflow, however long
+//!   the wait a peer asked for.
 //! - [`connections`]: one connection budget for every door, derived from the descriptor limit, shared by address.
 //! - [`notify`]: events pushed to a person's open connections (a reminder that is due).
 //! - [`lines`]: the lines the gateway keeps itself (the house's telephone): their state, and the dialer of alarm
@@ -68,6 +69,7 @@ mod architecture;
 pub mod auth;
 pub mod bus;
 pub mod care;
+pub mod clock;
 pub mod config;
 pub mod connections;
 pub mod deadline;

@@ -87,6 +87,58 @@ pub trait Dialer: Send + Sync {
 pub struct Lines {
     states: Mutex<BTreeMap<&'static str, LineStatus>>,
     dialer: Mutex<Option<Arc<dyn Dialer>>>,
+    failures: Mutex<BTreeMap<&'static str, TaskFailures>>,
+    calls: Mutex<BTreeMap<&'static str, CallOutcomes>>,
+}
+
+/// How a call ended: each call has exactly one (`phone_calls_total{line, outcome, reason}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Never answered, or told it may not call (`busy`, `voice_limit`, `unknown_caller`, …).
+    Refused(&'static str),
+    /// Its task failed; the call was ended as a hang-up ends it.
+    Failed,
+    /// The caller hung up.
+    HungUp,
+    /// The gateway ended it (`goodbye`, `no_audio`, `no_ack`, `session_expired`, `unavailable`).
+    Ended(&'static str),
+}
+
+impl Outcome {
+    fn labels(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Refused(reason) => ("refused", reason),
+            Self::Failed => ("failed", "task_failed"),
+            Self::HungUp => ("hung_up", "caller"),
+            Self::Ended(reason) => ("ended", reason),
+        }
+    }
+}
+
+/// The calls of one line since the start, by how they ended, for the admin panel.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct CallOutcomes {
+    /// The line (`sip`, `audiosocket`, `twilio`).
+    pub line: &'static str,
+    pub refused: u64,
+    pub failed: u64,
+    pub hung_up: u64,
+    pub ended: u64,
+    /// The reason of the last refusal, and of the last call the gateway ended.
+    pub last_refused: Option<String>,
+    pub last_ended: Option<String>,
+}
+
+/// The tasks of one door (a telephone line, a voice protocol) that failed since the start: each ended its
+/// call or connection as a hang-up would, and the rest went on.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TaskFailures {
+    /// The door (`sip`, `audiosocket`, `twilio`, `wyoming`).
+    pub door: &'static str,
+    pub failures: u64,
+    /// What the last one said, and when (RFC 3339).
+    pub last_reason: String,
+    pub last_at: String,
 }
 
 impl Lines {
@@ -142,6 +194,59 @@ impl Lines {
             entry.calls_ended += 1;
             entry.last_ended = Some(reason.to_string());
         }
+    }
+
+    /// Counts a task of `door` that failed (`reason`: its panic's message), in the metrics and for the admin
+    /// panel, and logs it once.
+    pub fn task_failed(&self, metrics: &crate::metrics::Metrics, door: &'static str, reason: &str) {
+        tracing::error!(door, reason, "a task failed; its call or connection is ended");
+        metrics.incr(crate::metrics::TASK_FAILURES_TOTAL, &[("door", door)]);
+        let mut failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = failures.entry(door).or_insert_with(|| TaskFailures {
+            door,
+            failures: 0,
+            last_reason: String::new(),
+            last_at: String::new(),
+        });
+        entry.failures += 1;
+        entry.last_reason = reason.chars().take(200).collect();
+        entry.last_at = chrono::Utc::now().to_rfc3339();
+    }
+
+    /// Counts how a call of `line` ended, in the metrics and for the admin panel.
+    pub fn call_outcome(&self, metrics: &crate::metrics::Metrics, line: &'static str, outcome: Outcome) {
+        let (label, reason) = outcome.labels();
+        let labels = [("line", line), ("outcome", label), ("reason", reason)];
+        metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
+        let mut calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = calls.entry(line).or_insert_with(|| CallOutcomes {
+            line,
+            ..Default::default()
+        });
+        match outcome {
+            Outcome::Refused(reason) => {
+                entry.refused += 1;
+                entry.last_refused = Some(reason.into());
+            }
+            Outcome::Failed => entry.failed += 1,
+            Outcome::HungUp => entry.hung_up += 1,
+            Outcome::Ended(reason) => {
+                entry.ended += 1;
+                entry.last_ended = Some(reason.into());
+            }
+        }
+    }
+
+    /// Each line's calls since the start, by how they ended.
+    pub fn calls(&self) -> Vec<CallOutcomes> {
+        let calls = self.calls.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        calls.values().cloned().collect()
+    }
+
+    /// The doors whose tasks failed since the start.
+    pub fn failures(&self) -> Vec<TaskFailures> {
+        let failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        failures.values().cloned().collect()
     }
 
     /// One line's state, once it has one.

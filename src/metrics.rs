@@ -27,8 +27,8 @@ pub const PROVIDER_STATE: &str = "provider_state";
 pub const PROVIDER_CALLS_TOTAL: &str = "provider_calls_total";
 /// Series `help_check_failures_total`: failed checks of the help path, by `check` (`mail`, `twilio`, `webhook`).
 pub const HELP_CHECK_FAILURES_TOTAL: &str = "help_check_failures_total";
-/// Series `phone_calls_total`: calls by `line` (`twilio`, `audiosocket`) and `ending` (`hung_up`, `goodbye`,
-/// `refused`).
+/// Series `phone_calls_total`: each call once, by `line` (`sip`, `twilio`, `audiosocket`), `outcome`
+/// (`refused`, `failed`, `hung_up`, `ended`) and `reason` (`busy`, `voice_limit`, `caller`, `goodbye`, …).
 pub const PHONE_CALLS_TOTAL: &str = "phone_calls_total";
 /// Series `fallback_total`.
 pub const FALLBACK_TOTAL: &str = "fallback_total";
@@ -54,6 +54,9 @@ pub const VOICE_CONTINUATIONS_TOTAL: &str = "voice_continuations_total";
 /// (`no_audio`: no RTP for `RTP_TIMEOUT_SECONDS`; `no_ack`: its 200 never acknowledged; `session_expired`: a
 /// session timer ran out unrefreshed).
 pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
+/// Counter `task_failures_total{door}`: call and connection tasks that failed (a panic), each ending its call
+/// as a hang-up would.
+pub const TASK_FAILURES_TOTAL: &str = "task_failures_total";
 /// Series `voice_turn_patience_seconds`: the patience in use at the end of each answered utterance.
 pub const VOICE_TURN_PATIENCE_SECONDS: &str = "voice_turn_patience_seconds";
 /// Series `ws_connections`.
@@ -136,6 +139,10 @@ const HELP: &[(&str, &str)] = &[
         "Speech after a pause joined to the question it continued (the answer to the half was cancelled), by channel.",
     ),
     (
+        TASK_FAILURES_TOTAL,
+        "Call and connection tasks that failed, each ending its call as a hang-up would, by door.",
+    ),
+    (
         SIP_CALLS_ENDED_TOTAL,
         "SIP calls the gateway ended because the other side was gone (no audio, no ACK, session expired), by reason.",
     ),
@@ -157,7 +164,7 @@ const HELP: &[(&str, &str)] = &[
     ),
     (
         PHONE_CALLS_TOTAL,
-        "Phone calls by line (twilio, audiosocket) and how they ended (hung_up, goodbye, refused).",
+        "Phone calls, each once, by line, outcome (refused, failed, hung_up, ended) and its reason.",
     ),
     (WS_CONNECTIONS, "Open WebSocket connections by channel."),
     (

@@ -15,3 +15,67 @@ impl<T> Drop for AbortOnDrop<T> {
 
 /// How long running requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Runs `work`, catching its panic: the panic's message as the error. A call's, a connection's or a turn's
+/// task that fails this way is ended as a hang-up would end it, and counted, while the rest goes on.
+pub async fn caught<F: std::future::Future>(work: F) -> Result<F::Output, String> {
+    use futures_util::FutureExt;
+    std::panic::AssertUnwindSafe(work)
+        .catch_unwind()
+        .await
+        .map_err(|payload| panic_message(payload.as_ref()))
+}
+
+/// What a panic said.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Failures injected by tests into live calls and connections, by door: the next turn of a call (or the next
+/// frame of a connection) on an armed door panics once. Nothing on the wire or in the settings arms it; only
+/// code holding the `App` can, which in practice is the test suite.
+#[derive(Default)]
+pub struct Faults(std::sync::Mutex<Vec<&'static str>>);
+
+impl Faults {
+    /// The next [`Self::trip`] on `door` panics.
+    pub fn arm(&self, door: &'static str) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(door);
+    }
+
+    /// Panics when `door` was armed (once per arming).
+    pub fn trip(&self, door: &str) {
+        let armed = {
+            let mut armed = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            armed.iter().position(|d| *d == door).map(|at| armed.remove(at))
+        };
+        if armed.is_some() {
+            panic!("a failure injected into the {door} door");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_is_caught_with_its_message_and_an_armed_fault_trips_once() {
+        assert_eq!(caught(async { 7 }).await, Ok(7));
+        let faults = Faults::default();
+        faults.arm("sip");
+        faults.trip("twilio");
+        let failed = caught(async { faults.trip("sip") }).await;
+        assert_eq!(failed, Err("a failure injected into the sip door".into()));
+        assert_eq!(caught(async { faults.trip("sip") }).await, Ok(()));
+        let formatted = caught(async { panic!("{} overflow", 2) }).await;
+        assert_eq!(formatted, Err("2 overflow".into()));
+    }
+}

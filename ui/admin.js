@@ -375,6 +375,20 @@ function registered(line) {
   return [line.detail, gone].filter(Boolean).join('; ') || '–';
 }
 
+// Each telephone line's calls by how they ended, and each door whose tasks failed with the last reason.
+function doors(calls, failures) {
+  const last = (reason) => (reason ? t('admin-last-reason', { reason }) : '');
+  const names = [...new Set([...calls.map((c) => c.line), ...failures.map((f) => f.door)])];
+  return names.map((door) => {
+    const c = calls.find((x) => x.line === door);
+    const f = failures.find((x) => x.door === door);
+    const outcomes = c ? t('admin-call-outcomes', { hung_up: c.hung_up, ended: c.ended, ended_reason: last(c.last_ended),
+      refused: c.refused, refused_reason: last(c.last_refused), failed: c.failed }) : '';
+    const failed = f ? t('admin-task-failures', { failures: f.failures, reason: f.last_reason }) : '';
+    return { door, text: [outcomes, failed].filter(Boolean).join('; ') };
+  });
+}
+
 // A person's help cause in the operator's words, with the settings to set.
 function helpCause(person) {
   const missing = person.missing.map((m) => t(`admin-missing-${m}`)).join(', ');
@@ -404,7 +418,8 @@ function helpPeople(people) {
 }
 
 async function loadHealth() {
-  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices } = await api('/api/admin/providers');
+  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices,
+    calls, task_failures: failures } = await api('/api/admin/providers');
   helpPeople(help);
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
@@ -428,7 +443,9 @@ async function loadHealth() {
   $('#health-summary').textContent = [nobody, failing.length ? t('admin-failing-list', { list: failing.join(', ') }) : '',
     failing.length && !notTried.length ? '' : works]
     .filter(Boolean).join(' ');
-  rows('#health', [...shown, ...telephone], (p) => p.line
+  rows('#health', [...shown, ...telephone, ...doors(calls, failures)], (p) => p.door
+    ? [t('admin-telephone-calls'), p.door, '–', p.text, '–', '–', '–']
+    : p.line
     ? [t('admin-telephone'), p.account, lineState(p), p.state === 'failing' ? p.detail : registered(p), new Date(p.since).toLocaleString(), '–', '–']
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',

@@ -166,6 +166,13 @@ admin-care-notices-failing = { $count ->
    *[other] { $count } Pflege-Hinweise an Kontaktpersonen konnten wiederholt nicht gesendet werden und werden weiter versucht
 }: { $error }
 admin-telephone = Telefon
+admin-telephone-calls = Telefonanrufe
+admin-call-outcomes = { $hung_up } vom Anrufer aufgelegt, { $ended } vom Gateway beendet{ $ended_reason }, { $refused } abgewiesen{ $refused_reason }, { $failed } fehlgeschlagen
+admin-last-reason = {" "}(zuletzt: { $reason })
+admin-task-failures = { $failures ->
+        [one] 1 Aufgabe fehlgeschlagen
+       *[other] { $failures } Aufgaben fehlgeschlagen
+    }, jeder Anruf wie bei einem Auflegen beendet (zuletzt: { $reason })
 admin-not-tried-list = Noch nicht versucht (kein Aufruf und keine Prüfung hat sie erreicht): { $list }.
 admin-providers-answer = Die eingerichteten Anbieter antworten.
 admin-every-provider-works = Alle eingerichteten Anbieter funktionieren.

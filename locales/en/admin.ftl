@@ -166,6 +166,13 @@ admin-care-notices-failing = { $count ->
    *[other] { $count } care notices to contacts failed more than once and are being tried again
 }: { $error }
 admin-telephone = telephone
+admin-telephone-calls = telephone calls
+admin-call-outcomes = { $hung_up } hung up by the caller, { $ended } ended by the gateway{ $ended_reason }, { $refused } refused{ $refused_reason }, { $failed } failed
+admin-last-reason = {" "}(last: { $reason })
+admin-task-failures = { $failures ->
+        [one] 1 task failed
+       *[other] { $failures } tasks failed
+    }, each call ended as a hang-up would (last: { $reason })
 admin-not-tried-list = Not tried yet (no call or check has reached them): { $list }.
 admin-providers-answer = The configured providers answer.
 admin-every-provider-works = Every configured provider works.

@@ -65,7 +65,10 @@ impl SipSettings {
             .filter(|r| r.end() > r.start() && *r.start() > 0)
             .ok_or_else(|| ports.error(format!("{text:?} is not a range of ports like 40000-40099")))?;
         let max_calls = src
-            .var("SIP_MAX_CALLS", "SIP calls at once; one more hears busy (486)")
+            .var(
+                "SIP_MAX_CALLS",
+                "SIP calls at once; one more hears busy (486 with `Retry-After`)",
+            )
             .ranged(4, 1000)?
             .max(1) as usize;
         let rtp_timeout = src

@@ -7,6 +7,9 @@
 //! A call is `AUDIOSOCKET_USERS`' user of its UUID, else `AUDIOSOCKET_USER`'s, else an unknown caller's
 //! (`PHONE_UNKNOWN_CALLERS`).
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -57,7 +60,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                     let app = app.clone();
                     calls.spawn(async move {
                         let _permit = permit;
-                        connection(app, stream, peer).await;
+                        // A failed call's socket closes as it unwinds: to the PBX, a hang-up.
+                        if let Err(reason) = crate::task::caught(connection(app.clone(), stream, peer)).await {
+                            app.lines.task_failed(&app.metrics, "audiosocket", &reason);
+                        }
                     });
                 }
                 Err(err) => {
@@ -106,7 +112,7 @@ pub async fn read_message<R: AsyncRead + Unpin>(reader: &mut R) -> std::io::Resu
 /// Writes one message.
 pub async fn write_message<W: AsyncWrite + Unpin>(writer: &mut W, kind: u8, payload: &[u8]) -> std::io::Result<()> {
     let length = u16::try_from(payload.len()).map_err(|_| std::io::Error::other("AudioSocket payload too long"))?;
-    let mut bytes = Vec::with_capacity(3 + payload.len());
+    let mut bytes = Vec::with_capacity(payload.len().saturating_add(3));
     bytes.push(kind);
     bytes.extend_from_slice(&length.to_be_bytes());
     bytes.extend_from_slice(payload);
@@ -141,17 +147,24 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr) {
         Err(err) => return tracing::error!(%err, "the user of an AudioSocket call could not be read"),
     };
     tracing::info!(%uuid, caller = caller.kind(), "an AudioSocket call");
+    // A call beyond the voice connections' limits is closed before a word is said.
+    let seated = match caller {
+        Caller::Refused => None,
+        Caller::Known(user) | Caller::Guest(user) => match super::seat(&app, &user, "audiosocket") {
+            Ok(seat) => Some((user, seat)),
+            Err(refused) => return app.lines.call_outcome(&app.metrics, "audiosocket", refused),
+        },
+    };
     let (tx, mut inbound) = mpsc::channel(64);
     let writer = crate::deadline::Deadline::new(writer, Duration::from_secs(app.settings.limits.write_timeout_secs));
     let mut player = Player::start(writer, tx.clone());
     let _reader = AbortOnDrop(tokio::spawn(read(reader, tx)));
-    match caller {
-        Caller::Refused => call::refuse(&app, &mut player, &mut inbound, "audiosocket").await,
-        Caller::Known(user) | Caller::Guest(user) => {
-            super::answer(app, user, "audiosocket", &mut inbound, &mut player).await;
-        }
-    }
+    let outcome = match seated {
+        None => call::refuse(&app, &mut player, &mut inbound).await,
+        Some(seated) => super::answer(app.clone(), seated, "audiosocket", &mut inbound, &mut player).await,
+    };
     player.hang_up().await;
+    app.lines.call_outcome(&app.metrics, "audiosocket", outcome);
 }
 
 /// Turns Asterisk's messages into the call's input until it hangs up; audio of an odd length and messages of
@@ -185,13 +198,13 @@ async fn read<R: AsyncRead + Unpin>(mut reader: BufReader<R>, tx: mpsc::Sender<I
             kind::DTMF => match message.payload.as_slice() {
                 [key] if key.is_ascii_digit() || matches!(key, b'*' | b'#') => Inbound::Key(char::from(*key)),
                 _ => {
-                    malformed += 1;
+                    malformed = malformed.saturating_add(1);
                     continue;
                 }
             },
             kind::UUID | kind::SILENCE => continue,
             _ => {
-                malformed += 1;
+                malformed = malformed.saturating_add(1);
                 continue;
             }
         };
@@ -308,6 +321,7 @@ async fn pace<W: AsyncWrite + Unpin>(
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

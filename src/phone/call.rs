@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::texts;
 use crate::app::App;
+use crate::lines::Outcome;
 use crate::listen::end_of_turn::Verdict;
 use crate::phrasebook::{Words, phrase};
 use crate::providers::audio::{Pcm, parse_wav, to_mono};
@@ -227,10 +228,13 @@ impl Call {
                 received = inbound.recv() => Step::Inbound(received),
                 next = self.conversation.next() => Step::Next(next),
                 verdict = self.listener.verdict() => Step::Verdict(verdict),
-                () = tokio::time::sleep_until(self.quiet_since + silence), if idle => Step::Silence,
+                () = tokio::time::sleep_until(crate::clock::after(self.quiet_since, silence)), if idle => Step::Silence,
                 () = sleep_until(hang_up_at) => Step::HangUp,
                 () = sleep_until(look_at) => Step::Confirmations,
             };
+            if let Step::Inbound(Some(_)) = step {
+                self.app.faults.trip(self.line);
+            }
             let went = match step {
                 Step::Inbound(None | Some(Inbound::Hangup)) => return Ending::HungUp,
                 Step::Inbound(Some(Inbound::Audio(samples))) => self.hear(line, &samples).await,
@@ -458,7 +462,7 @@ impl Call {
                     && let Ok(Some(alarm)) = self.app.store.latest_alarm(&self.user.id).await
                 {
                     let told = self.app.store.acknowledged_by(&alarm.id).await.map_or(0, |a| a.len());
-                    self.alarm = Some((alarm.id, told, Instant::now() + ACK_POLL));
+                    self.alarm = Some((alarm.id, told, crate::clock::from_now(ACK_POLL)));
                 }
                 Ok(())
             }
@@ -484,7 +488,7 @@ impl Call {
         let Some((id, told, look_at)) = &mut self.alarm else {
             return Ok(());
         };
-        *look_at = Instant::now() + ACK_POLL;
+        *look_at = crate::clock::from_now(ACK_POLL);
         let (id, told) = (id.clone(), *told);
         let confirmed = match self.app.store.acknowledged_by(&id).await {
             Ok(confirmed) => confirmed,
@@ -508,7 +512,7 @@ impl Call {
     async fn goodbye<L: Line>(&mut self, line: &mut L, words: &str) -> std::io::Result<()> {
         self.interrupt(line).await?;
         self.say(line, words).await?;
-        self.hanging_up = Some(self.played_by.max(Instant::now()) + GOODBYE_GRACE);
+        self.hanging_up = Some(crate::clock::after(self.played_by.max(Instant::now()), GOODBYE_GRACE));
         Ok(())
     }
 
@@ -539,7 +543,7 @@ impl Call {
         };
         let samples = at_rate(pcm, self.rate);
         let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(self.rate));
-        self.played_by = self.played_by.max(Instant::now()) + length;
+        self.played_by = crate::clock::after(self.played_by.max(Instant::now()), length);
         self.marks += 1;
         line.play(&samples, self.marks).await?;
         self.playing.push_back((self.marks, piece));
@@ -565,8 +569,6 @@ impl Call {
         if let Err(err) = self.app.store.add_call(&self.user.id, seconds as i64, cost).await {
             tracing::error!(%err, "counting a call failed");
         }
-        let labels = [("line", self.line), ("ending", ending_label(ending))];
-        self.app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
     }
 }
 
@@ -577,16 +579,10 @@ pub(crate) async fn apologize<L: Line>(app: &App, line: &mut L, inbound: &mut mp
 }
 
 /// Tells a caller whose number is not known that the line is not for them, and hangs up.
-pub(crate) async fn refuse<L: Line>(
-    app: &App,
-    line: &mut L,
-    inbound: &mut mpsc::Receiver<Inbound>,
-    name: &'static str,
-) {
+pub(crate) async fn refuse<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::Receiver<Inbound>) -> Outcome {
     let language = app.settings.turn.default_language.clone();
     say_and_hang_up(app, line, inbound, &phrase(&language, "phone-refusal")).await;
-    let labels = [("line", name), ("ending", "refused")];
-    app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
+    Outcome::Refused("unknown_caller")
 }
 
 /// Says `words` in the gateway's default voice and hangs up once they were played (or the caller did).
@@ -613,13 +609,6 @@ async fn say_and_hang_up<L: Line>(app: &App, line: &mut L, inbound: &mut mpsc::R
         let _ = tokio::time::timeout(length + GOODBYE_GRACE, played).await;
     }
     line.hang_up().await;
-}
-
-fn ending_label(ending: Ending) -> &'static str {
-    match ending {
-        Ending::HungUp => "hung_up",
-        Ending::Goodbye => "goodbye",
-    }
 }
 
 /// Audio at the line's rate.

@@ -19,25 +19,35 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::app::App;
+use crate::lines::Outcome;
+use crate::listen::budget::Seat;
 use crate::store::users::User;
-use call::{Call, Inbound, Line};
+use call::{Call, Ending, Inbound, Line};
 
 /// The phone's HTTP routes (Twilio's webhook and stream).
 pub use twilio::router;
 
-/// Answers a call of `user` on `line_name` and runs it until it ends; a call over the voice connections' limits,
-/// or one the store cannot open a session for, hears an apology.
+/// The place of a call of `user` among the voice connections, taken before the line answers: a call beyond
+/// the limits is refused as busy, never answered and then hung up.
+pub(crate) fn seat(app: &App, user: &User, line_name: &'static str) -> Result<Seat, Outcome> {
+    app.voice_budget.seat(&user.id).map_err(|_| {
+        tracing::warn!(
+            line = line_name,
+            "too many voice connections; a call is refused before it is answered"
+        );
+        Outcome::Refused("voice_limit")
+    })
+}
+
+/// Answers a call of `user` on `line_name` (in the place it was given) and runs it until it ends: how it
+/// ended. One the store cannot open a session for hears an apology.
 pub(crate) async fn answer<L: Line>(
     app: Arc<App>,
-    user: User,
+    (user, _seat): (User, Seat),
     line_name: &'static str,
     inbound: &mut mpsc::Receiver<Inbound>,
     line: &mut L,
-) {
-    let Ok(_seat) = app.voice_budget.seat(&user.id) else {
-        tracing::warn!(line = line_name, "too many voice connections; a call is turned away");
-        return call::apologize(&app, line, inbound).await;
-    };
+) -> Outcome {
     let started = async {
         let session = app
             .store
@@ -49,11 +59,33 @@ pub(crate) async fn answer<L: Line>(
         Ok(call) => call,
         Err(err) => {
             tracing::error!(%err, "a call could not be answered");
-            return call::apologize(&app, line, inbound).await;
+            call::apologize(&app, line, inbound).await;
+            return Outcome::Ended("unavailable");
         }
     };
-    let label = [("channel", "phone")];
-    app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, 1);
-    call.run(inbound, line).await;
-    app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
+    let _open = Open::counted(app.clone());
+    match call.run(inbound, line).await {
+        Ending::HungUp => Outcome::HungUp,
+        Ending::Goodbye => Outcome::Ended("goodbye"),
+    }
+}
+
+/// A call counted among the open voice connections until it ends, however it ends (a failed task too).
+struct Open(Arc<App>);
+
+impl Open {
+    const LABEL: [(&'static str, &'static str); 1] = [("channel", "phone")];
+
+    fn counted(app: Arc<App>) -> Self {
+        app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &Self::LABEL, 1);
+        Self(app)
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0
+            .metrics
+            .gauge_add(crate::metrics::WS_CONNECTIONS, &Self::LABEL, -1);
+    }
 }

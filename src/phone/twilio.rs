@@ -10,6 +10,9 @@
 //! the stream, and so does a proof used once already (the store keeps used ones for their two minutes, so any
 //! instance may take the webhook or the stream, and a copied proof opens nothing).
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -100,10 +103,22 @@ async fn incoming(
         .ok_or_else(|| ApiError::invalid("CallSid", "missing"))?;
     let caller = callers::by_number(&app, field("From")).await?;
     tracing::info!(caller = caller.kind(), "an incoming Twilio call");
+    // A call beyond the voice connections' limits is rejected as busy: never answered. (Its stream takes its
+    // own place; this one is only the question whether there is one.)
+    if let Caller::Known(user) | Caller::Guest(user) = &caller
+        && let Err(refused) = super::seat(&app, user, "twilio")
+    {
+        app.lines.call_outcome(&app.metrics, "twilio", refused);
+        let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response><Reject reason=\"busy\"/></Response>";
+        return Ok((
+            [(header::CONTENT_TYPE, "text/xml; charset=utf-8")],
+            document.to_string(),
+        ));
+    }
     let twiml = match &caller {
         Caller::Refused => {
-            let labels = [("line", "twilio"), ("ending", "refused")];
-            app.metrics.incr(crate::metrics::PHONE_CALLS_TOTAL, &labels);
+            app.lines
+                .call_outcome(&app.metrics, "twilio", crate::lines::Outcome::Refused("unknown_caller"));
             let language = &app.settings.turn.default_language;
             format!(
                 "<Response><Say language=\"{}\">{}</Say><Hangup/></Response>",
@@ -166,7 +181,12 @@ async fn stream(
     Ok(upgrade?
         .read_buffer_size(crate::socket::READ_BUFFER)
         .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| serve(socket, app, auth_token)))
+        .on_upgrade(move |socket| async move {
+            // A failed call's stream closes as it unwinds: to Twilio, a hang-up.
+            if let Err(reason) = crate::task::caught(serve(socket, app.clone(), auth_token)).await {
+                app.lines.task_failed(&app.metrics, "twilio", &reason);
+            }
+        }))
 }
 
 /// A message from Twilio.
@@ -270,14 +290,19 @@ async fn serve(socket: WebSocket, app: Arc<App>, auth_token: String) {
         Ok(None) => return tracing::warn!("the user of a Twilio call is gone; the stream is closed"),
         Err(err) => return tracing::error!(%err, "the user of a Twilio call could not be read"),
     };
+    let seat = match super::seat(&app, &user, "twilio") {
+        Ok(seat) => seat,
+        Err(refused) => return app.lines.call_outcome(&app.metrics, "twilio", refused),
+    };
     let mut line = TwilioLine {
         sink,
         stream_sid: started.stream_sid.clone(),
     };
     let (tx, mut inbound) = mpsc::channel(64);
     let _reader = AbortOnDrop(tokio::spawn(read(source, tx, started.sequence)));
-    super::answer(app, user, "twilio", &mut inbound, &mut line).await;
+    let outcome = super::answer(app.clone(), (user, seat), "twilio", &mut inbound, &mut line).await;
     line.hang_up().await;
+    app.lines.call_outcome(&app.metrics, "twilio", outcome);
 }
 
 /// Reads messages until `start` and checks it: a media stream the webhook answered, in µ-law at 8 kHz.
@@ -298,7 +323,7 @@ async fn wait_for_start(
                 if param("call") != start.call_sid || !secrets_equal(param("token"), &expected) {
                     return Err("its start names a call the webhook did not answer");
                 }
-                let age = crate::store::now_ms() - issued.parse::<i64>().unwrap_or(0);
+                let age = crate::store::now_ms().saturating_sub(issued.parse::<i64>().unwrap_or(0));
                 if !(0..START_WITHIN.as_millis() as i64).contains(&age) {
                     return Err("its call was answered too long ago");
                 }
@@ -395,11 +420,11 @@ async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut
             Received::Stop => break Inbound::Hangup,
             Received::Ignored => continue,
             Received::OutOfOrder => {
-                out_of_order += 1;
+                out_of_order = out_of_order.saturating_add(1);
                 continue;
             }
             Received::Malformed => {
-                malformed += 1;
+                malformed = malformed.saturating_add(1);
                 continue;
             }
         };
@@ -407,7 +432,7 @@ async fn read(mut source: SplitStream<WebSocket>, tx: mpsc::Sender<Inbound>, mut
             break Inbound::Hangup;
         }
     };
-    if malformed + out_of_order > 0 {
+    if malformed > 0 || out_of_order > 0 {
         tracing::warn!(
             malformed,
             out_of_order,
@@ -501,6 +526,7 @@ impl Line for TwilioLine {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

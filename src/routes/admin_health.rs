@@ -60,6 +60,12 @@ struct ProvidersHealth {
     links_warning: Option<String>,
     /// The phone lines the gateway keeps itself: its SIP registration with the router.
     lines: Vec<crate::lines::LineStatus>,
+    /// The doors whose call or connection tasks failed since the start (each call ended as a hang-up would),
+    /// with the last reason.
+    task_failures: Vec<crate::lines::TaskFailures>,
+    /// Each telephone line's calls since the start, by how they ended (refused, failed, hung up by the
+    /// caller, ended by the gateway), with the last reasons.
+    calls: Vec<crate::lines::CallOutcomes>,
     /// The care notices to contacts waiting to be sent: a mail relay or Twilio that keeps failing shows here.
     care_notices: CareNotices,
 }
@@ -108,6 +114,8 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         help,
         links_warning: checks::links_warning(&app),
         lines: app.lines.list(),
+        task_failures: app.lines.failures(),
+        calls: app.lines.calls(),
         care_notices: {
             let outbox = app.store.outbox_health().await?;
             CareNotices {

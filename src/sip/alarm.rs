@@ -9,7 +9,6 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
-use tokio::time::Instant;
 
 use super::answer::{self, Ears};
 use super::dial::{self, Answered};
@@ -218,7 +217,7 @@ impl Conversation<'_> {
             let _ = line.play(samples, mark).await;
         }
         // The question's end starts the time to answer; a line that reports no marks has the whole.
-        let mut deadline = Instant::now() + seconds(length, rate) + LISTEN;
+        let mut deadline = crate::clock::from_now(seconds(length, rate).saturating_add(LISTEN));
         // The person's own calls listen for a spoken answer too (from the start: "ja" may come early).
         let listens = matches!(call.confirms, Some(Confirm::Reminder(_) | Confirm::Checkin));
         let mut ears = listens.then(|| Ears::new(self.app, rate));
@@ -231,7 +230,7 @@ impl Conversation<'_> {
                     None => break Answer::None,
                 },
                 event = inbound.recv() => match event {
-                    Some(Inbound::Played(QUESTION_PLAYED)) => deadline = Instant::now() + LISTEN,
+                    Some(Inbound::Played(QUESTION_PLAYED)) => deadline = crate::clock::from_now(LISTEN),
                     Some(Inbound::Audio(samples)) => {
                         if let Some(utterance) = ears.as_mut().and_then(|e| e.hear(&samples))
                             && hearing.is_none()
@@ -247,7 +246,7 @@ impl Conversation<'_> {
                     hearing = None;
                     let text = text.ok().flatten().unwrap_or_default();
                     match reply(&text, call) {
-                        Answer::None => deadline = deadline.max(Instant::now() + LISTEN / 2),
+                        Answer::None => deadline = deadline.max(crate::clock::from_now(LISTEN / 2)),
                         answer => break answer,
                     }
                 }
@@ -303,7 +302,7 @@ impl Conversation<'_> {
             play_out(line, inbound, &question).await;
         }
         let mut ears = Ears::new(self.app, rate);
-        let deadline = Instant::now() + LISTEN + LISTEN;
+        let deadline = crate::clock::from_now(LISTEN * 2);
         let yes = loop {
             tokio::select! {
                 key = keys.recv() => match key {

@@ -14,11 +14,14 @@ use super::message::{Message, uri_of, user_of};
 use super::sdp::Offer;
 use super::session::{self, Agreed, Session, Timer};
 use crate::app::App;
+use crate::lines::Outcome;
+use crate::listen::budget::Seat;
 use crate::phone::call;
 use crate::phone::callers::{self, Caller};
 
 /// Takes the call `invite` (from `from`, whose later requests of the dialog come on `requests`) with the
-/// gateway reached at `contact`.
+/// gateway reached at `contact`: how the call ended. A call the gateway cannot take is refused before it is
+/// answered.
 pub async fn take(
     app: Arc<App>,
     endpoint: Arc<Endpoint>,
@@ -26,38 +29,45 @@ pub async fn take(
     from: SocketAddr,
     mut requests: mpsc::Receiver<Message>,
     contact: SocketAddr,
-) {
+) -> Outcome {
     let _ = endpoint.send(&invite.response(100, "Trying", None), from).await;
-    let Some((timer, offer)) = acceptable(&endpoint, &invite, from).await else {
-        return;
+    let refused = |(refusal, reason): Refusal| {
+        let endpoint = endpoint.clone();
+        async move {
+            let _ = endpoint.send(&refusal, from).await;
+            Outcome::Refused(reason)
+        }
+    };
+    let (timer, offer) = match acceptable(&invite) {
+        Ok(acceptable) => acceptable,
+        Err(refusal) => return refused(refusal).await,
+    };
+    let (caller, seat) = match seated(&app, &invite).await {
+        Ok(seated) => seated,
+        Err(refusal) => return refused(refusal).await,
     };
     let Some(sockets) = ports(&app, &endpoint, &invite, from, contact).await else {
-        return;
+        return Outcome::Refused("no_port");
     };
     let local_media = SocketAddr::new(contact.ip(), sockets.0.local_addr().map_or(0, |a| a.port()));
     let reliable = endpoint.reliable(from);
     let answer = Answer::of(&invite, &offer, (contact, local_media, reliable), timer.as_ref());
     let Some(dialog) = Dialog::taken(&invite, &answer.ok, from, contact, reliable).await else {
-        let _ = endpoint
-            .send(&invite.response(400, "Bad Request (no usable Contact)", None), from)
-            .await;
-        return tracing::warn!("a SIP call without a usable Contact; refused");
+        tracing::warn!("a SIP call without a usable Contact; refused");
+        let refusal = invite.response(400, "Bad Request (no usable Contact)", None);
+        return refused((Box::new(refusal), "bad_request")).await;
     };
     let dialog = Shared::new(dialog);
     match acknowledged(&endpoint, &answer.ok, from, &mut requests).await {
         Acknowledged::Yes => {}
-        Acknowledged::Ended => return,
+        Acknowledged::Ended => return Outcome::HungUp,
         Acknowledged::Never => {
             tracing::warn!("a SIP call's answer was never acknowledged; ended with a BYE");
             session::ended(&app, "no_ack");
-            return dialog.hang_up(endpoint)();
+            dialog.hang_up(endpoint)();
+            return Outcome::Ended("no_ack");
         }
     }
-    let number = invite.header("From").map(uri_of).and_then(user_of);
-    let caller = match callers::by_number(&app, number).await {
-        Ok(caller) => caller,
-        Err(err) => return tracing::error!(%err, "the caller of a SIP call could not be read"),
-    };
     tracing::info!(
         caller = caller.kind(),
         codec = offer.codec.name(),
@@ -75,32 +85,57 @@ pub async fn take(
         timer,
         remote_cseq: invite.cseq().map_or(0, |(n, _)| n),
     };
-    converse(app, taken, caller, requests).await;
+    converse(app, taken, (caller, seat), requests).await
 }
 
-/// The INVITE's session timer and offer, when the gateway can take them; else the refusal is sent (420 for
-/// an extension it lacks, 422 for a session interval too short, 488 for an offer it cannot answer).
-async fn acceptable(endpoint: &Endpoint, invite: &Message, from: SocketAddr) -> Option<(Option<Timer>, Offer)> {
+/// A refusal to send, and its reason for the count.
+type Refusal = (Box<Message>, &'static str);
+
+/// How long a caller turned away for want of a place is asked to wait (seconds, RFC 3261 §20.33).
+pub const RETRY_AFTER: &str = "60";
+
+/// The INVITE's session timer and offer, when the gateway can take them; else the refusal: 420 for an
+/// extension it lacks, 400 for a session interval that is no number, 422 for one too short, 488 for an offer
+/// it cannot answer.
+fn acceptable(invite: &Message) -> Result<(Option<Timer>, Offer), Refusal> {
     if let Some(refusal) = session::unsupported(invite) {
-        let _ = endpoint.send(&refusal, from).await;
-        return None;
+        return Err((Box::new(refusal), "extension"));
     }
-    let timer = match Timer::asked(invite) {
-        Ok(timer) => timer,
-        Err(too_small) => {
-            let _ = endpoint.send(&too_small, from).await;
-            return None;
-        }
-    };
+    let timer = Timer::asked(invite).map_err(|refusal| {
+        let reason = if refusal.code() == Some(422) {
+            "interval"
+        } else {
+            "bad_request"
+        };
+        (refusal, reason)
+    })?;
     match Offer::parse(&String::from_utf8_lossy(&invite.body)) {
-        Ok(offer) => Some((timer, offer)),
+        Ok(offer) => Ok((timer, offer)),
         Err(why) => {
             let mut refusal = invite.response(488, "Not Acceptable Here", None);
             refusal.push("Warning", format!("304 voice-gateway \"{why}\""));
-            let _ = endpoint.send(&refusal, from).await;
-            None
+            Err((Box::new(refusal), "offer"))
         }
     }
+}
+
+/// Whose call it is and, for a caller who may call, their place among the voice connections: a call beyond
+/// the limits gets 486 with `Retry-After` before anything is answered.
+async fn seated(app: &App, invite: &Message) -> Result<(Caller, Option<Seat>), Refusal> {
+    let number = invite.header("From").map(uri_of).and_then(user_of);
+    let caller = callers::by_number(app, number).await.map_err(|err| {
+        tracing::error!(%err, "the caller of a SIP call could not be read");
+        (Box::new(super::busy(invite, 503, "Service Unavailable")), "unavailable")
+    })?;
+    let seat = match &caller {
+        Caller::Refused => None,
+        Caller::Known(user) | Caller::Guest(user) => {
+            let seat = crate::phone::seat(app, user, "sip")
+                .map_err(|_| (Box::new(super::busy(invite, 486, "Busy Here")), "voice_limit"))?;
+            Some(seat)
+        }
+    };
+    Ok((caller, seat))
 }
 
 /// The call's RTP and RTCP sockets; none when the range is used up (503 sent).
@@ -120,7 +155,7 @@ async fn ports(
                 tracing::warn!(%err, left_out, "a SIP call found no RTP port; 503");
             }
             let _ = endpoint
-                .send(&invite.response(503, "Service Unavailable", None), from)
+                .send(&super::busy(invite, 503, "Service Unavailable"), from)
                 .await;
             None
         }
@@ -187,8 +222,13 @@ struct Taken {
 }
 
 /// The call on the voice core (or refused, for a caller who may not call) while its dialog is served; its
-/// end by a BYE when the gateway ends it.
-async fn converse(app: Arc<App>, taken: Taken, caller: Caller, requests: mpsc::Receiver<Message>) {
+/// end by a BYE when the gateway ends it, and how it ended.
+async fn converse(
+    app: Arc<App>,
+    taken: Taken,
+    (caller, seat): (Caller, Option<Seat>),
+    requests: mpsc::Receiver<Message>,
+) -> Outcome {
     let (tx, mut inbound) = mpsc::channel(64);
     let (keys, _keys) = keys_as_input(tx.clone());
     let hang_up = taken.dialog.hang_up(taken.endpoint.clone());
@@ -221,19 +261,44 @@ async fn converse(app: Arc<App>, taken: Taken, caller: Caller, requests: mpsc::R
         timer: taken.timer,
         remote_cseq: taken.remote_cseq,
     };
-    let in_dialog = crate::task::AbortOnDrop(tokio::spawn(session.serve(requests)));
-    match caller {
-        Caller::Refused => call::refuse(&app, &mut line, &mut inbound, "sip").await,
-        Caller::Known(user) | Caller::Guest(user) => {
-            crate::phone::answer(app.clone(), user, "sip", &mut inbound, &mut line).await;
+    let mut in_dialog = crate::task::AbortOnDrop(tokio::spawn(serve_or_hang_up(app.clone(), session, requests)));
+    let outcome = match (caller, seat) {
+        (Caller::Known(user) | Caller::Guest(user), Some(seat)) => {
+            crate::phone::answer(app.clone(), (user, seat), "sip", &mut inbound, &mut line).await
         }
-    }
+        _ => call::refuse(&app, &mut line, &mut inbound).await,
+    };
     if line.vanished() {
         session::ended(&app, "no_audio");
+        return Outcome::Ended("no_audio");
     }
-    // A caller who hung up first is not sent a BYE.
     if !in_dialog.0.is_finished() {
         crate::phone::call::Line::hang_up(&mut line).await;
+        return outcome;
+    }
+    // A caller who hung up first is not sent a BYE; a session the gateway ended says why.
+    match (&mut in_dialog.0).await {
+        Ok(Some(ended)) => ended,
+        _ => outcome,
+    }
+}
+
+/// Serves the call's dialog; when that fails, the call is ended as the gateway ends it (a BYE, the call told)
+/// and the failure counted.
+async fn serve_or_hang_up(app: Arc<App>, session: Session, requests: mpsc::Receiver<Message>) -> Option<Outcome> {
+    let (dialog, endpoint, inbound) = (
+        session.dialog.clone(),
+        session.endpoint.clone(),
+        session.inbound.clone(),
+    );
+    match crate::task::caught(session.serve(requests)).await {
+        Ok(ended) => ended.map(Outcome::Ended),
+        Err(reason) => {
+            app.lines.task_failed(&app.metrics, "sip", &reason);
+            dialog.hang_up(endpoint)();
+            let _ = inbound.send(call::Inbound::Hangup).await;
+            Some(Outcome::Failed)
+        }
     }
 }
 
@@ -270,7 +335,7 @@ async fn acknowledged(
     requests: &mut mpsc::Receiver<Message>,
 ) -> Acknowledged {
     let mut interval = T1;
-    let deadline = tokio::time::Instant::now() + T1 * 64;
+    let deadline = crate::clock::from_now(T1 * 64);
     let reliable = endpoint.reliable(to);
     loop {
         if endpoint.send(ok, to).await.is_err() {
@@ -279,7 +344,7 @@ async fn acknowledged(
         let next = if reliable {
             deadline
         } else {
-            (tokio::time::Instant::now() + interval).min(deadline)
+            crate::clock::from_now(interval).min(deadline)
         };
         loop {
             let request = tokio::select! {

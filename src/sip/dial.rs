@@ -52,9 +52,11 @@ pub async fn call(
             200..=299 => return answered(endpoint, account, &invite, &response, cseq, responses).await,
             code => {
                 // A final answer that is not a 2xx is acknowledged inside its transaction.
-                let _ = endpoint
-                    .send(&ack_of_failure(&invite, &response), account.registrar)
-                    .await;
+                let ack = ack_of_failure(&invite, &response);
+                let _ = endpoint.send(&ack, account.registrar).await;
+                if !endpoint.reliable(account.registrar) {
+                    tokio::spawn(absorb(endpoint.clone(), responses, ack, account.registrar));
+                }
                 match code {
                     401 | 407 => credentials = Some(Asked::of(&response, &status, credentials.is_some())?),
                     486 | 600 => return Err(format!("busy ({status})")),
@@ -82,7 +84,10 @@ async fn ringing(
     let to = account.registrar;
     let bytes = invite.to_bytes();
     let started = Instant::now();
-    let (silent_until, ring_until) = (started + T1 * 64, started + ring);
+    let (silent_until, ring_until) = (
+        crate::clock::after(started, T1 * 64),
+        crate::clock::after(started, ring),
+    );
     let mut interval = T1;
     let mut heard = false;
     loop {
@@ -90,7 +95,7 @@ async fn ringing(
             .send_bytes(&bytes, to)
             .await
             .map_err(|e| format!("sending to {to}: {e}"))?;
-        let resend = Instant::now() + interval;
+        let resend = crate::clock::from_now(interval);
         loop {
             let wake = if heard {
                 ring_until
@@ -112,6 +117,19 @@ async fn ringing(
         }
         interval = (interval * 2).min(T2);
     }
+}
+
+/// Timer D (RFC 3261 §17.1.1.2): for 32 s after a final answer that is not a 2xx, the same answer sent again
+/// (its ACK was lost) is acknowledged again and goes no further.
+async fn absorb(endpoint: Arc<Endpoint>, mut responses: Responses, ack: Message, to: std::net::SocketAddr) {
+    let again = async {
+        while let Some(response) = responses.recv().await {
+            if response.code().is_some_and(|c| c >= 300) {
+                let _ = endpoint.send(&ack, to).await;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(32), again).await;
 }
 
 /// Cancels a ringing INVITE and waits for its final answer.

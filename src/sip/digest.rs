@@ -1,6 +1,9 @@
 //! Digest authentication as SIP uses it (RFC 3261 §22.4 on RFC 2617, SHA-256 by RFC 8760): the answer to a
 //! registrar's `WWW-Authenticate` or a proxy's `Proxy-Authenticate` challenge.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use md5::{Digest as _, Md5};
 use secrecy::{ExposeSecret, SecretString};
 use sha2::Sha256;
@@ -111,10 +114,10 @@ fn split_params(text: &str) -> Vec<(String, String)> {
     let mut rest = text;
     while let Some(eq) = rest.find('=') {
         let name = rest[..eq].trim().trim_start_matches(',').trim().to_string();
-        let after = rest[eq + 1..].trim_start();
+        let after = rest.get(eq.saturating_add(1)..).unwrap_or_default().trim_start();
         let (value, next) = match after.strip_prefix('"') {
             Some(quoted) => match quoted.find('"') {
-                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                Some(end) => (&quoted[..end], quoted.get(end.saturating_add(1)..).unwrap_or_default()),
                 None => (quoted, ""),
             },
             None => {
@@ -133,6 +136,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

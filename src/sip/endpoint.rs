@@ -53,6 +53,19 @@ pub struct Endpoint {
     answers: Mutex<HashMap<String, (Vec<u8>, tokio::time::Instant)>>,
     /// Who may talk to the telephone, once known: a stranger's broken request gets 403, not the reason.
     allowed: Mutex<Option<Allowed>>,
+    /// Refusals of INVITEs sent over UDP and not yet acknowledged (RFC 3261 §17.2.1, Timer G and H), by
+    /// their transaction and peer; `refused` wakes the task that sends them again.
+    unacknowledged: Mutex<HashMap<String, Refusal>>,
+    refused: tokio::sync::Notify,
+}
+
+/// A final response other than 2xx to an INVITE, sent again until its ACK.
+struct Refusal {
+    bytes: Vec<u8>,
+    to: SocketAddr,
+    next: tokio::time::Instant,
+    interval: Duration,
+    give_up: tokio::time::Instant,
 }
 
 impl Endpoint {
@@ -64,6 +77,8 @@ impl Endpoint {
             streams: Mutex::default(),
             answers: Mutex::default(),
             allowed: Mutex::default(),
+            unacknowledged: Mutex::default(),
+            refused: tokio::sync::Notify::new(),
         }))
     }
 
@@ -81,13 +96,76 @@ impl Endpoint {
         self.socket.local_addr()
     }
 
-    /// Sends a message once (a response, an ACK); a response is remembered for its request's retransmissions.
+    /// Sends a message once (a response, an ACK); a response is remembered for its request's retransmissions,
+    /// and a refusal of an INVITE over UDP is sent again until its ACK.
     pub async fn send(&self, message: &Message, to: SocketAddr) -> std::io::Result<()> {
         let bytes = message.to_bytes();
         if message.code().is_some() {
             self.remember(message, &bytes, to);
         }
+        if message.code().is_some_and(|code| code >= 300) && message.method() == "INVITE" && !self.reliable(to) {
+            self.until_acknowledged(message, &bytes, to);
+        }
         self.send_bytes(&bytes, to).await
+    }
+
+    /// Keeps a refusal of an INVITE to be sent again from T1 doubling to T2 until its ACK, for 64·T1 at most
+    /// (Timer G and H).
+    fn until_acknowledged(&self, refusal: &Message, bytes: &[u8], to: SocketAddr) {
+        let mut waiting = self.waiting_refusals();
+        if waiting.len() >= REMEMBERED || refusal.code() == Some(403) {
+            return;
+        }
+        let again = Refusal {
+            bytes: bytes.to_vec(),
+            to,
+            next: crate::clock::from_now(T1),
+            interval: T1,
+            give_up: crate::clock::from_now(T1 * 64),
+        };
+        waiting.insert(answered_key(refusal, to), again);
+        self.refused.notify_one();
+    }
+
+    /// Sends the unacknowledged refusals again when due, until the endpoint is dropped.
+    pub async fn resend_refusals(self: Arc<Self>) {
+        loop {
+            for (bytes, to) in self.refusals_due() {
+                let _ = self.socket.send_to(&bytes, to).await;
+            }
+            let next = self.waiting_refusals().values().map(|r| r.next.min(r.give_up)).min();
+            match next {
+                Some(at) => drop(tokio::time::timeout_at(at, self.refused.notified()).await),
+                None => self.refused.notified().await,
+            }
+        }
+    }
+
+    /// The refusals to send again now, each next due after twice its interval (at most T2); those 64·T1 old
+    /// are given up.
+    fn refusals_due(&self) -> Vec<(Vec<u8>, SocketAddr)> {
+        let mut waiting = self.waiting_refusals();
+        let now = tokio::time::Instant::now();
+        waiting.retain(|_, r| r.give_up > now);
+        let mut due = Vec::new();
+        for refusal in waiting.values_mut().filter(|r| r.next <= now) {
+            due.push((refusal.bytes.clone(), refusal.to));
+            refusal.interval = (refusal.interval * 2).min(T2);
+            refusal.next = crate::clock::after(now, refusal.interval);
+        }
+        due
+    }
+
+    fn waiting_refusals(&self) -> std::sync::MutexGuard<'_, HashMap<String, Refusal>> {
+        self.unacknowledged
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Whether `ack` acknowledges a refusal sent again until now: it ends there (RFC 3261 §17.2.1).
+    fn acknowledges_refusal(&self, ack: &Message, from: SocketAddr) -> bool {
+        let key = format!("{} INVITE {from}", ack.branch().unwrap_or_default());
+        self.waiting_refusals().remove(&key).is_some()
     }
 
     /// Keeps `response` (written as `bytes`) to answer its request again for 64·T1.
@@ -102,7 +180,10 @@ impl Endpoint {
             answers.retain(|_, (_, until)| *until > now);
         }
         if answers.len() < REMEMBERED {
-            answers.insert(answered_key(response, to), (bytes.to_vec(), now + T1 * 64));
+            answers.insert(
+                answered_key(response, to),
+                (bytes.to_vec(), crate::clock::after(now, T1 * 64)),
+            );
         }
     }
 
@@ -145,7 +226,7 @@ impl Endpoint {
         let mut responses = self.responses(request);
         let bytes = request.to_bytes();
         let mut interval = T1;
-        let deadline = tokio::time::Instant::now() + T1 * 64;
+        let deadline = crate::clock::from_now(T1 * 64);
         loop {
             self.send_bytes(&bytes, to)
                 .await
@@ -154,7 +235,7 @@ impl Endpoint {
             let next = if self.reliable(to) {
                 deadline
             } else {
-                tokio::time::Instant::now() + interval
+                crate::clock::from_now(interval)
             };
             loop {
                 match tokio::time::timeout_at(next.min(deadline), responses.recv()).await {
@@ -212,6 +293,7 @@ impl Endpoint {
     pub async fn take(&self, bytes: &[u8], from: SocketAddr, requests: &mpsc::Sender<Incoming>) -> bool {
         match Message::parse(bytes) {
             Ok(message) if message.code().is_some() => self.answered(message),
+            Ok(ack) if ack.method() == "ACK" && self.acknowledges_refusal(&ack, from) => {}
             Ok(request) => match request.check_request() {
                 Ok(()) => match self.answered_before(&request, from) {
                     // A retransmission: its transaction answers it again, nobody serves it twice.

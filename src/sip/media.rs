@@ -156,6 +156,18 @@ impl Line for Media {
     }
 }
 
+impl Drop for Media {
+    /// A call whose task fails drops its audio while it unwinds: the caller is sent the BYE a hang-up sends
+    /// (the ports close with the tasks).
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && let Some(hang_up) = self.hang_up.take()
+        {
+            hang_up();
+        }
+    }
+}
+
 /// Whom the caller's audio comes from, and how long it may stay away.
 struct Heard {
     remote: watch::Receiver<Remote>,
@@ -318,8 +330,11 @@ async fn send(
             }
             _ = report.tick() => {
                 let media = remote.borrow().media;
-                let remote_rtcp = SocketAddr::new(media.ip(), media.port() + 1);
-                let _ = rtcp.send_to(&sender_report(ssrc, timestamp, packets, octets, &cname), remote_rtcp).await;
+                // RTCP goes to the port above the audio's; an offer of port 65535 has none.
+                if let Some(port) = media.port().checked_add(1) {
+                    let report = sender_report(ssrc, timestamp, packets, octets, &cname);
+                    let _ = rtcp.send_to(&report, SocketAddr::new(media.ip(), port)).await;
+                }
             }
         }
     }

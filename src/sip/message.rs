@@ -2,6 +2,9 @@
 //! leniently (any header is kept as text, compact names are understood) and checked for what a transaction
 //! needs before it is used; written with the `Content-Length` of the body.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::fmt::Write as _;
 
 /// The largest message read or written: a UDP datagram's worth (RFC 3261 §18.1.1 keeps requests far below).
@@ -84,7 +87,7 @@ impl Message {
                 return Err(malformed(why, Some(message)));
             }
         }
-        let rest = &bytes[end + 4..];
+        let rest = bytes.get(end.saturating_add(4)..).unwrap_or_default();
         let length = match message.header("Content-Length").map(str::parse::<usize>) {
             Some(Ok(length)) => length,
             Some(Err(_)) => return Err(malformed("Content-Length is not a number", Some(message))),
@@ -175,7 +178,9 @@ impl Message {
 
     pub fn cseq(&self) -> Option<(u32, &str)> {
         let (number, method) = self.header("CSeq")?.split_once(char::is_whitespace)?;
-        Some((number.trim().parse().ok()?, method.trim()))
+        // RFC 3261 §8.1.1.5: less than 2**31, so that a dialog can always count on.
+        let number = number.trim().parse().ok().filter(|&n: &u32| n < 1 << 31)?;
+        Some((number, method.trim()))
     }
 
     /// The topmost Via's `branch`: the transaction's key (RFC 3261 §17.1.3).
@@ -190,14 +195,24 @@ impl Message {
                 return Err(format!("missing {name}"));
             }
         }
+        // RFC 3261 §20.22: a hop count, 0 to 255 in practice; the gateway only checks it is one.
+        if let Some(hops) = self.header("Max-Forwards")
+            && hops.trim().parse::<u8>().is_err()
+        {
+            return Err("Max-Forwards is not a hop count".into());
+        }
         match self.cseq() {
             Some((_, method)) if method == self.method() => Ok(()),
-            _ => Err("CSeq does not match the request".into()),
+            _ => Err("CSeq is not a number below 2^31 with the request's method".into()),
         }
     }
 
-    /// A response to this request: its Via, From, To (with `to_tag` when it has none), Call-ID and CSeq.
+    /// A response to this request: its Via, From, To, Call-ID and CSeq. A To without a tag gets `to_tag`, or
+    /// one of its own on every response but 100 (RFC 3261 §8.2.6.2: the caller tells a refusal's answerer by
+    /// it).
     pub fn response(&self, code: u16, reason: &str, to_tag: Option<&str>) -> Message {
+        let own = (to_tag.is_none() && code > 100).then(|| format!("{:016x}", rand::random::<u64>()));
+        let to_tag = to_tag.or(own.as_deref());
         let mut response = Message {
             start: Start::Response {
                 code,
@@ -291,7 +306,7 @@ pub fn param<'a>(value: &'a str, name: &str) -> Option<&'a str> {
 /// The URI of a name-addr (`"Anna" <sip:11@fritz.box>;tag=1` → `sip:11@fritz.box`).
 pub fn uri_of(value: &str) -> &str {
     match (value.find('<'), value.find('>')) {
-        (Some(open), Some(close)) if open < close => &value[open + 1..close],
+        (Some(open), Some(close)) if open < close => value.get(open.saturating_add(1)..close).unwrap_or_default(),
         _ => value.split(';').next().unwrap_or(value).trim(),
     }
 }
@@ -308,6 +323,7 @@ pub fn user_of(uri: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

@@ -39,7 +39,7 @@ use self::endpoint::{Endpoint, Incoming};
 use self::message::Message;
 use crate::app::App;
 use crate::connections::Door;
-use crate::lines::LineState;
+use crate::lines::{LineState, Outcome};
 use crate::task::AbortOnDrop;
 
 /// The methods the gateway takes.
@@ -52,6 +52,7 @@ pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION")
 pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
     let (tx, mut requests) = mpsc::channel(64);
     let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx.clone())));
+    let _resend = AbortOnDrop(tokio::spawn(endpoint.clone().resend_refusals()));
     let mut telephone = Telephone {
         allowed: Allowed {
             registrar: None,
@@ -128,7 +129,9 @@ impl Telephone {
             // A request of a dialog the gateway does not have (RFC 3261 §12.2.2).
             _ if in_dialog(&request) => request.response(481, "Call/Transaction Does Not Exist", None),
             "INVITE" if self.calls.count() >= self.app.settings.sip.max_calls => {
-                request.response(486, "Busy Here", None)
+                let outcome = crate::lines::Outcome::Refused("busy");
+                self.app.lines.call_outcome(&self.app.metrics, "sip", outcome);
+                busy(&request, 486, "Busy Here")
             }
             "INVITE" => return self.take(request, from).await,
             "OPTIONS" => session::capabilities(&request),
@@ -142,26 +145,46 @@ impl Telephone {
     /// Takes a call, when the connection budget and the address it is answered at allow.
     async fn take(&self, invite: Message, from: SocketAddr) -> Option<Message> {
         // Each call holds two sockets: it counts in the connection budget of every door.
+        let refused = |reason| {
+            self.app
+                .lines
+                .call_outcome(&self.app.metrics, "sip", Outcome::Refused(reason))
+        };
         let Some(ticket) = self.app.connections.admit(Door::Sip, from.ip(), &self.app.metrics) else {
-            return Some(invite.response(503, "Service Unavailable", None));
+            refused("connections");
+            return Some(busy(&invite, 503, "Service Unavailable"));
         };
         let contact = match local_towards(&self.endpoint, from).await {
             Ok(contact) => contact,
             Err(why) => {
                 tracing::warn!(%from, why, "a SIP call cannot be answered");
+                refused("unavailable");
                 return Some(invite.response(500, "Server Internal Error", None));
             }
         };
         let (tx, rx) = mpsc::channel(16);
         self.calls
             .insert(invite.header("Call-ID").unwrap_or_default().to_string(), tx);
-        let call = call::take(self.app.clone(), self.endpoint.clone(), invite, from, rx, contact);
+        let app = self.app.clone();
+        let call = call::take(app.clone(), self.endpoint.clone(), invite, from, rx, contact);
         tokio::spawn(async move {
-            call.await;
+            // A call whose task fails is ended as a hang-up ends it (its audio sends the BYE as it drops).
+            let outcome = crate::task::caught(call).await.unwrap_or_else(|reason| {
+                app.lines.task_failed(&app.metrics, "sip", &reason);
+                Outcome::Failed
+            });
+            app.lines.call_outcome(&app.metrics, "sip", outcome);
             drop(ticket);
         });
         None
     }
+}
+
+/// A refusal for want of a place: the caller may try again after [`call::RETRY_AFTER`] seconds.
+fn busy(invite: &Message, code: u16, reason: &str) -> Message {
+    let mut busy = invite.response(code, reason, None);
+    busy.push("Retry-After", call::RETRY_AFTER);
+    busy
 }
 
 /// Whether `request` belongs to a dialog: its To has the tag the other side was given (OPTIONS may carry

@@ -4,6 +4,9 @@
 //! this telephone at another address (`received`/`rport` in its answer's Via, RFC 3581: a NAT between them, as
 //! Docker's bridge is) gets that address as the Contact at once, the old one dropped.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -95,13 +98,13 @@ pub async fn keep_registered(app: Arc<App>, endpoint: Arc<Endpoint>, account: Ar
                 app.lines.set("sip", &account.name(), LineState::Registered, detail);
                 pause = FIRST_PAUSE;
                 // Renewed when three quarters have passed, as telephones do.
-                tokio::time::sleep(granted.seconds * 3 / 4).await;
+                tokio::time::sleep(granted.seconds.mul_f64(0.75)).await;
             }
             Err(why) => {
                 tracing::warn!(account = %account.name(), why, retry_in = pause.as_secs(), "SIP registration failed");
                 app.lines.set("sip", &account.name(), LineState::Failing, why);
                 tokio::time::sleep(pause).await;
-                pause = (pause * 2).min(LONGEST_PAUSE);
+                pause = pause.saturating_mul(2).min(LONGEST_PAUSE);
             }
         }
     }
@@ -128,7 +131,7 @@ async fn register(
     // The Contact the registrar no longer reaches, dropped with the next REGISTER.
     let (mut stale, mut rewritten): (Option<SocketAddr>, bool) = (None, false);
     for _ in 0..6 {
-        *cseq += 1;
+        *cseq = cseq.wrapping_add(1);
         let aor = format!("<sip:{}@{}>", account.user, account.domain);
         let mut request = account.request("REGISTER", &uri, &aor, (call_id, tag, *cseq));
         request.push("Expires", expires.to_string());
@@ -221,10 +224,12 @@ fn granted(response: &Message, contact: SocketAddr, asked: u32) -> Duration {
     let seconds = from_contact
         .or_else(|| response.header("Expires")?.parse().ok())
         .unwrap_or(asked);
-    Duration::from_secs(u64::from(seconds.max(1)))
+    // A registrar that grants more than a day is asked again after a day all the same.
+    Duration::from_secs(u64::from(seconds.clamp(1, 86_400)))
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

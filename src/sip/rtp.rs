@@ -1,6 +1,9 @@
 //! RTP (RFC 3550) as a call needs it: packets in and out, the codec's samples, a small reordering buffer,
 //! telephone events (RFC 4733) and the sender reports of RTCP.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::collections::BTreeMap;
 
 use ezk_g722::libg722::Bitrate;
@@ -28,11 +31,13 @@ impl Packet {
             return None;
         }
         let csrc = usize::from(bytes[0] & 0x0f);
-        let mut start = 12 + 4 * csrc;
+        // At most 12 + 4·15 + 4 + 4·65535: no overflow, and `get` bounds every read.
+        let mut start = 12usize.saturating_add(csrc.saturating_mul(4));
         if bytes[0] & 0x10 != 0 {
             // A header extension: its length in 32-bit words after its own 4 bytes.
-            let words = bytes.get(start + 2..start + 4)?;
-            start += 4 + 4 * usize::from(u16::from_be_bytes([words[0], words[1]]));
+            let words = bytes.get(start.saturating_add(2)..start.saturating_add(4))?;
+            let length = usize::from(u16::from_be_bytes([words[0], words[1]])).saturating_mul(4);
+            start = start.saturating_add(4).saturating_add(length);
         }
         let mut end = bytes.len();
         if bytes[0] & 0x20 != 0 {
@@ -49,7 +54,7 @@ impl Packet {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(12 + self.payload.len());
+        let mut bytes = Vec::with_capacity(self.payload.len().saturating_add(12));
         bytes.push(0x80);
         bytes.push(self.payload_type | if self.marker { 0x80 } else { 0 });
         bytes.extend_from_slice(&self.sequence.to_be_bytes());
@@ -127,7 +132,7 @@ impl Reorder {
             || self
                 .waiting
                 .first_key_value()
-                .is_some_and(|(&n, _)| self.last.is_some_and(|l| n == l + 1))
+                .is_some_and(|(&n, _)| self.last.is_some_and(|l| Some(n) == l.checked_add(1)))
         {
             let Some((n, packet)) = self.waiting.pop_first() else {
                 break;
@@ -144,7 +149,7 @@ impl Reorder {
             return u64::from(sequence) + (1 << 16);
         };
         let base = last & !0xffff;
-        [base.wrapping_sub(1 << 16), base, base + (1 << 16)]
+        [base.wrapping_sub(1 << 16), base, base.wrapping_add(1 << 16)]
             .into_iter()
             .map(|b| b | u64::from(sequence))
             .min_by_key(|&n| n.abs_diff(last))
@@ -179,7 +184,7 @@ pub fn sender_report(ssrc: u32, timestamp: u32, packets: u32, octets: u32, cname
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     // NTP time: seconds since 1900, and the fraction of a second in 32 bits.
-    let seconds = (now.as_secs() + 2_208_988_800) as u32;
+    let seconds = now.as_secs().wrapping_add(2_208_988_800) as u32;
     let fraction = ((u64::from(now.subsec_nanos()) << 32) / 1_000_000_000) as u32;
     let mut out = vec![0x80, 200, 0, 6];
     for word in [ssrc, seconds, fraction, timestamp, packets, octets] {
@@ -202,6 +207,7 @@ pub fn sender_report(ssrc: u32, timestamp: u32, packets: u32, octets: u32, cname
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

@@ -2,6 +2,9 @@
 //! audio, which codec the gateway takes of those offered, and which way the audio flows (a call on hold is
 //! offered `sendonly` or `inactive`, RFC 3264 §8.4; or, as RFC 2543 had it, to the address 0.0.0.0).
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::net::{IpAddr, SocketAddr};
 
 /// The codecs the gateway speaks, best first: G.722 carries the 16 kHz band German recognition needs; A-law
@@ -208,7 +211,11 @@ impl Offer {
                     }
                     let port = fields.next().and_then(|p| p.split('/').next()?.parse().ok());
                     let _proto = fields.next();
-                    let formats = fields.filter_map(|f| f.parse().ok()).collect();
+                    // RTP's payload type has seven bits (RFC 3550 §5.1): a larger number is no format.
+                    let formats = fields
+                        .filter_map(|f| f.parse().ok())
+                        .filter(|&pt: &u8| pt < 128)
+                        .collect();
                     audio = Some((port.ok_or("a media port that is not a number")?, formats));
                 }
                 "a" if audio.is_none() => session_direction = Direction::by_name(value).or(session_direction),
@@ -286,6 +293,7 @@ impl Offer {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

@@ -13,6 +13,9 @@
 //! - A request that requires an extension the gateway lacks gets 420 (`100rel` among them: the gateway sends
 //!   no reliable provisional responses).
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +35,9 @@ use crate::task::AbortOnDrop;
 
 /// The shortest session interval the gateway takes (RFC 4028 §4: at least 90 s).
 pub const MIN_SE: u64 = 90;
+/// The longest it agrees to: a longer one asked for is lowered to it in the 2xx (RFC 4028 §9), so no value on
+/// the wire sets a timer beyond a few hours.
+pub const MAX_SE: u64 = 7200;
 /// The extensions the gateway supports.
 pub const SUPPORTED: &str = "timer";
 
@@ -58,7 +64,7 @@ impl Agreed {
         if answer == self.sent {
             return answer;
         }
-        self.origin.1 += 1;
+        self.origin.1 = self.origin.1.wrapping_add(1);
         self.sent = offer.answer(self.local, self.origin);
         self.sent.clone()
     }
@@ -81,12 +87,18 @@ impl Timer {
         let Some(value) = request.header("Session-Expires").or_else(|| request.header("x")) else {
             return Ok(None);
         };
-        let seconds: u64 = value.split(';').next().unwrap_or_default().trim().parse().unwrap_or(0);
+        let bad = |why: &str| Box::new(request.response(400, &format!("Bad Request ({why})"), None));
+        let seconds = seconds_of(value.split(';').next().unwrap_or_default()).ok_or_else(|| bad("Session-Expires"))?;
         if seconds < MIN_SE {
             let mut too_small = request.response(422, "Session Interval Too Small", None);
             too_small.push("Min-SE", MIN_SE.to_string());
             return Err(Box::new(too_small));
         }
+        // Never below the other side's Min-SE, never above the gateway's longest.
+        let their_min = match request.header("Min-SE") {
+            Some(min) => seconds_of(min.split(';').next().unwrap_or_default()).ok_or_else(|| bad("Min-SE"))?,
+            None => MIN_SE,
+        };
         let refresher = super::message::param(value, "refresher").map(str::to_ascii_lowercase);
         // A side that does not support timers cannot refresh: the gateway does (RFC 4028 §9).
         let supports = extensions(request, "Supported")
@@ -96,7 +108,7 @@ impl Timer {
             .header("Allow")
             .is_some_and(|allow| allow.split(',').any(|m| m.trim().eq_ignore_ascii_case("UPDATE")));
         Ok(Some(Self {
-            interval: Duration::from_secs(seconds),
+            interval: Duration::from_secs(seconds.max(their_min).min(MAX_SE)),
             we_refresh: !supports || refresher.as_deref() == Some("uas"),
             update,
         }))
@@ -117,12 +129,24 @@ impl Timer {
     /// When the session must next be refreshed by the gateway, or has expired without the other side's
     /// refresh, counted from a refresh at `from`.
     fn due(&self, from: Instant) -> Instant {
-        if self.we_refresh {
-            from + self.interval / 2
+        let seconds = self.interval.as_secs();
+        let after = if self.we_refresh {
+            seconds / 2
         } else {
-            from + self.interval - (self.interval / 3).min(Duration::from_secs(32))
-        }
+            seconds.saturating_sub((seconds / 3).min(32))
+        };
+        crate::clock::after(from, Duration::from_secs(after))
     }
+}
+
+/// A delta-seconds value (RFC 3261 §25.1: digits): one too large for 64 bits is the largest, since the
+/// gateway only ever lowers it; anything else is no number.
+fn seconds_of(value: &str) -> Option<u64> {
+    let digits = value.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse().unwrap_or(u64::MAX))
 }
 
 /// The extensions a header lists.
@@ -190,8 +214,8 @@ enum Step {
 
 impl Session {
     /// Serves the other side's `requests` until the call ends (their BYE, or the channel's end); ends the call
-    /// itself with a BYE when its session expired or a 2xx went unacknowledged.
-    pub async fn serve(mut self, mut requests: mpsc::Receiver<Message>) {
+    /// itself with a BYE when its session expired or a 2xx went unacknowledged, and then says why.
+    pub async fn serve(mut self, mut requests: mpsc::Receiver<Message>) -> Option<&'static str> {
         let mut unacknowledged: Option<Unacknowledged> = None;
         let mut due = self.timer.map(|t| t.due(Instant::now()));
         // The gateway's own refresh, cancelled with the session.
@@ -199,9 +223,9 @@ impl Session {
         loop {
             tokio::select! {
                 request = requests.recv() => {
-                    let Some(request) = request else { return };
+                    let request = request?;
                     if let Step::Ends = self.take(request, &mut unacknowledged, &mut due).await {
-                        return;
+                        return None;
                     }
                 }
                 () = sleep_until(unacknowledged.as_ref().map(|u| u.next)), if unacknowledged.is_some() => {
@@ -210,8 +234,8 @@ impl Session {
                         return self.gone("no_ack", "a re-INVITE's 200 was never acknowledged").await;
                     }
                     let _ = self.endpoint.send(&pending.response, self.peer).await;
-                    pending.interval = (pending.interval * 2).min(T2);
-                    pending.next = Instant::now() + pending.interval;
+                    pending.interval = pending.interval.saturating_mul(2).min(T2);
+                    pending.next = crate::clock::from_now(pending.interval);
                 }
                 () = sleep_until(due), if due.is_some() && refreshing.is_none() => {
                     match self.timer {
@@ -236,11 +260,12 @@ impl Session {
 
     /// Ends a call whose other side is gone: its BYE, counted, and the call told it is over (the session ends
     /// here, so the call sends no BYE of its own).
-    async fn gone(&self, reason: &str, why: &str) {
+    async fn gone(&self, reason: &'static str, why: &str) -> Option<&'static str> {
         tracing::info!(reason, "{why}; the SIP call is ended");
         ended(&self.app, reason);
         self.dialog.hang_up(self.endpoint.clone())();
         let _ = self.inbound.send(Inbound::Hangup).await;
+        Some(reason)
     }
 
     /// Takes one request of the other side.
@@ -297,9 +322,9 @@ impl Session {
                 cseq,
                 offered: request.body.is_empty(),
                 response,
-                next: Instant::now() + T1,
+                next: crate::clock::from_now(T1),
                 interval: T1,
-                give_up: Instant::now() + T1 * 64,
+                give_up: crate::clock::from_now(T1.saturating_mul(64)),
             });
         }
         Step::Goes
@@ -420,6 +445,7 @@ fn key_of(info: &Message) -> Option<char> {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

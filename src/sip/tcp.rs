@@ -12,6 +12,9 @@
 //! [`STRANGER`] at most; others are closed at once. However many connections strangers open, the allowed
 //! handsets and the registrar keep their places.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -159,13 +162,13 @@ async fn next_message<R: AsyncRead + Unpin>(
             searched = 0;
         }
         let found = buf[searched..].windows(4).position(|w| w == b"\r\n\r\n");
-        if let Some(end) = found.map(|at| searched + at) {
+        if let Some(end) = found.map(|at| searched.saturating_add(at)) {
             let length = content_length(&buf[..end])?;
             // Compared before it is added to: a length near `usize::MAX` would overflow.
-            if length > MAX_MESSAGE - (end + 4).min(MAX_MESSAGE) {
+            if length > MAX_MESSAGE.saturating_sub(end.saturating_add(4)) {
                 return Err(format!("a message of {length} bytes and more, more than {MAX_MESSAGE}"));
             }
-            let total = end + 4 + length;
+            let total = end.saturating_add(4).saturating_add(length);
             while buf.len() < total {
                 if read_more(reader, buf).await? == 0 {
                     return Err("the connection ended inside a message".into());
@@ -211,6 +214,7 @@ fn content_length(head: &[u8]) -> Result<usize, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 

@@ -6,6 +6,9 @@
 //! one, as the reference library does. Sizes are bounded, so a malformed or huge frame is an error (the server
 //! closes that connection) rather than memory held for a stranger.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -179,6 +182,7 @@ pub async fn write_event<W: AsyncWrite + Unpin>(writer: &mut W, event: &Event) -
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -5,6 +5,9 @@
 //! the detector did not end it, `audio-stop` does, and the whole request's audio is transcribed: the detector
 //! may make an answer faster, but never loses words it did not hear as speech.
 
+// Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
+#![deny(clippy::arithmetic_side_effects)]
+
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -60,7 +63,7 @@ impl Hearing {
         Self {
             listener: Listener::new(app.clone(), user.clone(), options, RATE, Some(Detection::standard())),
             all: Vec::new(),
-            max_samples: app.settings.voice.max_utterance_secs as usize * RATE as usize,
+            max_samples: (app.settings.voice.max_utterance_secs as usize).saturating_mul(RATE as usize),
             user,
             language,
             resampler: None,
@@ -104,7 +107,7 @@ impl Hearing {
             if self.unheard == 0 {
                 tracing::warn!("a Wyoming utterance passed MAX_UTTERANCE_SECONDS; the rest is not heard");
             }
-            self.unheard += 1;
+            self.unheard = self.unheard.saturating_add(1);
         }
         self.all.extend_from_slice(&samples[..samples.len().min(room)]);
         for heard in self.listener.hear(samples, false) {
@@ -153,7 +156,10 @@ impl Hearing {
         }
         let samples = std::mem::take(&mut self.all);
         Ok(Some(Utterance {
-            end_ms: samples.len() as u64 * 1000 / u64::from(RATE),
+            end_ms: (samples.len() as u64)
+                .saturating_mul(1000)
+                .checked_div(u64::from(RATE))
+                .unwrap_or_default(),
             audio: Pcm {
                 sample_rate: RATE,
                 samples,
@@ -223,7 +229,7 @@ fn mono(event: &Event) -> Result<Vec<i16>, String> {
             "audio of {rate} Hz, {width} bytes, {channels} channels: 16-bit (width 2) at 1–384 kHz is heard"
         ));
     }
-    let frame = 2 * channels as usize;
+    let frame = (channels as usize).saturating_mul(2);
     if !event.payload.len().is_multiple_of(frame) {
         return Err("an audio chunk that is not whole samples".into());
     }
@@ -235,12 +241,13 @@ fn mono(event: &Event) -> Result<Vec<i16>, String> {
                 .chunks_exact(2)
                 .map(|s| i32::from(i16::from_le_bytes([s[0], s[1]])))
                 .sum();
-            (sum / channels as i32) as i16
+            sum.checked_div(channels as i32).unwrap_or_default() as i16
         })
         .collect())
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -70,7 +70,10 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                 let (app, stop, questions) = (app.clone(), stopped.clone(), questions.clone());
                 connections.spawn(async move {
                     let _permit = permit;
-                    connection(app, stream, peer, stop, questions).await;
+                    let served = crate::task::caught(connection(app.clone(), stream, peer, stop, questions));
+                    if let Err(reason) = served.await {
+                        app.lines.task_failed(&app.metrics, "wyoming", &reason);
+                    }
                 });
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}

@@ -353,7 +353,7 @@ async fn a_mapped_extension_is_its_users_and_an_unmapped_one_is_refused() {
     eventually("the refusal counted", 5, || async {
         app.prometheus()
             .await
-            .contains("phone_calls_total{line=\"audiosocket\",ending=\"refused\"} 1")
+            .contains("phone_calls_total{line=\"audiosocket\",outcome=\"refused\",reason=\"unknown_caller\"} 1")
     })
     .await;
 }
@@ -389,7 +389,7 @@ async fn a_connection_without_its_uuid_first_is_closed_and_bad_messages_do_not_e
     eventually("the call counted as hung up", 10, || async {
         app.prometheus()
             .await
-            .contains("phone_calls_total{line=\"audiosocket\",ending=\"hung_up\"} 1")
+            .contains("phone_calls_total{line=\"audiosocket\",outcome=\"hung_up\",reason=\"caller\"} 1")
     })
     .await;
 }

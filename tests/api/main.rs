@@ -41,6 +41,7 @@ mod sip;
 mod sip_alarm;
 mod sip_calls;
 mod sip_care;
+mod sip_ends;
 mod sip_fuzz;
 mod sipp;
 mod sipp_router;

@@ -308,7 +308,7 @@ async fn an_unknown_or_withheld_number_is_refused_politely_in_twiml() {
     assert!(
         app.prometheus()
             .await
-            .contains("phone_calls_total{line=\"twilio\",ending=\"refused\"} 3"),
+            .contains("phone_calls_total{line=\"twilio\",outcome=\"refused\",reason=\"unknown_caller\"} 3"),
         "refused calls are counted"
     );
 }
@@ -567,7 +567,7 @@ async fn a_caller_who_never_speaks_hears_a_goodbye_after_the_set_silence() {
     eventually("the call counted as ended with a goodbye", 5, || async {
         app.prometheus()
             .await
-            .contains("phone_calls_total{line=\"twilio\",ending=\"goodbye\"} 1")
+            .contains("phone_calls_total{line=\"twilio\",outcome=\"ended\",reason=\"goodbye\"} 1")
     })
     .await;
 }

@@ -208,18 +208,26 @@ async fn a_session_its_caller_stops_refreshing_is_ended_before_it_expires() {
     // The caller sends no audio and says nothing: neither the RTP timeout nor the call's goodbye to a silent
     // caller may end the call first.
     let (app, sip) = telephone(&[("RTP_TIMEOUT_SECONDS", "600"), ("PHONE_SILENCE_SECONDS", "600")]).await;
-    let run = sipp("session_expires", sip, "u1").await;
-    assert!(run.passed, "{}", run.report);
-    // RFC 4028 §10: at 90 s less a third (30 s), before the 90 s are over.
-    assert!(
-        (58.0..75.0).contains(&run.took.as_secs_f64()),
-        "{:?}\n{}",
-        run.took,
-        run.report
-    );
+    let (udp, tcp) = tokio::join!(sipp("session_expires", sip, "u1"), sipp("session_expires", sip, "t1"));
+    for run in [&udp, &tcp] {
+        assert!(run.passed, "{}", run.report);
+        // RFC 4028 §10: at 90 s less a third (30 s), before the 90 s are over.
+        assert!(
+            (58.0..75.0).contains(&run.took.as_secs_f64()),
+            "{:?}\n{}",
+            run.took,
+            run.report
+        );
+    }
     assert_eq!(
         counted(&app, "sip_calls_ended_total{reason=\"session_expired\"}").await,
-        1.0
+        2.0
+    );
+    let ended = "phone_calls_total{line=\"sip\",outcome=\"ended\",reason=\"session_expired\"}";
+    assert_eq!(
+        counted(&app, ended).await,
+        2.0,
+        "each call once, as the gateway ended it"
     );
 }
 
@@ -227,14 +235,25 @@ async fn a_session_its_caller_stops_refreshing_is_ended_before_it_expires() {
 #[ignore = "needs SIPp; scripts/test.sh installs it and runs this"]
 async fn a_session_the_caller_asks_the_gateway_to_refresh_is_refreshed_by_update_and_goes_on() {
     let (app, sip) = telephone(&[("RTP_TIMEOUT_SECONDS", "600"), ("PHONE_SILENCE_SECONDS", "600")]).await;
-    let run = sipp("session_refreshed", sip, "u1").await;
-    assert!(run.passed, "{}", run.report);
-    // The UPDATE came at half the interval (45 s), and the caller's BYE right after ended the call.
-    assert!(
-        (44.0..55.0).contains(&run.took.as_secs_f64()),
-        "{:?}\n{}",
-        run.took,
-        run.report
+    let (udp, tcp) = tokio::join!(
+        sipp("session_refreshed", sip, "u1"),
+        sipp("session_refreshed", sip, "t1")
+    );
+    for run in [&udp, &tcp] {
+        assert!(run.passed, "{}", run.report);
+        // The UPDATE came at half the interval (45 s), and the caller's BYE right after ended the call.
+        assert!(
+            (44.0..55.0).contains(&run.took.as_secs_f64()),
+            "{:?}\n{}",
+            run.took,
+            run.report
+        );
+    }
+    let hung_up = "phone_calls_total{line=\"sip\",outcome=\"hung_up\",reason=\"caller\"}";
+    assert_eq!(
+        counted(&app, hung_up).await,
+        2.0,
+        "each call once, as its caller ended it"
     );
     assert_eq!(counted(&app, "sip_calls_ended_total").await, 0.0, "nothing expired");
 }
