@@ -63,6 +63,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
                         // A failed call's socket closes as it unwinds: to the PBX, a hang-up.
                         if let Err(reason) = crate::task::caught(connection(app.clone(), stream, peer)).await {
                             app.lines.task_failed(&app.metrics, "audiosocket", &reason);
+                app.lines.call_outcome(&app.metrics, "audiosocket", crate::lines::Outcome::Failed);
                         }
                     });
                 }

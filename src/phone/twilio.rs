@@ -185,6 +185,8 @@ async fn stream(
             // A failed call's stream closes as it unwinds: to Twilio, a hang-up.
             if let Err(reason) = crate::task::caught(serve(socket, app.clone(), auth_token)).await {
                 app.lines.task_failed(&app.metrics, "twilio", &reason);
+                app.lines
+                    .call_outcome(&app.metrics, "twilio", crate::lines::Outcome::Failed);
             }
         }))
 }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
 use super::answer::{self, Ears};
 use super::dial::{self, Answered};
@@ -160,36 +161,76 @@ enum Answer {
     None,
 }
 
+/// A call the callee picked up: its audio and its dialog running.
+struct PickedUp {
+    line: Media,
+    inbound: mpsc::Receiver<Inbound>,
+    keys: mpsc::Receiver<char>,
+    /// The INVITE's answers: a 2xx that comes again lost its ACK, which is sent again (to the next hop).
+    responses: super::endpoint::Responses,
+    again: (super::message::Message, SocketAddr),
+    in_dialog: AbortOnDrop<Option<&'static str>>,
+}
+
 impl Conversation<'_> {
     async fn converse(
         &self,
         answered: Answered,
-        (rtp, rtcp): (tokio::net::UdpSocket, tokio::net::UdpSocket),
+        sockets: (tokio::net::UdpSocket, tokio::net::UdpSocket),
         requests: mpsc::Receiver<super::message::Message>,
         words: Words,
         call: &AlarmCall,
     ) {
+        let mut call_on = self.pick_up(answered, sockets, requests);
+        let rate = call_on.line.rate();
+        let pause = vec![0i16; (PAUSE.as_secs_f64() * f64::from(rate)) as usize];
+        let script = [&words.message, &pause, &words.message, &words.ask];
+        let length: usize = script.iter().map(|w| w.len()).sum();
+        for (mark, samples) in (1..).zip(script) {
+            let _ = call_on.line.play(samples, mark).await;
+        }
+        // The question's end starts the time to answer; a line that reports no marks has the whole.
+        let deadline = crate::clock::from_now(seconds(length, rate).saturating_add(LISTEN));
+        let Some(said) = self.listen(&mut call_on, deadline, call).await else {
+            return tracing::info!("the callee hung up");
+        };
+        let PickedUp {
+            mut line,
+            mut inbound,
+            mut keys,
+            in_dialog,
+            ..
+        } = call_on;
+        match said {
+            Answer::Yes => self.thank(&mut line, &mut inbound, &words.thanks, call).await,
+            Answer::Help => self.ask_help(&mut line, &mut inbound, &mut keys, call).await,
+            Answer::None => tracing::info!("a call ended without an answer"),
+        }
+        if !in_dialog.0.is_finished() {
+            line.hang_up().await;
+        }
+    }
+
+    /// The call's audio and its dialog, served, once the callee picked up.
+    fn pick_up(
+        &self,
+        answered: Answered,
+        sockets: (tokio::net::UdpSocket, tokio::net::UdpSocket),
+        requests: mpsc::Receiver<super::message::Message>,
+    ) -> PickedUp {
         let Answered {
             dialog,
             answer,
-            mut responses,
+            responses,
         } = answered;
-        let (again, next_hop) = (dialog.ack(), dialog.next_hop());
+        let again = (dialog.ack(), dialog.next_hop());
         let dialog = Shared::new(dialog);
-        let (tx, mut inbound) = mpsc::channel(64);
-        let (keys_tx, mut keys) = mpsc::channel(16);
+        let (tx, inbound) = mpsc::channel(64);
+        let (keys_tx, keys) = mpsc::channel(16);
         let hang_up = dialog.hang_up(self.endpoint.clone());
         let (remote, heard) = tokio::sync::watch::channel(Remote::of(&answer, self.registrar.ip()));
         let timeout = self.app.settings.sip.rtp_timeout;
-        let mut line = Media::start(
-            (rtp, rtcp),
-            &answer,
-            heard,
-            timeout,
-            tx.clone(),
-            keys_tx.clone(),
-            hang_up,
-        );
+        let line = Media::start(sockets, &answer, heard, timeout, tx.clone(), keys_tx.clone(), hang_up);
         let session = Session {
             app: self.app.clone(),
             endpoint: self.endpoint.clone(),
@@ -208,28 +249,31 @@ impl Conversation<'_> {
             timer: None,
             remote_cseq: 0,
         };
-        let in_dialog = AbortOnDrop(tokio::spawn(session.serve(requests)));
-        let rate = line.rate();
-        let pause = vec![0i16; (PAUSE.as_secs_f64() * f64::from(rate)) as usize];
-        let script = [&words.message, &pause, &words.message, &words.ask];
-        let length: usize = script.iter().map(|w| w.len()).sum();
-        for (mark, samples) in (1..).zip(script) {
-            let _ = line.play(samples, mark).await;
+        PickedUp {
+            line,
+            inbound,
+            keys,
+            responses,
+            again,
+            in_dialog: AbortOnDrop(tokio::spawn(session.serve(requests))),
         }
-        // The question's end starts the time to answer; a line that reports no marks has the whole.
-        let mut deadline = crate::clock::from_now(seconds(length, rate).saturating_add(LISTEN));
+    }
+
+    /// The callee's answer by `deadline` (later while a spoken one is being heard, or once the question was
+    /// played): a 1, or where the call listens a spoken yes, no or call for help. `None`: they hung up.
+    async fn listen(&self, on: &mut PickedUp, mut deadline: Instant, call: &AlarmCall) -> Option<Answer> {
         // The person's own calls listen for a spoken answer too (from the start: "ja" may come early).
         let listens = matches!(call.confirms, Some(Confirm::Reminder(_) | Confirm::Checkin));
-        let mut ears = listens.then(|| Ears::new(self.app, rate));
+        let mut ears = listens.then(|| Ears::new(self.app, on.line.rate()));
         let mut hearing: Option<AbortOnDrop<Option<String>>> = None;
-        let said = loop {
+        loop {
             tokio::select! {
-                key = keys.recv() => match key {
-                    Some('1') => break Answer::Yes,
+                key = on.keys.recv() => match key {
+                    Some('1') => return Some(Answer::Yes),
                     Some(_) => {}
-                    None => break Answer::None,
+                    None => return Some(Answer::None),
                 },
-                event = inbound.recv() => match event {
+                event = on.inbound.recv() => match event {
                     Some(Inbound::Played(QUESTION_PLAYED)) => deadline = crate::clock::from_now(LISTEN),
                     Some(Inbound::Audio(samples)) => {
                         if let Some(utterance) = ears.as_mut().and_then(|e| e.hear(&samples))
@@ -240,32 +284,24 @@ impl Conversation<'_> {
                         }
                     }
                     Some(Inbound::Played(_) | Inbound::Key(_)) => {} // Keys come on `keys` here.
-                    Some(Inbound::Hangup) | None => return tracing::info!("the callee hung up"),
+                    Some(Inbound::Hangup) | None => return None,
                 },
                 text = async { (&mut hearing.as_mut().expect("hearing").0).await }, if hearing.is_some() => {
                     hearing = None;
                     let text = text.ok().flatten().unwrap_or_default();
                     match reply(&text, call) {
                         Answer::None => deadline = deadline.max(crate::clock::from_now(LISTEN / 2)),
-                        answer => break answer,
+                        answer => return Some(answer),
                     }
                 }
                 // The 2xx again: the ACK was lost.
-                Some(response) = responses.recv() => {
+                Some(response) = on.responses.recv() => {
                     if response.code().is_some_and(|c| (200..300).contains(&c)) {
-                        let _ = self.endpoint.send(&again, next_hop).await;
+                        let _ = self.endpoint.send(&on.again.0, on.again.1).await;
                     }
                 }
-                () = tokio::time::sleep_until(deadline), if hearing.is_none() => break Answer::None,
+                () = tokio::time::sleep_until(deadline), if hearing.is_none() => return Some(Answer::None),
             }
-        };
-        match said {
-            Answer::Yes => self.thank(&mut line, &mut inbound, &words.thanks, call).await,
-            Answer::Help => self.ask_help(&mut line, &mut inbound, &mut keys, call).await,
-            Answer::None => tracing::info!("a call ended without an answer"),
-        }
-        if !in_dialog.0.is_finished() {
-            line.hang_up().await;
         }
     }
 

@@ -268,10 +268,12 @@ async fn converse(
         }
         _ => call::refuse(&app, &mut line, &mut inbound).await,
     };
-    if line.vanished() {
+    let outcome = if line.vanished() {
         session::ended(&app, "no_audio");
-        return Outcome::Ended("no_audio");
-    }
+        Outcome::Ended("no_audio")
+    } else {
+        outcome
+    };
     if !in_dialog.0.is_finished() {
         crate::phone::call::Line::hang_up(&mut line).await;
         return outcome;

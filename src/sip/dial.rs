@@ -209,3 +209,44 @@ fn in_transaction(invite: &Message, method: &str, to: Option<&str>) -> Message {
     request.push("CSeq", format!("{number} {method}"));
     request
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A failure answer that comes again after its ACK (the ACK was lost) is acknowledged again (Timer D).
+    #[tokio::test]
+    async fn a_failure_answer_that_comes_again_is_acknowledged_again() {
+        let endpoint = Endpoint::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let (requests, _unused) = tokio::sync::mpsc::channel(1);
+        let _receive = crate::task::AbortOnDrop(tokio::spawn(endpoint.clone().receive(requests)));
+        let router = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let to = router.local_addr().unwrap();
+        let mut invite = Message::request("INVITE", "sip:13@127.0.0.1");
+        let via = format!("SIP/2.0/UDP {};branch=z9hG4bKdial1", endpoint.local_addr().unwrap());
+        invite
+            .push("Via", via)
+            .push("From", "<sip:assistant@127.0.0.1>;tag=gw")
+            .push("To", "<sip:13@127.0.0.1>")
+            .push("Call-ID", "dial-1")
+            .push("CSeq", "1 INVITE");
+        let busy = invite.response(486, "Busy Here", Some("box"));
+        let ack = ack_of_failure(&invite, &busy);
+        let responses = endpoint.responses(&invite);
+        tokio::spawn(absorb(endpoint.clone(), responses, ack, to));
+        let mut buf = [0u8; 2048];
+        for _ in 0..2 {
+            router
+                .send_to(&busy.to_bytes(), endpoint.local_addr().unwrap())
+                .await
+                .unwrap();
+            let (n, _) = tokio::time::timeout(Duration::from_secs(5), router.recv_from(&mut buf))
+                .await
+                .expect("an ACK")
+                .unwrap();
+            let acked = Message::parse(&buf[..n]).unwrap();
+            assert_eq!((acked.method(), acked.branch()), ("ACK", Some("z9hG4bKdial1")));
+            assert_eq!(acked.header("To"), Some("<sip:13@127.0.0.1>;tag=box"));
+        }
+    }
+}

@@ -29,14 +29,13 @@ const REPORT_EVERY: Duration = Duration::from_secs(5);
 
 /// An even RTP port of `ports` on `ip` and the odd RTCP port above it, the first pair free.
 pub async fn bind(ip: IpAddr, ports: &RangeInclusive<u16>) -> std::io::Result<(UdpSocket, UdpSocket)> {
-    let mut port = *ports.start() + *ports.start() % 2;
-    while port < *ports.end() {
+    let first = ports.start().saturating_add(*ports.start() % 2);
+    for port in (first..*ports.end()).step_by(2) {
         if let Ok(rtp) = UdpSocket::bind((ip, port)).await
-            && let Ok(rtcp) = UdpSocket::bind((ip, port + 1)).await
+            && let Ok(rtcp) = UdpSocket::bind((ip, port.saturating_add(1))).await
         {
             return Ok((rtp, rtcp));
         }
-        port += 2;
     }
     Err(std::io::Error::new(
         std::io::ErrorKind::AddrInUse,

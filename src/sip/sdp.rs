@@ -154,6 +154,119 @@ fn description(
     )
 }
 
+/// What a description says of its first audio stream, as read line by line.
+#[derive(Default)]
+struct Described {
+    session_addr: Option<IpAddr>,
+    media_addr: Option<IpAddr>,
+    /// The stream's port and payload types.
+    audio: Option<(u16, Vec<u8>)>,
+    /// `a=rtpmap`: payload type and encoding.
+    maps: Vec<(u8, String)>,
+    session_direction: Option<Direction>,
+    media_direction: Option<Direction>,
+}
+
+impl Described {
+    fn of(sdp: &str) -> Result<Self, Refusal> {
+        let mut read = Self::default();
+        for line in sdp.lines().map(str::trim) {
+            let Some((kind, value)) = line.split_once('=') else {
+                continue;
+            };
+            match kind {
+                "c" => {
+                    let addr = value
+                        .split_whitespace()
+                        .nth(2)
+                        .and_then(|a| a.split('/').next()?.parse().ok());
+                    if read.audio.is_some() {
+                        read.media_addr = read.media_addr.or(addr);
+                    } else {
+                        read.session_addr = addr;
+                    }
+                }
+                "m" if read.audio.is_some() => break, // only the first audio stream
+                "m" => read.media(value)?,
+                "a" if read.audio.is_none() => {
+                    read.session_direction = Direction::by_name(value).or(read.session_direction);
+                }
+                "a" => read.attribute(value)?,
+                _ => {}
+            }
+        }
+        Ok(read)
+    }
+
+    /// An `m=` line: the first audio stream's port and formats.
+    fn media(&mut self, value: &str) -> Result<(), Refusal> {
+        let mut fields = value.split_whitespace();
+        if fields.next() != Some("audio") {
+            return Ok(());
+        }
+        let port = fields.next().and_then(|p| p.split('/').next()?.parse().ok());
+        let _proto = fields.next();
+        // RTP's payload type has seven bits (RFC 3550 §5.1): a larger number is no format.
+        let formats = fields
+            .filter_map(|f| f.parse().ok())
+            .filter(|&pt: &u8| pt < 128)
+            .collect();
+        self.audio = Some((port.ok_or("a media port that is not a number")?, formats));
+        Ok(())
+    }
+
+    /// An `a=` line of the audio stream: its direction or an `rtpmap`.
+    fn attribute(&mut self, value: &str) -> Result<(), Refusal> {
+        self.media_direction = Direction::by_name(value).or(self.media_direction);
+        if let Some(map) = value.strip_prefix("rtpmap:") {
+            let (pt, encoding) = map.split_once(' ').ok_or("a broken rtpmap")?;
+            if let Ok(pt) = pt.parse() {
+                self.maps.push((pt, encoding.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The encoding a payload type is mapped to.
+    fn name_of(&self, pt: u8) -> Option<String> {
+        self.maps
+            .iter()
+            .find(|(p, _)| *p == pt)
+            .map(|(_, e)| e.split('/').next().unwrap_or_default().to_string())
+    }
+
+    /// The codec of a payload type: its mapping, else the static one (RFC 3551).
+    fn codec_of(&self, pt: u8) -> Option<Codec> {
+        match self.name_of(pt) {
+            Some(name) => Codec::by_name(&name),
+            None => [Codec::G722, Codec::Pcma, Codec::Pcmu]
+                .into_iter()
+                .find(|c| c.payload_type() == pt),
+        }
+    }
+
+    /// The payload type and codec `pick` takes of `formats`.
+    fn pick(&self, formats: &[u8], pick: Pick) -> Result<(u8, Codec), Refusal> {
+        let found = match pick {
+            Pick::Best => [Codec::G722, Codec::Pcma, Codec::Pcmu].into_iter().find_map(|wanted| {
+                formats
+                    .iter()
+                    .find(|&&pt| self.codec_of(pt) == Some(wanted))
+                    .map(|&pt| (pt, wanted))
+            }),
+            Pick::First => formats.iter().find_map(|&pt| Some((pt, self.codec_of(pt)?))),
+            Pick::Same(codec) => formats
+                .iter()
+                .find(|&&pt| self.codec_of(pt) == Some(codec))
+                .map(|&pt| (pt, codec)),
+        };
+        found.ok_or(match pick {
+            Pick::Same(_) => "the call's codec is not offered again",
+            _ => "none of G.722, A-law, µ-law offered",
+        })
+    }
+}
+
 /// Which codec of a description is taken.
 #[derive(Clone, Copy)]
 enum Pick {
@@ -182,92 +295,17 @@ impl Offer {
     }
 
     fn read(sdp: &str, pick: Pick) -> Result<Self, Refusal> {
-        let mut session_addr: Option<IpAddr> = None;
-        let mut media_addr: Option<IpAddr> = None;
-        let mut audio: Option<(u16, Vec<u8>)> = None;
-        let mut maps: Vec<(u8, String)> = Vec::new();
-        let (mut session_direction, mut media_direction) = (None, None);
-        for line in sdp.lines().map(str::trim) {
-            let Some((kind, value)) = line.split_once('=') else {
-                continue;
-            };
-            match kind {
-                "c" => {
-                    let addr = value
-                        .split_whitespace()
-                        .nth(2)
-                        .and_then(|a| a.split('/').next()?.parse().ok());
-                    if audio.is_some() {
-                        media_addr = media_addr.or(addr);
-                    } else {
-                        session_addr = addr;
-                    }
-                }
-                "m" if audio.is_some() => break, // only the first audio stream
-                "m" => {
-                    let mut fields = value.split_whitespace();
-                    if fields.next() != Some("audio") {
-                        continue;
-                    }
-                    let port = fields.next().and_then(|p| p.split('/').next()?.parse().ok());
-                    let _proto = fields.next();
-                    // RTP's payload type has seven bits (RFC 3550 §5.1): a larger number is no format.
-                    let formats = fields
-                        .filter_map(|f| f.parse().ok())
-                        .filter(|&pt: &u8| pt < 128)
-                        .collect();
-                    audio = Some((port.ok_or("a media port that is not a number")?, formats));
-                }
-                "a" if audio.is_none() => session_direction = Direction::by_name(value).or(session_direction),
-                "a" => {
-                    media_direction = Direction::by_name(value).or(media_direction);
-                    if let Some(map) = value.strip_prefix("rtpmap:") {
-                        let (pt, encoding) = map.split_once(' ').ok_or("a broken rtpmap")?;
-                        if let Ok(pt) = pt.parse() {
-                            maps.push((pt, encoding.to_string()));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let (port, formats) = audio.ok_or("no audio stream")?;
-        let addr = media_addr.or(session_addr).ok_or("no connection address")?;
+        let read = Described::of(sdp)?;
+        let (port, formats) = read.audio.clone().ok_or("no audio stream")?;
+        let addr = read.media_addr.or(read.session_addr).ok_or("no connection address")?;
         if port == 0 {
             return Err("the audio stream is declined");
         }
-        let name_of = |pt: u8| {
-            maps.iter()
-                .find(|(p, _)| *p == pt)
-                .map(|(_, e)| e.split('/').next().unwrap_or_default().to_string())
-        };
-        let codec_of = |pt: u8| match name_of(pt) {
-            Some(name) => Codec::by_name(&name),
-            None => [Codec::G722, Codec::Pcma, Codec::Pcmu]
-                .into_iter()
-                .find(|c| c.payload_type() == pt),
-        };
-        let (payload_type, codec) = match pick {
-            Pick::Best => [Codec::G722, Codec::Pcma, Codec::Pcmu].into_iter().find_map(|wanted| {
-                formats
-                    .iter()
-                    .find(|&&pt| codec_of(pt) == Some(wanted))
-                    .map(|&pt| (pt, wanted))
-            }),
-            Pick::First => formats.iter().find_map(|&pt| Some((pt, codec_of(pt)?))),
-            Pick::Same(codec) => formats
-                .iter()
-                .find(|&&pt| codec_of(pt) == Some(codec))
-                .map(|&pt| (pt, codec)),
-        }
-        .ok_or(match pick {
-            Pick::Same(_) => "the call's codec is not offered again",
-            _ => "none of G.722, A-law, µ-law offered",
-        })?;
-        let events = formats
-            .iter()
-            .copied()
-            .find(|&pt| name_of(pt).is_some_and(|n| n.eq_ignore_ascii_case("telephone-event")));
+        let (payload_type, codec) = read.pick(&formats, pick)?;
+        let events = formats.iter().copied().find(|&pt| {
+            read.name_of(pt)
+                .is_some_and(|n| n.eq_ignore_ascii_case("telephone-event"))
+        });
         // RFC 2543's hold: audio to nowhere.
         let nowhere = addr.is_unspecified().then_some(Direction::Inactive);
         Ok(Self {
@@ -275,7 +313,10 @@ impl Offer {
             codec,
             payload_type,
             events,
-            direction: nowhere.or(media_direction).or(session_direction).unwrap_or_default(),
+            direction: nowhere
+                .or(read.media_direction)
+                .or(read.session_direction)
+                .unwrap_or_default(),
         })
     }
 

@@ -505,6 +505,31 @@ mod tests {
         assert_eq!((refused.code(), refused.header("Min-SE")), (Some(422), Some("90")));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_session_interval_is_refused_or_taken_between_the_bounds_and_never_overflows(
+            value in "[0-9]{0,30}|-[0-9]{1,20}|[0-9a-z;=. ]{0,24}",
+            min in "[0-9]{0,25}",
+            refresher in "|;refresher=uac|;refresher=uas",
+        ) {
+            let asked = format!("{value}{refresher}");
+            let mut headers = vec![("Session-Expires", asked.as_str()), ("Supported", "timer")];
+            if !min.is_empty() {
+                headers.push(("Min-SE", min.as_str()));
+            }
+            match Timer::asked(&invite(&headers)) {
+                Ok(Some(timer)) => {
+                    let seconds = timer.interval.as_secs();
+                    proptest::prop_assert!((MIN_SE..=MAX_SE).contains(&seconds), "{asked}: {seconds}");
+                    let now = Instant::now();
+                    proptest::prop_assert!(timer.due(now) > now);
+                }
+                Ok(None) => proptest::prop_assert!(false, "asked for one"),
+                Err(refusal) => proptest::prop_assert!(matches!(refusal.code(), Some(400 | 422))),
+            }
+        }
+    }
+
     #[test]
     fn an_extension_the_gateway_lacks_gets_420_and_names_it() {
         assert!(unsupported(&invite(&[("Require", "timer")])).is_none());

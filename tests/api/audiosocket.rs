@@ -522,3 +522,51 @@ async fn asterisks_dtmf_help_key_asks_and_its_1_alerts_the_contacts() {
     );
     assert!(fakes.llm.all_requests().is_empty(), "no key reached the model");
 }
+
+#[tokio::test]
+async fn a_call_whose_task_fails_is_closed_and_counted_and_a_call_beyond_the_voice_limit_is_closed_unanswered() {
+    let fakes = Fakes::start().await;
+    let env = [("AUDIOSOCKET_USER", "anna"), ("VOICE_CONNECTIONS_PER_USER", "1")];
+    let (app, _, port) = gateway(&fakes, &env).await;
+
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+    // Anna's one place is taken: a second call is closed before a word is said.
+    let second = Asterisk::call(port, EXTENSION).await;
+    assert_eq!(second.until("the second call closed", 10, ended).await, [Got::Closed]);
+    // The first call's task fails: to Asterisk, a hang-up.
+    app.app.faults.arm("audiosocket");
+    call.send(0x03, b"5");
+    call.until("the failed call closed", 10, ended).await;
+    let metrics = eventually("both counted", 10, || async {
+        let metrics = app.prometheus().await;
+        metrics
+            .contains("task_failures_total{door=\"audiosocket\"} 1")
+            .then_some(metrics)
+    })
+    .await;
+    for outcome in [
+        "outcome=\"refused\",reason=\"voice_limit\"} 1",
+        "outcome=\"failed\",reason=\"task_failed\"} 1",
+    ] {
+        assert!(
+            metrics.contains(&format!("phone_calls_total{{line=\"audiosocket\",{outcome}")),
+            "{metrics}"
+        );
+    }
+    // Its place is free: the next call is greeted.
+    let next = Asterisk::call(port, EXTENSION).await;
+    next.until("the next greeting", 10, |g| received(g) >= 4_800).await;
+    let health = app.get("/api/admin/providers", As::AdminKey).await.body;
+    let calls = &health["calls"][0];
+    assert_eq!(
+        (
+            calls["line"].as_str(),
+            calls["refused"].as_u64(),
+            calls["failed"].as_u64()
+        ),
+        (Some("audiosocket"), Some(1), Some(1)),
+        "{health}"
+    );
+    assert_eq!(health["task_failures"][0]["door"], "audiosocket");
+}

@@ -58,6 +58,7 @@ mod users;
 mod voice_detection;
 mod voices;
 mod web_search;
+mod wire_props;
 mod ws;
 mod wyoming;
 mod wyoming_mdns;

@@ -898,3 +898,46 @@ async fn the_help_key_interrupts_the_greeting_asks_at_once_2_calls_it_off_and_1_
     assert!(fakes.llm.all_requests().is_empty(), "no key reached the model");
     call.hang_up();
 }
+
+#[tokio::test]
+async fn a_call_whose_task_fails_is_closed_and_counted_and_one_beyond_the_voice_limit_is_rejected_unanswered() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[("VOICE_CONNECTIONS_PER_USER", "1")]).await;
+    let twiml = ring(&app, "CA0101", ANNAS_NUMBER).await;
+    let call = TwilioCall::connect(&app, &twiml, "CA0101").await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    // Anna's one place is taken: Twilio is told to reject the next call as busy, never answered.
+    let busy = ring(&app, "CA0102", ANNAS_NUMBER).await;
+    assert!(
+        busy.contains("<Reject reason=\"busy\"/>") && !busy.contains("<Connect>"),
+        "{busy}"
+    );
+    // The first call's task fails: its stream closes, to Twilio a hang-up.
+    app.app.faults.arm("twilio");
+    call.press('5');
+    call.until("the failed call's stream closed", 10, closed).await;
+    let metrics = eventually("the failure counted", 10, || async {
+        let metrics = app.prometheus().await;
+        metrics
+            .contains("task_failures_total{door=\"twilio\"} 1")
+            .then_some(metrics)
+    })
+    .await;
+    for outcome in [
+        "outcome=\"refused\",reason=\"voice_limit\"} 1",
+        "outcome=\"failed\",reason=\"task_failed\"} 1",
+    ] {
+        assert!(
+            metrics.contains(&format!("phone_calls_total{{line=\"twilio\",{outcome}")),
+            "{metrics}"
+        );
+    }
+    // The place is free again: the next call is connected and greeted.
+    let twiml = ring(&app, "CA0103", ANNAS_NUMBER).await;
+    let next = TwilioCall::connect(&app, &twiml, "CA0103").await;
+    next.until("the next greeting played", 10, |s| {
+        s.contains(&Seen::Played("1".into()))
+    })
+    .await;
+}

@@ -147,8 +147,13 @@ async fn a_huge_session_interval_is_lowered_to_the_gateways_longest_and_the_call
             bye.starts_with("SIP/2.0 200 OK") && bye.contains("CSeq: 2 BYE"),
             "{asked}: {bye}"
         );
+        // Over, its place given back (the guest has four): the next caller is not turned away.
+        crate::common::eventually("the call over", 10, || async {
+            counted(&app, "ws_connections{channel=\"phone\"}").await == 0.0
+        })
+        .await;
     }
-    // A Min-SE above the gateway's longest cannot raise it either; one above the interval raises it.
+    // The caller's Min-SE above the interval it asked for raises it (never below it, RFC 4028 §9).
     let handset = Handset::new(sip, "min-se").await;
     let ok = handset
         .call("Session-Expires: 600\r\nMin-SE: 900\r\nSupported: timer\r\n")
@@ -189,6 +194,16 @@ async fn numbers_that_are_no_numbers_or_beyond_their_range_are_refused_with_400_
     assert_eq!(crate::sipp::calls_taken(&app).await, 0, "no call was taken");
 }
 
+/// A range of two free UDP ports (an even one and the next), for one call's RTP and RTCP.
+fn two_free_ports() -> String {
+    let free = |p: u16| std::net::UdpSocket::bind(("127.0.0.1", p)).is_ok();
+    let port = (46_000..50_000)
+        .step_by(2)
+        .find(|&p| free(p) && free(p + 1))
+        .expect("two free ports");
+    format!("{port}-{}", port + 1)
+}
+
 /// The count of `series` in the gateway's metrics (0 when absent).
 async fn counted(app: &TestApp, series: &str) -> f64 {
     let metrics = app.prometheus().await;
@@ -198,8 +213,9 @@ async fn counted(app: &TestApp, series: &str) -> f64 {
 
 #[tokio::test]
 async fn a_call_whose_task_fails_is_hung_up_with_a_bye_counted_shown_and_its_place_taken_by_the_next() {
-    // One place: the next call is answered only when the failed one gave its place back.
-    let (app, sip) = crate::sipp::telephone(&[("SIP_MAX_CALLS", "1")]).await;
+    // One place and one call's ports: the next call is answered only when the failed one gave both back.
+    let ports = two_free_ports();
+    let (app, sip) = crate::sipp::telephone(&[("SIP_MAX_CALLS", "1"), ("SIP_RTP_PORTS", &ports)]).await;
     let handset = Handset::new(sip, "fails-1").await;
     let ok = handset.call("").await;
     assert!(ok.starts_with("SIP/2.0 200"), "{ok}");
