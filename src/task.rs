@@ -39,26 +39,38 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// frame of a connection) on an armed door panics once. Nothing on the wire or in the settings arms it; only
 /// code holding the `App` can, which in practice is the test suite.
 #[derive(Default)]
-pub struct Faults(std::sync::Mutex<Vec<&'static str>>);
+pub struct Faults {
+    /// Whether any door is armed: every frame of every call asks, and is answered without a lock.
+    armed: std::sync::atomic::AtomicBool,
+    doors: std::sync::Mutex<Vec<&'static str>>,
+}
 
 impl Faults {
     /// The next [`Self::trip`] on `door` panics.
     pub fn arm(&self, door: &'static str) {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(door);
+        self.lock().push(door);
+        self.armed.store(true, std::sync::atomic::Ordering::Release);
     }
 
     /// Panics when `door` was armed (once per arming).
     pub fn trip(&self, door: &str) {
-        let armed = {
-            let mut armed = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            armed.iter().position(|d| *d == door).map(|at| armed.remove(at))
+        if !self.armed.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        let tripped = {
+            let mut doors = self.lock();
+            let tripped = doors.iter().position(|d| *d == door).map(|at| doors.remove(at));
+            self.armed
+                .store(!doors.is_empty(), std::sync::atomic::Ordering::Release);
+            tripped
         };
-        if armed.is_some() {
+        if tripped.is_some() {
             panic!("a failure injected into the {door} door");
         }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<&'static str>> {
+        self.doors.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
