@@ -81,6 +81,9 @@ preferences! {
     location_consent: bool,
     /// The page in large text with high contrast, on every device of the person.
     large_text: bool,
+    /// Whether the person's carers may see the list of their conversations (titles and times, never what was
+    /// said); off unless the person (or an admin) turns it on.
+    share_with_carers: bool,
     /// How the gateway addresses the person where the language has two forms: `formal` (German "Sie", the
     /// default) or `informal` ("du").
     form_of_address: String,
@@ -257,7 +260,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             Ok(dedup(list))
         }
         "language" => Ok(Value::from(language(key, text(key, value, 8)?)?)),
-        "web_search_enabled" | "location_consent" | "large_text" => value
+        "web_search_enabled" | "location_consent" | "large_text" | "share_with_carers" => value
             .as_bool()
             .map(Value::from)
             .ok_or_else(|| bad("expected true or false")),

@@ -28,6 +28,9 @@ pub mod access {
     pub const USER: &str = "user";
     /// The admins' routes: admin key, admin flag or ADMIN_USERS.
     pub const ADMIN: &str = "admin";
+    /// A carer's routes: any user, by bearer token or cookie; only the caller's residents are reachable
+    /// (anybody else is 404).
+    pub const CARER: &str = "carer";
     /// The OpenAI-compatible routes under `/v1`: any user, by bearer token; errors in OpenAI's shape.
     pub const OPENAI: &str = "openai";
 }

@@ -36,6 +36,9 @@ pub enum Action<'a> {
     ReminderCancel { id: &'a str },
     #[serde(rename = "user.reminder_confirm")]
     ReminderConfirm { id: &'a str },
+    /// An admin named a resident's carers (how many; their ids are in the carers' list).
+    #[serde(rename = "user.carers")]
+    Carers { carers: usize },
     /// The prefs' keys, not their values.
     #[serde(rename = "user.prefs")]
     Prefs { keys: Vec<&'a str> },
@@ -46,6 +49,9 @@ pub enum Action<'a> {
     /// An operator ended a person's help cooldown window, so that the next press sends at once.
     #[serde(rename = "user.emergency_cooldown_end")]
     CooldownEnd { was_open: bool },
+    /// A carer listed a resident's conversations (titles and times), which the resident shares.
+    #[serde(rename = "carer.sessions_list")]
+    CarerSessions { count: usize },
     /// An admin read a person's conversation.
     #[serde(rename = "conversation.read")]
     ConversationRead { user_id: &'a str },
@@ -88,11 +94,16 @@ pub enum Shown<'a> {
 
 /// Records an admin action on `target` in the audit log and in the log (target `audit`).
 pub async fn audit(app: &App, admin: &Admin, target: &str, action: Action<'_>) -> Result<()> {
+    audit_as(app, &admin.actor, target, action).await
+}
+
+/// Records an action of `actor` (an admin, or a carer as `carer:{name}`) on `target`.
+pub async fn audit_as(app: &App, actor: &str, target: &str, action: Action<'_>) -> Result<()> {
     let entry = serde_json::to_value(&action).unwrap_or_default();
     let name = entry["action"].as_str().unwrap_or_default();
     let detail = &entry["detail"];
-    tracing::info!(target: "audit", actor = %admin.actor, action = name, target, %detail, "admin action");
-    app.store.audit(&admin.actor, name, target, &detail.to_string()).await?;
+    tracing::info!(target: "audit", actor, action = name, target, %detail, "admin action");
+    app.store.audit(actor, name, target, &detail.to_string()).await?;
     Ok(())
 }
 

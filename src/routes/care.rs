@@ -35,13 +35,13 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A person's daily check-in.
 #[derive(Serialize, ToSchema)]
-struct Checkin {
+pub(super) struct Checkin {
     /// The `checkin_window` pref ("08:00-10:00"), or null when there is no check-in.
     window: Option<String>,
     /// The `away_until` pref, or null.
     away_until: Option<String>,
     /// The person's IANA time zone.
-    time_zone: String,
+    pub(super) time_zone: String,
     /// The next (or current) window, RFC 3339 with the person's offset; null without a check-in.
     opens_at: Option<String>,
     due_at: Option<String>,
@@ -69,13 +69,13 @@ struct CareEntry {
 
 /// A carer's view of a person's care.
 #[derive(Serialize, ToSchema)]
-struct Care {
-    checkin: Checkin,
+pub(super) struct Care {
+    pub(super) checkin: Checkin,
     /// Newest first, at most 100.
     log: Vec<CareEntry>,
 }
 
-async fn plan_of(app: &App, user_id: &str) -> Result<Checkin> {
+pub(super) async fn plan_of(app: &App, user_id: &str) -> Result<Checkin> {
     let prefs = app.store.prefs(user_id).await?;
     let zone = care::person_zone_name(app, &prefs);
     let stored = app.store.checkin(user_id).await?;
@@ -110,10 +110,15 @@ async fn fine(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<C
     responses((status = 200, body = Care), (status = 404, description = "no such user")))]
 async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Care>> {
     app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
-    let checkin = plan_of(&app, &id).await?;
+    care_of(&app, &id).await.map(Json)
+}
+
+/// A person's check-in plan and care log, newest first.
+pub(super) async fn care_of(app: &App, id: &str) -> Result<Care> {
+    let checkin = plan_of(app, id).await?;
     let zone = checkin.time_zone.clone();
     let mut log: Vec<(i64, CareEntry)> = Vec::new();
-    for e in app.store.care_log(&id, LOG_ENTRIES).await? {
+    for e in app.store.care_log(id, LOG_ENTRIES).await? {
         log.push((
             e.at,
             CareEntry {
@@ -126,7 +131,7 @@ async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<S
             },
         ));
     }
-    for (d, text) in app.store.user_reminder_deliveries(&id, LOG_ENTRIES).await? {
+    for (d, text) in app.store.user_reminder_deliveries(id, LOG_ENTRIES).await? {
         log.push((
             d.at,
             CareEntry {
@@ -141,7 +146,7 @@ async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<S
     }
     log.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     let log = log.into_iter().take(LOG_ENTRIES as usize).map(|(_, e)| e).collect();
-    Ok(Json(Care { checkin, log }))
+    Ok(Care { checkin, log })
 }
 
 /// Twilio's `<Gather>` answer of care's call (form fields, X-Twilio-Signature required): `what` is

@@ -9,6 +9,7 @@ pub mod admin_users;
 pub mod audit;
 pub mod ca;
 pub mod care;
+pub mod carer;
 pub mod chat;
 pub mod devices;
 pub mod emergency;
@@ -45,6 +46,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
         .merge(me::router())
         .merge(reminders::router())
         .merge(care::router())
+        .merge(carer::router())
         .merge(sessions::router())
         .merge(devices::router())
         .merge(chat::router(audio_limit))

@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 
 use crate::app::AppState;
 
-pub use crate::auth::access::{ADMIN, OPENAI, PUBLIC, USER};
+pub use crate::auth::access::{ADMIN, CARER, OPENAI, PUBLIC, USER};
 
 /// The route of the description itself.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -113,7 +113,7 @@ fn complete_operation(method: &str, path: &str, operation: &mut Operation) {
         .map_or(PUBLIC, String::as_str)
         .to_string();
     let schemes: &[&str] = match tag.as_str() {
-        USER => &["bearer", "cookie"],
+        USER | CARER => &["bearer", "cookie"],
         OPENAI => &["bearer"],
         ADMIN => &["adminKey", "bearer", "cookie"],
         _ => &[],

@@ -51,9 +51,15 @@ pub struct Reminder {
     timer: bool,
     /// `scheduled`, `delivering`, `confirmed`, `missed`, `done` or `cancelled`.
     state: String,
-    /// `user`, `admin` or `voice`.
+    /// `user`, `admin`, `carer` or `voice`.
     created_by: String,
     deliveries: Vec<ReminderDelivery>,
+}
+
+impl Reminder {
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 /// One attempt to deliver a reminder.
@@ -69,14 +75,14 @@ struct ReminderDelivery {
 
 /// The reminders of a person.
 #[derive(Serialize, ToSchema)]
-struct Reminders {
-    reminders: Vec<Reminder>,
+pub(super) struct Reminders {
+    pub(super) reminders: Vec<Reminder>,
 }
 
 /// A new reminder: `text` with `due_at`, or a timer of `in_seconds`.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct NewBody {
+pub(super) struct NewBody {
     /// What to be reminded of (1 to 200 characters; a timer may leave it out).
     #[serde(default)]
     text: Option<String>,
@@ -95,7 +101,7 @@ struct NewBody {
 }
 
 /// The person's reminders with their deliveries.
-async fn view(app: &App, stored: Vec<StoredReminder>) -> Result<Vec<Reminder>> {
+pub(super) async fn view(app: &App, stored: Vec<StoredReminder>) -> Result<Vec<Reminder>> {
     let ids: Vec<String> = stored.iter().map(|r| r.id.clone()).collect();
     let deliveries = app.store.reminder_deliveries(&ids).await?;
     Ok(stored
@@ -125,7 +131,7 @@ async fn view(app: &App, stored: Vec<StoredReminder>) -> Result<Vec<Reminder>> {
 }
 
 /// Checks a new reminder and stores it for `user_id`, made by `by`.
-async fn create(app: &App, user_id: &str, body: NewBody, by: &str) -> Result<Reminder> {
+pub(super) async fn create(app: &App, user_id: &str, body: NewBody, by: &str) -> Result<Reminder> {
     let text = body.text.as_deref().map(str::trim).unwrap_or_default().to_string();
     if text.chars().count() > REMINDER_TEXT_MAX {
         return Err(ApiError::invalid(
@@ -233,7 +239,7 @@ async fn confirm(State(app): State<AppState>, caller: CurrentUser, Path(id): Pat
     confirmed(&app, &caller.user.id, &id).await.map(Json)
 }
 
-async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
+pub(super) async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
     if !crate::care::confirm(app, user_id, id, "api").await? {
         let state = app
             .store

@@ -7,6 +7,7 @@
 //! (quotas, the cooldown claim, leases) is one statement, so it holds between instances, not only tasks.
 
 pub mod audit;
+pub mod carers;
 pub mod checkins;
 pub mod devices;
 pub mod emergency;

@@ -1,0 +1,325 @@
+//! The carer's role. An admin names a resident's carers (`PUT /api/admin/users/{user_id}/carers`); a carer's
+//! own token then reaches, under `/api/carer`, the care of those residents and nothing else: their day (the
+//! check-in, reminders, the care log, an alarm nobody acknowledged), and their reminders set, cancelled and
+//! confirmed on their behalf, each action audited as the carer. No conversation, memory, setting or other
+//! user is reachable this way. Every route asks [`resident`], the one check: somebody who is not the
+//! caller's resident is 404, whether or not they exist.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::audit::{Action, audit, audit_as};
+use super::care::{Care, Checkin, care_of, plan_of};
+use super::openapi::{ADMIN, CARER};
+use super::reminders::{NewBody, Reminder, Reminders, confirmed, create, view};
+use crate::app::{App, AppState};
+use crate::auth::{Admin, CurrentUser};
+use crate::error::{ApiError, AppJson, Result};
+use crate::store::users::User;
+
+/// The carers a resident may have.
+const CARERS_MAX: usize = 20;
+/// An alarm nobody acknowledged counts as open for this long.
+const ALARM_OPEN_MS: i64 = 24 * 3_600_000;
+
+/// Routes of the carer's role.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_carers, put_carers))
+        .routes(routes!(residents))
+        .routes(routes!(resident_care))
+        .routes(routes!(list_reminders, add_reminder))
+        .routes(routes!(cancel_reminder))
+        .routes(routes!(confirm_reminder))
+        .routes(routes!(sessions))
+}
+
+/// A person, as carers and residents see each other.
+#[derive(Serialize, ToSchema)]
+pub struct Person {
+    id: String,
+    name: String,
+    display_name: String,
+}
+
+impl From<User> for Person {
+    fn from(user: User) -> Self {
+        Self {
+            id: user.id,
+            name: user.name,
+            display_name: user.display_name,
+        }
+    }
+}
+
+/// A resident's carers.
+#[derive(Serialize, ToSchema)]
+struct Carers {
+    carers: Vec<Person>,
+}
+
+/// The carers a resident is to have: user ids, at most 20; an empty list removes them all.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct CarersBody {
+    carers: Vec<String>,
+}
+
+/// A resident on their carer's list: who, and where their care stands today.
+#[derive(Serialize, ToSchema)]
+struct Resident {
+    #[serde(flatten)]
+    person: Person,
+    checkin: Checkin,
+    /// Reminders waiting or being delivered.
+    reminders_waiting: usize,
+    /// Reminders not confirmed in time.
+    reminders_missed: usize,
+    /// The next reminder's time, RFC 3339 in the resident's zone.
+    next_reminder_at: Option<String>,
+    /// When the resident's latest alarm was raised, while no contact has acknowledged it (a day at most).
+    open_alarm_at: Option<String>,
+}
+
+/// The caller's residents.
+#[derive(Serialize, ToSchema)]
+struct Residents {
+    residents: Vec<Resident>,
+}
+
+/// A resident's day as their carer sees it.
+#[derive(Serialize, ToSchema)]
+struct ResidentCare {
+    #[serde(flatten)]
+    person: Person,
+    #[serde(flatten)]
+    care: Care,
+    reminders: Vec<Reminder>,
+    open_alarm_at: Option<String>,
+}
+
+/// `id`, when the caller cares for them; else 404.
+async fn resident(app: &App, carer: &CurrentUser, id: &str) -> Result<User> {
+    let found = app.store.resident_of(&carer.user.id, id).await?;
+    found.ok_or(ApiError::NotFound("resident"))
+}
+
+/// How the audit log names a carer.
+fn actor(carer: &CurrentUser) -> String {
+    format!("carer:{}", carer.user.name)
+}
+
+/// A resident's carers.
+#[utoipa::path(get, path = "/api/admin/users/{user_id}/carers", tag = ADMIN,
+    responses((status = 200, body = Carers), (status = 404, description = "no such user")))]
+async fn get_carers(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Carers>> {
+    app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
+    let carers = app.store.carers_of(&id).await?.into_iter().map(Person::from).collect();
+    Ok(Json(Carers { carers }))
+}
+
+/// Makes these users the resident's carers (and nobody else); audited.
+#[utoipa::path(put, path = "/api/admin/users/{user_id}/carers", tag = ADMIN, request_body = CarersBody,
+    responses((status = 200, body = Carers), (status = 404, description = "no such user"),
+        (status = 422, description = "an unknown user, the resident themselves, or more than 20")))]
+async fn put_carers(
+    State(app): State<AppState>,
+    admin: Admin,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<CarersBody>,
+) -> Result<Json<Carers>> {
+    app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
+    let mut ids = body.carers;
+    ids.sort();
+    ids.dedup();
+    if ids.len() > CARERS_MAX {
+        return Err(ApiError::invalid("carers", format!("at most {CARERS_MAX}")));
+    }
+    if ids.contains(&id) {
+        return Err(ApiError::invalid("carers", "a resident cannot be their own carer"));
+    }
+    for carer in &ids {
+        app.store
+            .user_by_id(carer)
+            .await?
+            .ok_or_else(|| ApiError::invalid("carers", format!("no user {carer}")))?;
+    }
+    app.store.set_carers(&id, &ids).await?;
+    audit(&app, &admin, &id, Action::Carers { carers: ids.len() }).await?;
+    get_carers(State(app), admin, Path(id)).await
+}
+
+/// Where a resident's care stands today.
+async fn today(app: &App, user: User) -> Result<Resident> {
+    let checkin = plan_of(app, &user.id).await?;
+    let reminders = app.store.reminders(&user.id).await?;
+    let waiting = reminders
+        .iter()
+        .filter(|r| matches!(r.state.as_str(), "scheduled" | "delivering"));
+    let next = waiting.clone().min_by_key(|r| r.due_at);
+    Ok(Resident {
+        reminders_waiting: waiting.count(),
+        reminders_missed: reminders.iter().filter(|r| r.state == "missed").count(),
+        next_reminder_at: next.map(|r| crate::care::rfc3339(r.due_at, &r.time_zone)),
+        open_alarm_at: open_alarm(app, &user.id, &checkin.time_zone).await?,
+        checkin,
+        person: user.into(),
+    })
+}
+
+/// When the resident's latest alarm was raised, while nobody has acknowledged it and it is less than a day old.
+async fn open_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<String>> {
+    let latest = app.store.latest_alarm(user_id).await?;
+    let since = crate::store::now_ms().saturating_sub(ALARM_OPEN_MS);
+    Ok(latest
+        .filter(|a| a.acknowledged_at.is_none() && a.created_at >= since)
+        .map(|a| crate::care::rfc3339(a.created_at, zone)))
+}
+
+/// The caller's residents, each with where their care stands today.
+#[utoipa::path(get, path = "/api/carer/residents", tag = CARER, responses((status = 200, body = Residents)))]
+async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Json<Residents>> {
+    let mut residents = Vec::new();
+    for user in app.store.residents_of(&carer.user.id).await? {
+        residents.push(today(&app, user).await?);
+    }
+    Ok(Json(Residents { residents }))
+}
+
+/// One resident's day: the check-in, the care log, the reminders and an open alarm.
+#[utoipa::path(get, path = "/api/carer/residents/{user_id}", tag = CARER,
+    responses((status = 200, body = ResidentCare), (status = 404, description = "not the caller's resident")))]
+async fn resident_care(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<ResidentCare>> {
+    let user = resident(&app, &carer, &id).await?;
+    let care = care_of(&app, &id).await?;
+    let reminders = view(&app, app.store.reminders(&id).await?).await?;
+    let open_alarm_at = open_alarm(&app, &id, &care.checkin.time_zone).await?;
+    Ok(Json(ResidentCare {
+        person: user.into(),
+        care,
+        reminders,
+        open_alarm_at,
+    }))
+}
+
+/// A resident's reminders.
+#[utoipa::path(get, path = "/api/carer/residents/{user_id}/reminders", tag = CARER,
+    responses((status = 200, body = Reminders), (status = 404, description = "not the caller's resident")))]
+async fn list_reminders(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<Reminders>> {
+    resident(&app, &carer, &id).await?;
+    let reminders = view(&app, app.store.reminders(&id).await?).await?;
+    Ok(Json(Reminders { reminders }))
+}
+
+/// Sets a reminder for a resident (the body of `POST /api/me/reminders`); audited as the carer.
+#[utoipa::path(post, path = "/api/carer/residents/{user_id}/reminders", tag = CARER, request_body = NewBody,
+    responses((status = 201, body = Reminder), (status = 404, description = "not the caller's resident"),
+        (status = 409, description = "REMINDERS_MAX are waiting"), (status = 422, description = "a wrong text, time or rule")))]
+async fn add_reminder(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<NewBody>,
+) -> Result<(StatusCode, Json<Reminder>)> {
+    resident(&app, &carer, &id).await?;
+    let made = create(&app, &id, body, "carer").await?;
+    audit_as(&app, &actor(&carer), &id, Action::ReminderAdd { id: made.id() }).await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// Cancels a resident's waiting reminder; audited as the carer.
+#[utoipa::path(delete, path = "/api/carer/residents/{user_id}/reminders/{id}", tag = CARER,
+    responses((status = 204), (status = 404, description = "not the caller's resident, or no such reminder waiting")))]
+async fn cancel_reminder(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path((user_id, id)): Path<(String, String)>,
+) -> Result<StatusCode> {
+    resident(&app, &carer, &user_id).await?;
+    if !app.store.cancel_reminder(&user_id, &id).await? {
+        return Err(ApiError::NotFound("reminder"));
+    }
+    audit_as(&app, &actor(&carer), &user_id, Action::ReminderCancel { id: &id }).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Confirms a resident's reminder being delivered, as the carer who saw to it; audited as the carer.
+#[utoipa::path(post, path = "/api/carer/residents/{user_id}/reminders/{id}/confirm", tag = CARER,
+    responses((status = 200, body = Reminder), (status = 404, description = "not the caller's resident, or no such reminder"),
+        (status = 409, description = "not being delivered")))]
+async fn confirm_reminder(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path((user_id, id)): Path<(String, String)>,
+) -> Result<Json<Reminder>> {
+    resident(&app, &carer, &user_id).await?;
+    let made = confirmed(&app, &user_id, &id).await?;
+    audit_as(&app, &actor(&carer), &user_id, Action::ReminderConfirm { id: &id }).await?;
+    Ok(Json(made))
+}
+
+/// A resident's conversation, as a carer may see it: its title and times, never what was said.
+#[derive(Serialize, ToSchema)]
+struct Shared {
+    id: String,
+    title: String,
+    /// Epoch milliseconds.
+    created_at: i64,
+    updated_at: i64,
+}
+
+/// A resident's conversations.
+#[derive(Serialize, ToSchema)]
+struct SharedSessions {
+    sessions: Vec<Shared>,
+}
+
+/// The list of a resident's conversations, when they share it (`share_with_carers`); audited as the carer.
+#[utoipa::path(get, path = "/api/carer/residents/{user_id}/sessions", tag = CARER,
+    responses((status = 200, body = SharedSessions), (status = 403, description = "the resident does not share it"),
+        (status = 404, description = "not the caller's resident")))]
+async fn sessions(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<SharedSessions>> {
+    resident(&app, &carer, &id).await?;
+    if app.store.prefs(&id).await?.share_with_carers != Some(true) {
+        return Err(ApiError::Forbidden(
+            "the resident does not share their conversations with carers".into(),
+        ));
+    }
+    let sessions: Vec<Shared> = app
+        .store
+        .sessions(&id)
+        .await?
+        .into_iter()
+        .map(|s| Shared {
+            id: s.id,
+            title: s.title,
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+        })
+        .collect();
+    audit_as(
+        &app,
+        &actor(&carer),
+        &id,
+        Action::CarerSessions { count: sessions.len() },
+    )
+    .await?;
+    Ok(Json(SharedSessions { sessions }))
+}
