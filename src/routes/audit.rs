@@ -49,6 +49,12 @@ pub enum Action<'a> {
     /// An operator ended a person's help cooldown window, so that the next press sends at once.
     #[serde(rename = "user.emergency_cooldown_end")]
     CooldownEnd { was_open: bool },
+    /// A carer set a resident's check-in window or days away.
+    #[serde(rename = "user.checkin")]
+    Checkin { window: bool, away_until: bool },
+    /// A carer acknowledged a resident's alarm: they are looking after it.
+    #[serde(rename = "alarm.acknowledge")]
+    AlarmAcknowledge { alarm_id: &'a str, first: bool },
     /// A carer listed a resident's conversations (titles and times), which the resident shares.
     #[serde(rename = "carer.sessions_list")]
     CarerSessions { count: usize },

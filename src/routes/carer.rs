@@ -37,6 +37,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(cancel_reminder))
         .routes(routes!(confirm_reminder))
         .routes(routes!(sessions))
+        .routes(routes!(put_checkin))
+        .routes(routes!(acknowledge))
 }
 
 /// A person, as carers and residents see each other.
@@ -82,8 +84,16 @@ struct Resident {
     reminders_missed: usize,
     /// The next reminder's time, RFC 3339 in the resident's zone.
     next_reminder_at: Option<String>,
-    /// When the resident's latest alarm was raised, while no contact has acknowledged it (a day at most).
-    open_alarm_at: Option<String>,
+    /// The resident's latest alarm while nobody has acknowledged it (a day at most).
+    open_alarm: Option<OpenAlarm>,
+}
+
+/// An alarm nobody has acknowledged yet.
+#[derive(Serialize, ToSchema)]
+struct OpenAlarm {
+    id: String,
+    /// When it was raised, RFC 3339 in the resident's zone.
+    raised_at: String,
 }
 
 /// The caller's residents.
@@ -100,7 +110,7 @@ struct ResidentCare {
     #[serde(flatten)]
     care: Care,
     reminders: Vec<Reminder>,
-    open_alarm_at: Option<String>,
+    open_alarm: Option<OpenAlarm>,
 }
 
 /// `id`, when the caller cares for them; else 404.
@@ -166,19 +176,22 @@ async fn today(app: &App, user: User) -> Result<Resident> {
         reminders_waiting: waiting.count(),
         reminders_missed: reminders.iter().filter(|r| r.state == "missed").count(),
         next_reminder_at: next.map(|r| crate::care::rfc3339(r.due_at, &r.time_zone)),
-        open_alarm_at: open_alarm(app, &user.id, &checkin.time_zone).await?,
+        open_alarm: open_alarm(app, &user.id, &checkin.time_zone).await?,
         checkin,
         person: user.into(),
     })
 }
 
-/// When the resident's latest alarm was raised, while nobody has acknowledged it and it is less than a day old.
-async fn open_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<String>> {
+/// The resident's latest alarm, while nobody has acknowledged it and it is less than a day old.
+async fn open_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<OpenAlarm>> {
     let latest = app.store.latest_alarm(user_id).await?;
     let since = crate::store::now_ms().saturating_sub(ALARM_OPEN_MS);
     Ok(latest
         .filter(|a| a.acknowledged_at.is_none() && a.created_at >= since)
-        .map(|a| crate::care::rfc3339(a.created_at, zone)))
+        .map(|a| OpenAlarm {
+            raised_at: crate::care::rfc3339(a.created_at, zone),
+            id: a.id,
+        }))
 }
 
 /// The caller's residents, each with where their care stands today.
@@ -202,12 +215,12 @@ async fn resident_care(
     let user = resident(&app, &carer, &id).await?;
     let care = care_of(&app, &id).await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
-    let open_alarm_at = open_alarm(&app, &id, &care.checkin.time_zone).await?;
+    let open_alarm = open_alarm(&app, &id, &care.checkin.time_zone).await?;
     Ok(Json(ResidentCare {
         person: user.into(),
         care,
         reminders,
-        open_alarm_at,
+        open_alarm,
     }))
 }
 
@@ -322,4 +335,95 @@ async fn sessions(
     )
     .await?;
     Ok(Json(SharedSessions { sessions }))
+}
+
+/// A resident's check-in as a carer sets it: each field present is set (`""` or null turns it off).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct CheckinBody {
+    /// "08:00-10:00" in the resident's zone, or "" for no check-in.
+    #[serde(default, deserialize_with = "present")]
+    window: Option<Option<String>>,
+    /// `YYYY-MM-DD`: away through that day; "" when back.
+    #[serde(default, deserialize_with = "present")]
+    away_until: Option<Option<String>>,
+}
+
+/// A field that is present, `null` included.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// Sets a resident's check-in window or days away (as the prefs `checkin_window` and `away_until` are
+/// checked); audited as the carer.
+#[utoipa::path(put, path = "/api/carer/residents/{user_id}/checkin", tag = CARER, request_body = CheckinBody,
+    responses((status = 200, body = Checkin), (status = 404, description = "not the caller's resident"),
+        (status = 422, description = "a window or date that is none")))]
+async fn put_checkin(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+    AppJson(body): AppJson<CheckinBody>,
+) -> Result<Json<Checkin>> {
+    resident(&app, &carer, &id).await?;
+    let mut changes = serde_json::Map::new();
+    for (key, value) in [("checkin_window", &body.window), ("away_until", &body.away_until)] {
+        if let Some(value) = value {
+            changes.insert(key.into(), value.clone().map_or(serde_json::Value::Null, Into::into));
+        }
+    }
+    let changed = crate::prefs::change(&changes, crate::prefs::Writer::User)?;
+    let before = app.store.prefs(&id).await?;
+    let after = app.store.merge_prefs(&id, changed).await?;
+    crate::care::checkin::replan(&app, &id, &before, &after).await?;
+    let action = Action::Checkin {
+        window: body.window.is_some(),
+        away_until: body.away_until.is_some(),
+    };
+    audit_as(&app, &actor(&carer), &id, action).await?;
+    plan_of(&app, &id).await.map(Json)
+}
+
+/// Who has acknowledged an alarm, after the carer did.
+#[derive(Serialize, ToSchema)]
+struct Acknowledged {
+    alarm_id: String,
+    /// Contacts and carers (`carer:<name>`), first first.
+    acknowledged_by: Vec<String>,
+}
+
+/// Acknowledges a resident's alarm as the carer: the contacts' reminder is called off as a contact's
+/// acknowledgement calls it off; audited as the carer.
+#[utoipa::path(post, path = "/api/carer/residents/{user_id}/alarms/{alarm_id}/acknowledge", tag = CARER,
+    responses((status = 200, body = Acknowledged), (status = 404, description = "not the caller's resident, or not their alarm")))]
+async fn acknowledge(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path((id, alarm_id)): Path<(String, String)>,
+) -> Result<Json<Acknowledged>> {
+    resident(&app, &carer, &id).await?;
+    let who = actor(&carer);
+    let first = app
+        .store
+        .acknowledge_as(&id, &alarm_id, &who)
+        .await?
+        .ok_or(ApiError::NotFound("alarm"))?;
+    if first {
+        app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
+    }
+    audit_as(
+        &app,
+        &who,
+        &id,
+        Action::AlarmAcknowledge {
+            alarm_id: &alarm_id,
+            first,
+        },
+    )
+    .await?;
+    let by = app.store.acknowledged_by(&alarm_id).await?;
+    Ok(Json(Acknowledged {
+        alarm_id,
+        acknowledged_by: by.into_iter().map(|a| a.contact).collect(),
+    }))
 }

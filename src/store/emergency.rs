@@ -367,6 +367,42 @@ impl Store {
         })
     }
 
+    /// `who` (a carer, `carer:<name>`) acknowledges `alarm_id` of `user_id` as a contact's link would: the
+    /// acknowledgement recorded (via `carer`), the alarm marked and its pending reminder cancelled. `None`
+    /// when `user_id` has no such alarm; `Some(false)` when `who` had acknowledged it already.
+    pub async fn acknowledge_as(&self, user_id: &str, alarm_id: &str, who: &str) -> Result<Option<bool>, StoreError> {
+        with_pool!(self, pool => {
+            let now = now_ms();
+            let mut tx = pool.begin().await?;
+            let marked = sqlx::query(
+                "UPDATE emergency_alarms SET acknowledged_at = COALESCE(acknowledged_at, $3), escalate_at = NULL \
+                 WHERE id = $1 AND user_id = $2",
+            )
+            .bind(alarm_id)
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            if marked.rows_affected() == 0 {
+                return Ok(None);
+            }
+            // No link: the row's hash is an id, which no secret's SHA-256 can equal.
+            let first = sqlx::query(
+                "INSERT INTO emergency_acks (id, alarm_id, contact, token_hash, expires_at, acknowledged_at, via) \
+                 SELECT $1, $2, $3, $1, $4, $4, 'carer' WHERE NOT EXISTS \
+                 (SELECT 1 FROM emergency_acks WHERE alarm_id = $2 AND contact = $3)",
+            )
+            .bind(new_id())
+            .bind(alarm_id)
+            .bind(who)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Some(first.rows_affected() == 1))
+        })
+    }
+
     /// The contacts who confirmed an alarm, each once, first confirmation first.
     pub async fn acknowledged_by(&self, alarm_id: &str) -> Result<Vec<Acknowledgement>, StoreError> {
         with_pool!(self, pool => {

@@ -64,7 +64,7 @@ async fn a_carer_sees_and_acts_for_their_residents_only_and_every_action_is_audi
         .collect();
     assert_eq!(names, ["erika", "hans"]);
     assert_eq!(list.body["residents"][0]["checkin"]["window"], "08:00-10:00");
-    assert_eq!(list.body["residents"][0]["open_alarm_at"], Value::Null);
+    assert_eq!(list.body["residents"][0]["open_alarm"], Value::Null);
 
     // A reminder set for Erika reaches Erika's own list, made by a carer.
     let body = json!({"text": "die Tabletten", "due_at": ahead(1)});
@@ -219,5 +219,92 @@ async fn a_carer_sees_a_residents_conversations_only_as_a_list_and_only_when_the
     assert_eq!(
         audited(&app, "carer:tochter-lena").await,
         [("carer.sessions_list".to_string(), erika.clone())]
+    );
+}
+
+#[tokio::test]
+async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_themselves() {
+    let app = spawn_app(&[]).await;
+    let (erika, erika_token) = app.create_user("erika").await;
+    let (carer, carer_token) = app.create_user("schwester-anna").await;
+    set_carers(&app, &erika, &[&carer]).await;
+    app.set_prefs(&erika, json!({"timezone": "Europe/Berlin"})).await;
+
+    // The check-in, set for her: her own plan shows it; a window that is none is refused.
+    let path = format!("/api/carer/residents/{erika}/checkin");
+    let set = app
+        .call(
+            Method::PUT,
+            &path,
+            As::Bearer(&carer_token),
+            Some(json!({"window": "08:00-10:00"})),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(
+        (set.body["window"].as_str(), set.body["time_zone"].as_str()),
+        (Some("08:00-10:00"), Some("Europe/Berlin"))
+    );
+    let hers = app.get("/api/me/checkin", As::Bearer(&erika_token)).await.body;
+    assert_eq!(hers["window"], "08:00-10:00");
+    assert!(hers["due_at"].as_str().unwrap().ends_with("T10:00:00+01:00"), "{hers}");
+    for bad in [
+        json!({"window": "late"}),
+        json!({"away_until": "tomorrow"}),
+        json!({"windows": ""}),
+    ] {
+        let r = app.call(Method::PUT, &path, As::Bearer(&carer_token), Some(bad)).await;
+        assert_eq!(r.status, 422, "{}", r.body);
+    }
+    let away = app
+        .call(
+            Method::PUT,
+            &path,
+            As::Bearer(&carer_token),
+            Some(json!({"away_until": "2099-01-01"})),
+        )
+        .await;
+    assert_eq!(
+        (away.body["away_until"].as_str(), away.body["window"].as_str()),
+        (Some("2099-01-01"), Some("08:00-10:00"))
+    );
+
+    // Erika presses for help: the alarm is open on her carer's list until the carer acknowledges it.
+    let pressed = app
+        .call(Method::POST, "/api/emergency", As::Bearer(&erika_token), None)
+        .await;
+    assert!(pressed.status.is_success(), "{}", pressed.body);
+    let list = app.get("/api/carer/residents", As::Bearer(&carer_token)).await.body;
+    let alarm = list["residents"][0]["open_alarm"]["id"]
+        .as_str()
+        .expect("an open alarm")
+        .to_string();
+    let ack = format!("/api/carer/residents/{erika}/alarms/{alarm}/acknowledge");
+    let done = app.call(Method::POST, &ack, As::Bearer(&carer_token), None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(done.body["acknowledged_by"], json!(["carer:schwester-anna"]));
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(&carer_token))
+        .await
+        .body;
+    assert_eq!(day["open_alarm"], Value::Null, "{day}");
+    // Again: nothing changes; somebody else's alarm id is 404.
+    let again = app.call(Method::POST, &ack, As::Bearer(&carer_token), None).await;
+    assert_eq!(again.body["acknowledged_by"], json!(["carer:schwester-anna"]));
+    let wrong = format!("/api/carer/residents/{erika}/alarms/nothing/acknowledge");
+    assert_eq!(
+        app.call(Method::POST, &wrong, As::Bearer(&carer_token), None)
+            .await
+            .status,
+        404
+    );
+    let actions: Vec<String> = audited(&app, "carer:schwester-anna")
+        .await
+        .into_iter()
+        .map(|(a, _)| a)
+        .collect();
+    assert_eq!(
+        actions,
+        ["alarm.acknowledge", "alarm.acknowledge", "user.checkin", "user.checkin"]
     );
 }
