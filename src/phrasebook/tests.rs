@@ -4,8 +4,9 @@ use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternEl
 
 use super::*;
 
-/// Areas only an operator reads: a language may leave them out whole (English is shown), never in part.
-const OPERATOR_AREAS: [&str; 1] = ["admin"];
+/// Areas only the staff read (the operator's panel, the carers' board): German and English; another language
+/// may leave them out whole (English is shown), never in part.
+const OPERATOR_AREAS: [&str; 2] = ["admin", "carer"];
 
 /// Every message of a shipped language with the variables it uses (`$form` aside: every message gets it).
 fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
@@ -134,10 +135,12 @@ fn every_shipped_language_has_every_message_of_english_with_its_arguments() {
     let offered_care = offered("care");
     assert!(offered_care["care-time"].contains("hour12") && offered_care["care-time"].contains("hour"));
     // The admin panel speaks German too.
-    assert_eq!(
-        area_messages("de", Some("admin")).len(),
-        area_messages(FALLBACK, Some("admin")).len()
-    );
+    for area in OPERATOR_AREAS {
+        assert_eq!(
+            area_messages("de", Some(area)).len(),
+            area_messages(FALLBACK, Some(area)).len()
+        );
+    }
 }
 
 /// Literals in `src/` shaped like a message id that are not one.

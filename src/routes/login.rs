@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(index))
         .routes(routes!(admin_page))
+        .routes(routes!(carer_page))
         .routes(routes!(login))
         .routes(routes!(sso_login))
         .routes(routes!(admin_login))
@@ -188,6 +189,30 @@ async fn admin_page(
             Html(page(&headers, "page-signin-not-admin", false)),
         )
             .into_response(),
+        Err(ApiError::Unauthorized) => gate(&app, &headers),
+        Err(err) => err.into_response(),
+    }
+}
+
+/// The carers' board for whoever is signed in (a user without residents sees that nobody is in their care);
+/// callers without identity get the same gate as `/`.
+#[utoipa::path(get, path = "/carer", tag = PUBLIC, responses(
+    (status = 200, description = "the carers' board", content_type = "text/html"),
+    (status = 303, description = "a valid personal link: into the cookie, then the board without it; no identity, behind a proxy: its login"),
+    (status = 401, description = "no identity, or a personal link not valid: the sign-in page", content_type = "text/html"),
+    (status = 403, description = "a personal link over plain HTTP from another machine", content_type = "text/html")))]
+async fn carer_page(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    over_tls: Option<Extension<OverTls>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(link) = personal_link(&app, "/carer", query.as_deref(), over_tls.is_some(), peer, &headers).await {
+        return link.unwrap_or_else(IntoResponse::into_response);
+    }
+    match auth::identify(&app, &headers, None, Some(peer)).await {
+        Ok(_) => ([(CACHE_CONTROL, "no-store")], Html(super::ui::carer_html())).into_response(),
         Err(ApiError::Unauthorized) => gate(&app, &headers),
         Err(err) => err.into_response(),
     }

@@ -20,6 +20,8 @@ const WORKLET_JS: &str = include_str!("../../ui/mic-worklet.js");
 const APP_CSS: &str = include_str!("../../ui/app.css");
 const ADMIN: &str = include_str!("../../ui/admin.html");
 const ADMIN_JS: &str = include_str!("../../ui/admin.js");
+const CARER: &str = include_str!("../../ui/carer.html");
+const CARER_JS: &str = include_str!("../../ui/carer.js");
 const ACK_CSS: &str = include_str!("../../ui/ack.css");
 const MANIFEST: &str = include_str!("../../ui/manifest.webmanifest");
 const SERVICE_WORKER: &str = include_str!("../../ui/sw.js");
@@ -57,6 +59,10 @@ pub fn assets() -> Router<AppState> {
             get(|| async { asset("text/javascript; charset=utf-8", ADMIN_JS) }),
         )
         .route(
+            "/ui/carer.js",
+            get(|| async { asset("text/javascript; charset=utf-8", CARER_JS) }),
+        )
+        .route(
             "/ui/ack.css",
             get(|| async { asset("text/css; charset=utf-8", ACK_CSS) }),
         )
@@ -91,7 +97,7 @@ async fn words(Path((lang, file)): Path<(String, String)>) -> Result<impl IntoRe
 }
 
 /// The phrasebook's areas the pages read.
-const PAGE_AREAS: [&str; 2] = ["page", "admin"];
+const PAGE_AREAS: [&str; 3] = ["page", "admin", "carer"];
 
 fn service_worker() -> impl IntoResponse {
     let body = SERVICE_WORKER.replace("{VERSION}", env!("CARGO_PKG_VERSION"));
@@ -134,4 +140,9 @@ pub fn index_html() -> String {
 /// The admin panel with the version filled in.
 pub fn admin_html() -> String {
     ADMIN.replace("{VERSION}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The carers' board with the version filled in.
+pub fn carer_html() -> String {
+    CARER.replace("{VERSION}", env!("CARGO_PKG_VERSION"))
 }

@@ -461,3 +461,71 @@ async fn a_phone_on_the_network_talks_over_https_once_it_trusts_the_gateway() {
     // The spoken question reached the recogniser through the HTTPS gateway.
     assert!(!stt.requests("/v1/audio/transcriptions").is_empty());
 }
+
+#[tokio::test]
+#[ignore = "needs Chromium and node; scripts/test.sh runs it"]
+async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_and_acknowledges_an_alarm_with_one_tap() {
+    let app = spawn_app(&[]).await;
+    let (carer, carer_token) = app.create_user("schwester-anna").await;
+    app.set_prefs(&carer, json!({"language": "de"})).await;
+    let mut residents = Vec::new();
+    for (name, display) in [
+        ("otto", "Otto Meier"),
+        ("hans", "Hans Braun"),
+        ("erika", "Erika Muster"),
+    ] {
+        let user = json!({"name": name, "display_name": display});
+        let made = app
+            .call(Method::POST, "/api/admin/users", As::AdminKey, Some(user))
+            .await;
+        assert_eq!(made.status, 201, "{}", made.body);
+        let (id, token) = (
+            made.body["id"].as_str().unwrap().to_string(),
+            made.body["token"].as_str().unwrap().to_string(),
+        );
+        app.set_prefs(&id, json!({"timezone": "Europe/Berlin"})).await;
+        let set = format!("/api/admin/users/{id}/carers");
+        let r = app
+            .call(Method::PUT, &set, As::AdminKey, Some(json!({"carers": [carer]})))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        residents.push((id, token));
+    }
+    // Erika called for help; Hans has a reminder in half an hour; Otto is well.
+    let pressed = app
+        .call(Method::POST, "/api/emergency", As::Bearer(&residents[2].1), None)
+        .await;
+    assert!(pressed.status.is_success(), "{}", pressed.body);
+    let soon = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_mins(30))
+        .unwrap();
+    let body = json!({"text": "die Tabletten", "due_at": soon.to_string()});
+    let r = app
+        .call(
+            Method::POST,
+            "/api/me/reminders",
+            As::Bearer(&residents[1].1),
+            Some(body),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+
+    ui_steps(
+        "carer.mjs",
+        &[
+            ("BASE", format!("http://{}", app.addr)),
+            ("LINK", format!("/carer?k={carer_token}")),
+            ("ORDER", "erika:alarm,hans:soon,otto:well".into()),
+            ("AFTER", "hans:soon,erika:well,otto:well".into()),
+        ],
+    )
+    .await;
+    let log = app.get("/api/admin/audit", As::AdminKey).await.body;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["actor"] == "carer:schwester-anna" && e["action"] == "alarm.acknowledge"),
+        "{log}"
+    );
+}

@@ -1,0 +1,14 @@
+# The care board (/carer): a carer's residents, what needs them first on top.
+carer-title = Care board
+carer-assistant = Assistant
+carer-none = Nobody is in your care yet. An administrator names you a person's carer.
+carer-alarm = Called for help at { $time }; nobody is looking after it yet
+carer-checkin = Has not answered today's check-in (due { $time })
+carer-missed = { $count ->
+        [one] 1 reminder not confirmed
+       *[other] { $count } reminders not confirmed
+    }
+carer-soon = Reminder at { $time }
+carer-well = All well
+carer-acknowledge = I am looking after it
+carer-acknowledged = You are looking after { $name }'s call for help.

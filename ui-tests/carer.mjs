@@ -1,0 +1,52 @@
+// The carers' board in headless Chromium, on a tablet (768 px) and a phone (360 px), in German: the residents in
+// the order of what needs the carer first, an alarm acknowledged with one tap, the page within the screen and
+// axe's WCAG 2.2 AA rules passed. Environment: BASE, LINK (the carer's personal link to /carer), ORDER and AFTER
+// (the expected `name:state` lists before and after the tap), SHOTS.
+import { chromium } from 'playwright-core';
+import { accessible } from './axe.mjs';
+import { mkdirSync } from 'node:fs';
+
+const { BASE, LINK, ORDER, AFTER, SHOTS = 'target/ui-shots' } = process.env;
+mkdirSync(SHOTS, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run'],
+});
+const order = (page) => page.evaluate(() => window.__carer.order.join(','));
+const fits = async (page, what) => {
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  const width = page.viewportSize().width;
+  if (wide > width) throw new Error(`${what}: the board is ${wide} px wide on a ${width} px screen`);
+  const small = await page.evaluate(() => [...document.querySelectorAll('button')]
+    .filter((b) => b.checkVisibility() && b.getBoundingClientRect().height < 44).map((b) => b.textContent));
+  if (small.length) throw new Error(`${what}: buttons smaller than a finger: ${small.join(', ')}`);
+};
+try {
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 768, height: 1024 }, deviceScaleFactor: 2,
+    locale: 'de-DE', timezoneId: 'Europe/Berlin', hasTouch: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  await page.goto(`${BASE}${LINK}`);
+  await page.waitForFunction(() => window.__carer && window.__carer.ready, null, { timeout: 15000 });
+  if ((await order(page)) !== ORDER) throw new Error(`order ${await order(page)}, expected ${ORDER}`);
+  const title = await page.textContent('h1');
+  if (title !== 'Betreuung') throw new Error(`the board in German: ${title}`);
+  const first = await page.textContent('#residents li:first-child p');
+  if (!first.startsWith('Hat um ') || !first.includes('um Hilfe gerufen')) throw new Error(`the alarm row: ${first}`);
+  console.log(`ok the tablet's board: ${await order(page)}; ${first}`);
+  await fits(page, 'tablet');
+  console.log(`ok accessible: the board passes ${await accessible(page, 'the board on a tablet')} WCAG 2.2 AA checks`);
+  await page.screenshot({ path: `${SHOTS}/carer-768.png`, fullPage: true });
+  await page.tap('#residents li:first-child button');
+  await page.waitForFunction((after) => window.__carer.order.join(',') === after, AFTER, { timeout: 10000 });
+  const told = await page.textContent('#board-status');
+  if (!told.startsWith('Sie kümmern sich um den Hilferuf von ')) throw new Error(`after the tap: ${told}`);
+  console.log(`ok acknowledged with one tap: ${told}; now ${await order(page)}`);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await fits(page, 'phone');
+  console.log(`ok accessible on a phone: ${await accessible(page, 'the board on a phone')} checks`);
+  await page.screenshot({ path: `${SHOTS}/carer-360.png`, fullPage: true });
+} finally {
+  await browser.close();
+}

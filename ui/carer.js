@@ -1,0 +1,90 @@
+// The care board: a carer's residents, what needs them first on top, each with its time in the resident's own
+// zone and the next step (acknowledging an alarm). Read again every few seconds and whenever the board is shown.
+'use strict';
+
+const words = Words('carer');
+const t = (id, args) => words.t(id, args);
+const $ = (sel) => document.querySelector(sel);
+// What needs the carer first.
+const RANK = { alarm: 0, checkin: 1, missed: 2, soon: 3, well: 4 };
+const SOON_MS = 60 * 60 * 1000;
+const EVERY_MS = 10 * 1000;
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { credentials: 'same-origin', ...options });
+  const body = response.status === 204 ? null : await response.json();
+  if (!response.ok) throw new Error(body?.error?.message || response.statusText);
+  return body;
+}
+
+function attention(r) {
+  if (r.open_alarm) return 'alarm';
+  if (r.checkin.state === 'calling') return 'checkin';
+  if (r.reminders_missed > 0) return 'missed';
+  if (r.next_reminder_at && Date.parse(r.next_reminder_at) - Date.now() < SOON_MS) return 'soon';
+  return 'well';
+}
+
+// A time as the resident lives it: their zone, named when it is not the device's.
+function time(iso, zone) {
+  if (!iso) return '';
+  const mine = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const shown = new Date(iso).toLocaleTimeString(words.lang, { hour: '2-digit', minute: '2-digit', timeZone: zone });
+  return zone && zone !== mine ? `${shown} (${zone})` : shown;
+}
+
+function what(r, state) {
+  const zone = r.checkin.time_zone;
+  switch (state) {
+    case 'alarm': return t('carer-alarm', { time: time(r.open_alarm.raised_at, zone) });
+    case 'checkin': return t('carer-checkin', { time: time(r.checkin.due_at, zone) });
+    case 'missed': return t('carer-missed', { count: r.reminders_missed });
+    case 'soon': return t('carer-soon', { time: time(r.next_reminder_at, zone) });
+    default: return t('carer-well');
+  }
+}
+
+function row(r) {
+  const state = attention(r);
+  const li = document.createElement('li');
+  li.className = `resident state-${state}`;
+  li.dataset.state = state;
+  const name = document.createElement('h2');
+  name.textContent = r.display_name || r.name;
+  const said = document.createElement('p');
+  said.textContent = what(r, state);
+  li.append(name, said);
+  if (r.open_alarm) {
+    const button = document.createElement('button');
+    button.textContent = t('carer-acknowledge');
+    button.onclick = async () => {
+      button.disabled = true;
+      try {
+        await api(`/api/carer/residents/${r.id}/alarms/${r.open_alarm.id}/acknowledge`, { method: 'POST' });
+        $('#board-status').textContent = t('carer-acknowledged', { name: r.display_name || r.name });
+      } catch (e) {
+        $('#board-status').textContent = e.message;
+      }
+      await load();
+    };
+    li.append(button);
+  }
+  return li;
+}
+
+async function load() {
+  const { residents } = await api('/api/carer/residents');
+  residents.sort((a, b) => RANK[attention(a)] - RANK[attention(b)] || (a.display_name || a.name).localeCompare(b.display_name || b.name));
+  $('#residents').replaceChildren(...residents.map(row));
+  $('#none').hidden = residents.length > 0;
+  window.__carer = { ready: true, order: residents.map((r) => `${r.name}:${attention(r)}`) };
+}
+
+(async () => {
+  const me = await api('/api/me');
+  await words.use(me.prefs?.language || (navigator.language || 'en').slice(0, 2));
+  words.apply();
+  await load();
+  setInterval(() => { if (!document.hidden) load().catch(() => {}); }, EVERY_MS);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) load().catch(() => {}); });
+})();
