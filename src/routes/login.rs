@@ -177,19 +177,41 @@ async fn admin_page(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    // An admin's personal link opens the panel, as a person's opens the page.
-    if let Some(link) = personal_link(&app, "/admin", query.as_deref(), over_tls.is_some(), peer, &headers).await {
+    let asked = Asked {
+        peer,
+        over_tls: over_tls.is_some(),
+        query: query.as_deref(),
+        headers: &headers,
+    };
+    gated(&app, "/admin", asked, |caller| {
+        if caller.is_admin {
+            ([(CACHE_CONTROL, "no-store")], Html(super::ui::admin_html())).into_response()
+        } else {
+            let forbidden = Html(page(&headers, "page-signin-not-admin", false));
+            (StatusCode::FORBIDDEN, [(CACHE_CONTROL, "no-store")], forbidden).into_response()
+        }
+    })
+    .await
+}
+
+/// How a page was asked for.
+struct Asked<'a> {
+    peer: SocketAddr,
+    over_tls: bool,
+    query: Option<&'a str>,
+    headers: &'a HeaderMap,
+}
+
+/// A page behind the gate at `path`: a personal link signs in first (an admin's opens the panel as a person's
+/// opens the page); an identified caller gets what `shown` makes of them, anybody else the gate.
+async fn gated(app: &App, path: &str, asked: Asked<'_>, shown: impl FnOnce(auth::CurrentUser) -> Response) -> Response {
+    let link = personal_link(app, path, asked.query, asked.over_tls, asked.peer, asked.headers).await;
+    if let Some(link) = link {
         return link.unwrap_or_else(IntoResponse::into_response);
     }
-    match auth::identify(&app, &headers, None, Some(peer)).await {
-        Ok(caller) if caller.is_admin => ([(CACHE_CONTROL, "no-store")], Html(super::ui::admin_html())).into_response(),
-        Ok(_) => (
-            StatusCode::FORBIDDEN,
-            [(CACHE_CONTROL, "no-store")],
-            Html(page(&headers, "page-signin-not-admin", false)),
-        )
-            .into_response(),
-        Err(ApiError::Unauthorized) => gate(&app, &headers),
+    match auth::identify(app, asked.headers, None, Some(asked.peer)).await {
+        Ok(caller) => shown(caller),
+        Err(ApiError::Unauthorized) => gate(app, asked.headers),
         Err(err) => err.into_response(),
     }
 }
@@ -208,14 +230,16 @@ async fn carer_page(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    if let Some(link) = personal_link(&app, "/carer", query.as_deref(), over_tls.is_some(), peer, &headers).await {
-        return link.unwrap_or_else(IntoResponse::into_response);
-    }
-    match auth::identify(&app, &headers, None, Some(peer)).await {
-        Ok(_) => ([(CACHE_CONTROL, "no-store")], Html(super::ui::carer_html())).into_response(),
-        Err(ApiError::Unauthorized) => gate(&app, &headers),
-        Err(err) => err.into_response(),
-    }
+    let asked = Asked {
+        peer,
+        over_tls: over_tls.is_some(),
+        query: query.as_deref(),
+        headers: &headers,
+    };
+    gated(&app, "/carer", asked, |_| {
+        ([(CACHE_CONTROL, "no-store")], Html(super::ui::carer_html())).into_response()
+    })
+    .await
 }
 
 /// The sign-in button: the single-sign-on login where a proxy is configured, else how to get in without one.
