@@ -42,7 +42,9 @@ try {
   await page.waitForFunction((after) => window.__carer.order.join(',') === after, AFTER, { timeout: 10000 });
   const told = await page.textContent('#board-status');
   if (!told.startsWith('Sie kümmern sich um den Hilferuf von ')) throw new Error(`after the tap: ${told}`);
-  console.log(`ok acknowledged with one tap: ${told}; now ${await order(page)}`);
+  const looked = await page.textContent('#residents li:first-child p');
+  if (!looked.endsWith('schwester-anna kümmert sich')) throw new Error(`the looked-after alarm: ${looked}`);
+  console.log(`ok acknowledged with one tap: ${told}; now ${await order(page)}; ${looked}`);
   await page.setViewportSize({ width: 360, height: 740 });
   await fits(page, 'phone');
   console.log(`ok accessible on a phone: ${await accessible(page, 'the board on a phone')} checks`);

@@ -1,12 +1,12 @@
 // The care board: a carer's residents, what needs them first on top, each with its time in the resident's own
-// zone and the next step (acknowledging an alarm). Read again every few seconds and whenever the board is shown.
+// zone and the next step (acknowledging an alarm; one looked after stays on the board for the day, with who). Read again every few seconds and whenever the board is shown.
 'use strict';
 
 const words = Words('carer');
 const t = (id, args) => words.t(id, args);
 const $ = (sel) => document.querySelector(sel);
 // What needs the carer first.
-const RANK = { alarm: 0, checkin: 1, missed: 2, soon: 3, well: 4 };
+const RANK = { alarm: 0, checkin: 1, looked: 2, missed: 3, soon: 4, well: 5 };
 const SOON_MS = 60 * 60 * 1000;
 const EVERY_MS = 10 * 1000;
 
@@ -18,8 +18,9 @@ async function api(path, options = {}) {
 }
 
 function attention(r) {
-  if (r.open_alarm) return 'alarm';
+  if (r.alarm && !r.alarm.looked_after_by.length) return 'alarm';
   if (r.checkin.state === 'calling') return 'checkin';
+  if (r.alarm) return 'looked';
   if (r.reminders_missed > 0) return 'missed';
   if (r.next_reminder_at && Date.parse(r.next_reminder_at) - Date.now() < SOON_MS) return 'soon';
   return 'well';
@@ -36,7 +37,11 @@ function time(iso, zone) {
 function what(r, state) {
   const zone = r.checkin.time_zone;
   switch (state) {
-    case 'alarm': return t('carer-alarm', { time: time(r.open_alarm.raised_at, zone) });
+    case 'alarm': return t('carer-alarm', { time: time(r.alarm.raised_at, zone) });
+    case 'looked': return t('carer-looked', {
+      time: time(r.alarm.raised_at, zone),
+      who: r.alarm.looked_after_by.map((by) => by.replace(/^carer:/, '')).join(', '),
+    });
     case 'checkin': return t('carer-checkin', { time: time(r.checkin.due_at, zone) });
     case 'missed': return t('carer-missed', { count: r.reminders_missed });
     case 'soon': return t('carer-soon', { time: time(r.next_reminder_at, zone) });
@@ -54,13 +59,13 @@ function row(r) {
   const said = document.createElement('p');
   said.textContent = what(r, state);
   li.append(name, said);
-  if (r.open_alarm) {
+  if (state === 'alarm') {
     const button = document.createElement('button');
     button.textContent = t('carer-acknowledge');
     button.onclick = async () => {
       button.disabled = true;
       try {
-        await api(`/api/carer/residents/${r.id}/alarms/${r.open_alarm.id}/acknowledge`, { method: 'POST' });
+        await api(`/api/carer/residents/${r.id}/alarms/${r.alarm.id}/acknowledge`, { method: 'POST' });
         $('#board-status').textContent = t('carer-acknowledged', { name: r.display_name || r.name });
       } catch (e) {
         $('#board-status').textContent = e.message;

@@ -3,6 +3,7 @@ carer-title = Care board
 carer-assistant = Assistant
 carer-none = Nobody is in your care yet. An administrator names you a person's carer.
 carer-alarm = Called for help at { $time }; nobody is looking after it yet
+carer-looked = Called for help at { $time }; { $who } is looking after it
 carer-checkin = Has not answered today's check-in (due { $time })
 carer-missed = { $count ->
         [one] 1 reminder not confirmed

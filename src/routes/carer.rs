@@ -24,8 +24,8 @@ use crate::store::users::User;
 
 /// The carers a resident may have.
 const CARERS_MAX: usize = 20;
-/// An alarm nobody acknowledged counts as open for this long.
-const ALARM_OPEN_MS: i64 = 24 * 3_600_000;
+/// A resident's alarm is on their carer's list for this long, open or looked after.
+const ALARM_SHOWN_MS: i64 = 24 * 3_600_000;
 
 /// Routes of the carer's role.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -84,16 +84,18 @@ struct Resident {
     reminders_missed: usize,
     /// The next reminder's time, RFC 3339 in the resident's zone.
     next_reminder_at: Option<String>,
-    /// The resident's latest alarm while nobody has acknowledged it (a day at most).
-    open_alarm: Option<OpenAlarm>,
+    /// The resident's latest alarm of the last day, open or looked after.
+    alarm: Option<TodaysAlarm>,
 }
 
-/// An alarm nobody has acknowledged yet.
+/// A resident's alarm of the last day.
 #[derive(Serialize, ToSchema)]
-struct OpenAlarm {
+struct TodaysAlarm {
     id: String,
     /// When it was raised, RFC 3339 in the resident's zone.
     raised_at: String,
+    /// Who acknowledged it (contacts, carers as `carer:<name>`), first first; empty while it is open.
+    looked_after_by: Vec<String>,
 }
 
 /// The caller's residents.
@@ -110,7 +112,7 @@ struct ResidentCare {
     #[serde(flatten)]
     care: Care,
     reminders: Vec<Reminder>,
-    open_alarm: Option<OpenAlarm>,
+    alarm: Option<TodaysAlarm>,
 }
 
 /// `id`, when the caller cares for them; else 404.
@@ -176,22 +178,27 @@ async fn today(app: &App, user: User) -> Result<Resident> {
         reminders_waiting: waiting.count(),
         reminders_missed: reminders.iter().filter(|r| r.state == "missed").count(),
         next_reminder_at: next.map(|r| crate::care::rfc3339(r.due_at, &r.time_zone)),
-        open_alarm: open_alarm(app, &user.id, &checkin.time_zone).await?,
+        alarm: todays_alarm(app, &user.id, &checkin.time_zone).await?,
         checkin,
         person: user.into(),
     })
 }
 
-/// The resident's latest alarm, while nobody has acknowledged it and it is less than a day old.
-async fn open_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<OpenAlarm>> {
-    let latest = app.store.latest_alarm(user_id).await?;
-    let since = crate::store::now_ms().saturating_sub(ALARM_OPEN_MS);
-    Ok(latest
-        .filter(|a| a.acknowledged_at.is_none() && a.created_at >= since)
-        .map(|a| OpenAlarm {
-            raised_at: crate::care::rfc3339(a.created_at, zone),
-            id: a.id,
-        }))
+/// The resident's latest alarm when it is less than a day old, with who looks after it.
+async fn todays_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<TodaysAlarm>> {
+    let since = crate::store::now_ms().saturating_sub(ALARM_SHOWN_MS);
+    let Some(alarm) = app.store.latest_alarm(user_id).await?.filter(|a| a.created_at >= since) else {
+        return Ok(None);
+    };
+    let by = match alarm.acknowledged_at {
+        Some(_) => app.store.acknowledged_by(&alarm.id).await?,
+        None => Vec::new(),
+    };
+    Ok(Some(TodaysAlarm {
+        raised_at: crate::care::rfc3339(alarm.created_at, zone),
+        id: alarm.id,
+        looked_after_by: by.into_iter().map(|a| a.contact).collect(),
+    }))
 }
 
 /// The caller's residents, each with where their care stands today.
@@ -204,7 +211,7 @@ async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Js
     Ok(Json(Residents { residents }))
 }
 
-/// One resident's day: the check-in, the care log, the reminders and an open alarm.
+/// One resident's day: the check-in, the care log, the reminders and an alarm of the last day.
 #[utoipa::path(get, path = "/api/carer/residents/{user_id}", tag = CARER,
     responses((status = 200, body = ResidentCare), (status = 404, description = "not the caller's resident")))]
 async fn resident_care(
@@ -215,12 +222,12 @@ async fn resident_care(
     let user = resident(&app, &carer, &id).await?;
     let care = care_of(&app, &id).await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
-    let open_alarm = open_alarm(&app, &id, &care.checkin.time_zone).await?;
+    let alarm = todays_alarm(&app, &id, &care.checkin.time_zone).await?;
     Ok(Json(ResidentCare {
         person: user.into(),
         care,
         reminders,
-        open_alarm,
+        alarm,
     }))
 }
 

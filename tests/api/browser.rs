@@ -516,7 +516,7 @@ async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_and_acknowled
             ("BASE", format!("http://{}", app.addr)),
             ("LINK", format!("/carer?k={carer_token}")),
             ("ORDER", "erika:alarm,hans:soon,otto:well".into()),
-            ("AFTER", "hans:soon,erika:well,otto:well".into()),
+            ("AFTER", "erika:looked,hans:soon,otto:well".into()),
         ],
     )
     .await;

@@ -64,7 +64,7 @@ async fn a_carer_sees_and_acts_for_their_residents_only_and_every_action_is_audi
         .collect();
     assert_eq!(names, ["erika", "hans"]);
     assert_eq!(list.body["residents"][0]["checkin"]["window"], "08:00-10:00");
-    assert_eq!(list.body["residents"][0]["open_alarm"], Value::Null);
+    assert_eq!(list.body["residents"][0]["alarm"], Value::Null);
 
     // A reminder set for Erika reaches Erika's own list, made by a carer.
     let body = json!({"text": "die Tabletten", "due_at": ahead(1)});
@@ -275,7 +275,8 @@ async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_thems
         .await;
     assert!(pressed.status.is_success(), "{}", pressed.body);
     let list = app.get("/api/carer/residents", As::Bearer(&carer_token)).await.body;
-    let alarm = list["residents"][0]["open_alarm"]["id"]
+    assert_eq!(list["residents"][0]["alarm"]["looked_after_by"], json!([]), "open");
+    let alarm = list["residents"][0]["alarm"]["id"]
         .as_str()
         .expect("an open alarm")
         .to_string();
@@ -287,7 +288,11 @@ async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_thems
         .get(&format!("/api/carer/residents/{erika}"), As::Bearer(&carer_token))
         .await
         .body;
-    assert_eq!(day["open_alarm"], Value::Null, "{day}");
+    assert_eq!(
+        day["alarm"]["looked_after_by"],
+        json!(["carer:schwester-anna"]),
+        "{day}"
+    );
     // Again: nothing changes; somebody else's alarm id is 404.
     let again = app.call(Method::POST, &ack, As::Bearer(&carer_token), None).await;
     assert_eq!(again.body["acknowledged_by"], json!(["carer:schwester-anna"]));
