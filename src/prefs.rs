@@ -121,7 +121,7 @@ preferences! {
 pub const REMINDER_CHANNELS: &[&str] = &["page", "house_line", "phone", "home_assistant"];
 
 /// A field of a change that is present, `null` included.
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 

@@ -1,4 +1,4 @@
-// The carers' board in headless Chromium, on a tablet (768 px) and a phone (360 px), in German: the residents in
+// The carers' board in headless Chromium, on a tablet (768 px), two phones (360, 412 px) and a desktop, in German: the residents in
 // the order of what needs the carer first, an alarm acknowledged with one tap, the page within the screen and
 // axe's WCAG 2.2 AA rules passed. Environment: BASE, LINK (the carer's personal link to /carer), ORDER and AFTER
 // (the expected `name:state` lists before and after the tap), SHOTS.
@@ -45,10 +45,13 @@ try {
   const looked = await page.textContent('#residents li:first-child p');
   if (!looked.endsWith('schwester-anna kümmert sich')) throw new Error(`the looked-after alarm: ${looked}`);
   console.log(`ok acknowledged with one tap: ${told}; now ${await order(page)}; ${looked}`);
-  await page.setViewportSize({ width: 360, height: 740 });
-  await fits(page, 'phone');
-  console.log(`ok accessible on a phone: ${await accessible(page, 'the board on a phone')} checks`);
-  await page.screenshot({ path: `${SHOTS}/carer-360.png`, fullPage: true });
+  // The same board on two phones and a desktop.
+  for (const [width, height] of [[360, 740], [412, 915], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    await fits(page, `${width} px`);
+    console.log(`ok accessible at ${width}x${height}: ${await accessible(page, `the board at ${width} px`)} checks`);
+    await page.screenshot({ path: `${SHOTS}/carer-${width}.png`, fullPage: true });
+  }
 } finally {
   await browser.close();
 }

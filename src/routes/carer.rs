@@ -155,15 +155,14 @@ async fn put_carers(
     if ids.contains(&id) {
         return Err(ApiError::invalid("carers", "a resident cannot be their own carer"));
     }
-    for carer in &ids {
-        app.store
-            .user_by_id(carer)
-            .await?
-            .ok_or_else(|| ApiError::invalid("carers", format!("no user {carer}")))?;
+    let known = app.store.users_of(&ids).await?;
+    if let Some(unknown) = ids.iter().find(|carer| !known.iter().any(|u| &u.id == *carer)) {
+        return Err(ApiError::invalid("carers", format!("no user {unknown}")));
     }
     app.store.set_carers(&id, &ids).await?;
     audit(&app, &admin, &id, Action::Carers { carers: ids.len() }).await?;
-    get_carers(State(app), admin, Path(id)).await
+    let carers = app.store.carers_of(&id).await?.into_iter().map(Person::from).collect();
+    Ok(Json(Carers { carers }))
 }
 
 /// Where a resident's care stands today.
@@ -349,16 +348,11 @@ async fn sessions(
 #[serde(deny_unknown_fields)]
 struct CheckinBody {
     /// "08:00-10:00" in the resident's zone, or "" for no check-in.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::prefs::present")]
     window: Option<Option<String>>,
     /// `YYYY-MM-DD`: away through that day; "" when back.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::prefs::present")]
     away_until: Option<Option<String>>,
-}
-
-/// A field that is present, `null` included.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
 }
 
 /// Sets a resident's check-in window or days away (as the prefs `checkin_window` and `away_until` are

@@ -1,10 +1,9 @@
-//! Entry points of a person: the page gate at `/` and `/admin`, the personal link `/?k=…`, single-sign-on
+//! Entry points of a person: the page gate at `/`, `/admin` and `/carer`, the personal link `/?k=…`, single-sign-on
 //! login (`/api/login`, `/api/admin/login`) and the discovery of the proxy's identity header.
 
 use std::net::SocketAddr;
 
-use axum::Extension;
-use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -114,22 +113,12 @@ async fn personal_link(
     (status = 303, description = "a valid personal link: into the cookie, then the page without it"),
     (status = 403, description = "a personal link over plain HTTP from another machine: why it cannot sign in", content_type = "text/html"),
     (status = 401, description = "no identity: the sign-in page", content_type = "text/html")))]
-async fn index(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    over_tls: Option<Extension<OverTls>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Result<Response> {
-    if let Some(link) = personal_link(&app, "/", query.as_deref(), over_tls.is_some(), peer, &headers).await {
-        return link;
-    }
+async fn index(State(app): State<AppState>, asked: Asked) -> Response {
     // The page itself takes no query token: only the cookie, the proxy identity or the anonymous user.
-    match auth::identify(&app, &headers, None, Some(peer)).await {
-        Ok(_) => Ok(([(CACHE_CONTROL, "no-store")], Html(super::ui::index_html())).into_response()),
-        Err(ApiError::Unauthorized) => Ok(gate(&app, &headers)),
-        Err(other) => Err(other),
-    }
+    gated(&app, "/", &asked, |_| {
+        ([(CACHE_CONTROL, "no-store")], Html(super::ui::index_html())).into_response()
+    })
+    .await
 }
 
 /// Whether the browser will keep the `Secure` sign-in cookie of this request: over TLS, on the gateway's own
@@ -170,48 +159,60 @@ fn gate(app: &App, headers: &HeaderMap) -> Response {
     (status = 303, description = "a valid personal link: into the cookie, then the panel without it; no identity, behind a proxy: its login"),
     (status = 401, description = "no identity, or a personal link not valid: the sign-in page", content_type = "text/html"),
     (status = 403, description = "not an admin, or a personal link over plain HTTP from another machine", content_type = "text/html")))]
-async fn admin_page(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    over_tls: Option<Extension<OverTls>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let asked = Asked {
-        peer,
-        over_tls: over_tls.is_some(),
-        query: query.as_deref(),
-        headers: &headers,
-    };
-    gated(&app, "/admin", asked, |caller| {
+async fn admin_page(State(app): State<AppState>, asked: Asked) -> Response {
+    gated(&app, "/admin", &asked, |caller| {
         if caller.is_admin {
             ([(CACHE_CONTROL, "no-store")], Html(super::ui::admin_html())).into_response()
         } else {
-            let forbidden = Html(page(&headers, "page-signin-not-admin", false));
+            let forbidden = Html(page(&asked.headers, "page-signin-not-admin", false));
             (StatusCode::FORBIDDEN, [(CACHE_CONTROL, "no-store")], forbidden).into_response()
         }
     })
     .await
 }
 
-/// How a page was asked for.
-struct Asked<'a> {
+/// How a page was asked for: from where, whether over TLS, its query (a personal link) and its headers.
+struct Asked {
     peer: SocketAddr,
     over_tls: bool,
-    query: Option<&'a str>,
-    headers: &'a HeaderMap,
+    query: Option<String>,
+    headers: HeaderMap,
+}
+
+impl FromRequestParts<AppState> for Asked {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Self, Response> {
+        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(Self {
+            peer,
+            over_tls: parts.extensions.get::<OverTls>().is_some(),
+            query: parts.uri.query().map(String::from),
+            headers: parts.headers.clone(),
+        })
+    }
 }
 
 /// A page behind the gate at `path`: a personal link signs in first (an admin's opens the panel as a person's
 /// opens the page); an identified caller gets what `shown` makes of them, anybody else the gate.
-async fn gated(app: &App, path: &str, asked: Asked<'_>, shown: impl FnOnce(auth::CurrentUser) -> Response) -> Response {
-    let link = personal_link(app, path, asked.query, asked.over_tls, asked.peer, asked.headers).await;
+async fn gated(app: &App, path: &str, asked: &Asked, shown: impl FnOnce(auth::CurrentUser) -> Response) -> Response {
+    let link = personal_link(
+        app,
+        path,
+        asked.query.as_deref(),
+        asked.over_tls,
+        asked.peer,
+        &asked.headers,
+    )
+    .await;
     if let Some(link) = link {
         return link.unwrap_or_else(IntoResponse::into_response);
     }
-    match auth::identify(app, asked.headers, None, Some(asked.peer)).await {
+    match auth::identify(app, &asked.headers, None, Some(asked.peer)).await {
         Ok(caller) => shown(caller),
-        Err(ApiError::Unauthorized) => gate(app, asked.headers),
+        Err(ApiError::Unauthorized) => gate(app, &asked.headers),
         Err(err) => err.into_response(),
     }
 }
@@ -223,20 +224,8 @@ async fn gated(app: &App, path: &str, asked: Asked<'_>, shown: impl FnOnce(auth:
     (status = 303, description = "a valid personal link: into the cookie, then the board without it; no identity, behind a proxy: its login"),
     (status = 401, description = "no identity, or a personal link not valid: the sign-in page", content_type = "text/html"),
     (status = 403, description = "a personal link over plain HTTP from another machine", content_type = "text/html")))]
-async fn carer_page(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    over_tls: Option<Extension<OverTls>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let asked = Asked {
-        peer,
-        over_tls: over_tls.is_some(),
-        query: query.as_deref(),
-        headers: &headers,
-    };
-    gated(&app, "/carer", asked, |_| {
+async fn carer_page(State(app): State<AppState>, asked: Asked) -> Response {
+    gated(&app, "/carer", &asked, |_| {
         ([(CACHE_CONTROL, "no-store")], Html(super::ui::carer_html())).into_response()
     })
     .await

@@ -123,7 +123,7 @@ impl Endpoint {
             interval: T1,
             give_up: crate::clock::from_now(T1 * 64),
         };
-        waiting.insert(answered_key(refusal, to), again);
+        waiting.insert(refusal_key(refusal.branch().unwrap_or_default(), to), again);
         self.refused.notify_one();
     }
 
@@ -164,7 +164,7 @@ impl Endpoint {
 
     /// Whether `ack` acknowledges a refusal sent again until now: it ends there (RFC 3261 §17.2.1).
     fn acknowledges_refusal(&self, ack: &Message, from: SocketAddr) -> bool {
-        let key = format!("{} INVITE {from}", ack.branch().unwrap_or_default());
+        let key = refusal_key(ack.branch().unwrap_or_default(), from);
         self.waiting_refusals().remove(&key).is_some()
     }
 
@@ -366,6 +366,12 @@ fn transaction(message: &Message) -> String {
 /// What a response is remembered by: its request's transaction and the peer it went to.
 fn answered_key(message: &Message, peer: SocketAddr) -> String {
     format!("{} {peer}", transaction(message))
+}
+
+/// What a refusal of an INVITE waits for its ACK by: the INVITE's branch (the ACK of a refusal carries it,
+/// RFC 3261 §17.1.1.3) and the peer.
+fn refusal_key(branch: &str, peer: SocketAddr) -> String {
+    format!("{branch} {peer}")
 }
 
 /// The responses to one request, until dropped.

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use tokio::net::UdpSocket;
 
-use crate::common::{As, TestApp};
+use crate::common::As;
+use crate::sipp::counted;
 
 /// A handset on loopback: its SIP socket, and its audio socket (what its offer names).
 struct Handset {
@@ -202,13 +203,6 @@ fn two_free_ports() -> String {
         .find(|&p| free(p) && free(p + 1))
         .expect("two free ports");
     format!("{port}-{}", port + 1)
-}
-
-/// The count of `series` in the gateway's metrics (0 when absent).
-async fn counted(app: &TestApp, series: &str) -> f64 {
-    let metrics = app.prometheus().await;
-    let line = metrics.lines().find(|l| l.starts_with(series));
-    line.and_then(|l| l.rsplit(' ').next()?.parse().ok()).unwrap_or(0.0)
 }
 
 #[tokio::test]

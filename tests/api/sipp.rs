@@ -97,7 +97,7 @@ pub(crate) async fn sipp_with(name: &str, transport: &str, args: &[&str]) -> Run
 }
 
 /// The count of `series` with `label` in the gateway's metrics (0 when absent).
-async fn counted(app: &TestApp, series: &str) -> f64 {
+pub(crate) async fn counted(app: &TestApp, series: &str) -> f64 {
     let metrics = app.prometheus().await;
     metrics
         .lines()
