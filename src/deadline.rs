@@ -1,7 +1,7 @@
 //! Writes that give up: a peer that stops reading fills the socket's buffers, and a write then waits for it
 //! forever, holding the connection and whatever it was about to send. [`Deadline`] fails a write (or a flush)
-//! that makes no progress for `WRITE_TIMEOUT_SECONDS`, so the raw protocols drop such a peer as the WebSocket
-//! channels do.
+//! that makes no progress for `WRITE_TIMEOUT_SECONDS`, so the raw protocols and the HTTP doors (a board's
+//! event stream, a long answer) drop such a peer as the WebSocket channels do.
 
 use std::future::Future;
 use std::io;
@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tokio::io::AsyncWrite;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
 
 /// `W` whose writes fail after `limit` without progress.
@@ -47,6 +47,14 @@ impl<W> Deadline<W> {
             }
             Poll::Pending => Poll::Pending,
         }
+    }
+}
+
+/// Reading goes through untouched: the HTTP door reads and writes through one `Deadline` (its reads have
+/// their own header and body timeouts).
+impl<W: AsyncRead + Unpin> AsyncRead for Deadline<W> {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
     }
 }
 

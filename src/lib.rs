@@ -33,6 +33,7 @@
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
 //! - [`care`]: reminders and timers: what people say of them (German and English), when they fall in the person's
 //!   time zone, what is said back.
+//! - [`carers`]: a resident's care changed: their carers' open boards are told, here or on another instance.
 //! - [`emergency`]: the manual help function: cooldown, dossier, e-mail, SMS, calls (Twilio or the house's
 //!   telephone), webhook, acknowledgements, reminders, the watched help path.
 //! - [`app`]: the shared state handed to handlers.
@@ -69,6 +70,7 @@ mod architecture;
 pub mod auth;
 pub mod bus;
 pub mod care;
+pub mod carers;
 pub mod clock;
 pub mod config;
 pub mod connections;

@@ -83,6 +83,7 @@ async fn accept(doors: &[Door]) -> (usize, std::io::Result<(TcpStream, SocketAdd
 /// up to [`crate::task::SHUTDOWN_GRACE`].
 pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output = ()> + Send) {
     let limits = app.settings.server.clone();
+    let write_timeout = Duration::from_secs(app.settings.limits.write_timeout_secs);
     let refusals = Arc::new(Semaphore::new(TLS_REFUSALS));
     let (routers, overflow) = routers(&app, &doors);
     // Each connection task holds a receiver of `closing` (told to finish) and of `open` (counted to wait).
@@ -122,6 +123,9 @@ pub async fn run(doors: Vec<Door>, app: Arc<App>, shutdown: impl Future<Output =
         };
         let (closing, open) = (closing_rx.clone(), open_rx.clone());
         let tls = doors[door].tls.clone();
+        // A client that stops reading (a board's event stream left open on a sleeping phone) loses its
+        // connection after WRITE_TIMEOUT_SECONDS without progress instead of holding it forever.
+        let tcp = crate::deadline::Deadline::new(tcp, write_timeout);
         tokio::spawn(async move {
             match tls {
                 None => serve_connection(tcp, peer, false, router, header_timeout, permit, closing).await,

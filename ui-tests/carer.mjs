@@ -1,12 +1,13 @@
 // The carers' board in headless Chromium, on a tablet (768 px), two phones (360, 412 px) and a desktop, in German: the residents in
 // the order of what needs the carer first, an alarm acknowledged with one tap, the page within the screen and
-// axe's WCAG 2.2 AA rules passed. Environment: BASE, LINK (the carer's personal link to /carer), ORDER and AFTER
-// (the expected `name:state` lists before and after the tap), SHOTS.
+// axe's WCAG 2.2 AA rules passed; another resident's call for help appears on top without a reload. Environment:
+// BASE, LINK (the carer's personal link to /carer), ORDER and AFTER (the expected `name:state` lists before and
+// after the tap), RAISE (a resident's token: they call for help while the board is open), LIVE (the list then), SHOTS.
 import { chromium } from 'playwright-core';
 import { accessible } from './axe.mjs';
 import { mkdirSync } from 'node:fs';
 
-const { BASE, LINK, ORDER, AFTER, SHOTS = 'target/ui-shots' } = process.env;
+const { BASE, LINK, ORDER, AFTER, RAISE, LIVE, SHOTS = 'target/ui-shots' } = process.env;
 mkdirSync(SHOTS, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -45,6 +46,15 @@ try {
   const looked = await page.textContent('#residents li:first-child p');
   if (!looked.endsWith('schwester-anna kümmert sich')) throw new Error(`the looked-after alarm: ${looked}`);
   console.log(`ok acknowledged with one tap: ${told}; now ${await order(page)}; ${looked}`);
+  // Live: Otto calls for help while the board is open; his row comes to the top with no reload.
+  await page.waitForFunction(() => window.__carer.live, null, { timeout: 10000 });
+  await page.evaluate(() => { window.__notReloaded = true; });
+  const raised = Date.now();
+  const help = await fetch(`${BASE}/api/emergency`, { method: 'POST', headers: { Authorization: `Bearer ${RAISE}` } });
+  if (!help.ok) throw new Error(`the call for help: ${help.status}`);
+  await page.waitForFunction((live) => window.__carer.order.join(',') === live, LIVE, { timeout: 10000 });
+  if (!(await page.evaluate(() => window.__notReloaded))) throw new Error('the board was reloaded');
+  console.log(`ok live: ${await order(page)} ${Date.now() - raised} ms after the call for help`);
   // The same board on two phones and a desktop.
   for (const [width, height] of [[360, 740], [412, 915], [1280, 800]]) {
     await page.setViewportSize({ width, height });

@@ -1,5 +1,6 @@
 // The care board: a carer's residents, what needs them first on top, each with its time in the resident's own
-// zone and the next step (acknowledging an alarm; one looked after stays on the board for the day, with who). Read again every few seconds and whenever the board is shown.
+// zone and the next step (acknowledging an alarm; one looked after stays on the board for the day, with who). Live: the
+// server tells of each change (`/api/carer/events`) and the resident's row is read again.
 'use strict';
 
 const words = Words('carer');
@@ -8,7 +9,7 @@ const $ = (sel) => document.querySelector(sel);
 // What needs the carer first.
 const RANK = { alarm: 0, checkin: 1, looked: 2, missed: 3, soon: 4, well: 5 };
 const SOON_MS = 60 * 60 * 1000;
-const EVERY_MS = 10 * 1000;
+const EVERY_MS = 60 * 1000;
 
 async function api(path, options = {}) {
   const response = await fetch(path, { credentials: 'same-origin', ...options });
@@ -70,19 +71,49 @@ function row(r) {
       } catch (e) {
         $('#board-status').textContent = e.message;
       }
-      await load();
+      await refresh(r.id);
     };
     li.append(button);
   }
   return li;
 }
 
+// The residents as last read, by id; the board is drawn from them.
+const residents = new Map();
+let live = false;
+
+function draw() {
+  const all = [...residents.values()];
+  all.sort((a, b) => RANK[attention(a)] - RANK[attention(b)] || (a.display_name || a.name).localeCompare(b.display_name || b.name));
+  $('#residents').replaceChildren(...all.map(row));
+  $('#none').hidden = all.length > 0;
+  window.__carer = { ready: true, live, order: all.map((r) => `${r.name}:${attention(r)}`) };
+}
+
 async function load() {
-  const { residents } = await api('/api/carer/residents');
-  residents.sort((a, b) => RANK[attention(a)] - RANK[attention(b)] || (a.display_name || a.name).localeCompare(b.display_name || b.name));
-  $('#residents').replaceChildren(...residents.map(row));
-  $('#none').hidden = residents.length > 0;
-  window.__carer = { ready: true, order: residents.map((r) => `${r.name}:${attention(r)}`) };
+  const { residents: all } = await api('/api/carer/residents');
+  residents.clear();
+  for (const r of all) residents.set(r.id, r);
+  draw();
+}
+
+// One resident's row read again after the server said their care changed.
+async function refresh(id) {
+  try {
+    residents.set(id, await api(`/api/carer/residents/${encodeURIComponent(id)}/today`));
+  } catch (e) {
+    residents.delete(id); // no longer in the carer's care
+  }
+  draw();
+}
+
+// The server's changes, from every instance; on each (re)connection the whole board is read again, so what
+// happened while the stream was down is on it too.
+function listen() {
+  const changes = new EventSource('/api/carer/events');
+  changes.addEventListener('care', (e) => refresh(JSON.parse(e.data).resident_id));
+  changes.onopen = () => { live = true; load().catch(() => {}); };
+  changes.onerror = () => { live = false; };
 }
 
 (async () => {
@@ -90,6 +121,8 @@ async function load() {
   await words.use(me.prefs?.language || (navigator.language || 'en').slice(0, 2));
   words.apply();
   await load();
+  listen();
+  // Read again now and then all the same (a change that could not be told), and when the board is shown.
   setInterval(() => { if (!document.hidden) load().catch(() => {}); }, EVERY_MS);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) load().catch(() => {}); });
 })();

@@ -37,6 +37,7 @@ pub async fn page(app: &App, secret: &str, confirm: bool) -> Result<String> {
             .add_care_log(&ack.user_id, "notice", "link", "acknowledged", Some(&ack.about))
             .await?;
         tracing::info!(user = %ack.user_id, "a contact is looking after a care notice");
+        crate::carers::changed(app, &ack.user_id).await;
     }
     let lang = if crate::phrasebook::knows(&ack.lang) {
         ack.lang.as_str()

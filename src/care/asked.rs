@@ -139,6 +139,7 @@ async fn add(app: &App, asker: &Asker<'_>, new: &NewReminder<'_>) -> Result<bool
             crate::metrics::REMINDERS_TOTAL,
             &[("event", "set"), ("channel", asker.by)],
         );
+        crate::carers::changed(app, &asker.user.id).await;
     }
     Ok(added)
 }
@@ -165,6 +166,7 @@ async fn cancel(app: &App, asker: &Asker<'_>, language: &str, text: &str) -> Res
     let waiting = waiting(app, &asker.user.id).await?;
     Ok(match chosen(&waiting, text) {
         Some(r) if app.store.cancel_reminder(&asker.user.id, &r.id).await? => {
+            crate::carers::changed(app, &asker.user.id).await;
             say::cancelled(language, informal, Some(&r.text), r.timer)
         }
         _ => say::cancelled(language, informal, None, false),

@@ -50,8 +50,10 @@ pub async fn replan(app: &App, user_id: &str, before: &Prefs, after: &Prefs) -> 
 
 /// A sign of life of the person (a turn, a call); never fails the caller.
 pub async fn sign(app: &App, user_id: &str) {
-    if let Err(err) = app.store.sign_of_life(user_id, now_ms()).await {
-        tracing::warn!(%err, "a sign of life was not stored");
+    match app.store.sign_of_life(user_id, now_ms()).await {
+        Ok(true) => crate::carers::changed(app, user_id).await,
+        Ok(false) => {}
+        Err(err) => tracing::warn!(%err, "a sign of life was not stored"),
     }
 }
 
@@ -67,6 +69,7 @@ pub async fn asking(app: &App, user_id: &str) -> bool {
 pub async fn signed(app: &App, user_id: &str, channel: &str) -> Result<()> {
     if app.store.sign_of_life(user_id, now_ms()).await? {
         app.store.add_care_log(user_id, WHAT, channel, "answered", None).await?;
+        crate::carers::changed(app, user_id).await;
     }
     Ok(())
 }
@@ -82,6 +85,9 @@ pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
     let looks = claimed.iter().map(|c| look(app, c, now, &claim));
     for done in futures_util::future::join_all(looks).await {
         done?;
+    }
+    for c in &claimed {
+        crate::carers::changed(app, &c.user_id).await;
     }
     Ok(claimed.len())
 }

@@ -86,6 +86,7 @@ pub async fn confirm(app: &App, user_id: &str, id: &str, channel: &str) -> crate
     );
     app.store.add_reminder_delivery(id, channel, "confirmed", None).await?;
     checkin::sign(app, user_id).await;
+    crate::carers::changed(app, user_id).await;
     Ok(true)
 }
 

@@ -91,6 +91,9 @@ pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
     for done in futures_util::future::join_all(deliveries).await {
         done?;
     }
+    for r in &claimed {
+        crate::carers::changed(app, &r.user_id).await;
+    }
     Ok(claimed.len())
 }
 

@@ -127,6 +127,7 @@ async fn set(app: &App, user: &User, args: Args) -> Result<Value, String> {
         crate::metrics::REMINDERS_TOTAL,
         &[("event", "set"), ("channel", "tool")],
     );
+    crate::carers::changed(app, &user.id).await;
     Ok(
         json!({"set": {"text": stored.text, "due_at": super::rfc3339(stored.due_at, &zone), "repeat": rule,
         "timer": timer}}),
@@ -160,5 +161,6 @@ async fn cancel(app: &App, user: &User, words: &str) -> Result<Value, String> {
     {
         return Err("no such reminder".into());
     }
+    crate::carers::changed(app, &user.id).await;
     Ok(json!({"cancelled": {"text": r.text}}))
 }

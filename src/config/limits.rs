@@ -39,7 +39,7 @@ impl LimitSettings {
             llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest written answer in tokens; it ends at a sentence's end with a short closing").ranged(1000, 100_000)?.max(16),
             spoken_max_tokens: src.var("SPOKEN_MAX_TOKENS", "longest answer that will be heard, in tokens; it ends at a sentence's end with a short closing").ranged(300, 100_000)?.max(16),
             spoken_max_seconds: src.var("SPOKEN_MAX_SECONDS", "longest answer that will be heard, in seconds of speech (estimated from its words)").ranged(45, 3600)?.max(5),
-            write_timeout_secs: src.var("WRITE_TIMEOUT_SECONDS", "a Wyoming or AudioSocket peer that takes nothing of what is sent for this long is disconnected (and what waited for it freed)").ranged(30, 3600)?.max(1).into(),
+            write_timeout_secs: src.var("WRITE_TIMEOUT_SECONDS", "a peer (HTTP, Wyoming, AudioSocket, SIP over TCP) that takes nothing of what is sent for this long is disconnected (and what waited for it freed)").ranged(30, 3600)?.max(1).into(),
             provider_timeout_secs: src.var("PROVIDER_TIMEOUT_SECONDS", "longest any provider call may take in all (connecting: at most 5 s)").ranged(120, 3600)?.max(1).into(),
             history_max_messages: src.var("HISTORY_MAX_MESSAGES", "recent messages of a session loaded into a turn").ranged(10, 1000)?,
             breaker_failures: src.var("BREAKER_FAILURES", "failed or timed-out calls in a row after which a provider is skipped (its circuit breaker opens) until a probe finds it working").ranged(3, 100)?.max(1),

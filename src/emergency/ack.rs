@@ -33,13 +33,12 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
         Page::Ask => app.store.ack_alarm(AckKey::TokenHash(&hash)).await?,
         Page::Thanks => {
             let done = app.store.acknowledge(AckKey::TokenHash(&hash), "link").await?;
-            done.map(|done| {
-                if done.first {
-                    app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
-                    tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (link)");
-                }
-                done.alarm
-            })
+            if let Some(done) = done.as_ref().filter(|done| done.first) {
+                app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
+                tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (link)");
+                crate::carers::changed(app, &done.alarm.user_id).await;
+            }
+            done.map(|done| done.alarm)
         }
     };
     let Some(alarm) = alarm else {
@@ -87,6 +86,7 @@ pub async fn confirm_by_call(app: &App, id: &str) -> Result<()> {
     {
         app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
         tracing::info!(alarm = %done.alarm.id, "a contact confirmed the emergency alarm (call)");
+        crate::carers::changed(app, &done.alarm.user_id).await;
     }
     Ok(())
 }

@@ -401,6 +401,7 @@ impl Context<'_> {
         let pairs: Vec<(&str, &str)> = targets.iter().map(|t| (t.channel, t.to.as_str())).collect();
         app.store.insert_alarm(&alarm, &pairs).await?;
         app.metrics.incr(crate::metrics::EMERGENCY_TOTAL, &[]);
+        crate::carers::changed(app, &alarm.user_id).await;
         let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
         let (status, deliveries) = self.send(&alarm, &dossier, &targets, "alarm").await?;
         if status == "alerted" {

@@ -39,7 +39,14 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sessions))
         .routes(routes!(put_checkin))
         .routes(routes!(acknowledge))
+        .routes(routes!(resident_today))
+        .routes(routes!(events))
 }
+
+/// Boards a carer may have open at once on one instance.
+const BOARDS_MAX: usize = 4;
+/// A comment line on a quiet board's stream, so that proxies keep it and a gone board is noticed.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// A person, as carers and residents see each other.
 #[derive(Serialize, ToSchema)]
@@ -210,6 +217,44 @@ async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Js
     Ok(Json(Residents { residents }))
 }
 
+/// Where one resident's care stands today (a row of the board, read again when it changed).
+#[utoipa::path(get, path = "/api/carer/residents/{user_id}/today", tag = CARER,
+    responses((status = 200, body = Resident), (status = 404, description = "not the caller's resident")))]
+async fn resident_today(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<Resident>> {
+    let user = resident(&app, &carer, &id).await?;
+    today(&app, user).await.map(Json)
+}
+
+/// The board's live changes, `text/event-stream`: a `care` event `{"type": "care.changed", "resident_id"}`
+/// whenever a resident's care changes on any instance; then `GET …/residents/{id}/today` gives the new row.
+/// A board that reconnects has missed nothing it cannot read again (`GET /api/carer/residents`).
+#[utoipa::path(get, path = "/api/carer/events", tag = CARER,
+    responses((status = 200, description = "the stream of changes", content_type = "text/event-stream"),
+        (status = 429, description = "four boards of the carer are open here already")))]
+async fn events(State(app): State<AppState>, carer: CurrentUser) -> Result<axum::response::Response> {
+    use axum::response::IntoResponse;
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let boards = crate::carers::boards_of(&carer.user.id);
+    if app.notify.open(&boards) >= BOARDS_MAX {
+        return Err(ApiError::TooManyRequests(format!(
+            "at most {BOARDS_MAX} boards of one carer are open at once"
+        )));
+    }
+    let subscription = app.notify.subscribe(&boards);
+    let stream = futures_util::stream::unfold(subscription, |mut subscription| async move {
+        let change = subscription.next().await?;
+        let event = Event::default().event("care").json_data(change);
+        Some((event, subscription))
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response())
+}
+
 /// One resident's day: the check-in, the care log, the reminders and an alarm of the last day.
 #[utoipa::path(get, path = "/api/carer/residents/{user_id}", tag = CARER,
     responses((status = 200, body = ResidentCare), (status = 404, description = "not the caller's resident")))]
@@ -271,6 +316,7 @@ async fn cancel_reminder(
     if !app.store.cancel_reminder(&user_id, &id).await? {
         return Err(ApiError::NotFound("reminder"));
     }
+    crate::carers::changed(&app, &user_id).await;
     audit_as(&app, &actor(&carer), &user_id, Action::ReminderCancel { id: &id }).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -377,6 +423,7 @@ async fn put_checkin(
     let before = app.store.prefs(&id).await?;
     let after = app.store.merge_prefs(&id, changed).await?;
     crate::care::checkin::replan(&app, &id, &before, &after).await?;
+    crate::carers::changed(&app, &id).await;
     let action = Action::Checkin {
         window: body.window.is_some(),
         away_until: body.away_until.is_some(),
@@ -411,6 +458,7 @@ async fn acknowledge(
         .ok_or(ApiError::NotFound("alarm"))?;
     if first {
         app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
+        crate::carers::changed(&app, &id).await;
     }
     audit_as(
         &app,

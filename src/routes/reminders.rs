@@ -195,6 +195,7 @@ pub(super) async fn create(app: &App, user_id: &str, body: NewBody, by: &str) ->
     })?;
     app.metrics
         .incr(crate::metrics::REMINDERS_TOTAL, &[("event", "set"), ("channel", by)]);
+    crate::carers::changed(app, user_id).await;
     Ok(view(app, vec![stored]).await?.remove(0))
 }
 
@@ -225,6 +226,7 @@ async fn add(
     responses((status = 204), (status = 404, description = "no such reminder waiting")))]
 async fn cancel(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<StatusCode> {
     if app.store.cancel_reminder(&caller.user.id, &id).await? {
+        crate::carers::changed(&app, &caller.user.id).await;
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::NotFound("reminder"))
@@ -310,6 +312,7 @@ async fn admin_cancel(
     if !app.store.cancel_reminder(&user_id, &id).await? {
         return Err(ApiError::NotFound("reminder"));
     }
+    crate::carers::changed(&app, &user_id).await;
     audit(&app, &admin, &user_id, Action::ReminderCancel { id: &id }).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -37,6 +37,16 @@ impl Store {
         with_pool!(self, pool => Ok(sqlx::query_as(&sql).bind(resident_id).fetch_all(pool).await?))
     }
 
+    /// The ids of `resident_id`'s carers.
+    pub async fn carer_ids_of(&self, resident_id: &str) -> Result<Vec<String>, StoreError> {
+        with_pool!(self, pool => {
+            Ok(sqlx::query_scalar("SELECT carer_id FROM carers WHERE resident_id = $1")
+                .bind(resident_id)
+                .fetch_all(pool)
+                .await?)
+        })
+    }
+
     /// The residents `carer_id` cares for, by name.
     pub async fn residents_of(&self, carer_id: &str) -> Result<Vec<User>, StoreError> {
         let sql = format!(

@@ -464,7 +464,8 @@ async fn a_phone_on_the_network_talks_over_https_once_it_trusts_the_gateway() {
 
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
-async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_and_acknowledges_an_alarm_with_one_tap() {
+async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_acknowledges_an_alarm_with_one_tap_and_sees_the_next_without_reload()
+ {
     let app = spawn_app(&[]).await;
     let (carer, carer_token) = app.create_user("schwester-anna").await;
     app.set_prefs(&carer, json!({"language": "de"})).await;
@@ -517,6 +518,8 @@ async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_and_acknowled
             ("LINK", format!("/carer?k={carer_token}")),
             ("ORDER", "erika:alarm,hans:soon,otto:well".into()),
             ("AFTER", "erika:looked,hans:soon,otto:well".into()),
+            ("RAISE", residents[0].1.clone()),
+            ("LIVE", "otto:alarm,erika:looked,hans:soon".into()),
         ],
     )
     .await;
