@@ -7,6 +7,7 @@
 use serde_json::json;
 
 use crate::app::App;
+use crate::prefs::Prefs;
 
 /// The name a carer's boards are known by among the connections.
 pub fn boards_of(carer_id: &str) -> String {
@@ -33,4 +34,35 @@ pub async fn changed(app: &App, resident_id: &str) {
         let there = elsewhere.as_ref().map(|e| e.get(board).copied().unwrap_or(0));
         crate::bus::push(app, board, &event, there).await;
     }
+}
+
+/// The addresses of `resident_id`'s carers who are told what the resident's contacts are told (care notices,
+/// calls for help): none when the resident turned `notify_carers` off; a carer without an `email` is told on
+/// the board only. Never fails the caller (the contacts are told all the same).
+pub async fn mail_to(app: &App, resident_id: &str, prefs: &Prefs) -> Vec<String> {
+    if prefs.notify_carers == Some(false) {
+        return Vec::new();
+    }
+    let told = async {
+        let carers = app.store.carer_ids_of(resident_id).await?;
+        let prefs = app.store.prefs_of(&carers).await?;
+        let mut to: Vec<String> = carers
+            .iter()
+            .filter_map(|c| prefs.get(c))
+            .map(|p| Prefs::text(&p.email).to_string())
+            .filter(|address| !address.is_empty())
+            .collect();
+        to.sort();
+        to.dedup();
+        Ok::<_, crate::store::StoreError>(to)
+    };
+    told.await
+        .inspect_err(|err| tracing::warn!(%err, "the carers to tell could not be read"))
+        .unwrap_or_default()
+}
+
+/// The carers' board, with `PUBLIC_URL`.
+pub fn board_link(app: &App) -> Option<String> {
+    let base = app.settings.emergency.public_url.as_deref()?;
+    Some(format!("{}/carer", base.trim_end_matches('/')))
 }

@@ -84,6 +84,15 @@ preferences! {
     /// Whether the person's carers may see the list of their conversations (titles and times, never what was
     /// said); off unless the person (or an admin) turns it on.
     share_with_carers: bool,
+    /// Whether the person's carers are told what their contacts are told (care notices, calls for help);
+    /// on unless turned off.
+    notify_carers: bool,
+    /// The person's own e-mail address: as a carer, where their residents' care notices, calls for help and
+    /// the daily summary reach them.
+    email: String,
+    /// As a carer, when the daily summary of their residents' day is mailed ("18:00" in their own time zone);
+    /// empty = none.
+    carer_summary_at: String,
     /// How the gateway addresses the person where the language has two forms: `formal` (German "Sie", the
     /// default) or `informal` ("du").
     form_of_address: String,
@@ -260,7 +269,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             Ok(dedup(list))
         }
         "language" => Ok(Value::from(language(key, text(key, value, 8)?)?)),
-        "web_search_enabled" | "location_consent" | "large_text" | "share_with_carers" => value
+        "web_search_enabled" | "location_consent" | "large_text" | "share_with_carers" | "notify_carers" => value
             .as_bool()
             .map(Value::from)
             .ok_or_else(|| bad("expected true or false")),
@@ -341,6 +350,17 @@ fn check_profile(key: &str, value: &Value) -> Result<Value, ApiError> {
             number => caller_number(&number).map(Value::from).ok_or_else(|| {
                 bad("a number in international format (+4930123456) or an internal number of the house's telephone system (**611, 11)")
             }),
+        },
+        "email" => match text(key, value, 254)? {
+            empty if empty.is_empty() => Ok(Value::from(empty)),
+            address if is_email(&address) => Ok(Value::from(address)),
+            address => Err(ApiError::invalid(key, format!("{address:?} is not an e-mail address"))),
+        },
+        "carer_summary_at" => match text(key, value, 5)? {
+            empty if empty.is_empty() => Ok(Value::from(empty)),
+            at => jiff::civil::Time::strptime("%H:%M", &at)
+                .map(|t| Value::from(t.strftime("%H:%M").to_string()))
+                .map_err(|_| bad("expected a time of day such as \"18:00\", or \"\" for none")),
         },
         "emergency_contacts" => {
             let list = string_list(key, value, 10)?;

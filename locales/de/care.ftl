@@ -167,6 +167,7 @@ care-checkin-missed = { $name } hat sich heute bis { $hour }:{ $mm } Uhr nicht g
    *[no] und war auch auf Nachfrage nicht zu erreichen
 }.
 care-ack-line = Wenn Sie sich darum kümmern, sagen Sie es hier: { $link }
+care-board-line = Ihre Bewohner auf der Betreuungsübersicht: { $link }
 care-ack-title = Hinweis (kein Notruf)
 care-ack-button = Ich kümmere mich darum
 care-ack-thanks = Danke. Es ist vermerkt, dass Sie sich kümmern.

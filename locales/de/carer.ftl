@@ -13,3 +13,14 @@ carer-soon = Erinnerung um { $time }
 carer-well = Alles in Ordnung
 carer-acknowledge = Ich kümmere mich
 carer-acknowledged = Sie kümmern sich um den Hilferuf von { $name }.
+# Die tägliche Zusammenfassung für Betreuende (carer_summary_at).
+carer-summary-subject = Ihre Bewohner heute, { $date }
+carer-summary-intro = So ist der Tag für die Menschen in Ihrer Betreuung verlaufen, wer Sie zuerst braucht, steht oben:
+carer-summary-alarm = hat um { $time } um Hilfe gerufen
+carer-summary-answered = hat sich beim täglichen Nachfragen gemeldet
+carer-summary-silent = hat sich beim täglichen Nachfragen nicht gemeldet
+carer-summary-confirmed = { $count ->
+        [one] 1 Erinnerung bestätigt
+       *[other] { $count } Erinnerungen bestätigt
+    }
+carer-summary-quiet = nichts Besonderes

@@ -168,6 +168,7 @@ care-checkin-missed = { $name } has not checked in today by { $time } { $asked -
 }.
 # The line with the acknowledgement link: $link.
 care-ack-line = If you are looking after it, say so here: { $link }
+care-board-line = Your residents on the care board: { $link }
 care-ack-title = Notice (not an alarm)
 care-ack-button = I am looking after it
 care-ack-thanks = Thank you. It is noted that you are looking after it.

@@ -13,3 +13,14 @@ carer-soon = Reminder at { $time }
 carer-well = All well
 carer-acknowledge = I am looking after it
 carer-acknowledged = You are looking after { $name }'s call for help.
+# The carer's daily summary mail (carer_summary_at).
+carer-summary-subject = Your residents today, { $date }
+carer-summary-intro = How the day went for the people in your care, those who need you first on top:
+carer-summary-alarm = called for help at { $time }
+carer-summary-answered = answered the check-in
+carer-summary-silent = did not answer the check-in
+carer-summary-confirmed = { $count ->
+        [one] confirmed 1 reminder
+       *[other] confirmed { $count } reminders
+    }
+carer-summary-quiet = nothing to tell

@@ -123,6 +123,7 @@ care-checkin-missed = { $name } no ha dado señales de vida hoy antes de las { $
    *[no] y tampoco se le pudo localizar
 }.
 care-ack-line = Si usted se ocupa, dígalo aquí: { $link }
+care-board-line = Sus residentes en el panel de cuidados: { $link }
 care-ack-title = Aviso (no es una alarma)
 care-ack-button = Yo me ocupo
 care-ack-thanks = Gracias. Queda anotado que usted se ocupa.

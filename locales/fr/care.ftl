@@ -121,6 +121,7 @@ care-checkin-missed = { $name } n'a donné aucun signe de vie aujourd'hui avant 
    *[no] et n'a pas pu être joint non plus
 }.
 care-ack-line = Si vous vous en occupez, dites-le ici : { $link }
+care-board-line = Vos résidents sur le tableau des soins : { $link }
 care-ack-title = Information (pas une alerte)
 care-ack-button = Je m'en occupe
 care-ack-thanks = Merci. Il est noté que vous vous en occupez.

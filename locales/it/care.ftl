@@ -123,6 +123,7 @@ care-checkin-missed = { $name } oggi non si è fatto sentire entro le { $time } 
    *[no] e non è stato possibile raggiungerlo
 }.
 care-ack-line = Se se ne occupa lei, lo dica qui: { $link }
+care-board-line = I suoi residenti sul quadro dell'assistenza: { $link }
 care-ack-title = Avviso (non è un allarme)
 care-ack-button = Me ne occupo io
 care-ack-thanks = Grazie. È annotato che se ne occupa lei.

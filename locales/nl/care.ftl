@@ -117,6 +117,7 @@ care-checkin-missed = { $name } heeft zich vandaag vóór { $time } niet gemeld 
    *[no] en was ook niet te bereiken
 }.
 care-ack-line = Als u zich erover ontfermt, zeg het dan hier: { $link }
+care-board-line = Uw bewoners op het zorgoverzicht: { $link }
 care-ack-title = Bericht (geen alarm)
 care-ack-button = Ik neem het op me
 care-ack-thanks = Dank u. Er is genoteerd dat u het op u neemt.

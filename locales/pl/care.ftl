@@ -150,6 +150,7 @@ care-checkin-missed = { $name } nie odezwał(a) się dzisiaj do { $time } { $ask
    *[no] i nie można było się z nim/nią skontaktować
 }.
 care-ack-line = Jeśli się tym Państwo zajmą, proszę dać znać tutaj: { $link }
+care-board-line = Państwa podopieczni na tablicy opieki: { $link }
 care-ack-title = Informacja (nie alarm)
 care-ack-button = Zajmę się tym
 care-ack-thanks = Dziękujemy. Zanotowano, że się Państwo tym zajmują.

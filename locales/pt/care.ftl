@@ -127,6 +127,7 @@ care-checkin-missed = { $name } não deu sinal de vida hoje até às { $time } {
    *[no] e também não foi possível contactá-lo
 }.
 care-ack-line = Se for tratar disto, diga-o aqui: { $link }
+care-board-line = Os seus residentes no painel de cuidados: { $link }
 care-ack-title = Aviso (não é um alarme)
 care-ack-button = Eu trato disto
 care-ack-thanks = Obrigado. Fica registado que vai tratar disto.

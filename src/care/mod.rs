@@ -24,6 +24,7 @@ pub mod reach;
 pub mod say;
 pub mod schedule;
 pub mod spoken;
+pub mod summary;
 pub mod tools;
 
 use crate::app::App;

@@ -1,5 +1,6 @@
 //! The care notice: what the person left unanswered is told to their contacts (the help function's e-mail
-//! contacts, and its phone contacts by SMS where Twilio is set up), clearly not an alarm: a reminder not
+//! contacts, and its phone contacts by SMS where Twilio is set up) and to their carers by mail with the board's
+//! link (unless the person turned `notify_carers` off), clearly not an alarm: a reminder not
 //! confirmed though it came again and again ("Erika Muster hat die Erinnerung „Tabletten“ von 8:00 Uhr nicht
 //! bestätigt"), a check-in without a sign of life ("hat sich heute bis 10:00 Uhr nicht gemeldet"). Each mail and
 //! SMS is recorded (`mail`: `sent`, `failed`, `expired` or `no_contacts`; `sms`: `sent`, `failed` or
@@ -47,12 +48,27 @@ async fn outgoing(
         Ok(words) => words,
         Err(why) => return (Vec::new(), vec![("mail", "failed", why)]),
     };
+    let (mut messages, mut unsent) = (Vec::new(), Vec::new());
+    // The carers' mail leads to their board, where they say they look after it as themselves.
+    if !words.carers.is_empty() {
+        let mut body = words.body.trim_end().to_string();
+        if let Some(board) = crate::carers::board_link(app) {
+            let line =
+                crate::phrasebook::Words::formal(&words.language).with("care-board-line", &[("link", board.into())]);
+            body = format!("{body}\n{line}");
+        }
+        messages.push(Outgoing {
+            channel: "mail",
+            recipient: words.carers.join(", "),
+            subject: words.subject.clone(),
+            body: format!("{body}\n"),
+        });
+    }
     // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
     if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
         let line = crate::phrasebook::Words::formal(&words.language).with("care-ack-line", &[("link", link.into())]);
         words.body = format!("{}\n{line}\n", words.body.trim_end());
     }
-    let (mut messages, mut unsent) = (Vec::new(), Vec::new());
     match words.mail_to.is_empty() {
         true => unsent.push(("mail", "no_contacts", "the person has no e-mail contact".to_string())),
         false => messages.push(Outgoing {
@@ -103,6 +119,8 @@ struct Words {
     language: String,
     mail_to: Vec<String>,
     phones: Vec<String>,
+    /// The carers told as well (`notify_carers`).
+    carers: Vec<String>,
 }
 
 /// The notice's words in the person's language and name, and the contacts.
@@ -120,7 +138,9 @@ async fn words(app: &App, user_id: &str, make: impl FnOnce(&str, &str) -> (Strin
     };
     let language = crate::emergency::language(app, &prefs, None);
     let (subject, body) = make(&language, &name);
+    let carers = crate::carers::mail_to(app, user_id, &prefs).await;
     Ok(Words {
+        carers,
         subject,
         body,
         language,

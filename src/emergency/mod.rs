@@ -140,6 +140,8 @@ struct Context<'a> {
     app: &'a App,
     user: &'a User,
     prefs: Prefs,
+    /// The person's carers' addresses, mailed as their contacts are ([`crate::carers::mail_to`]).
+    carers: Vec<String>,
     lang: String,
     /// The person chose to be addressed informally.
     informal: bool,
@@ -147,17 +149,18 @@ struct Context<'a> {
     press: Press,
 }
 
-/// Every channel and recipient of the person: one e-mail per address (the person's contacts and
-/// `EMERGENCY_CONTACT_EMAIL`), an SMS (Twilio) and a call (Twilio or the house's telephone) per phone number,
+/// Every channel and recipient of the person: one e-mail per address (the person's contacts, their `carers`
+/// and `EMERGENCY_CONTACT_EMAIL`), an SMS (Twilio) and a call (Twilio or the house's telephone) per phone number,
 /// then the webhook. An internal number of the house (`**613`) is only called over the house's telephone.
-fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
-    let mut emails = Vec::new();
+fn targets(app: &App, prefs: &Prefs, carers: &[String]) -> Vec<Target> {
+    let mut emails: Vec<String> = Vec::new();
     if app.settings.smtp.host.is_some() {
-        emails = prefs.emergency_contacts.clone().unwrap_or_default();
-        if let Some(global) = &app.settings.emergency.contact_email
-            && !emails.iter().any(|e| e.eq_ignore_ascii_case(global))
-        {
-            emails.push(global.clone());
+        let contacts = prefs.emergency_contacts.iter().flatten();
+        let global = app.settings.emergency.contact_email.iter();
+        for address in contacts.chain(carers).chain(global) {
+            if !emails.iter().any(|e| e.eq_ignore_ascii_case(address)) {
+                emails.push(address.clone());
+            }
         }
     }
     let settings = &app.settings.emergency;
@@ -193,8 +196,8 @@ fn targets(app: &App, prefs: &Prefs) -> Vec<Target> {
 
 /// Whether a press would reach anybody: a configured channel with a recipient (the webhook does not count;
 /// it tells a system, not a person).
-pub fn notify_ready(app: &App, prefs: &Prefs) -> bool {
-    targets(app, prefs).iter().any(Target::is_person)
+pub fn notify_ready(app: &App, prefs: &Prefs, carers: &[String]) -> bool {
+    targets(app, prefs, carers).iter().any(Target::is_person)
 }
 
 /// The cooldown in minutes: the user's pref (`""` = global, `"0"` = off), else the global setting.
@@ -297,7 +300,7 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
         remaining_seconds: remaining,
         cooldown_minutes: window_ms / 60_000,
         cooldown_message,
-        notify_ready: notify_ready(app, &prefs),
+        notify_ready: notify_ready(app, &prefs, &crate::carers::mail_to(app, &user.id, &prefs).await),
         alarm: latest.map(|a| AlarmView {
             id: a.id,
             at: a.created_at,
@@ -365,6 +368,7 @@ async fn raise_here(app: &App, user: &User, press: Press, base_url: String) -> R
     let cx = Context {
         app,
         user,
+        carers: crate::carers::mail_to(app, &user.id, &prefs).await,
         lang: language(app, &prefs, press.language.as_deref()),
         informal: prefs.informal(),
         window_ms: cooldown_minutes(&prefs, &eff) * 60_000,
@@ -382,7 +386,7 @@ impl Context<'_> {
     /// The window was free: raise a new alarm on every channel.
     async fn new_alarm(&self, id: String, base_url: String) -> Result<Answer> {
         let app = self.app;
-        let targets = targets(app, &self.prefs);
+        let targets = targets(app, &self.prefs, &self.carers);
         let people = targets.iter().any(Target::is_person);
         let now = now_ms();
         let escalation_ms = app.settings.emergency.escalation_ms;
@@ -505,7 +509,7 @@ impl Context<'_> {
         Answer {
             status,
             notified: deliveries.into_iter().filter(|d| d.channel != "webhook").collect(),
-            notify_ready: notify_ready(self.app, &self.prefs),
+            notify_ready: notify_ready(self.app, &self.prefs, &self.carers),
             minutes_ago,
             remaining_seconds: (remaining_ms.max(0) + 999) / 1000,
             message,

@@ -65,4 +65,38 @@ impl Store {
             Ok(sqlx::query_as(&sql).bind(carer_id).bind(resident_id).fetch_optional(pool).await?)
         })
     }
+
+    /// Everybody who cares for somebody.
+    pub async fn all_carer_ids(&self) -> Result<Vec<String>, StoreError> {
+        with_pool!(self, pool => {
+            Ok(sqlx::query_scalar("SELECT DISTINCT carer_id FROM carers").fetch_all(pool).await?)
+        })
+    }
+
+    /// Claims `carer_id`'s summary of `day`: false when it is claimed already (here or on another instance).
+    pub async fn claim_summary(&self, carer_id: &str, day: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "INSERT INTO carer_summaries (carer_id, day, sent_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            )
+            .bind(carer_id)
+            .bind(day)
+            .bind(now_ms())
+            .execute(pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Gives a claimed summary back (its mail failed): the next look tries again.
+    pub async fn release_summary(&self, carer_id: &str, day: &str) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query("DELETE FROM carer_summaries WHERE carer_id = $1 AND day = $2")
+                .bind(carer_id)
+                .bind(day)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
 }

@@ -11,6 +11,7 @@ mod browser;
 mod care_outbox;
 mod carer_board;
 mod carers;
+mod carers_told;
 mod checkin;
 mod common;
 mod config;

@@ -1,0 +1,169 @@
+//! A carer is told: a resident's care notice and call for help reach their carers' mail as well as their
+//! contacts' (unless the resident turned `notify_carers` off), the notice with the board's link; and a carer
+//! who chose a time gets the day's summary of their residents once a day, those who need them first on top
+//! (the clock passed in).
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{As, TestApp, eventually};
+use crate::reminders::{in_seconds, reminders, scheduler_of};
+use crate::smtp::{Mode, SmtpServer};
+use voice_gateway::care::{schedule, summary};
+
+/// The relay `smtp` and the board's public address.
+fn relay(smtp: &SmtpServer) -> Vec<(&'static str, String)> {
+    vec![
+        ("SMTP_HOST", "127.0.0.1".into()),
+        ("SMTP_PORT", smtp.port.to_string()),
+        ("SMTP_SECURITY", "none".into()),
+        ("PUBLIC_URL", "https://heim.example".into()),
+    ]
+}
+
+/// A gateway on `smtp`; Erika (her daughter her contact) in the care of Anna, who has an address.
+async fn home(smtp: &SmtpServer) -> (TestApp, (String, String), String) {
+    let env = relay(smtp);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (app, token, erika) = TestApp::with().env(&env).user("erika").await;
+    let profile = json!({"full_name": "Erika Muster", "language": "de", "timezone": "Europe/Berlin",
+        "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(&erika, profile).await;
+    let (anna, _) = app.create_user("schwester-anna").await;
+    app.set_prefs(&anna, json!({"email": "anna@heim.example", "language": "de"}))
+        .await;
+    let path = format!("/api/admin/users/{erika}/carers");
+    let r = app
+        .call(Method::PUT, &path, As::AdminKey, Some(json!({"carers": [anna]})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    (app, (erika, token), anna)
+}
+
+#[tokio::test]
+async fn a_missed_reminders_notice_reaches_the_carer_with_the_boards_link_unless_the_resident_says_no() {
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (app, (erika, token), _anna) = home(&smtp).await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let set = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(set.status, 201, "{}", set.body);
+    eventually("the first delivery", 15, || async {
+        let listed = reminders(&app, &token).await;
+        (listed[0]["deliveries"].as_array().unwrap().len() == 1).then_some(())
+    })
+    .await;
+    let env = relay(&smtp);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let scheduler = scheduler_of(&app, &env).await;
+    let now = jiff::Timestamp::now().as_millisecond();
+    for minutes in [11, 22, 33] {
+        assert_eq!(schedule::due(&scheduler, now + minutes * 60_000).await.unwrap(), 1);
+    }
+    let mails = eventually("the notices sent", 15, || async {
+        let mails = smtp.mails();
+        (mails.len() == 2).then_some(mails)
+    })
+    .await;
+    let to = |who: &str| mails.iter().find(|m| m.recipients == [who]).expect(who);
+    let carer = to("anna@heim.example");
+    assert!(
+        carer.header("subject").contains("Erika Muster"),
+        "{}",
+        carer.header("subject")
+    );
+    let said = carer.body();
+    assert!(said.contains("Tabletten"), "{said}");
+    assert!(said.contains("https://heim.example/carer"), "the board's link: {said}");
+    assert!(!said.contains("/api/care/ack/"), "the contacts' link is theirs: {said}");
+    assert!(to("tochter@family.example").body().contains("/api/care/ack/"));
+
+    // Erika turns it off: her next call for help reaches her daughter only.
+    app.set_prefs(&erika, json!({"notify_carers": false})).await;
+    let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
+    assert!(help.status.is_success(), "{}", help.body);
+    let mails = eventually("the alarm sent", 15, || async {
+        let mails = smtp.mails();
+        (mails.len() == 3).then_some(mails)
+    })
+    .await;
+    assert_eq!(mails[2].recipients, ["tochter@family.example"]);
+}
+
+#[tokio::test]
+async fn a_call_for_help_reaches_the_carers_mail_as_the_contacts() {
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (app, (_erika, token), _anna) = home(&smtp).await;
+    let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
+    assert!(help.status.is_success(), "{}", help.body);
+    let mails = eventually("the alarm sent", 15, || async {
+        let mails = smtp.mails();
+        (mails.len() == 2).then_some(mails)
+    })
+    .await;
+    let mut to: Vec<&str> = mails.iter().map(|m| m.recipients[0].as_str()).collect();
+    to.sort();
+    assert_eq!(to, ["anna@heim.example", "tochter@family.example"]);
+}
+
+#[tokio::test]
+async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_need_them_first() {
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (app, (_erika, token), anna) = home(&smtp).await;
+    let (hans, _) = app.create_user("hans").await;
+    app.set_prefs(&hans, json!({"timezone": "Europe/Berlin"})).await;
+    let path = format!("/api/admin/users/{hans}/carers");
+    let r = app
+        .call(Method::PUT, &path, As::AdminKey, Some(json!({"carers": [anna]})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let wrong = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{anna}/prefs"),
+            As::AdminKey,
+            Some(json!({"carer_summary_at": "25:00"})),
+        )
+        .await;
+    assert_eq!(wrong.status, 422, "{}", wrong.body);
+    app.set_prefs(&anna, json!({"carer_summary_at": "18:00", "timezone": "Europe/Berlin"}))
+        .await;
+    let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
+    assert!(help.status.is_success(), "{}", help.body);
+    eventually("the alarm sent", 15, || async {
+        (smtp.mails().len() == 2).then_some(())
+    })
+    .await;
+
+    // Today in Berlin at 17:59 nothing is due; at 18:05 the summary, once.
+    let berlin = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
+    let date = jiff::Timestamp::now().to_zoned(berlin.clone()).date();
+    let at = |h, m| {
+        date.at(h, m, 0, 0)
+            .to_zoned(berlin.clone())
+            .unwrap()
+            .timestamp()
+            .as_millisecond()
+    };
+    let env = relay(&smtp);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let scheduler = scheduler_of(&app, &env).await;
+    assert_eq!(summary::due(&scheduler, at(17, 59)).await.unwrap(), 0);
+    assert_eq!(summary::due(&scheduler, at(18, 5)).await.unwrap(), 1);
+    assert_eq!(summary::due(&scheduler, at(18, 6)).await.unwrap(), 0, "once a day");
+    let mails = smtp.mails();
+    assert_eq!(mails.len(), 3);
+    let mail = &mails[2];
+    assert_eq!(mail.recipients, ["anna@heim.example"]);
+    assert_eq!(mail.header("subject"), format!("Ihre Bewohner heute, {date}"));
+    let body = mail.body();
+    let lines: Vec<&str> = body.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(lines.len(), 2, "{body}");
+    assert!(
+        lines[0].starts_with("- Erika Muster: hat um ") && lines[0].contains("um Hilfe gerufen"),
+        "{body}"
+    );
+    assert_eq!(lines[1], "- hans: nichts Besonderes", "{body}");
+    assert!(body.contains("https://heim.example/carer"), "{body}");
+}
