@@ -1,8 +1,14 @@
 //! Who cares for whom (`carers`): set by an admin on the resident, read by the carer's routes, which only
 //! ever reach a resident through [`Store::resident_of`] and [`Store::residents_of`], the filter in the query.
 
+use std::collections::HashMap;
+
+use super::checkins::StoredCheckin;
+use super::emergency::Alarm;
+use super::prefs::read as read_prefs;
 use super::users::User;
 use super::{Store, StoreError, now_ms, with_pool};
+use crate::prefs::Prefs;
 
 /// The user columns, as the joins name them.
 const COLUMNS: &str = "u.id, u.name, u.display_name, u.external_id, u.is_admin, u.is_anonymous, u.created_at";
@@ -98,5 +104,130 @@ impl Store {
                 .await?;
             Ok(())
         })
+    }
+
+    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: a fixed number of
+    /// statements however many residents there are, each filtered by the carer in SQL.
+    pub async fn board_of(&self, carer_id: &str, only: Option<&str>, alarms_since: i64) -> Result<Board, StoreError> {
+        let mine = match only {
+            None => "SELECT resident_id FROM carers WHERE carer_id = $1".to_string(),
+            Some(_) => "SELECT resident_id FROM carers WHERE carer_id = $1 AND resident_id = $2".to_string(),
+        };
+        let of = |sql: String| (sql, carer_id, only);
+        let users: Vec<User> = fetch(self, of(format!(
+            "SELECT {COLUMNS} FROM users u WHERE u.id IN ({mine}) ORDER BY u.name"
+        )))
+        .await?;
+        let prefs: Vec<(String, String)> =
+            fetch(self, of(format!("SELECT user_id, data FROM prefs WHERE user_id IN ({mine})"))).await?;
+        let checkins: Vec<StoredCheckin> = fetch(self, of(format!(
+            "SELECT {} FROM checkins WHERE user_id IN ({mine})",
+            super::checkins::COLUMNS
+        )))
+        .await?;
+        let reminders: Vec<ReminderCounts> = fetch(self, of(format!(
+            "SELECT user_id, \
+             CAST(SUM(CASE WHEN state IN ('scheduled', 'delivering') THEN 1 ELSE 0 END) AS BIGINT) AS waiting, \
+             CAST(SUM(CASE WHEN state = 'missed' AND series_id IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS missed, \
+             MIN(CASE WHEN state IN ('scheduled', 'delivering') THEN due_at END) AS next_at \
+             FROM reminders WHERE user_id IN ({mine}) GROUP BY user_id"
+        )))
+        .await?;
+        let since = if only.is_some() { "$3" } else { "$2" };
+        let alarms: Vec<Alarm> = fetch_since(self, of(format!(
+            "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {since} \
+             ORDER BY created_at, id",
+            super::emergency::ALARM_COLUMNS
+        )), alarms_since)
+        .await?;
+        let acks: Vec<(String, String)> = fetch_since(self, of(format!(
+            "SELECT e.alarm_id, e.contact FROM emergency_acks e JOIN emergency_alarms a ON a.id = e.alarm_id \
+             WHERE a.user_id IN ({mine}) AND a.created_at >= {since} AND e.acknowledged_at IS NOT NULL \
+             ORDER BY e.acknowledged_at, e.id"
+        )), alarms_since)
+        .await?;
+        Ok(Board::of(users, prefs, checkins, reminders, alarms, acks))
+    }
+}
+
+/// A statement of [`Store::board_of`]: its text, the carer, and the one resident it may be limited to.
+type Statement<'a> = (String, &'a str, Option<&'a str>);
+
+async fn fetch<T>(store: &Store, (sql, carer, only): Statement<'_>) -> Result<Vec<T>, StoreError>
+where
+    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+{
+    with_pool!(store, pool => {
+        let mut query = sqlx::query_as(&sql).bind(carer);
+        if let Some(resident) = only {
+            query = query.bind(resident);
+        }
+        Ok(query.fetch_all(pool).await?)
+    })
+}
+
+async fn fetch_since<T>(store: &Store, (sql, carer, only): Statement<'_>, since: i64) -> Result<Vec<T>, StoreError>
+where
+    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+{
+    with_pool!(store, pool => {
+        let mut query = sqlx::query_as(&sql).bind(carer);
+        if let Some(resident) = only {
+            query = query.bind(resident);
+        }
+        Ok(query.bind(since).fetch_all(pool).await?)
+    })
+}
+
+/// A resident's reminders, counted.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct ReminderCounts {
+    pub user_id: String,
+    /// Waiting or being delivered.
+    pub waiting: i64,
+    /// Not confirmed in time (one-off reminders; a series keeps its own).
+    pub missed: i64,
+    /// When the next waiting one is due.
+    pub next_at: Option<i64>,
+}
+
+/// Today's care of a carer's residents, as [`Store::board_of`] read it.
+pub struct Board {
+    /// The residents, by name.
+    pub residents: Vec<User>,
+    pub prefs: HashMap<String, Prefs>,
+    pub checkins: HashMap<String, StoredCheckin>,
+    pub reminders: HashMap<String, ReminderCounts>,
+    /// Each resident's latest alarm since the time asked for.
+    pub alarms: HashMap<String, Alarm>,
+    /// Who acknowledged each of those alarms, each once, first first.
+    pub acknowledged_by: HashMap<String, Vec<String>>,
+}
+
+impl Board {
+    fn of(
+        residents: Vec<User>,
+        prefs: Vec<(String, String)>,
+        checkins: Vec<StoredCheckin>,
+        reminders: Vec<ReminderCounts>,
+        alarms: Vec<Alarm>,
+        acks: Vec<(String, String)>,
+    ) -> Self {
+        let mut acknowledged_by: HashMap<String, Vec<String>> = HashMap::new();
+        for (alarm, contact) in acks {
+            let by = acknowledged_by.entry(alarm).or_default();
+            if !by.contains(&contact) {
+                by.push(contact);
+            }
+        }
+        Self {
+            residents,
+            prefs: prefs.into_iter().map(|(id, data)| (id, read_prefs(Some((data,))))).collect(),
+            checkins: checkins.into_iter().map(|c| (c.user_id.clone(), c)).collect(),
+            reminders: reminders.into_iter().map(|r| (r.user_id.clone(), r)).collect(),
+            // Oldest first, so the latest of each resident is the one kept.
+            alarms: alarms.into_iter().map(|a| (a.user_id.clone(), a)).collect(),
+            acknowledged_by,
+        }
     }
 }

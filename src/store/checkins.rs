@@ -40,7 +40,7 @@ pub struct CareEntry {
     pub at: i64,
 }
 
-const COLUMNS: &str = "user_id, opens_at, due_at, state, attempts, signed_at";
+pub(super) const COLUMNS: &str = "user_id, opens_at, due_at, state, attempts, signed_at";
 
 /// Plans a person's check-in: `$1` the person, `$2`..`$3` the window, `$4` now.
 pub(super) const PLAN: &str = "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, \

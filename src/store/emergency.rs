@@ -108,7 +108,7 @@ pub enum AckKey<'a> {
 const PERSON_DELIVERED: &str = "SELECT 1 FROM emergency_deliveries d WHERE d.alarm_id = $1 \
      AND d.state = 'delivered' AND d.channel <> 'webhook'";
 
-const ALARM_COLUMNS: &str =
+pub(super) const ALARM_COLUMNS: &str =
     "id, user_id, created_at, status, lang, base_url, press, escalate_at, escalated_at, acknowledged_at";
 
 impl Store {

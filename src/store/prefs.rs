@@ -8,7 +8,7 @@ use super::{Pool, Store, StoreError, now_ms, retry_busy, with_pool};
 use crate::prefs::{Prefs, PrefsChange};
 
 /// Stored prefs; what does not read (written by an older version) counts as not set.
-fn read(data: Option<(String,)>) -> Prefs {
+pub(super) fn read(data: Option<(String,)>) -> Prefs {
     data.and_then(|(data,)| serde_json::from_str(&data).ok())
         .unwrap_or_default()
 }
