@@ -34,7 +34,7 @@ pub async fn silent(app: &App, user_id: &str, due_at: i64, zone: &str, asked: bo
 }
 
 /// A message that will not be sent: its channel, status and why.
-pub type Unsent = (&'static str, &'static str, String);
+pub type Unsent = (&'static str, &'static str, super::note::Note);
 
 /// The notice `make` words (from the person's language and name) as messages: one mail to the e-mail
 /// contacts and, where Twilio is set up, an SMS to each mobile number.
@@ -45,7 +45,7 @@ async fn outgoing(
 ) -> (Vec<Outgoing>, Vec<Unsent>) {
     let mut words = match words(app, user_id, make).await {
         Ok(words) => words,
-        Err(why) => return (Vec::new(), vec![("mail", "failed", why)]),
+        Err(why) => return (Vec::new(), vec![("mail", "failed", why.into())]),
     };
     // The contacts say they are looking after it by the link (with `PUBLIC_URL`).
     if let Some(link) = super::ack::link(app, user_id, &words.subject, &words.language).await {
@@ -54,7 +54,7 @@ async fn outgoing(
     }
     let (mut messages, mut unsent) = (Vec::new(), Vec::new());
     match words.mail_to.is_empty() {
-        true => unsent.push(("mail", "no_contacts", "the person has no e-mail contact".to_string())),
+        true => unsent.push(("mail", "no_contacts", super::note::NO_MAIL_CONTACT.into())),
         false => messages.push(Outgoing {
             channel: "mail",
             recipient: words.mail_to.join(", "),
