@@ -70,7 +70,11 @@ try {
   await page.waitForSelector('#users td:text-is("neu")');
   await page.click('button[aria-label="Edit neu"]');
   await page.waitForSelector('#user-editor:not([hidden])');
-  await page.check('#pref-languages input[value="de"]');
+  // A new person may use every language: every box is ticked, as the users' table lists them; German only is
+  // the others unticked.
+  const ticked = await page.$$eval('#pref-languages input', (all) => all.filter((b) => b.checked).length);
+  if (ticked !== 8) throw new Error(`${ticked} of 8 allowed languages ticked for a new person`);
+  for (const box of await page.$$('#pref-languages input:not([value="de"])')) await box.uncheck();
   await page.fill('#pref-full_name', 'Neue Person');
   await page.fill('#pref-emergency_contacts', 'hilfe@family.example');
   await page.fill('#pref-checkin_window', '8:00-10:00');
@@ -80,7 +84,7 @@ try {
   // The daily check-in the carer set is planned: the editor says when its window ends.
   await page.waitForFunction(() => document.querySelector('#user-checkin').textContent.startsWith('Check-in 08:00-10:00'), null, { timeout: 10000 });
   const plan = await page.textContent('#user-checkin');
-  if (!/next window ends \d{4}-\d\d-\d\d 10:00, waiting/.test(plan)) throw new Error(`check-in plan: ${plan}`);
+  if (!/next window ends \d\d\/\d\d\/\d{4}, 10:00 AM, waiting for the window's end/.test(plan)) throw new Error(`check-in plan: ${plan}`);
   console.log(`ok the carer sets a daily check-in: "${plan}"`);
   // A carer sets a reminder for the person: it is listed with its state, and can be cancelled.
   await page.fill('#reminder-text', 'Tabletten');
@@ -91,7 +95,8 @@ try {
   await page.click('#reminder-form button');
   await page.waitForSelector('#user-reminders li:has-text("Tabletten")', { timeout: 10000 });
   const listed = await page.textContent('#user-reminders');
-  if (!listed.includes(`${day} 08:00 Tabletten (FREQ=DAILY): scheduled`)) throw new Error(`reminders: ${listed}`);
+  const [y, m, d] = day.split('-');
+  if (!listed.includes(`${m}/${d}/${y}, 08:00 AM Tabletten (every day): scheduled`)) throw new Error(`reminders: ${listed}`);
   await accessible(page, 'admin panel with a person\'s reminders');
   await page.click('button[aria-label="Cancel the reminder Tabletten"]');
   await page.waitForFunction(() => document.querySelector('#user-reminders').textContent.includes('No reminders.'), null, { timeout: 10000 });

@@ -125,7 +125,10 @@ async function loadUsers() {
 
 let editing = null;
 const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes',
-  'checkin_window', 'away_until', 'ha_satellite'];
+  'checkin_window', 'away_until', 'ha_satellite', 'timezone'];
+// Whether the person's allowed languages were left unset (every language, today's and any added later): the
+// boxes then show every language ticked, and saving them all ticked keeps it unset.
+let allowedUnset = false;
 async function editUser(u) {
   editing = u;
   // The form appears once it holds this user's prefs: a box ticked earlier would be reset by their arrival.
@@ -133,7 +136,9 @@ async function editUser(u) {
   const p = await api(`/api/admin/users/${u.id}/prefs`);
   if (editing !== u) return; // another user was chosen meanwhile
   $('#editor-title').textContent = t('admin-preferences-of', { name: u.name });
-  const allowed = p.allowed_languages || [];
+  // Unset means every language, as the users' table lists them.
+  allowedUnset = !p.allowed_languages;
+  const allowed = p.allowed_languages || u.allowed_languages || [];
   document.querySelectorAll('#pref-languages input').forEach((box) => { box.checked = allowed.includes(box.value); });
   $('#pref-language').value = p.language || '';
   $('#pref-web').checked = p.web_search_enabled ?? u.web_search_enabled;
@@ -151,24 +156,81 @@ async function editUser(u) {
   loadCare(u);
 }
 
+// A time of the person's (RFC 3339) in their zone, in the reader's words, the zone named when it is not the
+// reader's device's: a carer far away reads the time the person lives.
+function personTime(iso, zone, withDate = true, named = true) {
+  if (!iso) return '';
+  const options = { hour: '2-digit', minute: '2-digit', ...(withDate ? { year: 'numeric', month: '2-digit', day: '2-digit' } : {}) };
+  let shown;
+  try {
+    shown = new Date(iso).toLocaleString(words.lang, { ...options, timeZone: zone || undefined });
+  } catch {
+    // A zone this browser does not know: the time as the gateway wrote it, on the person's clock.
+    return iso.replace('T', ' ').slice(0, withDate ? 16 : undefined);
+  }
+  return named && !onDeviceClock(zone) ? t('admin-in-zone', { time: shown, zone }) : shown;
+}
+
+// Whether `zone` is the device's own (by the browser's canonical names: "Etc/UTC" is "UTC").
+function onDeviceClock(zone) {
+  if (!zone) return true;
+  const canonical = (z) => new Intl.DateTimeFormat('en', { timeZone: z }).resolvedOptions().timeZone;
+  return canonical(zone) === canonical(undefined);
+}
+
+// The zone of the person being edited (the care view's `time_zone`): the reminder form's times are on its clock.
+let personZone = null;
+
+// The offset (minutes east of UTC) of `zone` at the instant `ms`.
+function offsetAt(zone, ms) {
+  const name = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value || 'GMT';
+  const [, sign, h, m] = name.match(/GMT([+-])(\d\d):?(\d\d)?/) || [null, '+', '0', '0'];
+  return (sign === '-' ? -1 : 1) * (Number(h) * 60 + Number(m || 0));
+}
+
+// A wall time `YYYY-MM-DDTHH:MM` on the clock of `zone` as RFC 3339 with that zone's offset then (the
+// device's zone when the person's is unknown to the browser).
+function onPersonClock(wall, zone) {
+  const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  let offset;
+  try {
+    const guess = Date.parse(`${wall}:00Z`);
+    offset = offsetAt(zone, guess - offsetAt(zone, guess) * 60000);
+  } catch {
+    offset = -new Date(wall).getTimezoneOffset();
+  }
+  return `${wall}:00${offset >= 0 ? '+' : '-'}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+// A care log row's detail in the reader's words: its kind's message with its values; a detail of no kind (a
+// server's error, a recipient, a row from before) as the gateway wrote it.
+function careDetail(e) {
+  return e.detail_code ? t(`admin-note-${e.detail_code}`, e.detail_args || {}) : (e.detail || '');
+}
+
 // A person's check-in plan and care log: what was delivered, confirmed, missed, and who was told.
 async function loadCare(u) {
   const care = await api(`/api/admin/users/${u.id}/care`).catch(() => null);
   if (editing !== u || !care) return;
   const c = care.checkin;
-  const minute = (at) => (at || '').replace('T', ' ').slice(0, 16);
+  const zone = c.time_zone;
+  personZone = zone;
+  $('#reminder-zone').textContent = zone;
+  // Empty, the person's zone is the gateway's: the field shows which that is.
+  $('#pref-timezone').placeholder = zone;
   $('#user-checkin').textContent = c.window
-    ? [t('admin-checkin-plan', { window: c.window, zone: c.time_zone, ends: minute(c.due_at), state: c.state || t('admin-not-planned') }),
-      c.away_until ? t('admin-away-until-date', { date: c.away_until }) : '',
-      c.signed_at ? t('admin-last-sign-of-life', { at: minute(c.signed_at) }) : ''].filter(Boolean).join('; ')
+    ? [t('admin-checkin-plan', { window: c.window, zone, ends: personTime(c.due_at, zone, true, false),
+      state: c.state ? t('admin-checkin-state', { state: c.state }) : t('admin-not-planned') }),
+    c.away_until ? t('admin-away-until-date', { date: c.away_until }) : '',
+    c.signed_at ? t('admin-last-sign-of-life', { at: personTime(c.signed_at, zone, true, false) }) : ''].filter(Boolean).join('; ')
     : t('admin-no-checkin');
-  $('#care-log tbody').replaceChildren(...care.log.map((e) => {
-    const tr = document.createElement('tr');
-    [e.at.replace('T', ' ').slice(0, 16), e.text ? `${e.what}: ${e.text}` : e.what, e.channel, e.status, e.detail]
-      .forEach((v) => tr.appendChild(cell(v)));
-    return tr;
-  }));
+  rows('#care-log', care.log, (e) => [personTime(e.at, zone), t('admin-care-what', { what: e.what, text: e.text || '' }),
+    t('admin-care-channel', { channel: e.channel }), t('admin-care-status', { status: e.status }), careDetail(e)]);
 }
+
+// How a reminder repeats, in the reader's words where the panel offers it.
+const REPEATS = { 'FREQ=DAILY': 'admin-every-day', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR': 'admin-every-weekday' };
 
 // A person's reminders, with their deliveries: what is coming, what was confirmed, what was missed.
 async function loadReminders(u) {
@@ -177,8 +239,11 @@ async function loadReminders(u) {
   $('#user-reminders').replaceChildren(...list.map((r) => {
     const li = document.createElement('li');
     const last = r.deliveries.at(-1);
-    li.textContent = `${r.due_at.replace('T', ' ').slice(0, 16)} ${r.text}${r.repeat ? ` (${r.repeat})` : ''}: ${r.state}`
-      + (last ? `, last ${last.channel} ${last.status}` : '') + ' ';
+    const repeat = r.repeat ? ` (${REPEATS[r.repeat] ? t(REPEATS[r.repeat]) : r.repeat})` : '';
+    li.textContent = t('admin-reminder-line', { when: personTime(r.due_at, r.time_zone), text: r.text, repeat,
+      state: t('admin-reminder-state', { state: r.state }) })
+      + (last ? t('admin-reminder-last', { channel: t('admin-care-channel', { channel: last.channel }),
+        status: t('admin-care-status', { status: last.status }) }) : '') + ' ';
     if (r.state === 'scheduled' || r.state === 'delivering') {
       const del = document.createElement('button');
       del.textContent = t('admin-cancel');
@@ -195,9 +260,11 @@ async function loadReminders(u) {
 function prefsFromForm() {
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
   const number = (v) => (v === '' ? null : Number(v));
-  const languages = [...document.querySelectorAll('#pref-languages input:checked')].map((b) => b.value);
+  const boxes = [...document.querySelectorAll('#pref-languages input')];
+  const languages = boxes.filter((b) => b.checked).map((b) => b.value);
+  const every = allowedUnset && languages.length === boxes.length;
   const prefs = {
-    allowed_languages: languages.length ? languages : null,
+    allowed_languages: languages.length && !every ? languages : null,
     language: $('#pref-language').value || null,
     web_search_enabled: $('#pref-web').checked,
     web_search_daily_limit: number($('#pref-web-limit').value),
@@ -539,6 +606,8 @@ async function init() {
   }));
   $('#pref-language').replaceChildren(new Option(t('admin-default'), ''), ...config.available.languages.map((l) => new Option(named(l), l)));
   $('#lex-lang').replaceChildren(...config.available.languages.map((l) => new Option(named(l), l)));
+  // The zones to choose from, as the browser knows them; the gateway checks what is saved.
+  $('#time-zones').replaceChildren(...(Intl.supportedValuesOf?.('timeZone') || []).map((z) => new Option(z, z)));
   $('#new-user').onsubmit = async (e) => {
     e.preventDefault();
     const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };
@@ -558,11 +627,8 @@ async function init() {
   };
   $('#reminder-form').onsubmit = async (e) => {
     e.preventDefault();
-    // The time as the carer's browser reads it, sent with its offset.
-    const at = new Date($('#reminder-at').value);
-    const offset = -at.getTimezoneOffset();
-    const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
-    const due = `${$('#reminder-at').value.slice(0, 16)}:00${offset >= 0 ? '+' : '-'}${pad(offset / 60)}:${pad(offset % 60)}`;
+    // The time on the person's clock (their zone, as the list shows it), sent with that zone's offset.
+    const due = onPersonClock($('#reminder-at').value.slice(0, 16), personZone);
     const body = { text: $('#reminder-text').value.trim(), due_at: due, repeat: $('#reminder-repeat').value || null };
     if (await act(t('admin-set-reminder'), () => api(`/api/admin/users/${editing.id}/reminders`, { method: 'POST', body }))) {
       $('#reminder-form').reset();

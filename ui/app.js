@@ -209,7 +209,7 @@ function onEvent(ws, data) {
     case 'checkin': showCheckin(true); break;
     // A reminder missed while the gateway was not running: said once, on the next visit.
     case 'reminder_missed': {
-      const at = new Date(event.due_at).toLocaleString(ui.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+      const at = personTime(event.due_at, ui.zone, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
       note(`${t('page-reminder-missed')} (${at}): ${event.text}`);
       break;
     }
@@ -463,6 +463,21 @@ async function loadMemories() {
 }
 
 // ---- Reminders ----
+// A time of the person's (RFC 3339) on their own clock, as the assistant says it: in their zone (a reminder's,
+// else the check-in's `time_zone`), named when the device is in another one (a tablet set to another zone, a
+// relative's phone abroad).
+function personTime(iso, zone, options) {
+  // Canonical names, so that "Etc/UTC" is the device's "UTC".
+  const canonical = (z) => new Intl.DateTimeFormat('en', { timeZone: z }).resolvedOptions().timeZone;
+  try {
+    const shown = new Date(iso).toLocaleString(ui.lang, { ...options, timeZone: zone || undefined });
+    return zone && canonical(zone) !== canonical(undefined) ? `${shown} (${zone})` : shown;
+  } catch {
+    // A zone this browser does not know: the device's clock.
+    return new Date(iso).toLocaleString(ui.lang, options);
+  }
+}
+
 // A reminder that is due comes as an event on every open page of the person (and, missed while no page was
 // open, from the list when the page looks again): shown large until the person confirms it.
 function showReminder(r) {
@@ -472,7 +487,7 @@ function showReminder(r) {
   if (!card.hidden && card.dataset.id === r.id) return;
   card.dataset.id = r.id;
   $('#reminder-text').textContent = r.timer ? t('page-timer-over') : r.text;
-  $('#reminder-when').textContent = new Date(r.due_at).toLocaleTimeString(ui.lang, { hour: '2-digit', minute: '2-digit' });
+  $('#reminder-when').textContent = personTime(r.due_at, r.time_zone || ui.zone, { hour: '2-digit', minute: '2-digit' });
   const done = $('#reminder-done');
   done.textContent = r.confirm ? t('page-reminder-done') : t('page-reminder-ok');
   done.onclick = async () => {
@@ -494,7 +509,7 @@ async function loadReminders() {
   if (due && $('#reminder-card').hidden) showReminder(due);
   const items = waiting.map((r) => {
     const li = document.createElement('li');
-    const when = new Date(r.due_at).toLocaleString(ui.lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    const when = personTime(r.due_at, r.time_zone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
     li.textContent = `${when}: ${r.text} `;
     const del = document.createElement('button');
     del.textContent = '✕';
@@ -526,6 +541,8 @@ function showCheckin(spoken) {
 
 async function loadCheckin() {
   const c = await api('/api/me/checkin').catch(() => null);
+  // The person's zone, for the times of events that do not carry theirs.
+  if (c?.time_zone) ui.zone = c.time_zone;
   const unanswered = c?.state === 'calling' && (!c.signed_at || new Date(c.signed_at) < new Date(c.opens_at));
   if (unanswered && $('#checkin-card').hidden) showCheckin();
 }

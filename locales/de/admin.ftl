@@ -207,3 +207,92 @@ admin-missing-calls = Anrufe (Twilio, oder die Hauslinie für ihre eigenen Numme
 admin-help-last-press = ihr letzter Hilferuf hat niemanden erreicht
 admin-help-end-wait = Wartezeit beenden (noch { $minutes } Min.), damit der nächste Hilferuf sofort sendet
 admin-help-end-wait-done = Wartezeit von { $name } beendet
+
+## Die Pflegeansichten: Zeitzone, Erinnerungen, Nachfrage und Pflegeprotokoll einer Person.
+
+admin-time-zone = Zeitzone (leer = die des Gateways)
+admin-in-zone = { $time } ({ $zone })
+admin-placeholder-mobile = +49…
+admin-placeholder-landline = +49… oder 611
+admin-placeholder-checkin-window = 08:00-10:00
+admin-placeholder-satellite = assist_satellite.kueche
+admin-reminder-state = { $state ->
+    [scheduled] geplant
+    [delivering] zugestellt, noch nicht bestätigt
+    [confirmed] bestätigt
+    [missed] versäumt
+    [done] erledigt
+    [cancelled] gelöscht
+   *[other] { $state }
+}
+admin-checkin-state = { $state ->
+    [waiting] wartet auf das Ende des Zeitfensters
+    [calling] fragt die Person
+   *[other] { $state }
+}
+admin-reminder-line = { $when } { $text }{ $repeat }: { $state }
+admin-reminder-last = , zuletzt: { $channel }, { $status }
+admin-care-what = { $what ->
+    [reminder] Erinnerung: { $text }
+    [checkin] tägliche Nachfrage
+    [notice] Pflegehinweis
+   *[other] { $what }
+}
+admin-care-channel = { $channel ->
+    [page] Seite
+    [house_line] Mobilteil im Haus
+    [phone] Mobiltelefon
+    [home_assistant] Home Assistant
+    [mail] E-Mail
+    [sms] SMS
+    [api] Knopf auf der Seite
+    [said] gesagt
+    [link] Link
+    [none] –
+   *[other] { $channel }
+}
+admin-care-status = { $status ->
+    [delivered] zugestellt
+    [unreachable] nicht erreicht
+    [held] zurückgehalten
+    [failed] fehlgeschlagen
+    [confirmed] bestätigt
+    [answered] beantwortet
+    [ok] alles gut
+    [away] verreist
+    [missed] versäumt
+    [sent] gesendet
+    [expired] aufgegeben
+    [no_contacts] niemand zu benachrichtigen
+    [acknowledged] kümmert sich
+    [told] später gesagt
+   *[other] { $status }
+}
+admin-note-quiet-hours = Ruhezeit
+admin-note-no-channel = kein Weg: keine Seite offen und keine interne Nummer
+admin-note-no-page-open = keine Seite und keine Sprachverbindung offen
+admin-note-connections = { $count ->
+    [one] 1 Verbindung
+   *[other] { $count } Verbindungen
+}
+admin-note-no-landline = keine Festnetz- oder Mobilteilnummer
+admin-note-answered-at = abgenommen an { $number }
+admin-note-call-slow = der Anruf kam nicht rechtzeitig zustande
+admin-note-no-satellite = kein Home-Assistant-Satellit
+admin-note-announced = angesagt auf { $entity }
+admin-note-no-mobile = keine Mobilnummer
+admin-note-called-mobile = { $number } über Twilio angerufen
+admin-note-twilio-slow = Twilio hat nicht rechtzeitig geantwortet
+admin-note-sign-of-life = ein Lebenszeichen um { $clock } Uhr
+admin-note-away-until = verreist bis { $date }
+admin-note-down-at-window-end = das Gateway lief nicht, als das Zeitfenster um { $clock } Uhr endete
+admin-note-no-answer = { $count ->
+    [one] keine Antwort auf 1 Frage
+   *[other] keine Antwort auf { $count } Fragen
+}
+admin-note-not-confirmed = { $count ->
+    [one] nach 1 Zustellung nicht bestätigt
+   *[other] nach { $count } Zustellungen nicht bestätigt
+}
+admin-note-late-while-down = { $minutes } Minuten zu spät: das Gateway lief nicht
+admin-note-no-mail-contact = die Person hat keinen E-Mail-Kontakt

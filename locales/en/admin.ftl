@@ -216,3 +216,103 @@ admin-help-last-press = their last press reached nobody
 # The button that ends a person's cooldown window: $minutes left.
 admin-help-end-wait = End the wait ({ $minutes } min left), so that the next press sends at once
 admin-help-end-wait-done = Wait of { $name } ended
+
+## The care views: a person's time zone, reminders, check-in and care log, in the reader's language. Codes
+## the gateway adds later show as they are (the `*[other]` variants).
+
+admin-time-zone = Time zone (empty = the gateway's)
+# Beside a time of the person's when their zone is not the reader's device's: $time, $zone (an IANA name).
+admin-in-zone = { $time } ({ $zone })
+admin-placeholder-mobile = +49…
+admin-placeholder-landline = +49… or 611
+admin-placeholder-checkin-window = 08:00-10:00
+admin-placeholder-satellite = assist_satellite.kitchen
+# A reminder's state: $state.
+admin-reminder-state = { $state ->
+    [scheduled] scheduled
+    [delivering] being delivered, not confirmed yet
+    [confirmed] confirmed
+    [missed] missed
+    [done] done
+    [cancelled] cancelled
+   *[other] { $state }
+}
+# The check-in's state: $state.
+admin-checkin-state = { $state ->
+    [waiting] waiting for the window's end
+    [calling] asking the person
+   *[other] { $state }
+}
+# One reminder in the editor's list: $when, $text, $repeat (empty, or how it repeats), $state
+# (admin-reminder-state).
+admin-reminder-line = { $when } { $text }{ $repeat }: { $state }
+# After a reminder's line, its last delivery: $channel (admin-care-channel), $status (admin-care-status).
+admin-reminder-last = , last: { $channel }, { $status }
+# What a care log row is about: $what (reminder, checkin, notice), $text (the reminder's text).
+admin-care-what = { $what ->
+    [reminder] reminder: { $text }
+    [checkin] daily check-in
+    [notice] care notice
+   *[other] { $what }
+}
+# A care log row's channel: $channel.
+admin-care-channel = { $channel ->
+    [page] page
+    [house_line] handset in the house
+    [phone] mobile
+    [home_assistant] Home Assistant
+    [mail] e-mail
+    [sms] SMS
+    [api] page button
+    [said] said
+    [link] link
+    [none] –
+   *[other] { $channel }
+}
+# A care log row's status: $status.
+admin-care-status = { $status ->
+    [delivered] delivered
+    [unreachable] not reached
+    [held] held back
+    [failed] failed
+    [confirmed] confirmed
+    [answered] answered
+    [ok] well
+    [away] away
+    [missed] missed
+    [sent] sent
+    [expired] given up
+    [no_contacts] nobody to tell
+    [acknowledged] looked after
+    [told] told later
+   *[other] { $status }
+}
+admin-note-quiet-hours = quiet hours
+admin-note-no-channel = no channel: no page open and no internal number
+admin-note-no-page-open = no page or voice connection open
+admin-note-connections = { $count ->
+    [one] 1 connection
+   *[other] { $count } connections
+}
+admin-note-no-landline = no landline or handset number
+admin-note-answered-at = answered at { $number }
+admin-note-call-slow = the call took too long to set up
+admin-note-no-satellite = no Home Assistant satellite
+admin-note-announced = announced on { $entity }
+admin-note-no-mobile = no mobile number
+admin-note-called-mobile = called { $number } through Twilio
+admin-note-twilio-slow = Twilio did not answer in time
+# $clock, HH:MM in the person's zone.
+admin-note-sign-of-life = a sign of life at { $clock }
+admin-note-away-until = away until { $date }
+admin-note-down-at-window-end = the gateway was not running at { $clock }, when the window ended
+admin-note-no-answer = { $count ->
+    [one] no answer to 1 question
+   *[other] no answer to { $count } questions
+}
+admin-note-not-confirmed = { $count ->
+    [one] not confirmed after 1 delivery
+   *[other] not confirmed after { $count } deliveries
+}
+admin-note-late-while-down = { $minutes } minutes late: the gateway was not running
+admin-note-no-mail-contact = the person has no e-mail contact

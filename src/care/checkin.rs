@@ -13,13 +13,13 @@ use std::sync::Arc;
 
 use serde_json::json;
 
+use super::note::{self, Note};
 use super::reach::{self, Message};
 use super::{LEASE_MS, local, person_zone_name, rfc3339, say};
 use crate::app::App;
 use crate::error::Result;
 use crate::hours::Window;
 use crate::lines::Confirm;
-use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 use crate::store::checkins::StoredCheckin;
 use crate::store::now_ms;
@@ -106,35 +106,31 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64, claim: &str) -> Resul
     let next = window
         .after(&ended)
         .map(|(o, e)| (o.timestamp().as_millisecond(), e.timestamp().as_millisecond()));
-    let close = |status: &'static str, channel: &'static str, detail: String| async move {
+    let close = |status: &'static str, channel: &'static str, detail: Note| async move {
         app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", status)]);
         app.store
-            .add_care_log(&c.user_id, WHAT, channel, status, Some(&detail))
+            .add_care_log(&c.user_id, WHAT, channel, status, Some(detail.english()))
             .await?;
         Ok::<_, crate::error::ApiError>(app.store.plan_checkin(&c.user_id, next).await?)
     };
-    // The care log's details are the operator's record, in English as the log is; what the person and their
+    // The care log's details are data ([`note`]), said in the reader's language by the panel; their times are
+    // the person's clock (`HH:MM` in their zone), as the row's own time is shown. What the person and their
     // contacts are told below is in the person's language.
-    let until = say::clock(&ended, Words::formal("en"));
+    let clock = |at: &jiff::Zoned| serde_json::Value::from(at.strftime("%H:%M").to_string());
     if let Some(at) = c.signed_at.filter(|at| *at >= c.opens_at) {
-        return close(
-            "ok",
-            "none",
-            format!(
-                "a sign of life at {}",
-                say::clock(&local(at, &zone), Words::formal("en"))
-            ),
-        )
-        .await;
+        let detail = note::SIGN_OF_LIFE.with(&[("clock", clock(&local(at, &zone)))]);
+        return close("ok", "none", detail).await;
     }
     if away(&prefs, &ended) {
-        return close("away", "none", format!("away until {}", Prefs::text(&prefs.away_until))).await;
+        let detail = note::AWAY_UNTIL.with(&[("date", Prefs::text(&prefs.away_until).into())]);
+        return close("away", "none", detail).await;
     }
     if c.attempts == 1 && now - reach::late_from(app, &zone, c.due_at) > app.settings.care.late_ms {
-        return close("missed", "none", format!("the gateway was not running {until}")).await;
+        let detail = note::DOWN_AT_WINDOW_END.with(&[("clock", clock(&ended))]);
+        return close("missed", "none", detail).await;
     }
     if c.attempts > 1 + RETRIES {
-        let detail = format!("no answer {} times", c.attempts - 1);
+        let detail = note::NO_ANSWER.with(&[("count", (c.attempts - 1).into())]);
         return silent(app, c, (now, next), &zone, &detail).await;
     }
     let language = crate::emergency::language(app, &prefs, None);
@@ -152,7 +148,7 @@ async fn look(app: &Arc<App>, c: &StoredCheckin, now: i64, claim: &str) -> Resul
     let tried = reach::reach(app, &user, &prefs, &language, &msg, quiet.is_none()).await;
     for t in &tried {
         app.store
-            .add_care_log(&c.user_id, WHAT, t.channel, t.status, Some(&t.detail))
+            .add_care_log(&c.user_id, WHAT, t.channel, t.status, Some(t.detail.english()))
             .await?;
     }
     let reached = tried.iter().any(|t| t.status == "delivered");
@@ -173,13 +169,13 @@ async fn silent(
     c: &StoredCheckin,
     (now, next): (i64, Option<(i64, i64)>),
     zone: &str,
-    detail: &str,
+    detail: &Note,
 ) -> Result<()> {
     // Asked today is read before the day is closed in the log.
     let asked = asked_today(app, &c.user_id).await?;
     app.metrics.incr(crate::metrics::CHECKINS_TOTAL, &[("event", "missed")]);
     app.store
-        .add_care_log(&c.user_id, WHAT, "none", "missed", Some(detail))
+        .add_care_log(&c.user_id, WHAT, "none", "missed", Some(detail.english()))
         .await?;
     let (messages, unsent) = super::notice::silent(app, &c.user_id, c.due_at, zone, asked).await;
     let expires = now + super::outbox::EXPIRES_MS;
@@ -188,7 +184,7 @@ async fn silent(
         .await?;
     for (channel, status, why) in unsent {
         app.store
-            .add_care_log(&c.user_id, WHAT, channel, status, Some(&why))
+            .add_care_log(&c.user_id, WHAT, channel, status, Some(why.english()))
             .await?;
     }
     super::outbox::soon(app, now);

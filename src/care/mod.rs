@@ -16,6 +16,7 @@ pub mod due;
 pub mod grammar;
 pub mod hearing;
 pub mod home_assistant;
+pub mod note;
 pub mod notice;
 pub mod numbers;
 pub mod outbox;

@@ -35,7 +35,7 @@ pub async fn silent(app: &App, user_id: &str, due_at: i64, zone: &str, asked: bo
 }
 
 /// A message that will not be sent: its channel, status and why.
-pub type Unsent = (&'static str, &'static str, String);
+pub type Unsent = (&'static str, &'static str, super::note::Note);
 
 /// The notice `make` words (from the person's language and name) as messages: one mail to the e-mail
 /// contacts and, where Twilio is set up, an SMS to each mobile number.
@@ -46,7 +46,7 @@ async fn outgoing(
 ) -> (Vec<Outgoing>, Vec<Unsent>) {
     let mut words = match words(app, user_id, make).await {
         Ok(words) => words,
-        Err(why) => return (Vec::new(), vec![("mail", "failed", why)]),
+        Err(why) => return (Vec::new(), vec![("mail", "failed", why.into())]),
     };
     let (mut messages, mut unsent) = (Vec::new(), Vec::new());
     // The carers' mail leads to their board, where they say they look after it as themselves.
@@ -70,7 +70,7 @@ async fn outgoing(
         words.body = format!("{}\n{line}\n", words.body.trim_end());
     }
     match words.mail_to.is_empty() {
-        true => unsent.push(("mail", "no_contacts", "the person has no e-mail contact".to_string())),
+        true => unsent.push(("mail", "no_contacts", super::note::NO_MAIL_CONTACT.into())),
         false => messages.push(Outgoing {
             channel: "mail",
             recipient: words.mail_to.join(", "),

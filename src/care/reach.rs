@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::note::{self, Note};
 use crate::app::App;
 use crate::lines::{AlarmCall, Confirm};
 use crate::prefs::Prefs;
@@ -51,11 +52,12 @@ pub struct Tried {
     pub channel: &'static str,
     /// `delivered` (it reached the person), `unreachable` (nobody there), `held` (quiet hours), `failed`.
     pub status: &'static str,
-    pub detail: String,
+    /// What came of it, as data ([`note`]): stored as its English record.
+    pub detail: Note,
 }
 
 impl Tried {
-    fn new(channel: &'static str, status: &'static str, detail: impl Into<String>) -> Self {
+    fn new(channel: &'static str, status: &'static str, detail: impl Into<Note>) -> Self {
         Self {
             channel,
             status,
@@ -110,9 +112,9 @@ pub async fn reach(
     for channel in order(app, prefs) {
         let this = match channel {
             "page" => page(app, &user.id, msg).await,
-            "home_assistant" if !calls => Tried::new(channel, "held", "quiet hours"),
+            "home_assistant" if !calls => Tried::new(channel, "held", note::QUIET_HOURS),
             "home_assistant" => satellite(app, prefs, msg).await,
-            _ if !calls => Tried::new(channel, "held", "quiet hours"),
+            _ if !calls => Tried::new(channel, "held", note::QUIET_HOURS),
             "house_line" => house_line(app, user, prefs, language, msg).await,
             _ => mobile(app, &user.id, prefs, language, msg).await,
         };
@@ -123,11 +125,7 @@ pub async fn reach(
         }
     }
     if tried.is_empty() {
-        tried.push(Tried::new(
-            "none",
-            "unreachable",
-            "no channel: no page open and no internal number",
-        ));
+        tried.push(Tried::new("none", "unreachable", note::NO_CHANNEL));
     }
     tried
 }
@@ -135,15 +133,15 @@ pub async fn reach(
 /// The person's pages and voice connections, on this instance and (with PostgreSQL) every other.
 async fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
     match crate::bus::push(app, user_id, &msg.event, msg.elsewhere).await {
-        0 => Tried::new("page", "unreachable", "no page or voice connection open"),
-        n => Tried::new("page", "delivered", format!("{n} connection(s)")),
+        0 => Tried::new("page", "unreachable", note::NO_PAGE_OPEN),
+        n => Tried::new("page", "delivered", note::CONNECTIONS.with(&[("count", n.into())])),
     }
 }
 
 async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: &Message) -> Tried {
     let to = Prefs::text(&prefs.phone_landline);
     if to.is_empty() {
-        return Tried::new("house_line", "unreachable", "no phone_landline");
+        return Tried::new("house_line", "unreachable", note::NO_LANDLINE);
     }
     let dialer = match app.lines.dialer() {
         Ok(dialer) => dialer,
@@ -160,9 +158,13 @@ async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: 
         ring: RING,
     };
     match tokio::time::timeout(RING + CALL_SLACK, dialer.dial(call)).await {
-        Ok(Ok(())) => Tried::new("house_line", "delivered", format!("answered at {to}")),
+        Ok(Ok(())) => Tried::new(
+            "house_line",
+            "delivered",
+            note::ANSWERED_AT.with(&[("number", to.into())]),
+        ),
         Ok(Err(why)) => Tried::new("house_line", "unreachable", why),
-        Err(_) => Tried::new("house_line", "unreachable", "the call took too long to set up"),
+        Err(_) => Tried::new("house_line", "unreachable", note::CALL_SLOW),
     }
 }
 
@@ -170,10 +172,14 @@ async fn house_line(app: &App, user: &User, prefs: &Prefs, language: &str, msg: 
 async fn satellite(app: &App, prefs: &Prefs, msg: &Message) -> Tried {
     let entity = Prefs::text(&prefs.ha_satellite);
     if entity.is_empty() {
-        return Tried::new("home_assistant", "unreachable", "no ha_satellite");
+        return Tried::new("home_assistant", "unreachable", note::NO_SATELLITE);
     }
     match super::home_assistant::announce(app, entity, &msg.said).await {
-        Ok(()) => Tried::new("home_assistant", "delivered", format!("announced on {entity}")),
+        Ok(()) => Tried::new(
+            "home_assistant",
+            "delivered",
+            note::ANNOUNCED.with(&[("entity", entity.into())]),
+        ),
         Err(why) => Tried::new("home_assistant", "failed", why),
     }
 }
@@ -183,13 +189,13 @@ async fn satellite(app: &App, prefs: &Prefs, msg: &Message) -> Tried {
 async fn mobile(app: &App, user_id: &str, prefs: &Prefs, language: &str, msg: &Message) -> Tried {
     let to = Prefs::text(&prefs.phone_mobile);
     if to.is_empty() {
-        return Tried::new("phone", "unreachable", "no phone_mobile");
+        return Tried::new("phone", "unreachable", note::NO_MOBILE);
     }
     let call = super::phone::call(app, (user_id, to, language), &msg.said, &msg.ask, msg.confirm.as_ref());
     match tokio::time::timeout(CALL_SLACK, call).await {
-        Ok(Ok(())) => Tried::new("phone", "delivered", format!("called {to} through Twilio")),
+        Ok(Ok(())) => Tried::new("phone", "delivered", note::CALLED_MOBILE.with(&[("number", to.into())])),
         Ok(Err(why)) => Tried::new("phone", "failed", why),
-        Err(_) => Tried::new("phone", "failed", "Twilio did not answer in time"),
+        Err(_) => Tried::new("phone", "failed", note::TWILIO_SLOW),
     }
 }
 

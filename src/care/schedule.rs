@@ -188,7 +188,7 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str, know
     let tried = reach::reach(app, user, &prefs, &language, &msg, quiet.is_none()).await;
     for t in &tried {
         app.store
-            .add_reminder_delivery(&r.id, t.channel, t.status, Some(&t.detail))
+            .add_reminder_delivery(&r.id, t.channel, t.status, Some(t.detail.english()))
             .await?;
         app.metrics.incr(
             crate::metrics::REMINDERS_TOTAL,
@@ -214,9 +214,9 @@ async fn deliver(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str, know
 /// `r` was delivered and again `REMINDER_RETRIES` times without a confirmation: it counts as missed, and the
 /// notice to the contacts is written with that, in one transaction, then sent.
 async fn missed(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> crate::error::Result<()> {
-    let detail = format!("not confirmed after {} deliveries", r.attempts - 1);
+    let detail = super::note::NOT_CONFIRMED.with(&[("count", (r.attempts - 1).into())]);
     app.store
-        .add_reminder_delivery(&r.id, "none", "missed", Some(&detail))
+        .add_reminder_delivery(&r.id, "none", "missed", Some(detail.english()))
         .await?;
     tracing::info!(reminder = %r.id, "a reminder was not confirmed and counts as missed");
     app.metrics.incr(
@@ -231,7 +231,7 @@ async fn missed(app: &Arc<App>, r: &StoredReminder, now: i64, claim: &str) -> cr
     }
     for (channel, status, why) in unsent {
         app.store
-            .add_reminder_delivery(&r.id, channel, status, Some(&why))
+            .add_reminder_delivery(&r.id, channel, status, Some(why.english()))
             .await?;
     }
     super::outbox::soon(app, now);
@@ -247,11 +247,8 @@ async fn missed_while_down(
     claim: &str,
     next: Option<i64>,
 ) -> crate::error::Result<()> {
-    let late = format!(
-        "{} minutes late: the gateway was not running",
-        (now - r.due_at) / 60_000
-    );
-    app.store.add_missed_while_down(&r.id, r.due_at, &late).await?;
+    let late = super::note::LATE_WHILE_DOWN.with(&[("minutes", ((now - r.due_at) / 60_000).into())]);
+    app.store.add_missed_while_down(&r.id, r.due_at, late.english()).await?;
     tracing::info!(reminder = %r.id, "a reminder due while the gateway was down is recorded as missed");
     app.metrics.incr(
         crate::metrics::REMINDERS_TOTAL,

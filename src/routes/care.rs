@@ -62,9 +62,40 @@ struct CareEntry {
     channel: String,
     /// `delivered`, `unreachable`, `held`, `confirmed`, `answered`, `ok`, `away`, `missed`, `sent`, …
     status: String,
+    /// The detail as an English record ("1 connection(s)"), or a server's error, a recipient.
     detail: Option<String>,
+    /// The detail as data: its kind (`connections`, `no-page-open`, …; the phrasebook's `admin-note-<code>`),
+    /// or null when it is of no kind (a server's error, a recipient, a row from before), shown as `detail` has it.
+    detail_code: Option<String>,
+    /// The values of `detail_code` by name: `count` and `minutes` numbers, `clock` a time of day (`HH:MM`, the
+    /// person's zone), `date` a `YYYY-MM-DD`, others text.
+    #[schema(value_type = Object)]
+    detail_args: serde_json::Map<String, serde_json::Value>,
     /// RFC 3339.
     at: String,
+}
+
+impl CareEntry {
+    /// An entry of the log, its detail read as data ([`care::note`]).
+    fn new(
+        what: String,
+        text: Option<String>,
+        (channel, status): (String, String),
+        detail: Option<String>,
+        at: String,
+    ) -> Self {
+        let note = detail.as_deref().map(care::note::Note::read);
+        Self {
+            what,
+            text,
+            channel,
+            status,
+            detail_code: note.as_ref().and_then(|n| n.code()).map(String::from),
+            detail_args: note.map(|n| n.args()).unwrap_or_default(),
+            detail,
+            at,
+        }
+    }
 }
 
 /// A carer's view of a person's care.
@@ -119,30 +150,13 @@ pub(super) async fn care_of(app: &App, id: &str) -> Result<Care> {
     let zone = checkin.time_zone.clone();
     let mut log: Vec<(i64, CareEntry)> = Vec::new();
     for e in app.store.care_log(id, LOG_ENTRIES).await? {
-        log.push((
-            e.at,
-            CareEntry {
-                what: e.what,
-                text: None,
-                channel: e.channel,
-                status: e.status,
-                detail: e.detail,
-                at: care::rfc3339(e.at, &zone),
-            },
-        ));
+        let at = care::rfc3339(e.at, &zone);
+        log.push((e.at, CareEntry::new(e.what, None, (e.channel, e.status), e.detail, at)));
     }
     for (d, text) in app.store.user_reminder_deliveries(id, LOG_ENTRIES).await? {
-        log.push((
-            d.at,
-            CareEntry {
-                what: "reminder".into(),
-                text: Some(text),
-                channel: d.channel,
-                status: d.status,
-                detail: d.detail,
-                at: care::rfc3339(d.at, &zone),
-            },
-        ));
+        let at = care::rfc3339(d.at, &zone);
+        let entry = CareEntry::new("reminder".into(), Some(text), (d.channel, d.status), d.detail, at);
+        log.push((d.at, entry));
     }
     log.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     let log = log.into_iter().take(LOG_ENTRIES as usize).map(|(_, e)| e).collect();

@@ -326,7 +326,7 @@ async fn a_call_for_help_typed_on_a_phone_in_german_is_asked_and_nothing_covers_
     );
 }
 
-async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
+pub(crate) async fn ui_steps(script: &str, env: &[(&str, String)]) -> String {
     let root = env!("CARGO_MANIFEST_DIR");
     let run = tokio::process::Command::new("node")
         .arg(format!("ui-tests/{script}"))

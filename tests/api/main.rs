@@ -9,6 +9,7 @@ mod binary;
 mod breakers;
 mod browser;
 mod care_outbox;
+mod care_words;
 mod carer_board;
 mod carers;
 mod carers_told;
