@@ -78,9 +78,11 @@ try {
   await page.fill('#pref-full_name', 'Neue Person');
   await page.fill('#pref-emergency_contacts', 'hilfe@family.example');
   await page.fill('#pref-checkin_window', '8:00-10:00');
+  // A carer named by user name (the field offers every user), saved with the preferences.
+  await page.fill('#carers-names', 'nobody-special');
   await page.click('#save-prefs');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Save preferences: done'), null, { timeout: 10000 });
-  console.log('ok preferences saved through the form');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Carers: done'), null, { timeout: 10000 });
+  console.log('ok preferences and carers saved through the form');
   // The daily check-in the carer set is planned: the editor says when its window ends.
   await page.waitForFunction(() => document.querySelector('#user-checkin').textContent.startsWith('Check-in 08:00-10:00'), null, { timeout: 10000 });
   const plan = await page.textContent('#user-checkin');

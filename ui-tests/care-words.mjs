@@ -75,6 +75,14 @@ try {
   const theirs = await own.$$eval('#reminders li', (all) => all.map((li) => li.textContent).find((t) => t.includes('Tabletten')));
   if (!/08:00( AM)? \(Asia\/Tokyo\): die Tabletten/.test(theirs)) throw new Error(`the person's page: ${theirs}`);
   console.log(`ok the person's page on their clock: ${theirs}`);
+  // Who cares for her, in her settings, and her say in what they are told: she turns it off.
+  const carers = await own.textContent('#carers-line');
+  if (carers !== 'Betreut von chefin') throw new Error(`the carers on her page: ${carers}`);
+  if (!(await own.isChecked('#notify-carers'))) throw new Error('carers are told unless she says no');
+  const saved = own.waitForResponse((r) => r.url().endsWith('/api/me/prefs') && r.request().method() === 'PUT');
+  await own.uncheck('#notify-carers');
+  if (!(await saved).ok()) throw new Error('notify_carers was not saved');
+  console.log(`ok her carers on her page: ${carers}; she turned telling them off`);
 } catch (e) {
   console.log(`FAILED ${e.message}`);
   if (page) await page.screenshot({ path: `${SHOTS}/care-words-failure.png`, fullPage: true }).catch(() => {});

@@ -19,7 +19,7 @@ const fits = async (page, what) => {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   const width = page.viewportSize().width;
   if (wide > width) throw new Error(`${what}: the board is ${wide} px wide on a ${width} px screen`);
-  const small = await page.evaluate(() => [...document.querySelectorAll('button')]
+  const small = await page.evaluate(() => [...document.querySelectorAll('button, a.call')]
     .filter((b) => b.checkVisibility() && b.getBoundingClientRect().height < 44).map((b) => b.textContent));
   if (small.length) throw new Error(`${what}: buttons smaller than a finger: ${small.join(', ')}`);
 };
@@ -36,6 +36,8 @@ try {
   const first = await page.textContent('#residents li:first-child p');
   if (!first.startsWith('Hat um ') || !first.includes('um Hilfe gerufen')) throw new Error(`the alarm row: ${first}`);
   console.log(`ok the tablet's board: ${await order(page)}; ${first}`);
+  const call = await page.getAttribute('#residents li:first-child a.call', 'href');
+  if (call !== 'tel:**611') throw new Error(`the call's link: ${call}`);
   await fits(page, 'tablet');
   console.log(`ok accessible: the board passes ${await accessible(page, 'the board on a tablet')} WCAG 2.2 AA checks`);
   await page.screenshot({ path: `${SHOTS}/carer-768.png`, fullPage: true });

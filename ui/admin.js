@@ -91,6 +91,8 @@ function showSecret(name, { token, link, qr_svg: qr }) {
 
 async function loadUsers() {
   const users = await api('/api/admin/users');
+  userIds = new Map(users.map((u) => [u.name, u.id]));
+  $('#user-names').replaceChildren(...users.map((u) => new Option(u.display_name, u.name)));
   rows('#users', users, (u) => {
     const actions = document.createElement('span');
     actions.append(
@@ -125,7 +127,11 @@ async function loadUsers() {
 
 let editing = null;
 const TEXT_PREFS = ['full_name', 'street', 'postal_code', 'city', 'phone_mobile', 'phone_landline', 'birth_date', 'medical_notes',
-  'checkin_window', 'away_until', 'ha_satellite', 'timezone'];
+  'checkin_window', 'away_until', 'ha_satellite', 'timezone', 'email', 'carer_summary_at'];
+// Every user by name, for the carers' field; the carers the editor showed (changed only when edited: each
+// change is audited).
+let userIds = new Map();
+let carersShown = '';
 // Whether the person's allowed languages were left unset (every language, today's and any added later): the
 // boxes then show every language ticked, and saving them all ticked keeps it unset.
 let allowedUnset = false;
@@ -150,6 +156,12 @@ async function editUser(u) {
   $('#pref-emergency_contacts').value = (p.emergency_contacts || []).join(', ');
   $('#pref-emergency_contact_phones').value = (p.emergency_contact_phones || []).join(', ');
   $('#pref-location_consent').checked = p.location_consent === true;
+  $('#pref-notify_carers').checked = p.notify_carers !== false;
+  $('#pref-share_with_carers').checked = p.share_with_carers === true;
+  const { carers } = await api(`/api/admin/users/${u.id}/carers`);
+  if (editing !== u) return;
+  carersShown = carers.map((c) => c.name).sort().join(',');
+  $('#carers-names').value = carers.map((c) => c.name).join(', ');
   $('#pref-reminder_via').value = (p.reminder_via || []).join(', ');
   $('#user-editor').hidden = false;
   loadReminders(u);
@@ -257,6 +269,19 @@ async function loadReminders(u) {
 }
 
 /// The form as a prefs change: empty fields remove the key (back to the default).
+// The carers named in the editor, by user name; an unknown name is said, and nothing is changed.
+async function saveCarers(u) {
+  const names = [...new Set($('#carers-names').value.split(',').map((s) => s.trim()).filter(Boolean))];
+  if ([...names].sort().join(',') === carersShown) return;
+  const unknown = names.filter((n) => !userIds.has(n));
+  if (unknown.length) {
+    status(t('admin-carers-unknown', { names: unknown.join(', ') }), true);
+    return;
+  }
+  const done = await act(t('admin-carers'), () => api(`/api/admin/users/${u.id}/carers`, { method: 'PUT', body: { carers: names.map((n) => userIds.get(n)) } }));
+  if (done) carersShown = [...names].sort().join(',');
+}
+
 function prefsFromForm() {
   const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
   const number = (v) => (v === '' ? null : Number(v));
@@ -274,6 +299,8 @@ function prefsFromForm() {
     emergency_contacts: list($('#pref-emergency_contacts').value),
     emergency_contact_phones: list($('#pref-emergency_contact_phones').value),
     location_consent: $('#pref-location_consent').checked,
+    notify_carers: $('#pref-notify_carers').checked,
+    share_with_carers: $('#pref-share_with_carers').checked,
     reminder_via: list($('#pref-reminder_via').value),
   };
   TEXT_PREFS.forEach((k) => { prefs[k] = $(`#pref-${k}`).value.trim(); });
@@ -617,6 +644,7 @@ async function init() {
   $('#prefs-form').onsubmit = async (e) => {
     e.preventDefault();
     await act(t('admin-save-preferences'), () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
+    await saveCarers(editing);
     loadUsers();
     loadCare(editing);
   };

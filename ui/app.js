@@ -645,6 +645,21 @@ function watchAlarm(alarmId, message) {
 // While help would reach nobody (no contact set up), a calm line under the help button says so; while a channel
 // of this person's alarm cannot deliver (the gateway checks its help path every few minutes), the banner says what
 // does and does not work. In the page's language; looked at again every minute.
+// Who cares for the person (named by an administrator), and the person's own say in what their carers see and
+// are told; hidden for somebody nobody cares for.
+function carersPanel(me) {
+  const carers = me.carers || [];
+  $('#carers-panel').hidden = carers.length === 0;
+  if (!carers.length) return;
+  $('#carers-line').textContent = t('page-cared-for-by', { names: carers.map((c) => c.display_name || c.name).join(', ') });
+  const toggle = (box, key, on) => {
+    box.checked = on;
+    box.onchange = () => api('/api/me/prefs', { method: 'PUT', body: { [key]: box.checked } }).catch(() => { box.checked = !box.checked; });
+  };
+  toggle($('#notify-carers'), 'notify_carers', me.prefs?.notify_carers !== false);
+  toggle($('#share-with-carers'), 'share_with_carers', me.prefs?.share_with_carers === true);
+}
+
 async function helpWarning() {
   const s = await api(`/api/emergency/status?language=${encodeURIComponent(ui.lang)}`).catch(() => null);
   ui.helpStatus = s;
@@ -699,6 +714,7 @@ async function init() {
     document.documentElement.classList.toggle('large', e.target.checked);
     api('/api/me/prefs', { method: 'PUT', body: { large_text: e.target.checked } }).catch(() => {});
   };
+  carersPanel(me);
   // How long the gateway waits through the person's pauses: learned by default, or chosen here.
   const patience = $('#patience');
   const chosen = me.prefs?.turn_patience || 'auto';

@@ -7,7 +7,7 @@ const words = Words('carer');
 const t = (id, args) => words.t(id, args);
 const $ = (sel) => document.querySelector(sel);
 // What needs the carer first.
-const RANK = { alarm: 0, checkin: 1, looked: 2, missed: 3, soon: 4, well: 5 };
+const RANK = { alarm: 0, checkin: 1, notice: 2, looked: 3, missed: 4, soon: 5, well: 6 };
 const SOON_MS = 60 * 60 * 1000;
 const EVERY_MS = 60 * 1000;
 
@@ -21,6 +21,7 @@ async function api(path, options = {}) {
 function attention(r) {
   if (r.alarm && !r.alarm.looked_after_by.length) return 'alarm';
   if (r.checkin.state === 'calling') return 'checkin';
+  if (r.notice) return 'notice';
   if (r.alarm) return 'looked';
   if (r.reminders_missed > 0) return 'missed';
   if (r.next_reminder_at && Date.parse(r.next_reminder_at) - Date.now() < SOON_MS) return 'soon';
@@ -44,6 +45,7 @@ function what(r, state) {
       who: r.alarm.looked_after_by.map((by) => by.replace(/^carer:/, '')).join(', '),
     });
     case 'checkin': return t('carer-checkin', { time: time(r.checkin.due_at, zone) });
+    case 'notice': return t('carer-notice', { time: time(r.notice.sent_at, zone), about: r.notice.about });
     case 'missed': return t('carer-missed', { count: r.reminders_missed });
     case 'soon': return t('carer-soon', { time: time(r.next_reminder_at, zone) });
     default: return t('carer-well');
@@ -60,21 +62,34 @@ function row(r) {
   const said = document.createElement('p');
   said.textContent = what(r, state);
   li.append(name, said);
-  if (state === 'alarm') {
+  const steps = document.createElement('div');
+  steps.className = 'steps';
+  // The next step: call the resident, and say that one looks after their call for help or their notice.
+  if (r.phone && ['alarm', 'checkin', 'notice'].includes(state)) {
+    const call = document.createElement('a');
+    call.href = `tel:${r.phone}`;
+    call.className = 'call';
+    call.textContent = t('carer-call', { name: r.display_name || r.name });
+    steps.append(call);
+  }
+  const looking = state === 'alarm' ? `alarms/${r.alarm.id}` : state === 'notice' ? `notices/${r.notice.id}` : null;
+  if (looking) {
     const button = document.createElement('button');
     button.textContent = t('carer-acknowledge');
     button.onclick = async () => {
       button.disabled = true;
       try {
-        await api(`/api/carer/residents/${r.id}/alarms/${r.alarm.id}/acknowledge`, { method: 'POST' });
-        $('#board-status').textContent = t('carer-acknowledged', { name: r.display_name || r.name });
+        await api(`/api/carer/residents/${r.id}/${looking}/acknowledge`, { method: 'POST' });
+        const who = { name: r.display_name || r.name };
+        $('#board-status').textContent = state === 'alarm' ? t('carer-acknowledged-alarm', who) : t('carer-acknowledged-notice', who);
       } catch (e) {
         $('#board-status').textContent = e.message;
       }
       await refresh(r.id);
     };
-    li.append(button);
+    steps.append(button);
   }
+  if (steps.childElementCount) li.append(steps);
   return li;
 }
 

@@ -296,3 +296,11 @@ admin-note-not-confirmed = { $count ->
 }
 admin-note-late-while-down = { $minutes } Minuten zu spät: das Gateway lief nicht
 admin-note-no-mail-contact = die Person hat keinen E-Mail-Kontakt
+# Die Betreuer einer Person und was ihnen gesagt wird (im Bearbeiten-Teil).
+admin-carers = Betreuer
+admin-carers-names = Betreuer (Benutzernamen, durch Kommas getrennt; sie sehen die Betreuung dieser Person auf ihrer Übersicht)
+admin-notify-carers = Betreuer erfahren, was die Kontakte erfahren
+admin-share-with-carers = Betreuer dürfen die Liste der Gespräche sehen (nie, was gesagt wurde)
+admin-own-email = Eigene E-Mail (als Betreuer: Hinweise und die tägliche Zusammenfassung)
+admin-summary-at = Tägliche Zusammenfassung um (als Betreuer; leer = keine)
+admin-carers-unknown = Keinen Benutzer { $names } gefunden; die Betreuer wurden nicht geändert

@@ -12,7 +12,10 @@ carer-missed = { $count ->
 carer-soon = Erinnerung um { $time }
 carer-well = Alles in Ordnung
 carer-acknowledge = Ich kümmere mich
-carer-acknowledged = Sie kümmern sich um den Hilferuf von { $name }.
+carer-acknowledged-alarm = Sie kümmern sich um den Hilferuf von { $name }.
+carer-acknowledged-notice = Sie kümmern sich um den Hinweis zu { $name }.
+carer-notice = Die Kontakte wurden um { $time } benachrichtigt: { $about }
+carer-call = { $name } anrufen
 # Die tägliche Zusammenfassung für Betreuende (carer_summary_at).
 carer-summary-subject = Ihre Bewohner heute, { $date }
 carer-summary-intro = So ist der Tag für die Menschen in Ihrer Betreuung verlaufen, wer Sie zuerst braucht, steht oben:

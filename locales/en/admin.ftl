@@ -316,3 +316,11 @@ admin-note-not-confirmed = { $count ->
 }
 admin-note-late-while-down = { $minutes } minutes late: the gateway was not running
 admin-note-no-mail-contact = the person has no e-mail contact
+# A person's carers, and what they are told (the editor's carers part).
+admin-carers = Carers
+admin-carers-names = Carers (user names, comma-separated; they see this person's care on their board)
+admin-notify-carers = Carers are told what the contacts are told
+admin-share-with-carers = Carers may see the list of conversations (never what was said)
+admin-own-email = Own e-mail (as a carer: notices and the daily summary)
+admin-summary-at = Daily summary at (as a carer; empty = none)
+admin-carers-unknown = No such user: { $names }; the carers were not changed

@@ -12,7 +12,10 @@ carer-missed = { $count ->
 carer-soon = Reminder at { $time }
 carer-well = All well
 carer-acknowledge = I am looking after it
-carer-acknowledged = You are looking after { $name }'s call for help.
+carer-acknowledged-alarm = You are looking after { $name }'s call for help.
+carer-acknowledged-notice = You are looking after what { $name }'s contacts were told.
+carer-notice = Their contacts were told at { $time }: { $about }
+carer-call = Call { $name }
 # The carer's daily summary mail (carer_summary_at).
 carer-summary-subject = Your residents today, { $date }
 carer-summary-intro = How the day went for the people in your care, those who need you first on top:

@@ -87,3 +87,6 @@ page-signin-not-admin = The admin panel is for the people who run voice-gateway,
 page-signin-insecure-link = This personal link cannot sign you in at this address: browsers keep the sign-in only on a secure (https) address or on the gateway's own machine, and this address is plain http. Ask the person who runs voice-gateway to switch on HTTPS (the setting <code>TLS=auto</code>, explained under "Phones and tablets" in its README), then open your link on the https address it names. The microphone needs that address too.
 # At /login without a single-sign-on proxy: how to get in (markup kept as it is).
 page-signin-how = Signing in by name needs a single-sign-on proxy in front of voice-gateway, and this installation has none. Instead, each person has a personal link (it ends in <code>/?k=</code> and a long code): ask the person who runs voice-gateway for yours and open it once on each of your devices; they stay signed in. The person who runs it finds their own link in <code>admin-link.txt</code> beside the database and makes links for others in the admin panel.
+page-cared-for-by = Cared for by { $names }
+page-notify-carers = Tell them too when I call for help or leave a reminder unconfirmed
+page-share-with-carers = They may see the list of my conversations (never what was said)

@@ -55,6 +55,9 @@ pub enum Action<'a> {
     /// A carer acknowledged a resident's alarm: they are looking after it.
     #[serde(rename = "alarm.acknowledge")]
     AlarmAcknowledge { alarm_id: &'a str, first: bool },
+    /// A carer acknowledged a resident's care notice: they are looking after it.
+    #[serde(rename = "notice.acknowledge")]
+    NoticeAcknowledge { first: bool },
     /// A carer listed a resident's conversations (titles and times), which the resident shares.
     #[serde(rename = "carer.sessions_list")]
     CarerSessions { count: usize },

@@ -20,6 +20,7 @@ use crate::auth::{Admin, CurrentUser};
 use crate::care::{self, checkin};
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
+use crate::store::checkins::StoredCheckin;
 
 /// Entries of the care log shown.
 const LOG_ENTRIES: i64 = 100;
@@ -108,19 +109,24 @@ pub(super) struct Care {
 
 pub(super) async fn plan_of(app: &App, user_id: &str) -> Result<Checkin> {
     let prefs = app.store.prefs(user_id).await?;
-    let zone = care::person_zone_name(app, &prefs);
     let stored = app.store.checkin(user_id).await?;
+    Ok(checkin_of(app, &prefs, stored.as_ref()))
+}
+
+/// The check-in of the person with `prefs`, planned as `stored`.
+pub(super) fn checkin_of(app: &App, prefs: &Prefs, stored: Option<&StoredCheckin>) -> Checkin {
+    let zone = care::person_zone_name(app, prefs);
     let at = |ms: i64| care::rfc3339(ms, &zone);
     let set = |v: &Option<String>| Some(Prefs::text(v).to_string()).filter(|s| !s.is_empty());
-    Ok(Checkin {
+    Checkin {
         window: set(&prefs.checkin_window),
         away_until: set(&prefs.away_until),
-        opens_at: stored.as_ref().map(|c| at(c.opens_at)),
-        due_at: stored.as_ref().map(|c| at(c.due_at)),
-        state: stored.as_ref().map(|c| c.state.clone()),
-        signed_at: stored.as_ref().and_then(|c| c.signed_at).map(at),
+        opens_at: stored.map(|c| at(c.opens_at)),
+        due_at: stored.map(|c| at(c.due_at)),
+        state: stored.map(|c| c.state.clone()),
+        signed_at: stored.and_then(|c| c.signed_at).map(at),
         time_zone: zone,
-    })
+    }
 }
 
 /// The caller's daily check-in.

@@ -2,8 +2,9 @@
 //! own token then reaches, under `/api/carer`, the care of those residents and nothing else: their day (the
 //! check-in, reminders, the care log, an alarm nobody acknowledged), and their reminders set, cancelled and
 //! confirmed on their behalf, each action audited as the carer. No conversation, memory, setting or other
-//! user is reachable this way. Every route asks [`resident`], the one check: somebody who is not the
-//! caller's resident is 404, whether or not they exist.
+//! user is reachable this way. Every route reaches a resident through the `carers` table in the same query
+//! ([`resident`], or [`today`]'s `Store::board_of`): somebody who is not the caller's resident is 404, whether
+//! or not they exist.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -14,7 +15,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::audit::{Action, audit, audit_as};
-use super::care::{Care, Checkin, care_of, plan_of};
+use super::care::{Care, Checkin, care_of, checkin_of, plan_of};
 use super::openapi::{ADMIN, CARER};
 use super::reminders::{NewBody, Reminder, Reminders, confirmed, create, view};
 use crate::app::{App, AppState};
@@ -39,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sessions))
         .routes(routes!(put_checkin))
         .routes(routes!(acknowledge))
+        .routes(routes!(acknowledge_notice))
         .routes(routes!(resident_today))
         .routes(routes!(events))
 }
@@ -93,6 +95,34 @@ struct Resident {
     next_reminder_at: Option<String>,
     /// The resident's latest alarm of the last day, open or looked after.
     alarm: Option<TodaysAlarm>,
+    /// The resident's latest care notice of the last day that nobody looks after yet.
+    notice: Option<Notice>,
+    /// Where the carer calls the resident: their landline (or handset in the house), else their mobile.
+    phone: Option<String>,
+}
+
+/// A care notice: what the resident's contacts (and carers) were told, and who looks after it.
+#[derive(Serialize, ToSchema)]
+struct Notice {
+    /// What to acknowledge it by.
+    id: String,
+    /// The notice's subject ("Erika Muster hat sich heute bis 10:00 Uhr nicht gemeldet").
+    about: String,
+    /// When it was sent, RFC 3339 in the resident's zone.
+    sent_at: String,
+    /// `link` (a contact, by the mail's link) or `carer:<name>`; null while nobody does.
+    looked_after_by: Option<String>,
+}
+
+impl Notice {
+    fn of(n: crate::store::checkins::CareNotice, zone: &str) -> Self {
+        Self {
+            id: n.id,
+            about: n.about,
+            sent_at: crate::care::rfc3339(n.created_at, zone),
+            looked_after_by: n.acknowledged_by.or(n.acknowledged_at.map(|_| "link".to_string())),
+        }
+    }
 }
 
 /// A resident's alarm of the last day.
@@ -120,6 +150,8 @@ struct ResidentCare {
     care: Care,
     reminders: Vec<Reminder>,
     alarm: Option<TodaysAlarm>,
+    /// The care notices of the last day, newest first, looked after or not.
+    notices: Vec<Notice>,
 }
 
 /// `id`, when the caller cares for them; else 404.
@@ -172,48 +204,48 @@ async fn put_carers(
     Ok(Json(Carers { carers }))
 }
 
-/// Where a resident's care stands today.
-async fn today(app: &App, user: User) -> Result<Resident> {
-    let checkin = plan_of(app, &user.id).await?;
-    let reminders = app.store.reminders(&user.id).await?;
-    let waiting = reminders
-        .iter()
-        .filter(|r| matches!(r.state.as_str(), "scheduled" | "delivering"));
-    let next = waiting.clone().min_by_key(|r| r.due_at);
-    Ok(Resident {
-        reminders_waiting: waiting.count(),
-        reminders_missed: reminders.iter().filter(|r| r.state == "missed").count(),
-        next_reminder_at: next.map(|r| crate::care::rfc3339(r.due_at, &r.time_zone)),
-        alarm: todays_alarm(app, &user.id, &checkin.time_zone).await?,
-        checkin,
-        person: user.into(),
-    })
-}
-
-/// The resident's latest alarm when it is less than a day old, with who looks after it.
-async fn todays_alarm(app: &App, user_id: &str, zone: &str) -> Result<Option<TodaysAlarm>> {
+/// Where the care of the caller's residents (or of `only` of them) stands today: read in six statements
+/// however many they are.
+async fn today(app: &App, carer: &CurrentUser, only: Option<&str>) -> Result<Vec<Resident>> {
     let since = crate::store::now_ms().saturating_sub(ALARM_SHOWN_MS);
-    let Some(alarm) = app.store.latest_alarm(user_id).await?.filter(|a| a.created_at >= since) else {
-        return Ok(None);
-    };
-    let by = match alarm.acknowledged_at {
-        Some(_) => app.store.acknowledged_by(&alarm.id).await?,
-        None => Vec::new(),
-    };
-    Ok(Some(TodaysAlarm {
-        raised_at: crate::care::rfc3339(alarm.created_at, zone),
-        id: alarm.id,
-        looked_after_by: by.into_iter().map(|a| a.contact).collect(),
-    }))
+    let mut board = app.store.board_of(&carer.user.id, only, since).await?;
+    let mut residents = Vec::with_capacity(board.residents.len());
+    for user in std::mem::take(&mut board.residents) {
+        let prefs = board.prefs.remove(&user.id).unwrap_or_default();
+        let checkin = checkin_of(app, &prefs, board.checkins.get(&user.id));
+        let counts = board.reminders.remove(&user.id).unwrap_or_default();
+        let alarm = board.alarms.remove(&user.id).map(|alarm| TodaysAlarm {
+            raised_at: crate::care::rfc3339(alarm.created_at, &checkin.time_zone),
+            looked_after_by: board.acknowledged_by.remove(&alarm.id).unwrap_or_default(),
+            id: alarm.id,
+        });
+        let notice = board
+            .notices
+            .remove(&user.id)
+            .map(|n| Notice::of(n, &checkin.time_zone));
+        let phone = [&prefs.phone_landline, &prefs.phone_mobile]
+            .into_iter()
+            .map(crate::prefs::Prefs::text)
+            .find(|p| !p.is_empty())
+            .map(str::to_string);
+        residents.push(Resident {
+            notice,
+            phone,
+            reminders_waiting: counts.waiting.max(0) as usize,
+            reminders_missed: counts.missed.max(0) as usize,
+            next_reminder_at: counts.next_at.map(|at| crate::care::rfc3339(at, &checkin.time_zone)),
+            alarm,
+            checkin,
+            person: user.into(),
+        });
+    }
+    Ok(residents)
 }
 
 /// The caller's residents, each with where their care stands today.
 #[utoipa::path(get, path = "/api/carer/residents", tag = CARER, responses((status = 200, body = Residents)))]
 async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Json<Residents>> {
-    let mut residents = Vec::new();
-    for user in app.store.residents_of(&carer.user.id).await? {
-        residents.push(today(&app, user).await?);
-    }
+    let residents = today(&app, &carer, None).await?;
     Ok(Json(Residents { residents }))
 }
 
@@ -225,8 +257,8 @@ async fn resident_today(
     carer: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<Resident>> {
-    let user = resident(&app, &carer, &id).await?;
-    today(&app, user).await.map(Json)
+    let mut rows = today(&app, &carer, Some(&id)).await?;
+    rows.pop().map(Json).ok_or(ApiError::NotFound("resident"))
 }
 
 /// The board's live changes, `text/event-stream`: a `care` event `{"type": "care.changed", "resident_id"}`
@@ -263,15 +295,21 @@ async fn resident_care(
     carer: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<ResidentCare>> {
-    let user = resident(&app, &carer, &id).await?;
+    let row = today(&app, &carer, Some(&id))
+        .await?
+        .pop()
+        .ok_or(ApiError::NotFound("resident"))?;
     let care = care_of(&app, &id).await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
-    let alarm = todays_alarm(&app, &id, &care.checkin.time_zone).await?;
+    let since = crate::store::now_ms().saturating_sub(ALARM_SHOWN_MS);
+    let notices = app.store.care_notices(&id, since).await?;
+    let zone = &care.checkin.time_zone;
     Ok(Json(ResidentCare {
-        person: user.into(),
+        notices: notices.into_iter().map(|n| Notice::of(n, zone)).collect(),
+        person: row.person,
         care,
         reminders,
-        alarm,
+        alarm: row.alarm,
     }))
 }
 
@@ -475,4 +513,32 @@ async fn acknowledge(
         alarm_id,
         acknowledged_by: by.into_iter().map(|a| a.contact).collect(),
     }))
+}
+
+/// Acknowledges a resident's care notice as the carer (the same as a contact's link: recorded in the care
+/// log, the notice no longer open on the board); audited as the carer.
+#[utoipa::path(post, path = "/api/carer/residents/{user_id}/notices/{notice_id}/acknowledge", tag = CARER,
+    responses((status = 204), (status = 404, description = "not the caller's resident, or not their notice")))]
+async fn acknowledge_notice(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path((id, notice_id)): Path<(String, String)>,
+) -> Result<StatusCode> {
+    resident(&app, &carer, &id).await?;
+    let who = actor(&carer);
+    let first = app
+        .store
+        .acknowledge_care_as(&id, &notice_id, &who)
+        .await?
+        .ok_or(ApiError::NotFound("notice"))?;
+    if first {
+        let about = app.store.care_notices(&id, 0).await?;
+        let about = about.iter().find(|n| n.id == notice_id).map(|n| n.about.as_str());
+        app.store
+            .add_care_log(&id, "notice", "carer", "acknowledged", about)
+            .await?;
+        crate::carers::changed(&app, &id).await;
+    }
+    audit_as(&app, &who, &id, Action::NoticeAcknowledge { first }).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::checkins::StoredCheckin;
+use super::checkins::{CareNotice, StoredCheckin};
 use super::emergency::Alarm;
 use super::prefs::read as read_prefs;
 use super::users::User;
@@ -106,7 +106,7 @@ impl Store {
         })
     }
 
-    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: a fixed number of
+    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: seven
     /// statements however many residents there are, each filtered by the carer in SQL.
     pub async fn board_of(&self, carer_id: &str, only: Option<&str>, alarms_since: i64) -> Result<Board, StoreError> {
         let mine = match only {
@@ -114,39 +114,70 @@ impl Store {
             Some(_) => "SELECT resident_id FROM carers WHERE carer_id = $1 AND resident_id = $2".to_string(),
         };
         let of = |sql: String| (sql, carer_id, only);
-        let users: Vec<User> = fetch(self, of(format!(
-            "SELECT {COLUMNS} FROM users u WHERE u.id IN ({mine}) ORDER BY u.name"
-        )))
+        let users: Vec<User> = fetch(
+            self,
+            of(format!(
+                "SELECT {COLUMNS} FROM users u WHERE u.id IN ({mine}) ORDER BY u.name"
+            )),
+        )
         .await?;
-        let prefs: Vec<(String, String)> =
-            fetch(self, of(format!("SELECT user_id, data FROM prefs WHERE user_id IN ({mine})"))).await?;
-        let checkins: Vec<StoredCheckin> = fetch(self, of(format!(
-            "SELECT {} FROM checkins WHERE user_id IN ({mine})",
-            super::checkins::COLUMNS
-        )))
+        let prefs: Vec<(String, String)> = fetch(
+            self,
+            of(format!("SELECT user_id, data FROM prefs WHERE user_id IN ({mine})")),
+        )
         .await?;
-        let reminders: Vec<ReminderCounts> = fetch(self, of(format!(
-            "SELECT user_id, \
+        let checkins: Vec<StoredCheckin> = fetch(
+            self,
+            of(format!(
+                "SELECT {} FROM checkins WHERE user_id IN ({mine})",
+                super::checkins::COLUMNS
+            )),
+        )
+        .await?;
+        let reminders: Vec<ReminderCounts> = fetch(
+            self,
+            of(format!(
+                "SELECT user_id, \
              CAST(SUM(CASE WHEN state IN ('scheduled', 'delivering') THEN 1 ELSE 0 END) AS BIGINT) AS waiting, \
              CAST(SUM(CASE WHEN state = 'missed' AND series_id IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS missed, \
              MIN(CASE WHEN state IN ('scheduled', 'delivering') THEN due_at END) AS next_at \
              FROM reminders WHERE user_id IN ({mine}) GROUP BY user_id"
-        )))
+            )),
+        )
         .await?;
         let since = if only.is_some() { "$3" } else { "$2" };
-        let alarms: Vec<Alarm> = fetch_since(self, of(format!(
-            "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {since} \
+        let alarms: Vec<Alarm> = fetch_since(
+            self,
+            of(format!(
+                "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {since} \
              ORDER BY created_at, id",
-            super::emergency::ALARM_COLUMNS
-        )), alarms_since)
+                super::emergency::ALARM_COLUMNS
+            )),
+            alarms_since,
+        )
         .await?;
-        let acks: Vec<(String, String)> = fetch_since(self, of(format!(
-            "SELECT e.alarm_id, e.contact FROM emergency_acks e JOIN emergency_alarms a ON a.id = e.alarm_id \
+        let acks: Vec<(String, String)> = fetch_since(
+            self,
+            of(format!(
+                "SELECT e.alarm_id, e.contact FROM emergency_acks e JOIN emergency_alarms a ON a.id = e.alarm_id \
              WHERE a.user_id IN ({mine}) AND a.created_at >= {since} AND e.acknowledged_at IS NOT NULL \
              ORDER BY e.acknowledged_at, e.id"
-        )), alarms_since)
+            )),
+            alarms_since,
+        )
         .await?;
-        Ok(Board::of(users, prefs, checkins, reminders, alarms, acks))
+        let notices: Vec<CareNotice> = fetch_since(
+            self,
+            of(format!(
+                "SELECT user_id, token_hash AS id, about, created_at, acknowledged_at, acknowledged_by FROM care_acks \
+             WHERE user_id IN ({mine}) AND created_at >= {since} AND acknowledged_at IS NULL ORDER BY created_at"
+            )),
+            alarms_since,
+        )
+        .await?;
+        let mut board = Board::of(users, prefs, checkins, reminders, alarms, acks);
+        board.notices = notices.into_iter().map(|n| (n.user_id.clone(), n)).collect();
+        Ok(board)
     }
 }
 
@@ -155,7 +186,10 @@ type Statement<'a> = (String, &'a str, Option<&'a str>);
 
 async fn fetch<T>(store: &Store, (sql, carer, only): Statement<'_>) -> Result<Vec<T>, StoreError>
 where
-    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+    T: Send
+        + Unpin
+        + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
 {
     with_pool!(store, pool => {
         let mut query = sqlx::query_as(&sql).bind(carer);
@@ -168,7 +202,10 @@ where
 
 async fn fetch_since<T>(store: &Store, (sql, carer, only): Statement<'_>, since: i64) -> Result<Vec<T>, StoreError>
 where
-    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+    T: Send
+        + Unpin
+        + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
 {
     with_pool!(store, pool => {
         let mut query = sqlx::query_as(&sql).bind(carer);
@@ -202,6 +239,8 @@ pub struct Board {
     pub alarms: HashMap<String, Alarm>,
     /// Who acknowledged each of those alarms, each once, first first.
     pub acknowledged_by: HashMap<String, Vec<String>>,
+    /// Each resident's latest care notice since the time asked for that nobody looked after yet.
+    pub notices: HashMap<String, CareNotice>,
 }
 
 impl Board {
@@ -222,12 +261,16 @@ impl Board {
         }
         Self {
             residents,
-            prefs: prefs.into_iter().map(|(id, data)| (id, read_prefs(Some((data,))))).collect(),
+            prefs: prefs
+                .into_iter()
+                .map(|(id, data)| (id, read_prefs(Some((data,)))))
+                .collect(),
             checkins: checkins.into_iter().map(|c| (c.user_id.clone(), c)).collect(),
             reminders: reminders.into_iter().map(|r| (r.user_id.clone(), r)).collect(),
             // Oldest first, so the latest of each resident is the one kept.
             alarms: alarms.into_iter().map(|a| (a.user_id.clone(), a)).collect(),
             acknowledged_by,
+            notices: HashMap::new(),
         }
     }
 }

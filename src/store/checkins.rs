@@ -3,6 +3,20 @@
 
 use super::{Store, StoreError, new_id, now_ms, with_pool};
 
+/// A care notice told to a person's contacts (and carers), and who looked after it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CareNotice {
+    pub user_id: String,
+    /// The acknowledgement link's hash: the notice's id (the link's secret is never kept).
+    pub id: String,
+    /// The notice's subject.
+    pub about: String,
+    pub created_at: i64,
+    pub acknowledged_at: Option<i64>,
+    /// `link` (a contact) or `carer:<name>`.
+    pub acknowledged_by: Option<String>,
+}
+
 /// A person's check-in as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredCheckin {
@@ -196,13 +210,55 @@ impl Store {
     pub async fn acknowledge_care(&self, token_hash: &str) -> Result<bool, StoreError> {
         with_pool!(self, pool => {
             let done = sqlx::query(
-                "UPDATE care_acks SET acknowledged_at = $1 WHERE token_hash = $2 AND acknowledged_at IS NULL",
+                "UPDATE care_acks SET acknowledged_at = $1, acknowledged_by = 'link' WHERE token_hash = $2 \
+                 AND acknowledged_at IS NULL",
             )
             .bind(now_ms())
             .bind(token_hash)
             .execute(pool)
             .await?;
             Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Acknowledges `user_id`'s care notice `id` (its link's hash) as `who` (`carer:<name>`): true the first
+    /// time, false when it was looked after already, none when the person has no such notice.
+    pub async fn acknowledge_care_as(&self, user_id: &str, id: &str, who: &str) -> Result<Option<bool>, StoreError> {
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE care_acks SET acknowledged_at = $1, acknowledged_by = $2 WHERE token_hash = $3 \
+                 AND user_id = $4 AND acknowledged_at IS NULL",
+            )
+            .bind(now_ms())
+            .bind(who)
+            .bind(id)
+            .bind(user_id)
+            .execute(pool)
+            .await?;
+            if done.rows_affected() == 1 {
+                return Ok(Some(true));
+            }
+            let known: Option<(String,)> =
+                sqlx::query_as("SELECT about FROM care_acks WHERE token_hash = $1 AND user_id = $2")
+                    .bind(id)
+                    .bind(user_id)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(known.map(|_| false))
+        })
+    }
+
+    /// `user_id`'s care notices since `since`, newest first (at most 20).
+    pub async fn care_notices(&self, user_id: &str, since: i64) -> Result<Vec<CareNotice>, StoreError> {
+        with_pool!(self, pool => {
+            Ok(sqlx::query_as(
+                "SELECT user_id, token_hash AS id, about, created_at, acknowledged_at, acknowledged_by FROM care_acks \
+                 WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at DESC LIMIT 20",
+            )
+            .bind(user_id)
+            .bind(since)
+            .fetch_all(pool)
+            .await?)
         })
     }
 

@@ -241,6 +241,7 @@ async fn an_admin_creates_a_user_in_the_panel_and_sees_the_token_once() {
     );
     assert_eq!(me.body["prefs"]["emergency_contacts"], json!(["hilfe@family.example"]));
     assert_eq!(me.body["prefs"]["full_name"], "Neue Person");
+    assert_eq!(me.body["carers"][0]["name"], "nobody-special", "named in the editor");
 }
 
 /// Runs `ui-tests/<script>` with node and `env` (and `SHOTS`), prints what it said, and answers its output;
@@ -492,7 +493,8 @@ async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_acknowledges_
         assert_eq!(r.status, 200, "{}", r.body);
         residents.push((id, token));
     }
-    // Erika called for help; Hans has a reminder in half an hour; Otto is well.
+    // Erika (her handset in the house **611) called for help; Hans has a reminder in half an hour; Otto is well.
+    app.set_prefs(&residents[2].0, json!({"phone_landline": "**611"})).await;
     let pressed = app
         .call(Method::POST, "/api/emergency", As::Bearer(&residents[2].1), None)
         .await;

@@ -104,6 +104,11 @@ async fn a_german_admin_reads_the_care_log_in_german_on_the_persons_clock_and_se
         admin.body["token"].as_str().unwrap().to_string(),
     );
     app.set_prefs(&admin_id, json!({"language": "de"})).await;
+    let carers = format!("/api/admin/users/{id}/carers");
+    let named = app
+        .call(Method::PUT, &carers, As::AdminKey, Some(json!({"carers": [admin_id]})))
+        .await;
+    assert_eq!(named.status, 200, "{}", named.body);
     // Erika lives in Tokyo for now; her allowed languages are left unset (all of them).
     app.set_prefs(&id, json!({"timezone": "Asia/Tokyo"})).await;
     remind(&app, &token, "den Tee", &in_seconds(1)).await;
@@ -132,6 +137,7 @@ async fn a_german_admin_reads_the_care_log_in_german_on_the_persons_clock_and_se
         .await
         .body;
     assert_eq!(prefs["timezone"], "Europe/Berlin", "set in the panel: {prefs}");
+    assert_eq!(prefs["notify_carers"], false, "turned off on her own page: {prefs}");
     assert!(
         prefs.get("allowed_languages").is_none_or(Value::is_null),
         "saved with every box ticked, the languages stay unset (all): {prefs}"

@@ -22,14 +22,14 @@ fn relay(smtp: &SmtpServer) -> Vec<(&'static str, String)> {
 }
 
 /// A gateway on `smtp`; Erika (her daughter her contact) in the care of Anna, who has an address.
-async fn home(smtp: &SmtpServer) -> (TestApp, (String, String), String) {
+async fn home(smtp: &SmtpServer) -> (TestApp, (String, String), (String, String)) {
     let env = relay(smtp);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (app, token, erika) = TestApp::with().env(&env).user("erika").await;
     let profile = json!({"full_name": "Erika Muster", "language": "de", "timezone": "Europe/Berlin",
         "emergency_contacts": ["tochter@family.example"]});
     app.set_prefs(&erika, profile).await;
-    let (anna, _) = app.create_user("schwester-anna").await;
+    let (anna, anna_token) = app.create_user("schwester-anna").await;
     app.set_prefs(&anna, json!({"email": "anna@heim.example", "language": "de"}))
         .await;
     let path = format!("/api/admin/users/{erika}/carers");
@@ -37,13 +37,13 @@ async fn home(smtp: &SmtpServer) -> (TestApp, (String, String), String) {
         .call(Method::PUT, &path, As::AdminKey, Some(json!({"carers": [anna]})))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
-    (app, (erika, token), anna)
+    (app, (erika, token), (anna, anna_token))
 }
 
 #[tokio::test]
 async fn a_missed_reminders_notice_reaches_the_carer_with_the_boards_link_unless_the_resident_says_no() {
     let smtp = SmtpServer::start(Mode::Accept).await;
-    let (app, (erika, token), _anna) = home(&smtp).await;
+    let (app, (erika, token), (_, anna)) = home(&smtp).await;
     let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
     let set = app
         .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
@@ -78,6 +78,7 @@ async fn a_missed_reminders_notice_reaches_the_carer_with_the_boards_link_unless
     assert!(said.contains("https://heim.example/carer"), "the board's link: {said}");
     assert!(!said.contains("/api/care/ack/"), "the contacts' link is theirs: {said}");
     assert!(to("tochter@family.example").body().contains("/api/care/ack/"));
+    looked_after_on_the_board(&app, &erika, &anna).await;
 
     // Erika turns it off: her next call for help reaches her daughter only.
     app.set_prefs(&erika, json!({"notify_carers": false})).await;
@@ -94,7 +95,7 @@ async fn a_missed_reminders_notice_reaches_the_carer_with_the_boards_link_unless
 #[tokio::test]
 async fn a_call_for_help_reaches_the_carers_mail_as_the_contacts() {
     let smtp = SmtpServer::start(Mode::Accept).await;
-    let (app, (_erika, token), _anna) = home(&smtp).await;
+    let (app, (_erika, token), _) = home(&smtp).await;
     let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
     assert!(help.status.is_success(), "{}", help.body);
     let mails = eventually("the alarm sent", 15, || async {
@@ -110,7 +111,7 @@ async fn a_call_for_help_reaches_the_carers_mail_as_the_contacts() {
 #[tokio::test]
 async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_need_them_first() {
     let smtp = SmtpServer::start(Mode::Accept).await;
-    let (app, (_erika, token), anna) = home(&smtp).await;
+    let (app, (_erika, token), (anna, _)) = home(&smtp).await;
     let (hans, _) = app.create_user("hans").await;
     app.set_prefs(&hans, json!({"timezone": "Europe/Berlin"})).await;
     let path = format!("/api/admin/users/{hans}/carers");
@@ -166,4 +167,47 @@ async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_nee
     );
     assert_eq!(lines[1], "- hans: nichts Besonderes", "{body}");
     assert!(body.contains("https://heim.example/carer"), "{body}");
+}
+
+/// The notice is open on the carer's board until she says she looks after it: then it is in Erika's day as
+/// hers, in the care log and the audit log.
+async fn looked_after_on_the_board(app: &TestApp, erika: &str, anna: &str) {
+    let row = app
+        .get(&format!("/api/carer/residents/{erika}/today"), As::Bearer(anna))
+        .await
+        .body;
+    let notice = row["notice"].clone();
+    assert!(notice["about"].as_str().unwrap().contains("Erika Muster"), "{row}");
+    assert_eq!(notice["looked_after_by"], serde_json::Value::Null, "{row}");
+    let ack = |id: &str| format!("/api/carer/residents/{erika}/notices/{id}/acknowledge");
+    let id = notice["id"].as_str().unwrap();
+    for _ in 0..2 {
+        let done = app.call(Method::POST, &ack(id), As::Bearer(anna), None).await;
+        assert_eq!(done.status, 204, "{}", done.body);
+    }
+    let wrong = app.call(Method::POST, &ack("nothing"), As::Bearer(anna), None).await;
+    assert_eq!(wrong.status, 404, "{}", wrong.body);
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(anna))
+        .await
+        .body;
+    assert_eq!(day["notice"], serde_json::Value::Null);
+    assert_eq!(day["notices"][0]["looked_after_by"], "carer:schwester-anna", "{day}");
+    let logged = day["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["what"] == "notice")
+        .count();
+    assert_eq!(logged, 1, "once in the care log: {day}");
+    let audit = app.get("/api/admin/audit", As::AdminKey).await.body;
+    let acks: Vec<bool> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "notice.acknowledge" && e["actor"] == "carer:schwester-anna")
+        .map(|e| serde_json::from_str::<serde_json::Value>(e["detail"].as_str().unwrap()).unwrap()["first"] == true)
+        .collect();
+    assert_eq!(acks.len(), 2, "{audit}");
+    assert!(acks.contains(&true) && acks.contains(&false), "{acks:?}");
 }
