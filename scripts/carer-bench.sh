@@ -10,7 +10,8 @@ if [ -z "$BIN" ]; then
   cargo build --release --locked -q
   BIN=target/release/voice-gateway
 fi
-eval "$(scripts/postgres.sh start)"
+# pg_stat_statements counts the statements and rows of each request exactly.
+eval "$(PG_OPTIONS='-c shared_preload_libraries=pg_stat_statements' scripts/postgres.sh start)"
 WORK=$(mktemp -d)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait 2>/dev/null; scripts/postgres.sh stop "$PG_TEST_DIR"; rm -rf "$WORK"' EXIT

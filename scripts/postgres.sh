@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL server for the tests: `initdb` and `pg_ctl` from Debian's `postgresql` package into a
 # temporary folder, on a free loopback port, no password (trust on loopback only), no Docker.
 # Usage: eval "$(scripts/postgres.sh start)"   # exports TEST_DATABASE_URL and PG_TEST_DIR
+#        (PG_OPTIONS: more server options, such as a benchmark's `-c shared_preload_libraries=…`)
 #        scripts/postgres.sh stop "$PG_TEST_DIR"
 set -euo pipefail
 
@@ -22,7 +23,7 @@ case "${1:-}" in
       || { cat "$dir/initdb.log" >&2; exit 1; }
     # Many short test databases: fsync off and a larger connection limit keep the suite fast.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=500" \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=500 ${PG_OPTIONS:-}" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "export TEST_DATABASE_URL=postgres://postgres@127.0.0.1:$port/postgres PG_TEST_DIR=$dir"
     ;;

@@ -36,6 +36,16 @@ try {
   const first = await page.textContent('#residents li:first-child p');
   if (!first.startsWith('Hat um ') || !first.includes('um Hilfe gerufen')) throw new Error(`the alarm row: ${first}`);
   console.log(`ok the tablet's board: ${await order(page)}; ${first}`);
+  // A resident's last day, opened with one tap: Otto's was quiet.
+  await page.tap('#residents li[data-id] >> nth=2 >> summary');
+  await page.waitForFunction(() => document.querySelector('#residents li:nth-child(3) ul.day li')?.textContent === 'Nichts am letzten Tag.', null, { timeout: 10000 });
+  console.log('ok the last day of a resident opened with one tap');
+  // Otto moves to Lisbon: set in his day's check-in part; his row's times are then on Lisbon's clock.
+  const plan = '#residents li:nth-child(3) form.plan';
+  await page.fill(`${plan} [data-field="time_zone"]`, 'Europe/Lisbon');
+  await page.tap(`${plan} button`);
+  await page.waitForFunction(() => document.querySelector('#board-status').textContent.startsWith('Die Nachfrage für '), null, { timeout: 10000 });
+  console.log(`ok a resident's time zone set on the board: ${await page.textContent('#board-status')}`);
   const call = await page.getAttribute('#residents li:first-child a.call', 'href');
   if (call !== 'tel:**611') throw new Error(`the call's link: ${call}`);
   await fits(page, 'tablet');

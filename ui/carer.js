@@ -4,6 +4,8 @@
 'use strict';
 
 const words = Words('carer');
+// The care log's words are the admin panel's (one message for each kind of row, in both places).
+const logWords = Words('admin');
 const t = (id, args) => words.t(id, args);
 const $ = (sel) => document.querySelector(sel);
 // What needs the carer first.
@@ -57,6 +59,7 @@ function row(r) {
   const li = document.createElement('li');
   li.className = `resident state-${state}`;
   li.dataset.state = state;
+  li.dataset.id = r.id;
   const name = document.createElement('h2');
   name.textContent = r.display_name || r.name;
   const said = document.createElement('p');
@@ -90,17 +93,116 @@ function row(r) {
     steps.append(button);
   }
   if (steps.childElementCount) li.append(steps);
+  li.append(day(r));
   return li;
+}
+
+// A resident's check-in as the carer sets it: the window, days away, the time zone all their times keep.
+function plan(r) {
+  const form = document.createElement('form');
+  form.className = 'plan';
+  const field = (id, label, value, attrs = {}) => {
+    const wrap = document.createElement('label');
+    const span = document.createElement('span');
+    span.textContent = t(label);
+    const input = Object.assign(document.createElement('input'), { value: value || '', ...attrs });
+    input.dataset.field = id;
+    wrap.append(span, ' ', input);
+    return wrap;
+  };
+  const c = r.checkin;
+  form.append(
+    field('window', 'carer-window', c.window, { placeholder: '08:00-10:00' }),
+    field('away_until', 'carer-away-until', c.away_until, { type: 'date' }),
+    field('time_zone', 'carer-time-zone', c.time_zone, { autocomplete: 'off' }),
+    Object.assign(document.createElement('button'), { textContent: t('carer-save') }),
+  );
+  form.querySelector('[data-field="time_zone"]').setAttribute('list', 'time-zones');
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const body = Object.fromEntries([...form.querySelectorAll('input')].map((i) => [i.dataset.field, i.value.trim()]));
+    try {
+      await api(`/api/carer/residents/${encodeURIComponent(r.id)}/checkin`, { method: 'PUT', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+      $('#board-status').textContent = t('carer-plan-saved', { name: r.display_name || r.name });
+    } catch (err) {
+      $('#board-status').textContent = err.message;
+    }
+    await refresh(r.id);
+  };
+  return form;
+}
+
+// The carer's own address and summary time (their prefs).
+function mine(me) {
+  $('#my-email').value = me.prefs?.email || '';
+  $('#my-summary').value = me.prefs?.carer_summary_at || '';
+  $('#mine-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const body = { email: $('#my-email').value.trim(), carer_summary_at: $('#my-summary').value };
+    try {
+      await api('/api/me/prefs', { method: 'PUT', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+      $('#board-status').textContent = t('carer-mine-saved');
+    } catch (err) {
+      $('#board-status').textContent = err.message;
+    }
+  };
+  const zones = Intl.supportedValuesOf ? Intl.supportedValuesOf('timeZone') : [];
+  $('#time-zones').replaceChildren(...zones.map((z) => new Option(z)));
+}
+
+// The residents whose day is open, kept open when the board is drawn again.
+const opened = new Set();
+
+// A resident's last day, read when opened: the care log (what was delivered, confirmed, missed, who was told).
+function day(r) {
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = t('carer-day');
+  details.append(summary);
+  // Built when opened: a board of a thousand rows holds a thousand summaries, not a thousand forms.
+  const fill = async () => {
+    const list = document.createElement('ul');
+    list.className = 'day';
+    details.replaceChildren(summary, list, plan(r));
+    const care = await api(`/api/carer/residents/${encodeURIComponent(r.id)}`).catch(() => null);
+    if (!care) return;
+    const since = Date.now() - 24 * 3600 * 1000;
+    const entries = care.log.filter((e) => Date.parse(e.at) >= since);
+    list.replaceChildren(...entries.map((e) => {
+      const item = document.createElement('li');
+      const said = [logWords.t('admin-care-what', { what: e.what, text: e.text || '' }),
+        logWords.t('admin-care-channel', { channel: e.channel }), logWords.t('admin-care-status', { status: e.status })];
+      const detail = e.detail_code ? logWords.t(`admin-note-${e.detail_code}`, e.detail_args || {}) : (e.detail || '');
+      item.textContent = `${time(e.at, care.checkin.time_zone)} ${said.join(' · ')}${detail ? ` (${detail})` : ''}`;
+      return item;
+    }));
+    if (!entries.length) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: t('carer-day-quiet') }));
+  };
+  details.ontoggle = () => {
+    if (details.open) { opened.add(r.id); fill(); } else opened.delete(r.id);
+  };
+  details.open = opened.has(r.id);
+  return details;
 }
 
 // The residents as last read, by id; the board is drawn from them.
 const residents = new Map();
 let live = false;
 
-function draw() {
+function sorted() {
   const all = [...residents.values()];
   all.sort((a, b) => RANK[attention(a)] - RANK[attention(b)] || (a.display_name || a.name).localeCompare(b.display_name || b.name));
-  $('#residents').replaceChildren(...all.map(row));
+  return all;
+}
+
+function draw(only) {
+  const all = sorted();
+  const order = all.map((r) => r.id).join(',');
+  const drawn = $('#residents').querySelector(`li[data-id="${CSS.escape(only || '')}"]`);
+  // One resident changed and kept their place: only their row is drawn again (a board of a thousand stays still).
+  if (only && drawn && order === draw.order) drawn.replaceWith(row(residents.get(only)));
+  else $('#residents').replaceChildren(...all.map(row));
+  draw.order = order;
   $('#none').hidden = all.length > 0;
   window.__carer = { ready: true, live, order: all.map((r) => `${r.name}:${attention(r)}`) };
 }
@@ -119,7 +221,7 @@ async function refresh(id) {
   } catch (e) {
     residents.delete(id); // no longer in the carer's care
   }
-  draw();
+  draw(id);
 }
 
 // The server's changes, from every instance; on each (re)connection the whole board is read again, so what
@@ -133,8 +235,10 @@ function listen() {
 
 (async () => {
   const me = await api('/api/me');
-  await words.use(me.prefs?.language || (navigator.language || 'en').slice(0, 2));
+  const lang = me.prefs?.language || (navigator.language || 'en').slice(0, 2);
+  await Promise.all([words.use(lang), logWords.use(lang)]);
   words.apply();
+  mine(me);
   await load();
   listen();
   // Read again now and then all the same (a change that could not be told), and when the board is shown.

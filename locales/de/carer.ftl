@@ -27,3 +27,14 @@ carer-summary-confirmed = { $count ->
        *[other] { $count } Erinnerungen bestätigt
     }
 carer-summary-quiet = nichts Besonderes
+carer-day = Der letzte Tag
+carer-day-quiet = Nichts am letzten Tag.
+carer-mine = Meine E-Mail und die tägliche Zusammenfassung
+carer-email = E-Mail (Hinweise, Hilferufe, die Zusammenfassung)
+carer-summary-time = Tägliche Zusammenfassung um (leer = keine)
+carer-save = Speichern
+carer-mine-saved = Gespeichert.
+carer-window = Zeitfenster der täglichen Nachfrage
+carer-away-until = Abwesend bis
+carer-time-zone = Zeitzone
+carer-plan-saved = Die Nachfrage für { $name } ist gespeichert.

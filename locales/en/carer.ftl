@@ -27,3 +27,14 @@ carer-summary-confirmed = { $count ->
        *[other] confirmed { $count } reminders
     }
 carer-summary-quiet = nothing to tell
+carer-day = The last day
+carer-day-quiet = Nothing in the last day.
+carer-mine = My e-mail and daily summary
+carer-email = E-mail (care notices, calls for help, the summary)
+carer-summary-time = Daily summary at (empty = none)
+carer-save = Save
+carer-mine-saved = Saved.
+carer-window = Daily check-in window
+carer-away-until = Away until
+carer-time-zone = Time zone
+carer-plan-saved = { $name }'s check-in is saved.

@@ -49,9 +49,13 @@ pub enum Action<'a> {
     /// An operator ended a person's help cooldown window, so that the next press sends at once.
     #[serde(rename = "user.emergency_cooldown_end")]
     CooldownEnd { was_open: bool },
-    /// A carer set a resident's check-in window or days away.
+    /// A carer set a resident's check-in window, days away or time zone.
     #[serde(rename = "user.checkin")]
-    Checkin { window: bool, away_until: bool },
+    Checkin {
+        window: bool,
+        away_until: bool,
+        time_zone: bool,
+    },
     /// A carer acknowledged a resident's alarm: they are looking after it.
     #[serde(rename = "alarm.acknowledge")]
     AlarmAcknowledge { alarm_id: &'a str, first: bool },

@@ -437,10 +437,14 @@ struct CheckinBody {
     /// `YYYY-MM-DD`: away through that day; "" when back.
     #[serde(default, deserialize_with = "crate::prefs::present")]
     away_until: Option<Option<String>>,
+    /// The resident's IANA time zone ("Europe/Berlin"), which the window and every time of theirs keep; ""
+    /// for the gateway's.
+    #[serde(default, deserialize_with = "crate::prefs::present")]
+    time_zone: Option<Option<String>>,
 }
 
-/// Sets a resident's check-in window or days away (as the prefs `checkin_window` and `away_until` are
-/// checked); audited as the carer.
+/// Sets a resident's check-in window, days away or time zone (as the prefs `checkin_window`, `away_until` and
+/// `timezone` are checked); audited as the carer.
 #[utoipa::path(put, path = "/api/carer/residents/{user_id}/checkin", tag = CARER, request_body = CheckinBody,
     responses((status = 200, body = Checkin), (status = 404, description = "not the caller's resident"),
         (status = 422, description = "a window or date that is none")))]
@@ -452,7 +456,12 @@ async fn put_checkin(
 ) -> Result<Json<Checkin>> {
     resident(&app, &carer, &id).await?;
     let mut changes = serde_json::Map::new();
-    for (key, value) in [("checkin_window", &body.window), ("away_until", &body.away_until)] {
+    let fields = [
+        ("checkin_window", &body.window),
+        ("away_until", &body.away_until),
+        ("timezone", &body.time_zone),
+    ];
+    for (key, value) in fields {
         if let Some(value) = value {
             changes.insert(key.into(), value.clone().map_or(serde_json::Value::Null, Into::into));
         }
@@ -465,6 +474,7 @@ async fn put_checkin(
     let action = Action::Checkin {
         window: body.window.is_some(),
         away_until: body.away_until.is_some(),
+        time_zone: body.time_zone.is_some(),
     };
     audit_as(&app, &actor(&carer), &id, action).await?;
     plan_of(&app, &id).await.map(Json)

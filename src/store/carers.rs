@@ -106,12 +106,15 @@ impl Store {
         })
     }
 
-    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: seven
-    /// statements however many residents there are, each filtered by the carer in SQL.
-    pub async fn board_of(&self, carer_id: &str, only: Option<&str>, alarms_since: i64) -> Result<Board, StoreError> {
-        let mine = match only {
-            None => "SELECT resident_id FROM carers WHERE carer_id = $1".to_string(),
-            Some(_) => "SELECT resident_id FROM carers WHERE carer_id = $1 AND resident_id = $2".to_string(),
+    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: seven statements however
+    /// many residents there are, each filtered by the carer in SQL; alarms and notices from `since` on.
+    pub async fn board_of(&self, carer_id: &str, only: Option<&str>, since: i64) -> Result<Board, StoreError> {
+        let (mine, at) = match only {
+            None => ("SELECT resident_id FROM carers WHERE carer_id = $1", "$2"),
+            Some(_) => (
+                "SELECT resident_id FROM carers WHERE carer_id = $1 AND resident_id = $2",
+                "$3",
+            ),
         };
         let of = |sql: String| (sql, carer_id, only);
         let users: Vec<User> = fetch(
@@ -119,72 +122,60 @@ impl Store {
             of(format!(
                 "SELECT {COLUMNS} FROM users u WHERE u.id IN ({mine}) ORDER BY u.name"
             )),
+            None,
         )
         .await?;
         let prefs: Vec<(String, String)> = fetch(
             self,
             of(format!("SELECT user_id, data FROM prefs WHERE user_id IN ({mine})")),
+            None,
         )
         .await?;
-        let checkins: Vec<StoredCheckin> = fetch(
-            self,
-            of(format!(
-                "SELECT {} FROM checkins WHERE user_id IN ({mine})",
-                super::checkins::COLUMNS
-            )),
-        )
-        .await?;
+        let checkins = format!(
+            "SELECT {} FROM checkins WHERE user_id IN ({mine})",
+            super::checkins::COLUMNS
+        );
+        let checkins: Vec<StoredCheckin> = fetch(self, of(checkins), None).await?;
         let reminders: Vec<ReminderCounts> = fetch(
             self,
-            of(format!(
-                "SELECT user_id, \
-             CAST(SUM(CASE WHEN state IN ('scheduled', 'delivering') THEN 1 ELSE 0 END) AS BIGINT) AS waiting, \
-             CAST(SUM(CASE WHEN state = 'missed' AND series_id IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS missed, \
-             MIN(CASE WHEN state IN ('scheduled', 'delivering') THEN due_at END) AS next_at \
-             FROM reminders WHERE user_id IN ({mine}) GROUP BY user_id"
-            )),
+            of(format!("{REMINDER_COUNTS} WHERE user_id IN ({mine}) GROUP BY user_id")),
+            None,
         )
         .await?;
-        let since = if only.is_some() { "$3" } else { "$2" };
-        let alarms: Vec<Alarm> = fetch_since(
-            self,
-            of(format!(
-                "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {since} \
-             ORDER BY created_at, id",
-                super::emergency::ALARM_COLUMNS
-            )),
-            alarms_since,
-        )
-        .await?;
-        let acks: Vec<(String, String)> = fetch_since(
-            self,
-            of(format!(
-                "SELECT e.alarm_id, e.contact FROM emergency_acks e JOIN emergency_alarms a ON a.id = e.alarm_id \
-             WHERE a.user_id IN ({mine}) AND a.created_at >= {since} AND e.acknowledged_at IS NOT NULL \
+        let alarms = format!(
+            "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {at} ORDER BY created_at, id",
+            super::emergency::ALARM_COLUMNS
+        );
+        let alarms: Vec<Alarm> = fetch(self, of(alarms), Some(since)).await?;
+        let acks = format!(
+            "SELECT e.alarm_id, e.contact FROM emergency_acks e JOIN emergency_alarms a ON a.id = e.alarm_id \
+             WHERE a.user_id IN ({mine}) AND a.created_at >= {at} AND e.acknowledged_at IS NOT NULL \
              ORDER BY e.acknowledged_at, e.id"
-            )),
-            alarms_since,
-        )
-        .await?;
-        let notices: Vec<CareNotice> = fetch_since(
-            self,
-            of(format!(
-                "SELECT user_id, token_hash AS id, about, created_at, acknowledged_at, acknowledged_by FROM care_acks \
-             WHERE user_id IN ({mine}) AND created_at >= {since} AND acknowledged_at IS NULL ORDER BY created_at"
-            )),
-            alarms_since,
-        )
-        .await?;
+        );
+        let acks: Vec<(String, String)> = fetch(self, of(acks), Some(since)).await?;
+        let notices = format!(
+            "SELECT user_id, token_hash AS id, about, created_at, acknowledged_at, acknowledged_by FROM care_acks \
+             WHERE user_id IN ({mine}) AND created_at >= {at} AND acknowledged_at IS NULL ORDER BY created_at"
+        );
+        let notices: Vec<CareNotice> = fetch(self, of(notices), Some(since)).await?;
         let mut board = Board::of(users, prefs, checkins, reminders, alarms, acks);
         board.notices = notices.into_iter().map(|n| (n.user_id.clone(), n)).collect();
         Ok(board)
     }
 }
 
+/// Each resident's reminders counted: waiting or being delivered, missed (one-off ones: a series keeps its
+/// own), and the next one's time; as `Store::reminders` lists them.
+const REMINDER_COUNTS: &str = "SELECT user_id, \
+    CAST(SUM(CASE WHEN state IN ('scheduled', 'delivering') THEN 1 ELSE 0 END) AS BIGINT) AS waiting, \
+    CAST(SUM(CASE WHEN state = 'missed' AND series_id IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS missed, \
+    MIN(CASE WHEN state IN ('scheduled', 'delivering') THEN due_at END) AS next_at FROM reminders";
+
 /// A statement of [`Store::board_of`]: its text, the carer, and the one resident it may be limited to.
 type Statement<'a> = (String, &'a str, Option<&'a str>);
 
-async fn fetch<T>(store: &Store, (sql, carer, only): Statement<'_>) -> Result<Vec<T>, StoreError>
+/// Runs a statement of [`Store::board_of`], with the time alarms and notices count from when it asks for one.
+async fn fetch<T>(store: &Store, (sql, carer, only): Statement<'_>, since: Option<i64>) -> Result<Vec<T>, StoreError>
 where
     T: Send
         + Unpin
@@ -195,24 +186,11 @@ where
         let mut query = sqlx::query_as(&sql).bind(carer);
         if let Some(resident) = only {
             query = query.bind(resident);
+        }
+        if let Some(since) = since {
+            query = query.bind(since);
         }
         Ok(query.fetch_all(pool).await?)
-    })
-}
-
-async fn fetch_since<T>(store: &Store, (sql, carer, only): Statement<'_>, since: i64) -> Result<Vec<T>, StoreError>
-where
-    T: Send
-        + Unpin
-        + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
-        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
-{
-    with_pool!(store, pool => {
-        let mut query = sqlx::query_as(&sql).bind(carer);
-        if let Some(resident) = only {
-            query = query.bind(resident);
-        }
-        Ok(query.bind(since).fetch_all(pool).await?)
     })
 }
 

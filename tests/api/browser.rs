@@ -526,11 +526,18 @@ async fn a_carer_sees_who_needs_them_first_on_a_tablet_and_a_phone_acknowledges_
     )
     .await;
     let log = app.get("/api/admin/audit", As::AdminKey).await.body;
-    assert!(
-        log.as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["actor"] == "carer:schwester-anna" && e["action"] == "alarm.acknowledge"),
-        "{log}"
-    );
+    for action in ["alarm.acknowledge", "user.checkin"] {
+        assert!(
+            log.as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["actor"] == "carer:schwester-anna" && e["action"] == action),
+            "{action}: {log}"
+        );
+    }
+    let otto = app
+        .get(&format!("/api/admin/users/{}/prefs", residents[0].0), As::AdminKey)
+        .await
+        .body;
+    assert_eq!(otto["timezone"], "Europe/Lisbon", "set on the board: {otto}");
 }

@@ -268,6 +268,27 @@ async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_thems
         (away.body["away_until"].as_str(), away.body["window"].as_str()),
         (Some("2099-01-01"), Some("08:00-10:00"))
     );
+    // She moves to Lisbon: her window keeps its hours on her new clock; a zone that is none is refused.
+    let moved = app
+        .call(
+            Method::PUT,
+            &path,
+            As::Bearer(&carer_token),
+            Some(json!({"time_zone": "Europe/Lisbon", "away_until": ""})),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    assert_eq!(moved.body["time_zone"], "Europe/Lisbon");
+    assert!(
+        moved.body["due_at"].as_str().unwrap().ends_with("T10:00:00+00:00"),
+        "{}",
+        moved.body
+    );
+    let nowhere = json!({"time_zone": "Mars/Olympus"});
+    let r = app
+        .call(Method::PUT, &path, As::Bearer(&carer_token), Some(nowhere))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
 
     // Erika presses for help: the alarm is open on her carer's list until the carer acknowledges it.
     let pressed = app
@@ -310,6 +331,12 @@ async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_thems
         .collect();
     assert_eq!(
         actions,
-        ["alarm.acknowledge", "alarm.acknowledge", "user.checkin", "user.checkin"]
+        [
+            "alarm.acknowledge",
+            "alarm.acknowledge",
+            "user.checkin",
+            "user.checkin",
+            "user.checkin"
+        ]
     );
 }

@@ -187,11 +187,15 @@ async fn looked_after_on_the_board(app: &TestApp, erika: &str, anna: &str) {
     }
     let wrong = app.call(Method::POST, &ack("nothing"), As::Bearer(anna), None).await;
     assert_eq!(wrong.status, 404, "{}", wrong.body);
+    let row = app
+        .get(&format!("/api/carer/residents/{erika}/today"), As::Bearer(anna))
+        .await
+        .body;
+    assert_eq!(row["notice"], serde_json::Value::Null, "no longer open: {row}");
     let day = app
         .get(&format!("/api/carer/residents/{erika}"), As::Bearer(anna))
         .await
         .body;
-    assert_eq!(day["notice"], serde_json::Value::Null);
     assert_eq!(day["notices"][0]["looked_after_by"], "carer:schwester-anna", "{day}");
     let logged = day["log"]
         .as_array()
