@@ -279,6 +279,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         },
         "emergency_cooldown_minutes" => cooldown(key, value),
         "turn_patience" => patience(key, value),
+        "email" | "carer_summary_at" => carer(key, value),
         "timezone" => {
             let zone = text(key, value, 64)?;
             if zone.is_empty() || jiff::tz::TimeZone::get(&zone).is_ok() {
@@ -300,6 +301,18 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         "tts_provider" => provider(key, value, Stage::Tts),
         "llm_model" | "voice" => Ok(Value::from(text(key, value, 200)?)),
         _ => check_profile(key, value),
+    }
+}
+
+/// [`check`] for what a carer sets for themselves: their own address and the daily summary's time.
+fn carer(key: &str, value: &Value) -> Result<Value, ApiError> {
+    match (key, text(key, value, 254)?) {
+        (_, empty) if empty.is_empty() => Ok(Value::from(empty)),
+        ("email", address) if is_email(&address) => Ok(Value::from(address)),
+        ("email", address) => Err(ApiError::invalid(key, format!("{address:?} is not an e-mail address"))),
+        (_, at) => jiff::civil::Time::strptime("%H:%M", &at)
+            .map(|t| Value::from(t.strftime("%H:%M").to_string()))
+            .map_err(|_| ApiError::invalid(key, "expected a time of day such as \"18:00\", or \"\" for none")),
     }
 }
 
@@ -350,17 +363,6 @@ fn check_profile(key: &str, value: &Value) -> Result<Value, ApiError> {
             number => caller_number(&number).map(Value::from).ok_or_else(|| {
                 bad("a number in international format (+4930123456) or an internal number of the house's telephone system (**611, 11)")
             }),
-        },
-        "email" => match text(key, value, 254)? {
-            empty if empty.is_empty() => Ok(Value::from(empty)),
-            address if is_email(&address) => Ok(Value::from(address)),
-            address => Err(ApiError::invalid(key, format!("{address:?} is not an e-mail address"))),
-        },
-        "carer_summary_at" => match text(key, value, 5)? {
-            empty if empty.is_empty() => Ok(Value::from(empty)),
-            at => jiff::civil::Time::strptime("%H:%M", &at)
-                .map(|t| Value::from(t.strftime("%H:%M").to_string()))
-                .map_err(|_| bad("expected a time of day such as \"18:00\", or \"\" for none")),
         },
         "emergency_contacts" => {
             let list = string_list(key, value, 10)?;

@@ -197,12 +197,17 @@ function sorted() {
 
 function draw(only) {
   const all = sorted();
-  const order = all.map((r) => r.id).join(',');
-  const drawn = $('#residents').querySelector(`li[data-id="${CSS.escape(only || '')}"]`);
-  // One resident changed and kept their place: only their row is drawn again (a board of a thousand stays still).
-  if (only && drawn && order === draw.order) drawn.replaceWith(row(residents.get(only)));
-  else $('#residents').replaceChildren(...all.map(row));
-  draw.order = order;
+  const list = $('#residents');
+  const drawn = only && list.querySelector(`li[data-id="${CSS.escape(only)}"]`);
+  // One resident changed: only their row is drawn again, at its new place (the others keep theirs, so a
+  // board of a thousand stays still under the carer's finger); anything else draws the whole board.
+  if (drawn) {
+    drawn.remove();
+    const at = all.findIndex((r) => r.id === only);
+    if (at >= 0) list.insertBefore(row(residents.get(only)), list.children[at] || null);
+  } else {
+    list.replaceChildren(...all.map(row));
+  }
   $('#none').hidden = all.length > 0;
   window.__carer = { ready: true, live, order: all.map((r) => `${r.name}:${attention(r)}`) };
 }

@@ -853,8 +853,19 @@ async fn a_reminder_due_while_the_real_binary_was_stopped_is_delivered_once_afte
     stop_binary(child).await;
     let child = start_binary(dir.path(), port, &twilio);
     crate::common::eventually("the gateway to start once more", 20, up).await;
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-    let listed = json_of(admin(http.get(&list))).await;
+    // A second reminder due in a second: once it is delivered, the scheduler has looked at everything due.
+    let set = admin(http.post(&list))
+        .json(&json!({"text": "Wasser trinken", "due_at": in_seconds(1)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), 201);
+    let listed = crate::common::eventually("the second reminder delivered", 20, || async {
+        let listed = json_of(admin(http.get(&list))).await;
+        let second = listed["reminders"][1]["deliveries"].as_array().map_or(0, Vec::len);
+        (second >= 1).then_some(listed)
+    })
+    .await;
     stop_binary(child).await;
     let r = &listed["reminders"][0];
     assert_eq!(r["state"], "delivering", "{r}");

@@ -136,36 +136,7 @@ impl Conn {
                 answer.next = text.filter(|_| !filler).map_or(Spoke::Other, Spoke::Sentence);
                 None
             }
-            Out::Audio(wav) => {
-                // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
-                let encoding = self.config.output;
-                let converted = tokio::task::spawn_blocking(move || {
-                    parse_wav(&wav).map(|pcm| {
-                        let rate = encoding.rate();
-                        let pcm = pcm.resampled(rate);
-                        let ms = pcm.samples.len() as u64 * 1000 / u64::from(rate);
-                        let bytes = encoding.encode(&pcm.samples);
-                        (base64::engine::general_purpose::STANDARD.encode(bytes), ms)
-                    })
-                })
-                .await;
-                match converted {
-                    Ok(Ok((delta, ms))) => {
-                        answer.ms += ms;
-                        let spoke = std::mem::replace(&mut answer.next, Spoke::Other);
-                        answer.spoken.audio(answer.ms, spoke);
-                        Some(ServerEvent::AudioDelta { at, delta })
-                    }
-                    Ok(Err(err)) => {
-                        tracing::error!(%err, "the TTS audio could not be read");
-                        None
-                    }
-                    Err(err) => {
-                        tracing::error!(%err, "the TTS audio could not be converted");
-                        None
-                    }
-                }
-            }
+            Out::Audio(wav) => audio_delta(answer, self.config.output, wav, at).await,
             Out::Event(TurnEvent::Error {
                 status, code, message, ..
             }) => {
@@ -282,5 +253,42 @@ fn answer_part(text_only: bool, text: String) -> ContentPart {
         ContentPart::Text { text }
     } else {
         ContentPart::Audio { transcript: text }
+    }
+}
+
+/// A sentence's speech as an `audio.delta` in the session's encoding, counted into what the answer has said
+/// (for a barge-in's truncation); none when it cannot be read.
+async fn audio_delta(
+    answer: &mut Answer,
+    encoding: super::session::Encoding,
+    wav: Vec<u8>,
+    at: At,
+) -> Option<ServerEvent> {
+    // A sentence's conversion takes about a millisecond a second of speech: off the async threads.
+    let converted = tokio::task::spawn_blocking(move || {
+        parse_wav(&wav).map(|pcm| {
+            let rate = encoding.rate();
+            let pcm = pcm.resampled(rate);
+            let ms = pcm.samples.len() as u64 * 1000 / u64::from(rate);
+            let bytes = encoding.encode(&pcm.samples);
+            (base64::engine::general_purpose::STANDARD.encode(bytes), ms)
+        })
+    })
+    .await;
+    match converted {
+        Ok(Ok((delta, ms))) => {
+            answer.ms += ms;
+            let spoke = std::mem::replace(&mut answer.next, Spoke::Other);
+            answer.spoken.audio(answer.ms, spoke);
+            Some(ServerEvent::AudioDelta { at, delta })
+        }
+        Ok(Err(err)) => {
+            tracing::error!(%err, "the TTS audio could not be read");
+            None
+        }
+        Err(err) => {
+            tracing::error!(%err, "the TTS audio could not be converted");
+            None
+        }
     }
 }
