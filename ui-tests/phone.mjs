@@ -141,7 +141,10 @@ try {
   await small.screenshot({ path: `${SHOTS}/phone-reminder.png` });
   await small.tap('#reminder-done');
   await small.waitForSelector('#reminder-card', { state: 'hidden' });
-  const state = await small.evaluate(async (id) => (await (await fetch('/api/me/reminders')).json()).reminders.find((r) => r.id === id)?.state, set.body.id);
+  // The card goes at the tap; the confirmation is on its way then: the state read until it is confirmed.
+  const stateOf = (id) => small.evaluate(async (i) => (await (await fetch('/api/me/reminders')).json()).reminders.find((r) => r.id === i)?.state, id);
+  let state = await stateOf(set.body.id);
+  for (const started = Date.now(); state !== 'confirmed' && Date.now() - started < 10000;) state = await stateOf(set.body.id);
   if (state !== 'confirmed') throw new Error(`the reminder is ${state} after Erledigt`);
   step('a reminder due on the German phone shows large on the screen, the help button free, and "Erledigt" confirms it');
   // The settings are folded on a phone: the conversation has the screen.

@@ -60,6 +60,9 @@ struct Conn {
     /// Pushed events held while a turn runs or the help question waits for its answer: nothing covers or
     /// talks over help, and a reminder due meanwhile is told when it ends (at most [`HELD_NOTICES`]).
     held: std::collections::VecDeque<serde_json::Value>,
+    /// The notices told here (the model's language, web search, the voice): each once a connection, and again
+    /// only when it says something else.
+    told: crate::voice::phrases::Told,
 }
 
 /// How many pushed events a connection holds while busy; beyond, the oldest is told at once.
@@ -106,6 +109,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         _seat: seat,
         notices,
         held: std::collections::VecDeque::new(),
+        told: crate::voice::phrases::Told::default(),
     };
     conn.run(socket).await;
     drop(conn);
@@ -145,13 +149,7 @@ impl Conn {
                     let cancelled = self.conversation.alarm(self.listener.options().clone());
                     self.said_interrupted(&mut socket, cancelled).await
                 }
-                Step::Next(Next::Out(Out::Event(mut event))) => {
-                    self.track(&event);
-                    if let ServerEvent::Audio { format, .. } = &mut event {
-                        *format = self.answer.name();
-                    }
-                    send_event(&mut socket, event).await
-                }
+                Step::Next(Next::Out(Out::Event(event))) => self.on_event(&mut socket, event).await,
                 Step::Next(Next::Out(Out::Audio(wav))) => match self.answer_audio(wav).await {
                     Ok(bytes) => send(&mut socket, Message::Binary(bytes.into())).await,
                     Err(err) => reject(&mut socket, err).await,
@@ -269,6 +267,20 @@ impl Conn {
         encode::speech(pcm, Format::Opus)
             .await
             .map_err(|e| ApiError::Internal(format!("answer audio as Opus: {e}")))
+    }
+
+    /// Sends one event of the running turn; a notice told here before is left out.
+    async fn on_event(&mut self, socket: &mut WebSocket, mut event: ServerEvent) -> bool {
+        self.track(&event);
+        if let ServerEvent::Audio { format, .. } = &mut event {
+            *format = self.answer.name();
+        }
+        if let ServerEvent::Notice { text } = &event
+            && !self.told.first(text)
+        {
+            return true;
+        }
+        send_event(socket, event).await
     }
 
     /// Notes what the last answer spoke, for a `heard` frame.

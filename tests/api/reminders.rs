@@ -378,9 +378,12 @@ async fn a_due_reminder_reaches_the_open_page_and_is_confirmed_and_a_timer_ends(
     assert_eq!(of(&timer.body["id"])["timer"], true);
 
     // The reminder waits for its confirmation, with its delivery; the timer is over.
-    let listed = crate::common::eventually("the timer over", 10, || async {
+    let listed = crate::common::eventually("the timer over and the delivery recorded", 10, || async {
         let listed = reminders(&app, &token).await;
-        (listed.len() == 1).then_some(listed)
+        let recorded = listed
+            .first()
+            .is_some_and(|r| r["deliveries"].as_array().is_some_and(|d| !d.is_empty()));
+        (listed.len() == 1 && recorded).then_some(listed)
     })
     .await;
     assert_eq!(listed[0]["state"], "delivering");

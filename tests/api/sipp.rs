@@ -97,6 +97,16 @@ pub(crate) async fn sipp_with(name: &str, transport: &str, args: &[&str]) -> Run
 }
 
 /// The count of `series` with `label` in the gateway's metrics (0 when absent).
+/// Waits until `series` counts `want` (a call's outcome is counted as its task ends, just after SIPp's end);
+/// fails the test after 10 s.
+pub(crate) async fn counts(app: &TestApp, series: &str, want: f64) {
+    let what = format!("{series} at {want}");
+    crate::common::eventually(&what, 10, || async {
+        (counted(app, series).await == want).then_some(())
+    })
+    .await;
+}
+
 pub(crate) async fn counted(app: &TestApp, series: &str) -> f64 {
     let metrics = app.prometheus().await;
     metrics
@@ -199,7 +209,7 @@ async fn a_call_never_acknowledged_is_ended_with_a_bye_after_64_t1() {
             run.report
         );
     }
-    assert_eq!(counted(&app, "sip_calls_ended_total{reason=\"no_ack\"}").await, 2.0);
+    counts(&app, "sip_calls_ended_total{reason=\"no_ack\"}", 2.0).await;
 }
 
 #[tokio::test]
@@ -219,16 +229,10 @@ async fn a_session_its_caller_stops_refreshing_is_ended_before_it_expires() {
             run.report
         );
     }
-    assert_eq!(
-        counted(&app, "sip_calls_ended_total{reason=\"session_expired\"}").await,
-        2.0
-    );
+    counts(&app, "sip_calls_ended_total{reason=\"session_expired\"}", 2.0).await;
     let ended = "phone_calls_total{line=\"sip\",outcome=\"ended\",reason=\"session_expired\"}";
-    assert_eq!(
-        counted(&app, ended).await,
-        2.0,
-        "each call once, as the gateway ended it"
-    );
+    // Each call once, as the gateway ended it.
+    counts(&app, ended, 2.0).await;
 }
 
 #[tokio::test]
@@ -250,11 +254,8 @@ async fn a_session_the_caller_asks_the_gateway_to_refresh_is_refreshed_by_update
         );
     }
     let hung_up = "phone_calls_total{line=\"sip\",outcome=\"hung_up\",reason=\"caller\"}";
-    assert_eq!(
-        counted(&app, hung_up).await,
-        2.0,
-        "each call once, as its caller ended it"
-    );
+    // Each call once, as its caller ended it.
+    counts(&app, hung_up, 2.0).await;
     assert_eq!(counted(&app, "sip_calls_ended_total").await, 0.0, "nothing expired");
 }
 
@@ -267,7 +268,7 @@ async fn a_caller_who_vanishes_is_hung_up_and_its_place_is_free_for_the_next() {
         let run = sipp("vanished", sip, transport).await;
         assert!(run.passed, "{}", run.report);
     }
-    assert_eq!(counted(&app, "sip_calls_ended_total{reason=\"no_audio\"}").await, 2.0);
+    counts(&app, "sip_calls_ended_total{reason=\"no_audio\"}", 2.0).await;
     // The place is free at once: a call right after is answered, not refused busy.
     let run = sipp("cancel_after_answer", sip, "u1").await;
     assert!(run.passed, "{}", run.report);

@@ -1589,3 +1589,38 @@ async fn every_stage_of_a_voice_turn_is_measured_for_the_metrics_and_the_admin_p
     let user = app.get("/api/admin/latency", As::Bearer(&token)).await;
     assert_eq!(user.status, 403, "only for the admin");
 }
+
+#[tokio::test]
+async fn a_notice_is_told_once_a_connection_and_again_when_what_it_says_changes() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Kudos for you."]));
+    // Llama 3.2, as its preset knows it, speaks neither Dutch nor Polish.
+    let (app, token, _) = gateway(&llm)
+        .env(&[("LOCAL_LLM_MODEL", "llama3.2:3b")])
+        .user("anna")
+        .await;
+    let notices = |frames: Vec<Frame>| -> Vec<String> {
+        frames
+            .iter()
+            .filter(|f| f.kind() == "notice")
+            .map(|f| f.json()["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ask = |language: &str| json!({"text": "Wat is een tulp?", "language": language, "text_only": true});
+    let mut ws = connect(&app, "/ws/chat", &token).await;
+    ws.send(ask("nl")).await;
+    let first = notices(ws.turn().await);
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert!(first[0].starts_with("Het taalmodel Llama 3.2"), "{first:?}");
+    ws.send(ask("nl")).await;
+    assert_eq!(notices(ws.turn().await), Vec::<String>::new(), "told once");
+    // In Polish the notice says something else: told.
+    ws.send(ask("pl")).await;
+    let polish = notices(ws.turn().await);
+    assert_eq!(polish.len(), 1, "{polish:?}");
+    assert_ne!(polish[0], first[0]);
+    // Another connection (the page opened again) is told again.
+    let mut again = connect(&app, "/ws/chat", &token).await;
+    again.send(ask("nl")).await;
+    assert_eq!(notices(again.turn().await), first);
+}
