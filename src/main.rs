@@ -395,6 +395,8 @@ async fn announce(app: &Arc<App>, https: &Https, link_file: Option<std::path::Pa
         profile = settings.profile.as_str(),
         auth = settings.auth.enabled,
         connections = app.connections.budget().total,
+        // Who names no language is heard and answered in this one (DEFAULT_LANGUAGE, else the machine's locale).
+        language = %settings.turn.default_language,
         version = env!("CARGO_PKG_VERSION"),
         "voice-gateway listening"
     );

@@ -69,6 +69,13 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// A variable of the machine's that is no setting of the gateway's (`LANG`): read, not documented.
+    pub fn system(&self, name: &str) -> Option<String> {
+        (self.lookup)(name)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    }
+
     /// The one definition of a setting: its variable and meaning; the reader called on it gives its type,
     /// default and validation.
     pub fn var(&self, name: impl Into<String>, meaning: impl Into<String>) -> Var<'_, 'a> {

@@ -243,6 +243,29 @@ mod tests {
     }
 
     #[test]
+    fn the_default_language_is_the_machines_locale_when_the_phrasebook_has_it() {
+        let language = |pairs: &[(&str, &str)]| settings(pairs).unwrap().turn.default_language;
+        assert_eq!(language(&[]), "en");
+        assert_eq!(language(&[("LANG", "de_DE.UTF-8")]), "de");
+        assert_eq!(
+            language(&[("LANG", "fr_CH.UTF-8"), ("LC_ALL", "pl_PL.UTF-8")]),
+            "pl",
+            "LC_ALL first"
+        );
+        assert_eq!(language(&[("LANG", "C.UTF-8")]), "en");
+        assert_eq!(
+            language(&[("LANG", "tr_TR.UTF-8")]),
+            "en",
+            "a language the phrasebook lacks"
+        );
+        assert_eq!(
+            language(&[("LANG", "de_DE.UTF-8"), ("DEFAULT_LANGUAGE", "it")]),
+            "it",
+            "the setting wins"
+        );
+    }
+
+    #[test]
     fn bad_values_name_the_variable() {
         let cases = [
             ("DAILY_REQUEST_LIMIT", "lots"),

@@ -29,8 +29,29 @@ impl TurnSettings {
                     "DEFAULT_LANGUAGE",
                     "language when neither user nor request names one (de, en, fr, es, it, nl, pl, pt)",
                 )
-                .choice("en", languages())?,
+                .shown("the machine's locale (LANG) when it is one of them, else en")
+                .choice(&machine_language(src), languages())?,
         })
+    }
+}
+
+/// The language of the machine's locale (`LC_ALL`, else `LC_MESSAGES`, else `LANG`: `de_DE.UTF-8` is `de`)
+/// when the phrasebook has it, else English: a German household is heard and answered in German without
+/// setting anything.
+fn machine_language(src: &Source) -> String {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .find_map(|name| src.system(name))
+        .unwrap_or_default();
+    let language = locale
+        .split(['_', '.', '@', '-'])
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if languages().contains(&language.as_str()) {
+        language
+    } else {
+        "en".into()
     }
 }
 
