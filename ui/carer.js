@@ -78,6 +78,7 @@ function row(r) {
   const looking = state === 'alarm' ? `alarms/${r.alarm.id}` : state === 'notice' ? `notices/${r.notice.id}` : null;
   if (looking) {
     const button = document.createElement('button');
+    button.className = 'acknowledge';
     button.textContent = t('carer-acknowledge');
     button.onclick = async () => {
       button.disabled = true;
