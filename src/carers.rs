@@ -36,6 +36,16 @@ pub async fn changed(app: &App, resident_id: &str) {
     }
 }
 
+/// [`changed`] for each of `residents`, once each (a look delivers many reminders of one person at once).
+pub async fn changed_all(app: &App, residents: impl Iterator<Item = &str>) {
+    let mut residents: Vec<&str> = residents.collect();
+    residents.sort_unstable();
+    residents.dedup();
+    for resident in residents {
+        changed(app, resident).await;
+    }
+}
+
 /// The addresses of `resident_id`'s carers who are told what the resident's contacts are told (care notices,
 /// calls for help): none when the resident turned `notify_carers` off; a carer without an `email` is told on
 /// the board only. Never fails the caller (the contacts are told all the same).

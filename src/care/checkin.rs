@@ -86,9 +86,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> Result<usize> {
     for done in futures_util::future::join_all(looks).await {
         done?;
     }
-    for c in &claimed {
-        crate::carers::changed(app, &c.user_id).await;
-    }
+    crate::carers::changed_all(app, claimed.iter().map(|c| c.user_id.as_str())).await;
     Ok(claimed.len())
 }
 

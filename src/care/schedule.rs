@@ -91,9 +91,7 @@ pub async fn due(app: &Arc<App>, now: i64) -> crate::error::Result<usize> {
     for done in futures_util::future::join_all(deliveries).await {
         done?;
     }
-    for r in &claimed {
-        crate::carers::changed(app, &r.user_id).await;
-    }
+    crate::carers::changed_all(app, claimed.iter().map(|r| r.user_id.as_str())).await;
     Ok(claimed.len())
 }
 

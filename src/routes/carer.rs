@@ -536,16 +536,14 @@ async fn acknowledge_notice(
 ) -> Result<StatusCode> {
     resident(&app, &carer, &id).await?;
     let who = actor(&carer);
-    let first = app
+    let (first, about) = app
         .store
         .acknowledge_care_as(&id, &notice_id, &who)
         .await?
         .ok_or(ApiError::NotFound("notice"))?;
     if first {
-        let about = app.store.care_notices(&id, 0).await?;
-        let about = about.iter().find(|n| n.id == notice_id).map(|n| n.about.as_str());
         app.store
-            .add_care_log(&id, "notice", "carer", "acknowledged", about)
+            .add_care_log(&id, "notice", "carer", "acknowledged", Some(&about))
             .await?;
         crate::carers::changed(&app, &id).await;
     }

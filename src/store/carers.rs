@@ -158,9 +158,7 @@ impl Store {
              WHERE user_id IN ({mine}) AND created_at >= {at} AND acknowledged_at IS NULL ORDER BY created_at"
         );
         let notices: Vec<CareNotice> = fetch(self, of(notices), Some(since)).await?;
-        let mut board = Board::of(users, prefs, checkins, reminders, alarms, acks);
-        board.notices = notices.into_iter().map(|n| (n.user_id.clone(), n)).collect();
-        Ok(board)
+        Ok(Board::of(users, prefs, checkins, reminders, (alarms, acks), notices))
     }
 }
 
@@ -227,8 +225,8 @@ impl Board {
         prefs: Vec<(String, String)>,
         checkins: Vec<StoredCheckin>,
         reminders: Vec<ReminderCounts>,
-        alarms: Vec<Alarm>,
-        acks: Vec<(String, String)>,
+        (alarms, acks): (Vec<Alarm>, Vec<(String, String)>),
+        notices: Vec<CareNotice>,
     ) -> Self {
         let mut acknowledged_by: HashMap<String, Vec<String>> = HashMap::new();
         for (alarm, contact) in acks {
@@ -248,7 +246,8 @@ impl Board {
             // Oldest first, so the latest of each resident is the one kept.
             alarms: alarms.into_iter().map(|a| (a.user_id.clone(), a)).collect(),
             acknowledged_by,
-            notices: HashMap::new(),
+            // Oldest first here too: the latest open notice of each resident is kept.
+            notices: notices.into_iter().map(|n| (n.user_id.clone(), n)).collect(),
         }
     }
 }

@@ -221,10 +221,25 @@ impl Store {
         })
     }
 
-    /// Acknowledges `user_id`'s care notice `id` (its link's hash) as `who` (`carer:<name>`): true the first
-    /// time, false when it was looked after already, none when the person has no such notice.
-    pub async fn acknowledge_care_as(&self, user_id: &str, id: &str, who: &str) -> Result<Option<bool>, StoreError> {
+    /// Acknowledges `user_id`'s care notice `id` (its link's hash) as `who` (`carer:<name>`): whether this was
+    /// the first time (in one statement, so two taps count once), and what the notice was about; none when the
+    /// person has no such notice.
+    pub async fn acknowledge_care_as(
+        &self,
+        user_id: &str,
+        id: &str,
+        who: &str,
+    ) -> Result<Option<(bool, String)>, StoreError> {
         with_pool!(self, pool => {
+            let known: Option<(String,)> =
+                sqlx::query_as("SELECT about FROM care_acks WHERE token_hash = $1 AND user_id = $2")
+                    .bind(id)
+                    .bind(user_id)
+                    .fetch_optional(pool)
+                    .await?;
+            let Some((about,)) = known else {
+                return Ok(None);
+            };
             let done = sqlx::query(
                 "UPDATE care_acks SET acknowledged_at = $1, acknowledged_by = $2 WHERE token_hash = $3 \
                  AND user_id = $4 AND acknowledged_at IS NULL",
@@ -235,16 +250,7 @@ impl Store {
             .bind(user_id)
             .execute(pool)
             .await?;
-            if done.rows_affected() == 1 {
-                return Ok(Some(true));
-            }
-            let known: Option<(String,)> =
-                sqlx::query_as("SELECT about FROM care_acks WHERE token_hash = $1 AND user_id = $2")
-                    .bind(id)
-                    .bind(user_id)
-                    .fetch_optional(pool)
-                    .await?;
-            Ok(known.map(|_| false))
+            Ok(Some((done.rows_affected() == 1, about)))
         })
     }
 
