@@ -402,10 +402,12 @@ def transcribe_short(model, audio, language, window, prompt=None):
 
     The encoder's cost grows with its window, not with the speech: on 2 cores whisper-base takes 0.72 s to
     encode 30 s and 0.11 s to encode 10 s, so a 2 s question is transcribed in about 0.25 s instead of 0.95 s.
-    CTranslate2 takes the shorter input as it is; the decoder is Whisper's, greedy, without timestamps.
-    `prompt` is the text said before the clip (OpenAI's `prompt`): the gateway transcribes a long utterance in
-    pieces cut at its pauses and gives each piece the text of those before it, as Whisper's previous text.
-    Returns None for clips too long for one window (the caller transcribes them the usual way).
+    CTranslate2 takes the shorter input as it is; the decoder is Whisper's, greedy, with its timestamps (the
+    time tokens let it end a segment at a pause and go on, where without them it kept one sentence, often the
+    one after the pause). The clip is heard as speech only ([`speech_only`]).
+    `prompt` is the text said before the clip (OpenAI's `prompt`), as Whisper's previous text.
+    Returns None without a language, or for clips too long for one window (the caller transcribes them the usual
+    way).
     """
     if not language:
         return None
@@ -415,6 +417,8 @@ def transcribe_short(model, audio, language, window, prompt=None):
     from faster_whisper.tokenizer import Tokenizer
 
     samples = decode_audio(io.BytesIO(audio))
+    duration = len(samples) / 16000
+    samples = speech_only(samples)
     seconds = len(samples) / 16000
     frames = max(window * 100, (int(seconds) + 2) * 100)
     if frames > 3000:
@@ -428,12 +432,49 @@ def transcribe_short(model, audio, language, window, prompt=None):
     previous = []
     if prompt and prompt.strip():
         previous = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip())[-100:]
-    tokens = previous + list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+    tokens = previous + list(tokenizer.sot_sequence)
     result = model.model.generate(encoded, [tokens], beam_size=1, max_length=224, suppress_blank=True,
                                   suppress_tokens=[-1])
     text_tokens = [t for t in result[0].sequences_ids[0] if t < tokenizer.eot]
     text = tokenizer.decode(text_tokens).strip()
-    return text, language, seconds, word_probabilities(model, tokenizer, text_tokens, encoded, seconds)
+    return text, language, duration, word_probabilities(model, tokenizer, text_tokens, encoded, seconds)
+
+
+# What Whisper hears of a clip (`speech_only`): half a second before the first word (it drops a first word that
+# starts at the clip's first sample), and pauses inside longer than 0.3 s cut to 0.3 s (across a longer one it
+# kept only what came after). Measured on the paused corpus (`scripts/paused-stt.py`, docs/decisions.md).
+LEAD_SECONDS = 0.5
+PAUSE_MS = 300
+
+
+def speech_only(samples):
+    """The clip's speech as Silero (faster-whisper's own VAD) hears it, after `LEAD_SECONDS` of silence, with its
+    pauses cut to `PAUSE_MS`; the clip as it is where no speech is found."""
+    import numpy as np
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    spans = get_speech_timestamps(samples, VadOptions(threshold=0.4, min_silence_duration_ms=PAUSE_MS,
+                                                      speech_pad_ms=150))
+    if not spans:
+        return samples
+    gap = np.zeros(16 * PAUSE_MS, np.float32)
+    parts = [np.zeros(int(16000 * LEAD_SECONDS), np.float32)]
+    for i, span in enumerate(spans):
+        parts += ([gap] if i else []) + [samples[span["start"]:span["end"]]]
+    return np.concatenate(parts)
+
+
+def transcribe(model, audio, language, window, prompt=None):
+    """(text, language, seconds, words): on the short window where it can, else faster-whisper's own way."""
+    short = transcribe_short(model, audio, language, window, prompt) if window < 30 else None
+    if short is not None:
+        return short
+    segments, info = model.transcribe(io.BytesIO(audio), language=language, beam_size=1, initial_prompt=prompt,
+                                      word_timestamps=True)
+    segments = list(segments)
+    words = [{"word": w.word.strip(), "probability": round(float(w.probability), 3)}
+             for s in segments for w in (s.words or []) if w.word.strip()]
+    return "".join(s.text for s in segments).strip(), info.language, info.duration, words
 
 
 def word_probabilities(model, tokenizer, text_tokens, encoded, seconds):
@@ -540,15 +581,7 @@ def stt(model_dir, port, threads, window, compute_type="int8"):
                 language = (fields.get("language") or b"").decode().strip() or None
                 prompt = (fields.get("prompt") or b"").decode().strip() or None
                 with lock:
-                    short = transcribe_short(model, audio, language, window, prompt) if window < 30 else None
-                    if short is None:
-                        segments, info = model.transcribe(io.BytesIO(audio), language=language, beam_size=1,
-                                                          initial_prompt=prompt, word_timestamps=True)
-                        segments = list(segments)
-                        words = [{"word": w.word.strip(), "probability": round(float(w.probability), 3)}
-                                 for s in segments for w in (s.words or []) if w.word.strip()]
-                        short = ("".join(s.text for s in segments).strip(), info.language, info.duration, words)
-                text, language, duration, words = short
+                    text, language, duration, words = transcribe(model, audio, language, window, prompt)
                 # As speaches and faster-whisper-server answer verbose_json: the words with their probability.
                 self.reply(200, {"text": text, "language": language, "duration": duration, "words": words})
             except Exception as e:

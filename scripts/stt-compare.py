@@ -26,6 +26,7 @@ import time
 import wave
 
 import numpy as np
+from faster_whisper.audio import decode_audio
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "engines"))
 import engines  # noqa: E402
@@ -54,9 +55,7 @@ def speak(voice, wpm, text, pause_ms):
             out.append(np.zeros(RATE * pause_ms // 1000, np.int16))
         with tempfile.NamedTemporaryFile(suffix=".wav") as f:
             synthesize(voice, wpm, part.strip(), f.name)
-            raw = subprocess.run(["ffmpeg", "-v", "quiet", "-i", f.name, "-ar", str(RATE), "-ac", "1", "-f", "s16le",
-                                  "-"], check=True, capture_output=True).stdout
-        pcm = np.frombuffer(raw, np.int16)
+            pcm = (decode_audio(f.name, sampling_rate=RATE) * 32767).astype(np.int16)
         loud = np.nonzero(np.abs(pcm.astype(np.int32)) > 328)[0]
         out.append(pcm[loud[0]:loud[-1] + 1] if len(loud) else pcm)
     return np.concatenate(out)

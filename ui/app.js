@@ -197,7 +197,7 @@ function onEvent(ws, data) {
       channel.audioSeq = event.seq;
       if (answer) player.open = true;
       vg.formats.push(event.format);
-      if (event.tts_fallback && event.seq === 0) note(t('page-tts-fallback')); break;
+      break;
     case 'semantic':
       if (answer && !answer.textContent) answer.textContent = event.text;
       citations(event.citations);

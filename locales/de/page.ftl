@@ -47,7 +47,6 @@ page-too-long = Das war zu lang am Stück. Bitte noch einmal sagen, in kürzeren
 page-lost = Die Verbindung ist unterbrochen. Neuer Versuch…
 page-reconnected = Wieder verbunden.
 page-no-mic = Das Mikrofon kann hier nicht benutzt werden. Bitte erlauben oder die Frage eintippen.
-page-tts-fallback = Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.
 page-sources = Quellen
 page-cooldown = Der Alarm wurde gerade erst ausgelöst.
 page-confirm-delete = Dieses Gespräch löschen?

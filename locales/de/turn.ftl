@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = Die gewählte Stimme spricht diese Sprache nicht; die lokale Stimme spricht.
+turn-voice-fallback = Die gewählte Stimme { $voice } spricht kein Deutsch, darum spricht { $speaker }.
+turn-voice-missing = { $engine } hat hier keine deutsche Stimme, darum spricht { $speaker }. Wer den Assistenten betreibt, kann eine einrichten.
 turn-filler = Einen Moment, bitte.
 turn-speak-again = Ich habe nichts verstanden. Bitte sprich noch einmal.
 turn-cannot-answer = Das Sprachmodell { $model } kann kein Deutsch: Die Antwort kommt wohl auf Englisch oder ergibt keinen Sinn. Wer den Assistenten betreibt, kann ein Modell einrichten, das Deutsch kann.

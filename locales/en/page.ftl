@@ -51,7 +51,6 @@ page-too-long = That was too long to take in at once. Please say it again in sho
 page-lost = The connection was lost. Reconnecting…
 page-reconnected = Connected again.
 page-no-mic = The microphone cannot be used here. Please allow it, or type your question.
-page-tts-fallback = The chosen voice cannot speak this language; the local voice speaks instead.
 page-sources = Sources
 page-cooldown = The alarm was raised a moment ago.
 page-confirm-delete = Delete this conversation?

@@ -1,7 +1,11 @@
 ### What a turn says besides the answer.
 
-# Told when the chosen voice cannot speak the language and the local voice speaks instead.
-turn-voice-fallback = The chosen voice cannot speak this language; the local voice speaks instead.
+# Told once before spoken answers when the voice the person chose cannot speak the language: $voice, that voice;
+# $speaker, the engine that speaks instead.
+turn-voice-fallback = The voice you chose, { $voice }, does not speak English, so { $speaker } speaks instead.
+# Told once before spoken answers when nobody chose a voice and the engine has none for the language: $engine, that
+# engine; $speaker, the one that speaks instead.
+turn-voice-missing = { $engine } has no English voice here, so { $speaker } speaks instead. Whoever runs the assistant can add one.
 # The reassuring phrase said while the answer's first words are slow to come.
 turn-filler = One moment, please.
 # The request to speak again after nothing was understood.

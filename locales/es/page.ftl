@@ -47,7 +47,6 @@ page-too-long = Eso fue demasiado largo de una vez. Por favor, dígalo otra vez 
 page-lost = Se perdió la conexión. Reintentando…
 page-reconnected = Conectado de nuevo.
 page-no-mic = No se puede usar el micrófono aquí. Permítalo o escriba su pregunta.
-page-tts-fallback = La voz elegida no habla este idioma; habla la voz local.
 page-sources = Fuentes
 page-cooldown = La alarma se acaba de enviar.
 page-confirm-delete = ¿Borrar esta conversación?

@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = La voz elegida no habla este idioma; habla la voz local.
+turn-voice-fallback = La voz elegida, { $voice }, no habla español: habla { $speaker } en su lugar.
+turn-voice-missing = { $engine } no tiene aquí una voz en español: habla { $speaker } en su lugar. Quien administra el asistente puede instalar una.
 turn-filler = Un momento, por favor.
 turn-speak-again = No he entendido nada. Por favor, habla otra vez.
 turn-cannot-answer = El modelo de lenguaje { $model } no habla español: la respuesta probablemente llegará en inglés o no tendrá sentido. Quien administra el asistente puede instalar un modelo que hable español.

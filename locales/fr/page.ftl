@@ -47,7 +47,6 @@ page-too-long = C'était trop long d'un seul coup. Répétez, s'il vous plaît, 
 page-lost = La connexion est perdue. Nouvelle tentative…
 page-reconnected = De nouveau connecté.
 page-no-mic = Le micro ne peut pas être utilisé ici. Autorisez-le ou écrivez votre question.
-page-tts-fallback = La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.
 page-sources = Sources
 page-cooldown = L'alerte vient d'être déclenchée.
 page-confirm-delete = Supprimer cette conversation ?

@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = La voix choisie ne parle pas cette langue ; la voix locale parle à sa place.
+turn-voice-fallback = La voix choisie, { $voice }, ne parle pas français : { $speaker } parle à sa place.
+turn-voice-missing = { $engine } n'a pas de voix française ici : { $speaker } parle à sa place. La personne qui gère l'assistant peut en installer une.
 turn-filler = Un instant, s'il vous plaît.
 turn-speak-again = Je n'ai rien compris. Pouvez-vous répéter, s'il vous plaît ?
 turn-cannot-answer = Le modèle de langue { $model } ne parle pas français : la réponse sera sans doute en anglais ou sans queue ni tête. La personne qui gère l'assistant peut installer un modèle qui parle français.

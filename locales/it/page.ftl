@@ -47,7 +47,6 @@ page-too-long = Era troppo lungo tutto d'un fiato. Per favore, lo ripeta con fra
 page-lost = Connessione persa. Nuovo tentativo…
 page-reconnected = Di nuovo connesso.
 page-no-mic = Il microfono non si può usare qui. Consentilo o scrivi la domanda.
-page-tts-fallback = La voce scelta non parla questa lingua; parla la voce locale.
 page-sources = Fonti
 page-cooldown = L'allarme è appena stato inviato.
 page-confirm-delete = Eliminare questa conversazione?

@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = La voce scelta non parla questa lingua; parla la voce locale.
+turn-voice-fallback = La voce scelta, { $voice }, non parla italiano: parla { $speaker } al suo posto.
+turn-voice-missing = { $engine } qui non ha una voce italiana: parla { $speaker } al suo posto. Chi gestisce l'assistente può installarne una.
 turn-filler = Un attimo, per favore.
 turn-speak-again = Non ho capito niente. Per favore, parla di nuovo.
 turn-cannot-answer = Il modello linguistico { $model } non parla italiano: la risposta sarà probabilmente in inglese o senza senso. Chi gestisce l'assistente può installare un modello che parla italiano.

@@ -47,7 +47,6 @@ page-too-long = Dat was te lang in één keer. Zeg het alstublieft nog eens, in 
 page-lost = De verbinding is verbroken. Opnieuw proberen…
 page-reconnected = Weer verbonden.
 page-no-mic = De microfoon kan hier niet worden gebruikt. Sta hem toe of typ uw vraag.
-page-tts-fallback = De gekozen stem spreekt deze taal niet; de lokale stem spreekt.
 page-sources = Bronnen
 page-cooldown = Het alarm is net verstuurd.
 page-confirm-delete = Dit gesprek verwijderen?

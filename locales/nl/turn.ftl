@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = De gekozen stem spreekt deze taal niet; de lokale stem spreekt.
+turn-voice-fallback = De gekozen stem, { $voice }, spreekt geen Nederlands; { $speaker } spreekt in de plaats.
+turn-voice-missing = { $engine } heeft hier geen Nederlandse stem; { $speaker } spreekt in de plaats. Wie de assistent beheert, kan er een installeren.
 turn-filler = Een ogenblik, alstublieft.
 turn-speak-again = Ik heb niets verstaan. Wil je het nog eens zeggen?
 turn-cannot-answer = Het taalmodel { $model } spreekt geen Nederlands: het antwoord komt waarschijnlijk in het Engels of slaat nergens op. Wie de assistent beheert, kan een model installeren dat Nederlands spreekt.

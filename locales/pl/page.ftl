@@ -47,7 +47,6 @@ page-too-long = To było za długie naraz. Proszę powtórzyć krótszymi zdania
 page-lost = Połączenie zostało przerwane. Ponawiam…
 page-reconnected = Połączono ponownie.
 page-no-mic = Nie można tu użyć mikrofonu. Zezwól na niego lub wpisz pytanie.
-page-tts-fallback = Wybrany głos nie mówi w tym języku; mówi głos lokalny.
 page-sources = Źródła
 page-cooldown = Alarm został właśnie wysłany.
 page-confirm-delete = Usunąć tę rozmowę?

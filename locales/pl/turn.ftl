@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = Wybrany głos nie mówi w tym języku; mówi głos lokalny.
+turn-voice-fallback = Wybrany głos { $voice } nie mówi po polsku, więc mówi { $speaker }.
+turn-voice-missing = { $engine } nie ma tu polskiego głosu, więc mówi { $speaker }. Osoba, która prowadzi asystenta, może go zainstalować.
 turn-filler = Chwileczkę.
 turn-speak-again = Nic nie zrozumiałem. Proszę powiedz to jeszcze raz.
 turn-cannot-answer = Model językowy { $model } nie mówi po polsku: odpowiedź będzie pewnie po angielsku albo bez sensu. Osoba, która prowadzi asystenta, może zainstalować model mówiący po polsku.

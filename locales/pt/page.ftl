@@ -47,7 +47,6 @@ page-too-long = Foi demasiado longo de uma vez. Por favor, diga outra vez em fra
 page-lost = A ligação perdeu-se. A tentar de novo…
 page-reconnected = Ligado de novo.
 page-no-mic = Não é possível usar o microfone aqui. Permita-o ou escreva a pergunta.
-page-tts-fallback = A voz escolhida não fala esta língua; fala a voz local.
 page-sources = Fontes
 page-cooldown = O alarme acabou de ser enviado.
 page-confirm-delete = Apagar esta conversa?

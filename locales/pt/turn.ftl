@@ -1,6 +1,7 @@
 ### What a turn says besides the answer.
 
-turn-voice-fallback = A voz escolhida não fala esta língua; fala a voz local.
+turn-voice-fallback = A voz escolhida, { $voice }, não fala português; fala { $speaker } no seu lugar.
+turn-voice-missing = { $engine } não tem aqui uma voz em português; fala { $speaker } no seu lugar. Quem gere o assistente pode instalar uma.
 turn-filler = Um momento, por favor.
 turn-speak-again = Não percebi nada. Por favor, fale outra vez.
 turn-cannot-answer = O modelo de linguagem { $model } não fala português: a resposta virá provavelmente em inglês ou sem sentido. Quem gere o assistente pode instalar um modelo que fale português.

@@ -67,9 +67,6 @@ pub struct Route {
     pub voice: Option<String>,
     /// Language, always one the user may use.
     pub language: String,
-    /// The language was chosen (by the request, the session or the person's prefs), not only the gateway's
-    /// default: speech is then transcribed in it; else the recogniser may tell the language it hears.
-    pub language_fixed: bool,
 }
 
 /// Resolves layers given weakest first. A model belongs to its provider and a voice to its TTS engine: a
@@ -84,7 +81,6 @@ pub fn resolve(layers: &[RouteLayer], allowed: &[String]) -> Route {
         llm_model: None,
         voice: None,
         language: "en".into(),
-        language_fixed: false,
     };
     for layer in layers {
         if let Some(stt) = layer.stt_provider {

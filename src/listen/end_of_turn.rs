@@ -30,9 +30,10 @@ pub struct TurnCheck {
 }
 
 impl TurnCheck {
-    /// Asks the model about the turn whose 16 kHz audio is `samples`, on the blocking pool.
+    /// Asks the model about the turn whose 16 kHz audio is `samples`, when a session is free, on the blocking
+    /// pool. Dropped while it waits for one, it is never run.
     pub fn start(model: Arc<SmartTurn>, samples: Vec<i16>, threshold: f32) -> Self {
-        let task = tokio::task::spawn_blocking(move || model.probability(&samples));
+        let task = tokio::spawn(model.judge(samples));
         Self {
             task: Some(task),
             verdict: None,
@@ -77,7 +78,7 @@ impl TurnCheck {
 
 impl Drop for TurnCheck {
     fn drop(&mut self) {
-        // A check still queued on the blocking pool is not run at all.
+        // A check still waiting for a session is not run at all.
         if let Some(task) = &self.task {
             task.abort();
         }

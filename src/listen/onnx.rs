@@ -2,9 +2,11 @@
 //! will do), and the small pools of sessions the neural models of the voice channel run in.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use ort::session::Session;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The ONNX Runtime library, loaded once per process (a second library could not be loaded anyway).
 static RUNTIME: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
@@ -12,6 +14,10 @@ static RUNTIME: OnceLock<Result<ort::environment::Environment, String>> = OnceLo
 /// A model's sessions, shared by all connections; a few are enough on a machine of two cores.
 pub struct Pool {
     sessions: Vec<Mutex<Session>>,
+    /// One permit a session: runs wait for one as tasks of the runtime, not as threads blocked on a lock.
+    permits: Arc<Semaphore>,
+    /// The session waited for next when all are busy.
+    turn: AtomicUsize,
 }
 
 impl std::fmt::Debug for Pool {
@@ -35,7 +41,7 @@ impl Pool {
         });
         let environment = runtime.clone()?;
         let bytes = std::fs::read(model).map_err(|e| format!("{}: {e}", model.display()))?;
-        let sessions = (0..size.max(1))
+        let sessions: Vec<Mutex<Session>> = (0..size.max(1))
             .map(|_| {
                 Session::builder(&environment)
                     .and_then(|b| b.with_intra_threads(1).map_err(Into::into))
@@ -44,15 +50,33 @@ impl Pool {
                     .map_err(|e| format!("{what} {}: {e}", model.display()))
             })
             .collect::<Result<_, _>>()?;
-        Ok(Self { sessions })
+        let permits = Arc::new(Semaphore::new(sessions.len()));
+        Ok(Self {
+            sessions,
+            permits,
+            turn: AtomicUsize::new(0),
+        })
     }
 
-    /// Any free session; when all are busy, waits for the first.
+    /// Waits (as a task) until a session is free; a run holding the permit finds one at once in
+    /// [`Pool::session`]. Without it, a hundred people pausing at once made a hundred blocked threads, each
+    /// holding its audio, all queued on the first session while the second was free.
+    pub async fn permit(&self) -> OwnedSemaphorePermit {
+        self.permits
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the pool's semaphore is never closed")
+    }
+
+    /// Any free session; when all are busy (only without a permit), waits for the next in turn.
     pub fn session(&self) -> Result<MutexGuard<'_, Session>, String> {
-        self.sessions
-            .iter()
-            .find_map(|s| s.try_lock().ok())
-            .or_else(|| self.sessions[0].lock().ok())
-            .ok_or_else(|| "an ONNX session is poisoned".into())
+        if let Some(free) = self.sessions.iter().find_map(|s| s.try_lock().ok()) {
+            return Ok(free);
+        }
+        let next = self.turn.fetch_add(1, Ordering::Relaxed) % self.sessions.len();
+        self.sessions[next]
+            .lock()
+            .map_err(|_| "an ONNX session is poisoned".into())
     }
 }

@@ -31,6 +31,18 @@ impl SmartTurn {
         Ok(Arc::new(Self { sessions }))
     }
 
+    /// The probability that the turn whose audio (16 kHz) ends with `samples` is complete: waits for a free
+    /// session as a task, then runs on the blocking pool (the features too: they are a good part of the work).
+    pub async fn judge(self: Arc<Self>, samples: Vec<i16>) -> Result<f32, String> {
+        let permit = self.sessions.permit().await;
+        let run = tokio::task::spawn_blocking(move || {
+            let probability = self.probability(&samples);
+            drop(permit);
+            probability
+        });
+        run.await.map_err(|e| format!("the Smart Turn run ended: {e}"))?
+    }
+
     /// The probability that the turn whose audio (16 kHz) ends with `samples` is complete. Blocks for the
     /// model's run: call it off the async runtime.
     pub fn probability(&self, samples: &[i16]) -> Result<f32, String> {

@@ -415,17 +415,7 @@ impl Call {
     async fn on_event<L: Line>(&mut self, line: &mut L, event: ServerEvent) -> std::io::Result<()> {
         match event {
             ServerEvent::Notice { text } => self.tell(line, &text).await,
-            ServerEvent::Audio {
-                seq,
-                text,
-                filler,
-                tts_fallback,
-                ..
-            } => {
-                if tts_fallback && !filler {
-                    // Said before this audio, which follows at once.
-                    self.tell(line, &phrase(&self.language, "turn-voice-fallback")).await?;
-                }
+            ServerEvent::Audio { seq, text, filler, .. } => {
                 let spoke = match text {
                     _ if filler => Spoke::Other,
                     Some(sentence) => Spoke::Sentence(sentence),

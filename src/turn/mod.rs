@@ -200,19 +200,7 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
         .map(|s| RouteLayer::from_map(&s.overrides_map()))
         .unwrap_or_default();
     let layers = [base, prefs.route_layer(), session, request.layer.clone()];
-    let mut route = resolve(&layers, prefs.allowed_languages());
-    // One allowed language is chosen too: there is nothing to tell apart.
-    route.language_fixed = layers[1..].iter().any(|l| l.language.is_some()) || prefs.allowed_languages().len() == 1;
-    route
-}
-
-/// The language a recogniser heard, when the route may take it: the route's language was not chosen, and the
-/// person may use that one.
-pub fn heard_language(route: &Route, prefs: &Prefs, heard: Option<&str>) -> Option<String> {
-    let heard = heard.filter(|_| !route.language_fixed)?;
-    let allowed = prefs.allowed_languages();
-    let permitted = allowed.is_empty() || allowed.iter().any(|a| a == heard);
-    (crate::config::languages().contains(&heard) && permitted && heard != route.language).then(|| heard.to_string())
+    resolve(&layers, prefs.allowed_languages())
 }
 
 /// The route options of a turn, the same in `POST /api/chat` and in the WebSocket frames.
@@ -409,10 +397,11 @@ pub async fn run(app: &Arc<App>, user: &User, mut request: TurnRequest, events: 
     }
     emit(&events, TurnEvent::Accepted(route.clone()));
     // What the person should know before the answer: the model does not speak their language, web search is
-    // not there for a question about today.
+    // not there for a question about today, another voice speaks it.
     let notices: Vec<String> = languages::notice(app, &eff, &route)
         .into_iter()
         .chain(web.notice.clone())
+        .chain(speech::voice_notice(app, &route).filter(|_| !request.text_only))
         .collect();
     for notice in &notices {
         emit(&events, TurnEvent::Notice(notice.clone()));

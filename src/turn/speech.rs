@@ -132,6 +132,23 @@ pub fn language_fallback(app: &App, route: &Route) -> bool {
     !app.providers.tts.get(route.tts).speaks(&route.language)
 }
 
+/// What the person should know of the voice before a spoken answer: which one speaks and why, when the
+/// route's cannot speak the language (the voice they chose, or the engine's voices when they chose none).
+pub fn voice_notice(app: &App, route: &Route) -> Option<String> {
+    if !language_fallback(app, route) {
+        return None;
+    }
+    let words = crate::phrasebook::Words::formal(&route.language);
+    let speaker = ("speaker", tts::known_as(local_voice(app, route)).into());
+    Some(match &route.voice {
+        Some(voice) => words.with("turn-voice-fallback", &[("voice", voice.clone().into()), speaker]),
+        None => words.with(
+            "turn-voice-missing",
+            &[("engine", tts::known_as(route.tts).into()), speaker],
+        ),
+    })
+}
+
 /// The engine and voice that speak `language` for these prefs when a request names neither: what the page's
 /// voice menu shows as its automatic choice.
 pub fn default_speaker(app: &App, eff: &Effective, prefs: &Prefs, language: &str) -> (TtsId, String) {
@@ -307,14 +324,15 @@ pub async fn transcribe_after(app: &App, route: &Route, audio: &Pcm, prompt: &st
     }
 }
 
-/// The language speech is transcribed in: the route's when `stt_force_language` is on and the language was
-/// chosen; else none, and the recogniser tells the language it hears.
+/// The language speech is transcribed in: the route's, which is always fixed (the person's pref, else the
+/// request's or session's, else `DEFAULT_LANGUAGE`, clamped to the allowed ones); none only with
+/// `stt_force_language` off, where the recogniser tells the language it hears and the words are translated.
 pub fn forced_language<'a>(eff: &Effective, route: &'a Route) -> Option<&'a str> {
-    (eff.flag(Key::SttForceLanguage) && route.language_fixed).then_some(route.language.as_str())
+    eff.flag(Key::SttForceLanguage).then_some(route.language.as_str())
 }
 
 /// Transcribes audio with the route's STT engine, falling back along `STT_FALLBACK`. The language is fixed
-/// to the route's unless `stt_force_language` is off or nobody chose it ([`Route::language_fixed`]).
+/// to the route's unless `stt_force_language` is off ([`forced_language`]).
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
     let language = forced_language(eff, route);
     let order = chain(route.stt, &app.settings.fallbacks.stt);

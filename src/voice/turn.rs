@@ -140,22 +140,6 @@ impl VoiceContext {
         })
     }
 
-    /// The context of a turn spoken in `heard` (as the recogniser tells it): in that language when nobody
-    /// chose the route's and the person may use it ([`crate::turn::heard_language`]).
-    fn speaking(mut self, app: &App, heard: Option<&str>) -> Self {
-        if let Some(language) = crate::turn::heard_language(&self.route, &self.prefs, heard) {
-            tracing::debug!(%language, "the turn takes the language it was spoken in");
-            self.layer.language = Some(language);
-            let probe = TurnRequest {
-                session: self.session.clone(),
-                layer: self.layer.clone(),
-                ..TurnRequest::default()
-            };
-            self.route = route_for(app, &self.eff, &self.prefs, &probe);
-        }
-        self
-    }
-
     /// The model's turn for `text`, asked with `options`.
     fn question(&self, text: String, options: &Options) -> TurnRequest {
         TurnRequest {
@@ -216,8 +200,6 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         let Spoken { audio, early, ledger } = spoken;
         let (heard, prefetch) = transcribed(&app, &cx, &audio, early).await?;
         clock.mark(Stage::Transcription, Some(cx.route.stt.name()));
-        // Nobody chose the language: the one the person spoke is the turn's, when they may use it.
-        let cx = cx.speaking(&app, heard.language.as_deref());
         if heard.text.is_empty() {
             nothing_heard(&cx.route, &tx).await;
             return Ok(());
@@ -225,6 +207,11 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
         let Some((text, words)) = transcript(&app, &cx, &heard, &tx).await? else {
             return Ok(());
         };
+        // The answer starts while the second hearing runs, and is dropped if it finds a call for help.
+        let prefetch = prefetch.or_else(|| {
+            let again = help == Help::Listening && hearing::worth_hearing_again(&text, words, &cx.route.language);
+            again.then(|| cx.answer_early(&app, &user, &options, &heard)).flatten()
+        });
         if for_help(&app, &user, &cx, (&text, words, &audio), help, &tx).await? {
             return Ok(());
         }

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use voice_gateway::listen::silero::{SileroModel, SileroVad};
+use voice_gateway::listen::silero::{QUIET_RMS, SileroModel, SileroVad};
 
 use crate::common::{As, TestApp};
 use crate::fakes::{Fake, Reply};
@@ -52,14 +52,28 @@ fn silero_gives_the_reference_implementations_probabilities() {
         .iter()
         .map(|p| p.as_f64().unwrap())
         .collect();
-    let mut vad = SileroVad::new(model, 16_000).unwrap();
+    let mut vad = SileroVad::new(model.clone(), 16_000).unwrap();
     let got: Vec<f64> = speech()
         .chunks_exact(vad.window())
-        .map(|w| f64::from(vad.probability(w).unwrap()))
+        .map(|w| f64::from(vad.model_probability(w).unwrap()))
         .collect();
     assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert!((g - w).abs() < 1e-3, "window {i}: {g} against the reference {w}");
+    }
+    // The windows of a quiet room are silence without the model: no window is judged otherwise than the
+    // reference judges it (speech at 0.5), and some were quiet.
+    let mut gated = SileroVad::new(model, 16_000).unwrap();
+    let pcm = speech();
+    let windows: Vec<&[i16]> = pcm.chunks_exact(gated.window()).collect();
+    let quiet = windows
+        .iter()
+        .filter(|w| (w.iter().map(|&s| f64::from(s).powi(2)).sum::<f64>() / w.len() as f64).sqrt() < QUIET_RMS)
+        .count();
+    assert!(quiet > 0, "the fixture has quiet windows");
+    for (i, (window, w)) in windows.iter().zip(&want).enumerate() {
+        let g = f64::from(gated.probability(window).unwrap());
+        assert_eq!(g >= 0.5, *w >= 0.5, "window {i}: {g} against the reference {w}");
     }
 }
 

@@ -87,7 +87,7 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
     let llm = Fake::answering(&["Guten Tag."]).await;
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
-    let (app, token, _) = TestApp::with()
+    let (app, token, id) = TestApp::with()
         .llm(&llm)
         .first(Stage::Tts, &tts, "")
         .env(&[
@@ -105,8 +105,25 @@ async fn a_cloud_voice_that_cannot_speak_the_language_hands_over_to_the_local_vo
     assert!(tts.requests("/v1/audio/speech").is_empty());
     assert!(wav_info(&audio_of(&german.body)).3 > 0.3);
 
+    // Nobody chose the voice (the service's default): the notice says the service has none for German.
+    assert_eq!(
+        german.body["semantic"]["notice"],
+        "OpenAI TTS hat hier keine deutsche Stimme, darum spricht espeak-ng. Wer den Assistenten betreibt, kann \
+         eine einrichten."
+    );
+    // Anna chose one: the notice names it.
+    app.set_prefs(&id, json!({"voice": "af_bella"})).await;
+    let chosen = chat(&app, &token, json!({"text": "Hallo", "language": "de"})).await;
+    assert_eq!(chosen.status, 200, "{}", chosen.body);
+    assert_eq!(
+        chosen.body["semantic"]["notice"],
+        "Die gewählte Stimme af_bella spricht kein Deutsch, darum spricht espeak-ng."
+    );
+    app.set_prefs(&id, json!({"voice": ""})).await;
+
     let english = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
     assert_eq!(english.body["semantic"]["tts_fallback"], false);
+    assert!(english.body["semantic"]["notice"].is_null(), "{}", english.body);
     assert_eq!(english.body["semantic"]["tts"]["provider"], "openai");
     let sent = tts.requests("/v1/audio/speech")[0].json();
     assert_eq!(
@@ -162,4 +179,55 @@ async fn a_failing_tts_falls_back_along_the_chain() {
     assert_eq!(r.body["semantic"]["tts"]["provider"], "espeak");
     assert_eq!(r.body["semantic"]["fallbacks"], json!(["tts:openai"]));
     assert_eq!(tts.requests("/v1/audio/speech").len(), 1);
+}
+
+#[tokio::test]
+async fn the_voice_notice_says_which_voice_speaks_and_why_once_a_connection() {
+    let llm = Fake::answering(&["Guten Tag."]).await;
+    let piper = Fake::start().await;
+    piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
+    let voices = tempfile::tempdir().unwrap();
+    for file in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
+        std::fs::write(voices.path().join(file), b"{}").unwrap();
+    }
+    let (piper_url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[
+            ("DEFAULT_TTS_PROVIDER", "piper"),
+            ("PIPER_URL", &piper_url),
+            ("PIPER_VOICE_DIR", &dir),
+        ])
+        .user("anna")
+        .await;
+    let notices = |frames: Vec<crate::ws::Frame>| -> Vec<String> {
+        frames
+            .iter()
+            .filter(|f| f.kind() == "notice")
+            .map(|f| f.json()["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ask = json!({"text": "Was ist eine Tulpe?", "language": "de"});
+    // Nobody chose a voice: Piper has no German one, espeak-ng speaks; said once on the connection.
+    let missing = "Piper hat hier keine deutsche Stimme, darum spricht espeak-ng. Wer den Assistenten betreibt, \
+                   kann eine einrichten.";
+    let mut ws = crate::ws::connect(&app, "/ws/chat", &token).await;
+    ws.send(ask.clone()).await;
+    assert_eq!(notices(ws.turn().await), [missing]);
+    ws.send(ask.clone()).await;
+    assert_eq!(notices(ws.turn().await), Vec::<String>::new(), "told once");
+    // Nothing to say in English, nor for an answer that is not spoken.
+    ws.send(json!({"text": "What is a tulip?", "language": "en"})).await;
+    assert_eq!(notices(ws.turn().await), Vec::<String>::new());
+    let mut quiet = crate::ws::connect(&app, "/ws/chat", &token).await;
+    quiet
+        .send(json!({"text": "Was ist eine Tulpe?", "language": "de", "text_only": true}))
+        .await;
+    assert_eq!(notices(quiet.turn().await), Vec::<String>::new(), "nothing spoken");
+
+    assert_eq!(
+        piper.requests("/v1/audio/speech").len(),
+        1,
+        "Piper spoke the English answer only"
+    );
 }

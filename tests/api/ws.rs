@@ -494,35 +494,33 @@ async fn with_detection_instead_of_a_fixed_language_the_transcript_is_translated
 }
 
 #[tokio::test]
-async fn when_nobody_chose_the_language_the_person_is_answered_in_the_one_they_spoke() {
+async fn when_nobody_chose_the_language_speech_is_heard_in_the_gateways_default_language() {
     let stt = Fake::start().await;
-    // The recogniser detects German when no language is given (Whisper's language identification).
-    stt.always(
-        STT,
-        Reply::Json(json!({"text": "Wie spät ist es?", "language": "german"})),
-    );
+    stt.always(STT, Reply::Json(json!({"text": "Wie spät ist es?", "language": "de"})));
     let llm = Fake::answering(&["Es ist zehn Uhr."]).await;
-    let (app, token, id) = voice_gateway(&stt, &llm).user("anna").await;
+    // A German household: DEFAULT_LANGUAGE=de (or a machine whose locale is German); Anna chose nothing.
+    let (app, token, id) = voice_gateway(&stt, &llm)
+        .env(&[("DEFAULT_LANGUAGE", "de")])
+        .user("anna")
+        .await;
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
-    // No language in the request, none in Anna's prefs: DEFAULT_LANGUAGE (en) is no choice of hers.
     ws.send(json!({"type": "start", "text_only": true})).await;
     ws.send_audio(&tone(300)).await;
     ws.send(json!({"type": "end"})).await;
     let frames = ws.turn().await;
-
-    let transcript = frames[0].json();
-    assert_eq!(transcript["text"], "Wie spät ist es?");
-    assert_eq!(transcript["language"], "de");
-    assert!(transcript["original"].is_null(), "nothing translated: {transcript}");
+    assert_eq!(frames[0].json()["language"], "de", "{}", frames[0].json());
+    // The specification: the STT language is the fixed target language; the recogniser never detects it
+    // while stt_force_language is on (and so hears the clip on its short window).
     let sent = String::from_utf8_lossy(&stt.requests(STT)[0].body).to_string();
-    assert!(!sent.contains("name=\"language\""), "detected, not forced to English");
-    let asked = llm.requests(CHAT);
-    assert_eq!(asked.len(), 1, "no translation");
-    let system = asked[0].json()["messages"][0]["content"].as_str().unwrap().to_string();
+    assert!(sent.contains("name=\"language\"\r\n\r\nde\r\n"), "{sent}");
+    let system = llm.requests(CHAT)[0].json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(system.contains("Answer in German"), "{system}");
 
-    // Anna may use English and French only: German is not taken, and her turn stays English.
+    // Anna may use English and French only: German is clamped to the first of hers, and she is heard in it.
     let allowed = json!({"allowed_languages": ["en", "fr"]});
     let prefs = format!("/api/admin/users/{id}/prefs");
     let r = app
@@ -533,16 +531,9 @@ async fn when_nobody_chose_the_language_the_person_is_answered_in_the_one_they_s
     ws.send_audio(&tone(300)).await;
     ws.send(json!({"type": "end"})).await;
     let frames = ws.turn().await;
-    assert_eq!(frames[0].json()["language"], "de", "what was heard");
-    let asked = llm.requests(CHAT);
-    let last = asked.last().unwrap().json();
-    assert!(
-        last["messages"][0]["content"]
-            .as_str()
-            .unwrap()
-            .contains("Answer in English"),
-        "{last}"
-    );
+    assert_eq!(frames[0].json()["language"], "en", "the turn's language");
+    let sent = String::from_utf8_lossy(&stt.requests(STT).last().unwrap().body).to_string();
+    assert!(sent.contains("name=\"language\"\r\n\r\nen\r\n"), "{sent}");
 }
 
 #[tokio::test]
@@ -1176,9 +1167,14 @@ fn heard_with(text: &str, words: &[(&str, f64)]) -> Reply {
 async fn an_unclear_utterance_is_heard_again_for_a_call_for_help_and_a_written_over_one_goes_to_the_model() {
     let stt = Fake::start().await;
     // A frightened "Hilfe!" on the telephone, as the engines' Whisper wrote it, unsure; heard again with the
-    // help prompt, it is "Hilfe!", scored about as likely.
+    // help prompt, it is "Hilfe!", scored about as likely. The second hearing answers once the answer to the
+    // first has started (it runs meanwhile).
     stt.then(STT, heard_with("Sieh also.", &[("Sieh", 0.31), ("also.", 0.2)]));
-    stt.then(STT, heard_with("Hilfe!", &[("Hilfe!", 0.38)]));
+    let second = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    stt.then(
+        STT,
+        Reply::Gated(second.clone(), Box::new(heard_with("Hilfe!", &[("Hilfe!", 0.38)]))),
+    );
     stt.then(STT, Reply::Json(json!({"text": "Nein."})));
     // "Wie spät ist es?", unsure; the prompt makes the recogniser write its own words over it, which it then
     // finds unlikely: the question goes to the model.
@@ -1206,7 +1202,15 @@ async fn an_unclear_utterance_is_heard_again_for_a_call_for_help_and_a_written_o
     let mut ws = connect(&s.app, "/ws/voice", &s.token).await;
     ws.send(json!({"type": "start", "language": "de"})).await;
 
-    let asked = say(&mut ws).await;
+    ws.send_audio(&tone(300)).await;
+    ws.send(json!({"type": "end"})).await;
+    eventually("the answer started during the second hearing", 10, || async {
+        llm.requests(CHAT).len() == 1
+    })
+    .await;
+    second.add_permits(1);
+    // It found a call for help: the answer is taken back unseen, the question is asked.
+    let asked = ws.turn().await;
     assert_eq!(
         kinds(&asked),
         ["transcript", "help_asked", "audio", "binary", "done"],
@@ -1237,13 +1241,16 @@ async fn an_unclear_utterance_is_heard_again_for_a_call_for_help_and_a_written_o
     );
     let asked = llm.requests(CHAT);
     let last = |i: usize| asked[i].json()["messages"].as_array().unwrap().last().unwrap()["content"].clone();
-    assert_eq!(asked.len(), 2);
+    // The answer started for "Sieh also." and taken back; the one started for "Mischfehl ist es." during its
+    // second hearing is the turn's (asked once).
+    assert_eq!(asked.len(), 3);
+    assert_eq!(last(0), "Sieh also.");
     assert_eq!(
-        last(0),
+        last(1),
         "Mischfehl ist es.",
         "the first hearing's words, not the prompt's"
     );
-    assert_eq!(last(1), "Wie spät ist es?");
+    assert_eq!(last(2), "Wie spät ist es?");
 }
 
 #[tokio::test]

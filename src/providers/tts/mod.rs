@@ -28,6 +28,15 @@ registry! {
     }
 }
 
+/// An engine as a person may know it (the voice notice names it).
+pub fn known_as(id: TtsId) -> &'static str {
+    match id {
+        TtsId::Espeak => "espeak-ng",
+        TtsId::Piper => "Piper",
+        TtsId::Openai => "OpenAI TTS",
+    }
+}
+
 /// Synthesised speech as a file. Engines that answer with a whole file return WAV.
 #[derive(Debug, Clone)]
 pub struct Speech {
