@@ -34,11 +34,9 @@ const QUESTIONS: [&str; 3] = [
     "Can you tell me a short joke?",
 ];
 
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.windows(2)
-        .find(|w| w[0] == name)
-        .map_or_else(|| default.to_string(), |w| w[1].clone())
-}
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 
 #[tokio::main]
 async fn main() {

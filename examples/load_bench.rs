@@ -21,11 +21,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 const ADMIN_KEY: &str = "load-admin-key-0123456789";
 
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.windows(2)
-        .find(|w| w[0] == name)
-        .map_or_else(|| default.to_string(), |w| w[1].clone())
-}
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 
 #[tokio::main]
 async fn main() {

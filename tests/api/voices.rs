@@ -8,22 +8,17 @@ use crate::common::{As, Stage, TestApp};
 use crate::fakes::{Fake, Reply, wav, wav_info};
 use crate::turns::{audio_of, chat};
 
-#[tokio::test]
-async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
-    let llm = Fake::answering(&["Good day."]).await;
+/// A gateway whose voice is Piper (a fake speech server) with these voice `files`, for Anna.
+async fn with_piper(llm: &Fake, files: &[&str]) -> (TestApp, String, Fake, tempfile::TempDir) {
     let piper = Fake::start().await;
     piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
     let voices = tempfile::tempdir().unwrap();
-    for file in [
-        "en_US-joe-medium.onnx",
-        "en_US-joe-medium.onnx.json",
-        "fr_FR-siwis-low.onnx",
-    ] {
+    for file in files {
         std::fs::write(voices.path().join(file), b"{}").unwrap();
     }
     let (piper_url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
     let (app, token, _) = TestApp::with()
-        .llm(&llm)
+        .llm(llm)
         .env(&[
             ("DEFAULT_TTS_PROVIDER", "piper"),
             ("PIPER_URL", &piper_url),
@@ -31,6 +26,18 @@ async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
         ])
         .user("anna")
         .await;
+    (app, token, piper, voices)
+}
+
+#[tokio::test]
+async fn piper_speaks_the_languages_it_has_voices_for_and_espeak_the_others() {
+    let llm = Fake::answering(&["Good day."]).await;
+    let files = [
+        "en_US-joe-medium.onnx",
+        "en_US-joe-medium.onnx.json",
+        "fr_FR-siwis-low.onnx",
+    ];
+    let (app, token, piper, _voices) = with_piper(&llm, &files).await;
 
     let english = chat(&app, &token, json!({"text": "Hello", "language": "en"})).await;
     assert_eq!(english.status, 200, "{}", english.body);
@@ -184,22 +191,7 @@ async fn a_failing_tts_falls_back_along_the_chain() {
 #[tokio::test]
 async fn the_voice_notice_says_which_voice_speaks_and_why_once_a_connection() {
     let llm = Fake::answering(&["Guten Tag."]).await;
-    let piper = Fake::start().await;
-    piper.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2205)));
-    let voices = tempfile::tempdir().unwrap();
-    for file in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
-        std::fs::write(voices.path().join(file), b"{}").unwrap();
-    }
-    let (piper_url, dir) = (piper.v1(), voices.path().to_str().unwrap().to_string());
-    let (app, token, _) = TestApp::with()
-        .llm(&llm)
-        .env(&[
-            ("DEFAULT_TTS_PROVIDER", "piper"),
-            ("PIPER_URL", &piper_url),
-            ("PIPER_VOICE_DIR", &dir),
-        ])
-        .user("anna")
-        .await;
+    let (app, token, piper, _voices) = with_piper(&llm, &["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"]).await;
     let notices = |frames: Vec<crate::ws::Frame>| -> Vec<String> {
         frames
             .iter()
