@@ -437,7 +437,19 @@ def transcribe_short(model, audio, language, window, prompt=None):
                                   suppress_tokens=[-1])
     text_tokens = [t for t in result[0].sequences_ids[0] if t < tokenizer.eot]
     text = tokenizer.decode(text_tokens).strip()
+    if looping(text):
+        # Greedy decoding went round in a loop ("sehr sehr sehr …"): faster-whisper's own way, which tries
+        # again warmer when its text compresses this well, hears the clip instead.
+        return None
     return text, language, duration, word_probabilities(model, tokenizer, text_tokens, encoded, seconds)
+
+
+def looping(text):
+    """Whether a transcript repeats itself: it compresses better than faster-whisper's own threshold (2.4)."""
+    import zlib
+
+    data = text.encode()
+    return len(data) > 40 and len(data) / len(zlib.compress(data)) > 2.4
 
 
 # What Whisper hears of a clip (`speech_only`): half a second before the first word (it drops a first word that
