@@ -152,16 +152,33 @@ mod tests {
         &'static str,
     );
 
+    const BUILTIN: Pairs = &[
+        ("stt_provider", "whisper"),
+        ("llm_provider", "local"),
+        ("tts_provider", "espeak"),
+        ("language", "en"),
+    ];
+
+    /// Resolves each case's layers and compares stt, llm, tts, model, voice and language.
+    fn check(cases: Vec<(Layers, Expect)>) {
+        for (n, (layers, want)) in cases.into_iter().enumerate() {
+            let got = resolve(&stack(layers), &[]);
+            let got = (
+                got.stt.as_str(),
+                got.llm.as_str(),
+                got.tts.as_str(),
+                got.llm_model.as_deref(),
+                got.voice.as_deref(),
+                got.language.as_str(),
+            );
+            assert_eq!(got, want, "case {n}");
+        }
+    }
+
     #[test]
     fn each_layer_beats_the_ones_below_it() {
-        let builtin: Pairs = &[
-            ("stt_provider", "whisper"),
-            ("llm_provider", "local"),
-            ("tts_provider", "espeak"),
-            ("language", "en"),
-        ];
-        let none: Pairs = &[];
-        let cases: Vec<(Layers, Expect)> = vec![
+        let (builtin, none): (Pairs, Pairs) = (BUILTIN, &[]);
+        check(vec![
             (
                 [builtin, none, none, none, none, none],
                 ("whisper", "local", "espeak", None, None, "en"),
@@ -207,6 +224,13 @@ mod tests {
                 ],
                 ("whisper", "local", "espeak", None, None, "it"),
             ),
+        ]);
+    }
+
+    #[test]
+    fn a_model_or_a_voice_goes_with_the_provider_it_was_chosen_for() {
+        let (builtin, none): (Pairs, Pairs) = (BUILTIN, &[]);
+        check(vec![
             (
                 [
                     builtin,
@@ -256,19 +280,7 @@ mod tests {
                 [builtin, none, none, &[("voice", "de+f3")], none, &[("voice", "en-us")]],
                 ("whisper", "local", "espeak", None, Some("en-us"), "en"),
             ),
-        ];
-        for (n, (layers, want)) in cases.into_iter().enumerate() {
-            let got = resolve(&stack(layers), &[]);
-            let got = (
-                got.stt.as_str(),
-                got.llm.as_str(),
-                got.tts.as_str(),
-                got.llm_model.as_deref(),
-                got.voice.as_deref(),
-                got.language.as_str(),
-            );
-            assert_eq!(got, want, "case {n}");
-        }
+        ]);
     }
 
     #[test]
