@@ -13,7 +13,7 @@
 #[path = "common/memory.rs"]
 mod memory;
 
-use memory::rss_mib;
+use memory::rss_mib_of;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -110,7 +110,7 @@ async fn main() {
     let due: usize = arg(&args, "--due").map_or(1_000, |n| n.parse().expect("--due"));
     let store = Store::connect(&url, 32, Duration::from_secs(10)).await.expect("store");
     let run = format!("bench{}", now_ms());
-    let memory_start = rss_mib();
+    let memory_start = rss_mib_of("self");
     let started = Instant::now();
     let ids = populate(&store, people, &run).await;
     let populated = started.elapsed();
@@ -122,7 +122,7 @@ async fn main() {
         tokio::spawn(voice_gateway::bus::run(a.clone())),
         tokio::spawn(voice_gateway::bus::run(b.clone())),
     );
-    let memory_populated = rss_mib();
+    let memory_populated = rss_mib_of("self");
 
     // Nothing due: what a look reads.
     let now = now_ms();
@@ -171,7 +171,7 @@ async fn main() {
     let busy = rows_read(&store).await - before;
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)].as_millis();
-    let memory_after = rss_mib();
+    let memory_after = rss_mib_of("self");
     println!("| what | value |\n|---|---|");
     println!(
         "| people stored (user, daily reminder, check-in) | {people} in {:.1} s |",

@@ -36,7 +36,10 @@ const QUESTIONS: [&str; 3] = [
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/memory.rs"]
+mod memory;
 use args::arg;
+use memory::rss_mib_of;
 
 #[tokio::main]
 async fn main() {
@@ -237,7 +240,7 @@ impl Gateway {
 
     /// The gateway's resident memory in MB.
     fn rss_mb(&self) -> f64 {
-        Self::rss_of(self.child.id())
+        rss_mib_of(&self.child.id().to_string())
     }
 }
 
@@ -258,7 +261,7 @@ async fn talk(gateway: &Gateway, (clips, room): (&[(Vec<i16>, u32)], &[i16]), n:
         let (peak, pid) = (peak.clone(), gateway.child.id());
         tokio::spawn(async move {
             loop {
-                let mb = Gateway::rss_of(pid);
+                let mb = rss_mib_of(&pid.to_string());
                 {
                     let mut p = peak.lock().unwrap();
                     *p = p.max(mb);
@@ -296,19 +299,6 @@ async fn talk(gateway: &Gateway, (clips, room): (&[(Vec<i16>, u32)], &[i16]), n:
         cpu_ms_per_speech_s: used * 1000.0 / speech.max(0.001),
         mb_per_talker: (peak - base) / n as f64,
         errors,
-    }
-}
-
-impl Gateway {
-    /// The resident memory of process `pid` in MB.
-    fn rss_of(pid: u32) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-            .unwrap_or(0.0)
-            / 1024.0
     }
 }
 

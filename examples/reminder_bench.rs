@@ -12,7 +12,7 @@
 #[path = "common/memory.rs"]
 mod memory;
 
-use memory::rss_mib;
+use memory::rss_mib_of;
 use std::time::{Duration, Instant};
 
 use voice_gateway::App;
@@ -72,7 +72,7 @@ async fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("gateway.db");
     let store = Store::open(&db).await.expect("store");
-    let before = rss_mib();
+    let before = rss_mib_of("self");
 
     // (a) Many reminders waiting.
     let started = Instant::now();
@@ -93,7 +93,7 @@ async fn main() {
     let reopened = Store::open(&db).await.expect("store");
     let app = App::new(settings(&db), reopened);
     let start = started.elapsed();
-    let after = rss_mib();
+    let after = rss_mib_of("self");
     let looks = 200;
     let started = Instant::now();
     for _ in 0..looks {

@@ -1,8 +1,8 @@
-//! Memory shared by the benchmarks (`reminder_bench`, `care_scale_bench`).
+//! Memory shared by the benchmarks (`reminder_bench`, `care_scale_bench`, `density_bench`).
 
-/// The process's resident memory in MiB.
-pub fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+/// The resident memory of process `pid` (a number, or `self`) in MiB.
+pub fn rss_mib_of(pid: &str) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let kib: f64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))

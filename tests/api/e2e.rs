@@ -165,15 +165,7 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     assert!(running.contains("; voice piper;"), "{running}");
     let http = reqwest::Client::new();
     let base = format!("http://127.0.0.1:{}", gw.port);
-    let session: Value = http
-        .post(format!("{base}/api/sessions"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let session = session["id"].as_str().unwrap().to_string();
+    let session = new_session(&http, &base).await;
 
     for (language, question, keyword) in [
         ("de", "Wie spät ist es in Berlin?", "berlin"),
@@ -194,31 +186,7 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
             ws.send(Message::Binary(bytes.into())).await.unwrap();
         }
 
-        let mut events = Vec::new();
-        let mut binaries = 0;
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(120), ws.next())
-                .await
-                .expect("events")
-                .unwrap()
-                .unwrap();
-            match frame {
-                Message::Text(t) => {
-                    let event: Value = serde_json::from_str(&t).unwrap();
-                    let kind = event["type"].as_str().unwrap().to_string();
-                    assert_ne!(kind, "error", "{event}");
-                    events.push(event);
-                    if kind == "done" {
-                        break;
-                    }
-                }
-                Message::Binary(b) => {
-                    assert_eq!(&b[..4], b"RIFF", "audio frames are WAV");
-                    binaries += 1;
-                }
-                _ => {}
-            }
-        }
+        let (events, binaries) = turn_events(&mut ws).await;
         let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
         assert_eq!(kinds[0], "transcript", "{kinds:?}");
         let heard = events[0]["text"].as_str().unwrap().to_lowercase();
@@ -265,15 +233,7 @@ async fn spoken_questions_get_spoken_answers_from_the_real_engines() {
     })
     .await;
 
-    let chat_session: Value = http
-        .post(format!("{base}/api/sessions"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let chat_session = chat_session["id"].as_str().unwrap();
+    let chat_session = new_session(&http, &base).await;
     let mut history_lens = Vec::new();
     for text in ["My name is Anna.", "What is my name?"] {
         let r: Value = http
@@ -371,6 +331,51 @@ async fn whisper_is_the_gateways_own_recognizer_on_the_model_folder_it_is_given(
     assert!(service.requests("/v1/audio/transcriptions").is_empty());
 }
 
+/// A new conversation of the anonymous user.
+async fn new_session(http: &reqwest::Client, base: &str) -> String {
+    let session: Value = http
+        .post(format!("{base}/api/sessions"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    session["id"].as_str().unwrap().to_string()
+}
+
+/// The events of a turn on `/ws/voice` up to its `done` (none may be an error), and how many audio frames
+/// (WAV) came with them.
+async fn turn_events<S>(ws: &mut S) -> (Vec<Value>, usize)
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    let (mut events, mut binaries) = (Vec::new(), 0);
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(120), ws.next())
+            .await
+            .expect("events")
+            .unwrap()
+            .unwrap();
+        match frame {
+            Message::Text(t) => {
+                let event: Value = serde_json::from_str(&t).unwrap();
+                assert_ne!(event["type"], "error", "{event}");
+                let done = event["type"] == "done";
+                events.push(event);
+                if done {
+                    return (events, binaries);
+                }
+            }
+            Message::Binary(b) => {
+                assert_eq!(&b[..4], b"RIFF", "audio frames are WAV");
+                binaries += 1;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// espeak-ng's voice of `parts` at 16 kHz with `pause_ms` of silence between them (and before and after).
 fn spoken_with_pauses(language: &str, parts: &[&str], pause_ms: usize) -> Vec<i16> {
     let mut pcm = vec![0i16; 16 * 300];
@@ -434,15 +439,7 @@ async fn a_patient_persons_question_with_a_three_second_pause_is_heard_and_store
         .await
         .unwrap();
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    let session: Value = http
-        .post(format!("{base}/api/sessions"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let session = session["id"].as_str().unwrap().to_string();
+    let session = new_session(&http, &base).await;
     let url = format!("ws://127.0.0.1:{}/ws/voice?session_id={session}", gw.port);
     let (mut ws, _) = connect_async(url).await.unwrap();
     let start = json!({"type": "start", "vad": true, "sample_rate": 16000, "language": "en", "text_only": true});
@@ -457,21 +454,12 @@ async fn a_patient_persons_question_with_a_three_second_pause_is_heard_and_store
         let bytes: Vec<u8> = piece.iter().flat_map(|s| s.to_le_bytes()).collect();
         ws.send(Message::Binary(bytes.into())).await.unwrap();
     }
-    let mut transcripts = Vec::new();
-    loop {
-        let frame = tokio::time::timeout(Duration::from_secs(120), ws.next())
-            .await
-            .expect("events");
-        let Some(Ok(Message::Text(t))) = frame else { continue };
-        let event: Value = serde_json::from_str(&t).unwrap();
-        assert_ne!(event["type"], "error", "{event}");
-        if event["type"] == "transcript" {
-            transcripts.push(event["text"].as_str().unwrap().to_lowercase());
-        }
-        if event["type"] == "done" {
-            break;
-        }
-    }
+    let (events, _) = turn_events(&mut ws).await;
+    let transcripts: Vec<String> = events
+        .iter()
+        .filter(|e| e["type"] == "transcript")
+        .map(|e| e["text"].as_str().unwrap().to_lowercase())
+        .collect();
     assert_eq!(transcripts.len(), 1, "one utterance: {transcripts:?}");
     assert!(
         transcripts[0].contains("tell me") && transcripts[0].contains("moon"),
@@ -483,6 +471,22 @@ async fn a_patient_persons_question_with_a_three_second_pause_is_heard_and_store
         last.as_str().unwrap().to_lowercase().contains("tell me"),
         "the model heard {last}"
     );
+    // Stored as one question with both halves, once it can no longer be continued.
+    let stored = crate::common::eventually("the question stored", 15, || async {
+        let stored: Value = http
+            .get(format!("{base}/api/sessions/{session}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let messages = stored["messages"].as_array().cloned().unwrap_or_default();
+        (messages.len() == 2).then_some(messages)
+    })
+    .await;
+    let question = stored[0]["text"].as_str().unwrap().to_lowercase();
+    assert!(question.contains("tell me") && question.contains("moon"), "{stored:?}");
 }
 
 /// A gateway started on a German machine (`LANG=de_DE.UTF-8`, no `DEFAULT_LANGUAGE`) hears a person who chose
