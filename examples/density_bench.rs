@@ -4,9 +4,10 @@
 //! transcription, chat completions as server-sent events, speech as WAV), so what is measured is the gateway.
 //!
 //! For each N: first audio after the last speech sample (p50 / p90 over every question of every talker), the
-//! gateway's CPU per second of speech sent, and its resident memory per talker (peak while they talk, over
-//! its resident memory before they connected). Then idle sessions: the memory of `--idle` open sessions that
-//! said nothing, and what is left when they have closed.
+//! gateway's CPU per second of speech sent, its resident memory per talker (peak while they talk, over its
+//! resident memory before they connected; one question is asked first, and what the models took for it is
+//! shown apart as "once") and Smart Turn's runs per question (from `/api/metrics`). Then idle sessions: the
+//! memory of `--idle` open sessions that said nothing, and what is left when they have closed.
 //!
 //! Run: `cargo build --release && cargo run --release --example density_bench -- [--bin
 //! target/release/voice-gateway] [--engines target/engines] [--talkers 1,10,25,50,100] [--questions 3]
@@ -33,6 +34,9 @@ const QUESTIONS: [&str; 3] = [
     "How far away is the moon?",
     "Can you tell me a short joke?",
 ];
+
+/// The admin key the benchmark's gateway gets, for its metrics.
+const ADMIN_KEY: &str = "density-bench-admin-key-0123456789";
 
 #[path = "common/args.rs"]
 mod args;
@@ -61,13 +65,23 @@ async fn main() {
         .filter_map(|w| w[1].split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
         .collect();
     let fakes = start_fakes().await;
-    println!("| talkers | first audio p50 / p90 ms | gateway CPU ms per s of speech | MB per talker | errors |");
-    println!("|---|---|---|---|---|");
+    println!(
+        "| talkers | first audio p50 / p90 ms | gateway CPU ms per s of speech | MB per talker | Smart Turn runs \
+         per question | errors |"
+    );
+    println!("|---|---|---|---|---|---|");
     for &n in &talkers {
         let gateway = Gateway::start(&bin, &engines, &fakes, &extra).await;
+        // One question first, so that what the models take once (their sessions' working memory, grown on
+        // their first run) is not counted as the talkers'.
+        let started = gateway.rss_mb();
+        talk(&gateway, (&clips, &room), 1, 1).await;
+        let once = gateway.rss_mb() - started;
+        let checks = gateway.turn_checks().await;
         let row = talk(&gateway, (&clips, &room), n, questions).await;
+        let runs = (gateway.turn_checks().await - checks) as f64 / (n * questions) as f64;
         println!(
-            "| {n} | {:.0} / {:.0} | {:.0} | {:.2} | {} |",
+            "| {n} | {:.0} / {:.0} | {:.0} | {:.2} (+{once:.0} once) | {runs:.2} | {} |",
             row.p50, row.p90, row.cpu_ms_per_speech_s, row.mb_per_talker, row.errors
         );
     }
@@ -211,6 +225,7 @@ impl Gateway {
                 ("OPENAI_TTS_URL", fakes),
                 ("DEFAULT_TTS_PROVIDER", "openai"),
                 ("RUST_LOG", "warn"),
+                ("ADMIN_API_KEY", ADMIN_KEY),
             ])
             .envs(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdout(Stdio::null())
@@ -236,6 +251,26 @@ impl Gateway {
             .get(11..13)
             .map_or(0.0, |f| f.iter().filter_map(|v| v.parse::<f64>().ok()).sum());
         ticks / 100.0
+    }
+
+    /// Smart Turn's checks started so far (`turn_checks_total{outcome="started"}`).
+    async fn turn_checks(&self) -> u64 {
+        let metrics: serde_json::Value = reqwest::Client::new()
+            .get(format!("http://{}/api/metrics", self.addr))
+            .header("X-Admin-Key", ADMIN_KEY)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        metrics["counters"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| name.starts_with("turn_checks_total") && name.contains("started"))
+            .filter_map(|(_, v)| v.as_u64())
+            .sum()
     }
 
     /// The gateway's resident memory in MB.

@@ -50,6 +50,9 @@ pub const EMERGENCY_ESCALATIONS_TOTAL: &str = "emergency_escalations_total";
 pub const GATEWAY_INFO: &str = "gateway_info";
 /// Series `voice_continuations_total`: speech after a pause joined to the question it continued, by `channel`.
 pub const VOICE_CONTINUATIONS_TOTAL: &str = "voice_continuations_total";
+/// Series `turn_checks_total`: Smart Turn's checks of a pause, by `outcome`: `started` (each asked), `complete`,
+/// `incomplete`, `failed` (each verdict taken); started but never taken were dropped when speech went on.
+pub const TURN_CHECKS_TOTAL: &str = "turn_checks_total";
 /// Series `sip_calls_ended_total`: SIP calls the gateway ended because the other side was gone, by `reason`
 /// (`no_audio`: no RTP for `RTP_TIMEOUT_SECONDS`; `no_ack`: its 200 never acknowledged; `session_expired`: a
 /// session timer ran out unrefreshed).
@@ -137,6 +140,10 @@ const HELP: &[(&str, &str)] = &[
     (
         VOICE_CONTINUATIONS_TOTAL,
         "Speech after a pause joined to the question it continued (the answer to the half was cancelled), by channel.",
+    ),
+    (
+        TURN_CHECKS_TOTAL,
+        "Smart Turn's checks of a pause: started, and the verdicts taken (complete, incomplete, failed).",
     ),
     (
         TASK_FAILURES_TOTAL,

@@ -12,10 +12,11 @@ use crate::error::{ApiError, Result};
 /// A client that does not take a frame within this time is disconnected.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The read buffer of a WebSocket connection. tungstenite's default of 128 KiB is allocated per connection at
-/// the upgrade, and was most of an idle voice session's memory; the frames of every channel here are a few
-/// KiB (20 ms of audio, an event), and a longer message is read in several turns of the buffer.
-pub const READ_BUFFER: usize = 16 * 1024;
+/// The read buffer of a WebSocket connection. tungstenite allocates it per connection at the upgrade and fills
+/// all of it with zeros before each read, so all of it is resident: its default of 128 KiB, then 16, was most
+/// of an idle voice session's memory. The frames of every channel here are a few KiB (20 ms of audio is 640
+/// bytes, an event less); a longer message grows the buffer to its length and is read 4 KiB at a time.
+pub const READ_BUFFER: usize = 4 * 1024;
 
 /// Sends a frame; false when the client is gone or too slow.
 pub async fn send(socket: &mut WebSocket, message: Message) -> bool {

@@ -7,8 +7,10 @@
 //! wrong; and the CPU the gateway and its engines used while it was asked and answered (in cores).
 //!
 //! Run: `cargo build --release && cargo run --release --example turn_bench -- [--bin target/release/voice-gateway]
-//! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...] [--patience MS]` (the engines folder of the end-to-end test;
-//! the first start installs them). `--env` sets the gateway's settings, to measure what each step buys (for
+//! [--engines target/engines] [--only de|en] [--env KEY=VALUE ...] [--patience MS] [--no-language]` (the engines
+//! folder of the end-to-end test;
+//! the first start installs them; `--no-language`: the questions' `start` names no language, as a phone guest's
+//! or a person's without a language pref: the gateway's `DEFAULT_LANGUAGE` is theirs). `--env` sets the gateway's settings, to measure what each step buys (for
 //! example `--env TURN_ENGINE=silence --env WHISPER_WINDOW_SECONDS=30`). `--line twilio` asks each question
 //! as a phone call through the Twilio line instead, in µ-law at 8 kHz ([`phone`]); `--line sip-g722` and
 //! `--line sip-pcma` as a call to the SIP telephone in G.722 (16 kHz) or A-law (8 kHz) ([`sip`]); `--line
@@ -126,6 +128,7 @@ async fn main() {
     let gateway = Gateway(start(&bin, &engines, dir.path(), port, &settings).await);
     let pid = gateway.0.id();
     let patience = arg(&args, "--patience", "");
+    let no_language = args.iter().any(|a| a == "--no-language");
     if !patience.is_empty() {
         // The speaker's patience (the pref `turn_patience`), as a slow speaker's would be learned or set.
         let prefs = json!({"turn_patience": patience.parse::<u32>().expect("--patience in ms")});
@@ -143,7 +146,7 @@ async fn main() {
             (true, _) => phone::ask(port, pid, &lang, &pcm, call).await,
             (_, Some(codec)) => sip::ask(port, sip_addr, pid, &lang, &pcm, codec, call).await,
             _ if asterisk => audiosocket::ask(port, audiosocket_addr, pid, &lang, &pcm, call).await,
-            _ => ask(port, pid, &lang, &pcm).await,
+            _ => ask(port, pid, (!no_language).then_some(lang.as_str()), &pcm).await,
         }
     };
     // A first turn warms the engines up (model load, caches); it is not counted.
@@ -485,13 +488,16 @@ fn resample(samples: &[i16], from: u32, to: u32) -> Vec<i16> {
 }
 
 /// Streams one question in real time and measures from its last voiced sample.
-async fn ask(port: u16, pid: u32, lang: &str, pcm: &[i16]) -> Measure {
+async fn ask(port: u16, pid: u32, lang: Option<&str>, pcm: &[i16]) -> Measure {
     let (sums_before, cpu_before, began) = (stage_sums(port).await, cpu_seconds(pid), Instant::now());
     let url = format!("ws://127.0.0.1:{port}/ws/voice");
     let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("handshake");
     let (mut tx, mut rx) = ws.split();
-    let start = json!({"type": "start", "vad": true, "sample_rate": 16000, "language": lang,
-        "stream": true, "audio_stream": true});
+    let mut start = json!({"type": "start", "vad": true, "sample_rate": 16000, "stream": true,
+        "audio_stream": true});
+    if let Some(lang) = lang {
+        start["language"] = json!(lang);
+    }
     tx.send(Message::Text(start.to_string().into())).await.unwrap();
     // The speech, then up to 8 s of silence, one 20 ms frame every 20 ms.
     let silence = vec![0i16; 16 * 8000];

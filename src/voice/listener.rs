@@ -25,6 +25,7 @@ use crate::listen::pace::Pace;
 use crate::listen::smart_turn::SmartTurn;
 use crate::listen::vad::{Vad, VadConfig, VadEvent};
 use crate::listen::words;
+use crate::metrics::TURN_CHECKS_TOTAL;
 use crate::providers::audio::Pcm;
 use crate::store::users::User;
 
@@ -457,6 +458,7 @@ impl Listener {
         let samples = self.joined(&self.samples.samples()[..vad.analysed()]);
         self.check = Some(TurnCheck::start(model.clone(), samples, threshold));
         self.checked_at_ms = silence_ms;
+        self.app.metrics.incr(TURN_CHECKS_TOTAL, &[("outcome", "started")]);
     }
 
     /// Hands the audio up to the current pause to the recognition (started with the first pause) to be
@@ -490,6 +492,12 @@ impl Listener {
     pub async fn verdict(&mut self) -> Verdict {
         if !self.reading_words {
             let verdict = TurnCheck::decided(&mut self.check).await;
+            let outcome = match verdict {
+                Verdict::Complete => "complete",
+                Verdict::Incomplete => "incomplete",
+                Verdict::Unknown => "failed",
+            };
+            self.app.metrics.incr(TURN_CHECKS_TOTAL, &[("outcome", outcome)]);
             if verdict != Verdict::Complete || self.app.settings.voice.stt_early_ms == 0 {
                 return verdict;
             }

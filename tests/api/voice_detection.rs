@@ -323,6 +323,20 @@ async fn with_smart_turn_an_unfinished_sentence_waits_through_its_pause_and_a_co
     let transcript = event_within(&mut ws, 10_000).await.expect("a transcript");
     assert_eq!(transcript["type"], "transcript", "{transcript}");
     assert_eq!(stt.requests(STT).len(), 2);
+
+    // The operator sees the checks: the broken-off sentence judged unfinished, the question complete; every
+    // verdict taken was a check started.
+    let metrics = app.prometheus().await;
+    let count = |outcome: &str| -> u64 {
+        let series = format!("turn_checks_total{{outcome=\"{outcome}\"}} ");
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(series.as_str()))
+            .map_or(0, |v| v.trim().parse().unwrap())
+    };
+    assert!(count("complete") >= 1, "{metrics}");
+    assert!(count("incomplete") >= 1, "{metrics}");
+    assert!(count("started") >= count("complete") + count("incomplete"), "{metrics}");
 }
 
 #[tokio::test]
