@@ -593,25 +593,34 @@ async fn the_half_of_a_continued_question_is_never_read_for_memories() {
     let whole = after(&mut ws, "continued").await;
     assert_eq!(whole[0].json()["text"], WHOLE);
 
-    // The whole is read once its window passed; the half never was.
+    // The whole is read once its window passed; the half never was: when the next question's reading comes,
+    // the whole's was the only one before it.
     assert_eq!(one_question_stored(&app, &session, &token).await[0], WHOLE);
-    eventually("the whole's extraction", 10, || async {
+    let extractions = || async {
         let found: Vec<String> = llm
             .all_requests()
             .iter()
             .filter(|r| r.is_extraction())
             .map(|r| String::from_utf8_lossy(&r.body).to_string())
             .collect();
-        (!found.is_empty()).then_some(())
+        found
+    };
+    let first = eventually("the whole's extraction", 10, || async {
+        extractions().await.first().cloned()
     })
     .await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let extractions: Vec<String> = llm
-        .all_requests()
-        .iter()
-        .filter(|r| r.is_extraction())
-        .map(|r| String::from_utf8_lossy(&r.body).to_string())
-        .collect();
-    assert_eq!(extractions.len(), 1, "{extractions:?}");
-    assert!(extractions[0].contains("the capital of Spain"), "{}", extractions[0]);
+    assert!(first.contains("the capital of Spain"), "{first}");
+    // Long after the whole's window, a new question (ended by a longer pause: Anna's patience grew when she
+    // went on after one second).
+    stt.always(STT, Reply::Json(json!({"text": "Where is Spain?"})));
+    ws.speak([silence(4000), tone(700), silence(2500)].concat()).await;
+    let next = ws.turn().await;
+    assert_eq!(next[0].json()["text"], "Where is Spain?", "{:?}", kinds(&next));
+    let all = eventually("the next question's extraction", 10, || async {
+        let all = extractions().await;
+        (all.len() >= 2).then_some(all)
+    })
+    .await;
+    assert_eq!(all.len(), 2, "the half read too: {all:?}");
+    assert!(all[1].contains("Where is Spain?"), "{}", all[1]);
 }
