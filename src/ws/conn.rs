@@ -51,8 +51,9 @@ struct Conn {
     last: LastAnswer,
     /// The container of the running turn's audio.
     answer: AudioFormat,
-    /// The microphone's Opus decoder, when the start frame asked for Opus input.
-    mic: Option<LiveDecoder>,
+    /// The microphone's Opus decoder, when the start frame asked for Opus input (boxed: its 5 KiB of state
+    /// would be in every connection's task).
+    mic: Option<Box<LiveDecoder>>,
     /// The place of a voice connection in the budget.
     _seat: Option<Seat>,
     /// Events the gateway pushes to the person (a reminder that is due).
@@ -123,7 +124,7 @@ impl Conn {
             let answering = self.conversation.answering();
             let busy = answering || self.conversation.help_pending();
             if !busy && let Some(notice) = self.held.pop_front() {
-                if !self.on_notice(&mut socket, notice, false).await {
+                if !Box::pin(self.on_notice(&mut socket, notice, false)).await {
                     return;
                 }
                 continue;
@@ -160,12 +161,12 @@ impl Conn {
                     match self.held.len() > HELD_NOTICES {
                         true => {
                             let oldest = self.held.pop_front().unwrap_or_default();
-                            self.on_notice(&mut socket, oldest, true).await
+                            Box::pin(self.on_notice(&mut socket, oldest, true)).await
                         }
                         false => true,
                     }
                 }
-                Step::Notice(notice) => self.on_notice(&mut socket, notice, false).await,
+                Step::Notice(notice) => Box::pin(self.on_notice(&mut socket, notice, false)).await,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
                     Some(heard) => self.on_heard(&mut socket, heard).await,
                     None => true,
@@ -181,8 +182,8 @@ impl Conn {
         }
     }
 
-    /// A pushed event (a reminder that is due): sent as it is; a voice connection between turns also hears
-    /// its `said` (held while a turn runs or help is asked: see [`Conn::held`]).
+    /// A pushed event (a reminder that is due): sent as it is; a voice connection between turns also hears its
+    /// `said` (held while a turn runs or help is asked: see [`Conn::held`]). Called boxed, as rare as a frame.
     async fn on_notice(&mut self, socket: &mut WebSocket, notice: serde_json::Value, answering: bool) -> bool {
         if !send(socket, Message::Text(notice.to_string().into())).await {
             return false;
@@ -310,7 +311,9 @@ impl Conn {
                 .await
             }
             Message::Text(text) => match parse(&text) {
-                Ok(frame) => self.on_frame(socket, frame).await,
+                // Boxed: a frame (start, a typed question, help's answer) is rare, and its handler's state is
+                // most of the connection task's size, which every idle connection would otherwise hold.
+                Ok(frame) => Box::pin(self.on_frame(socket, frame)).await,
                 Err(err) => reject(socket, err).await,
             },
             Message::Binary(bytes) => self.on_audio(socket, &bytes).await,
@@ -353,7 +356,7 @@ impl Conn {
                         return reject(socket, ApiError::invalid("sample_rate", problem)).await;
                     }
                     InputFormat::Opus => match LiveDecoder::new(rate) {
-                        Ok(decoder) => Some(decoder),
+                        Ok(decoder) => Some(Box::new(decoder)),
                         Err(err) => return reject(socket, ApiError::Internal(err)).await,
                     },
                 };
