@@ -127,6 +127,9 @@ try {
   if (await page.isVisible('#language-label')) throw new Error('language menu shown although one language is allowed');
   step('language menu hidden for one allowed language');
 
+  // On a phone's screen, where the question bar covers a good part of it.
+  const desk = page.viewportSize();
+  await page.setViewportSize({ width: 412, height: 915 });
   await page.fill('#question', 'What is the weather in Berlin today?');
   await page.click('#send');
   await page.waitForFunction(() => window.__vg.tokens > 0, null, { timeout: 15000 });
@@ -156,6 +159,14 @@ try {
   if (await page.evaluate(() => window.__vg.heard) < 1) throw new Error('no heard frame sent when typing over the answer');
   await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, dones, { timeout: 20000 });
   step(`typed over the answer by keyboard alone (${tabs} tab stops, Enter): heard frame sent, the new question answered`);
+  // The end of the conversation (the new answer and what is told under it) is above the question bar, not under it.
+  const [end, bar] = await page.evaluate(() => [
+    document.querySelector('#conversation').lastElementChild.getBoundingClientRect().bottom,
+    document.querySelector('#ask').getBoundingClientRect().top,
+  ]);
+  if (end > bar + 1) throw new Error(`the last answer ends at ${end} px, under the question bar at ${bar} px`);
+  step(`on a phone's screen the last answer ends above the question bar (${Math.round(end)} ≤ ${Math.round(bar)} px)`);
+  await page.setViewportSize(desk);
   await accessible(page, 'assistant page with a conversation');
 
   const before = await page.locator('.turn.user').count();

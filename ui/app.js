@@ -113,11 +113,19 @@ function bubble(role, text) {
   return span;
 }
 
+// Keeps the end of the conversation (an answer being written, the notices told under it) above the question bar
+// while the person looks at what just grew, `el`; one who scrolled up to read something earlier is left there.
+function follow(el) {
+  const { top, bottom } = el.getBoundingClientRect();
+  if (top < innerHeight && bottom > 0) $('#conversation').scrollIntoView({ block: 'end' });
+}
+
 function note(text) {
   const p = document.createElement('p');
   p.className = 'notice';
   p.textContent = text;
   $('#conversation').appendChild(p);
+  follow(p);
 }
 
 function citations(urls) {
@@ -175,7 +183,7 @@ function onEvent(ws, data) {
       status(t('page-ready'));
       break;
     case 'ack': answer = bubble('assistant', ''); status(t('page-thinking')); break;
-    case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; } break;
+    case 'token': if (answer) { answer.textContent += event.text; vg.tokens += 1; follow(answer); } break;
     case 'filler':
       status(event.text);
       if ($('#device-speech').checked) speakOnDevice(event.text, false);
