@@ -42,8 +42,11 @@ const ADMIN_KEY: &str = "density-bench-admin-key-0123456789";
 mod args;
 #[path = "common/memory.rs"]
 mod memory;
+#[path = "common/port.rs"]
+mod port;
 use args::arg;
 use memory::rss_mib_of;
+use port::free_port;
 
 #[tokio::main]
 async fn main() {
@@ -194,11 +197,7 @@ impl Drop for Gateway {
 impl Gateway {
     async fn start(bin: &str, engines: &std::path::Path, fakes: &str, extra: &[(String, String)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = free_port();
         let addr = format!("127.0.0.1:{port}");
         let child = Command::new(bin)
             .current_dir(dir.path())

@@ -23,7 +23,10 @@ const ADMIN_KEY: &str = "load-admin-key-0123456789";
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/port.rs"]
+mod port;
 use args::arg;
+use port::free_port;
 
 #[tokio::main]
 async fn main() {
@@ -37,11 +40,7 @@ async fn main() {
     let voice: usize = arg(&args, "--voice", "300").parse().unwrap();
     let write_seconds: u64 = arg(&args, "--write-seconds", "600").parse().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let gateway = Gateway::start(&bin, dir.path(), port).await;
     let mut rows: Vec<(String, String, String)> = Vec::new();
     let mut row = |load: &str, what: &str, value: String| rows.push((load.into(), what.into(), value));

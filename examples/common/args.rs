@@ -1,4 +1,4 @@
-//! The command line shared by the benchmarks (`load_bench`, `density_bench`).
+//! The command line shared by the benchmarks (`load_bench`, `density_bench`, `turn_bench`).
 
 /// The value after `name` on the command line `args`, else `default`.
 pub fn arg(args: &[String], name: &str, default: &str) -> String {

@@ -23,10 +23,14 @@
 //! paused question is one call on that line instead ([`paused_calls`]), to compare the lines with
 //! `/ws/voice` (issue 51: "a slow speaker is heard the same on every line").
 
+#[path = "../common/args.rs"]
+mod args;
 mod audiosocket;
 mod paused_calls;
 mod pauses;
 mod phone;
+#[path = "../common/port.rs"]
+mod port;
 mod sip;
 
 use std::collections::BTreeMap;
@@ -38,6 +42,9 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 // The gateway's stages of a voice turn, as `voice_stage_seconds` labels them.
 use voice_gateway::latency::STAGES;
+
+use args::arg;
+use port::free_port;
 
 /// The admin key the benchmark's gateway gets, for its metrics.
 const ADMIN_KEY: &str = "turn-bench-admin-key-0123456789";
@@ -69,12 +76,6 @@ fn questions() -> Vec<Question> {
         .collect()
 }
 
-fn arg(args: &[String], name: &str, default: &str) -> String {
-    args.windows(2)
-        .find(|w| w[0] == name)
-        .map_or_else(|| default.to_string(), |w| w[1].clone())
-}
-
 /// One measured question.
 struct Measure {
     transcript_ms: Option<f64>,
@@ -96,11 +97,7 @@ async fn main() {
     let engines = std::fs::canonicalize(arg(&args, "--engines", "target/engines")).expect("the engines folder");
     let only = arg(&args, "--only", "");
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let line = arg(&args, "--line", "ws");
     let twilio = line == "twilio";
     let sip_codec = sip::codec(&line);
