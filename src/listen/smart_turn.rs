@@ -32,7 +32,7 @@ impl SmartTurn {
     }
 
     /// The probability that the turn whose audio (16 kHz) ends with `samples` is complete: waits for a free
-    /// session as a task, then runs on the blocking pool (the features too: they are a good part of the work).
+    /// session as a task, then runs on the blocking pool with the features (2 ms of the run's some 80 ms).
     pub async fn judge(self: Arc<Self>, samples: Vec<i16>) -> Result<f32, String> {
         let permit = self.sessions.permit().await;
         let run = tokio::task::spawn_blocking(move || {
