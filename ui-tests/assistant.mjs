@@ -145,7 +145,11 @@ try {
   // The person types over the answer once its first sentence was heard: the page tells the gateway what was
   // heard (the test checks the next turn's history), and the typed question is answered.
   await page.waitForFunction(() => window.__vg.playedSeq() === 0 && window.__vg.busy(), null, { timeout: 20000 });
-  const dones = await page.evaluate(() => window.__vg.events.filter((e) => e === 'done').length);
+  // As each piece ends the page says it was played (speaking now interrupts the answer, never goes on with the
+  // question), and the gateway takes it without an error.
+  await page.waitForFunction(() => window.__vg.playedSent > 0, null, { timeout: 5000 });
+  const count = (kind) => page.evaluate((k) => window.__vg.events.filter((e) => e === k).length, kind);
+  const [dones, errors] = [await count('done'), await count('error')];
   // With the keyboard alone: Tab from the top of the page to the question, type, Enter.
   await page.evaluate(() => document.activeElement?.blur());
   let tabs = 0;
@@ -158,7 +162,8 @@ try {
   await page.keyboard.press('Enter');
   if (await page.evaluate(() => window.__vg.heard) < 1) throw new Error('no heard frame sent when typing over the answer');
   await page.waitForFunction((n) => window.__vg.events.filter((e) => e === 'done').length > n, dones, { timeout: 20000 });
-  step(`typed over the answer by keyboard alone (${tabs} tab stops, Enter): heard frame sent, the new question answered`);
+  if ((await count('error')) !== errors) throw new Error(`an error event after the played frame: ${await page.evaluate(() => window.__vg.events)}`);
+  step(`typed over the answer by keyboard alone (${tabs} tab stops, Enter): played and heard frames sent, the new question answered`);
   // The end of the conversation (the new answer and what is told under it) is above the question bar, not under it.
   const [end, bar] = await page.evaluate(() => [
     document.querySelector('#conversation').lastElementChild.getBoundingClientRect().bottom,

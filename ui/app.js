@@ -6,7 +6,9 @@ const $ = (sel) => document.querySelector(sel);
 const ui = { lang: 'en' };
 const words = Words('page');
 const t = (id, args) => words.t(id, args);
-const vg = (window.__vg = { tokens: 0, audioChunks: 0, played: 0, heard: 0, events: [], formats: [], micFormat: null });
+const vg = (window.__vg = {
+  tokens: 0, audioChunks: 0, played: 0, playedSent: 0, heard: 0, events: [], formats: [], micFormat: null,
+});
 // Answers as Ogg Opus where the browser plays it (a tenth of WAV's bytes on a phone's mobile data); WAV elsewhere.
 const opusAnswers = !!new Audio().canPlayType('audio/ogg; codecs="opus"');
 
@@ -52,16 +54,17 @@ const player = {
     if (this.ctx.state === 'suspended') this.ctx.resume();
     return this.ctx;
   },
-  async add(seq, bytes) {
+  // `ws` sent the piece: it hears when the piece has been played to its end.
+  async add(seq, bytes, ws) {
     this.pending.set(seq, bytes);
     while (this.pending.has(this.expected)) {
       const data = this.pending.get(this.expected);
       this.pending.delete(this.expected);
       this.expected += 1;
-      await this.play(data, this.expected - 1);
+      await this.play(data, this.expected - 1, ws);
     }
   },
-  async play(bytes, seq) {
+  async play(bytes, seq, ws) {
     const ctx = this.context();
     let buffer;
     try { buffer = await ctx.decodeAudioData(bytes.slice(0)); } catch { return; }
@@ -74,7 +77,14 @@ const player = {
     this.scheduled.push({ seq, end: this.next });
     this.sources.push(source);
     vg.played += 1;
-    source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
+    source.onended = () => {
+      this.sources = this.sources.filter((s) => s !== source);
+      // Played to its end, not stopped: the person listened to it, so speaking now interrupts the answer
+      // rather than going on with the question.
+      if (source.stopped || ws?.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify({ type: 'played', seq }));
+      vg.playedSent += 1;
+    };
   },
   // Whether some of the answer is still to be heard.
   busy() { return this.open || this.sources.length > 0 || this.pending.size > 0; },
@@ -87,7 +97,7 @@ const player = {
   stop() {
     this.scheduled = [];
     this.open = false;
-    this.sources.forEach((s) => { try { s.stop(); } catch { /* already ended */ } });
+    this.sources.forEach((s) => { s.stopped = true; try { s.stop(); } catch { /* already ended */ } });
     this.sources = [];
     this.next = 0;
     this.pending.clear();
@@ -159,7 +169,7 @@ function options() {
 
 function onEvent(ws, data) {
   if (typeof data !== 'string') {
-    if (channel.audioSeq !== null) { vg.audioChunks += 1; player.add(channel.audioSeq, data); channel.audioSeq = null; }
+    if (channel.audioSeq !== null) { vg.audioChunks += 1; player.add(channel.audioSeq, data, ws); channel.audioSeq = null; }
     return;
   }
   const event = JSON.parse(data);

@@ -107,8 +107,6 @@ pub(crate) struct Call {
     marks: u64,
     /// The answer audio played in full, last first.
     played: Option<u64>,
-    /// A sentence of the running (or last) answer was played in full: the caller listened to it.
-    answer_heard: bool,
     /// The caller's last speech, or the end of the last audio played: the silence is counted from it.
     quiet_since: Instant,
     /// When the audio sent so far will have been played, at the earliest.
@@ -176,7 +174,6 @@ impl Call {
             playing: VecDeque::new(),
             marks: 0,
             played: None,
-            answer_heard: false,
             quiet_since: Instant::now(),
             played_by: Instant::now(),
             hanging_up: None,
@@ -296,7 +293,7 @@ impl Call {
             Heard::BargeIn if self.hanging_up.is_some() => Ok(()),
             Heard::BargeIn => self.interrupt(line).await,
             Heard::Resumed { gap_ms } => {
-                if self.hanging_up.is_some() || !self.conversation.resume(gap_ms, self.answer_heard) {
+                if self.hanging_up.is_some() || !self.conversation.resume(gap_ms, self.last.listened()) {
                     return Ok(());
                 }
                 // The caller goes on with their question: what is played of the answer to its first half
@@ -312,7 +309,6 @@ impl Call {
                 self.quiet_since = Instant::now();
                 self.interrupt(line).await?;
                 self.last = LastAnswer::new(self.options.session_id.clone());
-                self.answer_heard = false;
                 self.conversation.voice(utterance, self.options.clone());
                 Ok(())
             }
@@ -381,7 +377,7 @@ impl Call {
         for (_, piece) in self.playing.drain(..=at) {
             if let Piece::Answer(seq) = piece {
                 self.played = Some(seq);
-                self.answer_heard = true;
+                self.last.played(seq);
             }
         }
         if self.playing.is_empty() {

@@ -1,7 +1,9 @@
 //! What the listener heard of an answer, on every channel: the answer's audio pieces, each at the position
 //! where it ends, and the sentence each spoke. What was played (a `/ws/chat` or `/ws/voice` client's `heard`
 //! frame and the marks of a phone line, by frame `seq`; Realtime's `conversation.item.truncate`, by ms of
-//! audio) cuts the stored answer, and with it the next turn's history, to the sentences played in full.
+//! audio) cuts the stored answer, and with it the next turn's history, to the sentences played in full. What
+//! was played to its end while the answer went on (a client's `played` frames, a phone line's marks) says the
+//! person listened to it: speech then interrupts the answer rather than continuing the question.
 
 use crate::store::{Store, StoreError};
 
@@ -14,6 +16,8 @@ pub struct LastAnswer {
     audio: Vec<(u64, Spoke)>,
     /// The answer as stored, once the turn gave it.
     stored: Option<String>,
+    /// A piece of the answer was played in full ([`Self::played`]).
+    listened: bool,
 }
 
 /// What an audio frame spoke.
@@ -39,6 +43,18 @@ impl LastAnswer {
     /// A piece of the answer's audio was sent, ending at `position` (positions grow).
     pub fn audio(&mut self, position: u64, spoke: Spoke) {
         self.audio.push((position, spoke));
+    }
+
+    /// The audio up to `position` was played in full: when a piece of the answer (not a filler) was among
+    /// it, the person [listened](Self::listened) to the answer.
+    pub fn played(&mut self, position: u64) {
+        let answer = |(end, spoke): &(u64, Spoke)| *end <= position && !matches!(spoke, Spoke::Other);
+        self.listened |= self.audio.iter().any(answer);
+    }
+
+    /// Whether a piece of the answer was played in full: speech now interrupts it.
+    pub fn listened(&self) -> bool {
+        self.listened
     }
 
     /// The turn's answer text, as it is stored.
@@ -114,6 +130,20 @@ mod tests {
         whole.answered("All of it.");
         assert_eq!(whole.kept(Some(0)).as_deref(), Some("All of it."));
         assert_eq!(whole.kept(None).as_deref(), Some(""));
+    }
+
+    #[test]
+    fn an_answer_is_listened_to_once_a_piece_of_it_was_played_not_a_filler() {
+        let mut answer = LastAnswer::new(Some("s".into()));
+        answer.audio(0, Spoke::Other);
+        answer.audio(1, Spoke::Sentence("Es ist sonnig.".into()));
+        answer.played(0);
+        assert!(!answer.listened(), "the filler alone is not the answer");
+        answer.played(1);
+        assert!(answer.listened());
+        let mut early = LastAnswer::new(None);
+        early.played(3);
+        assert!(!early.listened(), "a mark of audio not (yet) sent says nothing");
     }
 
     #[test]

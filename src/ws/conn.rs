@@ -337,6 +337,10 @@ impl Conn {
                 self.last.heard(&self.app.store, seq).await;
                 true
             }
+            (_, ClientFrame::Played { seq }) => {
+                self.last.played(seq);
+                true
+            }
             (Channel::Chat, ClientFrame::Chat(ChatFrame { text, options })) => {
                 let options = self.base.merged(&options);
                 self.last = LastAnswer::new(options.session_id.clone());
@@ -430,7 +434,7 @@ impl Conn {
         match heard {
             Heard::SpeechStarted { .. } | Heard::Ignored { .. } => true,
             Heard::Resumed { gap_ms } => {
-                if !self.conversation.resume(gap_ms, false) {
+                if !self.conversation.resume(gap_ms, self.last.listened()) {
                     return true;
                 }
                 self.listener.join();

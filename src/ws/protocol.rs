@@ -33,6 +33,12 @@ pub enum ClientFrame {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// The audio frame `seq` of the answer played to its end (sent as each ends): the person listened to it,
+    /// so speech now is an interruption, never the rest of the question (a phone line's marks say the same).
+    Played {
+        /// The frame played in full.
+        seq: u64,
+    },
     /// The page's buttons answered the help question (asked by voice, or after a typed call for help): a yes
     /// alerts the contacts as a spoken yes would, a no calls it off.
     HelpAnswer {
@@ -43,7 +49,7 @@ pub enum ClientFrame {
 }
 
 /// The `type`s [`ClientFrame`] takes; another is refused by name before the frame is read.
-const FRAME_TYPES: [&str; 8] = [
+const FRAME_TYPES: [&str; 9] = [
     "chat",
     "message",
     "",
@@ -51,6 +57,7 @@ const FRAME_TYPES: [&str; 8] = [
     "end",
     "interrupt",
     "heard",
+    "played",
     "help_answer",
 ];
 
@@ -95,7 +102,7 @@ mod tests {
         assert_eq!(text, "hi");
         assert_eq!(options.stream, Some(true));
         for kind in FRAME_TYPES {
-            let frame = format!(r#"{{"type":"{kind}","text":"hi"}}"#);
+            let frame = format!(r#"{{"type":"{kind}","text":"hi","seq":0}}"#);
             assert!(parse(&frame).is_ok(), "{frame}");
         }
         assert!(matches!(
@@ -106,6 +113,12 @@ mod tests {
         assert!(parse("not json").is_err());
         assert!(parse(r#"{"text": 5}"#).is_err());
         assert!(parse(r#"{"type":"start","vad":"yes"}"#).is_err());
+        assert!(matches!(
+            parse(r#"{"type":"played","seq":3}"#),
+            Ok(ClientFrame::Played { seq: 3 })
+        ));
+        assert!(parse(r#"{"type":"played"}"#).is_err(), "a played frame names its piece");
+        assert!(parse(r#"{"type":"played","seq":-1}"#).is_err());
     }
 
     #[test]

@@ -137,7 +137,7 @@ async fn a_question_continued_after_a_pause_is_answered_once_counted_once_and_st
 }
 
 #[tokio::test]
-async fn speech_over_an_answer_heard_for_a_while_is_an_interruption_not_a_continuation() {
+async fn speech_over_an_answer_sentence_the_person_listened_to_is_an_interruption_not_a_continuation() {
     let stt = recogniser().await;
     let llm = Fake::start().await;
     let (reply, _gate, closed) = held(&["The capital of Spain is Madrid. "], &["It is lovely."]);
@@ -146,14 +146,19 @@ async fn speech_over_an_answer_heard_for_a_while_is_an_interruption_not_a_contin
     let (app, token, session, mut ws) = anna(&stt, &llm, &[]).await;
 
     ws.speak([tone(700), silence(1000)].concat()).await;
-    // The first sentence is spoken, and listened to for a second and a half ...
+    // The first sentence is spoken, and played to its end (the page says so as each piece ends) ...
+    let mut seq = None;
     loop {
-        if let Frame::Audio(_) = ws.next().await {
-            break;
+        match ws.next().await {
+            Frame::Event(event) if event["type"] == "audio" => seq = event["seq"].as_u64(),
+            Frame::Audio(_) => break,
+            _ => {}
         }
     }
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    // ... when the person says something new, a second after their last word.
+    ws.send(json!({"type": "played", "seq": seq.expect("the audio event's seq")}))
+        .await;
+    // ... when the person says something new, a second after their last word: well within the pause and the
+    // time of listening after which speech may still go on with the question, by the clock.
     ws.speak([tone(700), silence(1000)].concat()).await;
     let mut seen = Vec::new();
     loop {

@@ -613,6 +613,12 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"type": "start"})).await;
     assert_eq!(ws.next().await.json()["status"], 422, "start belongs to /ws/voice");
+    ws.send(json!({"type": "played", "seq": "first"})).await;
+    assert_eq!(
+        ws.next().await.json()["status"],
+        422,
+        "a played frame names its piece by number"
+    );
 
     ws.send(json!({"text": "first", "text_only": true})).await;
     assert_eq!(ws.turn().await.last().unwrap().kind(), "done");
