@@ -65,23 +65,24 @@ def clips():
         yield f"{lang} {whole}", False, compare.speak(voice, int(wpm), whole, 0)
 
 
-def features(pcm, silence):
-    """The 8 s window's log-mel features (80 × 800), as the gateway computes them."""
-    from faster_whisper.feature_extractor import FeatureExtractor
-
+def features(extract, pcm, silence):
+    """The 8 s window's log-mel features (80 × 800), as the gateway computes them, by `extract` (faster-whisper's
+    FeatureExtractor for 8 s)."""
     audio = np.concatenate([pcm, np.zeros(int(16_000 * silence), np.int16)]).astype(np.float32) / 32_768
     audio = np.pad(audio[-SAMPLES:], (max(0, SAMPLES - len(audio)), 0))
     audio = (audio - audio.mean()) / np.sqrt(audio.var() + 1e-7)
-    return FeatureExtractor(chunk_length=8)(audio, padding=0).astype(np.float32)
+    return extract(audio, padding=0).astype(np.float32)
 
 
 def judge(folder, silence):
     import onnxruntime as ort
+    from faster_whisper.feature_extractor import FeatureExtractor
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = options.inter_op_num_threads = 1
     models = {FRAMES: MODEL} | {int(os.path.basename(p)[:-5]): p for p in glob.glob(f"{folder}/*.onnx")}
-    heard = [(name, unfinished, features(pcm, silence)) for name, unfinished, pcm in clips()]
+    extract = FeatureExtractor(chunk_length=8)
+    heard = [(name, unfinished, features(extract, pcm, silence)) for name, unfinished, pcm in clips()]
     verdicts = {}
     print("| frames (seconds) | ms per run | verdicts as the 8 s model's | unfinished heard as unfinished, finished as finished |")
     print("|---|---|---|---|")
