@@ -50,6 +50,7 @@
 //! - [`openai`]: the OpenAI-compatible API under `/v1` (models, chat completions, speech, transcription) and the
 //!   Realtime protocol (`/v1/realtime`).
 //! - [`wyoming`]: the Wyoming server for Home Assistant (`WYOMING_ADDR`): speech in and out, the conversation.
+//! - [`zones`]: a person's time zone and times on their clock.
 //! - [`phone`]: the phone line: Twilio Media Streams and Asterisk AudioSocket (`AUDIOSOCKET_ADDR`) calls.
 //! - [`sip`]: the house's own telephone: registration with the home router (`SIP_REGISTRAR`), calls over UDP and
 //!   TCP in G.722 and G.711, alarm calls out.
@@ -108,6 +109,7 @@ pub mod turn;
 pub mod voice;
 pub mod ws;
 pub mod wyoming;
+pub mod zones;
 
 pub use app::{App, AppState};
 pub use routes::router;

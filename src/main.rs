@@ -470,8 +470,16 @@ async fn help_reaches_nobody(app: &App) -> Option<String> {
     };
     let mut lines: Vec<String> = stranded
         .iter()
+        .filter(|s| s.stuck)
         .filter_map(|s| Some(format!("help: {}: {}", s.name, s.diagnosis.for_operator()?)))
         .collect();
+    if lines.is_empty() && matches!(voice_gateway::emergency::checks::nobody_set_up(app).await, Ok(true)) {
+        lines.push(
+            "help: nobody can be alerted yet: enter each person's contacts (admin panel, Users) or set \
+             EMERGENCY_CONTACT_EMAIL"
+                .to_string(),
+        );
+    }
     lines.extend(voice_gateway::emergency::checks::links_warning(app));
     (!lines.is_empty()).then(|| lines.join("\n"))
 }

@@ -488,18 +488,21 @@ function helpCause(person) {
   const missing = person.missing.map((m) => t(`admin-missing-${m}`)).join(', ');
   const cause = t('admin-help-cause', { cause: person.cause || 'none', missing, channels: person.failing.join(', '),
     contacts: person.failed_to.join(', ') });
-  return [cause, person.last_press_reached_nobody ? t('admin-help-last-press') : ''].filter(Boolean).join('; ');
+  const waiting = person.cooldown_remaining_seconds > 0
+    ? t('admin-help-window', { minutes: Math.ceil(person.cooldown_remaining_seconds / 60) }) : '';
+  return [person.stuck ? cause : '', person.last_press_reached_nobody ? t('admin-help-last-press') : '', waiting]
+    .filter(Boolean).join('; ');
 }
 
-// Each person whose help does not reach everybody, with the cause; while their window after a press that reached
-// nobody is open, a button ends it (the next press sends at once).
+// Each person whose help does not reach everybody, with the cause, and each whose window after a press is open:
+// while it is, a button ends it (the next press sends at once).
 function helpPeople(people) {
   const list = $('#help-people');
   list.hidden = people.length === 0;
   list.replaceChildren(...people.map((person) => {
     const li = document.createElement('li');
     li.textContent = `${t('admin-help-person', { name: person.name, cause: helpCause(person) })} `;
-    if (person.last_press_reached_nobody && person.cooldown_remaining_seconds > 0) {
+    if (person.cooldown_remaining_seconds > 0) {
       const minutes = Math.ceil(person.cooldown_remaining_seconds / 60);
       li.appendChild(button(t('admin-help-end-wait', { minutes }), async () => {
         await act(t('admin-help-end-wait-done', { name: person.name }),
@@ -510,6 +513,9 @@ function helpPeople(people) {
     return li;
   }));
 }
+
+/** How often the health section and the help path's banner are read again. */
+const HEALTH_EVERY_MS = 10000;
 
 async function loadHealth() {
   const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices,
@@ -684,7 +690,8 @@ async function init() {
   $('#latency-section').ontoggle = () => { if ($('#latency-section').open) loadLatency(); };
   $('#health-section').ontoggle = () => { if ($('#health-section').open) loadHealth(); };
   await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency(), loadHealth()]);
-  setInterval(() => loadHealth().catch(() => {}), 60000);
+  // The banner follows the help path live: a person's new contact, a carer named, a relay back.
+  setInterval(() => { if (!document.hidden) loadHealth().catch(() => {}); }, HEALTH_EVERY_MS);
   await loadSessions();
   status(t('admin-ready'));
   window.__admin = { ready: true };

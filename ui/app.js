@@ -585,8 +585,10 @@ function position(consent) {
 function askHelp(mode, text, ws) {
   ui.helpAsk = { mode, ws };
   const reach = ui.helpStatus?.reach;
+  // Whom a yes would reach (the contacts, the carers, the house's contact), said before the yes.
+  const whom = reach === 'somebody' && ui.helpStatus?.reaches_text ? ` ${ui.helpStatus.reaches_text}` : '';
   $('#help-dialog-text').textContent = text
-    || (reach && reach !== 'somebody' ? t('page-help-confirm-unreachable') : t('page-help-confirm'));
+    || (reach && reach !== 'somebody' ? t('page-help-confirm-unreachable') : t('page-help-confirm') + whom);
   const dialog = $('#help-dialog');
   if (!dialog.open) dialog.showModal();
   $('#help-yes').focus();

@@ -207,6 +207,8 @@ admin-missing-calls = Anrufe (Twilio, oder die Hauslinie für ihre eigenen Numme
 admin-help-last-press = ihr letzter Hilferuf hat niemanden erreicht
 admin-help-end-wait = Wartezeit beenden (noch { $minutes } Min.), damit der nächste Hilferuf sofort sendet
 admin-help-end-wait-done = Wartezeit von { $name } beendet
+# After a press, while the person's cooldown window is open: $minutes left.
+admin-help-window = ein Alarm hält den nächsten noch { $minutes } Min. zurück
 
 ## Die Pflegeansichten: Zeitzone, Erinnerungen, Nachfrage und Pflegeprotokoll einer Person.
 

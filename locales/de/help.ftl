@@ -130,3 +130,22 @@ help-how = { $way ->
     [checkin] bei der täglichen Nachfrage
    *[button] mit dem Hilfe-Knopf
 }
+
+help-reaches = Ein Hilferuf erreicht jetzt { $who }.
+help-reaches-by = { $who } per { $channels }
+help-reaches-contacts = die Kontaktpersonen
+help-reaches-carers = { $count ->
+    [one] die Pflegekraft
+   *[other] die Pflegekräfte
+}
+help-reaches-default = die Kontaktperson des Hauses
+help-confirm-direct = Der Link oben öffnet sich nur im Heimnetz: Dieses Gateway ist von außerhalb nicht erreichbar. Bitte melden Sie sich direkt bei { $name }.
+help-said = { $way ->
+    [spoken] { $name } sagte: „{ $words }“
+   *[other] { $name } schrieb: „{ $words }“
+}
+
+help-cooldown-again = Ein neuer Alarm kann in { $left ->
+        [one] einer Minute
+       *[other] { $left } Minuten
+    } gesendet werden; wer den Assistenten betreut, kann die Wartezeit früher beenden.

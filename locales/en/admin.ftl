@@ -216,6 +216,8 @@ admin-help-last-press = their last press reached nobody
 # The button that ends a person's cooldown window: $minutes left.
 admin-help-end-wait = End the wait ({ $minutes } min left), so that the next press sends at once
 admin-help-end-wait-done = Wait of { $name } ended
+# After a press, while the person's cooldown window is open: $minutes left.
+admin-help-window = a press holds the next one back for { $minutes } min
 
 ## The care views: a person's time zone, reminders, check-in and care log, in the reader's language. Codes
 ## the gateway adds later show as they are (the `*[other]` variants).

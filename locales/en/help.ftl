@@ -143,3 +143,30 @@ help-how = { $way ->
     [checkin] at the daily check-in
    *[button] with the help button
 }
+
+# Under the help button and in the status: whom a call for help would reach now; $who: the parts, joined.
+help-reaches = A call for help now reaches { $who }.
+# One part of help-reaches: $who by $channels (joined channel names).
+help-reaches-by = { $who } by { $channels }
+# Whom: the person's own contacts.
+help-reaches-contacts = the contacts
+# Whom: the person's carers ($count of them).
+help-reaches-carers = { $count ->
+    [one] the carer
+   *[other] the carers
+}
+# Whom: EMERGENCY_CONTACT_EMAIL.
+help-reaches-default = the gateway's own contact
+# In the alarm's e-mail under the confirmation link, when it points at the gateway's loopback and nobody is called: $name.
+help-confirm-direct = The link above opens only at home: this gateway cannot be reached from outside. Please contact { $name } directly.
+# In the alarm's e-mail and page: the person's own words ($words), typed or said ($way as in help-how), by $name.
+help-said = { $way ->
+    [spoken] { $name } said: “{ $words }”
+   *[other] { $name } wrote: “{ $words }”
+}
+
+# Added to an answer inside the window after an alarm that reached somebody: $left minutes until a press sends again.
+help-cooldown-again = A new alarm can be sent in { $left ->
+        [one] a minute
+       *[other] { $left } minutes
+    }; whoever looks after the assistant can end this wait sooner.

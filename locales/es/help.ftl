@@ -73,3 +73,22 @@ help-how = { $way ->
     [checkin] en la consulta diaria
    *[button] con el botón de ayuda
 }
+
+help-reaches = Una llamada de ayuda llega ahora a { $who }.
+help-reaches-by = { $who } por { $channels }
+help-reaches-contacts = los contactos
+help-reaches-carers = { $count ->
+    [one] el cuidador
+   *[other] los cuidadores
+}
+help-reaches-default = el contacto de la casa
+help-confirm-direct = El enlace de arriba solo se abre en casa: esta pasarela no es accesible desde fuera. Póngase en contacto directamente con { $name }.
+help-said = { $way ->
+    [spoken] { $name } dijo: «{ $words }»
+   *[other] { $name } escribió: «{ $words }»
+}
+
+help-cooldown-again = Se podrá enviar una nueva alerta dentro de { $left ->
+        [one] un minuto
+       *[other] { $left } minutos
+    }; quien se ocupa del asistente puede terminar esta espera antes.

@@ -73,3 +73,22 @@ help-how = { $way ->
     [checkin] lors de la question quotidienne
    *[button] avec le bouton d'aide
 }
+
+help-reaches = Un appel à l'aide joint maintenant { $who }.
+help-reaches-by = { $who } par { $channels }
+help-reaches-contacts = les personnes à contacter
+help-reaches-carers = { $count ->
+    [one] le soignant
+   *[other] les soignants
+}
+help-reaches-default = le contact de la maison
+help-confirm-direct = Le lien ci-dessus ne s'ouvre qu'à domicile : cette passerelle n'est pas joignable de l'extérieur. Contactez directement { $name }.
+help-said = { $way ->
+    [spoken] { $name } a dit : « { $words } »
+   *[other] { $name } a écrit : « { $words } »
+}
+
+help-cooldown-again = Une nouvelle alerte pourra être envoyée dans { $left ->
+        [one] une minute
+       *[other] { $left } minutes
+    } ; la personne qui s’occupe de l’assistant peut mettre fin à cette attente plus tôt.

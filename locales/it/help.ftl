@@ -73,3 +73,22 @@ help-how = { $way ->
     [checkin] durante il controllo quotidiano
    *[button] con il pulsante di aiuto
 }
+
+help-reaches = Una richiesta di aiuto raggiunge ora { $who }.
+help-reaches-by = { $who } via { $channels }
+help-reaches-contacts = i contatti
+help-reaches-carers = { $count ->
+    [one] l'assistente
+   *[other] gli assistenti
+}
+help-reaches-default = il contatto della casa
+help-confirm-direct = Il link qui sopra si apre solo a casa: questo gateway non è raggiungibile dall'esterno. Contatti direttamente { $name }.
+help-said = { $way ->
+    [spoken] { $name } ha detto: «{ $words }»
+   *[other] { $name } ha scritto: «{ $words }»
+}
+
+help-cooldown-again = Un nuovo allarme potrà essere inviato tra { $left ->
+        [one] un minuto
+       *[other] { $left } minuti
+    }; chi si occupa dell’assistente può terminare prima questa attesa.

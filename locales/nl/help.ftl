@@ -73,3 +73,22 @@ help-how = { $way ->
     [checkin] bij de dagelijkse controlevraag
    *[button] met de hulpknop
 }
+
+help-reaches = Een hulpvraag bereikt nu { $who }.
+help-reaches-by = { $who } via { $channels }
+help-reaches-contacts = de contactpersonen
+help-reaches-carers = { $count ->
+    [one] de verzorger
+   *[other] de verzorgers
+}
+help-reaches-default = de contactpersoon van het huis
+help-confirm-direct = De link hierboven werkt alleen thuis: deze gateway is van buitenaf niet bereikbaar. Neem rechtstreeks contact op met { $name }.
+help-said = { $way ->
+    [spoken] { $name } zei: “{ $words }”
+   *[other] { $name } schreef: “{ $words }”
+}
+
+help-cooldown-again = Over { $left ->
+        [one] een minuut
+       *[other] { $left } minuten
+    } kan een nieuw alarm worden verstuurd; wie de assistent beheert, kan deze wachttijd eerder beëindigen.

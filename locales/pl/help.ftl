@@ -70,3 +70,23 @@ help-how = { $way ->
     [checkin] podczas codziennego pytania kontrolnego
    *[button] przyciskiem pomocy
 }
+
+help-reaches = Wezwanie pomocy dotrze teraz do: { $who }.
+help-reaches-by = { $who } przez { $channels }
+help-reaches-contacts = osoby kontaktowe
+help-reaches-carers = { $count ->
+    [one] opiekun
+   *[other] opiekunowie
+}
+help-reaches-default = kontakt domu
+help-confirm-direct = Powyższy link działa tylko w domu: ta bramka jest niedostępna z zewnątrz. Proszę skontaktować się bezpośrednio z: { $name }.
+help-said = { $way ->
+    [spoken] { $name } powiedział(a): „{ $words }”
+   *[other] { $name } napisał(a): „{ $words }”
+}
+
+help-cooldown-again = Nowy alarm będzie można wysłać za { $left ->
+        [one] minutę
+        [few] { $left } minuty
+       *[other] { $left } minut
+    }; osoba, która opiekuje się asystentem, może wcześniej zakończyć to oczekiwanie.

@@ -73,3 +73,22 @@ help-how = { $way ->
     [checkin] na verificação diária
    *[button] com o botão de ajuda
 }
+
+help-reaches = Um pedido de ajuda chega agora a { $who }.
+help-reaches-by = { $who } por { $channels }
+help-reaches-contacts = os contactos
+help-reaches-carers = { $count ->
+    [one] o cuidador
+   *[other] os cuidadores
+}
+help-reaches-default = o contacto da casa
+help-confirm-direct = A ligação acima só abre em casa: este gateway não está acessível de fora. Contacte diretamente { $name }.
+help-said = { $way ->
+    [spoken] { $name } disse: «{ $words }»
+   *[other] { $name } escreveu: «{ $words }»
+}
+
+help-cooldown-again = Um novo alarme poderá ser enviado daqui a { $left ->
+        [one] um minuto
+       *[other] { $left } minutos
+    }; quem cuida do assistente pode terminar esta espera mais cedo.

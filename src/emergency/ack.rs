@@ -44,8 +44,8 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
     let Some(alarm) = alarm else {
         return Err(ApiError::NotFound("acknowledgement link"));
     };
-    let name = person_name(app, &alarm).await?;
-    Ok(html(&name, &alarm, page))
+    let person = person(app, &alarm).await?;
+    Ok(html(&person, &alarm, page))
 }
 
 /// The call's callback (`<Gather action>`): Twilio posts the pressed digits, signed with the account's auth
@@ -149,20 +149,35 @@ pub fn twilio_signature(auth_token: &str, url: &str, form: &[(String, String)]) 
 
 /// The person's name as the alarm gave it.
 async fn person_name(app: &App, alarm: &Alarm) -> Result<String> {
+    Ok(person(app, alarm).await?.name)
+}
+
+/// The person's name as the alarm gave it, and their time zone.
+async fn person(app: &App, alarm: &Alarm) -> Result<Dossier> {
     let Some(user) = app.store.user_by_id(&alarm.user_id).await? else {
         return Err(ApiError::NotFound("acknowledgement link"));
     };
     let prefs = app.store.prefs(&user.id).await?;
-    Ok(Dossier::from_prefs(&prefs, &user.display_name, &alarm.lang).name)
+    let mut dossier = Dossier::from_prefs(&prefs, &user.display_name, &alarm.lang);
+    dossier.zone = crate::zones::person_zone_name(app, &prefs);
+    Ok(dossier)
 }
 
-fn html(name: &str, alarm: &Alarm, page: Page) -> String {
+fn html(person: &Dossier, alarm: &Alarm, page: Page) -> String {
     let t = Words::formal(&alarm.lang);
-    let name = xml_escape(name);
-    let time = format_time(alarm.created_at).unwrap_or_default();
-    let way = serde_json::from_str::<super::Press>(&alarm.press)
-        .map(|p| p.way)
-        .unwrap_or_default();
+    let name = xml_escape(&person.name);
+    let time = format_time(alarm.created_at, &person.zone).unwrap_or_default();
+    let press = serde_json::from_str::<super::Press>(&alarm.press).unwrap_or_default();
+    let way = press.way;
+    // What the person wrote or said, as the mail told it.
+    let said = Dossier {
+        way,
+        said: press.said,
+        ..person.clone()
+    }
+    .said_line()
+    .map(|line| format!("<p>{}</p>", xml_escape(&line)))
+    .unwrap_or_default();
     let question = t.with(
         "help-ack-question",
         &[
@@ -173,11 +188,11 @@ fn html(name: &str, alarm: &Alarm, page: Page) -> String {
     );
     let body = match page {
         Page::Ask => format!(
-            "<p>{question}</p><form method=\"post\"><button type=\"submit\">{}</button></form>",
+            "<p>{question}</p>{said}<form method=\"post\"><button type=\"submit\">{}</button></form>",
             xml_escape(&t.get("help-ack-button"))
         ),
         Page::Thanks => format!(
-            "<p>{question}</p><p role=\"status\"><strong>{}</strong></p>",
+            "<p>{question}</p>{said}<p role=\"status\"><strong>{}</strong></p>",
             t.with("help-ack-thanks", &[("name", name.as_str().into())])
         ),
     };

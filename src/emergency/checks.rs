@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::reach::{Reachable, found};
 use super::{mail, targets, twilio};
 use crate::app::App;
 use crate::config::CallVia;
@@ -17,14 +18,7 @@ use crate::metrics::HELP_CHECK_FAILURES_TOTAL;
 use crate::phrasebook::Words;
 use crate::prefs::Prefs;
 
-/// The mail relay's check.
-pub const MAIL: &str = "mail";
-/// Twilio's check (SMS and calls).
-pub const TWILIO: &str = "twilio";
-/// The webhook's check.
-pub const WEBHOOK: &str = "webhook";
-/// The house's telephone's check (calls over it): registered with the registrar.
-pub const SIP: &str = "sip";
+pub use super::reach::{MAIL, SIP, TWILIO, WEBHOOK};
 
 /// How often a registration under way is looked at while its check waits for it.
 const REGISTRATION_POLL: Duration = Duration::from_millis(200);
@@ -59,6 +53,9 @@ async fn check_all(app: &App) {
             app.metrics.incr(HELP_CHECK_FAILURES_TOTAL, &[("check", name)]);
         }
         let error = result.as_ref().err().cloned();
+        // Found when it began: a delivery that ended while the check ran is newer.
+        let began = crate::store::now_ms() - took.as_millis() as i64;
+        found(app, name, error.as_deref(), began).await;
         match (app.breakers.checked(name, took, result), error) {
             (Some(true), Some(error)) => {
                 tracing::error!(check = name, %error, "the help path cannot deliver on this channel");
@@ -180,8 +177,8 @@ async fn notify(app: &App, words: Words<'_>, changes: &[String], timeout: Durati
 
 /// Whether the checks a channel of an alarm depends on fail: a call fails when every line it may go over
 /// does.
-fn failing(app: &App, channel: &str) -> bool {
-    let check = |name| app.breakers.check_failing(name);
+fn failing(app: &App, health: &super::reach::Health, channel: &str) -> bool {
+    let check = |name| health.fails(name);
     match channel {
         "email" => check(MAIL),
         "sms" => check(TWILIO),
@@ -195,17 +192,16 @@ fn failing(app: &App, channel: &str) -> bool {
     }
 }
 
-/// The channels that would carry an alarm of the person with `prefs` (`email`, `sms`, `call`): those whose
-/// check fails, and those that work.
-pub fn channels(app: &App, prefs: &Prefs) -> (Vec<&'static str>, Vec<&'static str>) {
+/// The channels that would carry an alarm of the person (`email`, `sms`, `call`), to their own contacts, their
+/// carers and `EMERGENCY_CONTACT_EMAIL`: those whose check fails, and those that work.
+pub fn channels(app: &App, r: &Reachable<'_>) -> (Vec<&'static str>, Vec<&'static str>) {
     let mut all: Vec<&'static str> = Vec::new();
-    // The person's own contacts: a carer's mail is the carer's to keep working.
-    for target in targets(app, prefs, &[]).iter().filter(|t| t.is_person()) {
+    for target in targets(app, r.prefs, &r.carers).iter().filter(|t| t.is_person()) {
         if !all.contains(&target.channel) {
             all.push(target.channel);
         }
     }
-    all.into_iter().partition(|c| failing(app, c))
+    all.into_iter().partition(|c| failing(app, &r.health, c))
 }
 
 /// A setting the gateway lacks to reach contacts a person entered.
@@ -273,11 +269,13 @@ pub struct Diagnosis {
     pub failed_to: Vec<String>,
 }
 
-/// The settings missing for the contacts in `prefs`.
-fn missing(app: &App, prefs: &Prefs) -> Vec<Missing> {
-    let settings = &app.settings.emergency;
+/// The settings missing for the contacts of the person (their own, their carers' addresses, the gateway's).
+fn missing(app: &App, r: &Reachable<'_>) -> Vec<Missing> {
+    let (settings, prefs) = (&app.settings.emergency, r.prefs);
     let mut out = Vec::new();
-    let emails = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty()) || settings.contact_email.is_some();
+    let emails = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty())
+        || !r.carers.is_empty()
+        || settings.contact_email.is_some();
     if emails && app.settings.smtp.host.is_none() {
         out.push(Missing::MailRelay);
     }
@@ -292,12 +290,14 @@ fn missing(app: &App, prefs: &Prefs) -> Vec<Missing> {
     out
 }
 
-/// Reads the help path of the person with `prefs` as the gateway is set up now (the newest alarm aside).
-pub fn diagnose(app: &App, prefs: &Prefs) -> Diagnosis {
-    let (failing, working) = channels(app, prefs);
-    let missing = missing(app, prefs);
+/// Reads the help path of the person as the gateway is set up now (the newest alarm aside).
+pub fn diagnose(app: &App, r: &Reachable<'_>) -> Diagnosis {
+    let (failing, working) = channels(app, r);
+    let missing = missing(app, r);
+    let prefs = r.prefs;
     let entered = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty())
         || prefs.emergency_contact_phones.as_ref().is_some_and(|p| !p.is_empty())
+        || !r.carers.is_empty()
         || app.settings.emergency.contact_email.is_some();
     let cause = match () {
         () if failing.is_empty() && working.is_empty() && !entered => Some(Cause::NoContact),
@@ -317,8 +317,8 @@ pub fn diagnose(app: &App, prefs: &Prefs) -> Diagnosis {
 
 /// [`diagnose`], with the newest alarm of `user_id`: while nothing else is wrong, contacts it could not
 /// reach are the cause.
-pub async fn diagnose_user(app: &App, user_id: &str, prefs: &Prefs) -> Result<Diagnosis, crate::store::StoreError> {
-    let mut diagnosis = diagnose(app, prefs);
+pub async fn diagnose_user(app: &App, user_id: &str, r: &Reachable<'_>) -> Result<Diagnosis, crate::store::StoreError> {
+    let mut diagnosis = diagnose(app, r);
     if let Some(alarm) = app.store.latest_alarm(user_id).await? {
         diagnosis.failed_to = app
             .store
@@ -363,13 +363,7 @@ impl Diagnosis {
     /// What the person's help page says about the cause, in `t`'s language and form of address; none while
     /// help reaches everybody.
     pub fn warning(&self, t: Words<'_>) -> Option<String> {
-        let name = |c: &&str| {
-            t.get(match *c {
-                "email" => "help-by-email",
-                "sms" => "help-by-sms",
-                _ => "help-by-call",
-            })
-        };
+        let name = |c: &&str| t.get(super::reach::channel_phrase(c));
         let list = |cs: &[&str]| cs.iter().map(name).collect::<Vec<_>>().join(", ");
         Some(match self.cause? {
             Cause::NoContact => t.get("help-nobody-yet"),
@@ -397,12 +391,6 @@ impl Diagnosis {
     }
 }
 
-/// What the person's help page says while their help reaches nobody or a channel of theirs cannot deliver, in
-/// `language` and their form of address (the newest alarm aside: see [`diagnose_user`]).
-pub fn warning(app: &App, prefs: &Prefs, language: &str) -> Option<String> {
-    diagnose(app, prefs).warning(Words::new(language, prefs.informal()))
-}
-
 /// How far a person's help reaches now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -415,9 +403,9 @@ pub enum Reach {
     Nobody,
 }
 
-/// How far the help of the person with `prefs` reaches now.
-pub fn reach(app: &App, prefs: &Prefs) -> Reach {
-    match channels(app, prefs) {
+/// How far the help of the person reaches now.
+pub fn reach(app: &App, r: &Reachable<'_>) -> Reach {
+    match channels(app, r) {
         (failing, working) if failing.is_empty() && working.is_empty() => Reach::Nobody,
         (_, working) if working.is_empty() => Reach::Failing,
         _ => Reach::Somebody,
@@ -440,26 +428,37 @@ pub struct Stranded {
     pub last_press_reached_nobody: bool,
     /// Seconds left in their cooldown window (0: a press sends at once).
     pub cooldown_remaining_seconds: i64,
+    /// Their help matters and does not reach everybody (else they are listed for their open window alone).
+    pub stuck: bool,
 }
 
-/// The users whose help does not reach everybody now, or whose last press reached nobody, each with the cause.
+/// The users whose help matters ([`matters`]) and does not reach everybody now, or whose last press reached
+/// nobody, each with the cause; and everybody whose cooldown window is open.
 pub async fn stranded(app: &App) -> crate::error::Result<Vec<Stranded>> {
     let eff = app.runtime.effective().await?;
+    let carers = app.store.all_carer_ids().await?;
     let mut out = Vec::new();
     for user in app.store.list_users().await? {
         let prefs = app.store.prefs(&user.id).await?;
-        let diagnosis = diagnose_user(app, &user.id, &prefs).await?;
-        let latest = app.store.latest_alarm(&user.id).await?;
-        let last_press_reached_nobody = latest
-            .as_ref()
-            .is_some_and(|a| a.status == "no_recipients" || a.status == "delivery_failed");
         let window_ms = super::cooldown_minutes(&prefs, &eff) * 60_000;
         let remaining_ms = match app.store.last_emergency(&user.id).await? {
             Some(at) => (at + window_ms - crate::store::now_ms()).max(0),
             None => 0,
         };
-        let reach = reach(app, &prefs);
-        if reach != Reach::Somebody || diagnosis.cause.is_some() || last_press_reached_nobody {
+        // Whoever's window is open is listed, so that the operator can end the wait.
+        let matters = matters(app, &user, &prefs, &carers);
+        if remaining_ms == 0 && !matters {
+            continue;
+        }
+        let r = Reachable::of(app, &user.id, &prefs).await;
+        let diagnosis = diagnose_user(app, &user.id, &r).await?;
+        let latest = app.store.latest_alarm(&user.id).await?;
+        let last_press_reached_nobody = latest
+            .as_ref()
+            .is_some_and(|a| a.status == "no_recipients" || a.status == "delivery_failed");
+        let reach = reach(app, &r);
+        let stuck = matters && (reach != Reach::Somebody || diagnosis.cause.is_some() || last_press_reached_nobody);
+        if stuck || remaining_ms > 0 {
             out.push(Stranded {
                 name: user.name,
                 user_id: user.id,
@@ -467,10 +466,42 @@ pub async fn stranded(app: &App) -> crate::error::Result<Vec<Stranded>> {
                 diagnosis,
                 last_press_reached_nobody,
                 cooldown_remaining_seconds: (remaining_ms + 999) / 1000,
+                stuck,
             });
         }
     }
     Ok(out)
+}
+
+/// Whether the gateway's own help path reaches nobody while no account's help matters yet (the first start,
+/// before anybody but the admin exists): no `EMERGENCY_CONTACT_EMAIL` on a working relay, and the admin entered
+/// no contact. The start says so, so that nobody believes help is set up when it is not.
+pub async fn nobody_set_up(app: &App) -> crate::error::Result<bool> {
+    let carers = app.store.all_carer_ids().await?;
+    let mut admin = None;
+    for user in app.store.list_users().await? {
+        let prefs = app.store.prefs(&user.id).await?;
+        if matters(app, &user, &prefs, &carers) {
+            return Ok(false);
+        }
+        if admin.is_none() && crate::auth::is_admin(app, &user) {
+            admin = Some((user, prefs));
+        }
+    }
+    let Some((user, prefs)) = admin else {
+        return Ok(false);
+    };
+    Ok(reach(app, &Reachable::of(app, &user.id, &prefs).await) == Reach::Nobody)
+}
+
+/// Whether the operator must hear of `user`'s help path: anybody who entered contacts of their own; else
+/// everybody but the development and telephone guest users, admins and carers (accounts that administer or
+/// care, `carers` being every carer's id), who need no help of the gateway's until they enter a contact.
+pub fn matters(app: &App, user: &crate::store::users::User, prefs: &Prefs, carers: &[String]) -> bool {
+    let entered = prefs.emergency_contacts.as_ref().is_some_and(|e| !e.is_empty())
+        || prefs.emergency_contact_phones.as_ref().is_some_and(|p| !p.is_empty());
+    let guest = user.is_anonymous || user.id == crate::store::users::PHONE_GUEST_ID;
+    entered || !(guest || crate::auth::is_admin(app, user) || carers.contains(&user.id))
 }
 
 /// Whether contacts could not open a link to `url`: the gateway's own loopback or a link-local address.

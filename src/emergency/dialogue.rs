@@ -5,6 +5,7 @@
 
 use super::checks::{self, Reach};
 use super::hearing::{self, Heard};
+use super::reach::Reachable;
 use super::spoken;
 use crate::app::App;
 use crate::phrasebook::Words;
@@ -30,25 +31,37 @@ pub enum Reply {
     Alarm,
     /// A no: nobody is alerted; the words say so.
     Declined(String),
-    /// A call for help while no contact can be reached: say so and to call 112 (the alarm is logged).
-    Nobody,
+    /// A call for help while nobody at all can be reached (no contact of theirs, no carer, no
+    /// `EMERGENCY_CONTACT_EMAIL` on a channel that is set up): the words say so and to call 112. Nothing is sent
+    /// or recorded, and no cooldown window opens: a call for help nobody confirmed is no press.
+    Nobody(String),
 }
 
-/// What the dialogue knows of the person: their language, form of address and how far their help reaches.
-#[derive(Debug, Clone, Copy)]
+/// What the dialogue knows of the person: their language, form of address and how far their help reaches
+/// (everybody an alarm would reach counts: [`super::reach`]).
+#[derive(Debug, Clone)]
 pub struct Person<'a> {
     pub language: &'a str,
     pub informal: bool,
     pub reach: Reach,
+    /// While their help reaches nobody: why, and the 112 advice.
+    pub nobody: String,
 }
 
 impl<'a> Person<'a> {
-    /// The person with `prefs`, spoken to in `language`.
-    pub fn of(app: &App, prefs: &Prefs, language: &'a str) -> Self {
+    /// The person `user_id` with `prefs`, spoken to in `language`.
+    pub async fn of(app: &App, user_id: &str, prefs: &Prefs, language: &'a str) -> Self {
+        let r = Reachable::of(app, user_id, prefs).await;
+        let reach = checks::reach(app, &r);
+        let nobody = match reach {
+            Reach::Nobody => super::nobody_message(app, &r, Words::new(language, prefs.informal())),
+            _ => String::new(),
+        };
         Self {
             language,
             informal: prefs.informal(),
-            reach: checks::reach(app, prefs),
+            reach,
+            nobody,
         }
     }
 }
@@ -75,7 +88,7 @@ pub fn answer(text: &str, language: &str) -> Option<bool> {
 /// them; none for typed text), where the conversation stands at `help`; none when the text is a question for
 /// the model.
 pub fn reply(text: &str, words: &[(String, f32)], person: Person<'_>, help: Help) -> Option<Reply> {
-    let Person { language, informal, .. } = person;
+    let (language, informal) = (person.language, person.informal);
     match help {
         Help::Asked => Some(match answer(text, language) {
             Some(true) => Reply::Alarm,
@@ -102,10 +115,11 @@ pub fn ask(person: Person<'_>) -> Reply {
         language,
         informal,
         reach,
+        nobody,
     } = person;
     let question = spoken::question(language, informal);
     match reach {
-        Reach::Nobody => Reply::Nobody,
+        Reach::Nobody => Reply::Nobody(nobody),
         // The alarm may still get through; the person hears that it may not.
         Reach::Failing => Reply::Ask(format!(
             "{} {question}",

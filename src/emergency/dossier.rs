@@ -32,6 +32,12 @@ pub struct Dossier {
     pub device: String,
     /// How help was asked: the subject, the first line, the call and the page say it.
     pub way: super::Way,
+    /// The person's own words, when they typed or said them.
+    pub said: Option<String>,
+    /// Whether this alarm calls anybody: only then are contacts told to confirm with the 1 on a call.
+    pub calls: bool,
+    /// The person's time zone (IANA name): times are told on their clock, named.
+    pub zone: String,
 }
 
 /// Where the person is, as far as known and allowed.
@@ -84,6 +90,9 @@ impl Dossier {
             position: Position::NoConsent,
             device: String::new(),
             way: super::Way::Button,
+            said: None,
+            calls: false,
+            zone: "UTC".into(),
         }
     }
 
@@ -139,13 +148,20 @@ impl Dossier {
             Some(minutes) => t.with("help-reminder-intro", &[name, ("minutes", minutes.into())]),
             None => t.with("help-intro", &[name, ("way", self.way.name().into())]),
         };
-        let mut lines = vec![intro, String::new()];
+        let mut lines = vec![intro];
+        lines.extend(self.said_line());
+        lines.push(String::new());
         if let Some(link) = copy.link {
             lines.push(t.with("help-confirm-line", &[("link", link.into())]));
             // A link to the gateway's own loopback opens nothing on the contact's phone (a carer at the same
-            // machine may still use it): they are told how to confirm instead.
+            // machine may still use it): they are told how to confirm instead, by the 1 only where calls exist.
             if super::checks::local_address(link) {
-                lines.push(t.with("help-confirm-unreachable", &[("name", self.name.as_str().into())]));
+                let id = if self.calls {
+                    "help-confirm-unreachable"
+                } else {
+                    "help-confirm-direct"
+                };
+                lines.push(t.with(id, &[("name", self.name.as_str().into())]));
             }
             lines.push(String::new());
         }
@@ -178,7 +194,7 @@ impl Dossier {
                 if let Some(acc) = accuracy {
                     lines.push(format!("{}: {acc:.0} m", label("help-accuracy")));
                 }
-                if let Some(at) = timestamp.and_then(format_time) {
+                if let Some(at) = timestamp.and_then(|ms| format_time(ms, &self.zone)) {
                     lines.push(format!("{}: {at}", label("help-fix-time")));
                 }
             }
@@ -189,6 +205,19 @@ impl Dossier {
         lines.push(String::new());
         lines.push(label("help-call-112"));
         lines.join("\n")
+    }
+
+    /// "Anna Muster schrieb: „Hilfe, ich bin gestürzt“": the person's own words, when there are some.
+    pub fn said_line(&self) -> Option<String> {
+        let said = self.said.as_deref().filter(|s| !s.is_empty())?;
+        Some(self.words().with(
+            "help-said",
+            &[
+                ("name", self.name.as_str().into()),
+                ("way", self.way.name().into()),
+                ("words", said.into()),
+            ],
+        ))
     }
 
     /// The SMS: name, address, phones, map link, the contact's acknowledgement link.
@@ -275,14 +304,12 @@ fn join_or(parts: &[&str], empty: &str) -> String {
     }
 }
 
-/// A time as local date and time with its offset.
-pub fn format_time(ms: i64) -> Option<String> {
-    let utc = chrono::DateTime::from_timestamp_millis(ms)?;
-    Some(
-        utc.with_timezone(&chrono::Local)
-            .format("%Y-%m-%d %H:%M:%S %:z")
-            .to_string(),
-    )
+/// A time on the clock of the time zone named `zone`, named: "2026-12-06 15:04 (Europe/Berlin)".
+pub fn format_time(ms: i64, zone: &str) -> Option<String> {
+    let at = jiff::Timestamp::from_millisecond(ms).ok()?;
+    let tz = crate::zones::zone(Some(zone), None);
+    let name = crate::zones::zone_name(&tz);
+    Some(format!("{} ({name})", at.to_zoned(tz).strftime("%Y-%m-%d %H:%M")))
 }
 
 /// Escapes text for XML and HTML.
@@ -349,6 +376,13 @@ mod tests {
             reminder: None,
         };
         let mail = d.email_body(local);
+        assert!(!mail.contains("mit der 1"), "no key without calls: {mail}");
+        assert!(mail.contains("melden Sie sich direkt bei Anna Muster"), "{mail}");
+        let called = Dossier {
+            calls: true,
+            ..d.clone()
+        };
+        let mail = called.email_body(local);
         assert!(mail.contains("bestätigen Sie mit der 1"), "{mail}");
         let public = Personal {
             link: Some("https://hilfe.example.org/api/emergency/ack/abc"),

@@ -49,7 +49,7 @@ async fn escalate(app: Arc<App>, alarm: Alarm) {
     };
     let prefs = app.store.prefs(&user.id).await.unwrap_or_default();
     let press: Press = serde_json::from_str(&alarm.press).unwrap_or_default();
-    let dossier = build_dossier(&user, &prefs, &alarm.lang, &press);
+    let dossier = build_dossier(&app, &user, &prefs, (&alarm.lang, &press));
     let targets: Vec<Target> = match app.store.deliveries(&alarm.id).await {
         Ok(rows) => rows
             .iter()

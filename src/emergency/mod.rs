@@ -15,10 +15,12 @@ pub mod dossier;
 pub mod escalation;
 pub mod hearing;
 pub mod mail;
+pub mod reach;
 pub mod send;
 pub mod spoken;
 pub mod twilio;
 pub mod typed;
+pub mod whom;
 
 use std::time::Duration;
 
@@ -83,6 +85,26 @@ pub struct Press {
     /// How the person asked for help.
     #[serde(default)]
     pub way: Way,
+    /// The person's own words, when they typed or said them ("Hilfe, ich bin gestürzt"): one line, at most
+    /// [`SAID_MAX_CHARS`].
+    #[serde(default)]
+    pub said: Option<String>,
+}
+
+/// The most of a person's words an alarm repeats.
+pub const SAID_MAX_CHARS: usize = 300;
+
+impl Press {
+    /// `text` on one line, without control characters (a newline would add lines to a mail), at most `max`
+    /// characters.
+    pub fn clip(text: &str, max: usize) -> String {
+        let line: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(max)
+            .collect();
+        line.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// How a person asked for help: what the contacts' messages say.
@@ -239,8 +261,13 @@ pub struct Status {
     /// The contacts who confirmed the newest alarm.
     pub acknowledged_by: Vec<Acknowledgement>,
     /// How far a press would reach now: `somebody`, `failing` (every channel of theirs fails its check) or
-    /// `nobody` (no contact is set up on a configured channel).
+    /// `nobody` (no contact is set up on a configured channel). Their own contacts, their carers and
+    /// `EMERGENCY_CONTACT_EMAIL` all count.
     pub reach: checks::Reach,
+    /// Whom a press now would reach, on the channels that work.
+    pub reaches: Vec<whom::Reached>,
+    /// The same in the person's words ("Ihre Hilfe erreicht Ihre Pflegekraft per E-Mail."); null when nobody.
+    pub reaches_text: Option<String>,
     /// While the help does not reach everybody: the cause in their language and form of address (no contact;
     /// contacts without a channel, naming what is missing; channels failing their checks; the newest alarm not
     /// delivered to some contacts).
@@ -293,14 +320,16 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
         }
         None => None,
     };
-    let diagnosis = checks::diagnose_user(app, &user.id, &prefs).await?;
+    let r = reach::Reachable::of(app, &user.id, &prefs).await;
+    let diagnosis = checks::diagnose_user(app, &user.id, &r).await?;
+    let reaches = whom::reaches(app, &r);
     Ok(Status {
         cooldown_active: remaining > 0,
         minutes_ago: last.map(|_| minutes_ago),
         remaining_seconds: remaining,
         cooldown_minutes: window_ms / 60_000,
         cooldown_message,
-        notify_ready: notify_ready(app, &prefs, &crate::carers::mail_to(app, &user.id, &prefs).await),
+        notify_ready: notify_ready(app, &prefs, &r.carers),
         alarm: latest.map(|a| AlarmView {
             id: a.id,
             at: a.created_at,
@@ -310,7 +339,9 @@ pub async fn status(app: &App, user: &User, asked: Option<&str>) -> Result<Statu
         }),
         acknowledged: !acknowledged_by.is_empty(),
         acknowledged_by,
-        reach: checks::reach(app, &prefs),
+        reach: checks::reach(app, &r),
+        reaches_text: whom::reaches_words(&reaches, r.carers.len(), words),
+        reaches,
         warning: diagnosis.warning(words),
         diagnosis,
     })
@@ -346,10 +377,21 @@ pub async fn end_cooldown(app: &App, user: &User) -> Result<bool> {
 /// is the channel `platform`, whose `language` speaks to a person who set none; links point at `PUBLIC_URL`,
 /// else at the gateway's own address.
 pub async fn raise_on(app: &App, user: &User, (platform, way): (&str, Way), language: &str) -> Result<Answer> {
+    raise_said(app, user, (platform, way, None), language).await
+}
+
+/// As [`raise_on`], telling the contacts the person's own words (`said`: what they typed or said).
+pub async fn raise_said(
+    app: &App,
+    user: &User,
+    (platform, way, said): (&str, Way, Option<String>),
+    language: &str,
+) -> Result<Answer> {
     let press = Press {
         platform: Some(platform.into()),
         language: Some(language.into()),
         way,
+        said: said.map(|s| Press::clip(&s, SAID_MAX_CHARS)).filter(|s| !s.is_empty()),
         ..Press::default()
     };
     let base_url = app
@@ -406,7 +448,7 @@ impl Context<'_> {
         app.store.insert_alarm(&alarm, &pairs).await?;
         app.metrics.incr(crate::metrics::EMERGENCY_TOTAL, &[]);
         crate::carers::changed(app, &alarm.user_id).await;
-        let dossier = build_dossier(self.user, &self.prefs, &self.lang, &self.press);
+        let dossier = build_dossier(app, self.user, &self.prefs, (&self.lang, &self.press));
         let (status, deliveries) = self.send(&alarm, &dossier, &targets, "alarm").await?;
         if status == "alerted" {
             tracing::info!(status, channels = deliveries.len(), "emergency alarm sent");
@@ -423,7 +465,14 @@ impl Context<'_> {
             self.window_ms,
             Some(&alarm.id),
             match status {
-                "no_recipients" => nobody_message(app, &self.prefs, self.words()),
+                "no_recipients" => {
+                    let r = reach::Reachable {
+                        prefs: &self.prefs,
+                        carers: self.carers.clone(),
+                        health: reach::Health::read(app).await,
+                    };
+                    nobody_message(app, &r, self.words())
+                }
                 _ => message(&self.lang, self.informal, status),
             },
         ))
@@ -535,7 +584,9 @@ impl Window {
     /// reached (and who confirmed), that it is still being sent, or that it reached nobody, when a press will
     /// send again and that whoever looks after the gateway can end the wait.
     pub async fn text(&self, app: &App, t: Words<'_>) -> Result<String> {
-        let minutes = (now_ms() - self.at) / 60_000;
+        // A press seconds ago is "a minute ago", never "0 minutes ago".
+        let minutes = ((now_ms() - self.at) / 60_000).max(1);
+        let left = (self.remaining_ms.max(0) + 59_999) / 60_000;
         let (reached, sending, seen) = match &self.alarm_id {
             Some(id) => {
                 let deliveries = app.store.deliveries(id).await?;
@@ -561,7 +612,6 @@ impl Window {
             return Ok(t.get("help-cooldown-sending"));
         }
         if reached.is_empty() {
-            let left = (self.remaining_ms.max(0) + 59_999) / 60_000;
             return Ok(t.with(
                 "help-cooldown-nobody",
                 &[("minutes", minutes.into()), ("left", left.into())],
@@ -576,6 +626,9 @@ impl Window {
             text.push(' ');
             text.push_str(&t.with("help-seen-by", &[("who", names.join(", ").into())]));
         }
+        // When a press sends again, and that the wait can be ended.
+        text.push(' ');
+        text.push_str(&t.with("help-cooldown-again", &[("left", left.into())]));
         Ok(text)
     }
 }
@@ -665,10 +718,10 @@ pub fn message(lang: &str, informal: bool, status: &str) -> String {
     })
 }
 
-/// The message of a press that reached nobody: why (no contact, or no channel for the contacts) and the 112
-/// advice.
-fn nobody_message(app: &App, prefs: &Prefs, t: Words<'_>) -> String {
-    let cause = checks::diagnose(app, prefs).cause_words(t);
+/// The message of a press, or a call for help, that reaches nobody: why (no contact, or no channel for the
+/// contacts) and the 112 advice.
+pub fn nobody_message(app: &App, r: &reach::Reachable<'_>, t: Words<'_>) -> String {
+    let cause = checks::diagnose(app, r).cause_words(t);
     t.with("help-no-recipients", &[("cause", cause.into())])
 }
 
@@ -677,11 +730,7 @@ fn who(lang: &str, reached: &[(String, String)]) -> String {
     let t = Words::formal(lang);
     let mut by_recipient: Vec<(&str, Vec<String>)> = Vec::new();
     for (channel, to) in reached {
-        let name = t.get(match channel.as_str() {
-            "email" => "help-by-email",
-            "sms" => "help-by-sms",
-            _ => "help-by-call",
-        });
+        let name = t.get(reach::channel_phrase(channel));
         match by_recipient.iter_mut().find(|(r, _)| r == to) {
             Some((_, channels)) => channels.push(name),
             None => by_recipient.push((to, vec![name])),
@@ -708,9 +757,12 @@ fn reached_in_log(details: &str) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// The dossier of a press: the profile, the position (only with consent), the device.
-pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> Dossier {
+/// The dossier of a press: the profile, the position (only with consent), the device, whether anybody is
+/// called, the person's time zone.
+pub fn build_dossier(app: &App, user: &User, prefs: &Prefs, (lang, press): (&str, &Press)) -> Dossier {
     let mut dossier = Dossier::from_prefs(prefs, &user.display_name, lang);
+    dossier.calls = targets(app, prefs, &[]).iter().any(|t| t.channel == "call");
+    dossier.zone = crate::zones::person_zone_name(app, prefs);
     let t = Words::formal(lang);
     let consent = prefs.location_consent.unwrap_or(false);
     dossier.position = match (&press.fix, &press.geo_error) {
@@ -730,6 +782,7 @@ pub fn build_dossier(user: &User, prefs: &Prefs, lang: &str, press: &Press) -> D
         None => "help-unknown-device",
     });
     dossier.way = press.way;
+    dossier.said = press.said.clone();
     dossier.device = match &press.platform {
         Some(p) if !p.is_empty() => format!("{kind} ({p})"),
         _ => kind.to_string(),

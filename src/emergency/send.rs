@@ -217,6 +217,7 @@ impl Sending {
             tracing::warn!(channel = failed.channel, to = %failed.to, error, "alarm channel failed");
         }
         let status = super::record(&self.app, &self.alarm_id, &ended).await;
+        delivered(&self.app, &ended).await;
         self.ended.extend(ended);
         status
     }
@@ -482,4 +483,39 @@ enum WebhookPosition<'a> {
     },
     /// The device's reason.
     Unavailable { unavailable: &'a str },
+}
+
+/// Records what ended deliveries of an alarm found of their channels: a channel that delivered to anybody works,
+/// one that delivered to nobody of them fails. Calls say nothing of their line (a contact may not answer).
+async fn delivered(app: &crate::app::App, deliveries: &[Delivery]) {
+    let at = crate::store::now_ms();
+    for (check, error) in findings(deliveries) {
+        super::reach::found(app, check, error.as_deref(), at).await;
+    }
+}
+
+/// What ended deliveries found, by check: none for a channel they did not use.
+fn findings(deliveries: &[Delivery]) -> Vec<(&'static str, Option<String>)> {
+    use super::reach;
+    let checks = [
+        ("email", reach::MAIL),
+        ("sms", reach::TWILIO),
+        ("webhook", reach::WEBHOOK),
+    ];
+    let mut out = Vec::new();
+    for (channel, check) in checks {
+        let ours: Vec<&Delivery> = deliveries
+            .iter()
+            .filter(|d| d.channel == channel && !d.sending)
+            .collect();
+        if ours.is_empty() {
+            continue;
+        }
+        let error = match ours.iter().any(|d| d.delivered) {
+            true => None,
+            false => Some(ours[0].error.clone().unwrap_or_else(|| "failed".into())),
+        };
+        out.push((check, error));
+    }
+    out
 }

@@ -45,7 +45,7 @@ pub async fn hear(
     } else {
         Help::Listening
     };
-    let person = Person::of(app, prefs, language);
+    let person = Person::of(app, &user.id, prefs, language).await;
     let Some(reply) = dialogue::reply(text, &[], person, state) else {
         return Ok(None);
     };
@@ -54,7 +54,8 @@ pub async fn hear(
             if state == Help::Listening {
                 tracing::warn!(user = %user.name, channel, "a typed call for help; asking whether to alert the contacts");
             }
-            app.store.ask_help(&user.id, channel).await?;
+            let first = (state == Help::Listening).then_some(text);
+            app.store.ask_help(&user.id, channel, first).await?;
             Said {
                 status: "asked".into(),
                 text: question,
@@ -68,11 +69,19 @@ pub async fn hear(
                 text: words,
             }
         }
-        // A yes sent twice raises once (the cooldown's claim); a call for help that reaches nobody is told so at
-        // once, as on the voice channels (and logged).
-        Reply::Alarm | Reply::Nobody => {
+        // Nobody at all can be reached: told so and to call 112; nothing is sent, recorded or held back.
+        Reply::Nobody(words) => {
             app.store.settle_help(&user.id, 0).await?;
-            let answer: Answer = super::raise_on(app, user, (channel, Way::Typed), language).await?;
+            tracing::warn!(user = %user.name, channel, "a typed call for help reaches nobody; the person was told to call 112");
+            Said {
+                status: "no_recipients".into(),
+                text: words,
+            }
+        }
+        // A yes sent twice raises once (the cooldown's claim).
+        Reply::Alarm => {
+            let said = app.store.settle_help(&user.id, 0).await?;
+            let answer: Answer = super::raise_said(app, user, (channel, Way::Typed, said), language).await?;
             Said {
                 status: answer.status.into(),
                 text: answer.message,
@@ -82,9 +91,19 @@ pub async fn hear(
     Ok(Some(said))
 }
 
+/// The help button pressed: the words of the typed question it answers, when one was open
+/// ([`QUESTION_OPEN_MS`]); a lapsed one is closed too.
+pub async fn answered(app: &App, user_id: &str) -> Result<Option<String>> {
+    let open = app.store.settle_help(user_id, now_ms() - QUESTION_OPEN_MS).await?;
+    if open.is_none() {
+        app.store.settle_help(user_id, 0).await?;
+    }
+    Ok(open)
+}
+
 /// The person answered the typed question another way (the help button, or its dialog's no): it is no longer
-/// open. True when one was.
-pub async fn settle(app: &App, user_id: &str) -> Result<bool> {
+/// open. The words it asked about when one was open.
+pub async fn settle(app: &App, user_id: &str) -> Result<Option<String>> {
     Ok(app.store.settle_help(user_id, 0).await?)
 }
 

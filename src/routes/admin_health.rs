@@ -51,9 +51,10 @@ struct ProvidersHealth {
     /// Users whose alarm would reach nobody now: none of their channels is set up, or every one fails its
     /// check.
     users_without_working_channel: Vec<String>,
-    /// Every user whose help does not reach everybody, or whose last press reached nobody: the cause per user
-    /// (no contact, contacts without a channel and the settings missing, channels failing, the newest alarm
-    /// not delivered) and the time left in their cooldown window, which an operator may end.
+    /// Every user whose help does not reach everybody, or whose last press reached nobody (`stuck`), and
+    /// everybody whose cooldown window is open: the cause per user (no contact, contacts without a channel and
+    /// the settings missing, channels failing, the newest alarm not delivered) and the time left in their
+    /// cooldown window, which an operator may end.
     help: Vec<checks::Stranded>,
     /// When contacts would get confirmation links they cannot open (`PUBLIC_URL` unset, loopback or
     /// link-local): what to set.
@@ -108,7 +109,7 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         providers,
         users_without_working_channel: help
             .iter()
-            .filter(|s| s.reach != checks::Reach::Somebody)
+            .filter(|s| s.stuck && s.reach != checks::Reach::Somebody)
             .map(|s| s.name.clone())
             .collect(),
         help,

@@ -97,6 +97,7 @@ fn press(body: Option<EmergencyBody>, headers: &HeaderMap) -> Result<Press> {
         platform: body.device.and_then(|d| d.platform).map(|p| clip(p, 100)),
         language: page_language(body.language.as_deref(), headers)?,
         way: crate::emergency::Way::Button,
+        said: None,
     })
 }
 
@@ -142,10 +143,14 @@ async fn raise(
     caller: CurrentUser,
     body: Option<AppJson<EmergencyBody>>,
 ) -> Result<Json<Answer>> {
-    let press = press(body.map(|AppJson(b)| b), &headers)?;
+    let mut press = press(body.map(|AppJson(b)| b), &headers)?;
     let base_url = base_url(&app, peer, &headers);
-    // The button answers a typed help question too: a "ja" typed after it must not raise a second alarm.
-    emergency::typed::settle(&app, &caller.user.id).await?;
+    // The button answers a typed help question too (the page's dialog after it): a "ja" typed after it must
+    // not raise a second alarm, and the contacts learn that the person wrote, and what.
+    if let Some(said) = emergency::typed::answered(&app, &caller.user.id).await? {
+        press.way = emergency::Way::Typed;
+        press.said = Some(emergency::Press::clip(&said, emergency::SAID_MAX_CHARS)).filter(|s| !s.is_empty());
+    }
     Ok(Json(emergency::raise(&app, &caller.user, press, base_url).await?))
 }
 
@@ -170,7 +175,7 @@ async fn decline(
     caller: CurrentUser,
     AppQuery(query): AppQuery<StatusQuery>,
 ) -> Result<Json<Declined>> {
-    let was_open = emergency::typed::settle(&app, &caller.user.id).await?;
+    let was_open = emergency::typed::settle(&app, &caller.user.id).await?.is_some();
     let asked = page_language(query.language.as_deref(), &headers)?;
     let prefs = app.store.prefs(&caller.user.id).await?;
     let language = emergency::language(&app, &prefs, asked.as_deref());

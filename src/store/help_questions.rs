@@ -4,16 +4,19 @@
 use super::{Store, StoreError, now_ms, with_pool};
 
 impl Store {
-    /// Notes that the person was asked the help question just now, on `channel`.
-    pub async fn ask_help(&self, user_id: &str, channel: &str) -> Result<(), StoreError> {
+    /// Notes that the person was asked the help question just now, on `channel`, about the words `said` (none:
+    /// asked again, about the words it first asked about).
+    pub async fn ask_help(&self, user_id: &str, channel: &str, said: Option<&str>) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO help_questions (user_id, asked_at, channel) VALUES ($1, $2, $3) \
-                 ON CONFLICT (user_id) DO UPDATE SET asked_at = excluded.asked_at, channel = excluded.channel",
+                "INSERT INTO help_questions (user_id, asked_at, channel, said) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (user_id) DO UPDATE SET asked_at = excluded.asked_at, channel = excluded.channel, \
+                 said = COALESCE(excluded.said, help_questions.said)",
             )
             .bind(user_id)
             .bind(now_ms())
             .bind(channel)
+            .bind(said)
             .execute(pool)
             .await?;
             Ok(())
@@ -33,17 +36,19 @@ impl Store {
         })
     }
 
-    /// Takes the person's open help question (asked at or after `since`, or any with `since` 0): true for the
-    /// one caller that took it, so an answer sent twice, or on two instances, is acted on once.
-    pub async fn settle_help(&self, user_id: &str, since: i64) -> Result<bool, StoreError> {
+    /// Takes the person's open help question (asked at or after `since`, or any with `since` 0): the words it
+    /// asked about for the one caller that took it, so an answer sent twice, or on two instances, is acted on
+    /// once.
+    pub async fn settle_help(&self, user_id: &str, since: i64) -> Result<Option<String>, StoreError> {
         with_pool!(self, pool => {
-            let row: Option<(String,)> =
-                sqlx::query_as("DELETE FROM help_questions WHERE user_id = $1 AND asked_at >= $2 RETURNING user_id")
-                    .bind(user_id)
-                    .bind(since)
-                    .fetch_optional(pool)
-                    .await?;
-            Ok(row.is_some())
+            let row: Option<(Option<String>,)> = sqlx::query_as(
+                "DELETE FROM help_questions WHERE user_id = $1 AND asked_at >= $2 RETURNING said",
+            )
+            .bind(user_id)
+            .bind(since)
+            .fetch_optional(pool)
+            .await?;
+            Ok(row.map(|(said,)| said.unwrap_or_default()))
         })
     }
 }

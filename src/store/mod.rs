@@ -11,6 +11,7 @@ pub mod carers;
 pub mod checkins;
 pub mod devices;
 pub mod emergency;
+pub mod help_channels;
 pub mod help_questions;
 pub mod leases;
 pub mod lexicon;

@@ -2,8 +2,10 @@
 //! gateway asks, in the user's language, whether it should alert the contacts; a yes, or no answer within
 //! `HELP_CONFIRM_SECONDS`, raises the same alarm as the help button (same outcomes and texts), a no ends it.
 //! The question is what keeps a misheard word from alarming anyone, so a call heard through recognition errors
-//! is asked about too ([`crate::emergency::hearing`]). A person whose help reaches nobody is not asked a
-//! question that promises help: they are told so, and to call 112, at once (and the alarm is logged). The conversation remembers that it asked
+//! is asked about too ([`crate::emergency::hearing`]). A person whose help reaches nobody at all (no contact, no
+//! carer, no `EMERGENCY_CONTACT_EMAIL` on a channel that is set up) is not asked a question that promises help:
+//! they are told so, and to call 112, at once; nothing is sent or recorded and no cooldown window opens. The
+//! conversation remembers that it asked
 //! ([`super::conversation`]; Wyoming, whose connections last one request, per Home Assistant conversation);
 //! the words are read by [`crate::emergency::spoken`].
 
@@ -64,7 +66,7 @@ pub(super) async fn heard(
     help: Help,
     tx: &Tx,
 ) -> Result<bool> {
-    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
     respond(app, user, reply(text, words, person, help), cx, (help, Way::Spoken), tx).await
 }
 
@@ -72,7 +74,7 @@ pub(super) async fn heard(
 /// waits); while it waits, 1 is yes and 2 is no. Other keys mean nothing here (the call does not pass them).
 pub(super) async fn keyed(app: &App, user: &User, key: char, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<()> {
     use crate::emergency::dialogue::{NO_KEY, YES_KEY};
-    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
     let language = person.language;
     let reply = match (help, key) {
         (Help::Asked, YES_KEY) => Reply::Alarm,
@@ -93,7 +95,7 @@ pub(super) async fn keyed(app: &App, user: &User, key: char, cx: Voice<'_>, help
 pub(super) async fn not_fine(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> Result<bool> {
     tracing::warn!(user = %user.name, "the daily check-in was answered with a no; asking whether to alert the contacts");
     crate::care::checkin::sign(app, &user.id).await;
-    let person = Person::of(app, cx.1, cx.2.language.as_str());
+    let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
     respond(app, user, Some(ask(person)), cx, (Help::Listening, Way::Checkin), tx).await
 }
 
@@ -108,7 +110,17 @@ async fn respond(
 ) -> Result<bool> {
     match reply {
         None => Ok(false),
-        Some(Reply::Alarm | Reply::Nobody) => alarm(app, user, cx, way, tx).await.map(|()| true),
+        Some(Reply::Alarm) => alarm(app, user, cx, way, tx).await.map(|()| true),
+        // Nobody at all can be reached: told so and to call 112; nothing is sent, recorded or held back.
+        Some(Reply::Nobody(words)) => {
+            tracing::warn!(user = %user.name, "a call for help reaches nobody; the person was told to call 112");
+            let event = ServerEvent::Help {
+                status: "no_recipients".into(),
+                message: words.clone(),
+            };
+            say(app, cx, event, &words, tx).await;
+            Ok(true)
+        }
         Some(Reply::Declined(words)) => {
             let event = ServerEvent::Help {
                 status: "declined".into(),

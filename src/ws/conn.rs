@@ -234,7 +234,7 @@ impl Conn {
     /// question waits); a no calls it off, by voice and typed alike, and says so.
     async fn help_answer(&mut self, socket: &mut WebSocket, yes: bool) -> bool {
         let typed = match crate::emergency::typed::settle(&self.app, &self.user.id).await {
-            Ok(open) => open,
+            Ok(open) => open.is_some(),
             Err(err) => return reject(socket, err).await,
         };
         let asked = typed || self.conversation.help_pending();

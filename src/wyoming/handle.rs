@@ -97,7 +97,7 @@ async fn help_words(
     };
     // Home Assistant sends the text alone: no word probabilities.
     Some(
-        match help::reply(text, &[], Person::of(app, &prefs, &language), state)? {
+        match help::reply(text, &[], Person::of(app, &user.id, &prefs, &language).await, state)? {
             Reply::Ask(question) => {
                 if state == Help::Listening {
                     tracing::warn!(user = %user.name, "a call for help from Home Assistant; asking whether to alert the contacts");
@@ -109,7 +109,12 @@ async fn help_words(
                 questions.settle(&key);
                 Ok(words.to_string())
             }
-            Reply::Alarm | Reply::Nobody => {
+            // Nothing is sent: told so and to call 112.
+            Reply::Nobody(words) => {
+                questions.settle(&key);
+                Ok(words)
+            }
+            Reply::Alarm => {
                 questions.settle(&key);
                 help::raise(app, user, "wyoming", &language)
                     .await

@@ -178,7 +178,7 @@ async fn after_an_alarm_that_reached_somebody_a_press_names_whom_and_repeats_not
     assert_eq!(again.body["status"], "cooldown");
     let message = text(&again);
     assert!(
-        message.contains("vor 0 Minuten") && message.contains("+491709999999 (Anruf)") && message.contains("112"),
+        message.contains("vor einer Minute") && message.contains("+491709999999 (Anruf)") && message.contains("112"),
         "{message}"
     );
     assert!(
@@ -211,11 +211,19 @@ async fn after_delivery_failed_presses_inside_the_window_send_nothing_and_tell_w
     assert_eq!(mails(&s), 0);
     assert_eq!((s.twilio.requests(SMS).len(), s.twilio.requests(CALL).len()), (1, 1));
     assert_eq!(events(&s.app, &s.id).await, vec!["delivery_failed"]);
-    // The page learns why: the newest alarm did not reach the contacts.
+    // The page learns why: every channel failed its delivery just now, and whom the alarm missed.
     let st = status(&s).await;
-    assert_eq!(st["cause"], "last_delivery_failed", "{st}");
+    assert_eq!(
+        (&st["cause"], &st["reach"]),
+        (&json!("channels_failing"), &json!("failing")),
+        "{st}"
+    );
+    assert!(st["warning"].as_str().unwrap().contains("112"), "{st}");
     assert!(
-        st["warning"].as_str().unwrap().contains("tochter@family.example"),
+        st["failed_to"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("tochter@family.example")),
         "{st}"
     );
 }
@@ -556,4 +564,49 @@ async fn a_pending_reminder_survives_a_restart_of_the_real_binary() {
     stop_binary(child).await;
     let sms = form(&twilio.requests(SMS)[1])["Body"].clone();
     assert!(sms.starts_with("ERINNERUNG"), "{sms}");
+}
+
+#[tokio::test]
+async fn a_press_inside_the_window_of_a_delivered_alarm_says_when_one_sends_again_and_the_operator_can_end_it() {
+    let s = setup(Some(Mode::Accept), &[], profile()).await;
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    let sent = mails(&s);
+
+    let again = press(&s, None).await;
+    assert_eq!(again.body["status"], "cooldown", "{}", again.body);
+    let said = text(&again);
+    assert!(
+        said.starts_with("Der Alarm wurde vor einer Minute ausgelöst"),
+        "never 0 minutes: {said}"
+    );
+    assert!(
+        said.contains("Ein neuer Alarm kann in 5 Minuten gesendet werden; wer den Assistenten betreut, kann die Wartezeit früher beenden."),
+        "{said}"
+    );
+    // Her help reaches everybody, yet the operator sees her open window and can end it.
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    let anna = health.body["help"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "anna")
+        .cloned()
+        .unwrap_or_else(|| panic!("anna is not listed: {}", health.body));
+    assert_eq!(
+        (&anna["stuck"], &anna["reach"]),
+        (&json!(false), &json!("somebody")),
+        "{anna}"
+    );
+    assert!(anna["cooldown_remaining_seconds"].as_i64().unwrap() > 240, "{anna}");
+    assert_eq!(
+        health.body["users_without_working_channel"],
+        json!([]),
+        "{}",
+        health.body
+    );
+    let path = format!("/api/admin/users/{}/emergency/cooldown", s.id);
+    let ended = s.app.call(reqwest::Method::DELETE, &path, As::AdminKey, None).await;
+    assert_eq!(ended.body["was_open"], true, "{}", ended.body);
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    assert!(mails(&s) > sent, "the press after the ended wait mailed again");
 }

@@ -570,3 +570,54 @@ async fn a_call_whose_task_fails_is_closed_and_counted_and_a_call_beyond_the_voi
     );
     assert_eq!(health["task_failures"][0]["door"], "audiosocket");
 }
+
+#[tokio::test]
+async fn the_help_key_of_a_caller_nobody_reaches_says_112_and_once_her_carer_is_named_asks_first() {
+    let fakes = Fakes::start().await;
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let smtp_port = smtp.port.to_string();
+    let env = [
+        ("AUDIOSOCKET_USER", "anna"),
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", smtp_port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "gateway@care.example"),
+        ("EMERGENCY_CONTACT_EMAIL", ""),
+        ("HELP_KEY", "*"),
+    ];
+    let (app, token, port) = gateway(&fakes, &env).await;
+    let me = app.get("/api/me", As::Bearer(&token)).await.body;
+    let anna = me["id"].as_str().unwrap().to_string();
+    let call = Asterisk::call(port, EXTENSION).await;
+    call.until("the greeting", 10, |g| received(g) >= 4_800).await;
+
+    call.send(0x03, b"*");
+    eventually("the 112 advice", 20, || async { fakes.spoken().len() >= 2 }).await;
+    let told = &fakes.spoken()[1];
+    assert!(
+        told.starts_with("Your help reaches nobody yet") && told.contains("112"),
+        "{told}"
+    );
+    assert!(
+        crate::emergency::events(&app, &anna).await.is_empty(),
+        "nothing recorded"
+    );
+
+    crate::help_reach::name_carer(&app, &anna).await;
+    call.send(0x03, b"*");
+    eventually("the question and its keys", 20, || async { fakes.spoken().len() >= 4 }).await;
+    assert_eq!(fakes.spoken()[2], "Shall I alert your contacts? Please say yes or no.");
+    assert!(smtp.mails().is_empty(), "nobody is alerted before the answer");
+    call.send(0x03, b"1");
+    let mails = eventually("the carer's mail", 20, || async {
+        let mails = smtp.mails();
+        (!mails.is_empty()).then_some(mails)
+    })
+    .await;
+    crate::emergency::mail_to(&mails, "anna@heim.example");
+    eventually("what was done said", 20, || async { fakes.spoken().len() >= 5 }).await;
+    assert_eq!(
+        fakes.spoken()[4],
+        "Help is on the way: your contacts have been notified."
+    );
+}

@@ -165,7 +165,7 @@ async fn at_a_terminal_the_first_start_shows_the_admins_link_and_its_qr_code() {
     );
     // Nothing to send an alarm with and nobody to send it to: the start says so before anyone needs help.
     assert!(
-        shown.contains("help: admin: no contact entered (admin panel, Users)"),
+        shown.contains("help: nobody can be alerted yet: enter each person's contacts (admin panel, Users)"),
         "{shown}"
     );
 }

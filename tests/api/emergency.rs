@@ -570,7 +570,7 @@ async fn a_second_press_inside_the_cooldown_sends_nothing_and_logs_nothing() {
     assert_eq!(again.body["minutes_ago"], 0);
     let remaining = again.body["remaining_seconds"].as_i64().unwrap();
     assert!((295..=300).contains(&remaining), "{remaining}");
-    assert!(again.body["message"].as_str().unwrap().contains("vor 0 Minuten"));
+    assert!(again.body["message"].as_str().unwrap().contains("vor einer Minute"));
     assert_eq!(s.smtp.as_ref().unwrap().mails().len(), 2);
     assert_eq!(s.twilio.requests(SMS).len(), 1);
     assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);

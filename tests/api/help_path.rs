@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::{As, TestApp, eventually, free_port, spawn_app};
-use crate::emergency::{ACCOUNT, SMS, form, profile, setup};
+use crate::emergency::{ACCOUNT, SMS, ack_link, form, press, profile, setup};
 use crate::fakes::Reply;
 use crate::smtp::Mode;
 
@@ -134,4 +134,43 @@ async fn a_webhook_whose_host_refuses_connections_fails_its_check() {
     let metrics = app.get("/api/metrics", As::AdminKey).await;
     let failures = &metrics.body["counters"][r#"help_check_failures_total{check="webhook"}"#];
     assert!(failures.as_u64().unwrap() >= 1, "{}", metrics.body);
+}
+
+/// The issue's person: a press that failed (the relay refused), the operator ending the wait, a press that
+/// delivered and its acknowledgement: the help page then says help reaches somebody, with nothing failing,
+/// without waiting for the next periodic check.
+#[tokio::test]
+async fn after_a_failed_press_a_delivered_and_acknowledged_one_leaves_the_help_path_working() {
+    let prefs = json!({"full_name": "Anna Muster", "language": "de",
+        "emergency_contacts": ["tochter@family.example"]});
+    let env = [("TWILIO_ACCOUNT_SID", ""), ("HELP_CHECK_SECONDS", "3600")];
+    let s = setup(Some(Mode::RefuseRecipients), &env, prefs).await;
+    let status = || async { s.app.get("/api/emergency/status", As::Bearer(&s.token)).await.body };
+
+    assert_eq!(press(&s, None).await.body["status"], "delivery_failed");
+    let st = status().await;
+    assert_eq!(
+        (st["reach"].as_str(), &st["failing"]),
+        (Some("failing"), &json!(["email"])),
+        "{st}"
+    );
+
+    s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
+    let path = format!("/api/admin/users/{}/emergency/cooldown", s.id);
+    let ended = s.app.call(reqwest::Method::DELETE, &path, As::AdminKey, None).await;
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    assert_eq!(press(&s, None).await.body["status"], "alerted");
+    let mail = crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    let confirmed = s.app.client.post(ack_link(&mail.body())).send().await.unwrap();
+    assert_eq!(confirmed.status(), 200);
+
+    let st = status().await;
+    assert_eq!(st["reach"], "somebody", "{st}");
+    assert_eq!(
+        (&st["failing"], &st["working"]),
+        (&json!([]), &json!(["email"])),
+        "{st}"
+    );
+    assert_eq!(st["warning"], Value::Null, "{st}");
+    assert_eq!(st["acknowledged"], true, "{st}");
 }

@@ -25,6 +25,7 @@ mod errors;
 mod fakes;
 mod fuzz;
 mod help_path;
+mod help_reach;
 mod instances;
 mod languages;
 mod lexicon;

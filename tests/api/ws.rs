@@ -1050,7 +1050,7 @@ pub(crate) async fn help_setup(stt: &Fake, llm: &Fake, confirm_seconds: &str) ->
 }
 
 /// As [`help_setup`], with the mail relay `smtp` (none: no relay) and `extra` settings.
-async fn help_setup_with(
+pub(crate) async fn help_setup_with(
     stt: &Fake,
     llm: &Fake,
     confirm_seconds: &str,
@@ -1074,7 +1074,7 @@ async fn help_setup_with(
 }
 
 /// One utterance on `/ws/voice` and the frames of its turn.
-async fn say(ws: &mut Client) -> Vec<Frame> {
+pub(crate) async fn say(ws: &mut Client) -> Vec<Frame> {
     ws.send_audio(&tone(300)).await;
     ws.send(json!({"type": "end"})).await;
     ws.turn().await
@@ -1279,10 +1279,9 @@ async fn a_call_for_help_that_would_reach_nobody_is_told_so_at_once_with_112() {
         "{message}"
     );
     assert!(llm.requests(CHAT).is_empty());
-    assert_eq!(
-        crate::emergency::events(&s.app, &s.id).await,
-        ["no_recipients"],
-        "the call is logged"
+    assert!(
+        crate::emergency::events(&s.app, &s.id).await.is_empty(),
+        "a call for help nobody confirmed is no press: nothing recorded, no window"
     );
 }
 

@@ -126,11 +126,20 @@ async fn the_gateways_detector_ends_a_satellites_question_before_audio_stop() {
 /// Anna with her contacts, a mail relay and Twilio (see `emergency::setup`) as the Wyoming user; the help
 /// question waits `confirm_seconds`. The setup, the Wyoming port and the fake model.
 async fn help_gateway(confirm_seconds: &str) -> (crate::emergency::Setup, u16, Fake) {
+    help_gateway_of(confirm_seconds, &[], crate::emergency::profile()).await
+}
+
+/// As [`help_gateway`], with `extra` settings and the user's `prefs`.
+async fn help_gateway_of(
+    confirm_seconds: &str,
+    extra: &[(&str, &str)],
+    prefs: Value,
+) -> (crate::emergency::Setup, u16, Fake) {
     let llm = Fake::answering(&["Gern."]).await;
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let llm_url = llm.v1();
-    let env = [
+    let mut env = vec![
         ("WYOMING_ADDR", addr.as_str()),
         ("WYOMING_USER", "anna"),
         ("LOCAL_LLM_URL", &llm_url),
@@ -139,7 +148,8 @@ async fn help_gateway(confirm_seconds: &str) -> (crate::emergency::Setup, u16, F
         ("WEB_SEARCH_ENABLED", "false"),
         ("HELP_CONFIRM_SECONDS", confirm_seconds),
     ];
-    let s = crate::emergency::setup(Some(crate::smtp::Mode::Accept), &env, crate::emergency::profile()).await;
+    env.extend_from_slice(extra);
+    let s = crate::emergency::setup(Some(crate::smtp::Mode::Accept), &env, prefs).await;
     eventually("the Wyoming server listens", 10, || async {
         tokio::net::TcpStream::connect(&addr).await.is_ok()
     })
@@ -198,6 +208,33 @@ async fn a_call_for_help_from_a_satellite_left_unanswered_alerts_after_the_set_s
     })
     .await;
     crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+}
+
+#[tokio::test]
+#[ignore = "needs the wyoming client in target/wyoming-venv; scripts/test.sh installs it and runs this"]
+async fn a_satellites_call_for_help_reaching_nobody_is_told_112_and_once_a_carer_is_named_asked_first() {
+    let alone = crate::help_reach::alone();
+    let (s, port, _llm) = help_gateway_of("20", &alone, crate::help_reach::erika()).await;
+
+    let seen = help_client(port, r#"["Hilfe! Hilfe!"]"#).await;
+    let told = seen["answers"][0]["text"].as_str().unwrap();
+    assert!(
+        told.starts_with("Ihre Hilfe erreicht noch niemanden") && told.contains("112"),
+        "{told}"
+    );
+    assert!(
+        crate::emergency::events(&s.app, &s.id).await.is_empty(),
+        "nothing recorded"
+    );
+
+    crate::help_reach::name_carer(&s.app, &s.id).await;
+    let seen = help_client(port, r#"["Hilfe! Hilfe!", "Ja, bitte."]"#).await;
+    assert_eq!(seen["answers"][0]["text"], QUESTION, "{seen}");
+    assert_eq!(
+        seen["answers"][1]["text"],
+        "Hilfe ist unterwegs: Ihre Kontaktpersonen wurden benachrichtigt."
+    );
+    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "anna@heim.example");
 }
 
 #[tokio::test]
