@@ -16,6 +16,7 @@ CREATE TABLE help_key_told_to (
     day         TEXT NOT NULL,
     PRIMARY KEY (user_id, caller)
 );
+DROP TABLE help_key_told;
 
 -- The words of the call for help a typed question asks about (issue 73), so that the alarm the yes raises
 -- tells the contacts what the person wrote ("Hilfe, ich bin gestürzt").

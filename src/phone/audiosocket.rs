@@ -152,7 +152,8 @@ async fn connection(app: Arc<App>, stream: TcpStream, peer: SocketAddr) {
     let seated = match caller {
         Caller::Refused => None,
         Caller::Known(user) | Caller::Guest(user) => match super::seat(&app, &user, "audiosocket") {
-            Ok(seat) => Some((user, seat)),
+            // AudioSocket passes no calling number: the help key is told once a day per user, as before.
+            Ok(seat) => Some((user, seat, String::new())),
             Err(refused) => return app.lines.call_outcome(&app.metrics, "audiosocket", refused),
         },
     };

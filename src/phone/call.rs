@@ -122,6 +122,8 @@ pub(crate) struct Call {
     informal: bool,
     /// The help question was asked in the running turn: once it is said, the keys that answer it follow.
     keys_to_tell: bool,
+    /// The calling number as the line gave it (empty when withheld): the help key is told once a day to each.
+    number: String,
     started: Instant,
 }
 
@@ -136,10 +138,10 @@ enum Step {
 }
 
 impl Call {
-    /// A call of `user` on `line` (whose turns are stored in `session_id`); `name`: whom the greeting names.
+    /// A call of `user` from `number` on `line` (whose turns are stored in `session_id`).
     pub(crate) async fn new(
         app: Arc<App>,
-        user: User,
+        (user, number): (User, String),
         line: &'static str,
         session_id: String,
         rate: u32,
@@ -181,6 +183,7 @@ impl Call {
             told: Told::default(),
             informal: prefs.informal(),
             keys_to_tell: false,
+            number,
             started: Instant::now(),
         })
     }
@@ -189,11 +192,11 @@ impl Call {
     /// usage, and a call for help still waiting for its answer raises the alarm.
     pub(crate) async fn run<L: Line>(mut self, inbound: &mut mpsc::Receiver<Inbound>, line: &mut L) -> Ending {
         let mut greeting = texts::greeting(&self.language, self.name.as_deref());
-        // Once a day per caller, the greeting says which key calls for help at any time.
+        // Once a day per calling number, the greeting says which key calls for help at any time.
         match self
             .app
             .store
-            .tell_help_key(&self.user.id, &crate::store::today())
+            .tell_help_key(&self.user.id, &self.number, &crate::store::today())
             .await
         {
             Ok(true) => {

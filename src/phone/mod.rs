@@ -39,11 +39,12 @@ pub(crate) fn seat(app: &App, user: &User, line_name: &'static str) -> Result<Se
     })
 }
 
-/// Answers a call of `user` on `line_name` (in the place it was given) and runs it until it ends: how it
-/// ended. One the store cannot open a session for hears an apology.
+/// Answers a call of `user` from `number` (as the line gave it; empty when withheld or unknown) on `line_name`
+/// (in the place it was given) and runs it until it ends: how it ended. One the store cannot open a session for
+/// hears an apology.
 pub(crate) async fn answer<L: Line>(
     app: Arc<App>,
-    (user, _seat): (User, Seat),
+    (user, _seat, number): (User, Seat, String),
     line_name: &'static str,
     inbound: &mut mpsc::Receiver<Inbound>,
     line: &mut L,
@@ -53,7 +54,7 @@ pub(crate) async fn answer<L: Line>(
             .store
             .create_session(&user.id, "Phone call", &Default::default())
             .await?;
-        Call::new(app.clone(), user, line_name, session, line.rate()).await
+        Call::new(app.clone(), (user, number), line_name, session, line.rate()).await
     };
     let call = match started.await {
         Ok(call) => call,

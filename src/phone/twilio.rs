@@ -255,6 +255,8 @@ struct Started {
     stream_sid: String,
     call_sid: String,
     user_id: String,
+    /// The calling number, as the webhook passed it (signed with the rest).
+    caller: String,
     sequence: u64,
 }
 
@@ -302,7 +304,14 @@ async fn serve(socket: WebSocket, app: Arc<App>, auth_token: String) {
     };
     let (tx, mut inbound) = mpsc::channel(64);
     let _reader = AbortOnDrop(tokio::spawn(read(source, tx, started.sequence)));
-    let outcome = super::answer(app.clone(), (user, seat), "twilio", &mut inbound, &mut line).await;
+    let outcome = super::answer(
+        app.clone(),
+        (user, seat, started.caller.clone()),
+        "twilio",
+        &mut inbound,
+        &mut line,
+    )
+    .await;
     line.hang_up().await;
     app.lines.call_outcome(&app.metrics, "twilio", outcome);
 }
@@ -337,6 +346,7 @@ async fn wait_for_start(
                     stream_sid: start.stream_sid,
                     call_sid: start.call_sid,
                     user_id: user_id.to_string(),
+                    caller: caller.to_string(),
                     sequence: sequence.and_then(|s| s.parse().ok()).unwrap_or(0),
                 });
             }

@@ -84,6 +84,12 @@ pub async fn take(
         answer,
         timer,
         remote_cseq: invite.cseq().map_or(0, |(n, _)| n),
+        number: invite
+            .header("From")
+            .map(uri_of)
+            .and_then(user_of)
+            .unwrap_or_default()
+            .to_string(),
     };
     converse(app, taken, (caller, seat), requests).await
 }
@@ -219,6 +225,8 @@ struct Taken {
     answer: Answer,
     timer: Option<Timer>,
     remote_cseq: u32,
+    /// The calling number (the From URI's user part; empty when there is none).
+    number: String,
 }
 
 /// The call on the voice core (or refused, for a caller who may not call) while its dialog is served; its
@@ -230,6 +238,7 @@ async fn converse(
     requests: mpsc::Receiver<Message>,
 ) -> Outcome {
     let (tx, mut inbound) = mpsc::channel(64);
+    let number = taken.number.clone();
     let (keys, _keys) = keys_as_input(tx.clone());
     let hang_up = taken.dialog.hang_up(taken.endpoint.clone());
     let (remote, heard) = watch::channel(Remote::of(&taken.offer, taken.from.ip()));
@@ -264,7 +273,7 @@ async fn converse(
     let mut in_dialog = crate::task::AbortOnDrop(tokio::spawn(serve_or_hang_up(app.clone(), session, requests)));
     let outcome = match (caller, seat) {
         (Caller::Known(user) | Caller::Guest(user), Some(seat)) => {
-            crate::phone::answer(app.clone(), (user, seat), "sip", &mut inbound, &mut line).await
+            crate::phone::answer(app.clone(), (user, seat, number), "sip", &mut inbound, &mut line).await
         }
         _ => call::refuse(&app, &mut line, &mut inbound).await,
     };

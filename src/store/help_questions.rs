@@ -54,16 +54,19 @@ impl Store {
 }
 
 impl Store {
-    /// Whether the help key is to be told to the caller `user_id` today (`day`): true once a day, for the one
-    /// call that claims it (one statement, so two calls at once tell it once).
-    pub async fn tell_help_key(&self, user_id: &str, day: &str) -> Result<bool, StoreError> {
+    /// Whether the help key is to be told today (`day`) to the caller of `user_id` calling from `number` (the
+    /// number as the line gave it; empty when withheld or unknown): true once a day per number, for the one call
+    /// that claims it (one statement, so two calls at once tell it once). Every unknown caller shares the guest
+    /// user, so the number, not the user, decides.
+    pub async fn tell_help_key(&self, user_id: &str, number: &str, day: &str) -> Result<bool, StoreError> {
         with_pool!(self, pool => {
             let row: Option<(String,)> = sqlx::query_as(
-                "INSERT INTO help_key_told (user_id, day) VALUES ($1, $2) \
-                 ON CONFLICT (user_id) DO UPDATE SET day = excluded.day \
-                 WHERE help_key_told.day <> excluded.day RETURNING day",
+                "INSERT INTO help_key_told_to (user_id, caller, day) VALUES ($1, $2, $3) \
+                 ON CONFLICT (user_id, caller) DO UPDATE SET day = excluded.day \
+                 WHERE help_key_told_to.day <> excluded.day RETURNING day",
             )
             .bind(user_id)
+            .bind(number)
             .bind(day)
             .fetch_optional(pool)
             .await?;

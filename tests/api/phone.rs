@@ -941,3 +941,28 @@ async fn a_call_whose_task_fails_is_closed_and_counted_and_one_beyond_the_voice_
     })
     .await;
 }
+
+/// A call from `number` as the guest, until its greeting played: what the greeting said.
+async fn guest_greeting(app: &TestApp, fakes: &Fakes, (sid, number): (&str, &str)) -> String {
+    let before = fakes.spoken().len();
+    let twiml = ring(app, sid, number).await;
+    let call = TwilioCall::connect(app, &twiml, sid).await;
+    call.until("the greeting played", 10, |s| s.contains(&Seen::Played("1".into())))
+        .await;
+    call.hang_up();
+    fakes.spoken()[before].clone()
+}
+
+#[tokio::test]
+async fn every_unknown_caller_hears_the_help_key_on_their_first_call_of_the_day() {
+    let fakes = Fakes::start().await;
+    let (app, _, _) = gateway(&fakes, &[("PHONE_UNKNOWN_CALLERS", "guest")]).await;
+    const TOLD: &str = "Hello. How can I help? For help, press 0 at any time.";
+
+    // Two strangers share the guest account; each is told the key on their first call.
+    assert_eq!(guest_greeting(&app, &fakes, ("CA0101", "+15005550006")).await, TOLD);
+    assert_eq!(guest_greeting(&app, &fakes, ("CA0102", "+15005550007")).await, TOLD);
+    // The first calls again the same day: greeted without it.
+    let again = guest_greeting(&app, &fakes, ("CA0103", "+15005550006")).await;
+    assert_eq!(again, "Hello. How can I help?");
+}
