@@ -20,11 +20,42 @@ async function api(path, options = {}) {
   return body;
 }
 
+// A resident's alarms: every one of the last day and every older one nobody looked after, oldest first.
+const alarmsOf = (r) => r.alarms || (r.alarm ? [r.alarm] : []);
+const who = (a) => (a.looked_after_names || a.looked_after_by.map((by) => by.replace(/^carer:/, ''))).join(', ');
+const nameOf = (r) => r.display_name || r.name;
+
+// Everything on a resident's row that needs the carer, the most urgent first, each with the step that looks
+// after it: every open alarm, the check-in asking now or a day left unanswered, every open notice.
+function needs(r) {
+  const zone = r.checkin.time_zone;
+  const open = alarmsOf(r).filter((a) => !a.looked_after_by.length)
+    .map((a) => ({ kind: 'alarm', text: t('carer-alarm', { time: time(a.raised_at, zone) }), ack: `alarms/${a.id}` }));
+  if (r.checkin.state === 'calling') open.push({ kind: 'checkin', text: t('carer-checkin', { time: time(r.checkin.due_at, zone) }) });
+  const missed = r.missed_checkin;
+  if (missed && !missed.looked_after_by) {
+    open.push({ kind: 'checkin', text: t('carer-checkin-missed', { time: time(missed.due_at, zone) }), ack: 'checkin' });
+  }
+  for (const n of r.notices || (r.notice ? [r.notice] : [])) {
+    open.push({ kind: 'notice', text: t('carer-notice', { time: time(n.sent_at, zone), about: n.about }), ack: `notices/${n.id}` });
+  }
+  return open;
+}
+
+// What was looked after in the last day, with who.
+function lookedAfter(r) {
+  const zone = r.checkin.time_zone;
+  const said = alarmsOf(r).filter((a) => a.looked_after_by.length)
+    .map((a) => t('carer-looked', { time: time(a.raised_at, zone), who: who(a) }));
+  const missed = r.missed_checkin;
+  if (missed?.looked_after_by) said.push(t('carer-checkin-looked', { time: time(missed.due_at, zone), who: missed.looked_after_name }));
+  return said;
+}
+
 function attention(r) {
-  if (r.alarm && !r.alarm.looked_after_by.length) return 'alarm';
-  if (r.checkin.state === 'calling') return 'checkin';
-  if (r.notice) return 'notice';
-  if (r.alarm) return 'looked';
+  const open = needs(r);
+  if (open.length) return open[0].kind;
+  if (lookedAfter(r).length) return 'looked';
   if (r.reminders_missed > 0) return 'missed';
   if (r.next_reminder_at && Date.parse(r.next_reminder_at) - Date.now() < SOON_MS) return 'soon';
   return 'well';
@@ -38,20 +69,34 @@ function time(iso, zone) {
   return zone && zone !== mine ? `${shown} (${zone})` : shown;
 }
 
+// The row's line when nothing needs the carer and nothing was looked after.
 function what(r, state) {
   const zone = r.checkin.time_zone;
   switch (state) {
-    case 'alarm': return t('carer-alarm', { time: time(r.alarm.raised_at, zone) });
-    case 'looked': return t('carer-looked', {
-      time: time(r.alarm.raised_at, zone),
-      who: r.alarm.looked_after_by.map((by) => by.replace(/^carer:/, '')).join(', '),
-    });
-    case 'checkin': return t('carer-checkin', { time: time(r.checkin.due_at, zone) });
-    case 'notice': return t('carer-notice', { time: time(r.notice.sent_at, zone), about: r.notice.about });
     case 'missed': return t('carer-missed', { count: r.reminders_missed });
     case 'soon': return t('carer-soon', { time: time(r.next_reminder_at, zone) });
     default: return t('carer-well');
   }
+}
+
+const line = (text) => Object.assign(document.createElement('p'), { textContent: text });
+
+// The step that looks after one need: one tap, then the row is read again.
+function acknowledge(r, need) {
+  const button = document.createElement('button');
+  button.className = 'acknowledge';
+  button.textContent = t('carer-acknowledge');
+  button.onclick = async () => {
+    button.disabled = true;
+    try {
+      await api(`/api/carer/residents/${encodeURIComponent(r.id)}/${need.ack}/acknowledge`, { method: 'POST' });
+      $('#board-status').textContent = t(`carer-acknowledged-${need.kind}`, { name: nameOf(r) });
+    } catch (e) {
+      $('#board-status').textContent = e.message;
+    }
+    await refresh(r.id);
+  };
+  return button;
 }
 
 function row(r) {
@@ -61,39 +106,33 @@ function row(r) {
   li.dataset.state = state;
   li.dataset.id = r.id;
   const name = document.createElement('h2');
-  name.textContent = r.display_name || r.name;
-  const said = document.createElement('p');
-  said.textContent = what(r, state);
-  li.append(name, said);
-  const steps = document.createElement('div');
-  steps.className = 'steps';
-  // The next step: call the resident, and say that one looks after their call for help or their notice.
+  name.textContent = nameOf(r);
+  li.append(name);
+  // Lost the gateway: every row says since when, as what it shows may be out of date.
+  if (offlineSince !== null) {
+    const stale = Object.assign(document.createElement('div'), { className: 'stale', textContent: pageWords.t('page-offline-since', { time: clock(offlineSince) }) });
+    li.append(stale);
+  }
+  for (const need of needs(r)) {
+    const item = document.createElement('div');
+    item.className = `need need-${need.kind}`;
+    item.append(line(need.text));
+    if (need.ack) item.append(acknowledge(r, need));
+    li.append(item);
+  }
+  li.append(...lookedAfter(r).map(line));
+  if (['missed', 'soon', 'well'].includes(state)) li.append(line(what(r, state)));
+  // The next step: call the resident.
   if (r.phone && ['alarm', 'checkin', 'notice'].includes(state)) {
+    const steps = document.createElement('div');
+    steps.className = 'steps';
     const call = document.createElement('a');
     call.href = `tel:${r.phone}`;
     call.className = 'call';
-    call.textContent = t('carer-call', { name: r.display_name || r.name });
+    call.textContent = t('carer-call', { name: nameOf(r) });
     steps.append(call);
+    li.append(steps);
   }
-  const looking = state === 'alarm' ? `alarms/${r.alarm.id}` : state === 'notice' ? `notices/${r.notice.id}` : null;
-  if (looking) {
-    const button = document.createElement('button');
-    button.className = 'acknowledge';
-    button.textContent = t('carer-acknowledge');
-    button.onclick = async () => {
-      button.disabled = true;
-      try {
-        await api(`/api/carer/residents/${r.id}/${looking}/acknowledge`, { method: 'POST' });
-        const who = { name: r.display_name || r.name };
-        $('#board-status').textContent = state === 'alarm' ? t('carer-acknowledged-alarm', who) : t('carer-acknowledged-notice', who);
-      } catch (e) {
-        $('#board-status').textContent = e.message;
-      }
-      await refresh(r.id);
-    };
-    steps.append(button);
-  }
-  if (steps.childElementCount) li.append(steps);
   li.append(day(r));
   return li;
 }

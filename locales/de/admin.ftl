@@ -236,6 +236,7 @@ admin-care-what = { $what ->
     [reminder] Erinnerung: { $text }
     [checkin] tägliche Nachfrage
     [notice] Pflegehinweis
+    [alarm] Hilferuf
    *[other] { $what }
 }
 admin-care-channel = { $channel ->
@@ -248,6 +249,8 @@ admin-care-channel = { $channel ->
     [api] Knopf auf der Seite
     [said] gesagt
     [link] Link
+    [carer] Betreuer
+    [admin] Administration
     [none] –
    *[other] { $channel }
 }
@@ -266,6 +269,7 @@ admin-care-status = { $status ->
     [no_contacts] niemand zu benachrichtigen
     [acknowledged] kümmert sich
     [told] später gesagt
+    [set] geändert
    *[other] { $status }
 }
 admin-note-quiet-hours = Ruhezeit
@@ -296,6 +300,8 @@ admin-note-not-confirmed = { $count ->
 }
 admin-note-late-while-down = { $minutes } Minuten zu spät: das Gateway lief nicht
 admin-note-no-mail-contact = die Person hat keinen E-Mail-Kontakt
+admin-note-by-carer = durch { $carer }
+admin-note-by-admin = durch { $admin }
 # Die Betreuer einer Person und was ihnen gesagt wird (im Bearbeiten-Teil).
 admin-carers = Betreuer
 admin-carers-names = Betreuer (Benutzernamen, durch Kommas getrennt; sie sehen die Betreuung dieser Person auf ihrer Übersicht)
