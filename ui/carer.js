@@ -1,17 +1,25 @@
 // The care board: a carer's residents, what needs them first on top, each with its time in the resident's own
-// zone and the next step (acknowledging an alarm; one looked after stays on the board for the day, with who). Live: the
-// server tells of each change (`/api/carer/events`) and the resident's row is read again.
+// zone and everything that needs the carer with its next step (every open alarm, the check-in asking or left
+// unanswered, every open notice, each acknowledged with one tap; what was looked after stays for the day, with
+// who, carers by display name). Live: the server tells of each change (`/api/carer/events`) and the resident's
+// row is read again. When the board loses its stream or the gateway, every row says since when (within 10 s:
+// the stream's error at once, else the health check every few seconds) until both are back.
 'use strict';
 
 const words = Words('carer');
 // The care log's words are the admin panel's (one message for each kind of row, in both places).
 const logWords = Words('admin');
+// The words every page shares (the lost connection), in every language the gateway speaks.
+const pageWords = Words('page');
 const t = (id, args) => words.t(id, args);
 const $ = (sel) => document.querySelector(sel);
 // What needs the carer first.
 const RANK = { alarm: 0, checkin: 1, notice: 2, looked: 3, missed: 4, soon: 5, well: 6 };
 const SOON_MS = 60 * 60 * 1000;
 const EVERY_MS = 60 * 1000;
+// How often the board asks whether the gateway is there, and how long it waits for the answer.
+const CHECK_MS = 3 * 1000;
+const CHECK_TIMEOUT_MS = 4 * 1000;
 
 async function api(path, options = {}) {
   const response = await fetch(path, { credentials: 'same-origin', ...options });
@@ -193,6 +201,20 @@ function mine(me) {
 // The residents whose day is open, kept open when the board is drawn again.
 const opened = new Set();
 
+// A care log entry of the last day: what, on which channel, what came of it, and its detail.
+function logged(e) {
+  const said = [logWords.t('admin-care-what', { what: e.what, text: e.text || '' }),
+    logWords.t('admin-care-channel', { channel: e.channel }), logWords.t('admin-care-status', { status: e.status })];
+  const detail = e.detail_code ? logWords.t(`admin-note-${e.detail_code}`, e.detail_args || {}) : (e.detail || '');
+  return { kind: 'log', at: e.at, text: `${said.join(' · ')}${detail ? ` (${detail})` : ''}` };
+}
+
+// A call for help of the last day: what came of it, and who looks after it.
+function called(a) {
+  const looked = a.looked_after_by.length ? t('carer-day-alarm-looked', { who: who(a) }) : t('carer-day-alarm-open');
+  return { kind: 'alarm', at: a.raised_at, text: `${t('carer-day-alarm', { status: a.status })} · ${looked}` };
+}
+
 // A resident's last day, read when opened: the care log (what was delivered, confirmed, missed, who was told).
 function day(r) {
   const details = document.createElement('details');
@@ -207,13 +229,13 @@ function day(r) {
     const care = await api(`/api/carer/residents/${encodeURIComponent(r.id)}`).catch(() => null);
     if (!care) return;
     const since = Date.now() - 24 * 3600 * 1000;
-    const entries = care.log.filter((e) => Date.parse(e.at) >= since);
+    const entries = [...care.log.map(logged), ...(care.alarms || []).map(called)]
+      .filter((e) => Date.parse(e.at) >= since)
+      .sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     list.replaceChildren(...entries.map((e) => {
       const item = document.createElement('li');
-      const said = [logWords.t('admin-care-what', { what: e.what, text: e.text || '' }),
-        logWords.t('admin-care-channel', { channel: e.channel }), logWords.t('admin-care-status', { status: e.status })];
-      const detail = e.detail_code ? logWords.t(`admin-note-${e.detail_code}`, e.detail_args || {}) : (e.detail || '');
-      item.textContent = `${time(e.at, care.checkin.time_zone)} ${said.join(' · ')}${detail ? ` (${detail})` : ''}`;
+      item.className = e.kind;
+      item.textContent = `${time(e.at, care.checkin.time_zone)} ${e.text}`;
       return item;
     }));
     if (!entries.length) list.replaceChildren(Object.assign(document.createElement('li'), { textContent: t('carer-day-quiet') }));
@@ -228,6 +250,12 @@ function day(r) {
 // The residents as last read, by id; the board is drawn from them.
 const residents = new Map();
 let live = false;
+// The last time the gateway answered, and since when it has not (null while it does).
+let heardAt = Date.now();
+let offlineSince = null;
+
+// A time of the device's day (the lost connection's), hours and minutes.
+const clock = (ms) => new Date(ms).toLocaleTimeString(words.lang, { hour: '2-digit', minute: '2-digit' });
 
 function sorted() {
   const all = [...residents.values()];
@@ -249,7 +277,7 @@ function draw(only) {
     list.replaceChildren(...all.map(row));
   }
   $('#none').hidden = all.length > 0;
-  window.__carer = { ready: true, live, order: all.map((r) => `${r.name}:${attention(r)}`) };
+  window.__carer = { ready: true, live, offline: offlineSince !== null, order: all.map((r) => `${r.name}:${attention(r)}`) };
 }
 
 async function load() {
@@ -271,22 +299,55 @@ async function refresh(id) {
 
 // The server's changes, from every instance; on each (re)connection the whole board is read again, so what
 // happened while the stream was down is on it too.
+let changes = null;
 function listen() {
-  const changes = new EventSource('/api/carer/events');
+  changes = new EventSource('/api/carer/events');
   changes.addEventListener('care', (e) => refresh(JSON.parse(e.data).resident_id));
-  changes.onopen = () => { live = true; load().catch(() => {}); };
-  changes.onerror = () => { live = false; };
+  changes.onopen = () => { live = true; load().then(heard).catch(() => {}); };
+  changes.onerror = () => { live = false; lost(); };
+}
+
+// The gateway answered and the stream is open: a board that had lost it is read again and its rows cleared.
+function heard() {
+  heardAt = Date.now();
+  if (offlineSince === null) return;
+  offlineSince = null;
+  draw();
+}
+
+// The gateway or the stream is gone: every row says since when (the last time it answered).
+function lost() {
+  if (offlineSince !== null) return;
+  offlineSince = heardAt;
+  draw();
+}
+
+// Whether the gateway is there: its health, and the stream open (a stream the browser gave up is opened anew).
+async function check() {
+  try {
+    const response = await fetch('/health', { cache: 'no-store', signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(response.statusText);
+    if (changes.readyState === EventSource.OPEN) {
+      if (offlineSince === null) heard(); else await load().then(heard);
+      return;
+    }
+    if (changes.readyState === EventSource.CLOSED) listen();
+    lost();
+  } catch (e) {
+    lost();
+  }
 }
 
 (async () => {
   const me = await api('/api/me');
   const lang = me.prefs?.language || (navigator.language || 'en').slice(0, 2);
-  await Promise.all([words.use(lang), logWords.use(lang)]);
+  await Promise.all([words.use(lang), logWords.use(lang), pageWords.use(lang)]);
   words.apply();
   mine(me);
   await load();
   listen();
   // Read again now and then all the same (a change that could not be told), and when the board is shown.
   setInterval(() => { if (!document.hidden) load().catch(() => {}); }, EVERY_MS);
+  setInterval(check, CHECK_MS);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) load().catch(() => {}); });
 })();
