@@ -94,6 +94,8 @@ function acknowledge(r, need) {
   const button = document.createElement('button');
   button.className = 'acknowledge';
   button.textContent = t('carer-acknowledge');
+  // Several on a row: each says what it looks after to a screen reader.
+  button.setAttribute('aria-label', `${t('carer-acknowledge')}: ${need.text}`);
   button.onclick = async () => {
     button.disabled = true;
     try {
@@ -198,8 +200,9 @@ function mine(me) {
   $('#time-zones').replaceChildren(...zones.map((z) => new Option(z)));
 }
 
-// The residents whose day is open, kept open when the board is drawn again.
+// The residents whose day is open, kept open when the board is drawn again, and each day as last read.
 const opened = new Set();
+const days = new Map();
 
 // A care log entry of the last day: what, on which channel, what came of it, and its detail.
 function logged(e) {
@@ -226,8 +229,10 @@ function day(r) {
     const list = document.createElement('ul');
     list.className = 'day';
     details.replaceChildren(summary, list, plan(r));
-    const care = await api(`/api/carer/residents/${encodeURIComponent(r.id)}`).catch(() => null);
+    // Out of the gateway's reach, the day as last read stays (the row says it may be out of date).
+    const care = await api(`/api/carer/residents/${encodeURIComponent(r.id)}`).catch(() => days.get(r.id));
     if (!care) return;
+    days.set(r.id, care);
     const since = Date.now() - 24 * 3600 * 1000;
     const entries = [...care.log.map(logged), ...(care.alarms || []).map(called)]
       .filter((e) => Date.parse(e.at) >= since)

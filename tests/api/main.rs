@@ -7,6 +7,7 @@ mod audiosocket;
 mod auth;
 mod binary;
 mod breakers;
+mod board_browser;
 mod browser;
 mod care_outbox;
 mod care_words;
