@@ -1,9 +1,10 @@
 // The carers' board in headless Chromium on a tablet (768 px), in German: everything that needs the carer is on
 // the rows (two open alarms of a day, a missed check-in beside an alarm looked after), the last day lists the
-// calls for help, and when the gateway stops every row says so within 10 s, cleared when it is back.
+// calls for help, and when the gateway stops (or the network stops carrying anything) every row says so within
+// 10 s, cleared when it is back.
 // Environment: BASE (the gateway, through the test's door), LINK (the carer's link to /carer), ORDER (the expected
-// `name:state` list), SHOTS (where the screenshots go). The test stops and starts the gateway when asked on
-// stdout ("stop the gateway"), and answers on stdin ("stopped", "started").
+// `name:state` list), SHOTS (where the screenshots go). The test stops and starts the gateway, freezes and thaws
+// the network when asked on stdout ("stop the gateway"), and answers on stdin ("stopped", "started", …).
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -74,6 +75,16 @@ try {
   await ask('start the gateway', 'started');
   await page.waitForFunction(() => !document.querySelector('#residents .stale') && window.__carer.live && !window.__carer.offline, null, { timeout: 15000 });
   console.log(`ok the gateway back: the rows cleared ${Date.now() - started} ms after it started`);
+
+  // The network stops carrying anything, with no error the browser would see: the board's own check notices.
+  const frozen = Date.now();
+  await ask('freeze the network', 'frozen');
+  await page.waitForFunction((n) => document.querySelectorAll('#residents > li > .stale').length === n, rows, { timeout: 10000 });
+  console.log(`ok a network that stopped on all ${rows} rows ${Date.now() - frozen} ms after it stopped`);
+  const thawed = Date.now();
+  await ask('thaw the network', 'thawed');
+  await page.waitForFunction(() => !document.querySelector('#residents .stale') && !window.__carer.offline, null, { timeout: 15000 });
+  console.log(`ok the network back: the rows cleared ${Date.now() - thawed} ms after`);
 } finally {
   await browser.close();
   // The test's answers stop here: stdin no longer holds the script open.

@@ -1,27 +1,42 @@
 //! The carers' board in a real browser (Debian's Chromium at 768 px, driven by `ui-tests/carer-board.mjs`):
 //! everything that needs the carer is on the rows (two alarms of a day, a missed check-in after an alarm that was
 //! looked after), the last day lists the calls for help, and a gateway that stops is said on every row within
-//! 10 s and cleared when it is back. The board reaches the gateway through a door of the test's (a TCP
-//! forwarder), which the test shuts and opens again: to the browser, the gateway stopped and came back.
+//! 10 s and cleared when it is back, and so is a network that stops carrying anything (no error: the board's
+//! own check notices). The board reaches the gateway through a door of the test's (a TCP forwarder), which the
+//! test shuts and opens again (to the browser, the gateway stopped and came back) or freezes and thaws.
 //! Ignored by a plain `cargo test`; `scripts/test.sh` runs it.
 
 use std::net::SocketAddr;
 
 use reqwest::Method;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::watch;
 use tokio::task::{JoinHandle, JoinSet};
 
 use crate::checkin::{late_morning_zone, named_user, plan};
 use crate::common::{As, TestApp, free_port, spawn_app};
 
 /// A door in front of the gateway on a port of its own: open, it forwards each connection; shut, every
-/// connection through it is cut and none is taken.
+/// connection through it is cut and none is taken; frozen, it carries nothing and cuts nothing (a network that
+/// stopped: no error reaches the browser).
 struct Door {
     port: u16,
     to: SocketAddr,
     open: Option<JoinHandle<()>>,
+    frozen: watch::Sender<bool>,
+}
+
+/// Carries what `from` sends to `to`, holding it while the door is frozen.
+async fn carry(mut from: OwnedReadHalf, mut to: OwnedWriteHalf, mut frozen: watch::Receiver<bool>) {
+    let mut buf = vec![0; 16 * 1024];
+    while let Ok(n) = from.read(&mut buf).await {
+        if n == 0 || frozen.wait_for(|f| !*f).await.is_err() || to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
 }
 
 impl Door {
@@ -30,22 +45,31 @@ impl Door {
             port: free_port(),
             to,
             open: None,
+            frozen: watch::channel(false).0,
         };
         door.open().await;
         door
     }
 
     async fn open(&mut self) {
-        let listener = TcpListener::bind(("127.0.0.1", self.port)).await.expect("the door's port");
-        let to = self.to;
+        let listener = TcpListener::bind(("127.0.0.1", self.port))
+            .await
+            .expect("the door's port");
+        let (to, frozen) = (self.to, self.frozen.clone());
         self.open = Some(tokio::spawn(async move {
             // Dropped with this task when the door shuts: every connection through it is cut.
             let mut through = JoinSet::new();
-            while let Ok((mut inside, _)) = listener.accept().await {
+            while let Ok((inside, _)) = listener.accept().await {
+                let frozen = frozen.subscribe();
                 through.spawn(async move {
-                    if let Ok(mut gateway) = tokio::net::TcpStream::connect(to).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inside, &mut gateway).await;
-                    }
+                    let Ok(gateway) = tokio::net::TcpStream::connect(to).await else {
+                        return;
+                    };
+                    let ((in_read, in_write), (gw_read, gw_write)) = (inside.into_split(), gateway.into_split());
+                    tokio::join!(
+                        carry(in_read, gw_write, frozen.clone()),
+                        carry(gw_read, in_write, frozen)
+                    );
                 });
             }
         }));
@@ -84,10 +108,17 @@ async fn calls_for_help(app: &TestApp, id: &str, token: &str, again: bool) -> se
 }
 
 /// Hans called for help and Anna looked after it; then he leaves his check-in unanswered (asked, asked again).
-async fn hans_misses_his_check_in_after_his_alarm_was_looked_after(app: &TestApp, anna_token: &str, hans: (&str, &str)) {
+async fn hans_misses_his_check_in_after_his_alarm_was_looked_after(
+    app: &TestApp,
+    anna_token: &str,
+    hans: (&str, &str),
+) {
     let (id, token) = hans;
-    app.set_prefs(id, json!({"timezone": late_morning_zone(), "checkin_window": "09:00-14:00"}))
-        .await;
+    app.set_prefs(
+        id,
+        json!({"timezone": late_morning_zone(), "checkin_window": "09:00-14:00"}),
+    )
+    .await;
     calls_for_help(app, id, token, false).await;
     let row = app
         .get(&format!("/api/carer/residents/{id}/today"), As::Bearer(anna_token))
@@ -147,6 +178,14 @@ async fn the_board_shows_every_open_alarm_a_missed_check_in_and_the_last_days_ca
             "start the gateway" => {
                 door.open().await;
                 "started\n"
+            }
+            "freeze the network" => {
+                door.frozen.send_replace(true);
+                "frozen\n"
+            }
+            "thaw the network" => {
+                door.frozen.send_replace(false);
+                "thawed\n"
             }
             _ => continue,
         };

@@ -236,13 +236,26 @@ async fn every_open_alarm_and_a_missed_check_in_stay_on_the_row_until_a_carer_lo
     assert_eq!(row["alarm"]["id"], alarms[1]["id"], "the latest: {row}");
 
     // Anna looks after the first: the second is still open beside it.
-    let ack = |alarm: &Value| format!("/api/carer/residents/{erika}/alarms/{}/acknowledge", alarm["id"].as_str().unwrap());
-    let done = app.call(Method::POST, &ack(&alarms[0]), As::Bearer(&anna_token), None).await;
+    let ack = |alarm: &Value| {
+        format!(
+            "/api/carer/residents/{erika}/alarms/{}/acknowledge",
+            alarm["id"].as_str().unwrap()
+        )
+    };
+    let done = app
+        .call(Method::POST, &ack(&alarms[0]), As::Bearer(&anna_token), None)
+        .await;
     assert_eq!(done.status, 200, "{}", done.body);
     let row = row_of(&app, &erika, &anna_token).await;
-    assert_eq!(row["alarms"][0]["looked_after_names"], json!(["Schwester Anna"]), "{row}");
+    assert_eq!(
+        row["alarms"][0]["looked_after_names"],
+        json!(["Schwester Anna"]),
+        "{row}"
+    );
     assert_eq!(row["alarms"][1]["looked_after_by"], json!([]), "{row}");
-    let done = app.call(Method::POST, &ack(&alarms[1]), As::Bearer(&anna_token), None).await;
+    let done = app
+        .call(Method::POST, &ack(&alarms[1]), As::Bearer(&anna_token), None)
+        .await;
     assert_eq!(done.status, 200, "{}", done.body);
 
     // Erika answers nothing at her window's end, nor ten minutes on: the day is missed and stays on the row.
@@ -253,12 +266,29 @@ async fn every_open_alarm_and_a_missed_check_in_stay_on_the_row_until_a_carer_lo
     }
     let row = row_of(&app, &erika, &anna_token).await;
     assert_eq!(row["missed_checkin"]["looked_after_by"], Value::Null, "{row}");
-    assert!(row["missed_checkin"]["due_at"].as_str().unwrap().contains("T14:00:00"), "{row}");
-    assert!(row["alarms"].as_array().unwrap().iter().all(|a| a["looked_after_names"] == json!(["Schwester Anna"])));
+    assert!(
+        row["missed_checkin"]["due_at"].as_str().unwrap().contains("T14:00:00"),
+        "{row}"
+    );
+    assert!(
+        row["alarms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["looked_after_names"] == json!(["Schwester Anna"]))
+    );
 
     // Her day lists both calls for help with what came of them.
-    let day = app.get(&format!("/api/carer/residents/{erika}"), As::Bearer(&anna_token)).await.body;
-    let outcomes: Vec<&str> = day["alarms"].as_array().unwrap().iter().map(|a| a["status"].as_str().unwrap()).collect();
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(&anna_token))
+        .await
+        .body;
+    let outcomes: Vec<&str> = day["alarms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["status"].as_str().unwrap())
+        .collect();
     assert_eq!(outcomes, ["no_recipients", "no_recipients"], "{day}");
 
     looks_after_the_missed_day(&app, &erika, &anna_token, &otto).await;
@@ -275,11 +305,17 @@ async fn looks_after_the_missed_day(app: &TestApp, erika: &str, anna_token: &str
     assert_eq!(other.status, 404, "{}", other.body);
     let row = row_of(app, erika, anna_token).await;
     assert_eq!(
-        (&row["missed_checkin"]["looked_after_by"], &row["missed_checkin"]["looked_after_name"]),
+        (
+            &row["missed_checkin"]["looked_after_by"],
+            &row["missed_checkin"]["looked_after_name"]
+        ),
         (&json!("carer:anna"), &json!("Schwester Anna")),
         "{row}"
     );
-    let day = app.get(&format!("/api/carer/residents/{erika}"), As::Bearer(anna_token)).await.body;
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(anna_token))
+        .await
+        .body;
     let by_anna: Vec<(&str, &str)> = day["log"]
         .as_array()
         .unwrap()
@@ -289,7 +325,11 @@ async fn looks_after_the_missed_day(app: &TestApp, erika: &str, anna_token: &str
         .collect();
     assert_eq!(
         by_anna,
-        [("checkin", "acknowledged"), ("alarm", "acknowledged"), ("alarm", "acknowledged")],
+        [
+            ("checkin", "acknowledged"),
+            ("alarm", "acknowledged"),
+            ("alarm", "acknowledged")
+        ],
         "{day}"
     );
     let audit = app.get("/api/admin/audit", As::AdminKey).await.body;

@@ -175,6 +175,20 @@ pub(crate) async fn named_user(app: &TestApp, name: &str, display_name: &str) ->
     (field("id"), field("token"))
 }
 
+/// Erika (a check-in window around now, her daughter's address) with her carer Schwester Anna: Anna's token.
+async fn with_carer(app: &TestApp, id: &str) -> String {
+    let (anna, anna_token) = named_user(app, "anna", "Schwester Anna").await;
+    let set = format!("/api/admin/users/{id}/carers");
+    let r = app
+        .call(Method::PUT, &set, As::AdminKey, Some(json!({"carers": [anna]})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let prefs = json!({"full_name": "Erika Muster", "language": "de", "timezone": late_morning_zone(),
+        "checkin_window": "09:00-14:00", "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(id, prefs).await;
+    anna_token
+}
+
 /// Erika's reminder reaches her open page in her check-in window and her carer confirms it on the board: that
 /// is the carer's act (the reminder's delivery and the care log name her), not Erika's sign of life. At the
 /// window's end the page asks Erika, asks again, and her daughter is told she stayed silent.
@@ -189,15 +203,7 @@ async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
         ("SMTP_FROM", "gateway@care.example"),
     ];
     let (app, token, id) = TestApp::with().env(&relay).user("erika").await;
-    let (anna, anna_token) = named_user(&app, "anna", "Schwester Anna").await;
-    let set = format!("/api/admin/users/{id}/carers");
-    let r = app
-        .call(Method::PUT, &set, As::AdminKey, Some(json!({"carers": [anna]})))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let prefs = json!({"full_name": "Erika Muster", "language": "de", "timezone": late_morning_zone(),
-        "checkin_window": "09:00-14:00", "emergency_contacts": ["tochter@family.example"]});
-    app.set_prefs(&id, prefs).await;
+    let anna_token = with_carer(&app, &id).await;
     let (_, due_at) = plan(&app, &token).await;
     let mut page = connect(&app, "/ws/chat", &token).await;
     let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1)).to_string();
@@ -216,7 +222,11 @@ async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
     let last = done.body["deliveries"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
         (&last["channel"], &last["status"], &last["detail"]),
-        (&json!("carer"), &json!("confirmed"), &json!("by the carer Schwester Anna")),
+        (
+            &json!("carer"),
+            &json!("confirmed"),
+            &json!("by the carer Schwester Anna")
+        ),
         "{}",
         done.body
     );
@@ -226,7 +236,10 @@ async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
     assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 1);
     let asked = page.next_of("checkin").await;
     assert!(
-        asked["said"].as_str().unwrap().ends_with("Ist bei Ihnen alles in Ordnung?"),
+        asked["said"]
+            .as_str()
+            .unwrap()
+            .ends_with("Ist bei Ihnen alles in Ordnung?"),
         "{asked}"
     );
     for (minutes, claimed) in [(11, 1), (22, 1)] {
@@ -250,7 +263,11 @@ async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
         .unwrap_or_else(|| panic!("the carer's confirmation in {care}"));
     assert_eq!(
         (&by_anna["what"], &by_anna["detail_code"], &by_anna["detail_args"]),
-        (&json!("reminder"), &json!("by-carer"), &json!({"carer": "Schwester Anna"})),
+        (
+            &json!("reminder"),
+            &json!("by-carer"),
+            &json!({"carer": "Schwester Anna"})
+        ),
     );
 }
 
