@@ -65,7 +65,8 @@ impl Reminder {
 /// One attempt to deliver a reminder.
 #[derive(Serialize, ToSchema)]
 struct ReminderDelivery {
-    /// `page`, `house_line`, `phone` or `home_assistant`.
+    /// `page`, `house_line`, `phone` or `home_assistant`; a confirmation also `api` or `said` (the person), or
+    /// `carer` / `admin` (on their behalf, named in `detail`).
     channel: String,
     status: String,
     detail: Option<String>,

@@ -49,9 +49,9 @@ pub struct CareAck {
 /// One entry of the care log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CareEntry {
-    /// `checkin`.
+    /// `checkin`, `notice` or `alarm` (a carer looked after it).
     pub what: String,
-    /// `page`, `house_line`, `phone`, `mail` or `none`.
+    /// `page`, `house_line`, `phone`, `mail`, `none`, or `carer` for a carer's act (the detail names them).
     pub channel: String,
     pub status: String,
     pub detail: Option<String>,
