@@ -271,6 +271,66 @@ async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
     );
 }
 
+/// A carer moving Erika's window while her check-in asks her leaves it asking: asked again, the day missed and
+/// her daughter's notice written, then the new window planned.
+#[tokio::test]
+async fn a_carer_moving_the_window_while_the_check_in_asks_leaves_it_asking() {
+    let (app, token, id) = TestApp::with().user("erika").await;
+    let anna_token = with_carer(&app, &id).await;
+    let (_, due_at) = plan(&app, &token).await;
+    assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 1);
+    let path = format!("/api/carer/residents/{id}/checkin");
+    let body = json!({"window": "10:00-15:00"});
+    let set = app.call(Method::PUT, &path, As::Bearer(&anna_token), Some(body)).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(set.body["state"], "calling", "{}", set.body);
+    for (minutes, claimed) in [(11, 1), (22, 1)] {
+        let n = due(&app.app, due_at + minutes * MINUTE).await.unwrap();
+        assert_eq!(n, claimed, "after {minutes} minutes");
+    }
+    let (log, care) = care_log(&app, &id).await;
+    assert!(log.contains(&pairs(&[("none", "missed")])[0]), "{care}");
+    assert!(log.contains(&pairs(&[("carer", "set")])[0]), "{care}");
+    let (_, next) = plan(&app, &token).await;
+    assert_eq!(next - due_at, 25 * 60 * MINUTE, "tomorrow at 15:00");
+}
+
+/// An admin confirming a person's reminder in the panel is the admin's act too: recorded as `admin`, named, and
+/// no sign of the person's life.
+#[tokio::test]
+async fn an_admin_confirming_a_reminder_is_no_sign_of_the_persons_life() {
+    let (app, token, id) = TestApp::with().user("erika").await;
+    let prefs = json!({"timezone": late_morning_zone(), "checkin_window": "09:00-14:00"});
+    app.set_prefs(&id, prefs).await;
+    let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1)).to_string();
+    let body = json!({"text": "die Tabletten", "due_at": soon});
+    let made = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let reminder = made.body["id"].as_str().unwrap();
+    // Delivered by the gateway's own scheduler (no page open: unreachable), then waiting to be confirmed.
+    crate::common::eventually("the delivery", 15, || async {
+        let r = app.get("/api/me/reminders", As::Bearer(&token)).await;
+        (r.body["reminders"][0]["state"] == "delivering").then_some(())
+    })
+    .await;
+    let path = format!("/api/admin/users/{id}/reminders/{reminder}/confirm");
+    let done = app.call(Method::POST, &path, As::AdminKey, None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    let last = done.body["deliveries"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (&last["channel"], &last["detail"]),
+        (&json!("admin"), &json!("by the administrator admin-key")),
+        "{}",
+        done.body
+    );
+    assert_eq!(plan(&app, &token).await.0["signed_at"], Value::Null);
+    let metrics = app.prometheus().await;
+    let line = "reminders_total{event=\"confirmed\",channel=\"admin\"} 1";
+    assert!(metrics.contains(line), "{line} in {metrics}");
+}
+
 #[tokio::test]
 async fn a_turn_in_the_window_calls_nobody_and_ja_answers_the_question() {
     let llm = Fake::answering(&["Die Sonne scheint."]).await;
