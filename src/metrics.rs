@@ -65,7 +65,7 @@ pub const VOICE_TURN_PATIENCE_SECONDS: &str = "voice_turn_patience_seconds";
 /// Series `ws_connections`.
 pub const WS_CONNECTIONS: &str = "ws_connections";
 /// Series `reminders_total`: reminders and timers by `event` (set, delivered, unreachable, confirmed, missed) and
-/// `channel`.
+/// `channel` (a confirmation on the person's behalf: `carer` or `admin`).
 pub const REMINDERS_TOTAL: &str = "reminders_total";
 /// Series `checkins_total`: daily check-ins by `event` (ok, away, asked, missed, held).
 pub const CHECKINS_TOTAL: &str = "checkins_total";

@@ -238,6 +238,7 @@ admin-care-what = { $what ->
     [reminder] Erinnerung: { $text }
     [checkin] tägliche Nachfrage
     [notice] Pflegehinweis
+    [alarm] Hilferuf
    *[other] { $what }
 }
 admin-care-channel = { $channel ->
@@ -250,6 +251,8 @@ admin-care-channel = { $channel ->
     [api] Knopf auf der Seite
     [said] gesagt
     [link] Link
+    [carer] Betreuer
+    [admin] Administration
     [none] –
    *[other] { $channel }
 }
@@ -268,6 +271,7 @@ admin-care-status = { $status ->
     [no_contacts] niemand zu benachrichtigen
     [acknowledged] kümmert sich
     [told] später gesagt
+    [set] geändert
    *[other] { $status }
 }
 admin-note-quiet-hours = Ruhezeit
@@ -298,6 +302,8 @@ admin-note-not-confirmed = { $count ->
 }
 admin-note-late-while-down = { $minutes } Minuten zu spät: das Gateway lief nicht
 admin-note-no-mail-contact = die Person hat keinen E-Mail-Kontakt
+admin-note-by-carer = durch { $carer }
+admin-note-by-admin = durch { $admin }
 # Die Betreuer einer Person und was ihnen gesagt wird (im Bearbeiten-Teil).
 admin-carers = Betreuer
 admin-carers-names = Betreuer (Benutzernamen, durch Kommas getrennt; sie sehen die Betreuung dieser Person auf ihrer Übersicht)

@@ -5,6 +5,9 @@ carer-none = Noch niemand ist Ihnen zugeordnet. Eine Administratorin trägt Sie 
 carer-alarm = Hat um { $time } um Hilfe gerufen; noch kümmert sich niemand
 carer-looked = Hat um { $time } um Hilfe gerufen; { $who } kümmert sich
 carer-checkin = Hat sich heute noch nicht gemeldet (fällig { $time })
+carer-checkin-missed = Hat sich bis { $time } nicht gemeldet; noch kümmert sich niemand
+carer-checkin-looked = Hat sich bis { $time } nicht gemeldet; { $who } kümmert sich
+carer-acknowledged-checkin = Sie kümmern sich darum, dass { $name } sich nicht gemeldet hat.
 carer-missed = { $count ->
         [one] 1 Erinnerung nicht bestätigt
        *[other] { $count } Erinnerungen nicht bestätigt
@@ -29,6 +32,14 @@ carer-summary-confirmed = { $count ->
 carer-summary-quiet = nichts Besonderes
 carer-day = Der letzte Tag
 carer-day-quiet = Nichts am letzten Tag.
+carer-day-alarm = Hilferuf: { $status ->
+        [alerted] Kontakte benachrichtigt
+        [no_recipients] niemand zu benachrichtigen
+        [delivery_failed] Benachrichtigung fehlgeschlagen
+       *[other] wird gesendet
+    }
+carer-day-alarm-open = noch kümmert sich niemand
+carer-day-alarm-looked = { $who } kümmert sich
 carer-mine = Meine E-Mail und die tägliche Zusammenfassung
 carer-email = E-Mail (Hinweise, Hilferufe, die Zusammenfassung)
 carer-summary-time = Tägliche Zusammenfassung um (leer = keine)

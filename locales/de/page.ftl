@@ -45,6 +45,7 @@ page-busy = Der Assistent ist gerade ausgelastet. Bitte gleich noch einmal versu
 page-not-heard = Es war nichts zu hören. Bitte noch einmal sagen.
 page-too-long = Das war zu lang am Stück. Bitte noch einmal sagen, in kürzeren Sätzen.
 page-lost = Die Verbindung ist unterbrochen. Neuer Versuch…
+page-offline-since = Keine Verbindung seit { $time } – Angaben können veraltet sein
 page-reconnected = Wieder verbunden.
 page-no-mic = Das Mikrofon kann hier nicht benutzt werden. Bitte erlauben oder die Frage eintippen.
 page-sources = Quellen

@@ -250,11 +250,12 @@ admin-checkin-state = { $state ->
 admin-reminder-line = { $when } { $text }{ $repeat }: { $state }
 # After a reminder's line, its last delivery: $channel (admin-care-channel), $status (admin-care-status).
 admin-reminder-last = , last: { $channel }, { $status }
-# What a care log row is about: $what (reminder, checkin, notice), $text (the reminder's text).
+# What a care log row is about: $what (reminder, checkin, notice, alarm), $text (the reminder's text).
 admin-care-what = { $what ->
     [reminder] reminder: { $text }
     [checkin] daily check-in
     [notice] care notice
+    [alarm] call for help
    *[other] { $what }
 }
 # A care log row's channel: $channel.
@@ -268,6 +269,8 @@ admin-care-channel = { $channel ->
     [api] page button
     [said] said
     [link] link
+    [carer] carer
+    [admin] administrator
     [none] –
    *[other] { $channel }
 }
@@ -287,6 +290,7 @@ admin-care-status = { $status ->
     [no_contacts] nobody to tell
     [acknowledged] looked after
     [told] told later
+    [set] changed
    *[other] { $status }
 }
 admin-note-quiet-hours = quiet hours
@@ -318,6 +322,8 @@ admin-note-not-confirmed = { $count ->
 }
 admin-note-late-while-down = { $minutes } minutes late: the gateway was not running
 admin-note-no-mail-contact = the person has no e-mail contact
+admin-note-by-carer = by { $carer }
+admin-note-by-admin = by { $admin }
 # A person's carers, and what they are told (the editor's carers part).
 admin-carers = Carers
 admin-carers-names = Carers (user names, comma-separated; they see this person's care on their board)

@@ -5,6 +5,9 @@ carer-none = Nobody is in your care yet. An administrator names you a person's c
 carer-alarm = Called for help at { $time }; nobody is looking after it yet
 carer-looked = Called for help at { $time }; { $who } is looking after it
 carer-checkin = Has not answered today's check-in (due { $time })
+carer-checkin-missed = Did not answer the check-in due { $time }; nobody is looking after it yet
+carer-checkin-looked = Did not answer the check-in due { $time }; { $who } is looking after it
+carer-acknowledged-checkin = You are looking after { $name }'s unanswered check-in.
 carer-missed = { $count ->
         [one] 1 reminder not confirmed
        *[other] { $count } reminders not confirmed
@@ -29,6 +32,14 @@ carer-summary-confirmed = { $count ->
 carer-summary-quiet = nothing to tell
 carer-day = The last day
 carer-day-quiet = Nothing in the last day.
+carer-day-alarm = Call for help: { $status ->
+        [alerted] contacts told
+        [no_recipients] nobody to tell
+        [delivery_failed] telling failed
+       *[other] being sent
+    }
+carer-day-alarm-open = nobody is looking after it yet
+carer-day-alarm-looked = { $who } is looking after it
 carer-mine = My e-mail and daily summary
 carer-email = E-mail (care notices, calls for help, the summary)
 carer-summary-time = Daily summary at (empty = none)

@@ -49,6 +49,8 @@ page-not-heard = Nothing was heard. Please say it again.
 # The person spoke longer than the gateway takes at once (MAX_UTTERANCE_SECONDS).
 page-too-long = That was too long to take in at once. Please say it again in shorter sentences.
 page-lost = The connection was lost. Reconnecting…
+# A page that lost the gateway (its event stream, or the gateway itself) since $time (the last contact, hours and minutes).
+page-offline-since = No connection since { $time } – what is shown may be out of date
 page-reconnected = Connected again.
 page-no-mic = The microphone cannot be used here. Please allow it, or type your question.
 page-sources = Sources

@@ -45,6 +45,7 @@ page-busy = El asistente está ocupado. Inténtelo de nuevo en un momento.
 page-not-heard = No se ha oído nada. Por favor, dígalo otra vez.
 page-too-long = Eso fue demasiado largo de una vez. Por favor, dígalo otra vez con frases más cortas.
 page-lost = Se perdió la conexión. Reintentando…
+page-offline-since = Sin conexión desde las { $time }: los datos pueden estar desactualizados
 page-reconnected = Conectado de nuevo.
 page-no-mic = No se puede usar el micrófono aquí. Permítalo o escriba su pregunta.
 page-sources = Fuentes

@@ -45,6 +45,7 @@ page-busy = L'assistant est occupé. Réessayez dans un instant.
 page-not-heard = Rien n'a été entendu. Répétez, s'il vous plaît.
 page-too-long = C'était trop long d'un seul coup. Répétez, s'il vous plaît, en phrases plus courtes.
 page-lost = La connexion est perdue. Nouvelle tentative…
+page-offline-since = Pas de connexion depuis { $time } – les informations peuvent être périmées
 page-reconnected = De nouveau connecté.
 page-no-mic = Le micro ne peut pas être utilisé ici. Autorisez-le ou écrivez votre question.
 page-sources = Sources

@@ -45,6 +45,7 @@ page-busy = L'assistente è occupato. Riprovi tra poco.
 page-not-heard = Non si è sentito niente. Per favore, lo ripeta.
 page-too-long = Era troppo lungo tutto d'un fiato. Per favore, lo ripeta con frasi più brevi.
 page-lost = Connessione persa. Nuovo tentativo…
+page-offline-since = Nessuna connessione dalle { $time } – le informazioni potrebbero non essere aggiornate
 page-reconnected = Di nuovo connesso.
 page-no-mic = Il microfono non si può usare qui. Consentilo o scrivi la domanda.
 page-sources = Fonti

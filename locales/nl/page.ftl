@@ -45,6 +45,7 @@ page-busy = De assistent is bezet. Probeer het zo nog eens.
 page-not-heard = Er was niets te horen. Zeg het alstublieft nog eens.
 page-too-long = Dat was te lang in één keer. Zeg het alstublieft nog eens, in kortere zinnen.
 page-lost = De verbinding is verbroken. Opnieuw proberen…
+page-offline-since = Geen verbinding sinds { $time } – de gegevens kunnen verouderd zijn
 page-reconnected = Weer verbonden.
 page-no-mic = De microfoon kan hier niet worden gebruikt. Sta hem toe of typ uw vraag.
 page-sources = Bronnen

@@ -45,6 +45,7 @@ page-busy = Asystent jest teraz zajęty. Proszę spróbować za chwilę.
 page-not-heard = Nic nie było słychać. Proszę powtórzyć.
 page-too-long = To było za długie naraz. Proszę powtórzyć krótszymi zdaniami.
 page-lost = Połączenie zostało przerwane. Ponawiam…
+page-offline-since = Brak połączenia od { $time } – dane mogą być nieaktualne
 page-reconnected = Połączono ponownie.
 page-no-mic = Nie można tu użyć mikrofonu. Zezwól na niego lub wpisz pytanie.
 page-sources = Źródła

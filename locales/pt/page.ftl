@@ -45,6 +45,7 @@ page-busy = O assistente está ocupado. Tente outra vez daqui a pouco.
 page-not-heard = Não se ouviu nada. Por favor, diga outra vez.
 page-too-long = Foi demasiado longo de uma vez. Por favor, diga outra vez em frases mais curtas.
 page-lost = A ligação perdeu-se. A tentar de novo…
+page-offline-since = Sem ligação desde as { $time } – os dados podem estar desatualizados
 page-reconnected = Ligado de novo.
 page-no-mic = Não é possível usar o microfone aqui. Permita-o ou escreva a pergunta.
 page-sources = Fontes

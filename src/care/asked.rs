@@ -192,7 +192,7 @@ async fn confirmed(app: &App, user: &User, told: &[String], informal: bool, lang
     let Some(r) = waiting else {
         return Ok(None);
     };
-    if !super::confirm(app, &user.id, &r.id, "said").await? {
+    if !super::confirm(app, &user.id, &r.id, super::By::Person("said")).await? {
         return Ok(None);
     }
     Ok(Some(say::confirmed(language, informal, &r.text)))

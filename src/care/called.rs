@@ -45,7 +45,7 @@ pub async fn answer(app: &App, (user_id, what): (&str, &str), post: &TwilioPost)
                 .await?
                 .map(|r| r.text)
                 .unwrap_or_default();
-            super::confirm(app, user_id, id, "phone").await?;
+            super::confirm(app, user_id, id, super::By::Person("phone")).await?;
             return Ok(say(&say::confirmed(&language, informal, &text)));
         }
         return Ok(say(&say::goodbye(&language)));

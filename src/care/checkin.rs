@@ -7,7 +7,10 @@
 //! `REMINDER_LATE_MINUTES` is recorded as missed and nobody is called.
 //!
 //! Like reminders, the store holds each person's next check-in and the scheduler claims what is due; the last
-//! sign of life is one column, written by [`sign`] (one statement per turn).
+//! sign of life is one column, written by [`sign`] (one statement per turn). Only the person's own acts sign:
+//! what a carer or an admin does on their behalf (confirming a reminder, looking after a notice, setting the
+//! check-in) is recorded as theirs and never answers the question ([`super::By`]). A day left unanswered stays
+//! on the carers' board until one of them looks after it.
 
 use std::sync::Arc;
 
@@ -36,15 +39,16 @@ fn next_window(app: &App, prefs: &Prefs, now: i64) -> Option<(i64, i64)> {
     Some((opens.timestamp().as_millisecond(), ends.timestamp().as_millisecond()))
 }
 
-/// Plans the person's check-in anew when a change of prefs moved it (its window or the person's time zone);
-/// a check-in asking now goes on otherwise.
+/// Plans the person's check-in anew when a change of prefs moved it (its window or the person's time zone).
+/// A check-in asking the person now goes on whoever changed the plan: a carer setting the window is no sign
+/// of the person's life, and the day closes (and plans the new window) as it would have.
 pub async fn replan(app: &App, user_id: &str, before: &Prefs, after: &Prefs) -> Result<()> {
     if before.checkin_window == after.checkin_window && before.timezone == after.timezone {
         return Ok(());
     }
     Ok(app
         .store
-        .plan_checkin(user_id, next_window(app, after, now_ms()))
+        .replan_checkin(user_id, next_window(app, after, now_ms()))
         .await?)
 }
 
@@ -178,7 +182,7 @@ async fn silent(
     let (messages, unsent) = super::notice::silent(app, &c.user_id, c.due_at, zone, asked).await;
     let expires = now + super::outbox::EXPIRES_MS;
     app.store
-        .close_checkin_telling(&c.user_id, next, &messages, (now, expires))
+        .close_checkin_telling(&c.user_id, (c.due_at, next), &messages, (now, expires))
         .await?;
     for (channel, status, why) in unsent {
         app.store

@@ -39,18 +39,63 @@ pub use crate::zones::{local, person_zone, person_zone_name, rfc3339, zone, zone
 #[cfg(test)]
 mod tests;
 
-/// Confirms the person's reminder `id` being delivered, from `channel` (`api`, `said`, `house_line`): recorded
-/// with the reminder's deliveries, counted, and a sign of life. False when it was not being delivered.
-pub async fn confirm(app: &App, user_id: &str, id: &str, channel: &str) -> crate::error::Result<bool> {
+/// Who did something for a person's care: the person themselves on a channel, or somebody on their behalf.
+/// Only the person's own acts are a sign of their life (the daily check-in asks whoever else acted).
+#[derive(Debug, Clone, Copy)]
+pub enum By<'a> {
+    /// The person, on `api`, `said`, `house_line` or `phone`.
+    Person(&'a str),
+    /// One of their carers (on the board), by display name.
+    Carer(&'a str),
+    /// An administrator (in the panel), by display name.
+    Admin(&'a str),
+}
+
+impl<'a> By<'a> {
+    /// The channel the care log records: the person's, else `carer` or `admin`.
+    pub fn channel(self) -> &'a str {
+        match self {
+            Self::Person(channel) => channel,
+            Self::Carer(_) => "carer",
+            Self::Admin(_) => "admin",
+        }
+    }
+
+    /// The care log's detail: who acted on the person's behalf, by display name; none for the person.
+    pub fn note(self) -> Option<note::Note> {
+        match self {
+            Self::Person(_) => None,
+            Self::Carer(name) => Some(note::BY_CARER.with(&[("carer", name.into())])),
+            Self::Admin(name) => Some(note::BY_ADMIN.with(&[("admin", name.into())])),
+        }
+    }
+}
+
+/// How a user is named to others: their display name, else their name.
+pub fn shown_name(user: &crate::store::users::User) -> &str {
+    Some(user.display_name.trim())
+        .filter(|n| !n.is_empty())
+        .unwrap_or(&user.name)
+}
+
+/// Confirms the person's reminder `id` being delivered, `by` the person (on a channel) or on their behalf:
+/// recorded with the reminder's deliveries (with who, for a carer or an admin) and counted; only the person's
+/// own confirmation is a sign of life. False when it was not being delivered.
+pub async fn confirm(app: &App, user_id: &str, id: &str, by: By<'_>) -> crate::error::Result<bool> {
     if !app.store.confirm_reminder(user_id, id).await? {
         return Ok(false);
     }
     app.metrics.incr(
         crate::metrics::REMINDERS_TOTAL,
-        &[("event", "confirmed"), ("channel", channel)],
+        &[("event", "confirmed"), ("channel", by.channel())],
     );
-    app.store.add_reminder_delivery(id, channel, "confirmed", None).await?;
-    checkin::sign(app, user_id).await;
+    let note = by.note();
+    app.store
+        .add_reminder_delivery(id, by.channel(), "confirmed", note.as_ref().map(note::Note::english))
+        .await?;
+    if matches!(by, By::Person(_)) {
+        checkin::sign(app, user_id).await;
+    }
     crate::carers::changed(app, user_id).await;
     Ok(true)
 }
@@ -59,7 +104,7 @@ pub async fn confirm(app: &App, user_id: &str, id: &str, channel: &str) -> crate
 /// check-in answered; both are a sign of life.
 pub async fn answered(app: &App, user_id: &str, what: &Confirm, channel: &str) {
     let done = match what {
-        Confirm::Reminder(id) => confirm(app, user_id, id, channel).await.map(drop),
+        Confirm::Reminder(id) => confirm(app, user_id, id, By::Person(channel)).await.map(drop),
         Confirm::Checkin => checkin::signed(app, user_id, channel).await,
         Confirm::Alarm(_) => Ok(()),
     };

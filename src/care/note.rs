@@ -59,6 +59,10 @@ pub const NOT_CONFIRMED: Kind = kind("not-confirmed", "not confirmed after {coun
 pub const LATE_WHILE_DOWN: Kind = kind("late-while-down", "{minutes} minutes late: the gateway was not running");
 /// A care notice: the person has no e-mail contact.
 pub const NO_MAIL_CONTACT: Kind = kind("no-mail-contact", "the person has no e-mail contact");
+/// Done on the person's behalf by a carer, named by display name.
+pub const BY_CARER: Kind = kind("by-carer", "by the carer {carer}");
+/// Done on the person's behalf by an administrator, named by display name.
+pub const BY_ADMIN: Kind = kind("by-admin", "by the administrator {admin}");
 
 /// Every kind, in the order a stored record is tried against them.
 pub const KINDS: &[Kind] = &[
@@ -81,6 +85,8 @@ pub const KINDS: &[Kind] = &[
     NOT_CONFIRMED,
     LATE_WHILE_DOWN,
     NO_MAIL_CONTACT,
+    BY_CARER,
+    BY_ADMIN,
 ];
 
 /// A detail: a kind with its values and its English record, or a text of its own.

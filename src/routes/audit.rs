@@ -59,6 +59,9 @@ pub enum Action<'a> {
     /// A carer acknowledged a resident's alarm: they are looking after it.
     #[serde(rename = "alarm.acknowledge")]
     AlarmAcknowledge { alarm_id: &'a str, first: bool },
+    /// A carer acknowledged the day a resident left the check-in unanswered: they are looking after it.
+    #[serde(rename = "checkin.acknowledge")]
+    CheckinAcknowledge { first: bool },
     /// A carer acknowledged a resident's care notice: they are looking after it.
     #[serde(rename = "notice.acknowledge")]
     NoticeAcknowledge { first: bool },

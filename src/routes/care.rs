@@ -48,7 +48,7 @@ pub(super) struct Checkin {
     due_at: Option<String>,
     /// `waiting` (for the window's end) or `calling` (the person was asked and no answer came yet).
     state: Option<String>,
-    /// The last sign of life (a turn, a confirmed reminder, "I am fine"), RFC 3339.
+    /// The last sign of life (a turn, a reminder the person confirmed, "I am fine"; never a carer's act), RFC 3339.
     signed_at: Option<String>,
 }
 
@@ -59,7 +59,8 @@ struct CareEntry {
     what: String,
     /// The reminder's text (reminders only).
     text: Option<String>,
-    /// `page`, `house_line`, `mail`, `api`, `said` or `none`.
+    /// `page`, `house_line`, `mail`, `api`, `said`, `none`, or `carer` / `admin` for what they did on the person's
+    /// behalf (the detail names them).
     channel: String,
     /// `delivered`, `unreachable`, `held`, `confirmed`, `answered`, `ok`, `away`, `missed`, `sent`, …
     status: String,

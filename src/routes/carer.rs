@@ -1,10 +1,12 @@
 //! The carer's role. An admin names a resident's carers (`PUT /api/admin/users/{user_id}/carers`); a carer's
 //! own token then reaches, under `/api/carer`, the care of those residents and nothing else: their day (the
-//! check-in, reminders, the care log, an alarm nobody acknowledged), and their reminders set, cancelled and
-//! confirmed on their behalf, each action audited as the carer. No conversation, memory, setting or other
-//! user is reachable this way. Every route reaches a resident through the `carers` table in the same query
-//! ([`resident`], or [`today`]'s `Store::board_of`): somebody who is not the caller's resident is 404, whether
-//! or not they exist.
+//! check-in, reminders, the care log, the alarms, notices and missed check-ins nobody looked after), and their
+//! reminders set, cancelled and confirmed on their behalf, each action audited as the carer. No conversation,
+//! memory, setting or other user is reachable this way. What a carer does is the carer's: recorded in the care
+//! log as theirs (channel `carer`, by display name) and never a sign of the resident's life. Every route
+//! reaches a resident through the `carers` table in the same query ([`resident`], or [`today`]'s
+//! `Store::board_of`, the board's rows): somebody who is not the caller's resident is 404, whether or not they
+//! exist.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -15,7 +17,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::audit::{Action, audit, audit_as};
-use super::care::{Care, Checkin, care_of, checkin_of, plan_of};
+use super::board::{Names, Notice, Person, Resident, TodaysAlarm, today};
+use super::care::{Care, Checkin, care_of, plan_of};
 use super::openapi::{ADMIN, CARER};
 use super::reminders::{NewBody, Reminder, Reminders, confirmed, create, view};
 use crate::app::{App, AppState};
@@ -25,8 +28,6 @@ use crate::store::users::User;
 
 /// The carers a resident may have.
 const CARERS_MAX: usize = 20;
-/// A resident's alarm is on their carer's list for this long, open or looked after.
-const ALARM_SHOWN_MS: i64 = 24 * 3_600_000;
 
 /// Routes of the carer's role.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -39,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(confirm_reminder))
         .routes(routes!(sessions))
         .routes(routes!(put_checkin))
+        .routes(routes!(acknowledge_checkin))
         .routes(routes!(acknowledge))
         .routes(routes!(acknowledge_notice))
         .routes(routes!(resident_today))
@@ -49,24 +51,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 const BOARDS_MAX: usize = 4;
 /// A comment line on a quiet board's stream, so that proxies keep it and a gone board is noticed.
 const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
-
-/// A person, as carers and residents see each other.
-#[derive(Serialize, ToSchema)]
-pub struct Person {
-    id: String,
-    name: String,
-    display_name: String,
-}
-
-impl From<User> for Person {
-    fn from(user: User) -> Self {
-        Self {
-            id: user.id,
-            name: user.name,
-            display_name: user.display_name,
-        }
-    }
-}
 
 /// A resident's carers.
 #[derive(Serialize, ToSchema)]
@@ -79,60 +63,6 @@ struct Carers {
 #[serde(deny_unknown_fields)]
 struct CarersBody {
     carers: Vec<String>,
-}
-
-/// A resident on their carer's list: who, and where their care stands today.
-#[derive(Serialize, ToSchema)]
-struct Resident {
-    #[serde(flatten)]
-    person: Person,
-    checkin: Checkin,
-    /// Reminders waiting or being delivered.
-    reminders_waiting: usize,
-    /// Reminders not confirmed in time.
-    reminders_missed: usize,
-    /// The next reminder's time, RFC 3339 in the resident's zone.
-    next_reminder_at: Option<String>,
-    /// The resident's latest alarm of the last day, open or looked after.
-    alarm: Option<TodaysAlarm>,
-    /// The resident's latest care notice of the last day that nobody looks after yet.
-    notice: Option<Notice>,
-    /// Where the carer calls the resident: their landline (or handset in the house), else their mobile.
-    phone: Option<String>,
-}
-
-/// A care notice: what the resident's contacts (and carers) were told, and who looks after it.
-#[derive(Serialize, ToSchema)]
-struct Notice {
-    /// What to acknowledge it by.
-    id: String,
-    /// The notice's subject ("Erika Muster hat sich heute bis 10:00 Uhr nicht gemeldet").
-    about: String,
-    /// When it was sent, RFC 3339 in the resident's zone.
-    sent_at: String,
-    /// `link` (a contact, by the mail's link) or `carer:<name>`; null while nobody does.
-    looked_after_by: Option<String>,
-}
-
-impl Notice {
-    fn of(n: crate::store::checkins::CareNotice, zone: &str) -> Self {
-        Self {
-            id: n.id,
-            about: n.about,
-            sent_at: crate::care::rfc3339(n.created_at, zone),
-            looked_after_by: n.acknowledged_by.or(n.acknowledged_at.map(|_| "link".to_string())),
-        }
-    }
-}
-
-/// A resident's alarm of the last day.
-#[derive(Serialize, ToSchema)]
-struct TodaysAlarm {
-    id: String,
-    /// When it was raised, RFC 3339 in the resident's zone.
-    raised_at: String,
-    /// Who acknowledged it (contacts, carers as `carer:<name>`), first first; empty while it is open.
-    looked_after_by: Vec<String>,
 }
 
 /// The caller's residents.
@@ -150,6 +80,9 @@ struct ResidentCare {
     care: Care,
     reminders: Vec<Reminder>,
     alarm: Option<TodaysAlarm>,
+    /// Every alarm of the last day (with what came of it and who looks after it), and every older one nobody
+    /// looked after, oldest first.
+    alarms: Vec<TodaysAlarm>,
     /// The care notices of the last day, newest first, looked after or not.
     notices: Vec<Notice>,
 }
@@ -163,6 +96,13 @@ async fn resident(app: &App, carer: &CurrentUser, id: &str) -> Result<User> {
 /// How the audit log names a carer.
 fn actor(carer: &CurrentUser) -> String {
     format!("carer:{}", carer.user.name)
+}
+
+/// Writes a carer's act into the resident's care log (channel `carer`), naming the carer by display name.
+async fn logged(app: &App, carer: &CurrentUser, id: &str, what: &str, status: &str) -> Result<()> {
+    let note = crate::care::By::Carer(crate::care::shown_name(&carer.user)).note();
+    let detail = note.as_ref().map(crate::care::note::Note::english);
+    Ok(app.store.add_care_log(id, what, "carer", status, detail).await?)
 }
 
 /// A resident's carers.
@@ -204,48 +144,10 @@ async fn put_carers(
     Ok(Json(Carers { carers }))
 }
 
-/// Where the care of the caller's residents (or of `only` of them) stands today: read in six statements
-/// however many they are.
-async fn today(app: &App, carer: &CurrentUser, only: Option<&str>) -> Result<Vec<Resident>> {
-    let since = crate::store::now_ms().saturating_sub(ALARM_SHOWN_MS);
-    let mut board = app.store.board_of(&carer.user.id, only, since).await?;
-    let mut residents = Vec::with_capacity(board.residents.len());
-    for user in std::mem::take(&mut board.residents) {
-        let prefs = board.prefs.remove(&user.id).unwrap_or_default();
-        let checkin = checkin_of(app, &prefs, board.checkins.get(&user.id));
-        let counts = board.reminders.remove(&user.id).unwrap_or_default();
-        let alarm = board.alarms.remove(&user.id).map(|alarm| TodaysAlarm {
-            raised_at: crate::care::rfc3339(alarm.created_at, &checkin.time_zone),
-            looked_after_by: board.acknowledged_by.remove(&alarm.id).unwrap_or_default(),
-            id: alarm.id,
-        });
-        let notice = board
-            .notices
-            .remove(&user.id)
-            .map(|n| Notice::of(n, &checkin.time_zone));
-        let phone = [&prefs.phone_landline, &prefs.phone_mobile]
-            .into_iter()
-            .map(crate::prefs::Prefs::text)
-            .find(|p| !p.is_empty())
-            .map(str::to_string);
-        residents.push(Resident {
-            notice,
-            phone,
-            reminders_waiting: counts.waiting.max(0) as usize,
-            reminders_missed: counts.missed.max(0) as usize,
-            next_reminder_at: counts.next_at.map(|at| crate::care::rfc3339(at, &checkin.time_zone)),
-            alarm,
-            checkin,
-            person: user.into(),
-        });
-    }
-    Ok(residents)
-}
-
 /// The caller's residents, each with where their care stands today.
 #[utoipa::path(get, path = "/api/carer/residents", tag = CARER, responses((status = 200, body = Residents)))]
 async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Json<Residents>> {
-    let residents = today(&app, &carer, None).await?;
+    let residents = today(&app, &carer.user.id, None).await?;
     Ok(Json(Residents { residents }))
 }
 
@@ -257,7 +159,7 @@ async fn resident_today(
     carer: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<Resident>> {
-    let mut rows = today(&app, &carer, Some(&id)).await?;
+    let mut rows = today(&app, &carer.user.id, Some(&id)).await?;
     rows.pop().map(Json).ok_or(ApiError::NotFound("resident"))
 }
 
@@ -295,21 +197,25 @@ async fn resident_care(
     carer: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<ResidentCare>> {
-    let row = today(&app, &carer, Some(&id))
+    let row = today(&app, &carer.user.id, Some(&id))
         .await?
         .pop()
         .ok_or(ApiError::NotFound("resident"))?;
     let care = care_of(&app, &id).await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
-    let since = crate::store::now_ms().saturating_sub(ALARM_SHOWN_MS);
+    let since = crate::store::now_ms().saturating_sub(super::board::SHOWN_MS);
     let notices = app.store.care_notices(&id, since).await?;
+    let names: Names = (app.store.carers_of(&id).await?.into_iter())
+        .map(|c| (c.name.clone(), crate::care::shown_name(&c).to_string()))
+        .collect();
     let zone = &care.checkin.time_zone;
     Ok(Json(ResidentCare {
-        notices: notices.into_iter().map(|n| Notice::of(n, zone)).collect(),
+        notices: notices.into_iter().map(|n| Notice::of(n, zone, &names)).collect(),
         person: row.person,
         care,
         reminders,
         alarm: row.alarm,
+        alarms: row.alarms,
     }))
 }
 
@@ -359,7 +265,8 @@ async fn cancel_reminder(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Confirms a resident's reminder being delivered, as the carer who saw to it; audited as the carer.
+/// Confirms a resident's reminder being delivered, as the carer who saw to it: recorded as the carer's
+/// (channel `carer`, by display name), never as the resident's sign of life; audited as the carer.
 #[utoipa::path(post, path = "/api/carer/residents/{user_id}/reminders/{id}/confirm", tag = CARER,
     responses((status = 200, body = Reminder), (status = 404, description = "not the caller's resident, or no such reminder"),
         (status = 409, description = "not being delivered")))]
@@ -369,7 +276,8 @@ async fn confirm_reminder(
     Path((user_id, id)): Path<(String, String)>,
 ) -> Result<Json<Reminder>> {
     resident(&app, &carer, &user_id).await?;
-    let made = confirmed(&app, &user_id, &id).await?;
+    let by = crate::care::By::Carer(crate::care::shown_name(&carer.user));
+    let made = confirmed(&app, &user_id, &id, by).await?;
     audit_as(&app, &actor(&carer), &user_id, Action::ReminderConfirm { id: &id }).await?;
     Ok(Json(made))
 }
@@ -470,6 +378,7 @@ async fn put_checkin(
     let before = app.store.prefs(&id).await?;
     let after = app.store.merge_prefs(&id, changed).await?;
     crate::care::checkin::replan(&app, &id, &before, &after).await?;
+    logged(&app, &carer, &id, crate::care::checkin::WHAT, "set").await?;
     crate::carers::changed(&app, &id).await;
     let action = Action::Checkin {
         window: body.window.is_some(),
@@ -506,6 +415,7 @@ async fn acknowledge(
         .ok_or(ApiError::NotFound("alarm"))?;
     if first {
         app.metrics.incr(crate::metrics::EMERGENCY_ACKNOWLEDGEMENTS_TOTAL, &[]);
+        logged(&app, &carer, &id, "alarm", "acknowledged").await?;
         crate::carers::changed(&app, &id).await;
     }
     audit_as(
@@ -536,17 +446,39 @@ async fn acknowledge_notice(
 ) -> Result<StatusCode> {
     resident(&app, &carer, &id).await?;
     let who = actor(&carer);
-    let (first, about) = app
+    let (first, _about) = app
         .store
         .acknowledge_care_as(&id, &notice_id, &who)
         .await?
         .ok_or(ApiError::NotFound("notice"))?;
     if first {
-        app.store
-            .add_care_log(&id, "notice", "carer", "acknowledged", Some(&about))
-            .await?;
+        logged(&app, &carer, &id, "notice", "acknowledged").await?;
         crate::carers::changed(&app, &id).await;
     }
     audit_as(&app, &who, &id, Action::NoticeAcknowledge { first }).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Acknowledges the day a resident left the check-in unanswered, as the carer: it is then looked after on the
+/// board (named), recorded in the care log; audited as the carer. The resident's next check-in asks as ever.
+#[utoipa::path(post, path = "/api/carer/residents/{user_id}/checkin/acknowledge", tag = CARER,
+    responses((status = 204), (status = 404, description = "not the caller's resident, or no missed check-in")))]
+async fn acknowledge_checkin(
+    State(app): State<AppState>,
+    carer: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<StatusCode> {
+    resident(&app, &carer, &id).await?;
+    let who = actor(&carer);
+    let first = app
+        .store
+        .acknowledge_missed_checkin(&id, &who)
+        .await?
+        .ok_or(ApiError::NotFound("missed check-in"))?;
+    if first {
+        logged(&app, &carer, &id, crate::care::checkin::WHAT, "acknowledged").await?;
+        crate::carers::changed(&app, &id).await;
+    }
+    audit_as(&app, &who, &id, Action::CheckinAcknowledge { first }).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -58,7 +58,7 @@ struct Me {
     /// The engine and voice that speak each of the caller's languages when the page names no voice.
     voices: BTreeMap<String, DefaultVoice>,
     /// Who cares for the caller (an admin names them): they see the caller's care, not their conversations.
-    carers: Vec<super::carer::Person>,
+    carers: Vec<super::board::Person>,
 }
 
 /// A voice that speaks by default.

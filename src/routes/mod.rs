@@ -7,6 +7,7 @@ pub mod admin_llm;
 pub mod admin_ops;
 pub mod admin_users;
 pub mod audit;
+pub mod board;
 pub mod ca;
 pub mod care;
 pub mod carer;

@@ -65,7 +65,8 @@ impl Reminder {
 /// One attempt to deliver a reminder.
 #[derive(Serialize, ToSchema)]
 struct ReminderDelivery {
-    /// `page`, `house_line`, `phone` or `home_assistant`.
+    /// `page`, `house_line`, `phone` or `home_assistant`; a confirmation also `api` or `said` (the person), or
+    /// `carer` / `admin` (on their behalf, named in `detail`).
     channel: String,
     status: String,
     detail: Option<String>,
@@ -238,11 +239,14 @@ async fn cancel(State(app): State<AppState>, caller: CurrentUser, Path(id): Path
     responses((status = 200, body = Reminder), (status = 404, description = "no such reminder"),
         (status = 409, description = "not being delivered")))]
 async fn confirm(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Reminder>> {
-    confirmed(&app, &caller.user.id, &id).await.map(Json)
+    confirmed(&app, &caller.user.id, &id, care::By::Person("api"))
+        .await
+        .map(Json)
 }
 
-pub(super) async fn confirmed(app: &App, user_id: &str, id: &str) -> Result<Reminder> {
-    if !crate::care::confirm(app, user_id, id, "api").await? {
+/// Confirms `user_id`'s reminder `id` `by` them or on their behalf; 409 when it is not being delivered.
+pub(super) async fn confirmed(app: &App, user_id: &str, id: &str, by: care::By<'_>) -> Result<Reminder> {
+    if !crate::care::confirm(app, user_id, id, by).await? {
         let state = app
             .store
             .reminder(user_id, id)
@@ -317,7 +321,8 @@ async fn admin_cancel(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Confirms a person's reminder being delivered, as a carer who saw to it.
+/// Confirms a person's reminder being delivered, as a carer who saw to it: recorded as the admin's (channel
+/// `admin`, named), never as the person's sign of life.
 #[utoipa::path(post, path = "/api/admin/users/{user_id}/reminders/{id}/confirm", tag = ADMIN,
     responses((status = 200, body = Reminder), (status = 404, description = "no such user or reminder"),
         (status = 409, description = "not being delivered")))]
@@ -327,7 +332,9 @@ async fn admin_confirm(
     Path((user_id, id)): Path<(String, String)>,
 ) -> Result<Json<Reminder>> {
     existing(&app, &user_id).await?;
-    let made = confirmed(&app, &user_id, &id).await?;
+    // Named as the panel names the admin: their display name, or the key's name in the audit log.
+    let name = admin.user.as_ref().map_or(admin.actor.as_str(), care::shown_name);
+    let made = confirmed(&app, &user_id, &id, care::By::Admin(name)).await?;
     audit(&app, &admin, &user_id, Action::ReminderConfirm { id: &id }).await?;
     Ok(Json(made))
 }

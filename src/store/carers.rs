@@ -106,7 +106,7 @@ impl Store {
         })
     }
 
-    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: seven statements however
+    /// Today's care of `carer_id`'s residents (or of `only` of them), for the board: eight statements however
     /// many residents there are, each filtered by the carer in SQL; alarms and notices from `since` on.
     pub async fn board_of(&self, carer_id: &str, only: Option<&str>, since: i64) -> Result<Board, StoreError> {
         let (mine, at) = match only {
@@ -142,8 +142,10 @@ impl Store {
             None,
         )
         .await?;
+        // The last day's alarms, and every older one nobody looked after yet.
+        let shown = format!("(created_at >= {at} OR acknowledged_at IS NULL)");
         let alarms = format!(
-            "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND created_at >= {at} ORDER BY created_at, id",
+            "SELECT {} FROM emergency_alarms WHERE user_id IN ({mine}) AND {shown} ORDER BY created_at, id",
             super::emergency::ALARM_COLUMNS
         );
         let alarms: Vec<Alarm> = fetch(self, of(alarms), Some(since)).await?;
@@ -158,7 +160,14 @@ impl Store {
              WHERE user_id IN ({mine}) AND created_at >= {at} AND acknowledged_at IS NULL ORDER BY created_at"
         );
         let notices: Vec<CareNotice> = fetch(self, of(notices), Some(since)).await?;
-        Ok(Board::of(users, prefs, checkins, reminders, (alarms, acks), notices))
+        let carers = format!(
+            "SELECT DISTINCT u.name, u.display_name FROM carers c JOIN users u ON u.id = c.carer_id \
+             WHERE c.resident_id IN ({mine})"
+        );
+        let carers: Vec<(String, String)> = fetch(self, of(carers), None).await?;
+        let mut board = Board::of(users, prefs, checkins, reminders, (alarms, acks), notices);
+        board.carer_names = carers.into_iter().collect();
+        Ok(board)
     }
 }
 
@@ -211,12 +220,14 @@ pub struct Board {
     pub prefs: HashMap<String, Prefs>,
     pub checkins: HashMap<String, StoredCheckin>,
     pub reminders: HashMap<String, ReminderCounts>,
-    /// Each resident's latest alarm since the time asked for.
-    pub alarms: HashMap<String, Alarm>,
+    /// Each resident's alarms since the time asked for, and older ones nobody looked after, oldest first.
+    pub alarms: HashMap<String, Vec<Alarm>>,
     /// Who acknowledged each of those alarms, each once, first first.
     pub acknowledged_by: HashMap<String, Vec<String>>,
-    /// Each resident's latest care notice since the time asked for that nobody looked after yet.
-    pub notices: HashMap<String, CareNotice>,
+    /// Each resident's care notices since the time asked for that nobody looked after yet, oldest first.
+    pub notices: HashMap<String, Vec<CareNotice>>,
+    /// The display names of the residents' carers, by user name (acknowledgements name them `carer:<name>`).
+    pub carer_names: HashMap<String, String>,
 }
 
 impl Board {
@@ -243,11 +254,19 @@ impl Board {
                 .collect(),
             checkins: checkins.into_iter().map(|c| (c.user_id.clone(), c)).collect(),
             reminders: reminders.into_iter().map(|r| (r.user_id.clone(), r)).collect(),
-            // Oldest first, so the latest of each resident is the one kept.
-            alarms: alarms.into_iter().map(|a| (a.user_id.clone(), a)).collect(),
+            alarms: by_resident(alarms, |a| &a.user_id),
             acknowledged_by,
-            // Oldest first here too: the latest open notice of each resident is kept.
-            notices: notices.into_iter().map(|n| (n.user_id.clone(), n)).collect(),
+            notices: by_resident(notices, |n| &n.user_id),
+            carer_names: HashMap::new(),
         }
     }
+}
+
+/// `rows` grouped by their resident, in the order read.
+fn by_resident<T>(rows: Vec<T>, of: impl Fn(&T) -> &String) -> HashMap<String, Vec<T>> {
+    let mut grouped: HashMap<String, Vec<T>> = HashMap::new();
+    for row in rows {
+        grouped.entry(of(&row).clone()).or_default().push(row);
+    }
+    grouped
 }

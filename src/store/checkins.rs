@@ -30,6 +30,10 @@ pub struct StoredCheckin {
     pub attempts: i64,
     /// The last sign of life.
     pub signed_at: Option<i64>,
+    /// The end of the window of the last day the person left unanswered (the contacts were told), if any.
+    pub missed_due_at: Option<i64>,
+    /// Who looked after that day (`carer:<name>`); none while nobody does.
+    pub missed_acknowledged_by: Option<String>,
 }
 
 /// A care notice's acknowledgement link, as stored (by its token's hash).
@@ -45,22 +49,32 @@ pub struct CareAck {
 /// One entry of the care log.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CareEntry {
-    /// `checkin`.
+    /// `checkin`, `notice` or `alarm` (a carer looked after it).
     pub what: String,
-    /// `page`, `house_line`, `phone`, `mail` or `none`.
+    /// `page`, `house_line`, `phone`, `mail`, `none`, or `carer` for a carer's act (the detail names them).
     pub channel: String,
     pub status: String,
     pub detail: Option<String>,
     pub at: i64,
 }
 
-pub(super) const COLUMNS: &str = "user_id, opens_at, due_at, state, attempts, signed_at";
+pub(super) const COLUMNS: &str =
+    "user_id, opens_at, due_at, state, attempts, signed_at, missed_due_at, missed_acknowledged_by";
 
 /// Plans a person's check-in: `$1` the person, `$2`..`$3` the window, `$4` now.
 pub(super) const PLAN: &str = "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, \
      updated_at) VALUES ($1, $2, $3, 'waiting', 0, NULL, $4) ON CONFLICT (user_id) DO UPDATE SET \
      opens_at = excluded.opens_at, due_at = excluded.due_at, state = 'waiting', attempts = 0, attempt_at = NULL, \
      claim = NULL, updated_at = excluded.updated_at";
+/// Plans a person's check-in anew after their window changed (`$1`..`$4` as [`PLAN`]): a check-in asking them
+/// now goes on (its next window is planned when it closes).
+pub(super) const REPLAN: &str = "INSERT INTO checkins (user_id, opens_at, due_at, state, attempts, attempt_at, \
+     updated_at) VALUES ($1, $2, $3, 'waiting', 0, NULL, $4) ON CONFLICT (user_id) DO UPDATE SET \
+     opens_at = excluded.opens_at, due_at = excluded.due_at, attempts = 0, attempt_at = NULL, claim = NULL, \
+     updated_at = excluded.updated_at WHERE checkins.state = 'waiting'";
+/// Records the day that ended without an answer: `$1` the person, `$2` its window's end.
+pub(super) const MISSED: &str = "UPDATE checkins SET missed_due_at = $2, missed_acknowledged_at = NULL, \
+     missed_acknowledged_by = NULL WHERE user_id = $1";
 /// Ends a person's check-ins (no window): `$1` the person.
 pub(super) const UNPLAN: &str = "DELETE FROM checkins WHERE user_id = $1";
 
@@ -87,6 +101,49 @@ impl Store {
             };
             query.execute(pool).await?;
             Ok(())
+        })
+    }
+
+    /// Plans the person's check-in in the window `(opens_at, due_at)` after its window or zone changed (or
+    /// ends it: none); a check-in asking the person now is left asking, so that changing the plan (a carer's
+    /// act) never ends the day's question as if the person had answered.
+    pub async fn replan_checkin(&self, user_id: &str, window: Option<(i64, i64)>) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            let query = match window {
+                Some((opens_at, due_at)) => sqlx::query(REPLAN)
+                    .bind(user_id)
+                    .bind(opens_at)
+                    .bind(due_at)
+                    .bind(now_ms()),
+                None => sqlx::query(UNPLAN).bind(user_id),
+            };
+            query.execute(pool).await?;
+            Ok(())
+        })
+    }
+
+    /// A carer (`who`, `carer:<name>`) looks after the person's missed check-in: true the first time (one
+    /// statement, so two taps count once), false when looked after already; none when no day was missed.
+    pub async fn acknowledge_missed_checkin(&self, user_id: &str, who: &str) -> Result<Option<bool>, StoreError> {
+        with_pool!(self, pool => {
+            let done = sqlx::query(
+                "UPDATE checkins SET missed_acknowledged_at = $1, missed_acknowledged_by = $2 \
+                 WHERE user_id = $3 AND missed_due_at IS NOT NULL AND missed_acknowledged_at IS NULL",
+            )
+            .bind(now_ms())
+            .bind(who)
+            .bind(user_id)
+            .execute(pool)
+            .await?;
+            if done.rows_affected() == 1 {
+                return Ok(Some(true));
+            }
+            let missed: Option<(Option<i64>,)> =
+                sqlx::query_as("SELECT missed_due_at FROM checkins WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(missed.and_then(|(at,)| at).map(|_| false))
         })
     }
 

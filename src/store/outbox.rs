@@ -92,17 +92,23 @@ impl Store {
         })
     }
 
-    /// The person's check-in day is closed (the next window planned, or none) and `outgoing` tells the
-    /// contacts it went without a sign of life: one transaction.
+    /// The person's check-in day that ended at `missed` is closed (recorded for the carers' board, the next
+    /// window planned, or none) and `outgoing` tells the contacts it went without a sign of life: one
+    /// transaction.
     pub async fn close_checkin_telling(
         &self,
         user_id: &str,
-        next: Option<(i64, i64)>,
+        (missed, next): (i64, Option<(i64, i64)>),
         outgoing: &[Outgoing],
         (now, expires_at): (i64, i64),
     ) -> Result<(), StoreError> {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            sqlx::query(super::checkins::MISSED)
+                .bind(user_id)
+                .bind(missed)
+                .execute(&mut *tx)
+                .await?;
             let plan = match next {
                 Some((opens_at, due_at)) => sqlx::query(super::checkins::PLAN)
                     .bind(user_id)

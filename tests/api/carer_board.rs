@@ -191,3 +191,153 @@ async fn an_alarm_raised_on_one_instance_reaches_the_board_open_on_another() {
         .body;
     assert_eq!(row["alarm"]["looked_after_by"], json!([]), "{row}");
 }
+
+/// The row of `resident` on the board of `token`'s carer.
+async fn row_of(app: &TestApp, resident: &str, token: &str) -> Value {
+    let r = app
+        .get(&format!("/api/carer/residents/{resident}/today"), As::Bearer(token))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+}
+
+/// Erika calls for help, the operator ends the wait, she calls again: both alarms open on the row.
+async fn two_calls_for_help(app: &TestApp, erika: &str, erika_token: &str) {
+    let end_wait = format!("/api/admin/users/{erika}/emergency/cooldown");
+    for press in 0..2 {
+        if press == 1 {
+            let ended = app.call(Method::DELETE, &end_wait, As::AdminKey, None).await;
+            assert_eq!(ended.status, 200, "{}", ended.body);
+        }
+        let help = app
+            .call(Method::POST, "/api/emergency", As::Bearer(erika_token), None)
+            .await;
+        assert!(help.status.is_success(), "{}", help.body);
+    }
+}
+
+/// Every alarm nobody looked after is on the row, not only the latest; the check-in Erika leaves unanswered
+/// stays on it after both alarms were looked after, until her carer looks after it too (named by display name,
+/// in the care log and the audit log); the last day lists both calls for help and what came of them.
+#[tokio::test]
+async fn every_open_alarm_and_a_missed_check_in_stay_on_the_row_until_a_carer_looks_after_them() {
+    let app = spawn_app(&[]).await;
+    let (erika, erika_token) = crate::checkin::named_user(&app, "erika", "Erika Muster").await;
+    let (anna, anna_token) = crate::checkin::named_user(&app, "anna", "Schwester Anna").await;
+    let (otto, _) = app.create_user("otto").await;
+    set_carers(&app, &erika, &[&anna]).await;
+    let prefs = json!({"timezone": crate::checkin::late_morning_zone(), "checkin_window": "09:00-14:00"});
+    app.set_prefs(&erika, prefs).await;
+    two_calls_for_help(&app, &erika, &erika_token).await;
+    let row = row_of(&app, &erika, &anna_token).await;
+    let alarms = row["alarms"].as_array().unwrap().clone();
+    assert_eq!(alarms.len(), 2, "{row}");
+    assert!(alarms.iter().all(|a| a["looked_after_by"] == json!([])), "{row}");
+    assert_eq!(row["alarm"]["id"], alarms[1]["id"], "the latest: {row}");
+
+    // Anna looks after the first: the second is still open beside it.
+    let ack = |alarm: &Value| {
+        format!(
+            "/api/carer/residents/{erika}/alarms/{}/acknowledge",
+            alarm["id"].as_str().unwrap()
+        )
+    };
+    let done = app
+        .call(Method::POST, &ack(&alarms[0]), As::Bearer(&anna_token), None)
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    let row = row_of(&app, &erika, &anna_token).await;
+    assert_eq!(
+        row["alarms"][0]["looked_after_names"],
+        json!(["Schwester Anna"]),
+        "{row}"
+    );
+    assert_eq!(row["alarms"][1]["looked_after_by"], json!([]), "{row}");
+    let done = app
+        .call(Method::POST, &ack(&alarms[1]), As::Bearer(&anna_token), None)
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+
+    // Erika answers nothing at her window's end, nor ten minutes on: the day is missed and stays on the row.
+    let (_, due_at) = crate::checkin::plan(&app, &erika_token).await;
+    for minutes in [0, 11, 22] {
+        let claimed = voice_gateway::care::checkin::due(&app.app, due_at + 1000 + minutes * 60_000).await;
+        assert_eq!(claimed.unwrap(), 1, "after {minutes} minutes");
+    }
+    let row = row_of(&app, &erika, &anna_token).await;
+    assert_eq!(row["missed_checkin"]["looked_after_by"], Value::Null, "{row}");
+    assert!(
+        row["missed_checkin"]["due_at"].as_str().unwrap().contains("T14:00:00"),
+        "{row}"
+    );
+    assert!(
+        row["alarms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["looked_after_names"] == json!(["Schwester Anna"]))
+    );
+
+    // Her day lists both calls for help with what came of them.
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(&anna_token))
+        .await
+        .body;
+    let outcomes: Vec<&str> = day["alarms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["no_recipients", "no_recipients"], "{day}");
+
+    looks_after_the_missed_day(&app, &erika, &anna_token, &otto).await;
+}
+
+/// Anna looks after Erika's missed day: once (two taps count once), named, logged and audited; Otto is not hers.
+async fn looks_after_the_missed_day(app: &TestApp, erika: &str, anna_token: &str, otto: &str) {
+    let path = |who: &str| format!("/api/carer/residents/{who}/checkin/acknowledge");
+    for _ in 0..2 {
+        let done = app.call(Method::POST, &path(erika), As::Bearer(anna_token), None).await;
+        assert_eq!(done.status, 204, "{}", done.body);
+    }
+    let other = app.call(Method::POST, &path(otto), As::Bearer(anna_token), None).await;
+    assert_eq!(other.status, 404, "{}", other.body);
+    let row = row_of(app, erika, anna_token).await;
+    assert_eq!(
+        (
+            &row["missed_checkin"]["looked_after_by"],
+            &row["missed_checkin"]["looked_after_name"]
+        ),
+        (&json!("carer:anna"), &json!("Schwester Anna")),
+        "{row}"
+    );
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(anna_token))
+        .await
+        .body;
+    let by_anna: Vec<(&str, &str)> = day["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["channel"] == "carer" && e["detail_args"]["carer"] == "Schwester Anna")
+        .map(|e| (e["what"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        by_anna,
+        [
+            ("checkin", "acknowledged"),
+            ("alarm", "acknowledged"),
+            ("alarm", "acknowledged")
+        ],
+        "{day}"
+    );
+    let audit = app.get("/api/admin/audit", As::AdminKey).await.body;
+    let acks = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "checkin.acknowledge" && e["actor"] == "carer:anna")
+        .count();
+    assert_eq!(acks, 2, "{audit}");
+}

@@ -11,7 +11,7 @@ use crate::ws::connect;
 use voice_gateway::care::checkin::due;
 
 /// A zone where it is late morning now (Etc/GMT-k is UTC+k), so that a window around midday holds now.
-fn late_morning_zone() -> String {
+pub(crate) fn late_morning_zone() -> String {
     let hour = i64::from(jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).hour());
     let ahead = 11 - hour;
     match ahead {
@@ -22,7 +22,7 @@ fn late_morning_zone() -> String {
 }
 
 /// The person's check-in as the API shows it, and the end of its window in epoch milliseconds.
-async fn plan(app: &TestApp, token: &str) -> (Value, i64) {
+pub(crate) async fn plan(app: &TestApp, token: &str) -> (Value, i64) {
     let r = app.get("/api/me/checkin", As::Bearer(token)).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let due: jiff::Timestamp = r.body["due_at"].as_str().expect("a planned window").parse().unwrap();
@@ -162,6 +162,173 @@ async fn a_silent_day_asks_on_the_open_page_once_more_then_tells_the_contacts() 
     ] {
         assert!(metrics.contains(line), "{line} in {metrics}");
     }
+}
+
+/// A user made by the admin with a display name: (id, token).
+pub(crate) async fn named_user(app: &TestApp, name: &str, display_name: &str) -> (String, String) {
+    let user = json!({"name": name, "display_name": display_name});
+    let r = app
+        .call(Method::POST, "/api/admin/users", As::AdminKey, Some(user))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let field = |k: &str| r.body[k].as_str().unwrap().to_string();
+    (field("id"), field("token"))
+}
+
+/// Erika (a check-in window around now, her daughter's address) with her carer Schwester Anna: Anna's token.
+async fn with_carer(app: &TestApp, id: &str) -> String {
+    let (anna, anna_token) = named_user(app, "anna", "Schwester Anna").await;
+    let set = format!("/api/admin/users/{id}/carers");
+    let r = app
+        .call(Method::PUT, &set, As::AdminKey, Some(json!({"carers": [anna]})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let prefs = json!({"full_name": "Erika Muster", "language": "de", "timezone": late_morning_zone(),
+        "checkin_window": "09:00-14:00", "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(id, prefs).await;
+    anna_token
+}
+
+/// Erika's reminder reaches her open page in her check-in window and her carer confirms it on the board: that
+/// is the carer's act (the reminder's delivery and the care log name her), not Erika's sign of life. At the
+/// window's end the page asks Erika, asks again, and her daughter is told she stayed silent.
+#[tokio::test]
+async fn a_carer_confirming_a_residents_reminder_leaves_her_check_in_asking() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    let relay = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("SMTP_FROM", "gateway@care.example"),
+    ];
+    let (app, token, id) = TestApp::with().env(&relay).user("erika").await;
+    let anna_token = with_carer(&app, &id).await;
+    let (_, due_at) = plan(&app, &token).await;
+    let mut page = connect(&app, "/ws/chat", &token).await;
+    let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1)).to_string();
+    let body = json!({"text": "die Tabletten", "due_at": soon});
+    let made = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    page.next_of("reminder").await;
+
+    // Anna confirms it: recorded as hers, by her display name; Erika has given no sign of life.
+    let reminder = made.body["id"].as_str().unwrap();
+    let confirm = format!("/api/carer/residents/{id}/reminders/{reminder}/confirm");
+    let done = app.call(Method::POST, &confirm, As::Bearer(&anna_token), None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    let last = done.body["deliveries"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (&last["channel"], &last["status"], &last["detail"]),
+        (
+            &json!("carer"),
+            &json!("confirmed"),
+            &json!("by the carer Schwester Anna")
+        ),
+        "{}",
+        done.body
+    );
+    assert_eq!(plan(&app, &token).await.0["signed_at"], Value::Null);
+
+    // At the window's end the page asks Erika, ten minutes on once more, then the daughter is told.
+    assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 1);
+    let asked = page.next_of("checkin").await;
+    assert!(
+        asked["said"]
+            .as_str()
+            .unwrap()
+            .ends_with("Ist bei Ihnen alles in Ordnung?"),
+        "{asked}"
+    );
+    for (minutes, claimed) in [(11, 1), (22, 1)] {
+        let n = due(&app.app, due_at + minutes * MINUTE).await.unwrap();
+        assert_eq!(n, claimed, "after {minutes} minutes");
+    }
+    let mail = crate::common::eventually("the care notice", 15, || async { smtp.mails().first().cloned() }).await;
+    assert_eq!(mail.recipients, ["tochter@family.example"]);
+    assert_eq!(
+        mail.header("Subject"),
+        "Hinweis (kein Notruf): Erika Muster hat sich heute nicht gemeldet"
+    );
+    let (log, care) = care_log(&app, &id).await;
+    assert!(log.contains(&pairs(&[("none", "missed")])[0]), "{care}");
+    assert!(!log.contains(&pairs(&[("none", "ok")])[0]), "{care}");
+    let by_anna = care["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["channel"] == "carer")
+        .unwrap_or_else(|| panic!("the carer's confirmation in {care}"));
+    assert_eq!(
+        (&by_anna["what"], &by_anna["detail_code"], &by_anna["detail_args"]),
+        (
+            &json!("reminder"),
+            &json!("by-carer"),
+            &json!({"carer": "Schwester Anna"})
+        ),
+    );
+}
+
+/// A carer moving Erika's window while her check-in asks her leaves it asking: asked again, the day missed and
+/// her daughter's notice written, then the new window planned.
+#[tokio::test]
+async fn a_carer_moving_the_window_while_the_check_in_asks_leaves_it_asking() {
+    let (app, token, id) = TestApp::with().user("erika").await;
+    let anna_token = with_carer(&app, &id).await;
+    let (_, due_at) = plan(&app, &token).await;
+    assert_eq!(due(&app.app, due_at + 1000).await.unwrap(), 1);
+    let path = format!("/api/carer/residents/{id}/checkin");
+    let body = json!({"window": "10:00-15:00"});
+    let set = app.call(Method::PUT, &path, As::Bearer(&anna_token), Some(body)).await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(set.body["state"], "calling", "{}", set.body);
+    for (minutes, claimed) in [(11, 1), (22, 1)] {
+        let n = due(&app.app, due_at + minutes * MINUTE).await.unwrap();
+        assert_eq!(n, claimed, "after {minutes} minutes");
+    }
+    let (log, care) = care_log(&app, &id).await;
+    assert!(log.contains(&pairs(&[("none", "missed")])[0]), "{care}");
+    assert!(log.contains(&pairs(&[("carer", "set")])[0]), "{care}");
+    let (_, next) = plan(&app, &token).await;
+    assert_eq!(next - due_at, 25 * 60 * MINUTE, "tomorrow at 15:00");
+}
+
+/// An admin confirming a person's reminder in the panel is the admin's act too: recorded as `admin`, named, and
+/// no sign of the person's life.
+#[tokio::test]
+async fn an_admin_confirming_a_reminder_is_no_sign_of_the_persons_life() {
+    let (app, token, id) = TestApp::with().user("erika").await;
+    let prefs = json!({"timezone": late_morning_zone(), "checkin_window": "09:00-14:00"});
+    app.set_prefs(&id, prefs).await;
+    let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1)).to_string();
+    let body = json!({"text": "die Tabletten", "due_at": soon});
+    let made = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let reminder = made.body["id"].as_str().unwrap();
+    // Delivered by the gateway's own scheduler (no page open: unreachable), then waiting to be confirmed.
+    crate::common::eventually("the delivery", 15, || async {
+        let r = app.get("/api/me/reminders", As::Bearer(&token)).await;
+        (r.body["reminders"][0]["state"] == "delivering").then_some(())
+    })
+    .await;
+    let path = format!("/api/admin/users/{id}/reminders/{reminder}/confirm");
+    let done = app.call(Method::POST, &path, As::AdminKey, None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    let last = done.body["deliveries"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (&last["channel"], &last["detail"]),
+        (&json!("admin"), &json!("by the administrator admin-key")),
+        "{}",
+        done.body
+    );
+    assert_eq!(plan(&app, &token).await.0["signed_at"], Value::Null);
+    let metrics = app.prometheus().await;
+    let line = "reminders_total{event=\"confirmed\",channel=\"admin\"} 1";
+    assert!(metrics.contains(line), "{line} in {metrics}");
 }
 
 #[tokio::test]

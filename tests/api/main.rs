@@ -6,6 +6,7 @@ mod api_fuzz;
 mod audiosocket;
 mod auth;
 mod binary;
+mod board_browser;
 mod breakers;
 mod browser;
 mod care_outbox;
