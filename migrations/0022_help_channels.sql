@@ -21,3 +21,11 @@ DROP TABLE help_key_told;
 -- The words of the call for help a typed question asks about (issue 73), so that the alarm the yes raises
 -- tells the contacts what the person wrote ("Hilfe, ich bin gestürzt").
 ALTER TABLE help_questions ADD COLUMN said TEXT;
+
+-- Receipts of pushed reminders and check-in questions (issue 73) shown by a connection on another instance than
+-- the one that pushed them: the pusher looks here until its wait ends. Rows live minutes.
+CREATE TABLE care_receipts (
+    receipt     TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    at          BIGINT NOT NULL
+);

@@ -2,6 +2,7 @@
 //! where people have connections open (`care_presence`), and an instance that delivers a reminder or asks
 //! the check-in for a person whose page or voice connection is open on another sends the event there with
 //! `pg_notify`; every instance listens (`LISTEN care_events`) and pushes what is meant for its connections.
+//! A connection's receipt (`shown`) for such an event goes back through the store (`care_receipts`).
 //! With SQLite there is one instance and nothing to carry.
 
 use std::sync::Arc;
@@ -65,6 +66,30 @@ pub async fn push(app: &App, user_id: &str, event: &Value, elsewhere: Option<i64
         Err(err) => {
             tracing::warn!(%err, "an event could not be sent to the other instances");
             here
+        }
+    }
+}
+
+/// A connection of `user_id` here showed the event of `receipt`: the instance that pushed it learns so, at
+/// once when it is this one, else (with PostgreSQL) from the store, where it looks until its wait ends.
+pub async fn shown(app: &App, user_id: &str, receipt: &str) {
+    if app.notify.shown(user_id, receipt) || !matches!(app.store.pool, Pool::Postgres(_)) {
+        return;
+    }
+    if let Err(err) = app.store.put_receipt(receipt, user_id).await {
+        tracing::warn!(%err, "a receipt could not be written for the other instances");
+    }
+}
+
+/// Until a connection of `user_id` on another instance showed the event of `receipt` (pending while none
+/// has: bound it with a timeout); looks every quarter of a second.
+pub async fn shown_elsewhere(app: &App, user_id: &str, receipt: &str) {
+    loop {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        match app.store.receipt_shown(receipt, user_id).await {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(err) => tracing::warn!(%err, "whether a page elsewhere showed an event could not be read"),
         }
     }
 }

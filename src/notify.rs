@@ -2,14 +2,15 @@
 //! `/ws/voice` connections): a reminder that is due reaches wherever the person is; on other instances
 //! through [`crate::bus`]. Each connection holds a
 //! [`Subscription`]; a connection that does not take its events in time misses them (the queue is short and
-//! never blocks the sender).
+//! never blocks the sender). A pushed reminder or check-in question carries a `receipt`: the connection that
+//! showed it says so with a `shown` frame, and only that counts as delivered ([`Notify::awaiting`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// Events a connection may have waiting.
 const QUEUE: usize = 8;
@@ -24,6 +25,34 @@ pub struct Notify {
     people: Mutex<HashMap<String, Connections>>,
     /// Told the person whose connections opened or closed ([`Notify::watch`]); none unless watched.
     changed: Mutex<Option<mpsc::Sender<String>>>,
+    /// The receipts awaited here, by person and receipt.
+    receipts: Mutex<HashMap<(String, String), oneshot::Sender<()>>>,
+}
+
+/// A receipt awaited: resolved when a connection of the person showed the event; forgotten when dropped.
+pub struct Awaited {
+    hub: Arc<Notify>,
+    key: (String, String),
+    shown: oneshot::Receiver<()>,
+}
+
+impl Awaited {
+    /// Until the event was shown (pending for ever if never: bound it with a timeout).
+    pub async fn shown(&mut self) {
+        if (&mut self.shown).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+impl Drop for Awaited {
+    fn drop(&mut self) {
+        self.hub
+            .receipts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
+    }
 }
 
 /// Changes of presence waiting to be written; beyond, the periodic refresh catches up.
@@ -63,6 +92,28 @@ impl Notify {
                 .filter(|(_, tx)| tx.try_send(event.clone()).is_ok())
                 .count()
         })
+    }
+
+    /// Awaits the receipt `receipt` from a connection of `user_id`.
+    pub fn awaiting(self: &Arc<Self>, user_id: &str, receipt: &str) -> Awaited {
+        let (tx, shown) = oneshot::channel();
+        let key = (user_id.to_string(), receipt.to_string());
+        self.receipts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.clone(), tx);
+        Awaited {
+            hub: self.clone(),
+            key,
+            shown,
+        }
+    }
+
+    /// A connection of `user_id` showed the event of `receipt`: true when it was awaited here.
+    pub fn shown(&self, user_id: &str, receipt: &str) -> bool {
+        let key = (user_id.to_string(), receipt.to_string());
+        let waiter = self.receipts.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+        waiter.is_some_and(|tx| tx.send(()).is_ok())
     }
 
     /// The people whose connections open or close, from now on ([`crate::bus`] writes them down for the
@@ -129,5 +180,18 @@ mod tests {
         assert_eq!(hub.open("anna"), 1);
         drop(b);
         assert_eq!((hub.open("anna"), hub.push("anna", &Value::Null)), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_receipt_resolves_only_its_own_persons_waiter() {
+        let hub = Arc::new(Notify::default());
+        let mut awaited = hub.awaiting("anna", "r1");
+        assert!(!hub.shown("ben", "r1"), "another person's receipt resolves nothing");
+        assert!(!hub.shown("anna", "r2"));
+        assert!(hub.shown("anna", "r1"));
+        awaited.shown().await;
+        assert!(!hub.shown("anna", "r1"), "a receipt counts once");
+        drop(hub.awaiting("anna", "r3"));
+        assert!(!hub.shown("anna", "r3"), "a waiter given up is forgotten");
     }
 }

@@ -223,8 +223,8 @@ function onEvent(ws, data) {
       break;
     // The server stopped the answer (the person spoke over it): stop what is still playing, too.
     case 'interrupted': player.stop(); status(t('page-ready')); break;
-    case 'reminder': showReminder(event); break;
-    case 'checkin': showCheckin(true); break;
+    case 'reminder': showReminder(event); shown(event, ws); break;
+    case 'checkin': showCheckin(true); shown(event, ws); break;
     // A reminder missed while the gateway was not running: said once, on the next visit.
     case 'reminder_missed': {
       const at = personTime(event.due_at, ui.zone, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
@@ -498,6 +498,22 @@ function personTime(iso, zone, options) {
 
 // A reminder that is due comes as an event on every open page of the person (and, missed while no page was
 // open, from the list when the page looks again): shown large until the person confirms it.
+// A pushed reminder or check-in question counts as delivered only once the page says it showed it: at once when
+// the page is in sight, else when it comes into sight (a hidden tab or a locked phone has shown nothing yet; the
+// gateway calls instead after a few seconds).
+function shown(event, ws) {
+  if (!event.receipt) return;
+  const send = () => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'shown', receipt: event.receipt }));
+  };
+  if (document.visibilityState === 'visible') { send(); return; }
+  document.addEventListener('visibilitychange', function inSight() {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', inSight);
+    send();
+  });
+}
+
 function showReminder(r) {
   // Nothing covers help: a reminder due while the help question or its result is shown waits for them.
   if (helpShown()) { ui.heldReminders = [...(ui.heldReminders || []).filter((h) => h.id !== r.id), r]; return; }

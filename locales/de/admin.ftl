@@ -277,6 +277,10 @@ admin-care-status = { $status ->
 admin-note-quiet-hours = Ruhezeit
 admin-note-no-channel = kein Weg: keine Seite offen und keine interne Nummer
 admin-note-no-page-open = keine Seite und keine Sprachverbindung offen
+admin-note-not-shown = { $count ->
+    [one] 1 Verbindung hat sie erhalten, aber nicht binnen { $seconds } s angezeigt
+   *[other] { $count } Verbindungen haben sie erhalten, keine hat sie binnen { $seconds } s angezeigt
+}
 admin-note-connections = { $count ->
     [one] 1 Verbindung
    *[other] { $count } Verbindungen

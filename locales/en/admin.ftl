@@ -296,6 +296,10 @@ admin-care-status = { $status ->
 admin-note-quiet-hours = quiet hours
 admin-note-no-channel = no channel: no page open and no internal number
 admin-note-no-page-open = no page or voice connection open
+admin-note-not-shown = { $count ->
+    [one] 1 connection took it, but did not show it within { $seconds } s
+   *[other] { $count } connections took it, none showed it within { $seconds } s
+}
 admin-note-connections = { $count ->
     [one] 1 connection
    *[other] { $count } connections

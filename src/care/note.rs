@@ -29,6 +29,11 @@ pub const NO_CHANNEL: Kind = kind("no-channel", "no channel: no page open and no
 pub const NO_PAGE_OPEN: Kind = kind("no-page-open", "no page or voice connection open");
 /// The page: taken by `count` connections.
 pub const CONNECTIONS: Kind = kind("connections", "{count} connection(s)");
+/// The page: taken by `count` connections, none of which said it showed it within `seconds`.
+pub const NOT_SHOWN: Kind = kind(
+    "not-shown",
+    "{count} connection(s) took it, none showed it within {seconds} s",
+);
 /// The house line: no number to call.
 pub const NO_LANDLINE: Kind = kind("no-landline", "no phone_landline");
 /// The house line: the person picked up at `number`.
@@ -69,6 +74,7 @@ pub const KINDS: &[Kind] = &[
     QUIET_HOURS,
     NO_CHANNEL,
     NO_PAGE_OPEN,
+    NOT_SHOWN,
     CONNECTIONS,
     NO_LANDLINE,
     ANSWERED_AT,

@@ -4,7 +4,7 @@
 //! person; each try is told back, for the reminder's deliveries or the care log.
 //!
 //! - `page`: a `reminder` or `checkin` event to every open `/ws/chat` and `/ws/voice` connection of the person
-//!   on this instance (the voice speaks its `said`); reached when one took it.
+//!   on this instance and the others (the voice speaks its `said`); reached when one said it showed it.
 //! - `house_line`: a call over the house's telephone (`lines::Dialer`), the words said in the person's voice,
 //!   then "say yes or press 1"; reached when the person picked up. Held back in quiet hours.
 //! - `phone`: a call to `phone_mobile` through Twilio ([`super::phone`]), the same words; reached when Twilio
@@ -130,11 +130,36 @@ pub async fn reach(
     tried
 }
 
-/// The person's pages and voice connections, on this instance and (with PostgreSQL) every other.
+/// The person's pages and voice connections, on this instance and (with PostgreSQL) every other: delivered
+/// only when one of them says it showed the event (its `shown` frame, within `CARE_RECEIPT_SECONDS`); a
+/// page that took it and never showed it (a dead tab, an instance gone) lets the next channel try.
 async fn page(app: &App, user_id: &str, msg: &Message) -> Tried {
-    match crate::bus::push(app, user_id, &msg.event, msg.elsewhere).await {
-        0 => Tried::new("page", "unreachable", note::NO_PAGE_OPEN),
-        n => Tried::new("page", "delivered", note::CONNECTIONS.with(&[("count", n.into())])),
+    let receipt = crate::store::new_id();
+    let mut event = msg.event.clone();
+    event["receipt"] = receipt.clone().into();
+    let mut awaited = app.notify.awaiting(user_id, &receipt);
+    let here = app.notify.open(user_id);
+    let taken = crate::bus::push(app, user_id, &event, msg.elsewhere).await;
+    if taken == 0 {
+        return Tried::new("page", "unreachable", note::NO_PAGE_OPEN);
+    }
+    let wait = app.settings.care.receipt;
+    let shown = async {
+        match taken > here {
+            true => tokio::select! {
+                () = awaited.shown() => {}
+                () = crate::bus::shown_elsewhere(app, user_id, &receipt) => {}
+            },
+            false => awaited.shown().await,
+        }
+    };
+    match tokio::time::timeout(wait, shown).await {
+        Ok(()) => Tried::new("page", "delivered", note::CONNECTIONS.with(&[("count", taken.into())])),
+        Err(_) => Tried::new(
+            "page",
+            "unreachable",
+            note::NOT_SHOWN.with(&[("count", taken.into()), ("seconds", wait.as_secs().into())]),
+        ),
     }
 }
 

@@ -18,6 +18,9 @@ pub struct CareSettings {
     /// `REMINDER_ANSWER_MINUTES` in milliseconds: how long after a reminder was told on a connection a bare
     /// "Ja" or "Erledigt" there confirms it.
     pub answer_ms: u64,
+    /// `CARE_RECEIPT_SECONDS`: how long a page or voice connection has to say it showed a pushed reminder or
+    /// check-in question (its `shown` frame); without it the delivery goes on to the next channel.
+    pub receipt: std::time::Duration,
     /// `REMINDER_RETRIES`: how often an unconfirmed reminder is delivered again before it counts as missed.
     pub retries: u32,
     /// `CHECKIN_RETRY_MINUTES` in milliseconds: how long an unanswered check-in waits before the person is
@@ -77,6 +80,14 @@ impl CareSettings {
             retry_ms: minutes(src, "REMINDER_RETRY_MINUTES", "minutes an unconfirmed reminder waits before it is delivered again", (10, 240))?,
             late_ms: minutes(src, "REMINDER_LATE_MINUTES", LATE_HELP, (120, 1440))?,
             answer_ms: minutes(src, "REMINDER_ANSWER_MINUTES", ANSWER_HELP, (10, 120))? as u64,
+            receipt: std::time::Duration::from_secs(u64::from(
+                src.var(
+                    "CARE_RECEIPT_SECONDS",
+                    "seconds a page or voice connection has to say it showed a reminder or check-in (its shown frame) before the next channel is tried",
+                )
+                .ranged(5, 60)?
+                .max(1),
+            )),
             retries: src
                 .var(
                     "REMINDER_RETRIES",

@@ -88,4 +88,35 @@ impl Store {
             .await?;
         Ok(true)
     }
+
+    /// A connection of `user_id` showed the event of `receipt` (pushed from another instance); receipts older
+    /// than ten minutes go.
+    pub async fn put_receipt(&self, receipt: &str, user_id: &str) -> Result<(), StoreError> {
+        let now = now_ms();
+        with_pool!(self, pool => {
+            sqlx::query("DELETE FROM care_receipts WHERE at < $1")
+                .bind(now - 600_000)
+                .execute(pool)
+                .await?;
+            sqlx::query("INSERT INTO care_receipts (receipt, user_id, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                .bind(receipt)
+                .bind(user_id)
+                .bind(now)
+                .execute(pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// Whether a connection of `user_id` showed the event of `receipt` on another instance.
+    pub async fn receipt_shown(&self, receipt: &str, user_id: &str) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let row: Option<(i64,)> = sqlx::query_as("SELECT at FROM care_receipts WHERE receipt = $1 AND user_id = $2")
+                .bind(receipt)
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await?;
+            Ok(row.is_some())
+        })
+    }
 }

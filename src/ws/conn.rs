@@ -61,6 +61,8 @@ struct Conn {
     /// Pushed events held while a turn runs or the help question waits for its answer: nothing covers or
     /// talks over help, and a reminder due meanwhile is told when it ends (at most [`HELD_NOTICES`]).
     held: std::collections::VecDeque<serde_json::Value>,
+    /// The receipts of the events sent here, newest last: a `shown` frame counts only for one of them.
+    receipts: std::collections::VecDeque<String>,
     /// The notices told here (the model's language, web search, the voice): each once a connection, and again
     /// only when it says something else.
     told: crate::voice::phrases::Told,
@@ -68,6 +70,8 @@ struct Conn {
 
 /// How many pushed events a connection holds while busy; beyond, the oldest is told at once.
 const HELD_NOTICES: usize = 16;
+/// The receipts a connection keeps of the events it was sent (more than are ever waited on at once).
+const RECEIPTS: usize = 16;
 
 /// What woke the loop.
 enum Step {
@@ -110,6 +114,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         _seat: seat,
         notices,
         held: std::collections::VecDeque::new(),
+        receipts: std::collections::VecDeque::new(),
         told: crate::voice::phrases::Told::default(),
     };
     conn.run(socket).await;
@@ -187,6 +192,12 @@ impl Conn {
     async fn on_notice(&mut self, socket: &mut WebSocket, notice: serde_json::Value, answering: bool) -> bool {
         if !send(socket, Message::Text(notice.to_string().into())).await {
             return false;
+        }
+        if let Some(receipt) = notice["receipt"].as_str() {
+            if self.receipts.len() >= RECEIPTS {
+                self.receipts.pop_front();
+            }
+            self.receipts.push_back(receipt.to_string());
         }
         // A reminder to confirm, now told here: a bare yes on this connection confirms it.
         if notice["type"] == "reminder"
@@ -339,6 +350,14 @@ impl Conn {
             }
             (_, ClientFrame::Played { seq }) => {
                 self.last.played(seq);
+                true
+            }
+            (_, ClientFrame::Shown { receipt }) => {
+                // Only a receipt of an event sent on this connection counts, once.
+                if let Some(at) = self.receipts.iter().position(|r| *r == receipt) {
+                    self.receipts.remove(at);
+                    crate::bus::shown(&self.app, &self.user.id, &receipt).await;
+                }
                 true
             }
             (Channel::Chat, ClientFrame::Chat(ChatFrame { text, options })) => {

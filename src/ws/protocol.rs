@@ -46,10 +46,17 @@ pub enum ClientFrame {
         #[serde(default)]
         yes: bool,
     },
+    /// The page showed (or the voice client spoke) a pushed reminder or check-in question: its `receipt`. Only
+    /// this counts as delivered; without it the gateway tries the person's next channel.
+    Shown {
+        /// The event's `receipt`.
+        #[serde(default)]
+        receipt: String,
+    },
 }
 
 /// The `type`s [`ClientFrame`] takes; another is refused by name before the frame is read.
-const FRAME_TYPES: [&str; 9] = [
+const FRAME_TYPES: [&str; 10] = [
     "chat",
     "message",
     "",
@@ -59,6 +66,7 @@ const FRAME_TYPES: [&str; 9] = [
     "heard",
     "played",
     "help_answer",
+    "shown",
 ];
 
 /// A chat message: `{"text", options}`.

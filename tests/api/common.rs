@@ -538,3 +538,12 @@ pub fn dot_local() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
     format!("{}.local", host.trim().split('.').next().unwrap().to_ascii_lowercase())
 }
+
+/// A task that ends with its owner.
+pub struct Aborting(pub tokio::task::JoinHandle<()>);
+
+impl Drop for Aborting {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

@@ -312,3 +312,65 @@ async fn a_reminder_due_on_one_instance_reaches_the_page_open_on_another() {
         (set.body["id"].clone(), Some("Tabletten"))
     );
 }
+
+/// A reminder pushed to a page open on another instance that never shows it (a tab on a locked phone, an
+/// instance that stopped answering) goes on to the telephone: only a receipt counts as delivered. With SQLite
+/// (one instance) the other instance's page is not reached at all, and the telephone rings the same.
+#[tokio::test]
+async fn a_reminder_a_page_on_another_instance_never_showed_goes_on_to_the_telephone() {
+    let prefs = json!({"language": "de", "phone_mobile": "+4917011111"});
+    let receipt = [("CARE_RECEIPT_SECONDS", "1"), ("PUBLIC_URL", "https://gw.example")];
+    let mut env = receipt.to_vec();
+    env.push(("INSTANCE_ID", "a"));
+    let s = crate::emergency::setup(None, &env, prefs).await;
+    let b = TestApp::with()
+        .env(&[("INSTANCE_ID", "b")])
+        .beside(&s.app)
+        .start()
+        .await;
+    let mut page = crate::ws::connect_silent(&b, "/ws/chat", &s.token).await;
+    let in_an_hour = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_hours(1))
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let body = json!({"text": "Tabletten", "due_at": in_an_hour});
+    let set = s
+        .app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(set.status, 201, "{}", set.body);
+    let postgres = s.app.database_url.is_some();
+    if postgres {
+        eventually("b's page written down", 10, || async {
+            (s.app.store.presence_elsewhere(&s.id, "c", 0).await.unwrap() == 1).then_some(())
+        })
+        .await;
+    }
+    // A third instance, its clock an hour ahead, with Twilio as the others have it, delivers it.
+    let twilio = [
+        ("TWILIO_API_URL", s.twilio.base.as_str()),
+        ("TWILIO_ACCOUNT_SID", "AC123"),
+        ("TWILIO_AUTH_TOKEN", "twilio-secret"),
+        ("TWILIO_FROM_NUMBER", "+4930000000"),
+        ("INSTANCE_ID", "c"),
+    ];
+    let c = crate::reminders::scheduler_of(&s.app, &[&twilio[..], &receipt[..]].concat()).await;
+    let due = jiff::Timestamp::now().as_millisecond() + 3_600_000 + 1_000;
+    assert_eq!(voice_gateway::care::schedule::due(&c, due).await.unwrap(), 1);
+
+    let tried = crate::reminders::deliveries(&s, 2).await;
+    let page_tried = match postgres {
+        true => "1 connection(s) took it, none showed it within 1 s",
+        false => "no page or voice connection open",
+    };
+    assert_eq!(tried[0], ("page".into(), "unreachable".into(), page_tried.into()));
+    assert_eq!(
+        (tried[1].0.as_str(), tried[1].1.as_str()),
+        ("phone", "delivered"),
+        "{tried:?}"
+    );
+    if postgres {
+        assert!(page.next_of("reminder").await["receipt"].is_string());
+    }
+}

@@ -171,7 +171,7 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     // A turn whose speech was not understood asks again in Turkish.
     let url = format!("ws://127.0.0.1:{port}/ws/voice?token={token}");
     let (ws, _) = connect_async(url).await.expect("handshake");
-    let mut ws = Client(ws);
+    let mut ws = Client::new(ws);
     ws.send(json!({"type": "start", "text_only": true})).await;
     ws.send_audio(&[0i16; 4800]).await;
     ws.send(json!({"type": "end"})).await;
@@ -184,7 +184,7 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     // A reminder due reaches the open page in Turkish; the timer's end, which the folder lacks, in English.
     let url = format!("ws://127.0.0.1:{port}/ws/chat?token={token}");
     let (page, _) = connect_async(url).await.expect("handshake");
-    let mut page = Client(page);
+    let mut page = Client::new(page);
     let soon = jiff::Timestamp::now()
         .checked_add(jiff::SignedDuration::from_secs(1))
         .unwrap()

@@ -968,3 +968,79 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
     assert_eq!(r.body["text"], "C'est annulé.");
     assert!(reminders(&app, &token).await.is_empty());
 }
+
+/// Erika with her mobile on a gateway whose Twilio is a fake that takes calls, and whose pages have a second
+/// to say they showed a reminder.
+async fn with_a_mobile() -> crate::emergency::Setup {
+    let prefs = json!({"language": "de", "full_name": "Erika Muster", "phone_mobile": "+4917011111"});
+    let env = [("PUBLIC_URL", "https://gw.example"), ("CARE_RECEIPT_SECONDS", "1")];
+    crate::emergency::setup(None, &env, prefs).await
+}
+
+/// The reminder's deliveries once there are `count`: (channel, status, detail).
+pub(crate) async fn deliveries(s: &crate::emergency::Setup, count: usize) -> Vec<(String, String, String)> {
+    crate::common::eventually("the deliveries recorded", 20, || async {
+        let listed = reminders(&s.app, &s.token).await;
+        let all = listed[0]["deliveries"].as_array().cloned().unwrap_or_default();
+        let text = |d: &Value, k: &str| d[k].as_str().unwrap_or_default().to_string();
+        let all: Vec<_> = all
+            .iter()
+            .map(|d| (text(d, "channel"), text(d, "status"), text(d, "detail")))
+            .collect();
+        (all.len() == count).then_some(all)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_reminder_a_page_took_but_never_showed_goes_on_to_the_telephone() {
+    let s = with_a_mobile().await;
+    // A tab left open on a locked phone: it takes the event and never shows it.
+    let mut page = crate::ws::connect_silent(&s.app, "/ws/chat", &s.token).await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let r = s
+        .app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let taken = page.next_of("reminder").await;
+    assert!(taken["receipt"].is_string(), "{taken}");
+    // Somebody else's page claiming her receipt counts for nothing.
+    let (_, otto) = s.app.create_user("otto").await;
+    let mut other = connect(&s.app, "/ws/chat", &otto).await;
+    other.send(json!({"type": "shown", "receipt": taken["receipt"]})).await;
+
+    let tried = deliveries(&s, 2).await;
+    assert_eq!(
+        tried[0],
+        (
+            "page".into(),
+            "unreachable".into(),
+            "1 connection(s) took it, none showed it within 1 s".into()
+        )
+    );
+    assert_eq!(
+        (tried[1].0.as_str(), tried[1].1.as_str()),
+        ("phone", "delivered"),
+        "{tried:?}"
+    );
+    let call = &s.twilio.requests(crate::emergency::CALL)[0];
+    assert_eq!(crate::emergency::form(call)["To"], "+4917011111");
+}
+
+#[tokio::test]
+async fn a_reminder_the_page_showed_is_delivered_there_and_the_telephone_stays_quiet() {
+    let s = with_a_mobile().await;
+    let mut page = connect(&s.app, "/ws/chat", &s.token).await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let r = s
+        .app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(page.next_of("reminder").await["text"], "Tabletten");
+
+    let tried = deliveries(&s, 1).await;
+    assert_eq!(tried[0], ("page".into(), "delivered".into(), "1 connection(s)".into()));
+    assert!(s.twilio.requests(crate::emergency::CALL).is_empty());
+}

@@ -39,16 +39,73 @@ impl Frame {
     }
 }
 
-pub(crate) struct Client(pub(crate) WebSocketStream<MaybeTlsStream<TcpStream>>);
+type Stream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+type Sink = std::sync::Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Stream, Message>>>;
+type Incoming = tokio::sync::mpsc::UnboundedReceiver<Result<Message, tokio_tungstenite::tungstenite::Error>>;
+
+/// A page's socket, read all the time as a page reads it: a pushed reminder or check-in question with a
+/// `receipt` is answered `shown` at once (as the page in sight does), unless the page is one that never
+/// shows anything ([`Client::silent`]: a dead tab, a locked phone).
+pub(crate) struct Client {
+    sink: Sink,
+    incoming: Incoming,
+    _reader: crate::common::Aborting,
+}
 
 impl Client {
+    /// A page that shows what it is pushed.
+    pub(crate) fn new(ws: Stream) -> Self {
+        Self::reading(ws, true)
+    }
+
+    /// A page that takes what it is pushed and never shows it.
+    pub(crate) fn silent(ws: Stream) -> Self {
+        Self::reading(ws, false)
+    }
+
+    fn reading(ws: Stream, shows: bool) -> Self {
+        let (sink, mut stream) = ws.split();
+        let sink: Sink = std::sync::Arc::new(tokio::sync::Mutex::new(sink));
+        let (tx, incoming) = tokio::sync::mpsc::unbounded_channel();
+        let answers = sink.clone();
+        let reader = tokio::spawn(async move {
+            while let Some(message) = stream.next().await {
+                if shows && let Ok(Message::Text(t)) = &message {
+                    let event: Value = serde_json::from_str(t).unwrap_or_default();
+                    if let Some(receipt) = event["receipt"].as_str() {
+                        let shown = json!({"type": "shown", "receipt": receipt}).to_string();
+                        let _ = answers.lock().await.send(Message::Text(shown.into())).await;
+                    }
+                }
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Self {
+            sink,
+            incoming,
+            _reader: crate::common::Aborting(reader),
+        }
+    }
+
+    /// Sends a frame as it is.
+    pub(crate) async fn raw_send(&mut self, message: Message) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+        self.sink.lock().await.send(message).await
+    }
+
+    /// The next message as it came (pings and closes too); `None` once the connection ended.
+    pub(crate) async fn raw_next(&mut self) -> Option<Result<Message, tokio_tungstenite::tungstenite::Error>> {
+        self.incoming.recv().await
+    }
+
     pub(crate) async fn send(&mut self, value: Value) {
-        self.0.send(Message::Text(value.to_string().into())).await.unwrap();
+        self.raw_send(Message::Text(value.to_string().into())).await.unwrap();
     }
 
     pub(crate) async fn send_audio(&mut self, pcm: &[i16]) {
         let bytes: Vec<u8> = pcm.iter().flat_map(|s| s.to_le_bytes()).collect();
-        self.0.send(Message::Binary(bytes.into())).await.unwrap();
+        self.raw_send(Message::Binary(bytes.into())).await.unwrap();
     }
 
     /// Sends audio as a microphone does, in 20 ms frames.
@@ -61,7 +118,7 @@ impl Client {
     /// The next event or audio frame (pings and pongs skipped); panics after 10 s.
     pub(crate) async fn next(&mut self) -> Frame {
         loop {
-            let message = tokio::time::timeout(Duration::from_secs(10), self.0.next())
+            let message = tokio::time::timeout(Duration::from_secs(10), self.raw_next())
                 .await
                 .expect("a frame within 10 s")
                 .expect("connection open")
@@ -107,7 +164,7 @@ impl Client {
 
     /// Whether anything arrives within `ms`.
     pub(crate) async fn quiet_for(&mut self, ms: u64) -> bool {
-        tokio::time::timeout(Duration::from_millis(ms), self.0.next())
+        tokio::time::timeout(Duration::from_millis(ms), self.raw_next())
             .await
             .is_err()
     }
@@ -124,7 +181,14 @@ pub(crate) async fn connect(app: &TestApp, path: &str, token: &str) -> Client {
         if path.contains('?') { "&" } else { "?" }
     );
     let (ws, _) = connect_async(url).await.expect("handshake");
-    Client(ws)
+    Client::new(ws)
+}
+
+/// As [`connect`], a page that never shows what it is pushed.
+pub(crate) async fn connect_silent(app: &TestApp, path: &str, token: &str) -> Client {
+    let url = format!("ws://{}{path}?token={token}", app.addr);
+    let (ws, _) = connect_async(url).await.expect("handshake");
+    Client::silent(ws)
 }
 
 /// A gateway for the channels: `llm` answers, and no filler interrupts the events a test expects.
@@ -609,7 +673,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
         (empty.json()["status"].clone(), empty.json()["code"].clone()),
         (json!(422), json!("empty_text"))
     );
-    ws.0.send(Message::Text("{not json".into())).await.unwrap();
+    ws.raw_send(Message::Text("{not json".into())).await.unwrap();
     assert_eq!(ws.next().await.json()["status"], 422);
     ws.send(json!({"type": "start"})).await;
     assert_eq!(ws.next().await.json()["status"], 422, "start belongs to /ws/voice");
@@ -643,11 +707,11 @@ async fn oversized_audio_is_an_error_event_and_the_utterance_limit_holds() {
     let mut ws = connect(&app, "/ws/voice", &token).await;
 
     ws.send(json!({"type": "start", "text_only": true})).await;
-    ws.0.send(Message::Binary(vec![0u8; 2 * 1024 * 1024].into()))
+    ws.raw_send(Message::Binary(vec![0u8; 2 * 1024 * 1024].into()))
         .await
         .unwrap();
     assert_eq!(ws.next().await.json()["status"], 422);
-    ws.0.send(Message::Binary(vec![0u8, 1, 2].into())).await.unwrap();
+    ws.raw_send(Message::Binary(vec![0u8, 1, 2].into())).await.unwrap();
     assert_eq!(
         ws.next().await.json()["status"],
         422,
@@ -671,7 +735,7 @@ async fn an_idle_connection_is_closed_after_the_timeout() {
         .user("anna")
         .await;
     let mut ws = connect(&app, "/ws/chat", &token).await;
-    let closed = tokio::time::timeout(Duration::from_secs(5), ws.0.next())
+    let closed = tokio::time::timeout(Duration::from_secs(5), ws.raw_next())
         .await
         .expect("closed within 5 s");
     assert!(matches!(closed, Some(Ok(Message::Close(_))) | None), "{closed:?}");
@@ -713,7 +777,7 @@ async fn admins_watch_the_live_log_and_others_may_not() {
 async fn closed_with(ws: &mut Client) -> (Value, u16) {
     let error = ws.next().await.json().clone();
     assert_eq!(error["type"], "error", "{error}");
-    let close = tokio::time::timeout(Duration::from_secs(5), ws.0.next())
+    let close = tokio::time::timeout(Duration::from_secs(5), ws.raw_next())
         .await
         .expect("closed within 5 s");
     let Some(Ok(Message::Close(Some(frame)))) = close else {
@@ -775,7 +839,7 @@ async fn audio_beyond_everybodys_budget_closes_that_connection_not_the_process()
 
 /// The code of the close frame that comes next.
 async fn close_code(ws: &mut Client) -> u16 {
-    match tokio::time::timeout(Duration::from_secs(10), ws.0.next())
+    match tokio::time::timeout(Duration::from_secs(10), ws.raw_next())
         .await
         .expect("an answer")
     {
@@ -796,7 +860,7 @@ async fn a_close_frame_is_answered_and_refused_frames_get_their_close_code() {
         code: CloseCode::Normal,
         reason: "bye".into(),
     };
-    ws.0.send(Message::Close(Some(bye))).await.unwrap();
+    ws.raw_send(Message::Close(Some(bye))).await.unwrap();
     assert_eq!(close_code(&mut ws).await, 1000, "the close is answered");
 
     // Frames written by hand after a real handshake: a binary frame announcing 17 MiB, and a frame with a
@@ -1449,7 +1513,7 @@ async fn a_voice_conversation_in_opus_both_ways_takes_a_tenth_of_the_bytes() {
     )
     .await;
     for packet in opus_packets(&[silence(500), tone(1000), silence(1000)].concat()) {
-        ws.0.send(Message::Binary(packet.into())).await.unwrap();
+        ws.raw_send(Message::Binary(packet.into())).await.unwrap();
     }
     let opus = answer_audio(&ws.turn().await);
     // The recogniser heard the decoded speech, of its length.
@@ -1507,7 +1571,9 @@ async fn opus_input_at_a_rate_opus_lacks_and_a_broken_packet_are_error_events() 
     ws.send(json!({"type": "start", "input_format": "opus", "text_only": true}))
         .await;
     // A TOC byte that claims more frames than the packet holds.
-    ws.0.send(Message::Binary(vec![0xFF, 0xFF, 0xFF].into())).await.unwrap();
+    ws.raw_send(Message::Binary(vec![0xFF, 0xFF, 0xFF].into()))
+        .await
+        .unwrap();
     let broken = ws.next().await;
     assert_eq!(broken.json()["status"], 422, "{broken:?}");
     assert!(
@@ -1516,7 +1582,7 @@ async fn opus_input_at_a_rate_opus_lacks_and_a_broken_packet_are_error_events() 
     );
     // The connection goes on: good packets after it are heard.
     for packet in opus_packets(&tone(400)) {
-        ws.0.send(Message::Binary(packet.into())).await.unwrap();
+        ws.raw_send(Message::Binary(packet.into())).await.unwrap();
     }
     ws.send(json!({"type": "end"})).await;
     let frames = ws.turn().await;
