@@ -75,6 +75,8 @@ pub struct Conversation {
     help_by_voice: bool,
     /// Until when the help question waits for its answer.
     help_until: Option<Instant>,
+    /// The words of the call for help the question waits on (what the person said), for the contacts.
+    help_said: Option<String>,
     /// The running turn is the help question's answer: its time stands still until the turn says what became
     /// of it (a yes that is raising the alarm must not be overtaken by a second alarm of the timer).
     help_answering: bool,
@@ -95,6 +97,7 @@ impl Conversation {
             running: None,
             help_by_voice,
             help_until: None,
+            help_said: None,
             help_answering: false,
             asked: None,
             care: crate::care::dialogue::Dialogue::default(),
@@ -136,18 +139,26 @@ impl Conversation {
             () = help_deadline => Next::HelpUnanswered,
         };
         match &next {
-            Next::Out(Out::Event(ServerEvent::HelpAsked { seconds, .. })) => {
+            Next::Out(Out::Event(ServerEvent::HelpAsked { seconds, said, .. })) => {
                 // A call for help is no question to continue.
                 self.asked = None;
                 // A typed call for help (no time given) waits for a typed yes, and silence sends nothing: the
                 // question is kept in the store, not here ([`crate::emergency::typed`]).
                 self.help_until = (*seconds > 0).then(|| Instant::now() + Duration::from_secs(*seconds));
                 self.help_answering = false;
+                // The words that called for help (not a later "wie bitte?" that asked again).
+                if self.help_said.is_none() {
+                    self.help_said = said.clone();
+                }
             }
+            // The unanswered question's words stay for the alarm that follows ([`Conversation::alarm`]).
             Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => {
                 self.asked = None;
                 self.help_until = None;
                 self.help_answering = false;
+                if matches!(next, Next::Out(_)) {
+                    self.help_said = None;
+                }
             }
             Next::Out(Out::Event(ServerEvent::Transcript { text, language, .. })) => {
                 if let Some(asked) = &mut self.asked {
@@ -200,6 +211,7 @@ impl Conversation {
             words: None,
             pace,
         });
+        options.help_said = self.help_said.clone().filter(|_| help == Help::Asked);
         let (app, user) = (self.app.clone(), self.user.clone());
         let clock = Clock::start(app.clone(), self.channel, utterance.silence);
         clock.mark(Stage::EndOfTurn, None);
@@ -224,13 +236,14 @@ impl Conversation {
 
     /// A key pressed on a telephone for the help dialogue (the help key, or 1 and 2 while the question waits);
     /// true when a running turn was cancelled for it.
-    pub fn key(&mut self, key: char, options: Options) -> bool {
+    pub fn key(&mut self, key: char, mut options: Options) -> bool {
         let help = if self.help_until.is_some() {
             Help::Asked
         } else {
             Help::Listening
         };
         self.settle();
+        options.help_said = self.help_said.clone().filter(|_| help == Help::Asked);
         let (app, user) = (self.app.clone(), self.user.clone());
         let cancelled = self.begin(move |tx| turn::key(app, user, key, help, options, tx));
         self.help_answering = help == Help::Asked;
@@ -238,8 +251,9 @@ impl Conversation {
     }
 
     /// Raises the alarm of an unanswered call for help; true when a running turn was cancelled for it.
-    pub fn alarm(&mut self, options: Options) -> bool {
+    pub fn alarm(&mut self, mut options: Options) -> bool {
         self.settle();
+        options.help_said = self.help_said.take();
         let (app, user) = (self.app.clone(), self.user.clone());
         self.begin(move |tx| turn::help_unanswered(app, user, options, tx))
     }
@@ -247,6 +261,7 @@ impl Conversation {
     /// The person called the help question off (the page's button): nothing is sent when its time is up.
     pub fn decline_help(&mut self) {
         self.help_until = None;
+        self.help_said = None;
         self.help_answering = false;
     }
 

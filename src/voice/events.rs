@@ -44,6 +44,9 @@ pub struct Options {
     /// The connection's care dialogue (what reminders it told, a question it asked); not a frame field.
     #[serde(skip)]
     pub care: Option<crate::care::dialogue::Dialogue>,
+    /// The words of the call for help whose question waits for its answer, for the contacts; not a frame field.
+    #[serde(skip)]
+    pub help_said: Option<String>,
 }
 
 impl Options {
@@ -65,6 +68,7 @@ impl Options {
             instructions: pick(&over.instructions, &self.instructions),
             farewell_ends: pick(&over.farewell_ends, &self.farewell_ends),
             care: pick(&over.care, &self.care),
+            help_said: pick(&over.help_said, &self.help_said),
         }
     }
 }
@@ -144,7 +148,13 @@ pub enum ServerEvent {
     /// A call for help was heard (`/ws/voice`) or typed (`/ws/chat`). The gateway asks (the question is also
     /// spoken) whether to alert the contacts; the next utterance or text answers. On a voice channel, without
     /// an answer within `seconds` the alarm goes out; after a typed call (`seconds` 0) only a yes sends it.
-    HelpAsked { text: String, seconds: u64 },
+    HelpAsked {
+        text: String,
+        seconds: u64,
+        /// The words that called for help, kept by the conversation for the contacts; not sent.
+        #[serde(skip)]
+        said: Option<String>,
+    },
     /// What became of a call for help: `alerted`, `no_recipients`, `delivery_failed` or `cooldown`,
     /// as the help button answers, or `declined`; the message is also spoken.
     Help { status: String, message: String },

@@ -63,16 +63,26 @@ pub(super) async fn heard(
     user: &User,
     (text, words): (&str, &[(String, f32)]),
     cx: Voice<'_>,
-    help: Help,
+    (help, asked): (Help, Option<&str>),
     tx: &Tx,
 ) -> Result<bool> {
     let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
-    respond(app, user, reply(text, words, person, help), cx, (help, Way::Spoken), tx).await
+    let reply = reply(text, words, person, help);
+    // Listening, these are the words that call for help; asked, the question's words are the earlier ones.
+    let asked = if help == Help::Listening { Some(text) } else { asked };
+    respond(app, user, reply, cx, (help, Way::Spoken, asked), tx).await
 }
 
 /// A key pressed on a telephone: the help key starts the help question at once (and asks it again while it
 /// waits); while it waits, 1 is yes and 2 is no. Other keys mean nothing here (the call does not pass them).
-pub(super) async fn keyed(app: &App, user: &User, key: char, cx: Voice<'_>, help: Help, tx: &Tx) -> Result<()> {
+pub(super) async fn keyed(
+    app: &App,
+    user: &User,
+    key: char,
+    cx: Voice<'_>,
+    (help, asked): (Help, Option<&str>),
+    tx: &Tx,
+) -> Result<()> {
     use crate::emergency::dialogue::{NO_KEY, YES_KEY};
     let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
     let language = person.language;
@@ -85,7 +95,9 @@ pub(super) async fn keyed(app: &App, user: &User, key: char, cx: Voice<'_>, help
             ask(person)
         }
     };
-    respond(app, user, Some(reply), cx, (Help::Asked, Way::Key), tx)
+    // Words said before the key answered: help was asked by voice.
+    let way = if asked.is_some() { Way::Spoken } else { Way::Key };
+    respond(app, user, Some(reply), cx, (Help::Asked, way, asked), tx)
         .await
         .map(drop)
 }
@@ -96,21 +108,30 @@ pub(super) async fn not_fine(app: &App, user: &User, cx: Voice<'_>, tx: &Tx) -> 
     tracing::warn!(user = %user.name, "the daily check-in was answered with a no; asking whether to alert the contacts");
     crate::care::checkin::sign(app, &user.id).await;
     let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
-    respond(app, user, Some(ask(person)), cx, (Help::Listening, Way::Checkin), tx).await
+    respond(
+        app,
+        user,
+        Some(ask(person)),
+        cx,
+        (Help::Listening, Way::Checkin, None),
+        tx,
+    )
+    .await
 }
 
-/// Says and does the dialogue's `reply` (to words heard `way`); true when there was one.
+/// Says and does the dialogue's `reply` (to words heard `way`; `asked`: the words of the call for help its
+/// question asked about); true when there was one.
 async fn respond(
     app: &App,
     user: &User,
     reply: Option<Reply>,
     cx: Voice<'_>,
-    (help, way): (Help, Way),
+    (help, way, asked): (Help, Way, Option<&str>),
     tx: &Tx,
 ) -> Result<bool> {
     match reply {
         None => Ok(false),
-        Some(Reply::Alarm) => alarm(app, user, cx, way, tx).await.map(|()| true),
+        Some(Reply::Alarm) => alarm(app, user, cx, (way, asked), tx).await.map(|()| true),
         // Nobody at all can be reached: told so and to call 112; nothing is sent, recorded or held back.
         Some(Reply::Nobody(words)) => {
             tracing::warn!(user = %user.name, "a call for help reaches nobody; the person was told to call 112");
@@ -136,6 +157,7 @@ async fn respond(
             let event = ServerEvent::HelpAsked {
                 text: question.clone(),
                 seconds: app.settings.voice.help_confirm_secs,
+                said: asked.map(str::to_string),
             };
             say(app, cx, event, &question, tx).await;
             Ok(true)
@@ -151,10 +173,17 @@ pub async fn raise(app: &App, user: &User, platform: &str, language: &str) -> Re
     Ok((answer.status.to_string(), answer.message))
 }
 
-/// Raises the alarm of a call for help asked `way` and says how it went.
-pub(super) async fn alarm(app: &App, user: &User, cx: Voice<'_>, way: Way, tx: &Tx) -> Result<()> {
+/// Raises the alarm of a call for help asked `way` (in the words `said`, when spoken) and says how it went.
+pub(super) async fn alarm(
+    app: &App,
+    user: &User,
+    cx: Voice<'_>,
+    (way, said): (Way, Option<&str>),
+    tx: &Tx,
+) -> Result<()> {
     let platform = if way == Way::Key { "telephone" } else { "voice" };
-    let answer = emergency::raise_on(app, user, (platform, way), &cx.2.language).await?;
+    let said = said.map(str::to_string);
+    let answer = emergency::raise_said(app, user, (platform, way, said), &cx.2.language).await?;
     let (status, message) = (answer.status.to_string(), answer.message);
     let event = ServerEvent::Help {
         status,

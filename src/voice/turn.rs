@@ -212,7 +212,8 @@ pub async fn voice(app: Arc<App>, user: User, spoken: Spoken, options: Options, 
             let again = help == Help::Listening && hearing::worth_hearing_again(&text, words, &cx.route.language);
             again.then(|| cx.answer_early(&app, &user, &options, &heard)).flatten()
         });
-        if for_help(&app, &user, &cx, (&text, words, &audio), help, &tx).await? {
+        let asked = (help, options.help_said.as_deref());
+        if for_help(&app, &user, &cx, (&text, words, &audio), asked, &tx).await? {
             return Ok(());
         }
         if options.farewell_ends == Some(true) && phrases::is_farewell(&text, &cx.route.language) {
@@ -309,7 +310,7 @@ async fn for_help(
     user: &User,
     cx: &VoiceContext,
     (text, words, audio): (&str, &[(String, f32)], &Pcm),
-    help: Help,
+    (help, asked): (Help, Option<&str>),
     tx: &Tx,
 ) -> Result<bool> {
     let voice = (&cx.eff, &cx.prefs, &cx.route);
@@ -320,7 +321,7 @@ async fn for_help(
     let said = again
         .as_ref()
         .map_or((text, words), |t| (t.text.as_str(), t.words.as_slice()));
-    if help::heard(app, user, said, voice, help, tx).await? {
+    if help::heard(app, user, said, voice, (help, asked), tx).await? {
         return Ok(true);
     }
     Ok(help == Help::Listening
@@ -334,7 +335,8 @@ pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx
     tracing::warn!(user = %user.name, "a call for help was not answered; alerting the contacts");
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
-        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), Way::Spoken, &tx).await
+        let said = options.help_said.as_deref();
+        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), (Way::Spoken, said), &tx).await
     }
     .await;
     fail(result, &tx).await;
@@ -345,7 +347,8 @@ pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx
 pub async fn key(app: Arc<App>, user: User, key: char, help: Help, options: Options, tx: Tx) {
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
-        help::keyed(&app, &user, key, (&cx.eff, &cx.prefs, &cx.route), help, &tx).await
+        let asked = (help, options.help_said.as_deref());
+        help::keyed(&app, &user, key, (&cx.eff, &cx.prefs, &cx.route), asked, &tx).await
     }
     .await;
     fail(result, &tx).await;
@@ -480,6 +483,7 @@ impl Flow<'_> {
             TurnEvent::Help(said) if said.status == "asked" => Some(ServerEvent::HelpAsked {
                 text: said.text,
                 seconds: 0,
+                said: None,
             }),
             TurnEvent::Help(said) => Some(ServerEvent::Help {
                 status: said.status,

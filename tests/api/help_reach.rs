@@ -178,7 +178,12 @@ async fn a_spoken_call_for_help_reaching_nobody_is_told_112_and_once_a_carer_is_
     nothing_sent(&s).await;
     let yes = crate::ws::say(&mut ws).await;
     assert_eq!(yes[1].json()["status"], "alerted", "no window was open: {yes:?}");
-    mail_to(&mails(&s), CARER);
+    // The mail says she spoke, and her words (the call for help, not the yes).
+    let body = mail_to(&mails(&s), CARER).body();
+    assert!(
+        body.contains("per Sprache") && body.contains("Erika Muster sagte: „Hilfe!“"),
+        "{body}"
+    );
     assert!(llm.requests(CHAT).is_empty());
 }
 

@@ -1367,7 +1367,13 @@ async fn a_call_for_help_left_unanswered_alerts_the_contacts_after_the_set_secon
     let alarm = ws.turn().await;
     assert_eq!(kinds(&alarm), ["help", "audio", "binary", "done"]);
     assert_eq!(alarm[0].json()["status"], "alerted");
-    crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    // The person who cried for help and fell silent: her daughter reads what she said.
+    let mail = crate::emergency::mail_to(&s.smtp.as_ref().unwrap().mails(), "tochter@family.example");
+    let body = mail.body();
+    assert!(
+        body.contains("sagte: „Ich bin gestürzt und komme nicht hoch.“"),
+        "{body}"
+    );
 }
 
 /// The question's time stands still while the yes is raising the alarm: a contact's telephone that rings on
