@@ -84,8 +84,18 @@ async fn a_typed_call_for_help_reaching_nobody_gets_112_sends_nothing_and_leaves
     assert!(mails(&s).is_empty());
     assert!(events(&s.app, &s.id).await.is_empty(), "no press was recorded");
     assert!(llm.requests(CHAT).is_empty(), "a call for help never reaches the model");
-    // A carer is named; the button pressed right after is not held back by the call nobody confirmed.
+    let banner = |h: Value| h["users_without_working_channel"].clone();
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await.body;
+    assert_eq!(
+        banner(health),
+        json!(["anna"]),
+        "only she, not the admin or the anonymous user"
+    );
+    // A carer is named: the banner names nobody (the carer, who only cares, is no person whose help matters),
+    // and the button pressed right after is not held back by the call nobody confirmed.
     name_carer(&s.app, &s.id).await;
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await.body;
+    assert_eq!(banner(health), json!([]));
     let pressed = press(&s, None).await;
     assert_eq!(pressed.body["status"], "alerted", "{}", pressed.body);
     let mail = eventually("the carer's mail", 10, || async {
