@@ -29,6 +29,10 @@ carer-summary-confirmed = { $count ->
         [one] 1 Erinnerung bestätigt
        *[other] { $count } Erinnerungen bestätigt
     }
+carer-summary-confirmed-by-carers = { $count ->
+        [one] 1 Erinnerung von der Pflege bestätigt
+       *[other] { $count } Erinnerungen von der Pflege bestätigt
+    }
 carer-summary-quiet = nichts Besonderes
 carer-day = Der letzte Tag
 carer-day-quiet = Nichts am letzten Tag.

@@ -29,6 +29,10 @@ carer-summary-confirmed = { $count ->
         [one] confirmed 1 reminder
        *[other] confirmed { $count } reminders
     }
+carer-summary-confirmed-by-carers = { $count ->
+        [one] 1 reminder confirmed by a carer
+       *[other] { $count } reminders confirmed by carers
+    }
 carer-summary-quiet = nothing to tell
 carer-day = The last day
 carer-day-quiet = Nothing in the last day.

@@ -106,8 +106,12 @@ async fn send(app: &App, carer: &str, (prefs, to): (&Prefs, &str), now: &Zoned) 
 /// A resident's day, as the summary tells it.
 struct Day {
     name: String,
-    alarm_at: Option<i64>,
+    /// Every call for help of the day, not only the latest.
+    alarms_at: Vec<i64>,
+    /// Reminders the resident confirmed.
     confirmed: usize,
+    /// Reminders a carer or an admin confirmed for the resident: no sign of the resident's own.
+    confirmed_by_carers: usize,
     missed: usize,
     /// The check-in's end today: answered (true), not answered (false), or none.
     checkin: Option<bool>,
@@ -117,7 +121,7 @@ impl Day {
     /// Who needs the carer first: a call for help, a silent check-in, a missed reminder, the rest.
     fn rank(&self) -> u8 {
         match self {
-            d if d.alarm_at.is_some() => 0,
+            d if !d.alarms_at.is_empty() => 0,
             d if d.checkin == Some(false) => 1,
             d if d.missed > 0 => 2,
             _ => 3,
@@ -126,12 +130,16 @@ impl Day {
 
     fn line(&self, words: Words, zone: &jiff::tz::TimeZone) -> String {
         let mut said = Vec::new();
-        if let Some(at) = self.alarm_at {
-            let at = jiff::Timestamp::from_millisecond(at)
-                .unwrap_or_default()
-                .to_zoned(zone.clone());
-            let time = at.strftime("%H:%M").to_string();
-            said.push(words.with("carer-summary-alarm", &[("time", time.into())]));
+        if !self.alarms_at.is_empty() {
+            let times: Vec<String> = self
+                .alarms_at
+                .iter()
+                .map(|at| {
+                    let at = jiff::Timestamp::from_millisecond(*at).unwrap_or_default();
+                    at.to_zoned(zone.clone()).strftime("%H:%M").to_string()
+                })
+                .collect();
+            said.push(words.with("carer-summary-alarm", &[("time", times.join(", ").into())]));
         }
         match self.checkin {
             Some(true) => said.push(words.with("carer-summary-answered", &[])),
@@ -143,6 +151,10 @@ impl Day {
         }
         if self.confirmed > 0 {
             said.push(words.with("carer-summary-confirmed", &[("count", self.confirmed.into())]));
+        }
+        if self.confirmed_by_carers > 0 {
+            let count = self.confirmed_by_carers.into();
+            said.push(words.with("carer-summary-confirmed-by-carers", &[("count", count)]));
         }
         if said.is_empty() {
             said.push(words.with("carer-summary-quiet", &[]));
@@ -164,10 +176,11 @@ async fn day_of(app: &App, resident: &str, name: String, since: i64) -> Result<D
             "missed" => Some(false),
             _ => None,
         });
-    let alarm = app.store.latest_alarm(resident).await?;
+    let by_carer = |d: &crate::store::reminders::Delivery| matches!(d.channel.as_str(), "carer" | "admin");
     Ok(Day {
-        alarm_at: alarm.map(|a| a.created_at).filter(|at| *at >= since),
-        confirmed: today().filter(|(d, _)| d.status == "confirmed").count(),
+        alarms_at: app.store.alarm_times(resident, since).await?,
+        confirmed: today().filter(|(d, _)| d.status == "confirmed" && !by_carer(d)).count(),
+        confirmed_by_carers: today().filter(|(d, _)| d.status == "confirmed" && by_carer(d)).count(),
         missed: today().filter(|(d, _)| d.status == "missed").count(),
         checkin,
         name,

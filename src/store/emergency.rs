@@ -499,6 +499,21 @@ impl Store {
         })
     }
 
+    /// When the user's alarms at or after `since` were raised, oldest first (at most 20).
+    pub async fn alarm_times(&self, user_id: &str, since: i64) -> Result<Vec<i64>, StoreError> {
+        with_pool!(self, pool => {
+            let rows: Vec<(i64,)> = sqlx::query_as(
+                "SELECT created_at FROM emergency_alarms WHERE user_id = $1 AND created_at >= $2 \
+                 ORDER BY created_at, id LIMIT 20",
+            )
+            .bind(user_id)
+            .bind(since)
+            .fetch_all(pool)
+            .await?;
+            Ok(rows.into_iter().map(|(at,)| at).collect())
+        })
+    }
+
     /// The newest logged send of a user at or after `since`, epoch ms.
     pub async fn alarm_since(&self, user_id: &str, since: i64) -> Result<Option<EmergencyEvent>, StoreError> {
         with_pool!(self, pool => {

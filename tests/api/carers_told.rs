@@ -111,14 +111,15 @@ async fn a_call_for_help_reaches_the_carers_mail_as_the_contacts() {
 #[tokio::test]
 async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_need_them_first() {
     let smtp = SmtpServer::start(Mode::Accept).await;
-    let (app, (_erika, token), (anna, _)) = home(&smtp).await;
-    let (hans, _) = app.create_user("hans").await;
+    let (app, (erika, token), (anna, anna_token)) = home(&smtp).await;
+    let (hans, hans_token) = app.create_user("hans").await;
     app.set_prefs(&hans, json!({"timezone": "Europe/Berlin"})).await;
     let path = format!("/api/admin/users/{hans}/carers");
     let r = app
         .call(Method::PUT, &path, As::AdminKey, Some(json!({"carers": [anna]})))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
+    confirmed_by_the_carer(&app, (&hans, &hans_token), &anna_token).await;
     let wrong = app
         .call(
             Method::PUT,
@@ -130,12 +131,17 @@ async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_nee
     assert_eq!(wrong.status, 422, "{}", wrong.body);
     app.set_prefs(&anna, json!({"carer_summary_at": "18:00", "timezone": "Europe/Berlin"}))
         .await;
-    let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
-    assert!(help.status.is_success(), "{}", help.body);
-    eventually("the alarm sent", 15, || async {
-        (smtp.mails().len() == 2).then_some(())
-    })
-    .await;
+    // Erika calls for help twice (the operator ended the wait between): the summary tells both.
+    for sent in [2, 4] {
+        let help = app.call(Method::POST, "/api/emergency", As::Bearer(&token), None).await;
+        assert_eq!(help.body["status"], "alerted", "{}", help.body);
+        eventually("the alarm sent", 15, || async {
+            (smtp.mails().len() == sent).then_some(())
+        })
+        .await;
+        let wait = format!("/api/admin/users/{erika}/emergency/cooldown");
+        app.call(Method::DELETE, &wait, As::AdminKey, None).await;
+    }
 
     // Today in Berlin at 17:59 nothing is due; at 18:05 the summary, once.
     let berlin = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
@@ -154,19 +160,39 @@ async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_nee
     assert_eq!(summary::due(&scheduler, at(18, 5)).await.unwrap(), 1);
     assert_eq!(summary::due(&scheduler, at(18, 6)).await.unwrap(), 0, "once a day");
     let mails = smtp.mails();
-    assert_eq!(mails.len(), 3);
-    let mail = &mails[2];
+    assert_eq!(mails.len(), 5);
+    let mail = &mails[4];
     assert_eq!(mail.recipients, ["anna@heim.example"]);
     assert_eq!(mail.header("subject"), format!("Ihre Bewohner heute, {date}"));
     let body = mail.body();
     let lines: Vec<&str> = body.lines().filter(|l| l.starts_with("- ")).collect();
     assert_eq!(lines.len(), 2, "{body}");
+    let (called, times) = (lines[0].contains("um Hilfe gerufen"), lines[0].matches(':').count());
     assert!(
-        lines[0].starts_with("- Erika Muster: hat um ") && lines[0].contains("um Hilfe gerufen"),
+        lines[0].starts_with("- Erika Muster: hat um ") && called && times == 3,
         "{body}"
     );
-    assert_eq!(lines[1], "- hans: nichts Besonderes", "{body}");
+    // Hans's reminder his carer confirmed is not told as his own.
+    assert_eq!(lines[1], "- hans: 1 Erinnerung von der Pflege bestätigt", "{body}");
     assert!(body.contains("https://heim.example/carer"), "{body}");
+}
+
+/// A reminder of `resident`'s, delivered (nobody there) and then confirmed by their carer.
+async fn confirmed_by_the_carer(app: &TestApp, (resident, token): (&str, &str), carer: &str) {
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let set = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(token), Some(body))
+        .await;
+    assert_eq!(set.status, 201, "{}", set.body);
+    eventually("the first delivery", 15, || async {
+        let listed = reminders(app, token).await;
+        (listed[0]["deliveries"].as_array().unwrap().len() == 1).then_some(())
+    })
+    .await;
+    let id = set.body["id"].as_str().unwrap();
+    let confirm = format!("/api/carer/residents/{resident}/reminders/{id}/confirm");
+    let done = app.call(Method::POST, &confirm, As::Bearer(carer), None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
 }
 
 /// The notice is open on the carer's board until she says she looks after it: then it is in Erika's day as
