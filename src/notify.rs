@@ -116,6 +116,18 @@ impl Notify {
         waiter.is_some_and(|tx| tx.send(()).is_ok())
     }
 
+    /// The person answered what was pushed to them (confirmed the reminder, answered the check-in) on this
+    /// instance: that is a receipt too, for every event of theirs awaited here.
+    pub fn answered(&self, user_id: &str) {
+        let mut receipts = self.receipts.lock().unwrap_or_else(|p| p.into_inner());
+        let theirs: Vec<_> = receipts.keys().filter(|(u, _)| u == user_id).cloned().collect();
+        for key in theirs {
+            if let Some(tx) = receipts.remove(&key) {
+                let _ = tx.send(());
+            }
+        }
+    }
+
     /// The people whose connections open or close, from now on ([`crate::bus`] writes them down for the
     /// other instances).
     pub fn watch(&self) -> mpsc::Receiver<String> {
@@ -193,5 +205,10 @@ mod tests {
         assert!(!hub.shown("anna", "r1"), "a receipt counts once");
         drop(hub.awaiting("anna", "r3"));
         assert!(!hub.shown("anna", "r3"), "a waiter given up is forgotten");
+        let (mut a, b) = (hub.awaiting("anna", "r4"), hub.awaiting("ben", "r5"));
+        hub.answered("anna");
+        a.shown().await;
+        assert!(hub.shown("ben", "r5"), "her answer is no receipt of his");
+        drop(b);
     }
 }

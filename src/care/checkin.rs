@@ -71,6 +71,8 @@ pub async fn asking(app: &App, user_id: &str) -> bool {
 
 /// The person answered the check-in on `channel` ("Mir geht es gut" on the page, a yes on the call).
 pub async fn signed(app: &App, user_id: &str, channel: &str) -> Result<()> {
+    // The answer shows the question reached her, whether or not her client said so.
+    app.notify.answered(user_id);
     if app.store.sign_of_life(user_id, now_ms()).await? {
         app.store.add_care_log(user_id, WHAT, channel, "answered", None).await?;
         crate::carers::changed(app, user_id).await;

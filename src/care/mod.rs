@@ -94,6 +94,8 @@ pub async fn confirm(app: &App, user_id: &str, id: &str, by: By<'_>) -> crate::e
         .add_reminder_delivery(id, by.channel(), "confirmed", note.as_ref().map(note::Note::english))
         .await?;
     if matches!(by, By::Person(_)) {
+        // Her confirmation shows she had it, whether or not her client said so.
+        app.notify.answered(user_id);
         checkin::sign(app, user_id).await;
     }
     crate::carers::changed(app, user_id).await;

@@ -1044,3 +1044,31 @@ async fn a_reminder_the_page_showed_is_delivered_there_and_the_telephone_stays_q
     assert_eq!(tried[0], ("page".into(), "delivered".into(), "1 connection(s)".into()));
     assert!(s.twilio.requests(crate::emergency::CALL).is_empty());
 }
+
+#[tokio::test]
+async fn a_reminder_confirmed_on_a_client_that_sends_no_receipt_was_shown_and_the_telephone_stays_quiet() {
+    let s = with_a_mobile().await;
+    let mut page = crate::ws::connect_silent(&s.app, "/ws/chat", &s.token).await;
+    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
+    let r = s
+        .app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let told = page.next_of("reminder").await;
+
+    let confirm = format!("/api/me/reminders/{}/confirm", told["id"].as_str().unwrap());
+    let done = s.app.call(Method::POST, &confirm, As::Bearer(&s.token), None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    // The confirmation is recorded at once, the page's delivery when its wait ends: both, nothing else.
+    let mut tried = deliveries(&s, 2).await;
+    tried.sort();
+    assert_eq!(
+        tried,
+        [
+            ("api".into(), "confirmed".into(), String::new()),
+            ("page".into(), "delivered".into(), "1 connection(s)".into())
+        ]
+    );
+    assert!(s.twilio.requests(crate::emergency::CALL).is_empty());
+}
