@@ -76,8 +76,38 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(axum::middleware::from_fn(crate::openai::errors::translate));
+        .layer(axum::middleware::from_fn(crate::openai::errors::translate))
+        .layer(own_pages_only(state.settings.emergency.public_url.clone()));
     with_security_headers(routes).with_state(state)
+}
+
+/// Writes (POST, PUT, PATCH, DELETE) only from the gateway's own pages: the browser's `Sec-Fetch-Site` says
+/// `same-origin` (or `none`: typed, a bookmark), else its `Origin` is the request's own host or `PUBLIC_URL`;
+/// a request with neither (curl, Twilio, a script with a bearer token) is no browser's and passes. A page on
+/// another port of the same machine is the same *site* for `SameSite=Lax` cookies, not the same origin: its
+/// form or `fetch` gets 403 `cross_origin` before any handler runs (Go 1.25's scheme, as `tower-http` has it).
+fn own_pages_only(
+    public_url: Option<String>,
+) -> tower_http::csrf::CsrfLayer<impl tower_http::csrf::ResponseForProtectionError<axum::body::Body>> {
+    let mut layer = tower_http::csrf::CsrfLayer::new();
+    if let Some(origin) = public_url.and_then(|url| reqwest::Url::parse(&url).ok()) {
+        let origin = origin.origin().ascii_serialization();
+        layer = match layer.clone().add_trusted_origin(&origin) {
+            Ok(trusted) => trusted,
+            Err(err) => {
+                tracing::warn!(%err, origin, "PUBLIC_URL's origin could not be trusted for writes");
+                layer
+            }
+        };
+    }
+    layer.with_rejection_response(|err: tower_http::csrf::ProtectionError| {
+        tracing::debug!(%err, "a write from another origin was refused");
+        error_response(
+            StatusCode::FORBIDDEN,
+            "cross_origin",
+            "this request did not come from the gateway's own pages",
+        )
+    })
 }
 
 /// The content security policy of every page: scripts, styles and connections only from the gateway itself

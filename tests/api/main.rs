@@ -38,6 +38,7 @@ mod openai;
 mod openai_sdk;
 mod openapi;
 mod operations;
+mod origins;
 mod phone;
 mod quota;
 mod readme;
