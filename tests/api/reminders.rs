@@ -992,17 +992,22 @@ pub(crate) async fn deliveries(s: &crate::emergency::Setup, count: usize) -> Vec
     .await
 }
 
-#[tokio::test]
-async fn a_reminder_a_page_took_but_never_showed_goes_on_to_the_telephone() {
-    let s = with_a_mobile().await;
-    // A tab left open on a locked phone: it takes the event and never shows it.
-    let mut page = crate::ws::connect_silent(&s.app, "/ws/chat", &s.token).await;
+/// Sets Erika's reminder "Tabletten", due in a second.
+async fn tablets_in_a_second(s: &crate::emergency::Setup) {
     let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
     let r = s
         .app
         .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
+}
+
+#[tokio::test]
+async fn a_reminder_a_page_took_but_never_showed_goes_on_to_the_telephone() {
+    let s = with_a_mobile().await;
+    // A tab left open on a locked phone: it takes the event and never shows it.
+    let mut page = crate::ws::connect_silent(&s.app, "/ws/chat", &s.token).await;
+    tablets_in_a_second(&s).await;
     let taken = page.next_of("reminder").await;
     assert!(taken["receipt"].is_string(), "{taken}");
     // Somebody else's page claiming her receipt counts for nothing.
@@ -1032,12 +1037,7 @@ async fn a_reminder_a_page_took_but_never_showed_goes_on_to_the_telephone() {
 async fn a_reminder_the_page_showed_is_delivered_there_and_the_telephone_stays_quiet() {
     let s = with_a_mobile().await;
     let mut page = connect(&s.app, "/ws/chat", &s.token).await;
-    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
-    let r = s
-        .app
-        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
+    tablets_in_a_second(&s).await;
     assert_eq!(page.next_of("reminder").await["text"], "Tabletten");
 
     let tried = deliveries(&s, 1).await;
@@ -1049,12 +1049,7 @@ async fn a_reminder_the_page_showed_is_delivered_there_and_the_telephone_stays_q
 async fn a_reminder_confirmed_on_a_client_that_sends_no_receipt_was_shown_and_the_telephone_stays_quiet() {
     let s = with_a_mobile().await;
     let mut page = crate::ws::connect_silent(&s.app, "/ws/chat", &s.token).await;
-    let body = json!({"text": "Tabletten", "due_at": in_seconds(1)});
-    let r = s
-        .app
-        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
+    tablets_in_a_second(&s).await;
     let told = page.next_of("reminder").await;
 
     let confirm = format!("/api/me/reminders/{}/confirm", told["id"].as_str().unwrap());
