@@ -384,6 +384,9 @@ fn check_profile(key: &str, value: &Value) -> Result<Value, ApiError> {
             Ok(dedup(canon))
         }
         _ => match PROFILE_TEXT.iter().find(|(name, _)| *name == key) {
+            // A name or an address is one line: a newline in it would be more lines of the alarm mail, which
+            // could pass for its headers.
+            Some((name, max)) if *name != "medical_notes" => Ok(Value::from(line(key, value, *max)?)),
             Some((_, max)) => Ok(Value::from(text(key, value, *max)?)),
             None => Err(bad("unknown preference")),
         },
@@ -401,6 +404,15 @@ fn text(key: &str, value: &Value, max: usize) -> Result<String, ApiError> {
         return Err(ApiError::invalid(key, "contains control characters"));
     }
     Ok(s.trim().to_string())
+}
+
+/// As [`text`], on one line.
+fn line(key: &str, value: &Value, max: usize) -> Result<String, ApiError> {
+    let s = text(key, value, max)?;
+    if s.contains('\n') {
+        return Err(ApiError::invalid(key, "must be one line"));
+    }
+    Ok(s)
 }
 
 fn string_list(key: &str, value: &Value, max: usize) -> Result<Vec<String>, ApiError> {
@@ -583,6 +595,11 @@ mod tests {
             ("form_of_address", json!(" informal"), json!("informal")),
             ("timezone", json!("Europe/Berlin"), json!("Europe/Berlin")),
             ("timezone", json!(""), json!("")),
+            (
+                "medical_notes",
+                json!("Diabetes\nPenicillin-Allergie"),
+                json!("Diabetes\nPenicillin-Allergie"),
+            ),
         ];
         for (key, input, want) in ok {
             assert_eq!(one(key, input, Writer::Admin).unwrap(), want, "{key}");
@@ -603,6 +620,10 @@ mod tests {
             ("timezone", json!("Mars/Olympus")),
             ("turn_patience", json!(100)),
             ("turn_patience", json!("9000")),
+            // A second line in a name or an address would be another line of the alarm mail.
+            ("full_name", json!("Erika\nSubject: nichts passiert")),
+            ("street", json!("Hauptstr. 5\r\nBcc: x@evil.example")),
+            ("city", json!("Hamburg\u{7}")),
         ];
         for (key, input) in bad {
             let err = one(key, input, Writer::Admin).unwrap_err();

@@ -45,7 +45,10 @@ impl AuthSettings {
                     "with `AUTH_ENABLED=false`, callers from other machines act as the anonymous user too (else each person uses their personal link)",
                 )
                 .bool(false)?,
-            admin_api_key: src.var("ADMIN_API_KEY", "admin secret, sent as `X-Admin-Key`").secret(),
+            admin_api_key: admin_key(src.var(
+                "ADMIN_API_KEY",
+                "admin secret, sent as `X-Admin-Key`: at least 16 characters, not an example value",
+            ))?,
             trusted_auth_header: header_name(
                 src.var("TRUSTED_AUTH_HEADER", "identity header set by the single-sign-on proxy"),
             )?,
@@ -77,6 +80,31 @@ impl AuthSettings {
     pub fn is_listed_admin(&self, name: &str) -> bool {
         self.admin_users.iter().any(|n| n == name)
     }
+}
+
+/// The shortest admin key the gateway starts with: it can be guessed at any speed a client likes.
+const ADMIN_KEY_MIN_CHARS: usize = 16;
+
+/// The admin key, refused (naming the setting, never the value) when shorter than [`ADMIN_KEY_MIN_CHARS`] or
+/// a value that examples use ("change-me").
+fn admin_key(var: Var) -> Result<Option<SecretString>, ConfigError> {
+    const EXAMPLES: [&str; 6] = [
+        "change-me",
+        "changeme",
+        "change-me-please",
+        "secret",
+        "admin",
+        "password",
+    ];
+    if let Some(key) = var.raw() {
+        let key = key.trim().to_lowercase();
+        if key.chars().count() < ADMIN_KEY_MIN_CHARS || EXAMPLES.contains(&key.as_str()) {
+            return Err(var.error(format!(
+                "is too easy to guess: use {ADMIN_KEY_MIN_CHARS} or more random characters (e.g. `openssl rand -hex 16`)"
+            )));
+        }
+    }
+    Ok(var.secret())
 }
 
 fn header_name(var: Var) -> Result<String, ConfigError> {

@@ -303,10 +303,27 @@ mod tests {
     }
 
     #[test]
+    fn an_admin_key_easy_to_guess_stops_the_start_naming_the_setting_not_the_key() {
+        for weak in ["change-me", "Change-Me", "short-key", "password"] {
+            let err = settings(&[("ADMIN_API_KEY", weak)]).unwrap_err().to_string();
+            assert!(err.contains("ADMIN_API_KEY") && err.contains("16 or more"), "{err}");
+            assert!(
+                !err.to_lowercase().contains(&weak.to_lowercase()),
+                "the key is not repeated: {err}"
+            );
+        }
+        assert!(settings(&[("ADMIN_API_KEY", "0123456789abcdef")]).is_ok());
+    }
+
+    #[test]
     fn secrets_are_redacted_in_debug_output() {
-        let s = settings(&[("ADMIN_API_KEY", "hunter2-secret"), ("SMTP_PASSWORD", "mail-secret")]).unwrap();
+        let s = settings(&[
+            ("ADMIN_API_KEY", "hunter2-secret-value"),
+            ("SMTP_PASSWORD", "mail-secret"),
+        ])
+        .unwrap();
         let shown = format!("{s:?}");
-        assert!(!shown.contains("hunter2-secret") && !shown.contains("mail-secret"));
-        assert_eq!(s.auth.admin_api_key.unwrap().expose_secret(), "hunter2-secret");
+        assert!(!shown.contains("hunter2-secret-value") && !shown.contains("mail-secret"));
+        assert_eq!(s.auth.admin_api_key.unwrap().expose_secret(), "hunter2-secret-value");
     }
 }

@@ -39,14 +39,18 @@ use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
 use prefetch::Prefetch;
 
-/// The session if it exists and belongs to the caller: 404 when unknown, 403 when another user's.
+/// The session if it exists and belongs to the caller; another user's answers exactly as an unknown one (404),
+/// so that an id tells nobody whether it exists.
 pub async fn owned(app: &App, user: &User, id: &str) -> Result<Session> {
-    let session = app.store.session(id).await?.ok_or(ApiError::NotFound("session"))?;
-    if session.user_id != user.id {
-        tracing::debug!(user = %user.name, "foreign session refused");
-        return Err(ApiError::Forbidden("this session belongs to another user".into()));
+    let session = app.store.session(id).await?;
+    match session {
+        Some(session) if session.user_id == user.id => Ok(session),
+        Some(_) => {
+            tracing::debug!(user = %user.name, "another user's session refused as unknown");
+            Err(ApiError::NotFound("session"))
+        }
+        None => Err(ApiError::NotFound("session")),
     }
-    Ok(session)
 }
 
 /// Longest question accepted, in characters (a spoken or typed turn is far shorter).

@@ -50,6 +50,8 @@ fn a_bad_setting_stops_start_up_naming_the_variable() {
         ("DAILY_REQUEST_LIMIT", "many"),
         ("PROFILE", "prod"),
         ("TRUSTED_PROXY_IPS", "1.2.3"),
+        // The README's example once: a key anybody can guess.
+        ("ADMIN_API_KEY", "change-me"),
     ] {
         let out = Command::new(BIN)
             .current_dir(dir.path())
@@ -208,7 +210,7 @@ async fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
         .current_dir(dir.path())
         .env("ENGINES", "off")
         .env("LISTEN_ADDR", format!("127.0.0.1:{port}"))
-        .env("ADMIN_API_KEY", "restart-key")
+        .env("ADMIN_API_KEY", "restart-admin-key-0123")
         .env("GPUS", "1, 0")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -221,16 +223,22 @@ async fn an_admin_restart_brings_the_service_back_with_the_gpu_mask_applied() {
     for _ in 0..5 {
         assert_eq!(http(port, "GET", "/health", None).unwrap().0, 200);
     }
-    let (status, body) = http(port, "GET", "/api/admin/status", Some("restart-key")).unwrap();
+    let (status, body) = http(port, "GET", "/api/admin/status", Some("restart-admin-key-0123")).unwrap();
     assert_eq!(status, 200);
     assert!(body.contains("\"cuda_visible_devices\":\"1,0\""), "{body}");
 
-    let (status, body) = http(port, "POST", "/api/admin/gateway/restart", Some("restart-key")).unwrap();
+    let (status, body) = http(
+        port,
+        "POST",
+        "/api/admin/gateway/restart",
+        Some("restart-admin-key-0123"),
+    )
+    .unwrap();
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("re-exec"));
     // Back as a fresh process: its request counters started again (the old one had answered /health six times).
     eventually("the restarted gateway, with fresh counters", 20, || async {
-        health_requests(port, "restart-key").is_some_and(|health| health < 5)
+        health_requests(port, "restart-admin-key-0123").is_some_and(|health| health < 5)
     })
     .await;
     assert_eq!(http(port, "GET", "/health", None).map(|r| r.0), Some(200));

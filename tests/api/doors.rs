@@ -122,7 +122,7 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
     let audiosocket = free_port();
     let env = [
         ("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}")),
-        ("ADMIN_API_KEY", "flood-admin-key".to_string()),
+        ("ADMIN_API_KEY", "flood-admin-key-0123".to_string()),
     ];
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     // 200 descriptors: once, AudioSocket's own cap of 200 calls took them all and the HTTP door could not
@@ -173,7 +173,7 @@ async fn a_flood_of_phone_connections_under_a_low_descriptor_limit_leaves_health
     let refused = || async {
         let metrics = client
             .get(gateway.url("/api/metrics?format=prometheus"))
-            .header("X-Admin-Key", "flood-admin-key")
+            .header("X-Admin-Key", "flood-admin-key-0123")
             .send()
             .await
             .ok()?

@@ -84,7 +84,7 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         &[
             ("LOCALES_DIR", locales.path().display().to_string()),
             ("LISTEN_ADDR", format!("127.0.0.1:{port}")),
-            ("ADMIN_API_KEY", "languages-admin".into()),
+            ("ADMIN_API_KEY", "languages-admin-key".into()),
             ("OPENAI_TTS_URL", tts.v1()),
             ("DEFAULT_TTS_PROVIDER", "openai".into()),
             ("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}")),
@@ -96,7 +96,7 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         base: format!("http://127.0.0.1:{port}"),
         http: reqwest::Client::new(),
     };
-    let admin = ("X-Admin-Key", "languages-admin");
+    let admin = ("X-Admin-Key", "languages-admin-key");
     eventually("the gateway is up", 30, || async {
         let r = gateway
             .http

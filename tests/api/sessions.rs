@@ -91,7 +91,7 @@ async fn sessions_hold_overrides_and_messages() {
 }
 
 #[tokio::test]
-async fn another_users_session_gives_403_and_leaks_nothing() {
+async fn another_users_session_answers_as_an_unknown_one_and_leaks_nothing() {
     let app = spawn_app(&[]).await;
     let (owner_id, owner) = app.create_user("tom").await;
     let (_, intruder) = app.create_user("uwe").await;
@@ -109,9 +109,13 @@ async fn another_users_session_gives_403_and_leaks_nothing() {
         .await
         .unwrap();
     let path = format!("/api/sessions/{id}");
+    let unknown = app
+        .call(Method::GET, "/api/sessions/no-such-id", As::Bearer(&intruder), None)
+        .await;
     for method in [Method::GET, Method::DELETE] {
         let r = app.call(method, &path, As::Bearer(&intruder), None).await;
-        r.error(403);
+        // Exactly as an id that does not exist: whether it does is nobody else's business.
+        assert_eq!((r.status, &r.body), (unknown.status, &unknown.body));
         let text = r.body.to_string();
         assert!(!text.contains("private diary") && !text.contains("secret"), "{text}");
     }
@@ -122,7 +126,7 @@ async fn another_users_session_gives_403_and_leaks_nothing() {
         Some(json!({"title": "mine"})),
     )
     .await
-    .error(403);
+    .error(404);
     assert!(
         app.get("/api/sessions", As::Bearer(&intruder))
             .await

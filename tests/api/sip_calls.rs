@@ -17,7 +17,7 @@ use crate::sip::kamailio_config;
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
 /// Inside the namespace: the router (kamailio on 10.77.0.1:5060) and the gateway registered with it as
-/// `assistant` (SIP on 10.77.0.1:5070, HTTP on 127.0.0.1:8080 with the admin key `calls-admin`), both stopped
+/// `assistant` (SIP on 10.77.0.1:5070, HTTP on 127.0.0.1:8080 with the admin key `calls-admin-key-0123`), both stopped
 /// when the script ends; `api METHOD PATH [JSON]` asks the gateway as an admin.
 pub const ROUTER_AND_GATEWAY: &str = r#"
 cd "$DATA"
@@ -25,7 +25,7 @@ cd "$DATA"
 trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT
 /usr/sbin/kamailio -f "$DATA/kamailio.cfg" -DD -E -Y "$DATA" > "$DATA/kamailio.log" 2>&1 &
 for _ in $(seq 50); do grep -q "SO_RCVBUF is finally" "$DATA/kamailio.log" && break; sleep 0.1; done
-DB_PATH="$DATA/gateway.db" LISTEN_ADDR=127.0.0.1:8080 ADMIN_API_KEY=calls-admin \
+DB_PATH="$DATA/gateway.db" LISTEN_ADDR=127.0.0.1:8080 ADMIN_API_KEY=calls-admin-key-0123 \
   SIP_REGISTRAR=10.77.0.1:5060 SIP_USER=assistant SIP_PASSWORD=line-secret SIP_ADDR=10.77.0.1:5070 \
   SIP_RTP_PORTS=41000-41019 "$GATEWAY" > "$DATA/gateway.log" 2>&1 &
 for _ in $(seq 1800); do grep -q "SIP registered" "$DATA/gateway.log" && break; sleep 0.5; done
@@ -34,7 +34,7 @@ api() {
 import http.client, json, sys
 c = http.client.HTTPConnection("127.0.0.1", 8080, timeout=120)
 body = sys.argv[3] if len(sys.argv) > 3 else None
-c.request(sys.argv[1], sys.argv[2], body, {"X-Admin-Key": "calls-admin", "Content-Type": "application/json"})
+c.request(sys.argv[1], sys.argv[2], body, {"X-Admin-Key": "calls-admin-key-0123", "Content-Type": "application/json"})
 print(c.getresponse().read().decode())
 PY
 }

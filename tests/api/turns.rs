@@ -211,8 +211,9 @@ async fn bad_chat_requests_get_clear_errors_and_cost_nothing() {
     assert_eq!(
         chat(&app, &token, json!({"text": "x", "session_id": foreign}))
             .await
-            .error(403),
-        "forbidden"
+            .error(404),
+        "not_found",
+        "another user's session is as unknown as none"
     );
     assert_eq!(
         chat(&app, &token, json!({"text": "x", "session_id": "nope"}))

@@ -661,7 +661,7 @@ async fn quota_foreign_sessions_and_bad_frames_are_error_events_on_a_usable_conn
     let refused = ws.failed_turn().await;
     assert_eq!(
         (refused.kind(), refused.json()["status"].clone()),
-        ("error".into(), json!(403))
+        ("error".into(), json!(404))
     );
     ws.send(json!({"text": "x".repeat(70_000)})).await;
     assert_eq!(ws.next().await.json()["status"], 422);
