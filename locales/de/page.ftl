@@ -68,6 +68,9 @@ page-checkin-fine = Mir geht es gut
 page-checkin-help = Ich brauche Hilfe
 page-reminder-missed = Verpasst, während der Assistent nicht lief
 
+page-signin-switch = Sie sind in diesem Browser als { $current } angemeldet. Als { $new } fortfahren?
+page-signin-switch-yes = Als { $new } fortfahren
+page-signin-switch-no = Als { $current } bleiben
 page-signin-invalid-link = Dieser persönliche Link gilt nicht (mehr). Bitten Sie um einen neuen.
 page-signin-no-access = Sie haben noch keinen persönlichen Zugang.
 page-signin-button = Anmelden

@@ -74,6 +74,12 @@ page-checkin-help = I need help
 page-reminder-missed = Missed while the assistant was not running
 
 ## The sign-in pages (the browser's language)
+# A personal link opened in a browser signed in as somebody else: $current (who is signed in), $new (the link's person).
+page-signin-switch = You are signed in as { $current } in this browser. Continue as { $new }?
+# Its buttons.
+page-signin-switch-yes = Continue as { $new }
+# See page-signin-switch-yes.
+page-signin-switch-no = Stay { $current }
 # The sign-in page, for a personal link that is not (or no longer) valid.
 page-signin-invalid-link = This personal link is not valid (any more). Ask for a new one.
 # The sign-in page, for a browser that is not signed in.

@@ -68,6 +68,9 @@ page-checkin-fine = Estoy bien
 page-checkin-help = Necesito ayuda
 page-reminder-missed = Perdido mientras el asistente no funcionaba
 
+page-signin-switch = Ha iniciado sesión en este navegador como { $current }. ¿Continuar como { $new }?
+page-signin-switch-yes = Continuar como { $new }
+page-signin-switch-no = Seguir como { $current }
 page-signin-invalid-link = Este enlace personal no es válido (o ya no lo es). Pida uno nuevo.
 page-signin-no-access = Todavía no tiene acceso personal.
 page-signin-button = Iniciar sesión

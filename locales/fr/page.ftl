@@ -68,6 +68,9 @@ page-checkin-fine = Je vais bien
 page-checkin-help = J’ai besoin d’aide
 page-reminder-missed = Manqué pendant que l’assistant était arrêté
 
+page-signin-switch = Vous êtes connecté(e) dans ce navigateur en tant que { $current }. Continuer en tant que { $new } ?
+page-signin-switch-yes = Continuer en tant que { $new }
+page-signin-switch-no = Rester { $current }
 page-signin-invalid-link = Ce lien personnel n'est pas (ou plus) valable. Demandez-en un nouveau.
 page-signin-no-access = Vous n'avez pas encore d'accès personnel.
 page-signin-button = Se connecter

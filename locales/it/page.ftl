@@ -68,6 +68,9 @@ page-checkin-fine = Sto bene
 page-checkin-help = Ho bisogno di aiuto
 page-reminder-missed = Perso mentre l’assistente non era attivo
 
+page-signin-switch = In questo browser avete effettuato l’accesso come { $current }. Continuare come { $new }?
+page-signin-switch-yes = Continuare come { $new }
+page-signin-switch-no = Restare { $current }
 page-signin-invalid-link = Questo link personale non è (più) valido. Chiedetene uno nuovo.
 page-signin-no-access = Non avete ancora un accesso personale.
 page-signin-button = Accedi

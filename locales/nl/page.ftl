@@ -68,6 +68,9 @@ page-checkin-fine = Het gaat goed
 page-checkin-help = Ik heb hulp nodig
 page-reminder-missed = Gemist terwijl de assistent niet draaide
 
+page-signin-switch = U bent in deze browser aangemeld als { $current }. Doorgaan als { $new }?
+page-signin-switch-yes = Doorgaan als { $new }
+page-signin-switch-no = { $current } blijven
 page-signin-invalid-link = Deze persoonlijke link is niet (meer) geldig. Vraag om een nieuwe.
 page-signin-no-access = U hebt nog geen persoonlijke toegang.
 page-signin-button = Aanmelden

@@ -68,6 +68,9 @@ page-checkin-fine = Wszystko dobrze
 page-checkin-help = Potrzebuję pomocy
 page-reminder-missed = Pominięte, gdy asystent nie działał
 
+page-signin-switch = W tej przeglądarce jesteś zalogowany(-a) jako { $current }. Kontynuować jako { $new }?
+page-signin-switch-yes = Kontynuuj jako { $new }
+page-signin-switch-no = Pozostań jako { $current }
 page-signin-invalid-link = Ten osobisty link jest nieważny (już nie działa). Poproś o nowy.
 page-signin-no-access = Nie masz jeszcze osobistego dostępu.
 page-signin-button = Zaloguj się

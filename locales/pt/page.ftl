@@ -68,6 +68,9 @@ page-checkin-fine = Estou bem
 page-checkin-help = Preciso de ajuda
 page-reminder-missed = Perdido enquanto o assistente não funcionava
 
+page-signin-switch = Tem sessão iniciada neste navegador como { $current }. Continuar como { $new }?
+page-signin-switch-yes = Continuar como { $new }
+page-signin-switch-no = Continuar como { $current }
 page-signin-invalid-link = Este link pessoal não é (ou já não é) válido. Peça um novo.
 page-signin-no-access = Ainda não tem acesso pessoal.
 page-signin-button = Iniciar sessão

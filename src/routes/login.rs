@@ -34,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sso_login))
         .routes(routes!(admin_login))
         .routes(routes!(request_headers))
+        .routes(routes!(super::switch::switch))
 }
 
 /// The icon (not part of the API).
@@ -53,7 +54,7 @@ async fn favicon() -> impl IntoResponse {
 }
 
 /// A 303 to `to`, optionally storing a token in the cookie.
-fn redirect(to: &str, token: Option<&str>) -> Response {
+pub(super) fn redirect(to: &str, token: Option<&str>) -> Response {
     let mut headers = HeaderMap::new();
     if let Ok(location) = to.parse() {
         headers.insert(LOCATION, location);
@@ -76,7 +77,8 @@ fn without_link_token(path: &str, query: &str) -> String {
 }
 
 /// A personal link (`?k=<token>`) opened at `path`: the token goes into the cookie and the browser back to
-/// `path` without it; `None` when the address holds no link.
+/// `path` without it (a browser signed in as somebody else is asked first, [`super::switch`]); `None` when the
+/// address holds no link.
 async fn personal_link(
     app: &App,
     path: &str,
@@ -97,7 +99,14 @@ async fn personal_link(
             Html(page(headers, "page-signin-insecure-link", false)),
         )
             .into_response(),
-        Some(_) => redirect(&without_link_token(path, query.unwrap_or_default()), Some(&link_token)),
+        // Signed in as somebody else: asked first, never swapped without a word.
+        Some(user) => {
+            let to = without_link_token(path, query.unwrap_or_default());
+            match super::switch::ask(app, (&link_token, &user), &to, headers).await {
+                Some(asked) => asked,
+                None => redirect(&to, Some(&link_token)),
+            }
+        }
         None => (
             StatusCode::UNAUTHORIZED,
             Html(page(headers, "page-signin-invalid-link", true)),

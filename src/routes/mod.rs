@@ -22,6 +22,7 @@ pub mod openapi;
 pub mod public_config;
 pub mod reminders;
 pub mod sessions;
+pub mod switch;
 pub mod ui;
 
 use axum::Router;

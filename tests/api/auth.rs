@@ -389,3 +389,72 @@ async fn an_sso_name_never_takes_over_a_local_account_or_a_reserved_name() {
         .await;
     assert_eq!(twice.error(409), "conflict");
 }
+
+#[tokio::test]
+async fn a_link_opened_while_signed_in_as_somebody_else_asks_and_only_the_pages_post_swaps() {
+    let app = spawn_app(&[]).await;
+    let (_, anna) = app.create_user("anna").await;
+    let (erika_id, erika) = app.create_user("erika").await;
+    app.set_prefs(&erika_id, json!({"language": "de"})).await;
+    let as_anna = |path: String| {
+        app.request(Method::GET, &path, As::Nobody)
+            .header("Cookie", format!("va_token={anna}"))
+    };
+
+    // Erika's link in Anna's browser: asked, in Erika's language, and the cookie stays Anna's.
+    for path in ["/", "/admin", "/carer"] {
+        let asked = app.send(as_anna(format!("{path}?k={erika}"))).await;
+        assert_eq!(asked.status, 200, "{path}");
+        assert!(
+            asked.headers.get("set-cookie").is_none(),
+            "{path}: swapped without a word"
+        );
+    }
+    let page = app
+        .client
+        .execute(as_anna(format!("/?lang=de&k={erika}")).build().unwrap())
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Sie sind in diesem Browser als anna angemeldet. Als erika fortfahren?"),
+        "{page}"
+    );
+    assert!(
+        page.contains("action=\"/switch\"") && page.contains("href=\"/?lang=de\""),
+        "{page}"
+    );
+
+    // The page's POST swaps; a link of her own, or a browser signed in as nobody, swaps at once as before.
+    let form = format!("k={erika}&to=%2F%3Flang%3Dde");
+    let swapped = app
+        .send(
+            app.request(Method::POST, "/switch", As::Nobody)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Sec-Fetch-Site", "same-origin")
+                .body(form),
+        )
+        .await;
+    assert_eq!(
+        (swapped.status.as_u16(), &swapped.headers["location"]),
+        (303, &"/?lang=de".parse::<reqwest::header::HeaderValue>().unwrap())
+    );
+    assert!(
+        swapped.headers["set-cookie"]
+            .to_str()
+            .unwrap()
+            .starts_with(&format!("va_token={erika};"))
+    );
+    let own = app.send(as_anna(format!("/?k={anna}"))).await;
+    assert_eq!(own.status, 303);
+    let forged = app
+        .send(
+            app.request(Method::POST, "/switch", As::Nobody)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body("k=forged&to=https%3A%2F%2Fevil.example"),
+        )
+        .await;
+    assert_eq!(forged.error(401), "unauthorized");
+}
