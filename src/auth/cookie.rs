@@ -1,7 +1,8 @@
 //! The `va_token` cookie: reading it from requests and setting it on responses.
 
-use axum::http::HeaderMap;
-use axum::http::header::COOKIE;
+use axum::http::header::{CACHE_CONTROL, COOKIE, LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 
 /// Name of the cookie that carries a user token.
 pub const NAME: &str = "va_token";
@@ -25,6 +26,19 @@ pub fn read(headers: &HeaderMap) -> Option<String> {
 /// The `Set-Cookie` value storing a token: HttpOnly, Secure, SameSite=Lax, one year.
 pub fn set(token: &str) -> String {
     format!("{NAME}={token}; Path=/; Max-Age={MAX_AGE_SECS}; HttpOnly; Secure; SameSite=Lax")
+}
+
+/// A 303 to `to`, storing `token` in the cookie when there is one; never cached.
+pub fn redirect(to: &str, token: Option<&str>) -> Response {
+    let mut headers = HeaderMap::new();
+    if let Ok(location) = to.parse() {
+        headers.insert(LOCATION, location);
+    }
+    if let Some(set) = token.and_then(|t| set(t).parse().ok()) {
+        headers.insert(SET_COOKIE, set);
+    }
+    headers.insert(CACHE_CONTROL, "no-store".parse().expect("static header value"));
+    (StatusCode::SEE_OTHER, headers).into_response()
 }
 
 #[cfg(test)]

@@ -7,6 +7,9 @@ use super::env::{ConfigError, Source};
 pub struct LimitSettings {
     /// `BODY_LIMIT_BYTES`: largest JSON body.
     pub body_bytes: usize,
+    /// `SESSIONS_PER_USER`: conversations a person may open through the API; beyond, the oldest empty ones
+    /// go, then 409.
+    pub sessions_per_user: u32,
     /// `AUDIO_LIMIT_BYTES`: largest audio upload.
     pub audio_bytes: usize,
     /// `MAX_AUDIO_SECONDS`: longest audio an upload may decode to (a small compressed file can claim hours).
@@ -34,6 +37,7 @@ impl LimitSettings {
     pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
         Ok(Self {
             body_bytes: src.var("BODY_LIMIT_BYTES", "largest JSON request body; larger gets 413").number(1024 * 1024)?,
+            sessions_per_user: src.var("SESSIONS_PER_USER", "conversations a person may have when opening one through the API; beyond, the oldest empty ones are removed, then 409").ranged(1000, 100_000)?.max(1),
             audio_bytes: src.var("AUDIO_LIMIT_BYTES", "largest audio upload; larger gets 413").number(16 * 1024 * 1024)?,
             audio_secs: src.var("MAX_AUDIO_SECONDS", "longest audio an upload may decode to; longer gets 413").ranged(600, 86_400)?.max(1),
             llm_max_tokens: src.var("LLM_MAX_TOKENS", "longest written answer in tokens; it ends at a sentence's end with a short closing").ranged(1000, 100_000)?.max(16),

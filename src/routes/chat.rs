@@ -77,7 +77,7 @@ struct ChatAnswer {
 
 /// One turn: the answer as text, its semantic result and the spoken answer (base64 WAV) unless text_only.
 #[utoipa::path(post, path = "/api/chat", tag = USER, params(ChatQuery), request_body = ChatBody, responses(
-    (status = 200, body = ChatAnswer), (status = 403, description = "another user's session"),
+    (status = 200, body = ChatAnswer), (status = 404, description = "no such session of the caller's (another user's answers the same)"),
     (status = 429, description = "the daily quota is used up"), (status = 502, description = "every provider failed")))]
 #[tracing::instrument(skip_all, fields(user = %caller.user.name))]
 async fn chat(

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
-use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION, SET_COOKIE};
+use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -53,19 +53,6 @@ async fn favicon() -> impl IntoResponse {
     )
 }
 
-/// A 303 to `to`, optionally storing a token in the cookie.
-pub(super) fn redirect(to: &str, token: Option<&str>) -> Response {
-    let mut headers = HeaderMap::new();
-    if let Ok(location) = to.parse() {
-        headers.insert(LOCATION, location);
-    }
-    if let Some(set) = token.and_then(|t| cookie::set(t).parse().ok()) {
-        headers.insert(SET_COOKIE, set);
-    }
-    headers.insert(CACHE_CONTROL, "no-store".parse().expect("static header value"));
-    (StatusCode::SEE_OTHER, headers).into_response()
-}
-
 /// `path` without the `k` parameter, so the token does not stay in the address bar or history.
 fn without_link_token(path: &str, query: &str) -> String {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
@@ -104,7 +91,7 @@ async fn personal_link(
             let to = without_link_token(path, query.unwrap_or_default());
             match super::switch::ask(app, (&link_token, &user), &to, headers).await {
                 Some(asked) => asked,
-                None => redirect(&to, Some(&link_token)),
+                None => cookie::redirect(&to, Some(&link_token)),
             }
         }
         None => (
@@ -153,7 +140,7 @@ fn keeps_secure_cookie(app: &App, over_tls: bool, peer: SocketAddr, headers: &He
 /// page with the sign-in button.
 fn gate(app: &App, headers: &HeaderMap) -> Response {
     match &app.settings.auth.sso_login_url {
-        Some(url) => redirect(url, None),
+        Some(url) => cookie::redirect(url, None),
         None => (
             StatusCode::UNAUTHORIZED,
             Html(page(headers, "page-signin-no-access", true)),
@@ -246,7 +233,7 @@ async fn carer_page(State(app): State<AppState>, asked: Asked) -> Response {
     (status = 303, description = "to /api/login behind a single-sign-on proxy")))]
 async fn login(State(app): State<AppState>, headers: HeaderMap) -> Response {
     if !app.settings.auth.trusted_proxy_ips.is_empty() {
-        return redirect("/api/login", None);
+        return cookie::redirect("/api/login", None);
     }
     let how = page(&headers, "page-signin-how", false);
     ([(CACHE_CONTROL, "no-store")], Html(how)).into_response()
@@ -292,7 +279,7 @@ async fn sso_login(
     let fresh = token::generate();
     app.store.add_token(&user.id, &token::hash(&fresh), "sso login").await?;
     tracing::info!(user = %user.name, "single-sign-on login");
-    Ok(redirect("/", Some(&fresh)))
+    Ok(cookie::redirect("/", Some(&fresh)))
 }
 
 /// Behind the SSO proxy: rotates an admin's token into the cookie; others 403.
@@ -322,7 +309,7 @@ async fn admin_login(
         user: Some(user.clone()),
     };
     audit(&app, &admin, &user.id, Action::Login {}).await?;
-    Ok(redirect("/", Some(&fresh)))
+    Ok(cookie::redirect("/", Some(&fresh)))
 }
 
 /// Headers whose values are secrets and are never echoed.

@@ -100,7 +100,8 @@ async fn list(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<V
 
 /// New session (title and overrides optional; the body may be left out).
 #[utoipa::path(post, path = "/api/sessions", tag = USER, request_body(content = Option<SessionBody>),
-    responses((status = 201, body = Created)))]
+    responses((status = 201, body = Created),
+        (status = 409, description = "at SESSIONS_PER_USER conversations, none of them empty")))]
 async fn create(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -109,13 +110,24 @@ async fn create(
     let body = body.map(|AppJson(b)| b).unwrap_or_default();
     let title = title(body.title)?.unwrap_or_default();
     let overrides = prefs::validate_route(&body.overrides.unwrap_or_default())?;
+    // Bounded: a client opening conversations in a loop removes its own empty ones, then is refused.
+    if !app
+        .store
+        .room_for_session(&caller.user.id, app.settings.limits.sessions_per_user)
+        .await?
+    {
+        return Err(ApiError::Conflict(format!(
+            "at most {} conversations: delete some first",
+            app.settings.limits.sessions_per_user
+        )));
+    }
     let id = app.store.create_session(&caller.user.id, &title, &overrides).await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
 /// One session with its messages.
 #[utoipa::path(get, path = "/api/sessions/{session_id}", tag = USER,
-    responses((status = 200, body = SessionView), (status = 403, description = "another user's session")))]
+    responses((status = 200, body = SessionView), (status = 404, description = "no such session of the caller's (another user's answers the same)")))]
 async fn show(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<SessionView>> {
     let session = owned(&app, &caller.user, &id).await?;
     let messages = app.store.messages(&id).await?;
@@ -124,7 +136,7 @@ async fn show(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<S
 
 /// Renames a session or changes its overrides.
 #[utoipa::path(put, path = "/api/sessions/{session_id}", tag = USER, request_body = SessionBody,
-    responses((status = 200, body = SessionView), (status = 403, description = "another user's session")))]
+    responses((status = 200, body = SessionView), (status = 404, description = "no such session of the caller's (another user's answers the same)")))]
 async fn update(
     State(app): State<AppState>,
     caller: CurrentUser,
@@ -144,7 +156,7 @@ async fn update(
 
 /// Deletes a session with its messages.
 #[utoipa::path(delete, path = "/api/sessions/{session_id}", tag = USER,
-    responses((status = 200, body = Deleted), (status = 403, description = "another user's session")))]
+    responses((status = 200, body = Deleted), (status = 404, description = "no such session of the caller's (another user's answers the same)")))]
 async fn remove(State(app): State<AppState>, caller: CurrentUser, Path(id): Path<String>) -> Result<Json<Deleted>> {
     owned(&app, &caller.user, &id).await?;
     app.store.delete_session(&id).await?;

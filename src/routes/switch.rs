@@ -100,5 +100,5 @@ pub(super) async fn switch(State(app): State<AppState>, body: axum::body::Bytes)
         .any(|p| asked.to == *p || asked.to.starts_with(&format!("{p}?")));
     let to = if own { asked.to.as_str() } else { "/" };
     tracing::info!(user = %user.name, "a personal link swapped the browser's sign-in, as asked");
-    Ok(super::login::redirect(to, Some(&asked.k)))
+    Ok(cookie::redirect(to, Some(&asked.k)))
 }

@@ -73,6 +73,32 @@ impl Store {
         })
     }
 
+    /// Room for one more session of `user_id` under `cap`: the oldest empty ones (no message) are removed as
+    /// far as needed; false when every one of them holds a conversation.
+    pub async fn room_for_session(&self, user_id: &str, cap: u32) -> Result<bool, StoreError> {
+        with_pool!(self, pool => {
+            let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_one(pool)
+                .await?;
+            let over = count + 1 - i64::from(cap);
+            if over <= 0 {
+                return Ok(true);
+            }
+            let removed = sqlx::query(
+                "DELETE FROM sessions WHERE id IN (SELECT s.id FROM sessions s WHERE s.user_id = $1 \
+                 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id) \
+                 ORDER BY s.updated_at, s.id LIMIT $2)",
+            )
+            .bind(user_id)
+            .bind(over)
+            .execute(pool)
+            .await?
+            .rows_affected();
+            Ok(removed as i64 >= over)
+        })
+    }
+
     /// The session with this identifier, created for the user first when there is none (a channel that names
     /// its conversations itself, such as Home Assistant's `conversation_id`, derives the identifier from that
     /// name). Two requests that race both get the one session.

@@ -215,7 +215,7 @@ async fn a_carer_sees_a_residents_conversations_only_as_a_list_and_only_when_the
     let read = app
         .get(&format!("/api/sessions/{session}"), As::Bearer(&carer_token))
         .await;
-    assert_eq!(read.status, 403, "{}", read.body);
+    assert_eq!(read.status, 404, "{}", read.body);
     assert_eq!(
         audited(&app, "carer:tochter-lena").await,
         [("carer.sessions_list".to_string(), erika.clone())]

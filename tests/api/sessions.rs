@@ -139,3 +139,48 @@ async fn another_users_session_answers_as_an_unknown_one_and_leaks_nothing() {
     assert_eq!(still.body["title"], "private diary");
     assert_eq!(still.body["messages"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_client_opening_conversations_in_a_loop_removes_its_empty_ones_then_is_refused() {
+    let app = spawn_app(&[("SESSIONS_PER_USER", "3")]).await;
+    let (uid, token) = app.create_user("loop").await;
+    let open = || app.call(Method::POST, "/api/sessions", As::Bearer(&token), None);
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let r = open().await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        ids.push(r.body["id"].as_str().unwrap().to_string());
+    }
+    // The first holds a conversation; the second is the oldest empty one, and goes for the fourth.
+    app.store
+        .store_turn(&ids[0], &uid, "Wie spät ist es?", "Drei Uhr.")
+        .await
+        .unwrap();
+    assert_eq!(open().await.status, 201);
+    let listed: Vec<String> = app
+        .get("/api/sessions", As::Bearer(&token))
+        .await
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert!(listed.contains(&ids[0]) && !listed.contains(&ids[1]), "{listed:?}");
+    // Every one holds a conversation now: refused, nothing removed.
+    for id in &listed {
+        app.store.store_turn(id, &uid, "Frage", "Antwort").await.unwrap();
+    }
+    let refused = open().await;
+    assert_eq!(refused.error(409), "conflict");
+    assert_eq!(
+        app.get("/api/sessions", As::Bearer(&token))
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
