@@ -496,8 +496,6 @@ function personTime(iso, zone, options) {
   }
 }
 
-// A reminder that is due comes as an event on every open page of the person (and, missed while no page was
-// open, from the list when the page looks again): shown large until the person confirms it.
 // A pushed reminder or check-in question counts as delivered only once the page says it showed it: at once when
 // the page is in sight, else when it comes into sight (a hidden tab or a locked phone has shown nothing yet; the
 // gateway calls instead after a few seconds).
@@ -514,6 +512,8 @@ function shown(event, ws) {
   });
 }
 
+// A reminder that is due comes as an event on every open page of the person (and, missed while no page was
+// open, from the list when the page looks again): shown large until the person confirms it.
 function showReminder(r) {
   // Nothing covers help: a reminder due while the help question or its result is shown waits for them.
   if (helpShown()) { ui.heldReminders = [...(ui.heldReminders || []).filter((h) => h.id !== r.id), r]; return; }

@@ -29,6 +29,18 @@ fn text(r: &Answer) -> String {
     r.body["message"].as_str().unwrap_or_default().to_string()
 }
 
+/// The operator's row of `name` in the help path's health.
+async fn help_row_of(s: &Setup, name: &str) -> Value {
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    health.body["help"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} is not listed: {}", health.body))
+}
+
 async fn status(s: &Setup) -> Value {
     s.app.get("/api/emergency/status", As::Bearer(&s.token)).await.body
 }
@@ -107,14 +119,7 @@ async fn a_press_that_reached_nobody_then_a_contact_set_the_operator_ends_the_wi
     assert_eq!(st["cooldown_message"], inside.body["message"], "{st}");
     assert_eq!(mails(&s), 0, "no second send inside the window");
     // The operator's view names her and what her last press achieved.
-    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
-    let anna = health.body["help"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == "anna")
-        .cloned()
-        .unwrap_or_else(|| panic!("anna is not listed: {}", health.body));
+    let anna = help_row_of(&s, "anna").await;
     assert_eq!(anna["last_press_reached_nobody"], true);
     assert!(anna["cooldown_remaining_seconds"].as_i64().unwrap() > 0, "{anna}");
 
@@ -584,20 +589,14 @@ async fn a_press_inside_the_window_of_a_delivered_alarm_says_when_one_sends_agai
         "{said}"
     );
     // Her help reaches everybody, yet the operator sees her open window and can end it.
-    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
-    let anna = health.body["help"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["name"] == "anna")
-        .cloned()
-        .unwrap_or_else(|| panic!("anna is not listed: {}", health.body));
+    let anna = help_row_of(&s, "anna").await;
     assert_eq!(
         (&anna["stuck"], &anna["reach"]),
         (&json!(false), &json!("somebody")),
         "{anna}"
     );
     assert!(anna["cooldown_remaining_seconds"].as_i64().unwrap() > 240, "{anna}");
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
     assert_eq!(
         health.body["users_without_working_channel"],
         json!([]),

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::{As, TestApp, eventually, free_port, spawn_app};
-use crate::emergency::{ACCOUNT, SMS, ack_link, form, press, profile, setup};
+use crate::emergency::{ACCOUNT, SMS, Setup, ack_link, form, press, profile, setup};
 use crate::fakes::Reply;
 use crate::smtp::Mode;
 
@@ -21,6 +21,39 @@ async fn check(app: &TestApp, id: &str) -> Value {
 
 async fn state(app: &TestApp, id: &str) -> Value {
     check(app, id).await["state"].clone()
+}
+
+/// Twilio refuses its credentials as the relay hangs: the admin sees that Anna's help reaches nobody, and her
+/// page tells her to call 112.
+async fn nothing_would_reach_anybody(s: &Setup) {
+    s.twilio.always(
+        ACCOUNT,
+        Reply::Status(401, r#"{"code": 20003, "message": "Authenticate"}"#.into()),
+    );
+    eventually("the Twilio check failing", 10, || async {
+        state(&s.app, "twilio").await == "open"
+    })
+    .await;
+    let twilio_check = check(&s.app, "twilio").await;
+    assert!(
+        twilio_check["last_error"].as_str().unwrap().contains("401"),
+        "{twilio_check}"
+    );
+    let health = s.app.get("/api/admin/providers", As::AdminKey).await;
+    assert!(
+        health.body["users_without_working_channel"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("anna")),
+        "{}",
+        health.body
+    );
+    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
+    assert!(
+        status.body["warning"].as_str().unwrap().contains("112"),
+        "{}",
+        status.body
+    );
 }
 
 #[tokio::test]
@@ -60,34 +93,7 @@ async fn a_failing_channel_shows_to_the_admin_and_on_the_help_page_and_the_opera
     assert!(warning.contains("nicht"), "in Anna's language: {warning}");
 
     // Twilio refuses the credentials too: nothing would reach anybody.
-    twilio.always(
-        ACCOUNT,
-        Reply::Status(401, r#"{"code": 20003, "message": "Authenticate"}"#.into()),
-    );
-    eventually("the Twilio check failing", 10, || async {
-        state(app, "twilio").await == "open"
-    })
-    .await;
-    let twilio_check = check(app, "twilio").await;
-    assert!(
-        twilio_check["last_error"].as_str().unwrap().contains("401"),
-        "{twilio_check}"
-    );
-    let health = app.get("/api/admin/providers", As::AdminKey).await;
-    assert!(
-        health.body["users_without_working_channel"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("anna")),
-        "{}",
-        health.body
-    );
-    let status = s.app.get("/api/emergency/status", As::Bearer(&s.token)).await;
-    assert!(
-        status.body["warning"].as_str().unwrap().contains("112"),
-        "{}",
-        status.body
-    );
+    nothing_would_reach_anybody(&s).await;
 
     // Both come back: the warnings go, and the operator hears of it by mail.
     s.smtp.as_ref().unwrap().set_mode(Mode::Accept);
