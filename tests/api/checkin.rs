@@ -53,6 +53,40 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 
 const MINUTE: i64 = 60_000;
 
+/// The daughter says she is looking after Erika's silent day, by the link of the care notice `mail`: the page
+/// asks (a GET changes nothing), its button records it once in the care log; a wrong link is 404.
+async fn the_daughter_looks_after_it_by_the_link(app: &TestApp, id: &str, text: &str) {
+    let link = text
+        .lines()
+        .find_map(|l| l.split_once("hier: "))
+        .map(|(_, link)| link.trim().to_string())
+        .expect("a link");
+    assert!(link.starts_with("https://gw.example/api/care/ack/"), "{link}");
+    let path = format!("http://{}{}", app.addr, &link["https://gw.example".len()..]);
+    let page = app.client.get(&path).send().await.unwrap().text().await.unwrap();
+    assert!(
+        page.contains("Ich kümmere mich darum") && page.contains("Erika Muster hat sich heute nicht gemeldet"),
+        "{page}"
+    );
+    assert_eq!(care_log(app, id).await.0.len(), 4);
+    for _ in 0..2 {
+        let thanks = app.client.post(&path).send().await.unwrap().text().await.unwrap();
+        assert!(thanks.contains("Danke. Es ist vermerkt"), "{thanks}");
+    }
+    assert_eq!(
+        care_log(app, id).await.0[0],
+        ("link".to_string(), "acknowledged".to_string())
+    );
+    assert_eq!(care_log(app, id).await.0.len(), 5);
+    let wrong = app
+        .client
+        .get(format!("http://{}/api/care/ack/nonsense", app.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 404);
+}
+
 #[tokio::test]
 async fn a_silent_day_asks_on_the_open_page_once_more_then_tells_the_contacts() {
     let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
@@ -123,37 +157,7 @@ async fn a_silent_day_asks_on_the_open_page_once_more_then_tells_the_contacts() 
     assert_eq!(care["checkin"]["state"], "waiting");
     let (_, next) = plan(&app, &token).await;
     assert_eq!(next - due_at, 24 * 60 * MINUTE);
-    // The daughter says she is looking after it, by the mail's link: the page asks (a GET changes nothing),
-    // its button records it once in the care log; a wrong link is 404.
-    let link = text
-        .lines()
-        .find_map(|l| l.split_once("hier: "))
-        .map(|(_, link)| link.trim().to_string())
-        .expect("a link");
-    assert!(link.starts_with("https://gw.example/api/care/ack/"), "{link}");
-    let path = format!("http://{}{}", app.addr, &link["https://gw.example".len()..]);
-    let page = app.client.get(&path).send().await.unwrap().text().await.unwrap();
-    assert!(
-        page.contains("Ich kümmere mich darum") && page.contains("Erika Muster hat sich heute nicht gemeldet"),
-        "{page}"
-    );
-    assert_eq!(care_log(&app, &id).await.0.len(), 4);
-    for _ in 0..2 {
-        let thanks = app.client.post(&path).send().await.unwrap().text().await.unwrap();
-        assert!(thanks.contains("Danke. Es ist vermerkt"), "{thanks}");
-    }
-    assert_eq!(
-        care_log(&app, &id).await.0[0],
-        ("link".to_string(), "acknowledged".to_string())
-    );
-    assert_eq!(care_log(&app, &id).await.0.len(), 5);
-    let wrong = app
-        .client
-        .get(format!("http://{}/api/care/ack/nonsense", app.addr))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong.status(), 404);
+    the_daughter_looks_after_it_by_the_link(&app, &id, &text).await;
 
     let metrics = app.prometheus().await;
     for line in [

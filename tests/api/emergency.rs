@@ -104,6 +104,45 @@ pub(crate) async fn events(app: &TestApp, id: &str) -> Vec<String> {
     rows.into_iter().map(|(c,)| c).collect()
 }
 
+/// Twilio was asked, with the account's credentials, for one SMS with the dossier's essentials and a call that
+/// asks for a 1 and says no link or coordinates.
+fn twilio_got_the_sms_and_the_call(s: &Setup) {
+    let sms = s.twilio.requests(SMS);
+    assert_eq!(sms.len(), 1);
+    let auth = sms[0].header("authorization").unwrap();
+    assert_eq!(auth, format!("Basic {}", base64_of("AC123:twilio-secret")));
+    let fields = form(&sms[0]);
+    assert_eq!(fields["To"], "+491709999999");
+    assert_eq!(fields["From"], "+4930000000");
+    let text = &fields["Body"];
+    for part in [
+        "Anna Muster",
+        "Hauptstraße 5, 20095 Hamburg",
+        "+491701234567",
+        "openstreetmap.org/?mlat=53.550341",
+    ] {
+        assert!(text.contains(part), "SMS lacks {part:?}: {text}");
+    }
+    let call = form(&s.twilio.requests(CALL)[0]);
+    let twiml = &call["Twiml"];
+    assert!(twiml.starts_with("<Response><Gather numDigits=\"1\""), "{twiml}");
+    assert!(
+        twiml.contains("<Say language=\"de-DE\">") && twiml.contains("Drücken Sie die 1"),
+        "{twiml}"
+    );
+    assert!(twiml.contains("Anna Muster") && twiml.contains("Hauptstraße 5, 20095 Hamburg"));
+    assert!(twiml.contains("SMS") && twiml.contains("E-Mail"));
+    let spoken: String = twiml
+        .split("<Say")
+        .skip(1)
+        .map(|say| say.split("</Say>").next().unwrap())
+        .collect();
+    assert!(
+        !spoken.contains("http") && !spoken.contains("53.55"),
+        "no link or coordinates in the call: {spoken}"
+    );
+}
+
 #[tokio::test]
 async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() {
     let s = setup(Some(Mode::Accept), &[], profile()).await;
@@ -169,40 +208,7 @@ async fn a_press_mails_the_full_dossier_and_sends_sms_and_call_through_twilio() 
         assert!(body.contains(field), "missing {field:?} in:\n{body}");
     }
 
-    let sms = s.twilio.requests(SMS);
-    assert_eq!(sms.len(), 1);
-    let auth = sms[0].header("authorization").unwrap();
-    assert_eq!(auth, format!("Basic {}", base64_of("AC123:twilio-secret")));
-    let fields = form(&sms[0]);
-    assert_eq!(fields["To"], "+491709999999");
-    assert_eq!(fields["From"], "+4930000000");
-    let text = &fields["Body"];
-    for part in [
-        "Anna Muster",
-        "Hauptstraße 5, 20095 Hamburg",
-        "+491701234567",
-        "openstreetmap.org/?mlat=53.550341",
-    ] {
-        assert!(text.contains(part), "SMS lacks {part:?}: {text}");
-    }
-    let call = form(&s.twilio.requests(CALL)[0]);
-    let twiml = &call["Twiml"];
-    assert!(twiml.starts_with("<Response><Gather numDigits=\"1\""), "{twiml}");
-    assert!(
-        twiml.contains("<Say language=\"de-DE\">") && twiml.contains("Drücken Sie die 1"),
-        "{twiml}"
-    );
-    assert!(twiml.contains("Anna Muster") && twiml.contains("Hauptstraße 5, 20095 Hamburg"));
-    assert!(twiml.contains("SMS") && twiml.contains("E-Mail"));
-    let spoken: String = twiml
-        .split("<Say")
-        .skip(1)
-        .map(|say| say.split("</Say>").next().unwrap())
-        .collect();
-    assert!(
-        !spoken.contains("http") && !spoken.contains("53.55"),
-        "no link or coordinates in the call: {spoken}"
-    );
+    twilio_got_the_sms_and_the_call(&s);
     assert_eq!(events(&s.app, &s.id).await, vec!["alerted"]);
 }
 
