@@ -522,6 +522,83 @@ fn action_of(twiml: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// A reminder reaches Anna's mobile as the check-in did, and "Ja, erledigt" on the call confirms it.
+async fn a_reminder_on_her_mobile_is_confirmed_by_words(s: &crate::emergency::Setup) {
+    let app = &s.app;
+    let due_soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1))
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let body = json!({"text": "meine Tabletten", "due_at": due_soon});
+    let r = app
+        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let call = crate::common::eventually("the reminder's call", 15, || async {
+        let calls = s.twilio.requests(crate::emergency::CALL);
+        let mut to_anna = calls
+            .iter()
+            .map(crate::emergency::form)
+            .filter(|c| c["To"] == "+4917011111");
+        to_anna.nth(1)
+    })
+    .await;
+    assert!(call["Twiml"].contains("Erinnerung: Ihre Tabletten."), "{call:?}");
+    let action = action_of(&call["Twiml"]);
+    let yes = [
+        ("CallSid", "CA2"),
+        ("SpeechResult", "Ja, erledigt."),
+        ("Confidence", "0.8"),
+    ];
+    let (status, twiml) = twilio_answers(app, &action, &yes, true).await;
+    assert_eq!(status, 200, "{twiml}");
+    assert!(twiml.contains("Danke, erledigt: Ihre Tabletten."), "{twiml}");
+    let r = app.get("/api/me/reminders", As::Bearer(&s.token)).await;
+    assert_eq!(r.body["reminders"][0]["state"], "confirmed", "{}", r.body);
+    let channels: Vec<&str> = r.body["reminders"][0]["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["channel"].as_str().unwrap())
+        .collect();
+    assert_eq!(channels, ["page", "phone", "phone"]);
+}
+
+/// Otto's contact got the care notice by SMS (he has no e-mail contact), and his care log says so.
+async fn ottos_contact_is_texted(s: &crate::emergency::Setup, otto: &str) {
+    let app = &s.app;
+    let notice = crate::common::eventually("the care notice by SMS", 15, || async {
+        s.twilio
+            .requests(crate::emergency::SMS)
+            .iter()
+            .map(crate::emergency::form)
+            .find(|f| f["To"] == "+491708888888")
+    })
+    .await;
+    assert!(
+        notice["Body"].starts_with("Hinweis (kein Notruf): Otto Muster hat sich heute nicht gemeldet."),
+        "{notice:?}"
+    );
+    let (log, body) = crate::common::eventually("Otto's notice logged", 15, || async {
+        let (log, body) = care_log(app, otto).await;
+        log.iter().any(|(c, _)| c == "sms").then_some((log, body))
+    })
+    .await;
+    assert!(log.contains(&("sms".to_string(), "sent".to_string())), "{body}");
+    assert!(log.contains(&("mail".to_string(), "no_contacts".to_string())), "{body}");
+}
+
+/// Otto, with a check-in at Anna's hours, a contact by SMS, and neither a mobile nor a page.
+async fn otto_without_a_mobile(app: &TestApp) -> (String, String) {
+    let (otto, otto_token) = app.create_user("otto").await;
+    app.set_prefs(
+        &otto,
+        json!({"language": "de", "full_name": "Otto Muster", "checkin_window": "09:00-14:00",
+        "timezone": late_morning_zone(), "emergency_contact_phones": ["+491708888888"]}),
+    )
+    .await;
+    (otto, otto_token)
+}
+
 #[tokio::test]
 async fn the_mobile_is_called_through_twilio_and_answered_by_words_and_a_silent_day_is_texted_to_the_contacts() {
     let zone = late_morning_zone();
@@ -536,13 +613,7 @@ async fn the_mobile_is_called_through_twilio_and_answered_by_words_and_a_silent_
     .await;
     let (app, id) = (&s.app, s.id.clone());
     // Otto has no mobile and no page open: nothing reaches him.
-    let (otto, otto_token) = app.create_user("otto").await;
-    app.set_prefs(
-        &otto,
-        json!({"language": "de", "full_name": "Otto Muster", "checkin_window": "09:00-14:00",
-        "timezone": late_morning_zone(), "emergency_contact_phones": ["+491708888888"]}),
-    )
-    .await;
+    let (otto, otto_token) = otto_without_a_mobile(app).await;
     let (_, due_at) = plan(app, &s.token).await;
     assert_eq!(plan(app, &otto_token).await.1, due_at);
 
@@ -597,66 +668,12 @@ async fn the_mobile_is_called_through_twilio_and_answered_by_words_and_a_silent_
             "after {minutes} minutes"
         );
     }
-    let notice = crate::common::eventually("the care notice by SMS", 15, || async {
-        s.twilio
-            .requests(crate::emergency::SMS)
-            .iter()
-            .map(crate::emergency::form)
-            .find(|f| f["To"] == "+491708888888")
-    })
-    .await;
-    assert!(
-        notice["Body"].starts_with("Hinweis (kein Notruf): Otto Muster hat sich heute nicht gemeldet."),
-        "{notice:?}"
-    );
-    let (log, body) = crate::common::eventually("Otto's notice logged", 15, || async {
-        let (log, body) = care_log(app, &otto).await;
-        log.iter().any(|(c, _)| c == "sms").then_some((log, body))
-    })
-    .await;
-    assert!(log.contains(&("sms".to_string(), "sent".to_string())), "{body}");
-    assert!(log.contains(&("mail".to_string(), "no_contacts".to_string())), "{body}");
+    ottos_contact_is_texted(&s, &otto).await;
     let (anna, _) = care_log(app, &id).await;
     assert_eq!(
         anna,
         pairs(&[("none", "ok"), ("phone", "delivered"), ("page", "unreachable")])
     );
 
-    // A reminder reaches her mobile the same way, and "Ja, erledigt" confirms it.
-    let due_soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(1))
-        .strftime("%Y-%m-%dT%H:%M:%SZ")
-        .to_string();
-    let body = json!({"text": "meine Tabletten", "due_at": due_soon});
-    let r = app
-        .call(Method::POST, "/api/me/reminders", As::Bearer(&s.token), Some(body))
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let call = crate::common::eventually("the reminder's call", 15, || async {
-        let calls = s.twilio.requests(crate::emergency::CALL);
-        let mut to_anna = calls
-            .iter()
-            .map(crate::emergency::form)
-            .filter(|c| c["To"] == "+4917011111");
-        to_anna.nth(1)
-    })
-    .await;
-    assert!(call["Twiml"].contains("Erinnerung: Ihre Tabletten."), "{call:?}");
-    let action = action_of(&call["Twiml"]);
-    let yes = [
-        ("CallSid", "CA2"),
-        ("SpeechResult", "Ja, erledigt."),
-        ("Confidence", "0.8"),
-    ];
-    let (status, twiml) = twilio_answers(app, &action, &yes, true).await;
-    assert_eq!(status, 200, "{twiml}");
-    assert!(twiml.contains("Danke, erledigt: Ihre Tabletten."), "{twiml}");
-    let r = app.get("/api/me/reminders", As::Bearer(&s.token)).await;
-    assert_eq!(r.body["reminders"][0]["state"], "confirmed", "{}", r.body);
-    let channels: Vec<&str> = r.body["reminders"][0]["deliveries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["channel"].as_str().unwrap())
-        .collect();
-    assert_eq!(channels, ["page", "phone", "phone"]);
+    a_reminder_on_her_mobile_is_confirmed_by_words(&s).await;
 }
