@@ -37,6 +37,49 @@ async fn audited(app: &TestApp, actor: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Otto is not hers, nor is a user that does not exist: 404 alike, for every route; the admin's routes are
+/// never hers: 403.
+async fn nobody_else_is_hers(
+    app: &TestApp,
+    carer_token: &str,
+    (stranger, erika): (&str, &str),
+    (id, body): (&str, &Value),
+) {
+    for who in [stranger, "00000000-0000-7000-8000-000000000000"] {
+        for (method, path, body) in [
+            (Method::GET, format!("/api/carer/residents/{who}"), None),
+            (Method::GET, format!("/api/carer/residents/{who}/reminders"), None),
+            (
+                Method::POST,
+                format!("/api/carer/residents/{who}/reminders"),
+                Some(body.clone()),
+            ),
+            (
+                Method::DELETE,
+                format!("/api/carer/residents/{who}/reminders/{id}"),
+                None,
+            ),
+        ] {
+            let r = app.call(method, &path, As::Bearer(carer_token), body).await;
+            assert_eq!(
+                (r.status, r.body["error"]["code"].as_str()),
+                (reqwest::StatusCode::NOT_FOUND, Some("not_found")),
+                "{path}: {}",
+                r.body
+            );
+        }
+    }
+    // The admin's routes are never hers: 403.
+    for path in [
+        "/api/admin/users",
+        &format!("/api/admin/conversations/{erika}"),
+        &format!("/api/admin/users/{erika}/care"),
+    ] {
+        let r = app.get(path, As::Bearer(carer_token)).await;
+        assert_eq!(r.status, 403, "{path}: {}", r.body);
+    }
+}
+
 #[tokio::test]
 async fn a_carer_sees_and_acts_for_their_residents_only_and_every_action_is_audited_as_them() {
     let app = spawn_app(&[]).await;
@@ -88,40 +131,7 @@ async fn a_carer_sees_and_acts_for_their_residents_only_and_every_action_is_audi
         .await;
     assert_eq!(cancelled.status, 204, "{}", cancelled.body);
 
-    // Otto is not hers, nor is a user that does not exist: 404 alike, for every route.
-    for who in [stranger.as_str(), "00000000-0000-7000-8000-000000000000"] {
-        for (method, path, body) in [
-            (Method::GET, format!("/api/carer/residents/{who}"), None),
-            (Method::GET, format!("/api/carer/residents/{who}/reminders"), None),
-            (
-                Method::POST,
-                format!("/api/carer/residents/{who}/reminders"),
-                Some(body.clone()),
-            ),
-            (
-                Method::DELETE,
-                format!("/api/carer/residents/{who}/reminders/{id}"),
-                None,
-            ),
-        ] {
-            let r = app.call(method, &path, As::Bearer(&carer_token), body).await;
-            assert_eq!(
-                (r.status, r.body["error"]["code"].as_str()),
-                (reqwest::StatusCode::NOT_FOUND, Some("not_found")),
-                "{path}: {}",
-                r.body
-            );
-        }
-    }
-    // The admin's routes are never hers: 403.
-    for path in [
-        "/api/admin/users",
-        &format!("/api/admin/conversations/{erika}"),
-        &format!("/api/admin/users/{erika}/care"),
-    ] {
-        let r = app.get(path, As::Bearer(&carer_token)).await;
-        assert_eq!(r.status, 403, "{path}: {}", r.body);
-    }
+    nobody_else_is_hers(&app, &carer_token, (&stranger, &erika), (id, &body)).await;
     // Each action in the audit log, as her.
     assert_eq!(
         audited(&app, "carer:schwester-anna").await,
@@ -222,6 +232,68 @@ async fn a_carer_sees_a_residents_conversations_only_as_a_list_and_only_when_the
     );
 }
 
+/// Erika presses for help: the alarm is open on her carer's list until the carer acknowledges it, once; another
+/// alarm id is 404.
+async fn the_carer_acknowledges_her_alarm(app: &TestApp, (erika, erika_token): (&str, &str), carer_token: &str) {
+    let pressed = app
+        .call(Method::POST, "/api/emergency", As::Bearer(erika_token), None)
+        .await;
+    assert!(pressed.status.is_success(), "{}", pressed.body);
+    let list = app.get("/api/carer/residents", As::Bearer(carer_token)).await.body;
+    assert_eq!(list["residents"][0]["alarm"]["looked_after_by"], json!([]), "open");
+    let alarm = list["residents"][0]["alarm"]["id"]
+        .as_str()
+        .expect("an open alarm")
+        .to_string();
+    let ack = format!("/api/carer/residents/{erika}/alarms/{alarm}/acknowledge");
+    let done = app.call(Method::POST, &ack, As::Bearer(carer_token), None).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(done.body["acknowledged_by"], json!(["carer:schwester-anna"]));
+    let day = app
+        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(carer_token))
+        .await
+        .body;
+    assert_eq!(
+        day["alarm"]["looked_after_by"],
+        json!(["carer:schwester-anna"]),
+        "{day}"
+    );
+    // Again: nothing changes; somebody else's alarm id is 404.
+    let again = app.call(Method::POST, &ack, As::Bearer(carer_token), None).await;
+    assert_eq!(again.body["acknowledged_by"], json!(["carer:schwester-anna"]));
+    let wrong = format!("/api/carer/residents/{erika}/alarms/nothing/acknowledge");
+    assert_eq!(
+        app.call(Method::POST, &wrong, As::Bearer(carer_token), None)
+            .await
+            .status,
+        404
+    );
+}
+
+/// She moves to Lisbon: her window keeps its hours on her new clock; a zone that is none is refused.
+async fn she_moves_to_lisbon(app: &TestApp, path: &str, carer_token: &str) {
+    let moved = app
+        .call(
+            Method::PUT,
+            path,
+            As::Bearer(carer_token),
+            Some(json!({"time_zone": "Europe/Lisbon", "away_until": ""})),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    assert_eq!(moved.body["time_zone"], "Europe/Lisbon");
+    assert!(
+        moved.body["due_at"].as_str().unwrap().ends_with("T10:00:00+00:00"),
+        "{}",
+        moved.body
+    );
+    let nowhere = json!({"time_zone": "Mars/Olympus"});
+    let r = app
+        .call(Method::PUT, path, As::Bearer(carer_token), Some(nowhere))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
+}
+
 #[tokio::test]
 async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_themselves() {
     let app = spawn_app(&[]).await;
@@ -268,62 +340,9 @@ async fn a_carer_sets_a_residents_check_in_and_acknowledges_their_alarm_as_thems
         (away.body["away_until"].as_str(), away.body["window"].as_str()),
         (Some("2099-01-01"), Some("08:00-10:00"))
     );
-    // She moves to Lisbon: her window keeps its hours on her new clock; a zone that is none is refused.
-    let moved = app
-        .call(
-            Method::PUT,
-            &path,
-            As::Bearer(&carer_token),
-            Some(json!({"time_zone": "Europe/Lisbon", "away_until": ""})),
-        )
-        .await;
-    assert_eq!(moved.status, 200, "{}", moved.body);
-    assert_eq!(moved.body["time_zone"], "Europe/Lisbon");
-    assert!(
-        moved.body["due_at"].as_str().unwrap().ends_with("T10:00:00+00:00"),
-        "{}",
-        moved.body
-    );
-    let nowhere = json!({"time_zone": "Mars/Olympus"});
-    let r = app
-        .call(Method::PUT, &path, As::Bearer(&carer_token), Some(nowhere))
-        .await;
-    assert_eq!(r.status, 422, "{}", r.body);
+    she_moves_to_lisbon(&app, &path, &carer_token).await;
 
-    // Erika presses for help: the alarm is open on her carer's list until the carer acknowledges it.
-    let pressed = app
-        .call(Method::POST, "/api/emergency", As::Bearer(&erika_token), None)
-        .await;
-    assert!(pressed.status.is_success(), "{}", pressed.body);
-    let list = app.get("/api/carer/residents", As::Bearer(&carer_token)).await.body;
-    assert_eq!(list["residents"][0]["alarm"]["looked_after_by"], json!([]), "open");
-    let alarm = list["residents"][0]["alarm"]["id"]
-        .as_str()
-        .expect("an open alarm")
-        .to_string();
-    let ack = format!("/api/carer/residents/{erika}/alarms/{alarm}/acknowledge");
-    let done = app.call(Method::POST, &ack, As::Bearer(&carer_token), None).await;
-    assert_eq!(done.status, 200, "{}", done.body);
-    assert_eq!(done.body["acknowledged_by"], json!(["carer:schwester-anna"]));
-    let day = app
-        .get(&format!("/api/carer/residents/{erika}"), As::Bearer(&carer_token))
-        .await
-        .body;
-    assert_eq!(
-        day["alarm"]["looked_after_by"],
-        json!(["carer:schwester-anna"]),
-        "{day}"
-    );
-    // Again: nothing changes; somebody else's alarm id is 404.
-    let again = app.call(Method::POST, &ack, As::Bearer(&carer_token), None).await;
-    assert_eq!(again.body["acknowledged_by"], json!(["carer:schwester-anna"]));
-    let wrong = format!("/api/carer/residents/{erika}/alarms/nothing/acknowledge");
-    assert_eq!(
-        app.call(Method::POST, &wrong, As::Bearer(&carer_token), None)
-            .await
-            .status,
-        404
-    );
+    the_carer_acknowledges_her_alarm(&app, (&erika, &erika_token), &carer_token).await;
     let actions: Vec<String> = audited(&app, "carer:schwester-anna")
         .await
         .into_iter()
