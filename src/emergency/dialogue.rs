@@ -84,6 +84,16 @@ pub fn answer(text: &str, language: &str) -> Option<bool> {
     spoken::answer(text, language)
 }
 
+/// Whether `text` is for the help dialogue at all (the answer to its question, or a call for help): only then
+/// does a caller ask the store whom help reaches ([`Person::of`]), not for every turn.
+pub fn concerns_help(text: &str, words: &[(String, f32)], language: &str, help: Help) -> bool {
+    match help {
+        Help::Asked => true,
+        Help::Listening => hearing::hear(text, words, language).asks(),
+        Help::Off => false,
+    }
+}
+
 /// The help dialogue's reply to `text` (with the recogniser's `words` and their probabilities, where it gave
 /// them; none for typed text), where the conversation stands at `help`; none when the text is a question for
 /// the model.

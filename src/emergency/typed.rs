@@ -45,6 +45,9 @@ pub async fn hear(
     } else {
         Help::Listening
     };
+    if !dialogue::concerns_help(text, &[], language, state) {
+        return Ok(None);
+    }
     let person = Person::of(app, &user.id, prefs, language).await;
     let Some(reply) = dialogue::reply(text, &[], person, state) else {
         return Ok(None);

@@ -66,6 +66,9 @@ pub(super) async fn heard(
     (help, asked): (Help, Option<&str>),
     tx: &Tx,
 ) -> Result<bool> {
+    if !crate::emergency::dialogue::concerns_help(text, words, cx.2.language.as_str(), help) {
+        return Ok(false);
+    }
     let person = Person::of(app, &user.id, cx.1, cx.2.language.as_str()).await;
     let reply = reply(text, words, person, help);
     // Listening, these are the words that call for help; asked, the question's words are the earlier ones.
