@@ -49,6 +49,8 @@ pub struct App {
     pub lines: crate::lines::Lines,
     /// Failures the test suite injects into live calls (see [`crate::task::Faults`]).
     pub faults: crate::task::Faults,
+    /// Failed credentials per client address, and the addresses that wait for guessing.
+    pub guesses: crate::guesses::Guesses,
     /// Events for each person's open connections here (a reminder that is due).
     pub notify: Arc<crate::notify::Notify>,
     /// Open connections of every door: one budget, shared by address.
@@ -117,6 +119,7 @@ impl App {
         Self {
             lines: Default::default(),
             faults: Default::default(),
+            guesses: Default::default(),
             notify: Default::default(),
             connections,
             silero,

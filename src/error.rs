@@ -6,9 +6,12 @@
 use axum::Json;
 use axum::extract::rejection::{BytesRejection, JsonRejection};
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
+
+pub use crate::guesses::Credential;
 
 /// Handlers return `Result<T>`; the error side becomes the contract's error body.
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
@@ -27,6 +30,13 @@ pub enum ApiError {
     /// No or invalid credentials.
     #[error("authentication required")]
     Unauthorized,
+    /// A credential that matched nothing: 401, or 404 for an acknowledgement link (which must not tell whether
+    /// it ever existed). Counted against the caller's address ([`crate::guesses`]).
+    #[error("{}", wrong_credential_message(*.0))]
+    WrongCredential(Credential),
+    /// The caller's address guessed too often and waits this long.
+    #[error("too many failed sign-ins from this address; try again in {} s", .0.as_secs_f64().ceil())]
+    Waiting(std::time::Duration),
     /// Authenticated, but not allowed.
     #[error("{0}")]
     Forbidden(String),
@@ -76,6 +86,9 @@ impl ApiError {
         match self {
             Self::BadRequest { code, .. } => (StatusCode::BAD_REQUEST, code),
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            Self::WrongCredential(Credential::Ack | Credential::Care) => (StatusCode::NOT_FOUND, "not_found"),
+            Self::WrongCredential(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            Self::Waiting(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"),
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             Self::Validation(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
@@ -130,7 +143,25 @@ impl IntoResponse for ApiError {
         if let Self::Internal(cause) = &self {
             tracing::error!(%cause, "internal error");
         }
-        error_response(status, code, &self.to_string())
+        let mut response = error_response(status, code, &self.to_string());
+        match self {
+            Self::WrongCredential(credential) => {
+                response.extensions_mut().insert(credential);
+            }
+            Self::Waiting(wait) => {
+                let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+                response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+fn wrong_credential_message(credential: Credential) -> &'static str {
+    match credential {
+        Credential::Ack | Credential::Care => "acknowledgement link not found",
+        _ => "authentication required",
     }
 }
 

@@ -6,7 +6,8 @@
 //! (`turn`, `listen`, `voice`) reaches no channel. The `architecture` tests check all three.
 //!
 //! **Foundations**
-//! - [`error`]: the one error type and the contract's error body.
+//! - [`error`]: the one error type and the contract's error body; [`guesses`]: failed credentials per client
+//!   address, and the addresses that wait for guessing.
 //! - [`config`]: settings from the environment by area, profiles, the 16 runtime-overridable keys.
 //! - [`store`]: the database, SQLite or PostgreSQL (migrations in `migrations/`), one file per group of tables.
 //! - [`logging`]: the service log, also broadcast to admins; [`traces`]: turns exported as OpenTelemetry spans.
@@ -59,6 +60,7 @@
 //!
 //! **Running it**
 //! - [`tls`]: HTTPS on the home network (a local authority, files, ACME).
+//! - [`hosts`]: the host names the gateway answers to (a DNS-rebinding page's is refused).
 //! - [`server`]: the HTTP server: the overflow lane, header and body timeouts, graceful shutdown.
 //! - [`serve`]: every door and background task until a shutdown signal; tests call it with port 0.
 
@@ -80,6 +82,8 @@ pub mod emergency;
 pub mod engines;
 pub mod error;
 pub mod files;
+pub mod guesses;
+pub mod hosts;
 pub mod hours;
 pub mod latency;
 pub mod lines;

@@ -57,6 +57,11 @@ pub const TURN_CHECKS_TOTAL: &str = "turn_checks_total";
 /// (`no_audio`: no RTP for `RTP_TIMEOUT_SECONDS`; `no_ack`: its 200 never acknowledged; `session_expired`: a
 /// session timer ran out unrefreshed).
 pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
+/// Counter `auth_failures_total{kind}`: credentials that matched nothing, by kind (admin_key, bearer, cookie,
+/// link, ack, care).
+pub const AUTH_FAILURES_TOTAL: &str = "auth_failures_total";
+/// Counter `auth_blocked_total`: waits an address was made to start for failing too often.
+pub const AUTH_BLOCKED_TOTAL: &str = "auth_blocked_total";
 /// Counter `task_failures_total{door}`: call and connection tasks that failed (a panic), each ending its call
 /// as a hang-up would.
 pub const TASK_FAILURES_TOTAL: &str = "task_failures_total";
@@ -144,6 +149,14 @@ const HELP: &[(&str, &str)] = &[
     (
         TURN_CHECKS_TOTAL,
         "Smart Turn's checks of a pause: started, and the verdicts taken (complete, incomplete, failed).",
+    ),
+    (
+        AUTH_FAILURES_TOTAL,
+        "Credentials that matched nothing (admin key, bearer token, cookie, personal link, acknowledgement and care links), by kind.",
+    ),
+    (
+        AUTH_BLOCKED_TOTAL,
+        "Waits started by an address that failed too many credentials in a minute (then answered 429).",
     ),
     (
         TASK_FAILURES_TOTAL,

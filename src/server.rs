@@ -162,6 +162,7 @@ fn routers(app: &Arc<App>, doors: &[Door]) -> (Vec<Router>, Router) {
     let body_timeout = Duration::from_secs(app.settings.server.body_timeout_secs);
     let full = crate::routes::router(state.clone()).layer(RequestBodyTimeoutLayer::new(body_timeout));
     let trusted = &app.settings.auth.trusted_proxy_ips;
+    let hosts = Arc::new(crate::hosts::Hosts::new(&app.settings));
     let routers = doors
         .iter()
         .map(|door| match door.https_port {
@@ -172,6 +173,12 @@ fn routers(app: &Arc<App>, doors: &[Door]) -> (Vec<Router>, Router) {
                 ))
             }
             None => full.clone(),
+        })
+        .map(|router| {
+            router.layer(axum::middleware::from_fn_with_state(
+                hosts.clone(),
+                crate::hosts::only_own,
+            ))
         })
         .collect();
     let overflow = axum::Router::from(crate::routes::health::router())

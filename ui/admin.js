@@ -519,7 +519,7 @@ const HEALTH_EVERY_MS = 10000;
 
 async function loadHealth() {
   const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices,
-    calls, task_failures: failures } = await api('/api/admin/providers');
+    calls, task_failures: failures, waiting_addresses: waiting } = await api('/api/admin/providers');
   helpPeople(help);
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
@@ -540,8 +540,10 @@ async function loadHealth() {
   // Never "every provider works" while someone's help would reach nobody, or before each one was heard from.
   const works = notTried.length ? t('admin-not-tried-list', { list: notTried.join(', ') })
     : nobody ? t('admin-providers-answer') : t('admin-every-provider-works');
+  // Addresses that guessed credentials and wait: somebody tries secrets, or a device keeps an old link.
+  const guessing = waiting.length ? t('admin-addresses-waiting', { list: waiting.map((w) => `${w.address} (${w.seconds_left} s)`).join(', ') }) : '';
   $('#health-summary').textContent = [nobody, failing.length ? t('admin-failing-list', { list: failing.join(', ') }) : '',
-    failing.length && !notTried.length ? '' : works]
+    failing.length && !notTried.length ? '' : works, guessing]
     .filter(Boolean).join(' ');
   rows('#health', [...shown, ...telephone, ...doors(calls, failures)], (p) => p.door
     ? [t('admin-telephone-calls'), p.door, '–', p.text, '–', '–', '–']

@@ -177,6 +177,7 @@ admin-not-tried-list = Noch nicht versucht (kein Aufruf und keine Prüfung hat s
 admin-providers-answer = Die eingerichteten Anbieter antworten.
 admin-every-provider-works = Alle eingerichteten Anbieter funktionieren.
 admin-failing-list = Gestört: { $list }.
+admin-addresses-waiting = Zu viele falsche Anmeldungen, wartet: { $list }.
 admin-error-rate = { $percent } % von { $calls }
 admin-total = Gesamt
 admin-estimated = ({ $amount } geschätzt)

@@ -177,6 +177,7 @@ admin-not-tried-list = Not tried yet (no call or check has reached them): { $lis
 admin-providers-answer = The configured providers answer.
 admin-every-provider-works = Every configured provider works.
 admin-failing-list = Failing: { $list }.
+admin-addresses-waiting = Too many failed sign-ins, waiting: { $list }.
 admin-error-rate = { $percent } % of { $calls }
 admin-total = Total
 admin-estimated = ({ $amount } estimated)

@@ -17,7 +17,7 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use crate::app::{App, AppState};
-use crate::error::ApiError;
+use crate::error::{ApiError, Credential};
 use crate::store::users::User;
 
 /// Who may call an operation: the API description tags each route with one of these, and its security follows.
@@ -88,7 +88,7 @@ pub async fn identify(
     if let Some(token) = bearer(headers) {
         return match app.store.user_by_token_hash(&token::hash(&token)).await? {
             Some(user) => Ok(found(user, Method::Bearer)),
-            None => reject("bearer token unknown"),
+            None => reject("bearer token unknown", Credential::Bearer),
         };
     }
     // A stale cookie is not an error: the person may still be identified by the proxy or be anonymous.
@@ -100,7 +100,7 @@ pub async fn identify(
     if let Some(token) = query_token(query) {
         return match app.store.user_by_token_hash(&token::hash(&token)).await? {
             Some(user) => Ok(found(user, Method::Query)),
-            None => reject("query token unknown"),
+            None => reject("query token unknown", Credential::Link),
         };
     }
     if let Some(external_id) = trusted_identity(app, headers, peer) {
@@ -116,12 +116,21 @@ pub async fn identify(
         };
         return Ok(found(user, Method::Anonymous));
     }
-    reject("no credentials")
+    // A stale cookie that leaves the caller unknown is a failed credential; one the anonymous user stands in
+    // for is not.
+    match cookie::read(headers) {
+        Some(_) => reject("cookie unknown", Credential::Cookie),
+        None => {
+            tracing::debug!("authentication rejected: no credentials");
+            Err(ApiError::Unauthorized)
+        }
+    }
 }
 
-fn reject<T>(why: &str) -> Result<T, ApiError> {
+/// A credential that matched nothing: counted against the caller's address ([`crate::guesses`]).
+fn reject<T>(why: &str, credential: Credential) -> Result<T, ApiError> {
     tracing::debug!(why, "authentication rejected");
-    Err(ApiError::Unauthorized)
+    Err(ApiError::WrongCredential(credential))
 }
 
 /// Whether a user is admin: the persistent flag, or a name (or SSO identity) listed in ADMIN_USERS.
@@ -228,6 +237,6 @@ pub fn admin_by_key(app: &App, given: &str) -> Result<Admin, ApiError> {
             actor: "admin-key".into(),
             user: None,
         }),
-        _ => reject("admin key wrong or not configured"),
+        _ => reject("admin key wrong or not configured", Credential::AdminKey),
     }
 }

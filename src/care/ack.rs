@@ -30,7 +30,7 @@ pub async fn link(app: &App, user_id: &str, about: &str, lang: &str) -> Option<S
 pub async fn page(app: &App, secret: &str, confirm: bool) -> Result<String> {
     let hash = token::hash(secret);
     let Some(ack) = app.store.care_ack(&hash).await? else {
-        return Err(ApiError::NotFound("acknowledgement link"));
+        return Err(ApiError::WrongCredential(crate::error::Credential::Care));
     };
     if confirm && app.store.acknowledge_care(&hash).await? {
         app.store

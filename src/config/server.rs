@@ -24,6 +24,9 @@ pub struct ServerSettings {
     pub instance_id: String,
     /// `OVERRIDES_REFRESH_SECONDS`: how old the runtime overrides an instance uses may be.
     pub overrides_refresh_secs: u64,
+    /// `ALLOWED_HOSTS`: host names served besides the machine's own (`.example.org`: the domain and its
+    /// names; `*`: any).
+    pub allowed_hosts: Vec<String>,
     /// `RESTART_COMMAND`: the privileged command that restarts the service (split at spaces, no shell).
     pub restart_command: Option<Vec<String>>,
 }
@@ -44,6 +47,9 @@ impl ServerSettings {
                 .raw()
                 .unwrap_or_else(|| format!("{}:{}", host_name(), listen_addr.port())),
             overrides_refresh_secs: src.var("OVERRIDES_REFRESH_SECONDS", "how old the runtime overrides (and the local backend) an instance uses may be; an admin's change through another instance takes effect within it").ranged(30, 3600)?.max(1).into(),
+            allowed_hosts: src
+                .var("ALLOWED_HOSTS", "comma list of host names served besides `localhost`, this machine's names and addresses, `PUBLIC_URL`'s host and `ACME_DOMAIN` (`.example.org`: the domain and the names under it; `*`: any); another `Host` gets 421")
+                .list(),
             restart_command: src
                 .var("RESTART_COMMAND", "privileged command that restarts the service, e.g. `sudo -n systemctl restart voice-gateway` (no shell)")
                 .shown("(unset: the gateway re-executes itself)")

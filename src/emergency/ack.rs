@@ -42,7 +42,7 @@ pub async fn page(app: &App, secret: &str, page: Page) -> Result<String> {
         }
     };
     let Some(alarm) = alarm else {
-        return Err(ApiError::NotFound("acknowledgement link"));
+        return Err(ApiError::WrongCredential(crate::error::Credential::Ack));
     };
     let person = person(app, &alarm).await?;
     Ok(html(&person, &alarm, page))

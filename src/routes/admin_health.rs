@@ -69,6 +69,8 @@ struct ProvidersHealth {
     calls: Vec<crate::lines::CallOutcomes>,
     /// The care notices to contacts waiting to be sent: a mail relay or Twilio that keeps failing shows here.
     care_notices: CareNotices,
+    /// The client addresses that failed too many credentials and wait (429 to every request until then).
+    waiting_addresses: Vec<crate::guesses::Waiting>,
 }
 
 /// The care notices waiting in the outbox.
@@ -117,6 +119,7 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         lines: app.lines.list(),
         task_failures: app.lines.failures(),
         calls: app.lines.calls(),
+        waiting_addresses: app.guesses.waiting_now(std::time::Instant::now()),
         care_notices: {
             let outbox = app.store.outbox_health().await?;
             CareNotices {

@@ -96,6 +96,8 @@ async fn personal_link(
         }
         None => (
             StatusCode::UNAUTHORIZED,
+            // Counted against the address, as every failed credential ([`crate::guesses`]).
+            axum::Extension(crate::error::Credential::Link),
             Html(page(headers, "page-signin-invalid-link", true)),
         )
             .into_response(),
@@ -209,6 +211,9 @@ async fn gated(app: &App, path: &str, asked: &Asked, shown: impl FnOnce(auth::Cu
     match auth::identify(app, &asked.headers, None, Some(asked.peer)).await {
         Ok(caller) => shown(caller),
         Err(ApiError::Unauthorized) => gate(app, &asked.headers),
+        Err(ApiError::WrongCredential(credential)) => {
+            (axum::Extension(credential), gate(app, &asked.headers)).into_response()
+        }
         Err(err) => err.into_response(),
     }
 }

@@ -79,6 +79,8 @@ pub async fn track(State(app): State<AppState>, request: Request, next: Next) ->
         .map_or_else(|| "unmatched".to_string(), |p| label_of(p.as_str()));
     let method = request.method().to_string();
     let started = Instant::now();
+    // A failure the test suite injects into a handler (see `crate::task::Faults`).
+    app.faults.trip("http");
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
     let labels = [("method", method.as_str()), ("route", route.as_str())];

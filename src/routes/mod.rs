@@ -25,16 +25,20 @@ pub mod sessions;
 pub mod switch;
 pub mod ui;
 
+use std::net::SocketAddr;
+use std::time::Instant;
+
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::Response;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::app::AppState;
-use crate::error::error_response;
+use crate::error::{ApiError, Credential, error_response};
 
 /// Every route with its description, without state; uploads to `/api/transcribe` may be up to `audio_limit`
 /// bytes.
@@ -76,8 +80,12 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
-        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(CatchPanicLayer::custom({
+            let app = state.clone();
+            move |err| panic_response(&app, err)
+        }))
         .layer(axum::middleware::from_fn(crate::openai::errors::translate))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), slow_guessers))
         .layer(own_pages_only(state.settings.emergency.public_url.clone()));
     with_security_headers(routes).with_state(state)
 }
@@ -111,6 +119,32 @@ fn own_pages_only(
     })
 }
 
+/// Guessing slowed to nothing ([`crate::guesses`]): an address that failed too many credentials waits, every
+/// request of it but `/health` answered 429 with `Retry-After`; a handler's failed credential (the
+/// [`Credential`] its response carries) is counted against the address after the response.
+async fn slow_guessers(State(app): State<AppState>, req: Request, next: Next) -> Response {
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    let Some(client) = crate::guesses::client(req.headers(), peer, &app.settings.auth.trusted_proxy_ips) else {
+        return next.run(req).await;
+    };
+    let now = Instant::now();
+    if req.uri().path() != "/health"
+        && let Some(wait) = app.guesses.waiting(client, now)
+    {
+        return ApiError::Waiting(wait).into_response();
+    }
+    let response = next.run(req).await;
+    if let Some(credential) = response.extensions().get::<Credential>() {
+        let labels = [("kind", credential.as_str())];
+        app.metrics.incr(crate::metrics::AUTH_FAILURES_TOTAL, &labels);
+        if let Some(wait) = app.guesses.failed(client, now) {
+            app.metrics.incr(crate::metrics::AUTH_BLOCKED_TOTAL, &[]);
+            tracing::warn!(%client, seconds = wait.as_secs(), "an address failed too many credentials; it waits");
+        }
+    }
+    response
+}
+
 /// The content security policy of every page: scripts, styles and connections only from the gateway itself
 /// (no inline script or style), no framing, no `<base>`, forms only to the gateway.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
@@ -140,13 +174,14 @@ async fn method_not_allowed() -> Response {
     )
 }
 
-/// A panic is a bug: the client gets the contract's 500 body, the log gets the message.
-fn panic_response(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
+/// A panic is a bug: the client gets the contract's 500 body; it is counted (`task_failures_total{door="http"}`,
+/// the admin panel's health) and logged with its message.
+fn panic_response(app: &AppState, err: Box<dyn std::any::Any + Send + 'static>) -> Response {
     let detail = err
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| err.downcast_ref::<&str>().copied())
         .unwrap_or("unknown panic");
-    tracing::error!(detail, "handler panicked");
+    app.lines.task_failed(&app.metrics, "http", detail);
     error_response(StatusCode::INTERNAL_SERVER_ERROR, "internal", "internal error")
 }

@@ -3,7 +3,8 @@
 //! Every route is registered through `utoipa-axum`'s `routes!`, which takes the handler's `#[utoipa::path]`:
 //! a route cannot be served without its description. What every route of a kind answers is added here from
 //! the operation's tag (`public`, `user`, `admin`): the security it accepts, 401 and 403, 400/408/413/422 for
-//! a request body, 404 for a path parameter and 503 at the connection caps.
+//! a request body, 404 for a path parameter, 503 at the connection caps and 429 while the caller's address waits
+//! for guessing credentials.
 
 use std::sync::OnceLock;
 
@@ -162,6 +163,10 @@ fn complete_responses(tag: &str, path: &str, has_query: bool, operation: &mut Op
     let mut common = vec!["503"];
     if tag != PUBLIC {
         common.push("401");
+    }
+    if path != "/health" {
+        // An address that failed too many credentials waits ([`crate::guesses`]).
+        common.push("429");
     }
     if tag == ADMIN {
         common.push("403");

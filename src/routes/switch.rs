@@ -89,11 +89,12 @@ pub(super) struct Switch {
 pub(super) async fn switch(State(app): State<AppState>, body: axum::body::Bytes) -> Result<Response> {
     // Read here rather than by axum's `Form`, so that a wrong body gets the error body of every other error.
     let asked: Switch = serde_urlencoded::from_bytes(&body).map_err(|e| ApiError::Validation(format!("form: {e}")))?;
+    let wrong = ApiError::WrongCredential(crate::error::Credential::Link);
     if asked.k.len() > 200 {
-        return Err(ApiError::Unauthorized);
+        return Err(wrong);
     }
     let Some(user) = app.store.user_by_token_hash(&token::hash(&asked.k)).await? else {
-        return Err(ApiError::Unauthorized);
+        return Err(wrong);
     };
     let own = ["/", "/admin", "/carer"]
         .iter()

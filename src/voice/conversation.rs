@@ -345,12 +345,27 @@ impl Conversation {
 
     fn begin<F, Fut>(&mut self, start: F) -> bool
     where
-        F: FnOnce(mpsc::Sender<Out>) -> Fut,
+        F: FnOnce(mpsc::Sender<Out>) -> Fut + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         let cancelled = self.interrupt();
         let (tx, events) = mpsc::channel(QUEUE);
-        let task = AbortOnDrop(tokio::spawn(start(tx)));
+        let (app, door, errors) = (self.app.clone(), self.channel, tx.clone());
+        // A turn that fails (a panic: a bug) ends with an error event and is counted; the connection goes on.
+        let task = AbortOnDrop(tokio::spawn(async move {
+            let turn = async {
+                app.faults.trip(door);
+                start(tx).await;
+            };
+            if let Err(reason) = crate::task::caught(turn).await {
+                app.lines.task_failed(&app.metrics, door, &reason);
+                let err = crate::error::ApiError::Internal(format!("a {door} turn failed"));
+                // As every failed turn: its error, then `done`.
+                if errors.send(Out::Event(super::events::error_event(&err))).await.is_ok() {
+                    let _ = errors.send(Out::Event(ServerEvent::Done)).await;
+                }
+            }
+        }));
         self.running = Some(Running { task, events });
         cancelled
     }

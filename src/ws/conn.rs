@@ -117,19 +117,27 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
         receipts: std::collections::VecDeque::new(),
         told: crate::voice::phrases::Told::default(),
     };
-    conn.run(socket).await;
+    let mut socket = socket;
+    // A connection that fails (a panic: a bug) says so, closes as a server error and is counted; no other
+    // connection notices.
+    if let Err(reason) = crate::task::caught(conn.run(&mut socket)).await {
+        app.lines.task_failed(&app.metrics, name, &reason);
+        if reject(&mut socket, ApiError::Internal(format!("the {name} connection failed"))).await {
+            let _ = close(&mut socket, 1011, "internal error").await;
+        }
+    }
     drop(conn);
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
 }
 
 impl Conn {
-    async fn run(&mut self, mut socket: WebSocket) {
+    async fn run(&mut self, socket: &mut WebSocket) {
         let idle = Duration::from_secs(self.app.settings.voice.idle_timeout_secs);
         loop {
             let answering = self.conversation.answering();
             let busy = answering || self.conversation.help_pending();
             if !busy && let Some(notice) = self.held.pop_front() {
-                if !Box::pin(self.on_notice(&mut socket, notice, false)).await {
+                if !Box::pin(self.on_notice(socket, notice, false)).await {
                     return;
                 }
                 continue;
@@ -142,23 +150,23 @@ impl Conn {
                 () = tokio::time::sleep(idle), if !answering => Step::Idle,
             };
             let keep_going = match step {
-                Step::Incoming(Some(Ok(message))) => self.on_message(&mut socket, message).await,
+                Step::Incoming(Some(Ok(message))) => self.on_message(socket, message).await,
                 Step::Incoming(Some(Err(err))) => {
                     // A frame the WebSocket layer refused: say why in the close code.
                     if let Some((code, reason)) = close_code(err) {
-                        let _ = close(&mut socket, code, reason).await;
+                        let _ = close(socket, code, reason).await;
                     }
                     false
                 }
                 Step::Incoming(None) => false,
                 Step::Next(Next::HelpUnanswered) => {
                     let cancelled = self.conversation.alarm(self.listener.options().clone());
-                    self.said_interrupted(&mut socket, cancelled).await
+                    self.said_interrupted(socket, cancelled).await
                 }
-                Step::Next(Next::Out(Out::Event(event))) => self.on_event(&mut socket, event).await,
+                Step::Next(Next::Out(Out::Event(event))) => self.on_event(socket, event).await,
                 Step::Next(Next::Out(Out::Audio(wav))) => match self.answer_audio(wav).await {
-                    Ok(bytes) => send(&mut socket, Message::Binary(bytes.into())).await,
-                    Err(err) => reject(&mut socket, err).await,
+                    Ok(bytes) => send(socket, Message::Binary(bytes.into())).await,
+                    Err(err) => reject(socket, err).await,
                 },
                 Step::Next(Next::Ended) => true,
                 Step::Notice(notice) if busy => {
@@ -166,18 +174,18 @@ impl Conn {
                     match self.held.len() > HELD_NOTICES {
                         true => {
                             let oldest = self.held.pop_front().unwrap_or_default();
-                            Box::pin(self.on_notice(&mut socket, oldest, true)).await
+                            Box::pin(self.on_notice(socket, oldest, true)).await
                         }
                         false => true,
                     }
                 }
-                Step::Notice(notice) => Box::pin(self.on_notice(&mut socket, notice, false)).await,
+                Step::Notice(notice) => Box::pin(self.on_notice(socket, notice, false)).await,
                 Step::Verdict(verdict) => match self.listener.decide(verdict, answering) {
-                    Some(heard) => self.on_heard(&mut socket, heard).await,
+                    Some(heard) => self.on_heard(socket, heard).await,
                     None => true,
                 },
                 Step::Idle => {
-                    let _ = close(&mut socket, 1000, "idle timeout").await;
+                    let _ = close(socket, 1000, "idle timeout").await;
                     false
                 }
             };

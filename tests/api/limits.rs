@@ -19,7 +19,7 @@ async fn connect_from(app: &TestApp, from: &str) -> TcpStream {
 /// A connection that starts a request and never finishes its headers.
 async fn slow_client(app: &TestApp, from: &str) -> TcpStream {
     let mut tcp = connect_from(app, from).await;
-    tcp.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    tcp.write_all(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         .await
         .unwrap();
     tcp
@@ -60,7 +60,7 @@ async fn get_from(app: &TestApp, from: &str, path: &str) -> (u16, String) {
 /// has closed, and so no longer counts the connection.
 async fn get_and_close(app: &TestApp, from: &str, path: &str) -> String {
     let mut tcp = connect_from(app, from).await;
-    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     tcp.write_all(request.as_bytes()).await.unwrap();
     let (answer, closed) = read_some(&mut tcp, Duration::from_secs(5)).await;
     assert!(closed, "the server closes the connection: {answer}");
@@ -90,7 +90,7 @@ async fn a_slow_body_gets_408() {
     let (_, token) = app.create_user("slowpoke").await;
     let mut tcp = connect_from(&app, "127.0.0.1").await;
     let head = format!(
-        "PUT /api/me/prefs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\
+        "PUT /api/me/prefs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\
          Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"language\""
     );
     tcp.write_all(head.as_bytes()).await.unwrap();

@@ -222,8 +222,13 @@ async fn serve(mut socket: WebSocket, app: Arc<App>, user: User, config: Config,
     let created = ServerEvent::SessionCreated {
         session: conn.session(),
     };
-    if conn.send(&mut socket, created).await {
-        conn.run(&mut socket).await;
+    // A connection that fails (a panic: a bug) says so and is counted; no other connection notices.
+    if conn.send(&mut socket, created).await
+        && let Err(reason) = crate::task::caught(conn.run(&mut socket)).await
+    {
+        app.lines.task_failed(&app.metrics, "realtime", &reason);
+        let event = ServerEvent::error(ErrorType::ServerError, "internal", "internal error");
+        let _ = send_event(&mut socket, &event, beta).await;
     }
     drop(conn);
     app.metrics.gauge_add(crate::metrics::WS_CONNECTIONS, &label, -1);
