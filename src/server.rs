@@ -180,6 +180,8 @@ fn routers(app: &Arc<App>, doors: &[Door]) -> (Vec<Router>, Router) {
                 crate::hosts::only_own,
             ))
         })
+        // A refused host name or a redirect to HTTPS carries them too.
+        .map(crate::routes::with_security_headers)
         .collect();
     let overflow = axum::Router::from(crate::routes::health::router())
         .fallback(busy)

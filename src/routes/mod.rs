@@ -151,15 +151,34 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; worker-src 'self'; object-src 'none'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// What the pages may use of the device: the microphone and the location (the help button's) for the
+/// gateway's own pages, nothing else.
+pub const PERMISSIONS_POLICY: &str = "camera=(), microphone=(self), geolocation=(self), payment=(), usb=()";
+
 /// Headers on every response (a handler's own win): the policy above, no MIME sniffing, no referrer (the
-/// acknowledgement and personal links carry secrets in their address), no framing by older browsers.
-fn with_security_headers(router: Router<AppState>) -> Router<AppState> {
+/// acknowledgement and personal links carry secrets in their address), no framing by older browsers, a window
+/// of its own (another site's window it opened, or that opened it, holds no handle to it), its responses not
+/// loadable by another site's page (an image or script tag reading an answer), and the device permissions
+/// above. No `Strict-Transport-Security`: a house that turns `TLS` off again must still reach its gateway.
+pub fn with_security_headers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
     let set = |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     router
         .layer(set(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .layer(set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(set(header::REFERRER_POLICY, "no-referrer"))
         .layer(set(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(set(
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        ))
+        .layer(set(
+            header::HeaderName::from_static("cross-origin-resource-policy"),
+            "same-origin",
+        ))
+        .layer(set(
+            header::HeaderName::from_static("permissions-policy"),
+            PERMISSIONS_POLICY,
+        ))
 }
 
 async fn not_found() -> Response {

@@ -313,10 +313,15 @@ async fn an_admin_confirming_a_reminder_is_no_sign_of_the_persons_life() {
         .await;
     assert_eq!(made.status, 201, "{}", made.body);
     let reminder = made.body["id"].as_str().unwrap();
-    // Delivered by the gateway's own scheduler (no page open: unreachable), then waiting to be confirmed.
+    // Delivered by the gateway's own scheduler (no page open: unreachable, recorded just after the claim), then
+    // waiting to be confirmed.
     crate::common::eventually("the delivery", 15, || async {
         let r = app.get("/api/me/reminders", As::Bearer(&token)).await;
-        (r.body["reminders"][0]["state"] == "delivering").then_some(())
+        let reminder = &r.body["reminders"][0];
+        let recorded = reminder["deliveries"]
+            .as_array()
+            .is_some_and(|d| d.iter().any(|d| d["status"] == "unreachable"));
+        (reminder["state"] == "delivering" && recorded).then_some(())
     })
     .await;
     let path = format!("/api/admin/users/{id}/reminders/{reminder}/confirm");

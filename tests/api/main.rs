@@ -26,6 +26,7 @@ mod errors;
 mod fakes;
 mod fuzz;
 mod guessing;
+mod headers;
 mod help_path;
 mod help_reach;
 mod hosts;
