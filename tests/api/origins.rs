@@ -87,23 +87,46 @@ async fn behind_a_proxy_the_public_address_is_the_gateways_own_origin() {
 
 #[tokio::test]
 #[ignore = "needs Chromium and node; scripts/test.sh runs it"]
-async fn a_page_on_another_port_of_the_machine_cannot_raise_an_alarm_in_a_real_browser() {
-    let s = setup(Some(Mode::Accept), &[], profile()).await;
+async fn a_page_on_another_port_or_site_cannot_raise_an_alarm_or_restart_the_gateway_in_a_real_browser() {
+    // The restart command marks a file: the gateway keeps serving, and a restart that happened shows.
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("restarted");
+    let command = format!("touch {}", marker.display());
+    let s = setup(Some(Mode::Accept), &[("RESTART_COMMAND", &command)], profile()).await;
+    let olga = json!({"name": "olga", "is_admin": true});
+    let made = s
+        .app
+        .call(Method::POST, "/api/admin/users", As::AdminKey, Some(olga))
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
     crate::browser::ui_steps(
         "attack.mjs",
         &[
             ("BASE", format!("http://{}", s.app.addr)),
             ("LINK", format!("/?k={}", s.token)),
+            (
+                "ADMIN_LINK",
+                format!("/admin?k={}", made.body["token"].as_str().unwrap()),
+            ),
         ],
     )
     .await;
     assert!(s.smtp.as_ref().unwrap().mails().is_empty(), "no alarm went out");
     assert!(events(&s.app, &s.id).await.is_empty());
-    let prefs = s.app.get("/api/me/prefs", As::Bearer(&s.token)).await;
+    let prefs = s.app.get("/api/me/prefs", As::Bearer(&s.token)).await.body;
     assert_eq!(
-        prefs.body["emergency_contacts"],
+        prefs["emergency_contacts"],
         json!(["tochter@family.example"]),
-        "{}",
-        prefs.body
+        "{prefs}"
     );
+    assert_eq!(prefs["full_name"], "Anna Muster", "her own page's write: {prefs}");
+    // One restart: the panel's own; none of the four attacks'.
+    let audit = s.app.store.audit_entries(100).await.unwrap();
+    let restarts: Vec<&str> = audit
+        .iter()
+        .filter(|e| e.action.contains("restart"))
+        .map(|e| e.actor.as_str())
+        .collect();
+    assert_eq!(restarts, ["olga"], "{audit:?}");
+    crate::common::eventually("the panel's restart command to run", 10, || async { marker.exists() }).await;
 }
