@@ -51,6 +51,8 @@ pub struct App {
     pub faults: crate::task::Faults,
     /// Failed credentials per client address, and the addresses that wait for guessing.
     pub guesses: crate::guesses::Guesses,
+    /// The looks at people's records this instance recorded in the last hour (one a reader and kind).
+    pub looks: crate::store::access::Looks,
     /// Events for each person's open connections here (a reminder that is due).
     pub notify: Arc<crate::notify::Notify>,
     /// Open connections of every door: one budget, shared by address.
@@ -119,7 +121,8 @@ impl App {
         Self {
             lines: Default::default(),
             faults: Default::default(),
-            guesses: Default::default(),
+            guesses: crate::guesses::Guesses::new(settings.auth.failures_per_minute),
+            looks: Default::default(),
             notify: Default::default(),
             connections,
             silero,

@@ -1,5 +1,6 @@
 //! Guessing a secret slowed to nothing: failed credentials (admin key, bearer token, cookie, personal link,
-//! acknowledgement and care links) are counted per client address. Beyond [`FREE_PER_MINUTE`] a minute the
+//! acknowledgement and care links) are counted per client address. Beyond [`FREE_PER_MINUTE`] a minute (or
+//! `AUTH_FAILURES_PER_MINUTE`) the
 //! address waits a minute, then twice as long each time it starts again, up to an hour; while it waits every
 //! request of it but `/health` is answered 429 with `Retry-After`, a correct credential too, so that a guesser
 //! cannot tell a hit. An IPv6 client is its /64 (one household's network). The table is bounded: when full, the
@@ -13,7 +14,8 @@ use std::time::{Duration, Instant};
 use axum::http::HeaderMap;
 use ipnet::IpNet;
 
-/// Failed credentials an address may have in a minute before it waits.
+/// Failed credentials an address may have in a minute before it waits, unless `AUTH_FAILURES_PER_MINUTE`
+/// says otherwise.
 pub const FREE_PER_MINUTE: u32 = 10;
 /// The first wait; each next one doubles.
 const FIRST_WAIT: Duration = Duration::from_secs(60);
@@ -75,12 +77,26 @@ pub struct Waiting {
 }
 
 /// Failed credentials per address.
-#[derive(Default)]
 pub struct Guesses {
+    free: u32,
     table: Mutex<HashMap<IpAddr, Entry>>,
 }
 
+impl Default for Guesses {
+    fn default() -> Self {
+        Self::new(FREE_PER_MINUTE)
+    }
+}
+
 impl Guesses {
+    /// A table that lets `free` failures a minute pass.
+    pub fn new(free: u32) -> Self {
+        Self {
+            free,
+            table: Mutex::default(),
+        }
+    }
+
     /// How long `client` still waits, when it does.
     pub fn waiting(&self, client: IpAddr, now: Instant) -> Option<Duration> {
         let table = self.lock();
@@ -112,7 +128,7 @@ impl Guesses {
         }
         entry.failures += 1;
         entry.last = now;
-        if entry.failures <= FREE_PER_MINUTE {
+        if entry.failures <= self.free {
             return None;
         }
         let wait = FIRST_WAIT.saturating_mul(1 << entry.waits.min(10)).min(LONGEST_WAIT);

@@ -26,6 +26,8 @@ pub struct AuthSettings {
     pub sso_logout_url: Option<String>,
     /// `SSO_LOGIN_URL`, where the UI gate sends callers without identity.
     pub sso_login_url: Option<String>,
+    /// `AUTH_FAILURES_PER_MINUTE`: failed credentials a client address may have in a minute before it waits.
+    pub failures_per_minute: u32,
 }
 
 impl AuthSettings {
@@ -73,6 +75,13 @@ impl AuthSettings {
                     "where the UI gate sends callers without identity (else 401)",
                 )
                 .raw(),
+            failures_per_minute: src
+                .var(
+                    "AUTH_FAILURES_PER_MINUTE",
+                    "failed credentials (admin key, token, cookie, links) one client address may have in a minute; beyond, it waits a minute, doubling up to an hour (429)",
+                )
+                .ranged(10, 1_000_000)?
+                .max(1) as u32,
         })
     }
 

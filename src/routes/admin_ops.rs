@@ -355,7 +355,7 @@ struct UserName {
     responses((status = 200, body = UserSessions)))]
 async fn user_sessions(
     State(app): State<AppState>,
-    _admin: Admin,
+    admin: Admin,
     Path(user_id): Path<String>,
 ) -> Result<Json<UserSessions>> {
     let user = app
@@ -363,6 +363,7 @@ async fn user_sessions(
         .user_by_id(&user_id)
         .await?
         .ok_or(ApiError::NotFound("user"))?;
+    super::access::looked(&app, &user.id, super::access::reader_of(&admin), "conversations").await?;
     let sessions = app.store.sessions(&user.id).await?;
     Ok(Json(UserSessions {
         user: UserName {
@@ -388,6 +389,7 @@ async fn transcript(
         .await?
         .filter(|s| s.user_id == user_id)
         .ok_or(ApiError::NotFound("session"))?;
+    super::access::looked(&app, &user_id, super::access::reader_of(&admin), "conversations").await?;
     let messages = app.store.messages(&session.id).await?;
     audit(
         &app,

@@ -261,7 +261,9 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
     if !app.store.delete_user(&id).await? {
         return Err(ApiError::NotFound("user"));
     }
-    audit(&app, &admin, &id, Action::UserDelete { name: &user.name }).await?;
+    // That somebody was deleted is kept; who it was is not (issue 75).
+    let deleted = crate::store::forget::DELETED;
+    audit(&app, &admin, deleted, Action::UserDelete {}).await?;
     Ok(Json(Deleted { deleted: id }))
 }
 
@@ -348,19 +350,17 @@ async fn preset_memories(
 /// A user's memories.
 #[utoipa::path(get, path = "/api/admin/users/{user_id}/memories", tag = ADMIN,
     responses((status = 200, body = Vec<Memory>)))]
-async fn list_memories(
-    State(app): State<AppState>,
-    _admin: Admin,
-    Path(id): Path<String>,
-) -> Result<Json<Vec<Memory>>> {
+async fn list_memories(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Vec<Memory>>> {
     existing(&app, &id).await?;
+    super::access::looked(&app, &id, super::access::reader_of(&admin), "memories").await?;
     Ok(Json(app.store.memories(&id).await?))
 }
 
 /// A user's prefs.
 #[utoipa::path(get, path = "/api/admin/users/{user_id}/prefs", tag = ADMIN, responses((status = 200, body = Prefs)))]
-async fn get_prefs(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Prefs>> {
+async fn get_prefs(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Prefs>> {
     existing(&app, &id).await?;
+    super::access::looked(&app, &id, super::access::reader_of(&admin), "profile").await?;
     Ok(Json(app.store.prefs(&id).await?))
 }
 

@@ -24,7 +24,7 @@ pub enum Action<'a> {
     #[serde(rename = "user.rename")]
     UserRename { display_name: &'a str },
     #[serde(rename = "user.delete")]
-    UserDelete { name: &'a str },
+    UserDelete {},
     #[serde(rename = "user.token_reset")]
     TokenReset {},
     #[serde(rename = "user.memories_preset")]

@@ -146,8 +146,9 @@ async fn fine(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<C
 /// A person's check-in plan and care log.
 #[utoipa::path(get, path = "/api/admin/users/{user_id}/care", tag = ADMIN,
     responses((status = 200, body = Care), (status = 404, description = "no such user")))]
-async fn admin_care(State(app): State<AppState>, _admin: Admin, Path(id): Path<String>) -> Result<Json<Care>> {
+async fn admin_care(State(app): State<AppState>, admin: Admin, Path(id): Path<String>) -> Result<Json<Care>> {
     app.store.user_by_id(&id).await?.ok_or(ApiError::NotFound("user"))?;
+    super::access::looked(&app, &id, super::access::reader_of(&admin), "care_log").await?;
     care_of(&app, &id).await.map(Json)
 }
 

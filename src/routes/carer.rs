@@ -148,6 +148,9 @@ async fn put_carers(
 #[utoipa::path(get, path = "/api/carer/residents", tag = CARER, responses((status = 200, body = Residents)))]
 async fn residents(State(app): State<AppState>, carer: CurrentUser) -> Result<Json<Residents>> {
     let residents = today(&app, &carer.user.id, None).await?;
+    for resident in &residents {
+        super::access::looked(&app, &resident.person.id, &carer.user.id, "day").await?;
+    }
     Ok(Json(Residents { residents }))
 }
 
@@ -159,8 +162,10 @@ async fn resident_today(
     carer: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Json<Resident>> {
-    let mut rows = today(&app, &carer.user.id, Some(&id)).await?;
-    rows.pop().map(Json).ok_or(ApiError::NotFound("resident"))
+    let row = today(&app, &carer.user.id, Some(&id)).await?.pop();
+    let row = row.ok_or(ApiError::NotFound("resident"))?;
+    super::access::looked(&app, &id, &carer.user.id, "day").await?;
+    Ok(Json(row))
 }
 
 /// The board's live changes, `text/event-stream`: a `care` event `{"type": "care.changed", "resident_id"}`
@@ -201,6 +206,7 @@ async fn resident_care(
         .await?
         .pop()
         .ok_or(ApiError::NotFound("resident"))?;
+    super::access::looked(&app, &id, &carer.user.id, "care_log").await?;
     let care = care_of(&app, &id).await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
     let since = crate::store::now_ms().saturating_sub(super::board::SHOWN_MS);
@@ -228,6 +234,7 @@ async fn list_reminders(
     Path(id): Path<String>,
 ) -> Result<Json<Reminders>> {
     resident(&app, &carer, &id).await?;
+    super::access::looked(&app, &id, &carer.user.id, "reminders").await?;
     let reminders = view(&app, app.store.reminders(&id).await?).await?;
     Ok(Json(Reminders { reminders }))
 }
@@ -313,6 +320,7 @@ async fn sessions(
             "the resident does not share their conversations with carers".into(),
         ));
     }
+    super::access::looked(&app, &id, &carer.user.id, "conversations").await?;
     let sessions: Vec<Shared> = app
         .store
         .sessions(&id)

@@ -1,5 +1,6 @@
 //! HTTP routes, one module per resource, merged into one router.
 
+pub mod access;
 pub mod admin_config;
 pub mod admin_health;
 pub mod admin_lexicon;
@@ -45,6 +46,7 @@ use crate::error::{ApiError, Credential, error_response};
 pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(health::router())
+        .merge(access::router())
         .merge(ca::router())
         .merge(public_config::router())
         .merge(openapi::router())
@@ -84,8 +86,8 @@ pub fn router(state: AppState) -> Router {
             let app = state.clone();
             move |err| panic_response(&app, err)
         }))
-        .layer(axum::middleware::from_fn(crate::openai::errors::translate))
         .layer(axum::middleware::from_fn_with_state(state.clone(), slow_guessers))
+        .layer(axum::middleware::from_fn(crate::openai::errors::translate))
         .layer(own_pages_only(state.settings.emergency.public_url.clone()));
     with_security_headers(routes).with_state(state)
 }

@@ -276,12 +276,9 @@ async fn existing(app: &App, id: &str) -> Result<()> {
 /// A person's reminders, for their carer.
 #[utoipa::path(get, path = "/api/admin/users/{user_id}/reminders", tag = ADMIN,
     responses((status = 200, body = Reminders), (status = 404, description = "no such user")))]
-async fn admin_list(
-    State(app): State<AppState>,
-    _admin: Admin,
-    Path(user_id): Path<String>,
-) -> Result<Json<Reminders>> {
+async fn admin_list(State(app): State<AppState>, admin: Admin, Path(user_id): Path<String>) -> Result<Json<Reminders>> {
     existing(&app, &user_id).await?;
+    super::access::looked(&app, &user_id, super::access::reader_of(&admin), "reminders").await?;
     let stored = app.store.reminders(&user_id).await?;
     Ok(Json(Reminders {
         reminders: view(&app, stored).await?,

@@ -6,11 +6,13 @@
 //! Counters are incremented in SQL, never read-modify-write in Rust, and every step that must be exact
 //! (quotas, the cooldown claim, leases) is one statement, so it holds between instances, not only tasks.
 
+pub mod access;
 pub mod audit;
 pub mod carers;
 pub mod checkins;
 pub mod devices;
 pub mod emergency;
+pub mod forget;
 pub mod help_channels;
 pub mod help_questions;
 pub mod leases;

@@ -50,6 +50,17 @@ async fn fifty_wrong_admin_keys_make_the_address_wait_and_a_correct_key_from_it_
         (200, None),
         "another address"
     );
+    // The OpenAI-compatible API says so in OpenAI's shape.
+    let v1 = app
+        .request(Method::GET, "/v1/models", As::Nobody)
+        .header("X-Forwarded-For", "192.0.2.1");
+    let v1 = app.send(v1).await;
+    assert_eq!(v1.status, 429);
+    assert!(
+        v1.body["error"]["type"].is_string() && v1.body["error"]["status"].is_null(),
+        "{}",
+        v1.body
+    );
     // /health stays open for the probes of the waiting address.
     let health = app
         .request(Method::GET, "/health", As::Nobody)

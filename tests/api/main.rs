@@ -44,6 +44,7 @@ mod operations;
 mod origins;
 mod panics;
 mod phone;
+mod privacy;
 mod quota;
 mod readme;
 mod reminders;

@@ -1,0 +1,181 @@
+//! A person's data: deleting her leaves nothing that names her in any table (found from the schema itself, so
+//! a table added later is checked too), while the residents she cared for keep their records with "deleted
+//! user" where her name stood; every look at a resident's records by a carer or an admin is in her access log.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{As, TestApp};
+use crate::emergency::{profile, setup};
+use crate::fakes::Fake;
+use crate::smtp::Mode;
+
+const NAME: &str = "zelda7f3a";
+const SHOWN: &str = "Zelda Quokka";
+
+/// Zelda with a bit of everything: a turn, a memory, a reminder, a check-in, an alarm; Rita's carer who
+/// read her day and set her check-in. Their ids and Zelda's token.
+async fn zelda_and_rita(app: &TestApp) -> (String, String, String) {
+    let (zelda, token) = app.create_user(NAME).await;
+    let (rita, _) = app.create_user("rita").await;
+    let named = json!({"display_name": SHOWN});
+    assert_eq!(
+        app.call(
+            Method::PUT,
+            &format!("/api/admin/users/{zelda}"),
+            As::AdminKey,
+            Some(named)
+        )
+        .await
+        .status,
+        200
+    );
+    app.set_prefs(&zelda, profile()).await;
+    let me = As::Bearer(&token);
+    let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(3600)).to_string();
+    let writes = [
+        ("/api/chat", json!({"text": "Wie spät ist es?", "text_only": true})),
+        ("/api/me/memories", json!({"text": "Ich trinke Tee mit Zitrone."})),
+        ("/api/me/reminders", json!({"text": "die Tabletten", "due_at": soon})),
+        ("/api/me/checkin", json!({})),
+        ("/api/emergency", json!({})),
+    ];
+    for (path, body) in writes {
+        let r = app.call(Method::POST, path, me, Some(body)).await;
+        assert!(r.status.is_success(), "{path}: {}", r.body);
+    }
+    let carers = json!({"carers": [zelda]});
+    let path = format!("/api/admin/users/{rita}/carers");
+    assert_eq!(
+        app.call(Method::PUT, &path, As::AdminKey, Some(carers)).await.status,
+        200
+    );
+    assert_eq!(app.get(&format!("/api/carer/residents/{rita}"), me).await.status, 200);
+    let window = json!({"window": "08:00-10:00"});
+    let path = format!("/api/carer/residents/{rita}/checkin");
+    assert_eq!(app.call(Method::PUT, &path, me, Some(window)).await.status, 200);
+    (zelda, rita, token)
+}
+
+#[tokio::test]
+async fn deleting_a_person_leaves_nothing_that_names_her_in_any_table_and_her_resident_keeps_hers() {
+    let llm = Fake::answering(&["Gleich drei."]).await;
+    let env = [("LOCAL_LLM_URL", llm.v1()), ("DEFAULT_LLM_PROVIDER", "local".into())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let s = setup(Some(Mode::Accept), &env, profile()).await;
+    let app = &s.app;
+    let (zelda, rita, token) = zelda_and_rita(app).await;
+    for needle in [zelda.as_str(), NAME, SHOWN] {
+        assert!(
+            !app.store.mentions(needle).await.unwrap().is_empty(),
+            "{needle} is stored before"
+        );
+    }
+    let rita_log = app
+        .get(&format!("/api/admin/users/{rita}/care"), As::AdminKey)
+        .await
+        .body;
+    assert!(rita_log.to_string().contains(SHOWN), "{rita_log}");
+
+    let r = app
+        .call(Method::DELETE, &format!("/api/admin/users/{zelda}"), As::AdminKey, None)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    for needle in [zelda.as_str(), NAME, SHOWN] {
+        assert_eq!(app.store.mentions(needle).await.unwrap(), [], "{needle} is left");
+    }
+    app.get("/api/me", As::Bearer(&token)).await.error(401);
+    // Rita keeps her check-in and her care log, with "deleted user" where Zelda's name stood.
+    let care = app
+        .get(&format!("/api/admin/users/{rita}/care"), As::AdminKey)
+        .await
+        .body;
+    assert_eq!(care["checkin"]["window"], "08:00-10:00", "{care}");
+    assert!(care.to_string().contains("deleted user"), "{care}");
+    // The audit keeps what was done, not to or by whom.
+    let audit = app.get("/api/admin/audit", As::AdminKey).await.body;
+    let deleted = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["target"] == "deleted user")
+        .count();
+    assert!(deleted >= 2, "{audit}");
+}
+
+/// The looks at `person`'s records as her own page reads them: `(reader, carer, what)`.
+async fn looks(app: &TestApp, token: &str) -> Vec<(String, bool, String)> {
+    let log = app.get("/api/me/access-log", As::Bearer(token)).await;
+    assert_eq!(log.status, 200, "{}", log.body);
+    let entries = log.body["accesses"].as_array().unwrap().clone();
+    let text = |e: &Value, k: &str| e[k].as_str().unwrap().to_string();
+    entries
+        .iter()
+        .map(|e| (text(e, "reader"), e["carer"] == true, text(e, "what")))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_carers_and_an_admins_looks_are_in_the_residents_access_log_and_a_stranger_never_is() {
+    let (app, rita_token, rita) = TestApp::with().user("rita").await;
+    let (olga, olga_token) = app.create_user("olga").await;
+    let (_, ben_token) = app.create_user("ben").await;
+    let carers = json!({"carers": [olga]});
+    let path = format!("/api/admin/users/{rita}/carers");
+    assert_eq!(
+        app.call(Method::PUT, &path, As::AdminKey, Some(carers)).await.status,
+        200
+    );
+    // Rita's own reads are hers; a stranger (Ben) gets nothing and leaves no trace.
+    assert_eq!(app.get("/api/me/reminders", As::Bearer(&rita_token)).await.status, 200);
+    assert_eq!(
+        app.get(&format!("/api/carer/residents/{rita}"), As::Bearer(&ben_token))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(looks(&app, &rita_token).await, []);
+
+    // Olga's board read every few seconds is one look; her opening Rita's day and reminders are two more.
+    for _ in 0..3 {
+        assert_eq!(
+            app.get("/api/carer/residents", As::Bearer(&olga_token)).await.status,
+            200
+        );
+    }
+    assert_eq!(
+        app.get(&format!("/api/carer/residents/{rita}"), As::Bearer(&olga_token))
+            .await
+            .status,
+        200
+    );
+    let reminders = format!("/api/carer/residents/{rita}/reminders");
+    assert_eq!(app.get(&reminders, As::Bearer(&olga_token)).await.status, 200);
+    assert_eq!(
+        app.get(&format!("/api/admin/users/{rita}/prefs"), As::AdminKey)
+            .await
+            .status,
+        200
+    );
+    let mut seen = looks(&app, &rita_token).await;
+    seen.sort();
+    let look = |reader: &str, carer, what: &str| (reader.to_string(), carer, what.to_string());
+    assert_eq!(
+        seen,
+        [
+            look("admin-key", false, "profile"),
+            look("olga", true, "care_log"),
+            look("olga", true, "day"),
+            look("olga", true, "reminders")
+        ]
+    );
+    let operator = app
+        .get(&format!("/api/admin/users/{rita}/access-log"), As::AdminKey)
+        .await;
+    assert_eq!(
+        operator.body["accesses"].as_array().unwrap().len(),
+        4,
+        "{}",
+        operator.body
+    );
+}
