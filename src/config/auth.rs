@@ -81,7 +81,7 @@ impl AuthSettings {
                     "failed credentials (admin key, token, cookie, links) one client address may have in a minute; beyond, it waits a minute, doubling up to an hour (429)",
                 )
                 .ranged(10, 1_000_000)?
-                .max(1) as u32,
+                .max(1),
         })
     }
 

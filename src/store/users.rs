@@ -283,30 +283,4 @@ impl Store {
             Ok(())
         })
     }
-
-    /// Deletes a user and all of the user's data in one transaction, and their name where the records of others
-    /// keep it ([`super::forget`]); false when the user does not exist.
-    pub async fn delete_user(&self, id: &str) -> Result<bool, StoreError> {
-        let Some(user) = self.user_by_id(id).await? else {
-            return Ok(false);
-        };
-        if user.is_anonymous {
-            return Ok(false);
-        }
-        with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            for sql in super::forget::STATEMENTS {
-                sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-            }
-            for (sql, name) in super::forget::scrubbing(&user) {
-                sqlx::query(&sql).bind(name).bind(super::forget::DELETED).execute(&mut *tx).await?;
-            }
-            let done = sqlx::query("DELETE FROM users WHERE id = $1 AND is_anonymous = FALSE")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(done.rows_affected() == 1)
-        })
-    }
 }
