@@ -25,6 +25,7 @@
 //! **The assistant**
 //! - [`providers`]: STT, LLM, TTS and web-search engines, each speaking its real protocol, registered with a
 //!   typed id and capabilities ([`providers::registry`]); speech in and out streams through one interface.
+//! - [`retention`]: what is older than its kind's retention is purged every hour, by one instance.
 //! - [`probes`]: failing providers tried again when their breaker's cooldown has passed.
 //! - [`engines`]: the zero-setup local engines (llama.cpp's server, faster-whisper, Piper) started when none is
 //!   configured.
@@ -99,6 +100,7 @@ pub mod phrasebook;
 pub mod prefs;
 pub mod probes;
 pub mod providers;
+pub mod retention;
 pub mod routes;
 pub mod serve;
 pub mod server;

@@ -62,6 +62,8 @@ pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
 pub const AUTH_FAILURES_TOTAL: &str = "auth_failures_total";
 /// Counter `auth_blocked_total`: waits an address was made to start for failing too often.
 pub const AUTH_BLOCKED_TOTAL: &str = "auth_blocked_total";
+/// Counter `purged_rows_total{kind}`: rows the retention purge deleted, by kind of data.
+pub const PURGED_ROWS_TOTAL: &str = "purged_rows_total";
 /// Counter `task_failures_total{door}`: call and connection tasks that failed (a panic), each ending its call
 /// as a hang-up would.
 pub const TASK_FAILURES_TOTAL: &str = "task_failures_total";
@@ -149,6 +151,10 @@ const HELP: &[(&str, &str)] = &[
     (
         TURN_CHECKS_TOTAL,
         "Smart Turn's checks of a pause: started, and the verdicts taken (complete, incomplete, failed).",
+    ),
+    (
+        PURGED_ROWS_TOTAL,
+        "Rows the retention purge deleted because they were older than their kind's RETENTION_*_DAYS, by kind.",
     ),
     (
         AUTH_FAILURES_TOTAL,
@@ -291,8 +297,13 @@ impl Metrics {
 
     /// Adds one to a counter.
     pub fn incr(&self, name: &str, pairs: &[(&str, &str)]) {
+        self.add(name, pairs, 1);
+    }
+
+    /// Adds `n` to a counter.
+    pub fn add(&self, name: &str, pairs: &[(&str, &str)], n: u64) {
         let key = (name.to_string(), labels(pairs));
-        self.with(|m| *m.counters.entry(key).or_default() += 1);
+        self.with(|m| *m.counters.entry(key).or_default() += n);
     }
 
     /// Moves a gauge up or down.

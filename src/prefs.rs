@@ -84,6 +84,9 @@ preferences! {
     /// Whether the person's carers may see the list of their conversations (titles and times, never what was
     /// said); off unless the person (or an admin) turns it on.
     share_with_carers: bool,
+    /// Days the person's conversations are kept, when fewer than the gateway keeps them
+    /// (`RETENTION_CONVERSATIONS_DAYS`): 1 to 3650.
+    conversation_retention_days: u64,
     /// Whether the person's carers are told what their contacts are told (care notices, calls for help);
     /// on unless turned off.
     notify_carers: bool,
@@ -273,6 +276,10 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             .as_bool()
             .map(Value::from)
             .ok_or_else(|| bad("expected true or false")),
+        "conversation_retention_days" => match value.as_u64() {
+            Some(n @ 1..=3650) => Ok(Value::from(n)),
+            _ => Err(bad("expected a whole number of days from 1 to 3650")),
+        },
         "web_search_daily_limit" | "daily_request_limit" => match value.as_u64() {
             Some(n) if n <= 1_000_000 => Ok(Value::from(n)),
             _ => Err(bad("expected a whole number from 0 (unlimited) to 1000000")),

@@ -76,7 +76,7 @@ pub async fn serve_with_https(
 }
 
 /// The background tasks, which stop when dropped.
-fn background(app: &Arc<App>) -> [AbortOnDrop; 8] {
+fn background(app: &Arc<App>) -> [AbortOnDrop; 9] {
     [
         // Reminders of unconfirmed alarms are due from the database, so this picks up those of before a
         // restart.
@@ -93,6 +93,8 @@ fn background(app: &Arc<App>) -> [AbortOnDrop; 8] {
         // With PostgreSQL, care's events reach the person's connections on every instance.
         AbortOnDrop(tokio::spawn(crate::bus::run(app.clone()))),
         AbortOnDrop(tokio::spawn(crate::care::summary::run(app.clone()))),
+        // What is older than its retention, at start and every hour.
+        AbortOnDrop(tokio::spawn(crate::retention::run(app.clone()))),
     ]
 }
 

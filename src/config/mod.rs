@@ -20,6 +20,7 @@ pub mod presets;
 pub mod profile;
 pub mod providers;
 pub mod public;
+pub mod retention;
 pub mod route;
 pub mod runtime;
 pub mod server;
@@ -90,6 +91,8 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `TIMEZONE`, `REMINDERS_MAX`: reminders and timers.
     pub care: CareSettings,
+    /// `RETENTION_*_DAYS`: how long each kind of data is kept.
+    pub retention: retention::RetentionSettings,
     /// `ENGINES`, `ENGINES_DIR`, `GPUS`: the zero-setup local engines.
     pub engines: EngineSettings,
     /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
@@ -197,6 +200,7 @@ impl Settings {
             phone: PhoneSettings::read(&src)?,
             emergency: EmergencySettings::read(&src, sip.registrar.is_some())?,
             care: CareSettings::read(&src)?,
+            retention: retention::RetentionSettings::read(&src)?,
             sip,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,

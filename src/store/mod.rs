@@ -24,6 +24,7 @@ pub mod pace;
 pub mod phone;
 pub mod prefs;
 pub mod presence;
+pub mod purge;
 pub mod reminders;
 pub mod sessions;
 pub mod stats;
@@ -291,6 +292,15 @@ pub fn new_id() -> String {
 /// Now, in milliseconds since the epoch.
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
+}
+
+/// The counting day (as [`today`] writes it) of the instant `ms`.
+pub fn day_of(ms: i64) -> String {
+    use chrono::TimeZone;
+    chrono::Local
+        .timestamp_millis_opt(ms)
+        .earliest()
+        .map_or_else(today, |t| t.format("%Y-%m-%d").to_string())
 }
 
 /// The counting day of quotas and costs: the server's local calendar day.

@@ -48,6 +48,7 @@ mod privacy;
 mod quota;
 mod readme;
 mod reminders;
+mod retention;
 mod sessions;
 mod sip;
 mod sip_alarm;
