@@ -53,6 +53,8 @@ pub struct App {
     pub guesses: crate::guesses::Guesses,
     /// The looks at people's records this instance recorded in the last hour (one a reader and kind).
     pub looks: crate::store::access::Looks,
+    /// The people whose export is being written: one at a time each.
+    pub exports: crate::task::OneAtATime,
     /// Events for each person's open connections here (a reminder that is due).
     pub notify: Arc<crate::notify::Notify>,
     /// Open connections of every door: one budget, shared by address.
@@ -123,6 +125,7 @@ impl App {
             faults: Default::default(),
             guesses: crate::guesses::Guesses::new(settings.auth.failures_per_minute),
             looks: Default::default(),
+            exports: Default::default(),
             notify: Default::default(),
             connections,
             silero,

@@ -58,6 +58,9 @@ pub enum ApiError {
     /// The daily quota is used up.
     #[error("{0}")]
     TooManyRequests(String),
+    /// The same work for the same person runs already (an export); the message says what.
+    #[error("{0}")]
+    Busy(String),
     /// A provider failed; the message names it.
     #[error("{0}")]
     Upstream(String),
@@ -96,6 +99,7 @@ impl ApiError {
             Self::AudioTooLong(_) => (StatusCode::PAYLOAD_TOO_LARGE, "audio_too_long"),
             Self::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             Self::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"),
+            Self::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             Self::Upstream(_) => (StatusCode::BAD_GATEWAY, "provider_failed"),
             Self::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             Self::NotAcceptable(_) => (StatusCode::NOT_ACCEPTABLE, "not_acceptable"),

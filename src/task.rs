@@ -35,6 +35,34 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
+/// Work of which each key runs once at a time (a person's export): a second start while one runs is refused.
+#[derive(Default)]
+pub struct OneAtATime(std::sync::Arc<std::sync::Mutex<std::collections::HashSet<String>>>);
+
+/// The running work of a key, until dropped.
+pub struct Running {
+    keys: std::sync::Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
+    key: String,
+}
+
+impl OneAtATime {
+    /// Starts the work of `key`; `None` while it runs already.
+    pub fn start(&self, key: &str) -> Option<Running> {
+        let mut keys = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        keys.insert(key.to_string()).then(|| Running {
+            keys: self.0.clone(),
+            key: key.to_string(),
+        })
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut keys = self.keys.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        keys.remove(&self.key);
+    }
+}
+
 /// Failures injected by tests into live calls and connections, by door: the next turn of a call (or the next
 /// frame of a connection) on an armed door panics once. Nothing on the wire or in the settings arms it; only
 /// code holding the `App` can, which in practice is the test suite.
@@ -77,6 +105,16 @@ impl Faults {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_at_a_time_refuses_a_second_start_of_a_key_until_the_first_ends() {
+        let running = OneAtATime::default();
+        let first = running.start("anna").expect("the first");
+        assert!(running.start("anna").is_none());
+        assert!(running.start("bob").is_some(), "another key");
+        drop(first);
+        assert!(running.start("anna").is_some());
+    }
 
     #[tokio::test]
     async fn a_panic_is_caught_with_its_message_and_an_armed_fault_trips_once() {

@@ -696,6 +696,27 @@ function carersPanel(me) {
   toggle($('#share-with-carers'), 'share_with_carers', me.prefs?.share_with_carers === true);
 }
 
+// Who else looked at the person's records (carers, administrators), read when the person opens the list.
+function accessLog() {
+  const box = $('#access');
+  box.addEventListener('toggle', async () => {
+    if (!box.open) return;
+    const log = await api('/api/me/access-log').catch(() => null);
+    const items = (log?.accesses || []).map((a) => {
+      const li = document.createElement('li');
+      const who = a.carer ? `${a.reader} (${t('page-access-carer')})` : a.reader;
+      li.textContent = `${who}: ${t(`page-access-${a.what}`)}, ${new Date(a.at).toLocaleString(ui.lang)}`;
+      return li;
+    });
+    if (!items.length) {
+      const li = document.createElement('li');
+      li.textContent = t('page-access-none');
+      items.push(li);
+    }
+    $('#access-log').replaceChildren(...items);
+  });
+}
+
 async function helpWarning() {
   const s = await api(`/api/emergency/status?language=${encodeURIComponent(ui.lang)}`).catch(() => null);
   ui.helpStatus = s;
@@ -790,6 +811,7 @@ async function init() {
   setInterval(loadCheckin, 60000);
   if (window.isSecureContext) status(t('page-ready')); else insecureContext();
   followHelpNote();
+  accessLog();
   helpWarning();
   setInterval(helpWarning, 60000);
   // The installed app's shell, for a clear page when the gateway cannot be reached (secure contexts only).

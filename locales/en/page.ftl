@@ -97,3 +97,39 @@ page-signin-how = Signing in by name needs a single-sign-on proxy in front of vo
 page-cared-for-by = Cared for by { $names }
 page-notify-carers = Tell them too when I call for help or leave a reminder unconfirmed
 page-share-with-carers = They may see the list of my conversations (never what was said)
+# The menu's section about the person's own data.
+page-my-data = My data
+# A link that downloads everything the gateway keeps about the person, as a ZIP archive.
+page-export = Download my data
+# Opens the list of who else (carers, administrators) looked at the person's records.
+page-access-title = Who has seen my records
+# The list above when nobody else looked.
+page-access-none = Nobody besides you yet.
+# After a reader's name in that list, when the reader is one of the person's carers.
+page-access-carer = carer
+# What a reader looked at, in that list (the carers' board's view of the person's day).
+page-access-day = my day
+# See page-access-day.
+page-access-care_log = my care log
+# See page-access-day.
+page-access-reminders = my reminders
+# See page-access-day.
+page-access-conversations = my conversations
+# See page-access-day.
+page-access-export = all my data
+# See page-access-day.
+page-access-profile = my details
+# See page-access-day.
+page-access-memories = what the assistant remembers
+# The title of summary.html in the archive of a person's data.
+export-title = My data at voice-gateway
+# Its first line. Offered: $name (the person), $date (when the archive was made).
+export-intro = Everything voice-gateway keeps about { $name }, as of { $date }.
+# What the archive's files are.
+export-files = Each file in the folder tables holds the rows of one table as JSON, readable by any program.
+# A column heading of its table of files.
+export-file = File
+# The other column heading: how many rows a file holds.
+export-rows = Rows
+# What the archive leaves out, and why.
+export-withheld = Left out: the codes of personal and confirmation links, which are secret.

@@ -23,6 +23,8 @@ pub enum Action<'a> {
     },
     #[serde(rename = "user.rename")]
     UserRename { display_name: &'a str },
+    #[serde(rename = "user.export")]
+    UserExport {},
     #[serde(rename = "user.delete")]
     UserDelete {},
     #[serde(rename = "user.token_reset")]

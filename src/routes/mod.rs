@@ -15,6 +15,7 @@ pub mod carer;
 pub mod chat;
 pub mod devices;
 pub mod emergency;
+pub mod export;
 pub mod health;
 pub mod login;
 pub mod me;
@@ -47,6 +48,7 @@ pub fn described(audio_limit: usize) -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(health::router())
         .merge(access::router())
+        .merge(export::router())
         .merge(ca::router())
         .merge(public_config::router())
         .merge(openapi::router())

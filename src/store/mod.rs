@@ -12,6 +12,7 @@ pub mod carers;
 pub mod checkins;
 pub mod devices;
 pub mod emergency;
+pub mod export;
 pub mod forget;
 pub mod help_channels;
 pub mod help_questions;

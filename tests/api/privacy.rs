@@ -33,8 +33,12 @@ async fn zelda_and_rita(app: &TestApp) -> (String, String, String) {
     app.set_prefs(&zelda, profile()).await;
     let me = As::Bearer(&token);
     let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(3600)).to_string();
+    let session = app.call(Method::POST, "/api/sessions", me, None).await.body["id"].clone();
     let writes = [
-        ("/api/chat", json!({"text": "Wie spät ist es?", "text_only": true})),
+        (
+            "/api/chat",
+            json!({"text": "Wie spät ist es?", "text_only": true, "session_id": session}),
+        ),
         ("/api/me/memories", json!({"text": "Ich trinke Tee mit Zitrone."})),
         ("/api/me/reminders", json!({"text": "die Tabletten", "due_at": soon})),
         ("/api/me/checkin", json!({})),
@@ -178,4 +182,81 @@ async fn a_carers_and_an_admins_looks_are_in_the_residents_access_log_and_a_stra
         "{}",
         operator.body
     );
+}
+
+/// The files of a ZIP archive, by name.
+fn unzipped(bytes: &[u8]) -> std::collections::BTreeMap<String, String> {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a ZIP archive");
+    let mut files = std::collections::BTreeMap::new();
+    for i in 0..archive.len() {
+        let mut file = archive.by_index(i).unwrap();
+        let mut text = String::new();
+        file.read_to_string(&mut text).unwrap();
+        files.insert(file.name().unwrap().to_string(), text);
+    }
+    files
+}
+
+#[tokio::test]
+async fn her_export_holds_each_kind_of_her_data_no_secret_and_a_summary_in_german() {
+    let llm = Fake::answering(&["Gleich drei."]).await;
+    let env = [("LOCAL_LLM_URL", llm.v1()), ("DEFAULT_LLM_PROVIDER", "local".into())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let s = setup(Some(Mode::Accept), &env, profile()).await;
+    let app = &s.app;
+    let (zelda, rita, token) = zelda_and_rita(app).await;
+    app.set_prefs(&zelda, json!({"language": "de"})).await;
+    let r = app
+        .request(Method::GET, "/api/me/export", As::Bearer(&token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/zip");
+    let bytes = r.bytes().await.unwrap();
+    let files = unzipped(&bytes);
+    let has = |file: &str, what: &str| {
+        let text = files
+            .get(&format!("tables/{file}.json"))
+            .unwrap_or_else(|| panic!("no {file}: {:?}", files.keys()));
+        assert!(text.contains(what), "{file} lacks {what}: {text}");
+    };
+    has("users", NAME);
+    has("prefs", "Hauptstraße 5");
+    has("messages", "Wie spät ist es?");
+    has("memories", "Tee mit Zitrone");
+    has("reminders", "die Tabletten");
+    has("emergency_alarms", &zelda);
+    has("emergency_deliveries", "tochter@family.example");
+    has("carers", &zelda);
+    has("access_log", &rita);
+    for file in files.values() {
+        assert!(
+            !file.contains(&token) && !file.contains("token_hash") && !file.contains("\"hash\""),
+            "{file}"
+        );
+    }
+    assert!(!files.contains_key("tables/tokens.json"));
+    let summary = &files["summary.html"];
+    assert!(
+        summary.contains("Meine Daten bei voice-gateway") && summary.contains(SHOWN),
+        "{summary}"
+    );
+
+    // The operator's export for her is audited and in her access log.
+    let path = format!("/api/admin/users/{zelda}/export");
+    let by_admin = app.request(Method::GET, &path, As::AdminKey).send().await.unwrap();
+    assert_eq!(by_admin.status(), 200);
+    assert!(unzipped(&by_admin.bytes().await.unwrap()).contains_key("tables/messages.json"));
+    let audit = app.get("/api/admin/audit", As::AdminKey).await.body;
+    assert!(
+        audit
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["action"] == "user.export" && e["target"] == zelda.as_str())
+    );
+    let seen = looks(app, &token).await;
+    assert!(seen.contains(&("admin-key".into(), false, "export".into())), "{seen:?}");
 }
