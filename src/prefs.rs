@@ -84,6 +84,10 @@ preferences! {
     /// Whether the person's carers may see the list of their conversations (titles and times, never what was
     /// said); off unless the person (or an admin) turns it on.
     share_with_carers: bool,
+    /// Whether the person's words go only to providers on this machine or its network (`LOCAL_ONLY` is the
+    /// default): a cloud model, recogniser or voice is replaced by a local one, or the turn is refused with a
+    /// notice; no web search.
+    local_only: bool,
     /// Days the person's conversations are kept, when fewer than the gateway keeps them
     /// (`RETENTION_CONVERSATIONS_DAYS`): 1 to 3650.
     conversation_retention_days: u64,
@@ -272,7 +276,8 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
             Ok(dedup(list))
         }
         "language" => Ok(Value::from(language(key, text(key, value, 8)?)?)),
-        "web_search_enabled" | "location_consent" | "large_text" | "share_with_carers" | "notify_carers" => value
+        "web_search_enabled" | "location_consent" | "large_text" | "share_with_carers" | "notify_carers"
+        | "local_only" => value
             .as_bool()
             .map(Value::from)
             .ok_or_else(|| bad("expected true or false")),

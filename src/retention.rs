@@ -51,7 +51,7 @@ pub async fn purge_claimed(app: &App, now: i64) -> Result<Option<Vec<(Kind, u64)
 async fn purge(app: &App, now: i64) -> Result<Vec<(Kind, u64)>, StoreError> {
     let mut purged = Vec::new();
     for kind in Kind::ALL {
-        let mut rows = match app.settings.retention.days(kind) {
+        let mut rows = match app.settings.privacy.days(kind) {
             Some(days) => batches(|| app.store.purge_batch(kind, now - i64::from(days) * DAY_MS, BATCH)).await?,
             None => 0,
         };
@@ -67,7 +67,7 @@ async fn purge(app: &App, now: i64) -> Result<Vec<(Kind, u64)>, StoreError> {
 
 /// The conversations of people who keep fewer days than the gateway.
 async fn own_choices(app: &App, now: i64) -> Result<u64, StoreError> {
-    let gateway = app.settings.retention.days(Kind::Conversations).map(u64::from);
+    let gateway = app.settings.privacy.days(Kind::Conversations).map(u64::from);
     let mut rows = 0;
     for (user, days) in app.store.own_conversation_retention().await? {
         if gateway.is_some_and(|g| g <= days) {

@@ -696,6 +696,25 @@ function carersPanel(me) {
   toggle($('#share-with-carers'), 'share_with_carers', me.prefs?.share_with_carers === true);
 }
 
+// Where the person's words go, stage by stage, and their switch to keep them at home.
+function privacyPanel(me) {
+  const place = (p) => (!p ? t('page-words-no-search') : p.local ? t('page-words-here') : t('page-words-outside', { provider: p.provider }));
+  const show = (words) => {
+    $('#local-only').checked = words.local_only;
+    $('#words-go').textContent = `${t('page-words-go')}: ${t('page-words-stages', {
+      stt: place(words.recogniser), llm: place(words.model), tts: place(words.voice), search: place(words.search),
+    })}`;
+  };
+  if (me.words_go) show(me.words_go);
+  $('#local-only').onchange = async () => {
+    const box = $('#local-only');
+    try {
+      await api('/api/me/prefs', { method: 'PUT', body: { local_only: box.checked } });
+      show((await api('/api/me')).words_go);
+    } catch { box.checked = !box.checked; }
+  };
+}
+
 // Who else looked at the person's records (carers, administrators), read when the person opens the list.
 function accessLog() {
   const box = $('#access');
@@ -772,6 +791,7 @@ async function init() {
     api('/api/me/prefs', { method: 'PUT', body: { large_text: e.target.checked } }).catch(() => {});
   };
   carersPanel(me);
+  privacyPanel(me);
   // How long the gateway waits through the person's pauses: learned by default, or chosen here.
   const patience = $('#patience');
   const chosen = me.prefs?.turn_patience || 'auto';

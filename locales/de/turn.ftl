@@ -8,3 +8,4 @@ turn-cannot-answer = Das Sprachmodell { $model } kann kein Deutsch: Die Antwort 
 turn-closing = Ich höre hier auf. Fragen Sie gern nach, wenn Sie mehr wissen möchten.
 turn-search-used-up = Die Websuche ist für heute aufgebraucht. Meine Antwort kann daher veraltet sein; morgen geht es wieder.
 turn-search-off = Die Websuche ist ausgeschaltet. Meine Antwort kann daher veraltet sein.
+turn-kept-at-home = Ihre Worte bleiben auf dem Rechner dieses Gateways, und hier kann noch kein Modell sie beantworten. Bitten Sie die Person, die voice-gateway betreibt, ein lokales Modell einzurichten, oder schalten Sie „Meine Worte bleiben zu Hause“ aus.

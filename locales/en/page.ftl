@@ -133,3 +133,17 @@ export-file = File
 export-rows = Rows
 # What the archive leaves out, and why.
 export-withheld = Left out: the codes of personal and confirmation links, which are secret.
+# A switch in the menu: the person's words go only to engines on the gateway's machine or network.
+page-local-only = Keep my words at home
+# Under that switch: what it does.
+page-local-only-hint = Only engines on this gateway's machine or its network hear and answer me; no web search.
+# A line in the menu saying where the person's words go, stage by stage.
+page-words-go = Where my words go
+# In that line: a stage that runs on the gateway's machine or network.
+page-words-here = here
+# In that line: a stage that runs at a provider outside. Offered: $provider.
+page-words-outside = outside: { $provider }
+# The line itself. Offered: $stt, $llm, $tts, $search (each a place as above).
+page-words-stages = Recognition: { $stt }. Answers: { $llm }. Voice: { $tts }. Search: { $search }.
+# In that line when the person's turns do not search the web.
+page-words-no-search = none

@@ -18,3 +18,5 @@ turn-closing = I'll stop here. Ask me if you would like to know more.
 turn-search-used-up = Today's web searches are used up, so my answer may be out of date. Searching works again tomorrow.
 # Told before an answer to a question about today while web search is switched off.
 turn-search-off = Web search is switched off, so my answer may be out of date.
+# The answer instead of sending a person's words out, when they keep their words at home and no local engine is set up for a stage.
+turn-kept-at-home = Your words stay on this gateway's own machine, and no model here can answer them yet. Ask the person who runs voice-gateway to set up a local model, or switch off "Keep my words at home".

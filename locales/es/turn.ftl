@@ -8,3 +8,4 @@ turn-cannot-answer = El modelo de lenguaje { $model } no habla español: la resp
 turn-closing = Lo dejo aquí. Pregúnteme si quiere saber más.
 turn-search-used-up = La búsqueda web se ha agotado por hoy: mi respuesta puede estar desactualizada.
 turn-search-off = La búsqueda web está desactivada: mi respuesta puede estar desactualizada.
+turn-kept-at-home = Sus palabras se quedan en el propio equipo de este gateway, y aquí ningún modelo puede responderlas todavía. Pida a quien gestiona voice-gateway que instale un modelo local, o desactive «Mis palabras se quedan en casa».

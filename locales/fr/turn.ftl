@@ -8,3 +8,4 @@ turn-cannot-answer = Le modèle de langue { $model } ne parle pas français : la
 turn-closing = Je m'arrête ici. Demandez-moi si vous voulez en savoir plus.
 turn-search-used-up = La recherche web est épuisée pour aujourd'hui : ma réponse peut être dépassée.
 turn-search-off = La recherche web est désactivée : ma réponse peut être dépassée.
+turn-kept-at-home = Vos paroles restent sur la machine de cette passerelle, et aucun modèle ici ne peut encore y répondre. Demandez à la personne qui gère voice-gateway d’installer un modèle local, ou désactivez « Mes paroles restent à la maison ».

@@ -8,3 +8,4 @@ turn-cannot-answer = Il modello linguistico { $model } non parla italiano: la ri
 turn-closing = Mi fermo qui. Me lo chieda se vuole saperne di più.
 turn-search-used-up = La ricerca web è esaurita per oggi: la mia risposta potrebbe non essere aggiornata.
 turn-search-off = La ricerca web è disattivata: la mia risposta potrebbe non essere aggiornata.
+turn-kept-at-home = Le sue parole restano sulla macchina di questo gateway, e qui nessun modello può ancora rispondere. Chieda a chi gestisce voice-gateway di installare un modello locale, oppure disattivi «Le mie parole restano a casa».

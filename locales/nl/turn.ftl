@@ -8,3 +8,4 @@ turn-cannot-answer = Het taalmodel { $model } spreekt geen Nederlands: het antwo
 turn-closing = Ik stop hier. Vraag het me als u meer wilt weten.
 turn-search-used-up = Het zoeken op internet is voor vandaag op: mijn antwoord kan verouderd zijn.
 turn-search-off = Zoeken op internet staat uit: mijn antwoord kan verouderd zijn.
+turn-kept-at-home = Uw woorden blijven op de eigen computer van deze gateway, en hier kan nog geen model ze beantwoorden. Vraag degene die voice-gateway beheert een lokaal model in te stellen, of zet „Mijn woorden blijven thuis” uit.

@@ -8,3 +8,4 @@ turn-cannot-answer = Model językowy { $model } nie mówi po polsku: odpowiedź 
 turn-closing = Na tym skończę. Proszę zapytać, jeśli chce Pan lub Pani wiedzieć więcej.
 turn-search-used-up = Limit wyszukiwania w sieci na dziś się wyczerpał: moja odpowiedź może być nieaktualna.
 turn-search-off = Wyszukiwanie w sieci jest wyłączone: moja odpowiedź może być nieaktualna.
+turn-kept-at-home = Pana/Pani słowa zostają na komputerze tej bramki, a żaden model tutaj nie może jeszcze na nie odpowiedzieć. Proszę poprosić osobę prowadzącą voice-gateway o lokalny model albo wyłączyć „Moje słowa zostają w domu”.

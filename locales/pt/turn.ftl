@@ -8,3 +8,4 @@ turn-cannot-answer = O modelo de linguagem { $model } não fala português: a re
 turn-closing = Fico por aqui. Pergunte-me se quiser saber mais.
 turn-search-used-up = A pesquisa na web esgotou-se por hoje: a minha resposta pode estar desatualizada.
 turn-search-off = A pesquisa na web está desligada: a minha resposta pode estar desatualizada.
+turn-kept-at-home = As suas palavras ficam na máquina deste gateway, e aqui ainda nenhum modelo lhes pode responder. Peça a quem gere o voice-gateway que instale um modelo local, ou desligue «As minhas palavras ficam em casa».

@@ -17,10 +17,10 @@ pub mod keys;
 pub mod limits;
 pub mod phone;
 pub mod presets;
+pub mod privacy;
 pub mod profile;
 pub mod providers;
 pub mod public;
-pub mod retention;
 pub mod route;
 pub mod runtime;
 pub mod server;
@@ -91,8 +91,8 @@ pub struct Settings {
     pub emergency: EmergencySettings,
     /// `TIMEZONE`, `REMINDERS_MAX`: reminders and timers.
     pub care: CareSettings,
-    /// `RETENTION_*_DAYS`: how long each kind of data is kept.
-    pub retention: retention::RetentionSettings,
+    /// `RETENTION_*_DAYS`, `LOCAL_ONLY`: how long each kind of data is kept, where words may go.
+    pub privacy: privacy::PrivacySettings,
     /// `ENGINES`, `ENGINES_DIR`, `GPUS`: the zero-setup local engines.
     pub engines: EngineSettings,
     /// `WYOMING_ADDR`, `WYOMING_USER`: the Wyoming server for Home Assistant.
@@ -200,7 +200,7 @@ impl Settings {
             phone: PhoneSettings::read(&src)?,
             emergency: EmergencySettings::read(&src, sip.registrar.is_some())?,
             care: CareSettings::read(&src)?,
-            retention: retention::RetentionSettings::read(&src)?,
+            privacy: privacy::PrivacySettings::read(&src)?,
             sip,
             turn: TurnSettings::read(&src)?,
             memory: MemorySettings::read(&src)?,

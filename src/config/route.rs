@@ -67,6 +67,8 @@ pub struct Route {
     pub voice: Option<String>,
     /// Language, always one the user may use.
     pub language: String,
+    /// The person's words go only to providers on this machine or its network (`local_only`).
+    pub local_only: bool,
 }
 
 /// Resolves layers given weakest first. A model belongs to its provider and a voice to its TTS engine: a
@@ -81,6 +83,7 @@ pub fn resolve(layers: &[RouteLayer], allowed: &[String]) -> Route {
         llm_model: None,
         voice: None,
         language: "en".into(),
+        local_only: false,
     };
     for layer in layers {
         if let Some(stt) = layer.stt_provider {

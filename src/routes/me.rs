@@ -59,6 +59,62 @@ struct Me {
     voices: BTreeMap<String, DefaultVoice>,
     /// Who cares for the caller (an admin names them): they see the caller's care, not their conversations.
     carers: Vec<super::board::Person>,
+    /// Where the caller's words go, stage by stage, on the route their turns take now.
+    words_go: WordsGo,
+}
+
+/// Where a person's words go: whether they stay at home (`local_only`), and each stage's engine.
+#[derive(Serialize, ToSchema)]
+struct WordsGo {
+    /// Only engines on this machine or its network (the `local_only` pref, else `LOCAL_ONLY`).
+    local_only: bool,
+    /// Speech to text.
+    recogniser: Place,
+    /// The language model.
+    model: Place,
+    /// Text to speech.
+    voice: Place,
+    /// Web search; `None` when the person's turns do not search.
+    search: Option<Place>,
+}
+
+/// One stage's engine and whether it runs at home.
+#[derive(Serialize, ToSchema)]
+struct Place {
+    provider: String,
+    /// On this machine or its network; false: the provider's service outside.
+    local: bool,
+}
+
+impl Place {
+    fn of(id: &str, capabilities: crate::providers::Capabilities) -> Self {
+        Place {
+            provider: id.to_string(),
+            local: capabilities.local,
+        }
+    }
+}
+
+/// Where `prefs`' owner's words go on the route a turn would take now.
+fn words_go(app: &crate::app::App, eff: &crate::config::runtime::Effective, prefs: &Prefs) -> WordsGo {
+    use crate::config::keys::Key;
+    use crate::providers::ProviderId;
+    let route = crate::turn::route_for(app, eff, prefs, &Default::default());
+    let p = &app.providers;
+    let searching = !route.local_only
+        && prefs
+            .web_search_enabled
+            .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled));
+    let search_id: crate::providers::SearchId = eff.provider(Key::WebSearchProvider);
+    let search_engine = p.search.get(search_id);
+    WordsGo {
+        local_only: route.local_only,
+        recogniser: Place::of(route.stt.name(), p.stt.get(route.stt).capabilities()),
+        model: Place::of(route.llm.name(), p.llm.get(route.llm).capabilities()),
+        voice: Place::of(route.tts.name(), p.tts.get(route.tts).capabilities()),
+        search: (searching && search_engine.configured())
+            .then(|| Place::of(search_id.name(), search_engine.capabilities())),
+    }
 }
 
 /// A voice that speaks by default.
@@ -87,6 +143,7 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
         })
         .collect();
     let carers = app.store.carers_of(&caller.user.id).await?;
+    let words_go = words_go(&app, &eff, &prefs);
     let u = caller.user;
     Ok(Json(Me {
         id: u.id,
@@ -100,6 +157,7 @@ async fn me(State(app): State<AppState>, caller: CurrentUser) -> Result<Json<Me>
         sso_logout_url: app.settings.auth.sso_logout_url.clone(),
         voices,
         carers: carers.into_iter().map(Into::into).collect(),
+        words_go,
     }))
 }
 

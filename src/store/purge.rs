@@ -2,7 +2,7 @@
 //! statement, so that a purge never holds the store for long (each statement is its own short transaction).
 
 use super::{Store, StoreError, with_pool};
-pub use crate::config::retention::Kind;
+pub use crate::config::privacy::Kind;
 
 /// The statements of a kind.
 trait Statements {

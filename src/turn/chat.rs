@@ -16,7 +16,7 @@ use crate::config::runtime::Effective;
 use crate::error::Result;
 use crate::metrics::{ANSWERS_CUT_TOTAL, LLM_PREEMPTIVE_TOTAL};
 use crate::providers::llm::{ChatMessage, ChatRequest, Delta, LlmStream, ToolCall};
-use crate::providers::{LlmId, ProviderError, chain};
+use crate::providers::{LlmId, ProviderError};
 use crate::store::users::User;
 use crate::text::pipeline::{Pipeline, SpokenStream};
 
@@ -197,7 +197,10 @@ pub async fn answer(
     mut prefetch: Option<Prefetch>,
 ) -> Result<Answer> {
     let Context { app, eff, route, .. } = *ctx;
-    let order = chain(route.llm, &app.settings.fallbacks.llm);
+    let order = super::order(&app.providers.llm, route, route.llm, &app.settings.fallbacks.llm);
+    if order.is_empty() {
+        return Err(super::kept_at_home(route));
+    }
     let messages = &messages;
     // Dropped when the answer ends, however it ends (cut, or its turn cancelled): the requests whose cost
     // the provider did not report are billed at the configured price.

@@ -99,12 +99,13 @@ impl Job {
             .provider
             .unwrap_or_else(|| self.eff.provider(Key::DefaultLlmProvider));
         let engine = app.providers.llm.get(provider);
-        let language = app
-            .store
-            .prefs(&self.user.id)
-            .await
-            .ok()
-            .and_then(|p| p.language)
+        let prefs = app.store.prefs(&self.user.id).await.unwrap_or_default();
+        if super::local_only(app, &prefs) && !engine.capabilities().local {
+            // Her words stay at home: what she said is not sent out to be remembered.
+            return Ok(0);
+        }
+        let language = prefs
+            .language
             .unwrap_or_else(|| app.settings.turn.default_language.clone());
         let (instruction, conversation) = prompt(&known, &recent, &language);
         let request = ChatRequest {

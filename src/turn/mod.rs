@@ -32,8 +32,9 @@ use crate::config::runtime::Effective;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
 use crate::providers::llm::{ChatMessage, ChatRequest};
+use crate::providers::registry::{Engine, Engines};
 use crate::providers::tts::Speech;
-use crate::providers::{LlmId, ProviderError, SttId, TtsId};
+use crate::providers::{LlmId, ProviderError, ProviderId, SttId, TtsId};
 use crate::store::sessions::Session;
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
@@ -204,7 +205,65 @@ pub fn route_for(app: &App, eff: &Effective, prefs: &Prefs, request: &TurnReques
         .map(|s| RouteLayer::from_map(&s.overrides_map()))
         .unwrap_or_default();
     let layers = [base, prefs.route_layer(), session, request.layer.clone()];
-    resolve(&layers, prefs.allowed_languages())
+    let mut route = resolve(&layers, prefs.allowed_languages());
+    if local_only(app, prefs) {
+        // Kept at home: a stage chosen in the cloud goes to a local engine of its stage where one is set up.
+        route.local_only = true;
+        route.stt = at_home(&app.providers.stt, route.stt);
+        if at_home(&app.providers.llm, route.llm) != route.llm {
+            route.llm = at_home(&app.providers.llm, route.llm);
+            route.llm_model = None;
+        }
+        if at_home(&app.providers.tts, route.tts) != route.tts {
+            route.tts = at_home(&app.providers.tts, route.tts);
+            route.voice = None;
+        }
+    }
+    route
+}
+
+/// Whether a person's words stay on local providers: their `local_only` pref, else `LOCAL_ONLY`.
+pub fn local_only(app: &App, prefs: &Prefs) -> bool {
+    prefs.local_only.unwrap_or(app.settings.privacy.local_only)
+}
+
+/// `id` when its engine runs at home, else the first configured engine of the stage that does (else `id`,
+/// which [`order`] then leaves out).
+fn at_home<I: ProviderId, E: Engine + ?Sized>(engines: &Engines<I, E>, id: I) -> I {
+    if engines.get(id).capabilities().local {
+        return id;
+    }
+    engines
+        .iter()
+        .find(|(_, e)| {
+            let c = e.capabilities();
+            c.local && c.configured
+        })
+        .map_or(id, |(found, _)| found)
+}
+
+/// The engines a stage of `route` tries, `first` first then `fallbacks`: for a person whose words stay at
+/// home, only those on this machine or its network.
+pub fn order<I: ProviderId, E: Engine + ?Sized>(
+    engines: &Engines<I, E>,
+    route: &Route,
+    first: I,
+    fallbacks: &[I],
+) -> Vec<I> {
+    let order = crate::providers::chain(first, fallbacks);
+    if !route.local_only {
+        return order;
+    }
+    order
+        .into_iter()
+        .filter(|id| engines.get(*id).capabilities().local)
+        .collect()
+}
+
+/// The notice, in the person's language, when a stage has no engine at home for a person whose words stay
+/// there: nothing is sent anywhere else.
+pub fn kept_at_home(route: &Route) -> ApiError {
+    ApiError::Upstream(crate::phrasebook::phrase(&route.language, "turn-kept-at-home"))
 }
 
 /// The route options of a turn, the same in `POST /api/chat` and in the WebSocket frames.

@@ -53,9 +53,11 @@ pub async fn plan(
     question: &str,
     language: &str,
 ) -> Result<WebPlan> {
+    // A person whose words stay at home sends no question to a search engine.
     let enabled = prefs
         .web_search_enabled
-        .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled));
+        .unwrap_or_else(|| eff.flag(Key::WebSearchEnabled))
+        && !super::local_only(app, prefs);
     let budget = limit(prefs.web_search_daily_limit, Key::WebSearchDailyLimit, eff);
     let id: SearchId = eff.provider(Key::WebSearchProvider);
     let engine = Some(app.providers.search.get(id)).filter(|e| e.configured()).cloned();

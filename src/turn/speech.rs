@@ -14,7 +14,7 @@ use crate::prefs::Prefs;
 use crate::providers::audio::Pcm;
 use crate::providers::stt::{self, Transcript};
 use crate::providers::tts::{self, Speech, SpeechRequest};
-use crate::providers::{ProviderError, TtsId, chain};
+use crate::providers::{ProviderError, TtsId};
 use crate::store::users::User;
 use crate::text::pipeline::Pipeline;
 
@@ -187,7 +187,8 @@ fn voice_plan(app: &App, route: &Route) -> (Vec<TtsId>, Option<String>, bool) {
         first = local_voice(app, route);
         voice = None;
     }
-    (chain(first, &app.settings.fallbacks.tts), voice, language_fallback)
+    let order = super::order(&app.providers.tts, route, first, &app.settings.fallbacks.tts);
+    (order, voice, language_fallback)
 }
 
 /// Speaks `text` in the route's language and voice, falling back along `TTS_FALLBACK`.
@@ -335,7 +336,10 @@ pub fn forced_language<'a>(eff: &Effective, route: &'a Route) -> Option<&'a str>
 /// to the route's unless `stt_force_language` is off ([`forced_language`]).
 pub async fn transcribe(app: &App, eff: &Effective, route: &Route, audio: &Pcm) -> Result<(Transcript, Vec<String>)> {
     let language = forced_language(eff, route);
-    let order = chain(route.stt, &app.settings.fallbacks.stt);
+    let order = super::order(&app.providers.stt, route, route.stt, &app.settings.fallbacks.stt);
+    if order.is_empty() {
+        return Err(super::kept_at_home(route));
+    }
     let answered = walk(
         app,
         &order,

@@ -9,8 +9,8 @@ use crate::app::App;
 use crate::config::route::Route;
 use crate::config::runtime::Effective;
 use crate::error::Result;
+use crate::providers::ProviderError;
 use crate::providers::llm::{ChatMessage, ChatRequest, collect};
-use crate::providers::{ProviderError, chain};
 
 /// Translates `text` from `from` into the route's language with the route's LLM (and its fallbacks).
 pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, from: &str) -> Result<String> {
@@ -19,7 +19,10 @@ pub async fn translate(app: &App, eff: &Effective, route: &Route, text: &str, fr
         language_name(from),
         language_name(&route.language)
     );
-    let order = chain(route.llm, &app.settings.fallbacks.llm);
+    let order = super::order(&app.providers.llm, route, route.llm, &app.settings.fallbacks.llm);
+    if order.is_empty() {
+        return Err(super::kept_at_home(route));
+    }
     let instruction = &instruction;
     let answered = walk(
         app,

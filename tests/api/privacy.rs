@@ -260,3 +260,147 @@ async fn her_export_holds_each_kind_of_her_data_no_secret_and_a_summary_in_germa
     let seen = looks(app, &token).await;
     assert!(seen.contains(&("admin-key".into(), false, "export".into())), "{seen:?}");
 }
+
+/// A gateway binary whose default model is "the cloud" (`llm.cloud.example`, reached through `cloud`, a fake
+/// standing in as the HTTP proxy on loopback) and whose local model is at `local_url`; its address.
+async fn cloud_gateway(
+    dir: &std::path::Path,
+    cloud: &Fake,
+    local: &Fake,
+    local_url: String,
+) -> (tokio::process::Child, String) {
+    let stt = Fake::start().await;
+    let port = crate::common::free_port();
+    let env = [
+        ("LISTEN_ADDR", format!("127.0.0.1:{port}")),
+        ("AUTH_ENABLED", "true".into()),
+        ("ADMIN_API_KEY", crate::common::ADMIN_KEY.into()),
+        ("LOCAL_LLM_URL", local_url),
+        ("DEFAULT_LLM_PROVIDER", "cloud".into()),
+        ("CLOUD_LLM_URL", "http://llm.cloud.example/v1".into()),
+        ("CLOUD_LLM_API_KEY", "sk-test".into()),
+        ("HTTP_PROXY", cloud.base.clone()),
+        ("NO_PROXY", "127.0.0.1,localhost".into()),
+    ];
+    let child = crate::browser::gateway_binary(dir, &stt, local, &env);
+    let base = format!("http://127.0.0.1:{port}");
+    crate::common::eventually("the gateway to listen", 30, || async {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    })
+    .await;
+    (child, base)
+}
+
+/// Makes a user with `prefs` through the admin API: their token.
+async fn person(base: &str, name: &str, prefs: Value) -> String {
+    let client = reqwest::Client::new();
+    let key = ("X-Admin-Key", crate::common::ADMIN_KEY);
+    let made: Value = client
+        .post(format!("{base}/api/admin/users"))
+        .header(key.0, key.1)
+        .json(&json!({"name": name}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().unwrap();
+    let set = client
+        .put(format!("{base}/api/admin/users/{id}/prefs"))
+        .header(key.0, key.1)
+        .json(&prefs)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), 200);
+    made["token"].as_str().unwrap().to_string()
+}
+
+/// A typed question of `token`'s person: status and body.
+async fn ask(base: &str, token: &str) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/chat"))
+        .bearer_auth(token)
+        .json(&json!({"text": "Wie spät ist es?", "text_only": true}))
+        .send()
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn her_words_stay_at_home_the_cloud_hears_nothing_of_hers_and_still_answers_another() {
+    let (cloud, local) = (
+        Fake::answering(&["From the cloud."]).await,
+        Fake::answering(&["Hier, zu Hause."]).await,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (_gateway, base) = cloud_gateway(dir.path(), &cloud, &local, local.v1()).await;
+    let anna = person(&base, "anna", json!({"local_only": true, "language": "de"})).await;
+    let bob = person(&base, "bob", json!({})).await;
+    let (status, answer) = ask(&base, &anna).await;
+    assert_eq!(
+        (status, answer["text"].as_str()),
+        (200, Some("Hier, zu Hause.")),
+        "{answer}"
+    );
+    assert!(cloud.requests("/v1/chat/completions").is_empty(), "the cloud heard her");
+    let (status, answer) = ask(&base, &bob).await;
+    assert_eq!(
+        (status, answer["text"].as_str()),
+        (200, Some("From the cloud.")),
+        "{answer}"
+    );
+    assert_eq!(cloud.requests("/v1/chat/completions").len(), 1);
+    // Her page says where her words go; his says the model is outside.
+    let me = |token: &str| {
+        reqwest::Client::new()
+            .get(format!("{base}/api/me"))
+            .bearer_auth(token.to_string())
+            .send()
+    };
+    let hers: Value = me(&anna).await.unwrap().json().await.unwrap();
+    assert_eq!(hers["words_go"]["local_only"], true, "{hers}");
+    assert_eq!(
+        (
+            &hers["words_go"]["model"]["provider"],
+            &hers["words_go"]["model"]["local"]
+        ),
+        (&json!("local"), &json!(true))
+    );
+    assert_eq!(hers["words_go"]["search"], Value::Null);
+    let his: Value = me(&bob).await.unwrap().json().await.unwrap();
+    assert_eq!(
+        (
+            &his["words_go"]["model"]["provider"],
+            &his["words_go"]["model"]["local"]
+        ),
+        (&json!("cloud"), &json!(false))
+    );
+
+    // Where no model runs at home, she is told so in her language, and nothing is sent.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (_other, base) = cloud_gateway(
+        elsewhere.path(),
+        &cloud,
+        &local,
+        "http://llm.elsewhere.example/v1".into(),
+    )
+    .await;
+    let anna = person(&base, "anna", json!({"local_only": true, "language": "de"})).await;
+    let (status, answer) = ask(&base, &anna).await;
+    assert_eq!(status, 502, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bleiben auf dem Rechner"),
+        "{answer}"
+    );
+    assert_eq!(
+        cloud.requests("/v1/chat/completions").len(),
+        1,
+        "nothing more reached the cloud"
+    );
+}

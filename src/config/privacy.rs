@@ -1,11 +1,14 @@
-//! `RETENTION_*_DAYS`: how long each kind of a person's data is kept (0: for ever, set explicitly).
+//! The privacy area: `RETENTION_*_DAYS`, how long each kind of a person's data is kept (0: for ever, set
+//! explicitly), and `LOCAL_ONLY`, whether people's words stay on local providers unless they say otherwise.
 
 use super::env::{ConfigError, Source};
 
-/// Days each kind of data is kept; `None` = for ever.
+/// Days each kind of data is kept; `None` = for ever. Whether words stay at home by default.
 #[derive(Debug, Clone)]
-pub struct RetentionSettings {
+pub struct PrivacySettings {
     days: Vec<(Kind, Option<u32>)>,
+    /// `LOCAL_ONLY`: everybody's turns on local providers, unless a person's `local_only` pref is false.
+    pub local_only: bool,
 }
 
 /// Each kind's setting, its default in days and what it covers.
@@ -54,7 +57,7 @@ const SETTINGS: [(Kind, &str, u32, &str); 7] = [
     ),
 ];
 
-impl RetentionSettings {
+impl PrivacySettings {
     /// Reads the area.
     pub(super) fn read(src: &Source) -> Result<Self, ConfigError> {
         let mut days = Vec::new();
@@ -62,7 +65,13 @@ impl RetentionSettings {
             let value = src.var(name, meaning).ranged(default, 36_500)?;
             days.push((kind, (value > 0).then_some(value)));
         }
-        Ok(Self { days })
+        let local_only = src
+            .var(
+                "LOCAL_ONLY",
+                "every person's words go only to providers on this machine or its network (a person's `local_only` pref says otherwise for them); web search off for them",
+            )
+            .bool(false)?;
+        Ok(Self { days, local_only })
     }
 
     /// The days `kind` is kept; `None` = for ever.
