@@ -22,7 +22,14 @@ use voice_gateway::with_pool;
 const DAY: i64 = 86_400_000;
 /// The tables whose rows are reported.
 const TABLES: [&str; 8] = [
-    "messages", "sessions", "care_log", "usage", "emergency_alarms", "emergency_deliveries", "access_log", "audit_log",
+    "messages",
+    "sessions",
+    "care_log",
+    "usage",
+    "emergency_alarms",
+    "emergency_deliveries",
+    "access_log",
+    "audit_log",
 ];
 
 fn arg(name: &str) -> Option<String> {
@@ -101,7 +108,11 @@ async fn census(store: &Store, db: Option<&str>) -> (Vec<i64>, f64) {
         rows.push(with_pool!(store, pool => sqlx::query_scalar::<_, i64>(&sql).fetch_one(pool).await.expect("count")));
     }
     let bytes = match db {
-        Some(path) => ["", "-wal"].iter().filter_map(|s| std::fs::metadata(format!("{path}{s}")).ok()).map(|m| m.len()).sum(),
+        Some(path) => ["", "-wal"]
+            .iter()
+            .filter_map(|s| std::fs::metadata(format!("{path}{s}")).ok())
+            .map(|m| m.len())
+            .sum(),
         None => with_pool!(store, pool => sqlx::query_scalar::<_, i64>("SELECT pg_database_size(current_database())")
             .fetch_one(pool).await.expect("size")) as u64,
     };
@@ -118,7 +129,10 @@ async fn turns(store: Store, stop: Arc<tokio::sync::Notify>, rounds: usize) -> V
         let (user, session) = (format!("u{}", n % 1000), format!("s{}-0", n % 1000));
         let started = Instant::now();
         store.recent_messages(&session, 20).await.expect("history");
-        store.store_turn(&session, &user, "Wie spät ist es?", "Gleich drei.").await.expect("turn");
+        store
+            .store_turn(&session, &user, "Wie spät ist es?", "Gleich drei.")
+            .await
+            .expect("turn");
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         tokio::select! {
             () = &mut stopped => break,
@@ -157,11 +171,18 @@ async fn main() {
     let stop = Arc::new(tokio::sync::Notify::new());
     let during = tokio::spawn(turns(store.clone(), stop.clone(), usize::MAX));
     let started = Instant::now();
-    let purged = voice_gateway::retention::purge_claimed(&app, now).await.expect("purge").expect("the lease");
+    let purged = voice_gateway::retention::purge_claimed(&app, now)
+        .await
+        .expect("purge")
+        .expect("the lease");
     let took = started.elapsed();
     stop.notify_one();
     let during = during.await.expect("turns");
-    println!("purged in {:.1} s: {:?}", took.as_secs_f64(), purged.iter().map(|(k, n)| (k.as_str(), *n)).collect::<Vec<_>>());
+    println!(
+        "purged in {:.1} s: {:?}",
+        took.as_secs_f64(),
+        purged.iter().map(|(k, n)| (k.as_str(), *n)).collect::<Vec<_>>()
+    );
     println!("a turn's store work during the purge: {}", percentiles(&during));
     let (after, size) = census(&store, db.as_deref()).await;
     println!("after: {TABLES:?} = {after:?}, {size:.0} MiB (SQLite gives the pages back to its free list)");

@@ -62,6 +62,9 @@ pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
 pub const AUTH_FAILURES_TOTAL: &str = "auth_failures_total";
 /// Counter `auth_blocked_total`: waits an address was made to start for failing too often.
 pub const AUTH_BLOCKED_TOTAL: &str = "auth_blocked_total";
+/// Series `turn_check_probability`: what Smart Turn said of each pause's turn being complete (its sum over its
+/// count is their mean).
+pub const TURN_CHECK_PROBABILITY: &str = "turn_check_probability";
 /// Counter `purged_rows_total{kind}`: rows the retention purge deleted, by kind of data.
 pub const PURGED_ROWS_TOTAL: &str = "purged_rows_total";
 /// Counter `task_failures_total{door}`: call and connection tasks that failed (a panic), each ending its call
@@ -175,6 +178,10 @@ const HELP: &[(&str, &str)] = &[
     (
         VOICE_TURN_PATIENCE_SECONDS,
         "The pause after which a speaker's turn is first judged over (their patience), at each utterance's end.",
+    ),
+    (
+        TURN_CHECK_PROBABILITY,
+        "What Smart Turn said of each pause's turn being complete (0 to 1; the buckets are the latency ones).",
     ),
     (
         EMERGENCY_COOLDOWNS_ENDED_TOTAL,

@@ -27,6 +27,7 @@ pub struct TurnCheck {
     task: Option<JoinHandle<Result<f32, String>>>,
     verdict: Option<Verdict>,
     threshold: f32,
+    probability: Option<f32>,
 }
 
 impl TurnCheck {
@@ -38,12 +39,18 @@ impl TurnCheck {
             task: Some(task),
             verdict: None,
             threshold,
+            probability: None,
         }
     }
 
     /// The verdict, once there.
     pub fn verdict(&self) -> Option<Verdict> {
         self.verdict
+    }
+
+    /// What the model said of the turn being complete, once it did.
+    pub fn probability(&self) -> Option<f32> {
+        self.probability
     }
 
     /// Waits for the running check's verdict; never returns when there is none running.
@@ -56,10 +63,22 @@ impl TurnCheck {
         };
         let outcome = task.await;
         this.task = None;
+        this.probability = outcome.as_ref().ok().and_then(|r| r.as_ref().ok()).copied();
         let decided = match outcome {
-            Ok(Ok(p)) if p >= this.threshold => Verdict::Complete,
+            Ok(Ok(p)) if p >= this.threshold => {
+                tracing::debug!(
+                    probability = p,
+                    threshold = this.threshold,
+                    "Smart Turn: the turn is complete"
+                );
+                Verdict::Complete
+            }
             Ok(Ok(p)) => {
-                tracing::debug!(probability = p, "Smart Turn: the turn goes on");
+                tracing::debug!(
+                    probability = p,
+                    threshold = this.threshold,
+                    "Smart Turn: the turn goes on"
+                );
                 Verdict::Incomplete
             }
             Ok(Err(err)) => {

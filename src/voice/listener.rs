@@ -498,6 +498,13 @@ impl Listener {
                 Verdict::Unknown => "failed",
             };
             self.app.metrics.incr(TURN_CHECKS_TOTAL, &[("outcome", outcome)]);
+            if let Some(p) = self.check.as_ref().and_then(TurnCheck::probability) {
+                // The model's numbers move with the CPU's instructions: what it said is counted, for tuning
+                // `TURN_COMPLETE_PROBABILITY` on this machine.
+                self.app
+                    .metrics
+                    .observe(crate::metrics::TURN_CHECK_PROBABILITY, &[], f64::from(p));
+            }
             if verdict != Verdict::Complete || self.app.settings.voice.stt_early_ms == 0 {
                 return verdict;
             }
