@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::App;
-use crate::store::StoreError;
 use crate::store::purge::Kind;
+use crate::store::{Store, StoreError};
 
 /// How often the purge runs.
 const EVERY: Duration = Duration::from_secs(3600);
@@ -51,10 +51,13 @@ pub async fn purge_claimed(app: &App, now: i64) -> Result<Option<Vec<(Kind, u64)
 async fn purge(app: &App, now: i64) -> Result<Vec<(Kind, u64)>, StoreError> {
     let mut purged = Vec::new();
     for kind in Kind::ALL {
-        let mut rows = match app.settings.privacy.days(kind) {
-            Some(days) => batches(|| app.store.purge_batch(kind, now - i64::from(days) * DAY_MS, BATCH)).await?,
-            None => 0,
-        };
+        let mut rows = 0;
+        if let Some(days) = app.settings.privacy.days(kind) {
+            let before = now - i64::from(days) * DAY_MS;
+            for step in 0..Store::purge_steps(kind) {
+                rows += batches(|| app.store.purge_batch(kind, step, before, BATCH)).await?;
+            }
+        }
         if kind == Kind::Conversations {
             rows += own_choices(app, now).await?;
         }
@@ -74,7 +77,9 @@ async fn own_choices(app: &App, now: i64) -> Result<u64, StoreError> {
             continue;
         }
         let before = now - days.min(36_500) as i64 * DAY_MS;
-        rows += batches(|| app.store.purge_conversations_of(&user, before, BATCH)).await?;
+        for step in 0..2 {
+            rows += batches(|| app.store.purge_conversations_of(&user, step, before, BATCH)).await?;
+        }
     }
     Ok(rows)
 }

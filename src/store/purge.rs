@@ -19,20 +19,15 @@ impl Statements for Kind {
                 "DELETE FROM sessions WHERE id IN (SELECT s.id FROM sessions s WHERE s.updated_at < $1 \
                  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id) LIMIT $2)",
             ],
+            // A reminder's deliveries, and an alarm's deliveries and acknowledgements, go with it (`ON DELETE
+            // CASCADE`, a few rows each).
             Kind::Care => &[
                 "DELETE FROM care_log WHERE id IN (SELECT id FROM care_log WHERE at < $1 LIMIT $2)",
-                "DELETE FROM reminder_deliveries WHERE reminder_id IN (SELECT id FROM reminders \
-                 WHERE state IN ('confirmed', 'missed', 'done', 'cancelled') AND updated_at < $1 LIMIT $2)",
                 "DELETE FROM reminders WHERE id IN (SELECT id FROM reminders \
                  WHERE state IN ('confirmed', 'missed', 'done', 'cancelled') AND updated_at < $1 LIMIT $2)",
             ],
             Kind::Alarms => &[
-                "DELETE FROM emergency_deliveries WHERE alarm_id IN \
-                 (SELECT id FROM emergency_alarms WHERE created_at < $1 LIMIT $2)",
-                "DELETE FROM emergency_acks WHERE alarm_id IN \
-                 (SELECT id FROM emergency_alarms WHERE created_at < $1 LIMIT $2)",
-                "DELETE FROM emergency_alarms WHERE id IN (SELECT a.id FROM emergency_alarms a WHERE a.created_at < $1 \
-                 AND NOT EXISTS (SELECT 1 FROM emergency_deliveries d WHERE d.alarm_id = a.id) LIMIT $2)",
+                "DELETE FROM emergency_alarms WHERE id IN (SELECT id FROM emergency_alarms WHERE created_at < $1 LIMIT $2)",
                 "DELETE FROM emergency_events WHERE id IN (SELECT id FROM emergency_events WHERE created_at < $1 LIMIT $2)",
             ],
             Kind::Notices => &[
@@ -55,37 +50,47 @@ impl Statements for Kind {
 }
 
 impl Store {
-    /// Deletes one batch of `kind` older than `before` (epoch milliseconds): the rows deleted, at most `batch`
-    /// a statement; 0 when nothing is left to purge.
-    pub async fn purge_batch(&self, kind: Kind, before: i64, batch: i64) -> Result<u64, StoreError> {
+    /// How many steps a purge of `kind` takes, each run to its end before the next ([`Store::purge_batch`]).
+    pub fn purge_steps(kind: Kind) -> usize {
+        kind.statements().len()
+    }
+
+    /// Deletes one batch of step `step` of `kind` older than `before` (epoch milliseconds): the rows deleted, at
+    /// most `batch`; 0 when the step is done. The steps go children first, and a step runs only once the one
+    /// before it is done: a parent's "no children left" is then a short look, not a scan of every old parent
+    /// whose children wait (which held the write lock of a SQLite store long enough to refuse a turn's write).
+    pub async fn purge_batch(&self, kind: Kind, step: usize, before: i64, batch: i64) -> Result<u64, StoreError> {
+        let Some(sql) = kind.statements().get(step) else {
+            return Ok(0);
+        };
         let day = crate::store::day_of(before);
-        let mut deleted = 0;
-        for sql in kind.statements() {
-            let done = with_pool!(self, pool => {
-                let query = sqlx::query(sql);
-                let query = if kind == Kind::Usage { query.bind(day.clone()) } else { query.bind(before) };
-                query.bind(batch).execute(pool).await?.rows_affected()
-            });
-            deleted += done;
-        }
-        Ok(deleted)
+        Ok(with_pool!(self, pool => {
+            let query = sqlx::query(sql);
+            let query = if kind == Kind::Usage { query.bind(day) } else { query.bind(before) };
+            query.bind(batch).execute(pool).await?.rows_affected()
+        }))
     }
 
     /// Deletes one batch of `user_id`'s messages older than `before` (the person keeps less than the gateway),
-    /// and the conversations they leave empty.
-    pub async fn purge_conversations_of(&self, user_id: &str, before: i64, batch: i64) -> Result<u64, StoreError> {
+    /// and the conversations they leave empty; steps as in [`Store::purge_batch`].
+    pub async fn purge_conversations_of(
+        &self,
+        user_id: &str,
+        step: usize,
+        before: i64,
+        batch: i64,
+    ) -> Result<u64, StoreError> {
         let statements = [
             "DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE user_id = $3 AND created_at < $1 LIMIT $2)",
             "DELETE FROM sessions WHERE id IN (SELECT s.id FROM sessions s WHERE s.user_id = $3 AND s.updated_at < $1 \
              AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id) LIMIT $2)",
         ];
-        let mut deleted = 0;
-        for sql in statements {
-            deleted += with_pool!(self, pool => {
-                sqlx::query(sql).bind(before).bind(batch).bind(user_id).execute(pool).await?.rows_affected()
-            });
-        }
-        Ok(deleted)
+        let Some(sql) = statements.get(step) else {
+            return Ok(0);
+        };
+        Ok(with_pool!(self, pool => {
+            sqlx::query(sql).bind(before).bind(batch).bind(user_id).execute(pool).await?.rows_affected()
+        }))
     }
 }
 
