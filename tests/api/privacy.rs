@@ -231,6 +231,9 @@ async fn her_export_holds_each_kind_of_her_data_no_secret_and_a_summary_in_germa
     has("emergency_deliveries", "tochter@family.example");
     has("carers", &zelda);
     has("access_log", &rita);
+    has("sessions", &zelda);
+    has("usage", &zelda);
+    has("emergency_events", &zelda);
     for file in files.values() {
         assert!(
             !file.contains(&token) && !file.contains("token_hash") && !file.contains("\"hash\""),
