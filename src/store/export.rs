@@ -39,9 +39,10 @@ fn mine(table: &str, columns: &[String]) -> Option<String> {
 }
 
 impl Store {
-    /// The tables that hold rows of a person, by name.
-    pub async fn export_tables(&self) -> Result<Vec<Table>, StoreError> {
-        let columns: Vec<(String, String)> = with_pool!(self, pool => {
+    /// Every column of every table of the schema, `(table, column)`, table by table in column order: from the
+    /// database's own catalogue, so that a table added later is seen without a list to update.
+    pub async fn schema_columns(&self) -> Result<Vec<(String, String)>, StoreError> {
+        with_pool!(self, pool => {
             let sql = if self.is_sqlite() {
                 "SELECT m.name, c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c \
                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%' ORDER BY m.name, c.cid"
@@ -49,8 +50,13 @@ impl Store {
                 "SELECT table_name::text, column_name::text FROM information_schema.columns \
                  WHERE table_schema = current_schema() AND table_name NOT LIKE '_sqlx%' ORDER BY table_name, ordinal_position"
             };
-            sqlx::query_as(sql).fetch_all(pool).await?
-        });
+            Ok(sqlx::query_as(sql).fetch_all(pool).await?)
+        })
+    }
+
+    /// The tables that hold rows of a person, by name.
+    pub async fn export_tables(&self) -> Result<Vec<Table>, StoreError> {
+        let columns = self.schema_columns().await?;
         let mut tables: Vec<(String, Vec<String>)> = Vec::new();
         for (table, column) in columns {
             match tables.last_mut() {

@@ -125,16 +125,7 @@ impl Store {
 
     /// Every table and column holding `needle` (equal, or within a text): `(table, column, rows)`.
     pub async fn mentions(&self, needle: &str) -> Result<Vec<(String, String, i64)>, StoreError> {
-        let columns: Vec<(String, String)> = with_pool!(self, pool => {
-            let sql = if self.is_sqlite() {
-                "SELECT m.name, c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c \
-                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%'"
-            } else {
-                "SELECT table_name::text, column_name::text FROM information_schema.columns \
-                 WHERE table_schema = current_schema() AND table_name NOT LIKE '_sqlx%'"
-            };
-            sqlx::query_as(sql).fetch_all(pool).await?
-        });
+        let columns = self.schema_columns().await?;
         let mut found = Vec::new();
         for (table, column) in columns {
             let cast = if self.is_sqlite() {

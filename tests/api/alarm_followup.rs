@@ -122,8 +122,11 @@ async fn a_press_that_reached_nobody_then_a_contact_set_the_operator_ends_the_wi
     let anna = help_row_of(&s, "anna").await;
     assert_eq!(anna["last_press_reached_nobody"], true);
     assert!(anna["cooldown_remaining_seconds"].as_i64().unwrap() > 0, "{anna}");
+    the_operator_ends_the_window(&s).await;
+}
 
-    // The operator ends the window: audited, counted, and the next press mails at once.
+/// The operator ends the window: only an admin may, audited, counted, and the next press mails at once.
+async fn the_operator_ends_the_window(s: &crate::emergency::Setup) {
     let path = format!("/api/admin/users/{}/emergency/cooldown", s.id);
     let ended = s
         .app
@@ -155,10 +158,10 @@ async fn a_press_that_reached_nobody_then_a_contact_set_the_operator_ends_the_wi
             .lines()
             .any(|l| l == "emergency_cooldowns_ended_total 1")
     );
-    assert_eq!(status(&s).await["cooldown_active"], false);
-    let after = press(&s, None).await;
+    assert_eq!(status(s).await["cooldown_active"], false);
+    let after = press(s, None).await;
     assert_eq!(after.body["status"], "alerted", "{}", after.body);
-    assert_eq!(mails(&s), 1);
+    assert_eq!(mails(s), 1);
     assert_eq!(events(&s.app, &s.id).await, vec!["no_recipients", "alerted"]);
     let unknown = s
         .app

@@ -61,12 +61,17 @@ async fn zelda_and_rita(app: &TestApp) -> (String, String, String) {
     (zelda, rita, token)
 }
 
+/// A gateway whose model answers, with the mail relay and Anna's profile of the help tests.
+async fn with_a_model() -> (crate::emergency::Setup, Fake) {
+    let llm = Fake::answering(&["Gleich drei."]).await;
+    let url = llm.v1();
+    let env = [("LOCAL_LLM_URL", url.as_str()), ("DEFAULT_LLM_PROVIDER", "local")];
+    (setup(Some(Mode::Accept), &env, profile()).await, llm)
+}
+
 #[tokio::test]
 async fn deleting_a_person_leaves_nothing_that_names_her_in_any_table_and_her_resident_keeps_hers() {
-    let llm = Fake::answering(&["Gleich drei."]).await;
-    let env = [("LOCAL_LLM_URL", llm.v1()), ("DEFAULT_LLM_PROVIDER", "local".into())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let s = setup(Some(Mode::Accept), &env, profile()).await;
+    let (s, _llm) = with_a_model().await;
     let app = &s.app;
     let (zelda, rita, token) = zelda_and_rita(app).await;
     for needle in [zelda.as_str(), NAME, SHOWN] {
@@ -200,10 +205,7 @@ fn unzipped(bytes: &[u8]) -> std::collections::BTreeMap<String, String> {
 
 #[tokio::test]
 async fn her_export_holds_each_kind_of_her_data_no_secret_and_a_summary_in_german() {
-    let llm = Fake::answering(&["Gleich drei."]).await;
-    let env = [("LOCAL_LLM_URL", llm.v1()), ("DEFAULT_LLM_PROVIDER", "local".into())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let s = setup(Some(Mode::Accept), &env, profile()).await;
+    let (s, _llm) = with_a_model().await;
     let app = &s.app;
     let (zelda, rita, token) = zelda_and_rita(app).await;
     app.set_prefs(&zelda, json!({"language": "de"})).await;

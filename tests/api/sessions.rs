@@ -51,12 +51,16 @@ async fn sessions_hold_overrides_and_messages() {
         list.body[0]["id"], id,
         "the session with the newest message comes first"
     );
+    changed_refused_and_deleted(&app, &token, (&uid, &id)).await;
+}
 
+/// The session's overrides are replaced, wrong ones refused (422), and deleting it takes its messages.
+async fn changed_refused_and_deleted(app: &crate::common::TestApp, token: &str, (uid, id): (&str, &str)) {
     let updated = app
         .call(
             Method::PUT,
             &format!("/api/sessions/{id}"),
-            As::Bearer(&token),
+            As::Bearer(token),
             Some(json!({"overrides": {"voice": "de"}})),
         )
         .await;
@@ -66,7 +70,7 @@ async fn sessions_hold_overrides_and_messages() {
         .call(
             Method::PUT,
             &format!("/api/sessions/{id}"),
-            As::Bearer(&token),
+            As::Bearer(token),
             Some(json!({"overrides": {"llm_provider": "gpt"}})),
         )
         .await;
@@ -74,20 +78,20 @@ async fn sessions_hold_overrides_and_messages() {
     app.call(
         Method::POST,
         "/api/sessions",
-        As::Bearer(&token),
+        As::Bearer(token),
         Some(json!({"overrides": {"colour": "red"}})),
     )
     .await
     .error(422);
 
     let del = app
-        .call(Method::DELETE, &format!("/api/sessions/{id}"), As::Bearer(&token), None)
+        .call(Method::DELETE, &format!("/api/sessions/{id}"), As::Bearer(token), None)
         .await;
     assert_eq!(del.body, json!({"deleted": id}));
-    app.get(&format!("/api/sessions/{id}"), As::Bearer(&token))
+    app.get(&format!("/api/sessions/{id}"), As::Bearer(token))
         .await
         .error(404);
-    assert_eq!(app.rows_of("messages", &uid).await, 0);
+    assert_eq!(app.rows_of("messages", uid).await, 0);
 }
 
 #[tokio::test]
