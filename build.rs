@@ -16,7 +16,7 @@ fn main() {
                 let lang = language.file_name().unwrap().to_string_lossy().into_owned();
                 let name = file.file_name().unwrap().to_string_lossy().into_owned();
                 sentences.push(format!(
-                    "    ({lang:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/locales/{lang}/{name}\"))),\n"
+                    "    ({lang:?}, {name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/locales/{lang}/{name}\"))),\n"
                 ));
             }
             if file.extension().is_some_and(|e| e == "ftl") {
@@ -35,8 +35,8 @@ fn main() {
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("locales.rs");
     let code = format!(
         "/// Every shipped file: language, area, text.\npub static SHIPPED: &[(&str, &str, &str)] = &[\n{}];\n\
-         /// Every shipped file of care sentences: language, text.\n\
-         pub static SENTENCES: &[(&str, &str)] = &[\n{}];\n",
+         /// Every shipped file of what care hears: language, file name, text.\n\
+         pub static SENTENCES: &[(&str, &str, &str)] = &[\n{}];\n",
         files.concat(),
         sentences.concat()
     );

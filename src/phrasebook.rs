@@ -48,8 +48,9 @@ pub fn load(dir: Option<&Path>) -> Result<(), String> {
         .map_err(|_| "the phrasebook was read already".to_string())
 }
 
-/// The shipped files of what the gateway hears for care (`locales/<lang>/care.sentences`): language, text.
-pub fn shipped_sentences() -> &'static [(&'static str, &'static str)] {
+/// The shipped files of what the gateway hears for care (`locales/<lang>/*.sentences`): language, file name,
+/// text.
+pub fn shipped_sentences() -> &'static [(&'static str, &'static str, &'static str)] {
     shipped::SENTENCES
 }
 

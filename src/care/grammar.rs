@@ -68,6 +68,22 @@ impl Template {
         Ok(Self { nodes, needed })
     }
 
+    /// Every word the template names, in any of its alternatives.
+    pub fn words(&self) -> Vec<String> {
+        fn of(nodes: &[Node], all: &mut Vec<String>) {
+            for node in nodes {
+                match node {
+                    Node::Word(any) => all.extend(any.iter().cloned()),
+                    Node::Slot(_) => {}
+                    Node::Either(alternatives) => alternatives.iter().for_each(|a| of(a, all)),
+                }
+            }
+        }
+        let mut all = Vec::new();
+        of(&self.nodes, &mut all);
+        all
+    }
+
     /// The slots of the first way the whole of `words` is this template; none when there is none.
     pub fn matches(&self, words: &[String], slots: &dyn Slots) -> Option<Filled> {
         if words.is_empty() || !self.needed.iter().all(|any| any.iter().any(|w| words.contains(w))) {

@@ -19,6 +19,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::grammar::{Filled, Slots, Template, normal};
+use super::times::{self, Atom};
 
 /// What a sentence says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,9 +75,13 @@ impl Intent {
 
 /// The sentences of one language, in the order of its files.
 #[derive(Default)]
-struct Language {
+pub struct Language {
     sentences: Vec<(Intent, Template)>,
     rules: HashMap<String, Template>,
+    /// The pieces of a time and of a length ([`super::times`]), with what each sets.
+    pub(super) pieces: Vec<(Vec<Atom>, Template)>,
+    /// The lists the slots read, by name: each entry's value (empty when it has none) and words.
+    pub(super) lists: HashMap<String, Vec<(String, Template)>>,
 }
 
 /// Every language's sentences.
@@ -112,7 +117,7 @@ impl Words {
     /// The words of `text`, at most [`MAX_WORDS`].
     pub fn of(text: &str) -> Self {
         let (mut written, mut normal_words) = (Vec::new(), Vec::new());
-        for word in text.split_whitespace() {
+        for word in text.split_whitespace().flat_map(apart) {
             let n = normal(word);
             if n.is_empty() {
                 continue;
@@ -130,23 +135,37 @@ impl Words {
     }
 }
 
+/// A word as two when it is digits followed by letters ("8pm", "20h"): the number and its mark.
+fn apart(word: &str) -> Vec<&str> {
+    let letters = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    match letters.len() < word.len() && !letters.is_empty() && letters.chars().all(char::is_alphabetic) {
+        true => vec![&word[..word.len() - letters.len()], letters],
+        false => vec![word],
+    }
+}
+
 /// The first of `wanted`'s sentences of `language` that is the whole of `words`: its intent and slots.
 /// `language`'s own sentences only (a region's, then its base language's): no language hears another's.
 pub fn hear(words: &Words, language: &str, wanted: &[Intent], slots: &dyn Slots) -> Option<(Intent, Filled)> {
-    let all = &hearing().languages;
-    let base = language.split(['-', '_']).next().unwrap_or(language);
-    let own = all.get(language).or_else(|| all.get(base))?;
-    own.sentences
+    own(language)?
+        .sentences
         .iter()
         .filter(|(intent, _)| wanted.contains(intent))
         .find_map(|(intent, template)| template.matches(&words.normal, slots).map(|filled| (*intent, filled)))
 }
 
+/// The words of `language` (a region's, then its base language's).
+pub fn own(language: &str) -> Option<&'static Language> {
+    let all = &hearing().languages;
+    let base = language.split(['-', '_']).next().unwrap_or(language);
+    all.get(language).or_else(|| all.get(base))
+}
+
 impl Hearing {
     fn read(dir: Option<&Path>) -> Result<Self, String> {
         let mut languages: BTreeMap<String, Language> = BTreeMap::new();
-        for (lang, text) in crate::phrasebook::shipped_sentences() {
-            let name = format!("locales/{lang}/care.sentences (built in)");
+        for (lang, file, text) in crate::phrasebook::shipped_sentences() {
+            let name = format!("locales/{lang}/{file} (built in)");
             read_file(languages.entry(lang.to_string()).or_default(), &name, text)?;
         }
         if let Some(dir) = dir {
@@ -171,12 +190,24 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
             language.rules.insert(rule.trim().to_string(), template);
             continue;
         }
-        let (intent, template) = line
+        if let Some((list, entry)) = line.strip_prefix('{').and_then(|l| l.split_once('}')) {
+            let (value, words) = entry
+                .split_once('=')
+                .ok_or_else(|| at("expected `{list} value = words`".into()))?;
+            let template = Template::parse(words, &language.rules).map_err(at)?;
+            let entries = language.lists.entry(list.trim().to_string()).or_default();
+            entries.push((value.trim().to_string(), template));
+            continue;
+        }
+        let (name, template) = line
             .split_once(':')
-            .ok_or_else(|| at("expected `intent: sentence` or `<rule> = sentence`".into()))?;
-        let intent = Intent::named(intent.trim()).ok_or_else(|| at(format!("no intent {:?}", intent.trim())))?;
+            .ok_or_else(|| at("expected `intent: sentence`, `<rule> = sentence` or `{list} value = words`".into()))?;
         let template = Template::parse(template, &language.rules).map_err(at)?;
-        language.sentences.push((intent, template));
+        match (Intent::named(name.trim()), times::atoms(name.trim())) {
+            (Some(intent), _) => language.sentences.push((intent, template)),
+            (None, Some(atoms)) => language.pieces.push((atoms, template)),
+            (None, None) => return Err(at(format!("no intent or piece of a time {:?}", name.trim()))),
+        }
     }
     Ok(())
 }
