@@ -106,6 +106,9 @@ preferences! {
     /// The IANA time zone reminders keep their times in ("Europe/Berlin"); empty = `TIMEZONE`, else the
     /// machine's.
     timezone: String,
+    /// When a reminder is asked for a day without a time ("morgen an den Arzt"), it is set at this time of day
+    /// ("09:00") and the answer says so; empty = the gateway asks "Um wie viel Uhr?".
+    reminder_time: String,
     /// The daily check-in's window ("08:00-10:00", in the person's time zone); empty = no check-in.
     checkin_window: String,
     /// `YYYY-MM-DD`: the person is away through that day; no check-in until then.
@@ -291,7 +294,7 @@ fn check(key: &str, value: &Value) -> Result<Value, ApiError> {
         },
         "emergency_cooldown_minutes" => cooldown(key, value),
         "turn_patience" => patience(key, value),
-        "email" | "carer_summary_at" => carer(key, value),
+        "email" | "carer_summary_at" | "reminder_time" => carer(key, value),
         "timezone" => {
             let zone = text(key, value, 64)?;
             if zone.is_empty() || jiff::tz::TimeZone::get(&zone).is_ok() {

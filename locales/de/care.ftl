@@ -83,6 +83,10 @@ care-no-time = { $form ->
     [informal] Wann soll ich dich erinnern? Sag zum Beispiel: morgen um 8 Uhr.
    *[formal] Wann soll ich Sie erinnern? Sagen Sie zum Beispiel: morgen um 8 Uhr.
 }
+care-no-clock = { $form ->
+    [informal] Um wie viel Uhr? Sag zum Beispiel: um halb zehn.
+   *[formal] Um wie viel Uhr? Sagen Sie zum Beispiel: um halb zehn.
+}
 care-passed = { $form ->
     [informal] Diese Zeit ist schon vorbei. Wann soll ich dich erinnern?
    *[formal] Diese Zeit ist schon vorbei. Wann soll ich Sie erinnern?

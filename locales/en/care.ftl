@@ -98,6 +98,7 @@ care-skipped = { $hour }:{ $mm } does not exist that day, the clocks go forward;
 # A timer set: $length (care-hours, care-minutes, care-seconds) and $time, when it ends (care-time).
 care-timer = Timer set: { $length }, until { $time }.
 care-no-time = When shall I remind you? Say, for example: tomorrow at 8 am.
+care-no-clock = At what time? Say, for example: at half past nine.
 care-passed = That time has passed. When shall I remind you?
 care-timer-how-long = How long shall the timer run?
 care-remind-of-what = What shall I remind you of?

@@ -76,6 +76,7 @@ care-set-repeating = De acuerdo, se lo recordaré { $repeats } { $at }: { $what 
 care-skipped = Las { $hour }:{ $mm } no existen ese día, se adelantan los relojes; será { $at }.
 care-timer = Temporizador en marcha: { $length }, hasta las { $time }.
 care-no-time = ¿Cuándo se lo recuerdo? Diga, por ejemplo: mañana a las 8.
+care-no-clock = ¿A qué hora? Diga, por ejemplo: a las nueve y media.
 care-passed = Esa hora ya ha pasado. ¿Cuándo se lo recuerdo?
 care-timer-how-long = ¿Cuánto tiempo debe durar el temporizador?
 care-remind-of-what = ¿Qué quiere que le recuerde?

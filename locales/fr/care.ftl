@@ -77,6 +77,7 @@ care-set-repeating = D'accord, je vous le rappellerai { $repeats } { $at } : { $
 care-skipped = { care-time } n'existe pas ce jour-là, on avance l'heure ; ce sera { $at }.
 care-timer = Minuteur lancé : { $length }, jusqu'à { $time }.
 care-no-time = Quand dois-je vous le rappeler ? Dites par exemple : demain à 8 h.
+care-no-clock = À quelle heure ? Dites par exemple : à neuf heures et demie.
 care-passed = Cette heure est déjà passée. Quand dois-je vous le rappeler ?
 care-timer-how-long = Combien de temps doit durer le minuteur ?
 care-remind-of-what = De quoi dois-je vous faire penser ?

@@ -76,6 +76,7 @@ care-set-repeating = Va bene, glielo ricorderò { $repeats } { $at }: { $what },
 care-skipped = Le { $hour }:{ $mm } non esistono quel giorno, gli orologi vanno avanti; sarà { $at }.
 care-timer = Timer avviato: { $length }, fino alle { $time }.
 care-no-time = Quando devo ricordarglielo? Dica per esempio: domani alle 8.
+care-no-clock = A che ora? Dica per esempio: alle nove e mezza.
 care-passed = Quest'ora è già passata. Quando devo ricordarglielo?
 care-timer-how-long = Quanto deve durare il timer?
 care-remind-of-what = Che cosa devo ricordarle?

@@ -73,6 +73,7 @@ care-set-repeating = Goed, ik herinner u { $repeats } { $at } aan: { $what }, de
 care-skipped = { $hour }:{ $mm } uur bestaat die dag niet, de klok gaat vooruit; het wordt { $at }.
 care-timer = De timer loopt: { $length }, tot { $time }.
 care-no-time = Wanneer moet ik u herinneren? Zeg bijvoorbeeld: morgen om 8 uur.
+care-no-clock = Hoe laat? Zeg bijvoorbeeld: om half tien.
 care-passed = Die tijd is al voorbij. Wanneer moet ik u herinneren?
 care-timer-how-long = Hoe lang moet de timer lopen?
 care-remind-of-what = Waaraan moet ik u herinneren?

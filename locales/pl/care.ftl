@@ -105,6 +105,7 @@ care-set-repeating = Dobrze, przypomnę { $repeats } { $at }: { $what }, pierwsz
 care-skipped = Godziny { $hour }:{ $mm } tego dnia nie ma, zegary przestawia się do przodu; będzie { $at }.
 care-timer = Minutnik działa: { $length }, do { $time }.
 care-no-time = Kiedy mam przypomnieć? Proszę powiedzieć na przykład: jutro o 8:00.
+care-no-clock = O której godzinie? Proszę powiedzieć na przykład: o wpół do dziesiątej.
 care-passed = Ta godzina już minęła. Kiedy mam przypomnieć?
 care-timer-how-long = Jak długo ma działać minutnik?
 care-remind-of-what = O czym mam przypomnieć?

@@ -80,6 +80,7 @@ care-set-repeating = Está bem, vou lembrá-lo { $repeats } { $at }: { $what }, 
 care-skipped = As { care-time } não existem nesse dia, os relógios adiantam-se; será { $at }.
 care-timer = Temporizador ligado: { $length }, até { $time }.
 care-no-time = Quando devo lembrá-lo? Diga, por exemplo: amanhã às 8h.
+care-no-clock = A que horas? Diga, por exemplo: às nove e meia.
 care-passed = Essa hora já passou. Quando devo lembrá-lo?
 care-timer-how-long = Quanto tempo deve durar o temporizador?
 care-remind-of-what = De que devo lembrá-lo?

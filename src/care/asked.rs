@@ -79,10 +79,13 @@ async fn set(app: &App, asker: &Asker<'_>, language: &str, text: String, when: W
         );
         return Ok(say::missing(language, informal, false));
     }
-    let first = match due(&when, &now) {
-        Err(Problem::NoTime) => {
+    let first = match due(&when, &now).or_else(|p| match p {
+        Problem::NoClock => at_usual_time(asker.prefs, &when, &now).ok_or(p),
+        p => Err(p),
+    }) {
+        Err(problem @ (Problem::NoTime | Problem::NoClock)) => {
             ask(asker, Intent::When, Asked::Set { text, when });
-            return Ok(say::problem(language, informal, Problem::NoTime));
+            return Ok(say::problem(language, informal, problem));
         }
         Err(problem) => return Ok(say::problem(language, informal, problem)),
         Ok(first) => first,
@@ -101,6 +104,22 @@ async fn set(app: &App, asker: &Asker<'_>, language: &str, text: String, when: W
         .await?
         .then(|| say::set(language, informal, &text, &first, &now));
     Ok(said.unwrap_or_else(|| say::full(language, informal, app.settings.care.reminders_max)))
+}
+
+/// A day said without its time, at the time of day the person chose for that (`reminder_time`); none when she
+/// chose none: then the time is asked, never guessed.
+fn at_usual_time(prefs: &Prefs, when: &When, now: &jiff::Zoned) -> Option<super::due::Due> {
+    let at = jiff::civil::Time::strptime("%H:%M", Prefs::text(&prefs.reminder_time)).ok()?;
+    let clock = super::spoken::Clock {
+        hour: at.hour() as u8,
+        minute: at.minute() as u8,
+        sure: true,
+    };
+    let when = When {
+        clock: Some(clock),
+        ..when.clone()
+    };
+    due(&when, now).ok()
 }
 
 /// Sets a timer of `seconds`, or asks how long.

@@ -83,7 +83,11 @@ impl Asked {
     /// The request with the missing part it was asked for.
     pub fn completed(self, answer: Completes) -> Asked {
         match (self, answer) {
-            (Asked::Set { text, .. }, Completes::When(when)) => Asked::Set { text, when },
+            // "Um halb zehn" after "morgen": the day said before stays.
+            (Asked::Set { text, when: before }, Completes::When(when)) => Asked::Set {
+                text,
+                when: when.or(before),
+            },
             (Asked::Set { when, .. }, Completes::What(text)) => Asked::Set { text, when },
             (Asked::Timer { .. }, Completes::Length(seconds)) => Asked::Timer { seconds: Some(seconds) },
             (asked, _) => asked,

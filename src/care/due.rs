@@ -26,6 +26,8 @@ pub struct Due {
 pub enum Problem {
     /// No time was said.
     NoTime,
+    /// A day was said, or a repetition, but no time of it ("morgen", "jeden Montag"): a guess would be wrong.
+    NoClock,
     /// The day and time said have passed ("heute um 7:00" at nine).
     Passed,
 }
@@ -81,7 +83,7 @@ pub fn due(when: &When, now: &Zoned) -> Result<Due, Problem> {
             .map(|h| (h, c.minute as i8))
             .collect(),
         (None, Some(part)) => vec![part_time(part)],
-        (None, None) => vec![(9, 0)],
+        (None, None) => return Err(Problem::NoClock),
     };
     let rule = when.repeat.as_ref().map(Rule::of);
     let today = now.date();

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::grammar::{Filled, Slots, Template, normal};
-use super::times::{self, Atom};
+use super::times::{self, Lexicon};
 
 /// What a sentence says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,10 +78,8 @@ impl Intent {
 pub struct Language {
     sentences: Vec<(Intent, Template)>,
     rules: HashMap<String, Template>,
-    /// The pieces of a time and of a length ([`super::times`]), with what each sets.
-    pub(super) pieces: Vec<(Vec<Atom>, Template)>,
-    /// The lists the slots read, by name: each entry's value (empty when it has none) and words.
-    pub(super) lists: HashMap<String, Vec<(String, Template)>>,
+    /// The words of a time ([`super::times`]).
+    pub lexicon: Lexicon,
 }
 
 /// Every language's sentences.
@@ -195,7 +193,7 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
                 .split_once('=')
                 .ok_or_else(|| at("expected `{list} value = words`".into()))?;
             let template = Template::parse(words, &language.rules).map_err(at)?;
-            let entries = language.lists.entry(list.trim().to_string()).or_default();
+            let entries = language.lexicon.lists.entry(list.trim().to_string()).or_default();
             entries.push((value.trim().to_string(), template));
             continue;
         }
@@ -205,7 +203,7 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
         let template = Template::parse(template, &language.rules).map_err(at)?;
         match (Intent::named(name.trim()), times::atoms(name.trim())) {
             (Some(intent), _) => language.sentences.push((intent, template)),
-            (None, Some(atoms)) => language.pieces.push((atoms, template)),
+            (None, Some(atoms)) => language.lexicon.pieces.push((atoms, template)),
             (None, None) => return Err(at(format!("no intent or piece of a time {:?}", name.trim()))),
         }
     }

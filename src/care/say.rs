@@ -211,6 +211,7 @@ pub fn timer(language: &str, seconds: u32, at: &Zoned) -> String {
 pub fn problem(language: &str, informal: bool, problem: Problem) -> String {
     Words::new(language, informal).get(match problem {
         Problem::NoTime => "care-no-time",
+        Problem::NoClock => "care-no-clock",
         Problem::Passed => "care-passed",
     })
 }

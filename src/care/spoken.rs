@@ -41,7 +41,7 @@ const REQUESTS: &[Intent] = &[
 /// ([`super::hearing`]) is the whole of it; none for anything else.
 pub fn read(text: &str, language: &str) -> Option<Asked> {
     let words = hearing::Words::of(text);
-    let reader = Reader::new(&words.normal, hearing::own(language));
+    let reader = Reader::new(&words.normal, hearing::own(language).map(|l| &l.lexicon));
     let (intent, filled) = hearing::hear(&words, language, REQUESTS, &reader)?;
     let slot = |name: &str| slot(&filled, name);
     let alarm = || crate::phrasebook::phrase(language, "care-alarm-text");
@@ -86,7 +86,7 @@ pub enum Completes {
 /// [`Intent::Length`]); none when it is not one (it goes on as any utterance does).
 pub fn completes(text: &str, language: &str, missing: Intent) -> Option<Completes> {
     let words = hearing::Words::of(text);
-    let reader = Reader::new(&words.normal, hearing::own(language));
+    let reader = Reader::new(&words.normal, hearing::own(language).map(|l| &l.lexicon));
     let (_, filled) = hearing::hear(&words, language, &[missing], &reader)?;
     let slot = |name: &str| slot(&filled, name);
     match missing {
@@ -113,7 +113,7 @@ fn slot(filled: &Filled, name: &str) -> Option<(usize, usize)> {
 /// "Done", "I took them", "Oui, merci"): it confirms a reminder told to them.
 pub fn confirms(text: &str, language: &str) -> bool {
     let words = hearing::Words::of(text);
-    let reader = Reader::new(&words.normal, hearing::own(language));
+    let reader = Reader::new(&words.normal, hearing::own(language).map(|l| &l.lexicon));
     hearing::hear(&words, language, &[Intent::Yes], &reader).is_some()
 }
 
@@ -122,7 +122,7 @@ pub fn confirms(text: &str, language: &str) -> bool {
 /// help function hears, near misses included), `None` when it is neither.
 pub fn fine(text: &str, language: &str) -> Option<bool> {
     let words = hearing::Words::of(text);
-    let reader = Reader::new(&words.normal, hearing::own(language));
+    let reader = Reader::new(&words.normal, hearing::own(language).map(|l| &l.lexicon));
     match hearing::hear(&words, language, &[Intent::NotFine, Intent::Fine], &reader) {
         Some((Intent::NotFine, _)) => Some(false),
         _ if crate::emergency::hearing::hear(text, &[], language).asks() => Some(false),

@@ -106,9 +106,9 @@ fn german_clock_times_in_words_and_digits() {
         ("Erinnere mich morgen früh an den Müll", "2026-11-28T08:00"),
         ("Erinnere mich heute Abend an den Müll", "2026-11-27T19:00"),
         ("Erinnere mich heute Nachmittag um vier an den Müll", "2026-11-27T16:00"),
-        ("Erinnere mich übermorgen an den Müll", "2026-11-29T09:00"),
+        ("Erinnere mich übermorgen um neun an den Müll", "2026-11-29T09:00"),
         ("Erinnere mich am Montag um 10 an den Müll", "2026-11-30T10:00"),
-        ("Erinnere mich nächsten Freitag an den Müll", "2026-12-04T09:00"),
+        ("Erinnere mich nächsten Freitag um 9 an den Müll", "2026-12-04T09:00"),
         ("Erinnere mich am Freitag um 18 Uhr an den Müll", "2026-11-27T18:00"),
         ("Erinnere mich um Mitternacht an den Müll", "2026-11-28T00:00"),
         ("Erinnere mich nachts um drei an den Müll", "2026-11-28T03:00"),
@@ -196,7 +196,10 @@ fn english_clock_times_days_and_parts() {
         ),
         ("Remind me tomorrow morning to take my pills", "2026-11-28T08:00"),
         ("Remind me tonight to take my pills", "2026-11-27T19:00"),
-        ("Remind me the day after tomorrow to take my pills", "2026-11-29T09:00"),
+        (
+            "Remind me the day after tomorrow at nine am to take my pills",
+            "2026-11-29T09:00",
+        ),
         ("Remind me on Monday at noon to take my pills", "2026-11-30T12:00"),
         ("Remind me next Friday at 10 am to take my pills", "2026-12-04T10:00"),
         ("Remind me at midnight to take my pills", "2026-11-28T00:00"),
@@ -240,6 +243,26 @@ fn a_time_that_could_mean_two_takes_the_next_and_says_which() {
     assert_eq!(
         say::problem("de", false, Problem::NoTime),
         "Wann soll ich Sie erinnern? Sagen Sie zum Beispiel: morgen um 8 Uhr."
+    );
+}
+
+#[test]
+fn a_day_without_its_time_is_asked_not_guessed() {
+    let ten = friday();
+    for (said, language) in [
+        ("Erinnere mich morgen an den Arzttermin", "de"),
+        ("Erinnere mich am Montag an die Fußpflege", "de"),
+        ("Erinnere mich jeden Tag an die Tabletten", "de"),
+        ("Remind me the day after tomorrow to call Anna", "en"),
+    ] {
+        let Some(Asked::Set { when, .. }) = read(said, language) else {
+            panic!("{said}")
+        };
+        assert_eq!(due(&when, &ten), Err(Problem::NoClock), "{said}");
+    }
+    assert_eq!(
+        say::problem("de", true, Problem::NoClock),
+        "Um wie viel Uhr? Sag zum Beispiel: um halb zehn."
     );
 }
 
@@ -628,14 +651,14 @@ fn the_yes_a_call_asks_for_is_heard_in_every_shipped_language() {
 
 #[test]
 fn no_ordinary_sentence_of_the_corpus_is_taken_for_a_request_and_the_requests_are_read() {
-    // Thresholds from the corpus as measured (docs/decisions.md, issue 63): no misfire at all, and at most
-    // this many requests missed of each language's.
-    for (language, most_missed) in [("de", 6), ("en", 6)] {
+    // Per language (issue 76): at least 100 requests and 100 ordinary sentences with the same words, no
+    // misfire at all, at most 5 % of the requests missed (the figures: docs/decisions.md, issue 76).
+    for language in ["de", "en", "es", "fr", "it", "nl", "pl", "pt"] {
         let super::corpus::Figures {
             requests,
+            ordinary,
             missed,
             misfired,
-            ..
         } = super::corpus::shipped(language).unwrap();
         println!(
             "{language}: {requests} requests, {} missed, {} misfired",
@@ -645,8 +668,11 @@ fn no_ordinary_sentence_of_the_corpus_is_taken_for_a_request_and_the_requests_ar
         for line in missed.iter().chain(&misfired) {
             println!("  {line}");
         }
-        assert!(requests >= 150, "{language}: {requests} requests");
+        assert!(
+            requests >= 100 && ordinary >= 100,
+            "{language}: {requests} requests, {ordinary} ordinary"
+        );
         assert!(misfired.is_empty(), "{language}: {misfired:#?}");
-        assert!(missed.len() <= most_missed, "{language}: {missed:#?}");
+        assert!(missed.len() * 20 <= requests, "{language}: {missed:#?}");
     }
 }

@@ -13,8 +13,7 @@ use std::rc::Rc;
 
 use jiff::civil::Weekday;
 
-use super::grammar::{Filled, Slots};
-use super::hearing::Language;
+use super::grammar::{Filled, Slots, Template};
 
 /// The pieces of a time as said.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,7 +33,7 @@ impl When {
     }
 
     /// `self`, with what it lacks taken from `other`.
-    fn or(self, other: When) -> When {
+    pub fn or(self, other: When) -> When {
         When {
             day: self.day.or(other.day),
             clock: self.clock.or(other.clock),
@@ -182,6 +181,15 @@ impl Atom {
     }
 }
 
+/// A language's words of a time, from its `.sentences` files.
+#[derive(Default)]
+pub struct Lexicon {
+    /// The pieces of a time and of a length, with what each sets.
+    pub pieces: Vec<(Vec<Atom>, Template)>,
+    /// The lists the slots read, by name: each entry's value (empty when it has none) and words.
+    pub lists: HashMap<String, Vec<(String, Template)>>,
+}
+
 /// Longest piece, in words.
 const MAX_PIECE: usize = 8;
 /// Steps one stretch of words may take to be read as pieces.
@@ -203,7 +211,7 @@ type Chart = Rc<Vec<Found>>;
 /// Reads the slots of one utterance (its words as compared) by the words of its language.
 pub struct Reader<'a> {
     words: &'a [String],
-    language: Option<&'static Language>,
+    language: Option<&'static Lexicon>,
     /// The pieces found at a start: `(lengths?, start)`.
     charts: RefCell<HashMap<(bool, usize), Chart>>,
     /// Whether a stretch fills a care slot: `(slot, from, to)`.
@@ -274,7 +282,7 @@ impl Slots for NoSlots {
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(words: &'a [String], language: Option<&'static Language>) -> Self {
+    pub fn new(words: &'a [String], language: Option<&'static Lexicon>) -> Self {
         Self {
             words,
             language,
@@ -335,7 +343,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The language's pieces, with what each sets.
-    fn pieces(&self) -> &'static [(Vec<Atom>, super::grammar::Template)] {
+    fn pieces(&self) -> &'static [(Vec<Atom>, Template)] {
         self.language.map_or(&[], |l| l.pieces.as_slice())
     }
 
