@@ -25,7 +25,7 @@ use crate::turn::speech;
 pub const PREFS_BODY: &str = "Any subset of: language, voice, voice_gender, stt_provider, llm_provider, \
     tts_provider, llm_model, web_search_enabled, full_name, street, postal_code, city, phone_mobile, phone_landline, \
     birth_date (YYYY-MM-DD), medical_notes, emergency_contacts (e-mail list), emergency_contact_phones (+ numbers, or internal numbers of the house: **613), \
-    location_consent, large_text, share_with_carers, notify_carers, email, carer_summary_at (\"18:00\" or \"\"), form_of_address (formal | informal), timezone (IANA, e.g. Europe/Berlin), \
+    location_consent, large_text, share_with_carers, notify_carers, email, carer_summary_at (\"18:00\" or \"\"), reminder_time (\"09:00\" or \"\": a day said without its time), form_of_address (formal | informal), timezone (IANA, e.g. Europe/Berlin), \
     checkin_window (\"08:00-10:00\" or \"\"), away_until (YYYY-MM-DD), reminder_via (list of page, house_line, phone, home_assistant), \
     ha_satellite (assist_satellite.…); admin only: allowed_languages, web_search_daily_limit, daily_request_limit, \
     emergency_cooldown_minutes (\"\" or \"0\"..\"60\"). null removes a key.";

@@ -12,12 +12,17 @@ use crate::fakes::{Fake, Reply, wav};
 use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
-/// telephone's greeting, a reminder due, the page's help button, and one way to ask for a reminder (its time
-/// in digits, which every language reads); nothing else yet.
-const TURKISH: [(&str, &str); 7] = [
+/// telephone's greeting, a reminder due, the page's help button, and two ways to ask for a reminder (its time
+/// in digits, which every language reads, and a day and an hour in Turkish words); nothing else yet.
+const TURKISH: [(&str, &str); 8] = [
     (
         "care.sentences",
-        "set: [lütfen] bana saat {clock} {text} hatırlat\nyes: (evet|tamam|aldım)\n",
+        "set: [lütfen] bana saat {clock} {text} hatırlat\nset: [lütfen] [bana] {when} {text} hatırlat\n\
+         yes: (evet|tamam|aldım)\n",
+    ),
+    (
+        "times.sentences",
+        "{hour} 8 = (sekiz|sekizde)\n{hour} 9 = (dokuz|dokuzda)\ntomorrow: yarın\nclock: saat {hour}\n",
     ),
     ("page.ftl", "page-help = Yardım\n"),
     ("language.ftl", "language-name = Türkçe\n"),
@@ -211,15 +216,19 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         set["text"].as_str().unwrap().starts_with("OK, I'll remind you"),
         "{set}"
     );
+    // A Turkish day and hour, from the folder's times.sentences.
+    page.send(json!({"text": "yarın saat sekizde ilaçlarımı hatırlat", "text_only": true}))
+        .await;
+    let set = page.next_of("semantic").await;
+    assert!(set["text"].as_str().unwrap().contains("tomorrow"), "{set}");
     let (_, listed) = gateway.call(reqwest::Method::GET, "/api/me/reminders", me, None).await;
-    assert!(
-        listed["reminders"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|r| r["text"] == "ilaçlarımı"),
-        "{listed}"
-    );
+    let texts: Vec<&Value> = listed["reminders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["text"])
+        .collect();
+    assert_eq!(texts.iter().filter(|t| **t == "ilaçlarımı").count(), 2, "{listed}");
     page.send(json!({"text": "Hatırlat bana, Casablanca kimin filmi?", "text_only": true}))
         .await;
     assert_eq!(page.next_of("semantic").await["text"], "Tamam.");

@@ -9,6 +9,7 @@ mod binary;
 mod board_browser;
 mod breakers;
 mod browser;
+mod care_languages;
 mod care_outbox;
 mod care_words;
 mod carer_board;

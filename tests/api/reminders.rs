@@ -10,7 +10,7 @@ use crate::fakes::{CHAT, Fake, Reply};
 use crate::ws::{Frame, connect, kinds};
 
 /// Tomorrow's date in Berlin, as the gateway sees it now.
-fn tomorrow_in_berlin() -> String {
+pub(crate) fn tomorrow_in_berlin() -> String {
     let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::get("Europe/Berlin").unwrap());
     now.date().tomorrow().unwrap().to_string()
 }
@@ -899,14 +899,14 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
         .await;
     let say = |text: &str| json!({"text": text, "language": "fr", "text_only": true});
 
-    // French is not the grammar's: the model is asked, with the tools, and its call sets the reminder.
+    // Words the French sentences do not read: the model is asked, with the tools, and its call sets the reminder.
     let r = app
         .call(
             Method::POST,
             "/api/chat",
             As::Bearer(&token),
             Some(say(
-                "Rappelle-moi après-demain à 9 heures de prendre mes médicaments, tous les jours",
+                "N'oublie pas de me dire de prendre mes médicaments tous les jours dès après-demain vers neuf heures",
             )),
         )
         .await;
@@ -943,7 +943,7 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
             Method::POST,
             "/api/chat",
             As::Bearer(&token),
-            Some(say("Rappelle-moi demain")),
+            Some(say("Je voudrais qu'on me fasse penser à demain")),
         )
         .await;
     assert_eq!(r.body["text"], "Quand exactement ?");
@@ -962,7 +962,7 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
             Method::POST,
             "/api/chat",
             As::Bearer(&token),
-            Some(say("Annule le rappel des médicaments")),
+            Some(say("Je ne veux plus entendre parler du rappel des médicaments")),
         )
         .await;
     assert_eq!(r.body["text"], "C'est annulé.");

@@ -144,6 +144,13 @@ impl Reader<'_> {
                 return self.when(&run).clock;
             }
         }
+        if let Some((hour, minute, zero)) = self.time(from, to) {
+            return Some(Clock {
+                hour: (hour % 24) as u8,
+                minute: minute as u8,
+                sure: hour > 12 || hour == 0 || zero,
+            });
+        }
         (from + 1..=to).find_map(|split| {
             let hour = self.hour(from, split).filter(|h| *h >= 1)?;
             let minute = match split == to {
