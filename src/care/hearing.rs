@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::grammar::{Filled, Slots, Template, normal};
-use super::times::{self, Lexicon};
+use super::times::{self, Entry, Lexicon};
 
 /// What a sentence says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +159,18 @@ pub fn own(language: &str) -> Option<&'static Language> {
     all.get(language).or_else(|| all.get(base))
 }
 
+/// The phrases of `list` in `language`'s own files (a region's, then its base language's), as written; none
+/// when it has none.
+pub fn phrases(language: &str, list: &str) -> Option<Vec<String>> {
+    let entries = own(language)?.lexicon.lists.get(list)?;
+    Some(entries.iter().map(|e| e.written.clone()).collect())
+}
+
+/// The languages whose hearing was read, shipped and added.
+pub fn languages() -> Vec<&'static str> {
+    hearing().languages.keys().map(String::as_str).collect()
+}
+
 impl Hearing {
     fn read(dir: Option<&Path>) -> Result<Self, String> {
         let mut languages: BTreeMap<String, Language> = BTreeMap::new();
@@ -192,9 +204,12 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
             let (value, words) = entry
                 .split_once('=')
                 .ok_or_else(|| at("expected `{list} value = words`".into()))?;
-            let template = Template::parse(words, &language.rules).map_err(at)?;
-            let entries = language.lexicon.lists.entry(list.trim().to_string()).or_default();
-            entries.push((value.trim().to_string(), template));
+            let entry = Entry {
+                value: value.trim().to_string(),
+                words: Template::parse(words, &language.rules).map_err(at)?,
+                written: words.trim().to_string(),
+            };
+            language.lexicon.lists.entry(list.trim().to_string()).or_default().push(entry);
             continue;
         }
         let (name, template) = line

@@ -186,8 +186,18 @@ impl Atom {
 pub struct Lexicon {
     /// The pieces of a time and of a length, with what each sets.
     pub pieces: Vec<(Vec<Atom>, Template)>,
-    /// The lists the slots read, by name: each entry's value (empty when it has none) and words.
-    pub lists: HashMap<String, Vec<(String, Template)>>,
+    /// The lists the slots read, and the phrases the help function and a call's end hear, by name.
+    pub lists: HashMap<String, Vec<Entry>>,
+}
+
+/// An entry of a list: `{list} value = words`.
+pub struct Entry {
+    /// The value (empty when it has none).
+    pub value: String,
+    /// The words, as a template.
+    pub words: Template,
+    /// The words as written: a phrase the help function matches through recognition errors.
+    pub written: String,
 }
 
 /// Longest piece, in words.
@@ -365,8 +375,8 @@ impl<'a> Reader<'a> {
         let words = self.words.get(from..to)?;
         entries
             .iter()
-            .find(|(_, template)| template.matches(words, &NoSlots).is_some())
-            .map(|(value, _)| value.as_str())
+            .find(|entry| entry.words.matches(words, &NoSlots).is_some())
+            .map(|entry| entry.value.as_str())
     }
 
     fn value(&self, list: &str, from: usize, to: usize) -> Option<u32> {
@@ -428,9 +438,9 @@ impl<'a> Reader<'a> {
         };
         let last = &self.words[to - 1];
         (to - from >= 2 && self.entry("infinitive", to - 2, to - 1).is_some())
-            || entries.iter().any(|(_, template)| {
+            || entries.iter().any(|entry| {
                 // The marker inside the last word, after a prefix: "an-zu-rufen".
-                template.words().iter().any(|marker| {
+                entry.words.words().iter().any(|marker| {
                     last.rfind(marker.as_str())
                         .is_some_and(|at| at > 0 && last.len() > at + marker.len() + 1)
                 })

@@ -104,10 +104,10 @@ pub fn hear(text: &str, words: &[(String, f32)], language: &str) -> Heard {
     let sets: &[(&Phrases, &str)] = if language == "en" {
         &[(own, "en")]
     } else {
-        &[(own, language), (&spoken::EN, "en")]
+        &[(own, language), (spoken::phrases("en"), "en")]
     };
     // "I fell asleep", "hat mir gut gefallen", "hello": the words of a harmless phrase are no part of a call.
-    let harmless: Vec<&[&str]> = sets.iter().map(|(p, _)| p.harmless).collect();
+    let harmless: Vec<&[String]> = sets.iter().map(|(p, _)| p.harmless.as_slice()).collect();
     let heard = spoken::without(&heard, &harmless);
     if heard.is_empty() {
         return Heard::Not;
@@ -232,7 +232,7 @@ impl Tolerant<'_> {
             .map(|w| Wanted {
                 text: w.to_string(),
                 key: self.phonetics.key(w),
-                short: self.phrases.short.contains(&w),
+                short: self.phrases.short.iter().any(|s| s == w),
             })
             .collect()
     }
@@ -270,7 +270,7 @@ impl Tolerant<'_> {
         let rest = |keep: &dyn Fn(&Word) -> bool| -> Vec<Word> {
             utterance
                 .iter()
-                .filter(|w| !self.phrases.filler.contains(&w.text.as_str()) && keep(w))
+                .filter(|w| !self.phrases.filler.contains(&w.text) && keep(w))
                 .cloned()
                 .collect()
         };
@@ -326,7 +326,7 @@ impl Tolerant<'_> {
         if let Some(word) = utterance.first() {
             if let Some(cost) = self.cost(first, word) {
                 consider(cost, more, 1, true);
-            } else if first.short && self.phrases.short.contains(&word.text.as_str()) {
+            } else if first.short && self.phrases.short.contains(&word.text) {
                 // "I am fallen" for "I have fallen".
                 consider(STEP, more, 1, true);
             }

@@ -14,56 +14,15 @@ impl Told {
     }
 }
 
-/// Farewells that end a call, and words that may come with them ("okay, thanks, bye").
-fn farewells(language: &str) -> (&'static [&'static str], &'static [&'static str]) {
-    match language {
-        "de" => (
-            &[
-                "tschüss",
-                "tschüs",
-                "auf wiederhören",
-                "auf wiedersehen",
-                "ciao",
-                "bis dann",
-                "bis bald",
-                "servus",
-            ],
-            &[
-                "okay", "ok", "gut", "danke", "vielen", "dank", "also", "dann", "na", "ja", "schön", "dir", "ihnen",
-            ],
-        ),
-        "fr" => (
-            &["au revoir", "salut", "à bientôt", "bonne journée", "bonne soirée"],
-            &["ok", "d'accord", "merci", "bien", "alors", "beaucoup", "bon", "oui"],
-        ),
-        "es" => (
-            &["adiós", "hasta luego", "hasta pronto", "chao"],
-            &["vale", "ok", "gracias", "muchas", "bueno", "pues", "sí"],
-        ),
-        "it" => (
-            &["arrivederci", "ciao", "a presto", "buona giornata"],
-            &["ok", "va", "bene", "grazie", "mille", "allora", "sì"],
-        ),
-        "nl" => (
-            &["tot ziens", "doei", "dag", "tot straks", "tot later"],
-            &["oké", "ok", "goed", "dank", "je", "u", "wel", "bedankt", "ja"],
-        ),
-        "pl" => (
-            &["do widzenia", "do usłyszenia", "cześć", "pa"],
-            &["dobrze", "ok", "okej", "dziękuję", "dzięki", "to", "tak"],
-        ),
-        "pt" => (
-            &["adeus", "tchau", "até logo", "até já", "até breve"],
-            &["ok", "obrigado", "obrigada", "muito", "então", "bem", "sim"],
-        ),
-        _ => (
-            &["goodbye", "good bye", "bye bye", "bye", "see you", "talk to you later"],
-            &[
-                "okay", "ok", "thanks", "thank", "you", "very", "much", "so", "well", "alright", "then", "yes",
-                "that's", "all",
-            ],
-        ),
-    }
+/// Farewells that end a call, and words that may come with them ("okay, thanks, bye"), from the language's
+/// `phone.sentences` (`{farewell}`, `{farewell-filler}`); English's for a language without farewells.
+fn farewells(language: &str) -> (Vec<String>, Vec<String>) {
+    let own = |list: &str, lang: &str| {
+        let phrases = crate::care::hearing::phrases(lang, list).unwrap_or_default();
+        phrases.into_iter().map(|p| p.to_lowercase()).collect::<Vec<_>>()
+    };
+    let lang = if own("farewell", language).is_empty() { "en" } else { language };
+    (own("farewell", lang), own("farewell-filler", lang))
 }
 
 /// Whether an utterance says goodbye (on the phone it ends the call): a farewell, with at most words of thanks and agreement beside it (a
@@ -78,7 +37,7 @@ pub fn is_farewell(text: &str, language: &str) -> bool {
     let mut rest = words.as_slice();
     let mut said = false;
     'words: while let Some(first) = rest.first() {
-        for farewell in farewells {
+        for farewell in &farewells {
             let parts: Vec<&str> = farewell.split(' ').collect();
             if rest.len() >= parts.len() && rest[..parts.len()] == parts[..] {
                 rest = &rest[parts.len()..];
@@ -86,7 +45,7 @@ pub fn is_farewell(text: &str, language: &str) -> bool {
                 continue 'words;
             }
         }
-        if !fillers.contains(first) {
+        if !fillers.iter().any(|f| f == first) {
             return false;
         }
         rest = &rest[1..];
