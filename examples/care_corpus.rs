@@ -4,7 +4,8 @@
 //!
 //! LOCALES_DIR=my-locales cargo run --example care_corpus -- [fr es …] [--list]
 
-use voice_gateway::care::{corpus, hearing};
+use voice_gateway::care::corpus;
+use voice_gateway::hearing;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -33,8 +33,10 @@
 //! - [`prefs`]: which user preferences exist and how they are validated; [`overrides`]: the store-backed cache of
 //!   the runtime overrides.
 //! - [`text`]: the text pipeline between LLM and TTS, and its pronunciation lexicon.
-//! - [`care`]: reminders and timers: what people say of them (German and English), when they fall in the person's
-//!   time zone, what is said back.
+//! - [`hearing`]: what the gateway listens for, as each language's data (`locales/<lang>/*.sentences`): care's
+//!   sentences, the words of a time, calls for help, yes and no, farewells, a turn's unfinished words.
+//! - [`care`]: reminders and timers: what people ask of them, when they fall in the person's time zone, what is
+//!   said back.
 //! - [`carers`]: a resident's care changed: their carers' open boards are told, here or on another instance.
 //! - [`emergency`]: the manual help function: cooldown, dossier, e-mail, SMS, calls (Twilio or the house's
 //!   telephone), webhook, acknowledgements, reminders, the watched help path.
@@ -84,6 +86,7 @@ pub mod engines;
 pub mod error;
 pub mod files;
 pub mod guesses;
+pub mod hearing;
 pub mod hosts;
 pub mod hours;
 pub mod latency;

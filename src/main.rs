@@ -67,9 +67,16 @@ fn start() -> ExitCode {
         eprintln!("voice-gateway: the phrasebook: {err}");
         return ExitCode::from(2);
     }
-    if let Err(err) = voice_gateway::care::hearing::load(folder.as_deref()) {
+    if let Err(err) = voice_gateway::hearing::load(folder.as_deref()) {
         eprintln!("voice-gateway: what care hears: {err}");
         return ExitCode::from(2);
+    }
+    let lacking = folder.as_deref().map(voice_gateway::phrasebook::lacking);
+    for (lang, files) in lacking.and_then(Result::ok).unwrap_or_default() {
+        eprintln!(
+            "voice-gateway: the language {lang} lacks {} (said and heard in English)",
+            files.join(", ")
+        );
     }
     let settings = match Settings::from_env() {
         Ok(settings) => settings,

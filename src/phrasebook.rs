@@ -270,6 +270,39 @@ pub fn read_folder(dir: &Path, extension: &str) -> Result<Vec<(String, String, S
     Ok(found)
 }
 
+/// What each language of the folder `dir` that the gateway does not ship lacks of English's files (the
+/// panel's and the carers' board's aside, which only German and English have): a translator's checklist, said
+/// at start. What a language lacks is said, or heard, as English's.
+pub fn lacking(dir: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut english: Vec<String> = shipped::SHIPPED
+        .iter()
+        .filter(|(lang, area, _)| *lang == "en" && !matches!(*area, "admin" | "carer"))
+        .map(|(_, area, _)| format!("{area}.ftl"))
+        .collect();
+    english.extend(
+        shipped::SENTENCES
+            .iter()
+            .filter(|(lang, ..)| *lang == "en")
+            .map(|(_, name, _)| name.to_string()),
+    );
+    let shipped_languages: HashSet<&str> = shipped::SHIPPED.iter().map(|(lang, ..)| *lang).collect();
+    let mut found = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("LOCALES_DIR {}: {e}", dir.display()))?;
+    for language in entries.filter_map(Result::ok).filter(|e| e.path().is_dir()) {
+        let lang = language.file_name().to_string_lossy().into_owned();
+        if shipped_languages.contains(lang.as_str()) {
+            continue;
+        }
+        let has = |name: &String| language.path().join(name).is_file();
+        let lacks: Vec<String> = english.iter().filter(|name| !has(name)).cloned().collect();
+        if !lacks.is_empty() {
+            found.push((lang, lacks));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 /// A parse error with the file and line a translator looks for.
 fn parse_error(name: &str, text: &str, errors: &[fluent_syntax::parser::ParserError]) -> String {
     match errors.first() {

@@ -9,12 +9,12 @@ use jiff::Timestamp;
 
 use super::dialogue::Dialogue;
 use super::due::{Problem, Rule, due};
-use super::hearing::Intent;
 use super::say;
 use super::spoken::{Asked, When, read};
 use crate::app::App;
 use crate::config::REMINDER_TEXT_MAX;
 use crate::error::Result;
+use crate::hearing::Intent;
 use crate::prefs::Prefs;
 use crate::store::reminders::{NewReminder, StoredReminder};
 use crate::store::users::User;

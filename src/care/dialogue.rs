@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::hearing::Intent;
 use super::spoken::{Asked, Completes};
+use crate::hearing::Intent;
 
 /// Reminders remembered as told: more are never waiting for an answer at once.
 const TOLD_KEPT: usize = 16;

@@ -12,8 +12,6 @@ pub mod claim;
 pub mod corpus;
 pub mod dialogue;
 pub mod due;
-pub mod grammar;
-pub mod hearing;
 pub mod home_assistant;
 pub mod note;
 pub mod notice;
@@ -24,7 +22,6 @@ pub mod say;
 pub mod schedule;
 pub mod spoken;
 pub mod summary;
-pub mod times;
 pub mod tools;
 
 use crate::app::App;

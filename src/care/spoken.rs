@@ -1,5 +1,5 @@
 //! What a person asks of their reminders and timers, read from what they said or typed, deterministically (the
-//! offline model cannot call tools): the language's sentences ([`super::hearing`]) say which request it is,
+//! offline model cannot call tools): the language's sentences ([`crate::hearing`]) say which request it is,
 //! this reads its slots: "Erinnere mich morgen um acht an meine Tabletten",
 //! "Stell einen Timer auf zehn Minuten", "Remind me every weekday at half past eight to water the plants",
 //! "Welche Erinnerungen habe ich?", "Lösch die Erinnerung für die Tabletten".
@@ -8,10 +8,10 @@
 //! now, a repetition); what is left is what to be reminded of. When the time falls is worked out in
 //! [`super::due`], with the person's time zone and "now".
 
-use super::grammar::Filled;
-use super::hearing::{self, Intent};
-use super::times::Reader;
-pub use super::times::{Clock, Day, Part, Repeat, When};
+use crate::hearing::grammar::Filled;
+use crate::hearing::times::Reader;
+pub use crate::hearing::times::{Clock, Day, Part, Repeat, When};
+use crate::hearing::{self, Intent};
 
 /// What was asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ const REQUESTS: &[Intent] = &[
 ];
 
 /// Reads `text` in `language`: a request about reminders or timers when one of the language's sentences
-/// ([`super::hearing`]) is the whole of it; none for anything else.
+/// ([`crate::hearing`]) is the whole of it; none for anything else.
 pub fn read(text: &str, language: &str) -> Option<Asked> {
     let words = hearing::Words::of(text);
     let reader = Reader::new(&words.normal, hearing::own(language).map(|l| &l.lexicon));

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::care::hearing;
+use crate::hearing;
 use crate::phrasebook::Words;
 
 /// Phrases of a language, from its `help.sentences` (`locales/en/help.sentences` explains each list).
@@ -43,15 +43,15 @@ impl Phrases {
             let phrases = hearing::phrases(language, name).unwrap_or_default();
             phrases.into_iter().map(|p| p.to_lowercase()).collect::<Vec<_>>()
         };
-        let prompt = hearing::phrases(language, "help-prompt").unwrap_or_default();
+        let prompt = hearing::phrases(language, "call-prompt").unwrap_or_default();
         Some(Self {
             alone: Some(list("call-alone")).filter(|l| !l.is_empty())?,
             anywhere: list("call-anywhere"),
             filler: list("call-filler"),
             short: list("call-short"),
             harmless: list("call-harmless"),
-            yes: list("help-yes"),
-            no: list("help-no"),
+            yes: list("answer-yes"),
+            no: list("answer-no"),
             prompt: prompt.join(" "),
         })
     }
@@ -63,7 +63,9 @@ static PHRASES: OnceLock<BTreeMap<String, Phrases>> = OnceLock::new();
 pub(super) fn phrases(language: &str) -> &'static Phrases {
     let all = PHRASES.get_or_init(|| {
         let languages = hearing::languages().into_iter();
-        languages.filter_map(|l| Some((l.to_string(), Phrases::of(l)?))).collect()
+        languages
+            .filter_map(|l| Some((l.to_string(), Phrases::of(l)?)))
+            .collect()
     });
     let base = language.split(['-', '_']).next().unwrap_or(language);
     all.get(language)

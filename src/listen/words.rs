@@ -1,77 +1,7 @@
 //! What the words say about the end of a turn: a fragment that ends in an article, a preposition, a
 //! conjunction, a possessive or a hesitation ("What is the capital of", "Ich möchte wissen, ob die") is not a
-//! finished question, however final its melody sounded to Smart Turn. Per language of the gateway; a language
-//! without a list never holds a turn back.
-
-/// Words a finished sentence does not end with, per language.
-const UNFINISHED: &[(&str, &[&str])] = &[
-    // Only words that end no question people ask: "on", "for", "from", "about" and "to" end many ("What's
-    // going on", "What is it for"), so do German separable prefixes ("Mach das Licht an/aus/ein/zu") and "das"
-    // ("Was ist das").
-    (
-        "en",
-        &[
-            "a", "an", "the", "of", "in", "at", "with", "into", "onto", "than", "and", "or", "but", "because", "if",
-            "when", "while", "although", "whether", "my", "your", "its", "our", "their", "um", "uh", "erm",
-        ],
-    ),
-    (
-        "de",
-        &[
-            "der", "die", "den", "dem", "des", "eine", "einen", "einem", "einer", "eines", "von", "vom", "zum", "zur",
-            "in", "im", "am", "für", "mit", "über", "unter", "bei", "gegen", "und", "oder", "aber", "weil", "dass",
-            "wenn", "ob", "sondern", "mein", "meine", "meinen", "meinem", "meiner", "dein", "deine", "seine", "ihre",
-            "unser", "unsere", "äh", "ähm",
-        ],
-    ),
-    (
-        "fr",
-        &[
-            "le", "la", "les", "un", "une", "des", "du", "de", "à", "au", "aux", "en", "dans", "sur", "pour", "avec",
-            "par", "et", "ou", "mais", "parce", "que", "si", "quand", "mon", "ma", "mes", "ton", "ta", "son", "sa",
-            "ses", "notre", "votre", "leur", "euh",
-        ],
-    ),
-    (
-        "es",
-        &[
-            "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "a", "al", "en", "con", "por", "para",
-            "sobre", "y", "o", "pero", "porque", "que", "si", "cuando", "mi", "mis", "tu", "tus", "su", "sus",
-            "nuestro", "nuestra", "eh",
-        ],
-    ),
-    (
-        "it",
-        &[
-            "il", "lo", "la", "i", "gli", "le", "un", "una", "di", "del", "della", "a", "al", "alla", "in", "nel",
-            "nella", "con", "per", "su", "e", "o", "ma", "perché", "che", "se", "quando", "mio", "mia", "tuo", "tua",
-            "suo", "sua", "nostro", "ehm",
-        ],
-    ),
-    (
-        "nl",
-        &[
-            "de", "het", "een", "van", "naar", "in", "op", "aan", "voor", "met", "over", "bij", "uit", "en", "of",
-            "maar", "omdat", "dat", "als", "mijn", "jouw", "je", "zijn", "haar", "ons", "onze", "hun", "eh", "uh",
-        ],
-    ),
-    (
-        "pl",
-        &[
-            "w", "we", "na", "do", "z", "ze", "o", "od", "dla", "przez", "po", "przy", "i", "a", "albo", "lub", "ale",
-            "bo", "że", "czy", "jeśli", "mój", "moja", "moje", "twój", "twoja", "jego", "jej", "nasz", "nasza", "yyy",
-            "eee",
-        ],
-    ),
-    (
-        "pt",
-        &[
-            "o", "a", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "com", "por", "para",
-            "sobre", "e", "ou", "mas", "porque", "que", "se", "quando", "meu", "minha", "teu", "tua", "seu", "sua",
-            "nosso", "nossa", "é",
-        ],
-    ),
-];
+//! finished question, however final its melody sounded to Smart Turn. The words are the language's
+//! `{unfinished}` list (`locales/<lang>/turn.sentences`); a language without the list never holds a turn back.
 
 /// Whether `text`, all that was said so far in `language`, stops in the middle of a phrase: its last word is
 /// one a finished sentence does not end with, or the recogniser heard it trail off (`…`). Punctuation after
@@ -88,10 +18,7 @@ pub fn unfinished(text: &str, language: &str) -> bool {
     else {
         return false;
     };
-    UNFINISHED
-        .iter()
-        .find(|(lang, _)| *lang == language)
-        .is_some_and(|(_, words)| words.contains(&last.as_str()))
+    crate::hearing::lists(language, "unfinished", &last)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 
@@ -481,4 +481,96 @@ fn the_sentence_finder_finds_a_sentence_in_a_literal_and_not_in_a_comment() {
     assert_eq!(found, [(3, "Good morning, how are you?".to_string())]);
     assert!(is_sentence(&found[0].1));
     assert!(!is_sentence("application/json") && !is_sentence("Hello {name}."));
+}
+
+/// The words and phrases the shipped hearing files of a language listen for, four letters or more, lower case.
+fn heard_words(language: &str) -> HashSet<String> {
+    let mut heard = HashSet::new();
+    for (_, _, text) in super::shipped_sentences().iter().filter(|(lang, ..)| *lang == language) {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+            let Some((_, words)) = line.split_once(['=', ':']) else {
+                continue;
+            };
+            let parts = words
+                .split(['{', '<'])
+                .map(|part| part.split_once(['}', '>']).map_or(part, |(_, rest)| rest));
+            for fragment in parts.flat_map(|part| part.split(['(', ')', '[', ']', '|'])) {
+                let phrase = fragment.trim().to_lowercase();
+                if phrase.chars().filter(|c| c.is_alphabetic()).count() >= 4 {
+                    heard.insert(phrase);
+                }
+            }
+        }
+    }
+    heard
+}
+
+/// Files whose words are the gateway's speech, not its hearing: the numbers and words the speech pipeline writes
+/// out, and a person's words turned to her when said back ("meine Tabletten" → "Ihre Tabletten").
+const SAID_NOT_HEARD: [&str; 2] = ["src/text/", "src/care/say.rs"];
+/// Literals that are words of a language by chance: a slot's name, a command, a pref's value, voices' names.
+const NOT_WORDS: [&str; 5] = ["todo", "serve", "male", "nova", "sage"];
+
+#[test]
+fn no_word_the_gateway_listens_for_is_left_in_the_code_outside_locales() {
+    // English's words are also the code's own vocabulary ("timer", "help", "cancel"): a literal is a word the
+    // gateway listens for when another language's files hear it and English's do not.
+    let english = heard_words("en");
+    let heard: HashSet<String> = ["de", "es", "fr", "it", "nl", "pl", "pt"]
+        .iter()
+        .flat_map(|l| heard_words(l))
+        .filter(|w| !english.contains(w) && !NOT_WORDS.contains(&w.as_str()))
+        .collect();
+    assert!(heard.contains("au secours") && heard.contains("halb") && heard.contains("tschüss"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut left = Vec::new();
+    for file in code_files(&root.join("src"), "rs") {
+        let name = file.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        if name.ends_with("tests.rs") || SAID_NOT_HEARD.iter().any(|f| name.starts_with(f)) {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file).unwrap();
+        // The code, not its tests: a test says what a person says.
+        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+        for (line, text) in literals(code) {
+            if heard.contains(&text.trim().to_lowercase()) {
+                left.push(format!("{name}:{line}: {text}"));
+            }
+        }
+    }
+    assert!(
+        left.is_empty(),
+        "words the gateway listens for, outside locales/: {left:#?}"
+    );
+}
+
+#[test]
+fn a_new_languages_folder_is_told_which_of_englishs_files_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let turkish = dir.path().join("tr");
+    std::fs::create_dir(&turkish).unwrap();
+    for file in ["care.sentences", "page.ftl", "help.ftl"] {
+        std::fs::write(turkish.join(file), "").unwrap();
+    }
+    // A shipped language's folder only corrects or adds: it lacks nothing.
+    std::fs::create_dir(dir.path().join("de")).unwrap();
+    let lacking = lacking(dir.path()).unwrap();
+    assert_eq!(lacking.len(), 1, "{lacking:?}");
+    let (lang, files) = &lacking[0];
+    assert_eq!(lang, "tr");
+    for file in [
+        "times.sentences",
+        "help.sentences",
+        "phone.sentences",
+        "turn.sentences",
+        "care.ftl",
+        "turn.ftl",
+    ] {
+        assert!(files.contains(&file.to_string()), "{file}: {files:?}");
+    }
+    assert!(
+        !files
+            .iter()
+            .any(|f| ["care.sentences", "page.ftl", "help.ftl", "admin.ftl"].contains(&f.as_str()))
+    );
 }

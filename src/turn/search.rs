@@ -160,55 +160,15 @@ struct Hit<'a> {
     url: &'a str,
 }
 
-/// Words that make a question clearly about the present (several languages, lower case).
-const TIME_WORDS: &[&str] = &[
-    "heute",
-    "aktuell",
-    "gerade",
-    "jetzt",
-    "neueste",
-    "nachrichten",
-    "wetter",
-    "morgen",
-    "gestern",
-    "börse",
-    "today",
-    "tonight",
-    "current",
-    "currently",
-    "latest",
-    "right now",
-    "news",
-    "weather",
-    "tomorrow",
-    "yesterday",
-    "this week",
-    "stock price",
-    "score",
-    "aujourd'hui",
-    "actualité",
-    "météo",
-    "hoy",
-    "noticias",
-    "tiempo hace",
-    "oggi",
-    "notizie",
-    "meteo",
-    "vandaag",
-    "nieuws",
-    "weer",
-    "dzisiaj",
-    "wiadomości",
-    "pogoda",
-    "hoje",
-    "notícias",
-    "previsão",
-];
-
-/// Whether a question clearly asks about the present (weather, news, "today", "latest", …).
+/// Whether a question clearly asks about the present (weather, news, "today", "latest", …): a word of any
+/// language's `{current}` list (`locales/<lang>/turn.sentences`).
 pub fn is_time_sensitive(question: &str) -> bool {
     let lower = question.to_lowercase();
-    TIME_WORDS.iter().any(|w| contains_word(&lower, w))
+    let words = |lang: &str| crate::hearing::phrases(lang, "current").unwrap_or_default();
+    let languages = crate::hearing::languages();
+    languages
+        .into_iter()
+        .any(|lang| words(lang).iter().any(|w| contains_word(&lower, &w.to_lowercase())))
 }
 
 fn contains_word(text: &str, word: &str) -> bool {

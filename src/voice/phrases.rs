@@ -18,10 +18,14 @@ impl Told {
 /// `phone.sentences` (`{farewell}`, `{farewell-filler}`); English's for a language without farewells.
 fn farewells(language: &str) -> (Vec<String>, Vec<String>) {
     let own = |list: &str, lang: &str| {
-        let phrases = crate::care::hearing::phrases(lang, list).unwrap_or_default();
+        let phrases = crate::hearing::phrases(lang, list).unwrap_or_default();
         phrases.into_iter().map(|p| p.to_lowercase()).collect::<Vec<_>>()
     };
-    let lang = if own("farewell", language).is_empty() { "en" } else { language };
+    let lang = if own("farewell", language).is_empty() {
+        "en"
+    } else {
+        language
+    };
     (own("farewell", lang), own("farewell-filler", lang))
 }
 

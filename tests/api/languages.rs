@@ -12,9 +12,16 @@ use crate::fakes::{Fake, Reply, wav};
 use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
-/// telephone's greeting, a reminder due, the page's help button, and two ways to ask for a reminder (its time
-/// in digits, which every language reads, and a day and an hour in Turkish words); nothing else yet.
-const TURKISH: [(&str, &str); 8] = [
+/// telephone's greeting, a reminder due, the page's help button, two ways to ask for a reminder (its time
+/// in digits, which every language reads, and a day and an hour in Turkish words), and a call for help with
+/// its yes; nothing else yet.
+const TURKISH: [(&str, &str); 9] = [
+    (
+        "help.sentences",
+        "{call-alone} = yardım\n{call-alone} = yardım edin\n{call-anywhere} = düştüm\n\
+         {call-anywhere} = ambulans çağırın\n{answer-yes} = evet\n{answer-no} = hayır\n\
+         {call-prompt} = Yardım edin! Düştüm, kalkamıyorum.\n",
+    ),
     (
         "care.sentences",
         "set: [lütfen] bana saat {clock} {text} hatırlat\nset: [lütfen] [bana] {when} {text} hatırlat\n\
@@ -232,6 +239,21 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     page.send(json!({"text": "Hatırlat bana, Casablanca kimin filmi?", "text_only": true}))
         .await;
     assert_eq!(page.next_of("semantic").await["text"], "Tamam.");
+
+    // A Turkish call for help, typed, is asked about; its "evet" presses the button (nobody to tell yet).
+    page.send(json!({"text": "Yardım edin, düştüm!", "text_only": true}))
+        .await;
+    assert!(page.next_of("help_asked").await["text"].is_string());
+    page.send(json!({"text": "evet", "text_only": true})).await;
+    let help = page.next_of("help").await;
+    assert_eq!(
+        (&help["status"], &help["message"]),
+        (
+            &json!("no_recipients"),
+            &json!("Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın.")
+        ),
+        "{help}"
+    );
 
     // The page reads Turkish's file (its help button), English for the rest; only the pages' areas are served.
     let file = |path: String| {

@@ -1,5 +1,5 @@
 //! What the gateway hears for care, as data: `locales/<lang>/care.sentences`, beside the phrasebook, holds the
-//! sentences of each request and answer as [templates](super::grammar). The shipped files are built in; the
+//! sentences of each request and answer as [templates](grammar). The shipped files are built in; the
 //! phrasebook's folder (`LOCALES_DIR`, or `locales` beside the binary) adds sentences to a language, or a
 //! language's hearing as a new folder. A file's line:
 //!
@@ -9,7 +9,7 @@
 //! set: <polite> mich {when} an {text} erinnern  an intent and one of its sentences
 //! ```
 //!
-//! The intents are [`Intent`]'s; the slots are read by the code ([`super::spoken`]): `{when}` a time,
+//! The intents are [`Intent`]'s; the slots are read by the code ([`crate::care::spoken`]): `{when}` a time,
 //! `{clock}` a bare clock time, `{span}` a length of time, `{text}` what to be reminded of, `{todo}` the same
 //! as an infinitive with "zu". An utterance is an intent's when one of its
 //! sentences is the whole utterance.
@@ -18,8 +18,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::grammar::{Filled, Slots, Template, normal};
-use super::times::{self, Entry, Lexicon};
+pub mod grammar;
+pub mod times;
+
+use grammar::{Filled, Slots, Template, normal};
+use times::{Entry, Lexicon};
 
 /// What a sentence says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +81,7 @@ impl Intent {
 pub struct Language {
     sentences: Vec<(Intent, Template)>,
     rules: HashMap<String, Template>,
-    /// The words of a time ([`super::times`]).
+    /// The words of a time ([`times`]).
     pub lexicon: Lexicon,
 }
 
@@ -166,6 +169,16 @@ pub fn phrases(language: &str, list: &str) -> Option<Vec<String>> {
     Some(entries.iter().map(|e| e.written.clone()).collect())
 }
 
+/// Whether `phrase` is one of `list` in `language`'s own files (case does not count).
+pub fn lists(language: &str, list: &str, phrase: &str) -> bool {
+    let entries = own(language).and_then(|l| l.lexicon.lists.get(list));
+    entries.is_some_and(|entries| {
+        entries
+            .iter()
+            .any(|e| e.written.to_lowercase() == phrase.to_lowercase())
+    })
+}
+
 /// The languages whose hearing was read, shipped and added.
 pub fn languages() -> Vec<&'static str> {
     hearing().languages.keys().map(String::as_str).collect()
@@ -209,7 +222,12 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
                 words: Template::parse(words, &language.rules).map_err(at)?,
                 written: words.trim().to_string(),
             };
-            language.lexicon.lists.entry(list.trim().to_string()).or_default().push(entry);
+            language
+                .lexicon
+                .lists
+                .entry(list.trim().to_string())
+                .or_default()
+                .push(entry);
             continue;
         }
         let (name, template) = line

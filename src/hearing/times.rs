@@ -418,17 +418,10 @@ impl<'a> Reader<'a> {
         (hour <= 24 && minute <= 59).then_some((hour, minute, h.starts_with('0')))
     }
 
+    /// A day of the week: the list's value is its number, 1 for Monday.
     fn weekday(&self, list: &str, from: usize, to: usize) -> Option<Weekday> {
-        Some(match self.entry(list, from, to)? {
-            "monday" => Weekday::Monday,
-            "tuesday" => Weekday::Tuesday,
-            "wednesday" => Weekday::Wednesday,
-            "thursday" => Weekday::Thursday,
-            "friday" => Weekday::Friday,
-            "saturday" => Weekday::Saturday,
-            "sunday" => Weekday::Sunday,
-            _ => return None,
-        })
+        let n = i8::try_from(self.value(list, from, to)?).ok()?;
+        Weekday::from_monday_one_offset(n).ok()
     }
 
     /// An infinitive with the language's `{infinitive}` word: "die Blumen zu gießen", "anzurufen".
