@@ -9,6 +9,7 @@ use tokio_tungstenite::connect_async;
 
 use crate::common::{eventually, free_port};
 use crate::fakes::{Fake, Reply, wav};
+use crate::smtp::{Mode, SmtpServer};
 use crate::ws::Client;
 
 /// Turkish as a translator starts it: the help button's answer, the request to speak again, the
@@ -75,8 +76,33 @@ impl Gateway {
     }
 }
 
-#[tokio::test]
-async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_said_in_english() {
+/// The admin key of the Turkish gateway.
+const ADMIN: (&str, &str) = ("X-Admin-Key", "languages-admin-key");
+
+/// The real binary with the Turkish folder, its fakes and mail relay.
+struct Turkish {
+    gateway: Gateway,
+    tts: Fake,
+    smtp: SmtpServer,
+    port: u16,
+    audiosocket: u16,
+    _kept: (Fake, Fake, tempfile::TempDir, tempfile::TempDir),
+}
+
+/// Ayşe, whose language is Turkish: her id and bearer token.
+struct Ayse {
+    id: String,
+    token: String,
+    bearer: String,
+}
+
+impl Ayse {
+    fn me(&self) -> (&str, &str) {
+        ("Authorization", self.bearer.as_str())
+    }
+}
+
+async fn turkish_gateway() -> Turkish {
     let locales = tempfile::tempdir().unwrap();
     std::fs::create_dir(locales.path().join("tr")).unwrap();
     for (file, text) in TURKISH {
@@ -88,6 +114,8 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     let tts = Fake::start().await;
     tts.always("/v1/audio/speech", Reply::Bytes("audio/wav", wav(2400)));
     let data = tempfile::tempdir().unwrap();
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let smtp_port = smtp.port.to_string();
     let (port, audiosocket) = (free_port(), free_port());
     let child = crate::browser::gateway_binary(
         data.path(),
@@ -101,6 +129,10 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
             ("DEFAULT_TTS_PROVIDER", "openai".into()),
             ("AUDIOSOCKET_ADDR", format!("127.0.0.1:{audiosocket}")),
             ("AUDIOSOCKET_USER", "ayse".into()),
+            ("SMTP_HOST", "127.0.0.1".into()),
+            ("SMTP_PORT", smtp_port),
+            ("SMTP_FROM", "gateway@care.example".into()),
+            ("SMTP_SECURITY", "none".into()),
         ],
     );
     let gateway = Gateway {
@@ -108,7 +140,6 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         base: format!("http://127.0.0.1:{port}"),
         http: reqwest::Client::new(),
     };
-    let admin = ("X-Admin-Key", "languages-admin-key");
     eventually("the gateway is up", 30, || async {
         let r = gateway
             .http
@@ -119,8 +150,30 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         r.status().is_success().then_some(())
     })
     .await;
+    Turkish {
+        gateway,
+        tts,
+        smtp,
+        port,
+        audiosocket,
+        _kept: (stt, llm, locales, data),
+    }
+}
 
-    // The page offers Turkish beside the shipped languages, and a person may choose it.
+#[tokio::test]
+async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_said_in_english() {
+    let t = turkish_gateway().await;
+    let ayse = turkish_menus_and_ayse(&t).await;
+    help_button_and_speech_in_turkish(&t, &ayse).await;
+    let mut page = reminders_on_the_turkish_page(&t, &ayse).await;
+    a_turkish_call_for_help_and_its_yes(&t, &ayse, &mut page).await;
+    the_page_reads_turkish_files(&t.gateway).await;
+    a_call_is_greeted_in_turkish(&t).await;
+}
+
+/// The page offers Turkish beside the shipped languages, and a person may choose it.
+async fn turkish_menus_and_ayse(t: &Turkish) -> Ayse {
+    let (gateway, admin) = (&t.gateway, ADMIN);
     let (_, config) = gateway.call(reqwest::Method::GET, "/api/config", admin, None).await;
     let offered: Vec<&str> = config["available"]["languages"]
         .as_array()
@@ -157,9 +210,15 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{prefs}");
-    let bearer = format!("Bearer {token}");
-    let me = ("Authorization", bearer.as_str());
+    Ayse {
+        id: id.to_string(),
+        bearer: format!("Bearer {token}"),
+        token,
+    }
+}
 
+async fn help_button_and_speech_in_turkish(t: &Turkish, ayse: &Ayse) {
+    let (gateway, me, port, token) = (&t.gateway, ayse.me(), t.port, &ayse.token);
     // The help button: nobody to tell, said in Turkish; the page's warning the folder lacks, in English.
     let (_, pressed) = gateway
         .call(reqwest::Method::POST, "/api/emergency", me, Some(json!({})))
@@ -192,7 +251,10 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
         error["message"], "Hiçbir şey anlayamadım. Lütfen tekrar söyleyin.",
         "{error}"
     );
+}
 
+async fn reminders_on_the_turkish_page(t: &Turkish, ayse: &Ayse) -> Client {
+    let (gateway, me, port, token) = (&t.gateway, ayse.me(), t.port, &ayse.token);
     // A reminder due reaches the open page in Turkish; the timer's end, which the folder lacks, in English.
     let url = format!("ws://127.0.0.1:{port}/ws/chat?token={token}");
     let (page, _) = connect_async(url).await.expect("handshake");
@@ -239,22 +301,40 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     page.send(json!({"text": "Hatırlat bana, Casablanca kimin filmi?", "text_only": true}))
         .await;
     assert_eq!(page.next_of("semantic").await["text"], "Tamam.");
+    page
+}
 
-    // A Turkish call for help, typed, is asked about; its "evet" presses the button (nobody to tell yet).
+async fn a_turkish_call_for_help_and_its_yes(t: &Turkish, ayse: &Ayse, page: &mut Client) {
+    let (gateway, admin, id) = (&t.gateway, ADMIN, &ayse.id);
+    // A Turkish call for help, typed: with nobody to tell, she is told so in Turkish at once.
+    page.send(json!({"text": "Yardım edin, düştüm!", "text_only": true}))
+        .await;
+    let help = page.next_of("help").await;
+    assert_eq!(help["status"], "no_recipients", "{help}");
+    // With her daughter entered, it is asked about, and her "evet" is the yes: the alarm reaches her.
+    let contacts = json!({"language": "tr", "emergency_contacts": ["kizi@family.example"]});
+    let path = format!("/api/admin/users/{id}/prefs");
+    let (status, _) = gateway.call(reqwest::Method::PUT, &path, admin, Some(contacts)).await;
+    assert_eq!(status, StatusCode::OK);
+    // The press that reached nobody opened the wait; the operator ends it, as the answer says one may.
+    let wait = format!("/api/admin/users/{id}/emergency/cooldown");
+    let (status, _) = gateway.call(reqwest::Method::DELETE, &wait, admin, None).await;
+    assert!(status.is_success(), "{status}");
     page.send(json!({"text": "Yardım edin, düştüm!", "text_only": true}))
         .await;
     assert!(page.next_of("help_asked").await["text"].is_string());
     page.send(json!({"text": "evet", "text_only": true})).await;
     let help = page.next_of("help").await;
-    assert_eq!(
-        (&help["status"], &help["message"]),
-        (
-            &json!("no_recipients"),
-            &json!("Henüz kimse bilgilendirilmek üzere kayıtlı değil. Lütfen 112'yi kendiniz arayın.")
-        ),
-        "{help}"
-    );
+    assert_eq!(help["status"], "alerted", "{help}");
+    let mails = eventually("the alarm mail", 10, || async {
+        let mails = t.smtp.mails();
+        (!mails.is_empty()).then_some(mails)
+    })
+    .await;
+    crate::emergency::mail_to(&mails, "kizi@family.example");
+}
 
+async fn the_page_reads_turkish_files(gateway: &Gateway) {
     // The page reads Turkish's file (its help button), English for the rest; only the pages' areas are served.
     let file = |path: String| {
         let http = gateway.http.clone();
@@ -270,7 +350,10 @@ async fn a_language_added_as_a_folder_reaches_the_person_and_what_it_lacks_is_sa
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = file(format!("{}/ui/locales/xx/page.ftl", gateway.base)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
 
+async fn a_call_is_greeted_in_turkish(t: &Turkish) {
+    let (audiosocket, tts) = (t.audiosocket, &t.tts);
     // A call over AudioSocket is greeted in Turkish: the words the voice was asked to say.
     let mut call = tokio::net::TcpStream::connect(("127.0.0.1", audiosocket))
         .await
