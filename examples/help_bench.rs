@@ -45,6 +45,8 @@ fn words(entry: &Value, key: &str) -> Vec<(String, f32)> {
 }
 
 fn main() {
+    // A translator's folder (`LOCALES_DIR`) adds phrases to the shipped ones, as at start.
+    voice_gateway::hearing::load(voice_gateway::phrasebook::folder().as_deref()).expect("the hearing files read");
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args
         .iter()

@@ -3,13 +3,15 @@
 //! and the harmless sentences that would be asked about. Before issue 62 no text channel listened: every typed
 //! call reached the model.
 //!
-//! cargo run --release --example typed_help_bench [-- tests/fixtures/help_typed.tsv] [--list]
+//! [LOCALES_DIR=my-locales] cargo run --release --example typed_help_bench [-- tests/fixtures/help_typed.tsv] [--list]
 
 use std::collections::BTreeMap;
 
 use voice_gateway::emergency::hearing::is_call_for_help;
 
 fn main() {
+    // A translator's folder (`LOCALES_DIR`) adds phrases to the shipped ones, as at start.
+    voice_gateway::hearing::load(voice_gateway::phrasebook::folder().as_deref()).expect("the hearing files read");
     let args: Vec<String> = std::env::args().skip(1).collect();
     let list = args.iter().any(|a| a == "--list");
     let path = args
