@@ -389,11 +389,12 @@ mod tests {
     /// Per language and line of the corpus: the calls for help missed and the harmless sentences asked about,
     /// at most (measured with `cargo run --example help_bench`; recorded again on 2026-11-29 when the short
     /// window learnt to keep the words before a pause: 10 fewer calls missed in all, 3 more on the German
-    /// telephone line, 5 more harmless sentences asked about).
+    /// telephone line, 5 more harmless sentences asked about; issue 76's typed phrases: 1 and 2 fewer missed in
+    /// German).
     type Ceiling = ((&'static str, &'static str), (usize, usize));
     const CEILINGS: [Ceiling; 4] = [
-        (("de", "browser"), (81, 7)),
-        (("de", "telephone"), (125, 6)),
+        (("de", "browser"), (80, 7)),
+        (("de", "telephone"), (123, 6)),
         (("en", "browser"), (24, 6)),
         (("en", "telephone"), (35, 4)),
     ];
