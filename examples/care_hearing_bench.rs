@@ -1,5 +1,5 @@
 //! What hearing a request for care costs a turn (issue 63): the time `care::spoken::read` takes for each
-//! sentence of the German and English corpora (`tests/fixtures/care_corpus_{de,en}.tsv`), requests and
+//! sentence of every language's corpus (`tests/fixtures/care_corpus_<lang>.tsv`), requests and
 //! ordinary sentences apart, median and slowest. Every turn of every channel asks it once, so it must cost
 //! microseconds.
 //!
@@ -17,7 +17,7 @@ use voice_gateway::care::spoken::read;
 fn main() {
     let rounds = timing::rounds(200);
     println!("| corpus | sentences | median µs | slowest µs |\n|---|---|---|---|");
-    for language in ["de", "en"] {
+    for language in ["de", "en", "es", "fr", "it", "nl", "pl", "pt"] {
         let path = format!(
             "{}/tests/fixtures/care_corpus_{language}.tsv",
             env!("CARGO_MANIFEST_DIR")
