@@ -574,3 +574,37 @@ fn a_new_languages_folder_is_told_which_of_englishs_files_it_lacks() {
             .any(|f| ["care.sentences", "page.ftl", "help.ftl", "admin.ftl"].contains(&f.as_str()))
     );
 }
+
+/// The German messages of the page, the panel and the board: id and text, continuation lines included.
+fn german_messages() -> Vec<(String, String)> {
+    let mut all: Vec<(String, String)> = Vec::new();
+    for area in ["page", "admin", "carer"] {
+        for line in super::source("de", area).unwrap_or_default().lines() {
+            let starts = line
+                .split_once(" = ")
+                .filter(|(id, _)| !id.starts_with([' ', '#']) && !id.is_empty());
+            match (starts, all.last_mut()) {
+                (Some((id, text)), _) => all.push((id.to_string(), text.to_string())),
+                (None, Some((_, text))) if line.starts_with(' ') => text.push_str(line),
+                _ => {}
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn german_calls_the_assistants_memories_never_reminders_and_the_reminders_never_memories() {
+    // One German word for one thing (issue 77): "Erinnerung" is a reminder; what the assistant remembers is
+    // what it "merkt".
+    let all = german_messages();
+    assert!(all.len() > 100, "{}", all.len());
+    for (id, text) in &all {
+        if id.contains("memor") {
+            assert!(!text.to_lowercase().contains("erinnerung"), "{id} = {text}");
+        }
+        if id.contains("reminder") {
+            assert!(!text.to_lowercase().contains("merk"), "{id} = {text}");
+        }
+    }
+}
