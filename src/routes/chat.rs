@@ -102,7 +102,14 @@ async fn chat(
     };
     let outcome = turn::run(&app.0, &caller.user, request, None).await?;
     let debug = query.debug.is_some_and(|d| d != "false" && d != "0");
-    Ok(Json(answer(&outcome, body.session_id, debug)))
+    let mut said = answer(&outcome, body.session_id, debug);
+    // A notice once per conversation, as a connection tells it: again only when what it says changes.
+    if let (Some(session), Some(notice)) = (&said.session_id, &said.semantic.notice)
+        && !crate::voice::phrases::first_in(session, notice)
+    {
+        said.semantic.notice = None;
+    }
+    Ok(Json(said))
 }
 
 /// The contract's answer shape.

@@ -210,3 +210,43 @@ async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_no
         .await;
     assert_eq!(ask("nl").await.body["semantic"]["notice"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_notice_is_told_once_in_a_rest_conversation_and_again_in_another() {
+    let llm = Fake::start().await;
+    llm.always(CHAT, tokens(&["Kudos for you."]));
+    // Llama 3.2 speaks no Dutch: each Dutch question carries the same notice.
+    let (app, token, _) = TestApp::with()
+        .llm(&llm)
+        .env(&[("LOCAL_LLM_MODEL", "llama3.2:3b")])
+        .user("anna")
+        .await;
+    let (first, second) = (app.new_session(&token).await, app.new_session(&token).await);
+    let ask = |session: Option<&str>| {
+        let mut body = json!({"text": "Wat is een tulp?", "language": "nl", "text_only": true});
+        if let Some(session) = session {
+            body["session_id"] = json!(session);
+        }
+        chat(&app, &token, body)
+    };
+    let notice = |r: crate::common::Reply| r.body["semantic"]["notice"].clone();
+    assert!(
+        notice(ask(Some(&first)).await)
+            .as_str()
+            .unwrap()
+            .starts_with("Het taalmodel Llama 3.2")
+    );
+    assert_eq!(
+        notice(ask(Some(&first)).await),
+        Value::Null,
+        "told once in the conversation"
+    );
+    assert_eq!(notice(ask(Some(&first)).await), Value::Null);
+    assert!(
+        notice(ask(Some(&second)).await).is_string(),
+        "another conversation is told"
+    );
+    // Without a conversation each answer stands alone, and says it.
+    assert!(notice(ask(None).await).is_string());
+    assert!(notice(ask(None).await).is_string());
+}
