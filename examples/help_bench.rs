@@ -57,73 +57,88 @@ fn main() {
     let corpus: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the corpus")).expect("JSON");
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
     for entry in corpus["entries"].as_array().expect("entries") {
-        let text = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
-        let (language, first) = (text("language"), words(entry, "words"));
-        let once = hear(&text("heard"), &first, &language);
-        let again = !once.asks() && worth_hearing_again(&text("heard"), &first, &language);
-        let heard = if again {
-            hear_again(&first, &text("again"), &words(entry, "again_words"), &language)
-        } else {
-            once
+        let row = rows
+            .entry((text_of(entry, "language"), text_of(entry, "line")))
+            .or_default();
+        count(row, entry, list);
+    }
+    print(&rows);
+}
+
+fn text_of(entry: &Value, key: &str) -> String {
+    entry[key].as_str().unwrap_or_default().to_string()
+}
+
+/// Counts one recorded utterance in its row (and lists it with `--list` when it was missed or asked about).
+fn count(row: &mut Row, entry: &Value, list: bool) {
+    let text = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
+    let (language, first) = (text("language"), words(entry, "words"));
+    let once = hear(&text("heard"), &first, &language);
+    let again = !once.asks() && worth_hearing_again(&text("heard"), &first, &language);
+    let heard = if again {
+        hear_again(&first, &text("again"), &words(entry, "again_words"), &language)
+    } else {
+        once
+    };
+    let phrase = once == Heard::Phrase;
+    row.all += 1;
+    row.again += usize::from(again);
+    if text("kind") == "call" {
+        row.calls += 1;
+        row.missed_by_phrases += usize::from(!phrase);
+        row.missed_once += usize::from(!once.asks());
+        row.missed += usize::from(!heard.asks());
+        let norm = |t: String| {
+            t.to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ')
+                .collect::<String>()
         };
-        let phrase = once == Heard::Phrase;
-        let row = rows.entry((text("language"), text("line"))).or_default();
-        row.all += 1;
-        row.again += usize::from(again);
-        if text("kind") == "call" {
-            row.calls += 1;
-            row.missed_by_phrases += usize::from(!phrase);
-            row.missed_once += usize::from(!once.asks());
-            row.missed += usize::from(!heard.asks());
-            let norm = |t: String| {
-                t.to_lowercase()
-                    .chars()
-                    .filter(|c| c.is_alphanumeric() || *c == ' ')
-                    .collect::<String>()
-            };
-            let kept = strsim::normalized_damerau_levenshtein(&norm(text("said")), &norm(text("heard"))) >= 0.66;
-            row.kept += usize::from(kept);
-            row.missed_kept += usize::from(kept && !heard.asks());
-            if list && kept && !heard.asks() {
-                println!(
-                    "MISSED KEPT {}: {:?} heard as {:?}",
-                    text("voice"),
-                    text("said"),
-                    text("heard")
-                );
-            }
-            if list && !heard.asks() {
-                println!(
-                    "missed   {} {}: {:?} heard as {:?}, again {:?}",
-                    text("voice"),
-                    text("line"),
-                    text("said"),
-                    text("heard"),
-                    text("again")
-                );
-            }
-        } else {
-            row.harmless += 1;
-            row.asked_by_phrases += usize::from(phrase);
-            row.asked_once += usize::from(once.asks());
-            row.asked += usize::from(heard.asks());
-            if list && heard.asks() {
-                println!(
-                    "needless {} {}: {:?} heard as {:?}, again {:?} ({once:?} {heard:?})",
-                    text("voice"),
-                    text("line"),
-                    text("said"),
-                    text("heard"),
-                    text("again")
-                );
-            }
+        let kept = strsim::normalized_damerau_levenshtein(&norm(text("said")), &norm(text("heard"))) >= 0.66;
+        row.kept += usize::from(kept);
+        row.missed_kept += usize::from(kept && !heard.asks());
+        if list && kept && !heard.asks() {
+            println!(
+                "MISSED KEPT {}: {:?} heard as {:?}",
+                text("voice"),
+                text("said"),
+                text("heard")
+            );
+        }
+        if list && !heard.asks() {
+            println!(
+                "missed   {} {}: {:?} heard as {:?}, again {:?}",
+                text("voice"),
+                text("line"),
+                text("said"),
+                text("heard"),
+                text("again")
+            );
+        }
+    } else {
+        row.harmless += 1;
+        row.asked_by_phrases += usize::from(phrase);
+        row.asked_once += usize::from(once.asks());
+        row.asked += usize::from(heard.asks());
+        if list && heard.asks() {
+            println!(
+                "needless {} {}: {:?} heard as {:?}, again {:?} ({once:?} {heard:?})",
+                text("voice"),
+                text("line"),
+                text("said"),
+                text("heard"),
+                text("again")
+            );
         }
     }
+}
+
+fn print(rows: &BTreeMap<(String, String), Row>) {
     println!(
         "| language | line | calls | missed (phrases only) | missed (one hearing) | missed | calls kept by the recogniser | of those missed | harmless | asked (phrases only) | asked (one hearing) | asked | heard again |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for ((language, line), r) in &rows {
+    for ((language, line), r) in rows {
         println!(
             "| {language} | {line} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} of {} |",
             r.calls,

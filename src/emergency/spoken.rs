@@ -39,11 +39,9 @@ pub(super) struct Phrases {
 impl Phrases {
     /// The phrases of `language`'s files; none when it has no calls for help of its own.
     fn of(language: &str) -> Option<Self> {
-        let list = |name: &str| {
-            let phrases = hearing::phrases(language, name).unwrap_or_default();
-            phrases.into_iter().map(|p| p.to_lowercase()).collect::<Vec<_>>()
-        };
-        let prompt = hearing::phrases(language, "call-prompt").unwrap_or_default();
+        let entries = |name: &str| hearing::entries(language, name).unwrap_or_default();
+        let list = |name: &str| entries(name).iter().map(|e| e.lower.clone()).collect::<Vec<_>>();
+        let prompt: Vec<&str> = entries("call-prompt").iter().map(|e| e.written.as_str()).collect();
         Some(Self {
             alone: Some(list("call-alone")).filter(|l| !l.is_empty())?,
             anywhere: list("call-anywhere"),

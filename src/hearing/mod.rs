@@ -162,21 +162,10 @@ pub fn own(language: &str) -> Option<&'static Language> {
     all.get(language).or_else(|| all.get(base))
 }
 
-/// The phrases of `list` in `language`'s own files (a region's, then its base language's), as written; none
-/// when it has none.
-pub fn phrases(language: &str, list: &str) -> Option<Vec<String>> {
-    let entries = own(language)?.lexicon.lists.get(list)?;
-    Some(entries.iter().map(|e| e.written.clone()).collect())
-}
-
-/// Whether `phrase` is one of `list` in `language`'s own files (case does not count).
-pub fn lists(language: &str, list: &str, phrase: &str) -> bool {
-    let entries = own(language).and_then(|l| l.lexicon.lists.get(list));
-    entries.is_some_and(|entries| {
-        entries
-            .iter()
-            .any(|e| e.written.to_lowercase() == phrase.to_lowercase())
-    })
+/// The entries of `list` in `language`'s own files (a region's, then its base language's); none when it has
+/// none. Read at start: a phrase is compared as [`Entry::lower`], nothing is copied.
+pub fn entries(language: &str, list: &str) -> Option<&'static [Entry]> {
+    own(language)?.lexicon.lists.get(list).map(Vec::as_slice)
 }
 
 /// The languages whose hearing was read, shipped and added.
@@ -221,6 +210,7 @@ fn read_file(language: &mut Language, name: &str, text: &str) -> Result<(), Stri
                 value: value.trim().to_string(),
                 words: Template::parse(words, &language.rules).map_err(at)?,
                 written: words.trim().to_string(),
+                lower: words.trim().to_lowercase(),
             };
             language
                 .lexicon

@@ -198,6 +198,8 @@ pub struct Entry {
     pub words: Template,
     /// The words as written: a phrase the help function matches through recognition errors.
     pub written: String,
+    /// The same in lower case, as phrases are compared.
+    pub lower: String,
 }
 
 /// Longest piece, in words.
@@ -224,27 +226,30 @@ pub struct Reader<'a> {
     language: Option<&'static Lexicon>,
     /// The pieces found at a start: `(lengths?, start)`.
     charts: RefCell<HashMap<(bool, usize), Chart>>,
-    /// Whether a stretch fills a care slot: `(slot, from, to)`.
+    /// Whether a stretch fills a time slot (`{when}`, `{span}`, `{clock}`): `(slot, from, to)`.
     known: RefCell<HashMap<(u8, usize, usize), bool>>,
 }
 
 impl Slots for Reader<'_> {
     fn fills(&self, name: &str, from: usize, to: usize) -> bool {
-        let key = (name.as_bytes().first().copied().unwrap_or(0), from, to);
-        if let Some(known) = self.known.borrow().get(&key) {
-            return *known;
-        }
-        let fills = match name {
-            "when" => self.run(false, from, to).is_some(),
-            "span" => self.run(true, from, to).is_some(),
-            "clock" => self.bare_clock(from, to).is_some(),
+        let time = |slot: u8, read: &dyn Fn() -> bool| {
+            // A time is read once per stretch of words, however many sentences try it.
+            if let Some(known) = self.known.borrow().get(&(slot, from, to)) {
+                return *known;
+            }
+            let fills = read();
+            self.known.borrow_mut().insert((slot, from, to), fills);
+            fills
+        };
+        match name {
+            "when" => time(0, &|| self.run(false, from, to).is_some()),
+            "span" => time(1, &|| self.run(true, from, to).is_some()),
+            "clock" => time(2, &|| self.bare_clock(from, to).is_some()),
             // What to be reminded of: a phrase, not a speech.
             "text" => to - from <= MAX_TEXT_WORDS,
             "todo" => to - from <= MAX_TEXT_WORDS && self.infinitive(from, to),
             _ => false,
-        };
-        self.known.borrow_mut().insert(key, fills);
-        fills
+        }
     }
 
     fn longest_first(&self, name: &str) -> bool {

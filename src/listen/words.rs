@@ -18,7 +18,7 @@ pub fn unfinished(text: &str, language: &str) -> bool {
     else {
         return false;
     };
-    crate::hearing::lists(language, "unfinished", &last)
+    crate::hearing::entries(language, "unfinished").is_some_and(|words| words.iter().any(|w| w.lower == last))
 }
 
 #[cfg(test)]

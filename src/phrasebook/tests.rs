@@ -264,7 +264,7 @@ fn a_browser_gets_the_language_it_weighs_highest_among_those_present() {
 
 #[test]
 fn a_file_that_does_not_parse_is_named_with_its_line() {
-    let (_dir, book) = with_turkish("help-alerted = Yardım yolda.\nhelp-seen-by = { $who\n");
+    let (_dir, book) = with_turkish("help-alerted = Yardım yolda.\nhelp-seen-by = \u{7b} $who\n"); // a placeable left open
     let err = book.err().unwrap();
     assert!(err.contains("tr/help.ftl: the message at line 2: "), "{err}");
 }
@@ -450,7 +450,7 @@ fn is_sentence(text: &str) -> bool {
             .filter(|w| w.chars().any(char::is_alphabetic))
             .count()
             >= 3
-        && !text.contains('{')
+        && !text.contains('\u{7b}') // a placeable's opening brace
 }
 
 #[test]

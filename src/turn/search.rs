@@ -163,12 +163,15 @@ struct Hit<'a> {
 /// Whether a question clearly asks about the present (weather, news, "today", "latest", …): a word of any
 /// language's `{current}` list (`locales/<lang>/turn.sentences`).
 pub fn is_time_sensitive(question: &str) -> bool {
+    // Gathered once: the lists are read at start and do not change.
+    static CURRENT: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    let current = CURRENT.get_or_init(|| {
+        let languages = crate::hearing::languages().into_iter();
+        let lists = languages.filter_map(|lang| crate::hearing::entries(lang, "current"));
+        lists.flatten().map(|e| e.lower.as_str()).collect()
+    });
     let lower = question.to_lowercase();
-    let words = |lang: &str| crate::hearing::phrases(lang, "current").unwrap_or_default();
-    let languages = crate::hearing::languages();
-    languages
-        .into_iter()
-        .any(|lang| words(lang).iter().any(|w| contains_word(&lower, &w.to_lowercase())))
+    current.iter().any(|w| contains_word(&lower, w))
 }
 
 fn contains_word(text: &str, word: &str) -> bool {

@@ -53,10 +53,10 @@ pub fn first_in(conversation: &str, notice: &str) -> bool {
 
 /// Farewells that end a call, and words that may come with them ("okay, thanks, bye"), from the language's
 /// `phone.sentences` (`{farewell}`, `{farewell-filler}`); English's for a language without farewells.
-fn farewells(language: &str) -> (Vec<String>, Vec<String>) {
+fn farewells(language: &str) -> (Vec<&'static str>, Vec<&'static str>) {
     let own = |list: &str, lang: &str| {
-        let phrases = crate::hearing::phrases(lang, list).unwrap_or_default();
-        phrases.into_iter().map(|p| p.to_lowercase()).collect::<Vec<_>>()
+        let entries = crate::hearing::entries(lang, list).unwrap_or_default();
+        entries.iter().map(|e| e.lower.as_str()).collect::<Vec<_>>()
     };
     let lang = if own("farewell", language).is_empty() {
         "en"
@@ -86,7 +86,7 @@ pub fn is_farewell(text: &str, language: &str) -> bool {
                 continue 'words;
             }
         }
-        if !fillers.iter().any(|f| f == first) {
+        if !fillers.contains(first) {
             return false;
         }
         rest = &rest[1..];

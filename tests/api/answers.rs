@@ -172,16 +172,21 @@ async fn a_small_model_saying_its_instructions_back_is_not_heard_or_stored_sayin
     assert_eq!(r.body["semantic"]["sentences"], json!([]), "{}", r.body);
 }
 
-#[tokio::test]
-async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_notice_saying_so() {
+/// Anna on Llama 3.2, as its preset knows it: six of the gateway's languages, not Dutch.
+async fn with_llama() -> (Fake, TestApp, String) {
     let llm = Fake::start().await;
     llm.always(CHAT, tokens(&["Kudos for you."]));
-    // Llama 3.2, as its preset knows it: six of the gateway's languages, not Dutch.
     let (app, token, _) = TestApp::with()
         .llm(&llm)
         .env(&[("LOCAL_LLM_MODEL", "llama3.2:3b")])
         .user("anna")
         .await;
+    (llm, app, token)
+}
+
+#[tokio::test]
+async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_notice_saying_so() {
+    let (_llm, app, token) = with_llama().await;
     let ask = |language: &str| {
         let body = json!({"text": "Wat is een tulp?", "language": language, "text_only": true});
         chat(&app, &token, body)
@@ -213,14 +218,8 @@ async fn a_question_in_a_language_the_model_does_not_speak_is_answered_with_a_no
 
 #[tokio::test]
 async fn a_notice_is_told_once_in_a_rest_conversation_and_again_in_another() {
-    let llm = Fake::start().await;
-    llm.always(CHAT, tokens(&["Kudos for you."]));
-    // Llama 3.2 speaks no Dutch: each Dutch question carries the same notice.
-    let (app, token, _) = TestApp::with()
-        .llm(&llm)
-        .env(&[("LOCAL_LLM_MODEL", "llama3.2:3b")])
-        .user("anna")
-        .await;
+    // Each Dutch question carries the same notice.
+    let (_llm, app, token) = with_llama().await;
     let (first, second) = (app.new_session(&token).await, app.new_session(&token).await);
     let ask = |session: Option<&str>| {
         let mut body = json!({"text": "Wat is een tulp?", "language": "nl", "text_only": true});

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake};
-use crate::reminders::{reminders, tomorrow_in_berlin};
+use crate::reminders::{answer_on, reminders, tomorrow_in_berlin};
 use crate::ws::connect;
 
 /// Per language: a daily reminder at 8:30 in words, a ten-minute timer, the list, and the cancel of the first.
@@ -140,11 +140,7 @@ async fn a_day_without_its_time_is_asked_for_and_the_answer_keeps_the_day() {
     let (app, token, id) = TestApp::with().user("erika").await;
     app.set_prefs(&id, json!({"timezone": "Europe/Berlin"})).await;
     let mut page = connect(&app, "/ws/chat", &token).await;
-    let mut ask = async |text: &str| {
-        page.send(json!({"text": text, "language": "de", "text_only": true}))
-            .await;
-        page.next_of("semantic").await["text"].as_str().unwrap().to_string()
-    };
+    let mut ask = async |text: &str| answer_on(&mut page, text).await;
     assert_eq!(
         ask("Erinnere mich morgen an den Arzttermin").await,
         "Um wie viel Uhr? Sagen Sie zum Beispiel: um halb zehn."

@@ -7,12 +7,19 @@ use serde_json::{Value, json};
 
 use crate::common::{As, TestApp};
 use crate::fakes::{CHAT, Fake, Reply};
-use crate::ws::{Frame, connect, kinds};
+use crate::ws::{Client, Frame, connect, kinds};
 
 /// Tomorrow's date in Berlin, as the gateway sees it now.
 pub(crate) fn tomorrow_in_berlin() -> String {
     let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::get("Europe/Berlin").unwrap());
     now.date().tomorrow().unwrap().to_string()
+}
+
+/// What the gateway answers `text`, typed in German on the open page `page`.
+pub(crate) async fn answer_on(page: &mut Client, text: &str) -> String {
+    page.send(json!({"text": text, "language": "de", "text_only": true}))
+        .await;
+    page.next_of("semantic").await["text"].as_str().unwrap().to_string()
 }
 
 /// `days` from today at 9:00 in Berlin's winter offset, RFC 3339.
@@ -139,13 +146,45 @@ async fn a_spoken_timer_is_set_and_heard_back() {
     assert_eq!(set[0]["created_by"], "voice");
 }
 
+/// Posts a reminder of Anna's.
+async fn post(app: &TestApp, token: &str, body: Value) -> crate::common::Reply {
+    app.call(Method::POST, "/api/me/reminders", As::Bearer(token), Some(body))
+        .await
+}
+
 #[tokio::test]
 async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
     let (app, token, id) = TestApp::with()
         .env(&[("REMINDERS_MAX", "2"), ("TIMEZONE", "America/New_York")])
         .user("anna")
         .await;
-    let post = |body: Value| app.call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body));
+    let arzt = set_in_the_gateways_zone_and_a_timer(&app, &token).await;
+    every_wrong_value_is_refused_naming_its_field(&app, &token).await;
+
+    // Confirmed only while it is being delivered; cancelled once; another person's is not found.
+    let confirm = app
+        .call(
+            Method::POST,
+            &format!("/api/me/reminders/{arzt}/confirm"),
+            As::Bearer(&token),
+            None,
+        )
+        .await;
+    assert_eq!(confirm.error(409), "conflict");
+    let (_, other) = app.create_user("ben").await;
+    let path = format!("/api/me/reminders/{arzt}");
+    let delete = |who| app.call(Method::DELETE, &path, who, None);
+    assert_eq!(delete(As::Bearer(&other)).await.error(404), "not_found");
+    assert_eq!(delete(As::Bearer(&token)).await.status, 204);
+    assert_eq!(delete(As::Bearer(&token)).await.error(404), "not_found");
+    assert_eq!(reminders(&app, &token).await.len(), 1, "the timer is left");
+
+    a_carer_sets_and_cancels_audited(&app, &token, &id).await;
+}
+
+/// A reminder kept in the gateway's zone, a timer, and a third beyond `REMINDERS_MAX`: the first one's id.
+async fn set_in_the_gateways_zone_and_a_timer(app: &TestApp, token: &str) -> String {
+    let post = |body: Value| post(app, token, body);
     let r = post(json!({"text": "Arzt", "due_at": ahead(30)})).await;
     assert_eq!(r.status, 201, "{}", r.body);
     // Kept in the gateway's zone (TIMEZONE) as the person set none: 9:00 in Berlin is 3:00 in New York (4:00
@@ -170,6 +209,11 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
         "conflict"
     );
 
+    arzt
+}
+
+async fn every_wrong_value_is_refused_naming_its_field(app: &TestApp, token: &str) {
+    let post = |body: Value| post(app, token, body);
     for (body, field) in [
         (json!({"text": "x", "due_at": "tomorrow"}), "due_at"),
         (
@@ -206,25 +250,9 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
         422,
         "unknown fields are refused"
     );
+}
 
-    // Confirmed only while it is being delivered; cancelled once; another person's is not found.
-    let confirm = app
-        .call(
-            Method::POST,
-            &format!("/api/me/reminders/{arzt}/confirm"),
-            As::Bearer(&token),
-            None,
-        )
-        .await;
-    assert_eq!(confirm.error(409), "conflict");
-    let (_, other) = app.create_user("ben").await;
-    let path = format!("/api/me/reminders/{arzt}");
-    let delete = |who| app.call(Method::DELETE, &path, who, None);
-    assert_eq!(delete(As::Bearer(&other)).await.error(404), "not_found");
-    assert_eq!(delete(As::Bearer(&token)).await.status, 204);
-    assert_eq!(delete(As::Bearer(&token)).await.error(404), "not_found");
-    assert_eq!(reminders(&app, &token).await.len(), 1, "the timer is left");
-
+async fn a_carer_sets_and_cancels_audited(app: &TestApp, token: &str, id: &str) {
     // A carer sets and cancels, audited; a person is no carer.
     let path = format!("/api/admin/users/{id}/reminders");
     let r = app
@@ -252,7 +280,7 @@ async fn the_rest_api_sets_lists_cancels_and_refuses_wrong_values_clearly() {
         .call(Method::DELETE, &format!("{path}/{gym}"), As::AdminKey, None)
         .await;
     assert_eq!(r.status, 204);
-    assert_eq!(app.get(&path, As::Bearer(&token)).await.status, 403);
+    assert_eq!(app.get(&path, As::Bearer(token)).await.status, 403);
     assert_eq!(
         app.get("/api/admin/users/nobody/reminders", As::AdminKey)
             .await
@@ -563,21 +591,7 @@ async fn each_day_of_a_daily_reminder_nobody_confirms_is_followed_up_told_and_lo
         .call(Method::POST, "/api/me/reminders", As::Bearer(&token), Some(body))
         .await;
     assert_eq!(series.status, 201, "{}", series.body);
-    // Today's pills are delivered (no page open: unreachable) as a reminder of their own; the series waits
-    // for tomorrow at once.
-    let listed = crate::common::eventually("today's delivery", 15, || async {
-        let listed = reminders(&app, &token).await;
-        (listed.len() == 2).then_some(listed)
-    })
-    .await;
-    let today = listed.iter().find(|r| r["id"] != series.body["id"]).unwrap().clone();
-    assert_eq!(
-        (today["state"].as_str(), today["repeat"].as_str()),
-        (Some("delivering"), None)
-    );
-    let waiting = listed.iter().find(|r| r["id"] == series.body["id"]).unwrap();
-    assert_eq!(waiting["state"], "scheduled");
-    assert!(waiting["due_at"].as_str() > series.body["due_at"].as_str(), "{waiting}");
+    let today = delivered_today_while_the_series_waits(&app, &token, &series.body).await;
     // Ten minutes on it is delivered again, and again; then it is missed and the daughter is told, today.
     let scheduler = scheduler_of(&app, &relay).await;
     let now = jiff::Timestamp::now().as_millisecond();
@@ -607,7 +621,30 @@ async fn each_day_of_a_daily_reminder_nobody_confirms_is_followed_up_told_and_lo
             .iter()
             .any(|r| r["state"] == "delivering" && r["id"] != today["id"])
     );
-    // The care log shows both days: today's three deliveries, its miss and its notice; tomorrow's delivery.
+    care_log_shows_both_days(&app, &id).await;
+}
+
+/// Today's pills are delivered (no page open: unreachable) as a reminder of their own; the series waits for
+/// tomorrow at once. Today's delivery.
+async fn delivered_today_while_the_series_waits(app: &TestApp, token: &str, series: &Value) -> Value {
+    let listed = crate::common::eventually("today's delivery", 15, || async {
+        let listed = reminders(app, token).await;
+        (listed.len() == 2).then_some(listed)
+    })
+    .await;
+    let today = listed.iter().find(|r| r["id"] != series["id"]).unwrap().clone();
+    assert_eq!(
+        (today["state"].as_str(), today["repeat"].as_str()),
+        (Some("delivering"), None)
+    );
+    let waiting = listed.iter().find(|r| r["id"] == series["id"]).unwrap();
+    assert_eq!(waiting["state"], "scheduled");
+    assert!(waiting["due_at"].as_str() > series["due_at"].as_str(), "{waiting}");
+    today
+}
+
+/// The care log shows both days: today's three deliveries, its miss and its notice; tomorrow's delivery.
+async fn care_log_shows_both_days(app: &TestApp, id: &str) {
     let log = crate::common::eventually("the notice logged", 15, || async {
         let r = app.get(&format!("/api/admin/users/{id}/care"), As::AdminKey).await;
         let log = r.body["log"].as_array().unwrap().clone();
@@ -674,11 +711,7 @@ async fn a_question_for_the_missing_time_takes_the_next_answer_and_lets_anything
         .user("erika")
         .await;
     let mut page = connect(&app, "/ws/chat", &token).await;
-    let mut ask = async |text: &str| {
-        page.send(json!({"text": text, "language": "de", "text_only": true}))
-            .await;
-        page.next_of("semantic").await["text"].as_str().unwrap().to_string()
-    };
+    let mut ask = async |text: &str| answer_on(&mut page, text).await;
     assert_eq!(
         ask("Erinnere mich an den Müll").await,
         "Wann soll ich Sie erinnern? Sagen Sie zum Beispiel: morgen um 8 Uhr."
@@ -897,18 +930,23 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
         .first(crate::common::Stage::Llm, &cloud, "")
         .user("amelie")
         .await;
-    let say = |text: &str| json!({"text": text, "language": "fr", "text_only": true});
+    let say = async |text: &str| {
+        let body = json!({"text": text, "language": "fr", "text_only": true});
+        app.call(Method::POST, "/api/chat", As::Bearer(&token), Some(body))
+            .await
+    };
+    // The last message the model was given in its `n`th request: a tool's result.
+    let last_given = |n: usize| {
+        cloud.requests(CHAT)[n].json()["messages"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone()
+    };
 
     // Words the French sentences do not read: the model is asked, with the tools, and its call sets the reminder.
-    let r = app
-        .call(
-            Method::POST,
-            "/api/chat",
-            As::Bearer(&token),
-            Some(say(
-                "N'oublie pas de me dire de prendre mes médicaments tous les jours dès après-demain vers neuf heures",
-            )),
-        )
+    let r = say("N'oublie pas de me dire de prendre mes médicaments tous les jours dès après-demain vers neuf heures")
         .await;
     assert_eq!(r.body["text"], "C'est noté.", "{}", r.body);
     let asked = cloud.requests(CHAT)[0].json();
@@ -919,12 +957,7 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["set_reminder", "list_reminders", "cancel_reminder"]);
-    let result = cloud.requests(CHAT)[1].json()["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let result = last_given(1);
     assert_eq!(result["role"], "tool");
     let content: Value = serde_json::from_str(result["content"].as_str().unwrap()).unwrap();
     assert_eq!(content["set"]["text"], "prendre mes médicaments");
@@ -938,33 +971,14 @@ async fn a_cloud_model_sets_lists_and_cancels_reminders_through_tools_for_what_t
     assert_eq!(listed[0]["time_zone"], "Europe/Paris");
 
     // A wrong time comes back to the model as an error it can ask about; nothing is stored.
-    let r = app
-        .call(
-            Method::POST,
-            "/api/chat",
-            As::Bearer(&token),
-            Some(say("Je voudrais qu'on me fasse penser à demain")),
-        )
-        .await;
+    let r = say("Je voudrais qu'on me fasse penser à demain").await;
     assert_eq!(r.body["text"], "Quand exactement ?");
-    let result = cloud.requests(CHAT)[3].json()["messages"]
-        .as_array()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
+    let result = last_given(3);
     assert!(result["content"].as_str().unwrap().contains("\"error\""), "{result}");
     assert_eq!(reminders(&app, &token).await.len(), 1);
 
     // And cancelled by its words.
-    let r = app
-        .call(
-            Method::POST,
-            "/api/chat",
-            As::Bearer(&token),
-            Some(say("Je ne veux plus entendre parler du rappel des médicaments")),
-        )
-        .await;
+    let r = say("Je ne veux plus entendre parler du rappel des médicaments").await;
     assert_eq!(r.body["text"], "C'est annulé.");
     assert!(reminders(&app, &token).await.is_empty());
 }
