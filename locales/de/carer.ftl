@@ -21,7 +21,7 @@ carer-notice = Die Kontakte wurden um { $time } benachrichtigt: { $about }
 carer-call = { $name } anrufen
 # Die tägliche Zusammenfassung für Betreuende (carer_summary_at).
 carer-summary-subject = Ihre Bewohner heute, { $date }
-carer-summary-intro = So ist der Tag für die Menschen in Ihrer Betreuung verlaufen, wer Sie zuerst braucht, steht oben:
+carer-summary-intro = So ist der Tag für die Menschen in Ihrer Betreuung verlaufen: oben, wer Sie braucht, darunter, um wen sich schon jemand gekümmert hat:
 carer-summary-alarm = hat um { $time } um Hilfe gerufen
 carer-summary-answered = hat sich beim täglichen Nachfragen gemeldet
 carer-summary-silent = hat sich beim täglichen Nachfragen nicht gemeldet
@@ -33,6 +33,8 @@ carer-summary-confirmed-by-carers = { $count ->
         [one] 1 Erinnerung von der Pflege bestätigt
        *[other] { $count } Erinnerungen von der Pflege bestätigt
     }
+carer-summary-open = noch hat sich niemand darum gekümmert
+carer-summary-looked-after = darum gekümmert hat sich: { $names }
 carer-summary-quiet = nichts Besonderes
 carer-day = Der letzte Tag
 carer-day-quiet = Nichts am letzten Tag.

@@ -21,7 +21,7 @@ carer-notice = Their contacts were told at { $time }: { $about }
 carer-call = Call { $name }
 # The carer's daily summary mail (carer_summary_at).
 carer-summary-subject = Your residents today, { $date }
-carer-summary-intro = How the day went for the people in your care, those who need you first on top:
+carer-summary-intro = How the day went for the people in your care: those who need you on top, then those somebody looked after:
 carer-summary-alarm = called for help at { $time }
 carer-summary-answered = answered the check-in
 carer-summary-silent = did not answer the check-in
@@ -33,6 +33,8 @@ carer-summary-confirmed-by-carers = { $count ->
         [one] 1 reminder confirmed by a carer
        *[other] { $count } reminders confirmed by carers
     }
+carer-summary-open = nobody has looked after it yet
+carer-summary-looked-after = looked after by { $names }
 carer-summary-quiet = nothing to tell
 carer-day = The last day
 carer-day-quiet = Nothing in the last day.

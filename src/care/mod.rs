@@ -76,6 +76,19 @@ pub fn shown_name(user: &crate::store::users::User) -> &str {
         .unwrap_or(&user.name)
 }
 
+/// Who looked after something, as people read it: a carer (`carer:<name>`) by display name (`names`, by user
+/// name), a contact's link as `link`, a contact as their address.
+pub fn looked_after_by(by: &str, names: &std::collections::HashMap<String, String>) -> String {
+    match by.strip_prefix("carer:") {
+        Some(name) => names
+            .get(name)
+            .filter(|shown| !shown.trim().is_empty())
+            .map_or(name, String::as_str)
+            .to_string(),
+        None => by.to_string(),
+    }
+}
+
 /// Confirms the person's reminder `id` being delivered, `by` the person (on a channel) or on their behalf:
 /// recorded with the reminder's deliveries (with who, for a carer or an admin) and counted; only the person's
 /// own confirmation is a sign of life. False when it was not being delivered.

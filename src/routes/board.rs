@@ -41,17 +41,9 @@ impl From<User> for Person {
 /// The names of a resident's carers by user name, so that `carer:<name>` is said as the carer's display name.
 pub(super) type Names = HashMap<String, String>;
 
-/// Who looked after something, as people read it: a carer (`carer:<name>`) by display name, a contact's link
-/// as `link`, a contact as their address.
+/// Who looked after something, as people read it ([`crate::care::looked_after_by`]).
 pub(super) fn named(by: &str, names: &Names) -> String {
-    match by.strip_prefix("carer:") {
-        Some(name) => names
-            .get(name)
-            .filter(|shown| !shown.trim().is_empty())
-            .map_or(name, String::as_str)
-            .to_string(),
-        None => by.to_string(),
-    }
+    crate::care::looked_after_by(by, names)
 }
 
 /// A resident on their carer's list: who, and where their care stands today.

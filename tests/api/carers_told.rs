@@ -173,7 +173,8 @@ async fn a_carer_gets_the_days_summary_once_at_the_time_they_chose_those_who_nee
         "{body}"
     );
     // Hans's reminder his carer confirmed is not told as his own.
-    assert_eq!(lines[1], "- hans: 1 Erinnerung von der Pflege bestätigt", "{body}");
+    let by_anna = "1 Erinnerung von der Pflege bestätigt; darum gekümmert hat sich: schwester-anna";
+    assert_eq!(lines[1], format!("- hans: {by_anna}"), "{body}");
     assert!(body.contains("https://heim.example/carer"), "{body}");
 }
 
@@ -240,4 +241,69 @@ async fn looked_after_on_the_board(app: &TestApp, erika: &str, anna: &str) {
         .collect();
     assert_eq!(acks.len(), 2, "{audit}");
     assert!(acks.contains(&true) && acks.contains(&false), "{acks:?}");
+}
+
+#[tokio::test]
+async fn the_summary_puts_whom_nobody_looked_after_first_and_names_who_looked_after_the_others() {
+    let smtp = SmtpServer::start(Mode::Accept).await;
+    let (app, (erika, token), (anna, anna_token)) = home(&smtp).await;
+    let shown = json!({"display_name": "Schwester Anna"});
+    let renamed = app
+        .call(
+            Method::PUT,
+            &format!("/api/admin/users/{anna}"),
+            As::AdminKey,
+            Some(shown),
+        )
+        .await;
+    assert_eq!(renamed.status, 200, "{}", renamed.body);
+    let (hans, hans_token) = app.create_user("hans").await;
+    let profile = json!({"full_name": "Hans Albers", "language": "de", "timezone": "Europe/Berlin",
+        "emergency_contacts": ["sohn@family.example"]});
+    app.set_prefs(&hans, profile).await;
+    let path = format!("/api/admin/users/{hans}/carers");
+    let r = app
+        .call(Method::PUT, &path, As::AdminKey, Some(json!({"carers": [anna]})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    app.set_prefs(&anna, json!({"carer_summary_at": "18:00", "timezone": "Europe/Berlin"}))
+        .await;
+    // Both call for help (each alarm to the family and to Anna); Anna looks after Erika's on the board.
+    for (caller, sent) in [(&token, 2), (&hans_token, 4)] {
+        let help = app.call(Method::POST, "/api/emergency", As::Bearer(caller), None).await;
+        assert_eq!(help.body["status"], "alerted", "{}", help.body);
+        eventually("the alarm sent", 15, || async {
+            (smtp.mails().len() == sent).then_some(())
+        })
+        .await;
+    }
+    let row = app
+        .get(&format!("/api/carer/residents/{erika}/today"), As::Bearer(&anna_token))
+        .await
+        .body;
+    let alarm = row["alarm"]["id"].as_str().unwrap();
+    let ack = format!("/api/carer/residents/{erika}/alarms/{alarm}/acknowledge");
+    let done = app.call(Method::POST, &ack, As::Bearer(&anna_token), None).await;
+    assert!(done.status.is_success(), "{}", done.body);
+
+    let berlin = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
+    let date = jiff::Timestamp::now().to_zoned(berlin.clone()).date();
+    let evening = date.at(18, 5, 0, 0).to_zoned(berlin).unwrap();
+    let env = relay(&smtp);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let scheduler = scheduler_of(&app, &env).await;
+    let at = evening.timestamp().as_millisecond();
+    assert_eq!(summary::due(&scheduler, at).await.unwrap(), 1);
+    let mails = smtp.mails();
+    let body = mails.last().unwrap().body();
+    let lines: Vec<&str> = body.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(lines.len(), 2, "{body}");
+    // Hans, whom nobody looked after, on top, though Erika comes first by name.
+    assert!(lines[0].starts_with("- Hans Albers: hat um "), "{body}");
+    assert!(lines[0].ends_with("; noch hat sich niemand darum gekümmert"), "{body}");
+    assert!(lines[1].starts_with("- Erika Muster: hat um "), "{body}");
+    assert!(
+        lines[1].ends_with("; darum gekümmert hat sich: Schwester Anna"),
+        "{body}"
+    );
 }
