@@ -45,6 +45,8 @@ pub struct App {
     pub instance: String,
     /// Set when an admin asked for a restart; `serve` stops and `main` starts the gateway again.
     pub restart: tokio::sync::watch::Sender<bool>,
+    /// The stop, told to every event stream, socket and call that holds it (see [`crate::task::Stop`]).
+    pub stop: crate::task::Stop,
     /// The phone lines the gateway keeps itself (its SIP registration).
     pub lines: crate::lines::Lines,
     /// Failures the test suite injects into live calls (see [`crate::task::Faults`]).
@@ -142,6 +144,7 @@ impl App {
             model_lists: Mutex::new(HashMap::new()),
             instance: settings.server.instance_id.clone(),
             restart: tokio::sync::watch::channel(false).0,
+            stop: crate::task::Stop::default(),
             settings,
             store,
             runtime,

@@ -44,15 +44,16 @@ pub async fn serve_with_https(
     app.restore_backend().await;
     let _background = background(&app);
     // The doors besides HTTP stop with it.
-    let (stopping, stop) = tokio::sync::watch::channel(false);
-    let _doors = other_doors(&app, stop).await?;
+    let _doors = other_doors(&app, app.stop.hold()).await?;
     let mut restart = app.restart.subscribe();
+    let stopping = app.clone();
     let shutdown = async move {
         tokio::select! {
             () = shutdown => {}
             _ = restart.wait_for(|r| *r) => tracing::info!("restarting on an admin's request"),
         }
-        let _ = stopping.send(true);
+        // Event streams end, sockets close, calls say goodbye: none holds the stop for long.
+        stopping.stop.begin();
     };
     let mut doors = vec![server::Door {
         listener,
@@ -71,7 +72,13 @@ pub async fn serve_with_https(
         }
         None => None,
     };
-    server::run(doors, app, shutdown).await;
+    server::run(doors, app.clone(), shutdown).await;
+    if !app.stop.drained(crate::task::STOP_WAIT).await {
+        tracing::warn!(
+            "sockets or calls still open {:?} after the stop; closed",
+            crate::task::STOP_WAIT
+        );
+    }
     Ok(())
 }
 

@@ -16,6 +16,44 @@ impl<T> Drop for AbortOnDrop<T> {
 /// How long running requests may take to finish after a shutdown signal.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
+/// How long the stop waits for what it told to end (a socket's close, a call's BYE and its answer) before the
+/// process ends: a stop with boards, pages and calls open is over within three seconds.
+pub const STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// The gateway's stop as long-lived work sees it (an event stream, a WebSocket, a call): each holds a
+/// [`Stop::hold`], ends as soon as the stop begins (the stream ends, the socket closes with 1001, the call
+/// sends its BYE), and the stop waits until every hold is dropped, for at most [`STOP_WAIT`].
+pub struct Stop(tokio::sync::watch::Sender<bool>);
+
+impl Default for Stop {
+    fn default() -> Self {
+        Self(tokio::sync::watch::channel(false).0)
+    }
+}
+
+impl Stop {
+    /// A hold on the stop: [`stopped`] on it completes when the stop begins; the stop waits for its drop.
+    pub fn hold(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.0.subscribe()
+    }
+
+    /// Tells every hold that the gateway stops.
+    pub fn begin(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// Waits until every hold is dropped, for at most `within`: whether they all were.
+    pub async fn drained(&self, within: Duration) -> bool {
+        tokio::time::timeout(within, self.0.closed()).await.is_ok()
+    }
+}
+
+/// Completes once the gateway stops (or its signal is gone).
+pub async fn stopped(hold: &mut tokio::sync::watch::Receiver<bool>) {
+    // The guard `wait_for` gives is not held across an await: dropped here.
+    let _ = hold.wait_for(|stopping| *stopping).await;
+}
+
 /// Runs `work`, catching its panic: the panic's message as the error. A call's, a connection's or a turn's
 /// task that fails this way is ended as a hang-up would end it, and counted, while the rest goes on.
 pub async fn caught<F: std::future::Future>(work: F) -> Result<F::Output, String> {

@@ -50,7 +50,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
     let mut calls = JoinSet::new();
     loop {
         tokio::select! {
-            () = stopping(&mut stop) => break,
+            () = crate::task::stopped(&mut stop) => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     // Each call holds a descriptor and a voice connection's memory: it counts in the budget.
@@ -78,12 +78,6 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
             Some(_) = calls.join_next(), if !calls.is_empty() => {}
         }
     }
-}
-
-/// Completes once the gateway stops (or its signal is gone).
-async fn stopping(stop: &mut watch::Receiver<bool>) {
-    // The guard `wait_for` gives is not held across an await: dropped here.
-    let _ = stop.wait_for(|stopping| *stopping).await;
 }
 
 /// One message.

@@ -189,6 +189,9 @@ async fn events(State(app): State<AppState>, carer: CurrentUser) -> Result<axum:
         let event = Event::default().event("care").json_data(change);
         Some((event, subscription))
     });
+    // The stream ends when the gateway stops: the board reconnects to whichever instance answers.
+    let mut hold = app.stop.hold();
+    let stream = futures_util::StreamExt::take_until(stream, async move { crate::task::stopped(&mut hold).await });
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response())

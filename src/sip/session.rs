@@ -38,6 +38,8 @@ pub const MIN_SE: u64 = 90;
 /// The longest it agrees to: a longer one asked for is lowered to it in the 2xx (RFC 4028 §9), so no value on
 /// the wire sets a timer beyond a few hours.
 pub const MAX_SE: u64 = 7200;
+/// How long a stopping gateway waits for the answer to a call's BYE.
+const BYE_WAIT: Duration = Duration::from_secs(1);
 /// The extensions the gateway supports.
 pub const SUPPORTED: &str = "timer";
 
@@ -220,8 +222,11 @@ impl Session {
         let mut due = self.timer.map(|t| t.due(Instant::now()));
         // The gateway's own refresh, cancelled with the session.
         let mut refreshing: Option<AbortOnDrop<bool>> = None;
+        // Held while the call lasts: the gateway's stop waits for its BYE.
+        let mut stop = self.app.stop.hold();
         loop {
             tokio::select! {
+                () = crate::task::stopped(&mut stop) => return self.stopping().await,
                 request = requests.recv() => {
                     let request = request?;
                     if let Step::Ends = self.take(request, &mut unacknowledged, &mut due).await {
@@ -266,6 +271,17 @@ impl Session {
         self.dialog.hang_up(self.endpoint.clone())();
         let _ = self.inbound.send(Inbound::Hangup).await;
         Some(reason)
+    }
+
+    /// Ends the call because the gateway stops: its BYE, sent and answered (or not, within [`BYE_WAIT`])
+    /// before the stop goes on, counted, and the call told it is over.
+    async fn stopping(&self) -> Option<&'static str> {
+        tracing::info!("the gateway stops; the SIP call is ended");
+        ended(&self.app, "shutdown");
+        let (bye, to) = self.dialog.next("BYE");
+        let _ = tokio::time::timeout(BYE_WAIT, self.endpoint.request(&bye, to)).await;
+        let _ = self.inbound.send(Inbound::Hangup).await;
+        Some("shutdown")
     }
 
     /// Takes one request of the other side.

@@ -29,14 +29,14 @@ pub async fn handler(
     let upgrade = upgrade?;
     crate::socket::check_origin(&headers, &app.settings.voice.allowed_origins)?;
     tracing::info!(target: "audit", actor = %admin.actor, "admin opened the live log");
-    let instance = app.instance.clone();
+    let (instance, stop) = (app.instance.clone(), app.stop.hold());
     Ok(upgrade
         .read_buffer_size(crate::socket::READ_BUFFER)
-        .on_upgrade(move |socket| stream(socket, instance)))
+        .on_upgrade(move |socket| stream(socket, instance, stop)))
 }
 
 /// The log of this instance only: the first line says which one it is.
-async fn stream(mut socket: WebSocket, instance: String) {
+async fn stream(mut socket: WebSocket, instance: String, mut stop: tokio::sync::watch::Receiver<bool>) {
     let mut lines = crate::logging::subscribe();
     let hello = format!("live log of instance {instance} (each instance of the gateway has its own)");
     if socket.send(Message::Text(hello.into())).await.is_err() {
@@ -53,6 +53,10 @@ async fn stream(mut socket: WebSocket, instance: String) {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                 Some(Ok(_)) => continue,
             },
+            () = crate::task::stopped(&mut stop) => {
+                let _ = crate::socket::close(&mut socket, 1001, "the gateway stops").await;
+                return;
+            }
         };
         match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
             Ok(Ok(())) => {}

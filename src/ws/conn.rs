@@ -80,6 +80,7 @@ enum Step {
     Verdict(Verdict),
     Notice(serde_json::Value),
     Idle,
+    Stopping,
 }
 
 /// Serves one connection until the client leaves, idles out, or stops reading.
@@ -133,6 +134,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user: User, channel: Channe
 impl Conn {
     async fn run(&mut self, socket: &mut WebSocket) {
         let idle = Duration::from_secs(self.app.settings.voice.idle_timeout_secs);
+        let mut stop = self.app.stop.hold();
         loop {
             let answering = self.conversation.answering();
             let busy = answering || self.conversation.help_pending();
@@ -148,6 +150,7 @@ impl Conn {
                 verdict = self.listener.verdict() => Step::Verdict(verdict),
                 Some(notice) = self.notices.next() => Step::Notice(notice),
                 () = tokio::time::sleep(idle), if !answering => Step::Idle,
+                () = crate::task::stopped(&mut stop) => Step::Stopping,
             };
             let keep_going = match step {
                 Step::Incoming(Some(Ok(message))) => self.on_message(socket, message).await,
@@ -186,6 +189,11 @@ impl Conn {
                 },
                 Step::Idle => {
                     let _ = close(socket, 1000, "idle timeout").await;
+                    false
+                }
+                // A turn still running is cancelled: the page reconnects and asks again.
+                Step::Stopping => {
+                    let _ = close(socket, 1001, "the gateway stops").await;
                     false
                 }
             };

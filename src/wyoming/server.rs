@@ -50,7 +50,7 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
     let stopped = stop.clone();
     loop {
         tokio::select! {
-            () = stopping(&mut stop) => break,
+            () = crate::task::stopped(&mut stop) => break,
             accepted = listener.accept() => {
                 let (stream, peer) = match accepted {
                     Ok(accepted) => accepted,
@@ -87,12 +87,6 @@ pub async fn run(listener: TcpListener, app: Arc<App>, mut stop: watch::Receiver
     {
         tracing::warn!("Wyoming requests still running at the end of the shutdown grace; dropped");
     }
-}
-
-/// Completes once the gateway stops (or its signal is gone).
-async fn stopping(stop: &mut watch::Receiver<bool>) {
-    // The guard `wait_for` gives is not held across an await: dropped here.
-    let _ = stop.wait_for(|stopping| *stopping).await;
 }
 
 /// The request in progress on a connection.
@@ -142,7 +136,7 @@ async fn connection(
                 }
             },
             verdict = verdict(&mut request) => Step::Verdict(verdict),
-            () = stopping(&mut stop) => return,
+            () = crate::task::stopped(&mut stop) => return,
         };
         let flow = match step {
             Step::Event(event, _held) => {

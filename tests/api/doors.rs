@@ -8,9 +8,9 @@ use crate::common::{eventually, free_port};
 const BIN: &str = env!("CARGO_BIN_EXE_voice-gateway");
 
 /// The gateway binary on a free loopback port (engines off), killed when dropped.
-struct Gateway {
-    child: Child,
-    port: u16,
+pub(crate) struct Gateway {
+    pub(crate) child: Child,
+    pub(crate) port: u16,
     _dir: tempfile::TempDir,
 }
 
@@ -21,7 +21,7 @@ impl Gateway {
 
     /// With settings `env`, and at most `descriptors` open files (util-linux's `prlimit`, soft and hard, so
     /// the gateway cannot raise it); its log goes to `log.txt` in its folder.
-    async fn start_with(env: &[(&str, &str)], descriptors: Option<u32>) -> Self {
+    pub(crate) async fn start_with(env: &[(&str, &str)], descriptors: Option<u32>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
         let mut command = match descriptors {
@@ -62,11 +62,11 @@ impl Gateway {
     }
 
     /// What the gateway logged so far.
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(self._dir.path().join("log.txt")).unwrap_or_default()
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 }

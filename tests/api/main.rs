@@ -61,6 +61,7 @@ mod sipp;
 mod sipp_router;
 mod smtp;
 mod speech;
+mod stopping;
 mod store;
 mod tls;
 mod traces;

@@ -11,7 +11,7 @@ use crate::common::As;
 use crate::sipp::counted;
 
 /// A handset on loopback: its SIP socket, and its audio socket (what its offer names).
-struct Handset {
+pub(crate) struct Handset {
     sip: UdpSocket,
     audio: UdpSocket,
     gateway: SocketAddr,
@@ -19,7 +19,7 @@ struct Handset {
 }
 
 impl Handset {
-    async fn new(gateway: SocketAddr, call_id: &str) -> Self {
+    pub(crate) async fn new(gateway: SocketAddr, call_id: &str) -> Self {
         Self {
             sip: UdpSocket::bind("127.0.0.1:0").await.unwrap(),
             audio: UdpSocket::bind("127.0.0.1:0").await.unwrap(),
@@ -51,13 +51,13 @@ impl Handset {
         format!("{}{sdp}", self.request("INVITE", "1", "", &extra))
     }
 
-    async fn send(&self, message: &str) {
+    pub(crate) async fn send(&self, message: &str) {
         self.sip.send_to(message.as_bytes(), self.gateway).await.unwrap();
     }
 
     /// The next message that starts with `start` (within 10 s): another handset's retransmissions and
     /// provisional responses are passed over.
-    async fn next(&self, start: &str) -> String {
+    pub(crate) async fn next(&self, start: &str) -> String {
         let mut buf = vec![0u8; 65_536];
         let wait = async {
             loop {
@@ -75,7 +75,7 @@ impl Handset {
 
     /// Sends the INVITE until its final response comes (the telephone may still be starting), which it
     /// returns: the 200 is acknowledged.
-    async fn call(&self, extra: &str) -> String {
+    pub(crate) async fn call(&self, extra: &str) -> String {
         let invite = self.invite(extra);
         let last = async {
             loop {
