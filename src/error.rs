@@ -43,9 +43,18 @@ pub enum ApiError {
     /// The named thing does not exist (or is not the caller's to see).
     #[error("{0} not found")]
     NotFound(&'static str),
-    /// A field has a wrong type or value; the message names the field.
+    /// The request's values are wrong as a whole (a frame, a form); the message says how.
     #[error("{0}")]
     Validation(String),
+    /// One field has a wrong type or value: the body names it (`field`), so that a page says it in the reader's
+    /// language; the message starts with it.
+    #[error("{field}: {problem}")]
+    Invalid {
+        /// The field, as the request named it.
+        field: String,
+        /// What is wrong with it, in English.
+        problem: String,
+    },
     /// The body is larger than the limit.
     #[error("request body too large")]
     PayloadTooLarge,
@@ -81,7 +90,10 @@ pub enum ApiError {
 impl ApiError {
     /// A 422 whose message starts with the offending field.
     pub fn invalid(field: &str, problem: impl std::fmt::Display) -> Self {
-        Self::Validation(format!("{field}: {problem}"))
+        Self::Invalid {
+            field: field.to_string(),
+            problem: problem.to_string(),
+        }
     }
 
     /// The HTTP status and the error code of the contract's body.
@@ -94,7 +106,7 @@ impl ApiError {
             Self::Waiting(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"),
             Self::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             Self::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
-            Self::Validation(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
+            Self::Validation(_) | Self::Invalid { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_request"),
             Self::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
             Self::AudioTooLong(_) => (StatusCode::PAYLOAD_TOO_LARGE, "audio_too_long"),
             Self::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
@@ -127,15 +139,25 @@ pub struct ErrorDetail {
     pub code: String,
     /// A text for people.
     pub message: String,
+    /// The field a 422 is about, as the request named it (`emergency_contacts`); absent otherwise. Pages say
+    /// the error in the reader's language by it and by `code`; `message` stays English.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 /// Builds the contract's error body for any status; also used by fallbacks and middleware.
 pub fn error_response(status: StatusCode, code: &str, message: &str) -> Response {
-    let error = ErrorDetail {
+    detail_response(ErrorDetail {
         status: status.as_u16(),
         code: code.to_string(),
         message: message.to_string(),
-    };
+        field: None,
+    })
+}
+
+/// The contract's error body of `error`, which also rides along in the response's extensions.
+fn detail_response(error: ErrorDetail) -> Response {
+    let status = StatusCode::from_u16(error.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = (status, Json(ErrorBody { error: error.clone() })).into_response();
     response.extensions_mut().insert(error);
     response
@@ -147,7 +169,15 @@ impl IntoResponse for ApiError {
         if let Self::Internal(cause) = &self {
             tracing::error!(%cause, "internal error");
         }
-        let mut response = error_response(status, code, &self.to_string());
+        let mut response = detail_response(ErrorDetail {
+            status: status.as_u16(),
+            code: code.to_string(),
+            message: self.to_string(),
+            field: match &self {
+                Self::Invalid { field, .. } => Some(field.clone()),
+                _ => None,
+            },
+        });
         match self {
             Self::WrongCredential(credential) => {
                 response.extensions_mut().insert(credential);

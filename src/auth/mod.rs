@@ -7,6 +7,7 @@
 //! everyone on the network the same person. Admin endpoints also accept `X-Admin-Key`.
 
 pub mod cookie;
+pub mod names;
 pub mod token;
 
 use std::net::SocketAddr;

@@ -18,8 +18,8 @@ use crate::store::memories::Memory;
 
 use super::audit::{Action, audit};
 use crate::app::{App, AppState};
-use crate::auth::{self, Admin, token};
-use crate::error::{ApiError, AppJson, Result};
+use crate::auth::{self, Admin, names, token};
+use crate::error::{ApiError, AppJson, AppQuery, Result};
 use crate::links;
 use crate::prefs::{self, Prefs, Writer};
 use crate::routes::me::memory_text;
@@ -30,6 +30,7 @@ use crate::tls::OverTls;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
+        .routes(routes!(name_for))
         .routes(routes!(rename, remove))
         .routes(routes!(reset_token))
         .routes(routes!(preset_memories, list_memories))
@@ -136,7 +137,9 @@ async fn list(State(app): State<AppState>, _admin: Admin) -> Result<Json<Vec<Use
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct NewUserBody {
-    name: String,
+    /// The login name; when absent, derived from `display_name` (`Frau Weiß` → `frau.weiss`, made unique).
+    #[serde(default)]
+    name: Option<String>,
     #[serde(default)]
     display_name: Option<String>,
     #[serde(default)]
@@ -161,21 +164,6 @@ fn external_id(raw: Option<&str>) -> Result<Option<String>> {
     Ok(Some(id.to_string()))
 }
 
-/// A login name: 1 to 64 characters of letters, digits and `.-_@`.
-fn user_name(raw: &str) -> Result<String> {
-    let name = raw.trim();
-    let valid = !name.is_empty()
-        && name.chars().count() <= 64
-        && name.chars().all(|c| c.is_alphanumeric() || "._-@".contains(c));
-    if !valid || name == crate::store::users::ANONYMOUS_ID {
-        return Err(ApiError::invalid(
-            "name",
-            "expected 1 to 64 letters, digits or . _ - @ (not \"anonymous\")",
-        ));
-    }
-    Ok(name.to_string())
-}
-
 fn display_name(raw: &str) -> Result<String> {
     let name = raw.trim();
     if name.chars().count() > 100 || name.chars().any(char::is_control) {
@@ -197,8 +185,12 @@ async fn create(
     over_tls: Option<Extension<OverTls>>,
     AppJson(body): AppJson<NewUserBody>,
 ) -> Result<(StatusCode, Json<UserView>)> {
-    let name = user_name(&body.name)?;
     let display = display_name(body.display_name.as_deref().unwrap_or_default())?;
+    let name = match body.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        Some(name) => names::checked(name)?,
+        None if !display.is_empty() => names::free(&app.store, &display).await?,
+        None => return Err(ApiError::invalid("name", "expected a name, or a display_name to derive it from")),
+    };
     let external = external_id(body.external_id.as_deref())?;
     let token = token::generate();
     let user = app
@@ -221,6 +213,30 @@ async fn create(
     let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
     (out.link, out.qr_svg, out.token) = (Some(link), qr_svg, Some(token));
     Ok((StatusCode::CREATED, Json(out)))
+}
+
+/// The name a person is shown by, to derive a login name from.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+struct NameFor {
+    display_name: String,
+}
+
+/// A login name.
+#[derive(Serialize, ToSchema)]
+struct LoginName {
+    name: String,
+}
+
+/// The free login name a display name gives (`Frau Weiß` → `frau.weiss`, `frau.weiss.2` when taken): what a
+/// create with only `display_name` would choose now; the panel shows it, to be kept or changed.
+#[utoipa::path(get, path = "/api/admin/users/name-for", tag = ADMIN, params(NameFor),
+    responses((status = 200, body = LoginName)))]
+async fn name_for(State(app): State<AppState>, _admin: Admin, AppQuery(q): AppQuery<NameFor>) -> Result<Json<LoginName>> {
+    let display = display_name(&q.display_name)?;
+    Ok(Json(LoginName {
+        name: names::free(&app.store, &display).await?,
+    }))
 }
 
 /// A new display name.
