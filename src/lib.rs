@@ -70,6 +70,7 @@
 // The library is safe Rust throughout; the binary's one `unsafe` call gives idle memory back (`main.rs`).
 #![forbid(unsafe_code)]
 
+pub mod admins;
 pub mod app;
 #[cfg(test)]
 mod architecture;

@@ -98,8 +98,13 @@ try {
   await page.waitForSelector('#user-reminders li:has-text("Tabletten")', { timeout: 10000 });
   const listed = await page.textContent('#user-reminders');
   const [y, m, d] = day.split('-');
-  if (!listed.includes(`${m}/${d}/${y}, 08:00 AM Tabletten (every day): scheduled`)) throw new Error(`reminders: ${listed}`);
+  if (!listed.includes(`${m}/${d}/${y}, 08:00 AM Tabletten (daily 08:00 AM): scheduled`)) throw new Error(`reminders: ${listed}`);
   await accessible(page, 'admin panel with a person\'s reminders');
+  // The panel asks before a reminder is cancelled: "no" keeps it, "yes" cancels it.
+  page.once('dialog', (d) => d.dismiss());
+  await page.click('button[aria-label="Cancel the reminder Tabletten"]');
+  await page.waitForSelector('#user-reminders li:has-text("Tabletten")', { timeout: 10000 });
+  page.once('dialog', (d) => { if (!d.message().startsWith('Cancel the reminder “Tabletten”?')) throw new Error(d.message()); d.accept(); });
   await page.click('button[aria-label="Cancel the reminder Tabletten"]');
   await page.waitForFunction(() => document.querySelector('#user-reminders').textContent.includes('No reminders.'), null, { timeout: 10000 });
   console.log('ok a carer sets a reminder for the person and cancels it');

@@ -15,7 +15,7 @@ async function api(path, options = {}) {
   const response = await fetch(path, init);
   const isJson = (response.headers.get('content-type') || '').includes('json');
   const body = isJson ? await response.json() : null;
-  if (!response.ok) throw new Error(body?.error?.message || response.statusText);
+  if (!response.ok) throw apiError(response, body);
   return body;
 }
 
@@ -26,7 +26,7 @@ function status(text, isError = false) {
 
 /// Runs an action and reports its outcome in the status line.
 async function act(label, fn) {
-  try { const r = await fn(); status(`${label}: ${t('admin-done')}`); return r; } catch (e) { status(`${label}: ${e.message}`, true); return null; }
+  try { const r = await fn(); status(`${label}: ${t('admin-done')}`); return r; } catch (e) { status(`${label}: ${errorText(words, e)}`, true); return null; }
 }
 
 function cell(content) {
@@ -123,6 +123,35 @@ async function loadUsers() {
     return [u.name, u.display_name, u.is_admin ? t('admin-yes') : '', (u.allowed_languages || []).join(', '),
       u.web_search_enabled ? t('admin-on') : t('admin-off'), pace, actions];
   });
+}
+
+// "Person anlegen": the name people see, and the login name derived from it (shown as it is typed, to keep or
+// change; the gateway makes it unique).
+function newUser() {
+  let asking = null;
+  $('#new-display').oninput = () => {
+    clearTimeout(asking);
+    if ($('#new-name').dataset.edited) return;
+    const shown = $('#new-display').value.trim();
+    asking = setTimeout(async () => {
+      const derived = shown ? (await api(`/api/admin/users/name-for?display_name=${encodeURIComponent(shown)}`).catch(() => null))?.name : '';
+      if (!$('#new-name').dataset.edited && shown === $('#new-display').value.trim()) $('#new-name').value = derived || '';
+    }, 250);
+  };
+  $('#new-name').oninput = () => { $('#new-name').dataset.edited = $('#new-name').value ? 'yes' : ''; };
+  $('#new-user').onsubmit = async (e) => {
+    e.preventDefault();
+    const name = $('#new-name').value.trim();
+    const body = { display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked, ...(name ? { name } : {}) };
+    const created = await act(t('admin-create-user'), () => api('/api/admin/users', { method: 'POST', body }));
+    if (created) {
+      loadHealth().catch(() => {});
+      showSecret(created.name, created);
+      $('#new-user').reset();
+      $('#new-name').dataset.edited = '';
+      loadUsers();
+    }
+  };
 }
 
 let editing = null;
@@ -251,7 +280,9 @@ async function loadReminders(u) {
   $('#user-reminders').replaceChildren(...list.map((r) => {
     const li = document.createElement('li');
     const last = r.deliveries.at(-1);
-    const repeat = r.repeat ? ` (${REPEATS[r.repeat] ? t(REPEATS[r.repeat]) : r.repeat})` : '';
+    // How it repeats, with its time on the person's clock: "(täglich 08:00)".
+    const clock = personTime(r.due_at, r.time_zone, false, false);
+    const repeat = r.repeat ? ` (${REPEATS[r.repeat] ? t(REPEATS[r.repeat]) : r.repeat} ${clock})` : '';
     li.textContent = t('admin-reminder-line', { when: personTime(r.due_at, r.time_zone), text: r.text, repeat,
       state: t('admin-reminder-state', { state: r.state }) })
       + (last ? t('admin-reminder-last', { channel: t('admin-care-channel', { channel: last.channel }),
@@ -260,7 +291,12 @@ async function loadReminders(u) {
       const del = document.createElement('button');
       del.textContent = t('admin-cancel');
       del.setAttribute('aria-label', t('admin-cancel-reminder', { text: r.text }));
-      del.onclick = async () => { await act(t('admin-reminders'), () => api(`/api/admin/users/${u.id}/reminders/${r.id}`, { method: 'DELETE' })); loadReminders(u); };
+      // Nothing lost with one tap: the panel asks first.
+      del.onclick = async () => {
+        if (!confirm(t('admin-cancel-reminder-confirm', { text: r.text }))) return;
+        await act(t('admin-reminders'), () => api(`/api/admin/users/${u.id}/reminders/${r.id}`, { method: 'DELETE' }));
+        loadReminders(u);
+      };
       li.appendChild(del);
     }
     return li;
@@ -518,8 +554,10 @@ function helpPeople(people) {
 const HEALTH_EVERY_MS = 10000;
 
 async function loadHealth() {
-  const { providers, users_without_working_channel: stranded, lines, help, links_warning: links, care_notices: notices,
+  const { providers, users_without_working_channel: stranded, lines, help, links: linksProblem, care_notices: notices,
     calls, task_failures: failures, waiting_addresses: waiting } = await api('/api/admin/providers');
+  // Links contacts could not open, in the operator's words.
+  const links = linksProblem ? t(`admin-links-${linksProblem.kind}`, { address: linksProblem.address }) : '';
   helpPeople(help);
   // The help path's checks: a red banner while one fails, with whose alarm would reach nobody.
   const broken = providers.filter((p) => p.stage === 'help' && p.state !== 'closed');
@@ -552,6 +590,17 @@ async function loadHealth() {
     : [p.stage, p.id, breakerState(p), p.last_error || '–', new Date(p.since).toLocaleString(),
       p.latency_ms ? `${p.latency_ms[0]} / ${p.latency_ms[1]}` : '–',
       p.error_rate == null ? '–' : t('admin-error-rate', { percent: Math.round(p.error_rate * 100), calls: p.calls })]);
+}
+
+// Another panel (or this one) changed somebody's prefs, contacts or carers: the health is read again, once for
+// a burst of changes.
+function followHelp() {
+  let soon = null;
+  const changes = new EventSource('/api/admin/events');
+  changes.addEventListener('help', () => {
+    clearTimeout(soon);
+    soon = setTimeout(() => loadHealth().catch(() => {}), 100);
+  });
 }
 
 // ---- Lexicon ----
@@ -643,16 +692,13 @@ async function init() {
   $('#lex-lang').replaceChildren(...config.available.languages.map((l) => new Option(named(l), l)));
   // The zones to choose from, as the browser knows them; the gateway checks what is saved.
   $('#time-zones').replaceChildren(...(Intl.supportedValuesOf?.('timeZone') || []).map((z) => new Option(z, z)));
-  $('#new-user').onsubmit = async (e) => {
-    e.preventDefault();
-    const body = { name: $('#new-name').value.trim(), display_name: $('#new-display').value.trim(), is_admin: $('#new-admin').checked };
-    const created = await act(t('admin-create-user'), () => api('/api/admin/users', { method: 'POST', body }));
-    if (created) { showSecret(created.name, created); $('#new-user').reset(); loadUsers(); }
-  };
+  newUser();
   $('#prefs-form').onsubmit = async (e) => {
     e.preventDefault();
     await act(t('admin-save-preferences'), () => api(`/api/admin/users/${editing.id}/prefs`, { method: 'PUT', body: prefsFromForm() }));
     await saveCarers(editing);
+    // The banner and the person's warning follow the edit at once.
+    loadHealth().catch(() => {});
     loadUsers();
     loadCare(editing);
   };
@@ -692,7 +738,9 @@ async function init() {
   $('#latency-section').ontoggle = () => { if ($('#latency-section').open) loadLatency(); };
   $('#health-section').ontoggle = () => { if ($('#health-section').open) loadHealth(); };
   await Promise.all([loadUsers(), loadConfig(), loadModels(), loadLexicon(), loadViews(), loadLatency(), loadHealth()]);
-  // The banner follows the help path live: a person's new contact, a carer named, a relay back.
+  // The banner follows the help path live: a person's new contact or carer, here or in another panel, at once
+  // (the gateway's events); a relay back within a few seconds.
+  followHelp();
   setInterval(() => { if (!document.hidden) loadHealth().catch(() => {}); }, HEALTH_EVERY_MS);
   await loadSessions();
   status(t('admin-ready'));

@@ -535,23 +535,67 @@ function showReminder(r) {
   loadReminders();
 }
 
+// How a reminder repeats, in the person's words, with its time: "täglich 08:00", "werktags 07:30", "jeden
+// Montag 09:00"; a rule the page has no words for is "wiederholt sich".
+function repeats(r) {
+  const clock = personTime(r.due_at, r.time_zone, { hour: '2-digit', minute: '2-digit' });
+  if (r.repeat === 'FREQ=DAILY') return t('page-repeat-daily', { time: clock });
+  if (r.repeat === 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR') return t('page-repeat-weekdays', { time: clock });
+  if (/^FREQ=WEEKLY(;BYDAY=[A-Z]{2})?$/.test(r.repeat)) {
+    const weekday = personTime(r.due_at, r.time_zone, { weekday: 'long' }).replace(/ \(.*\)$/, '');
+    return t('page-repeat-weekly', { weekday, time: clock });
+  }
+  return `${t('page-repeat-other')}, ${personTime(r.due_at, r.time_zone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })}`;
+}
+
+// A reminder deleted with one tap goes only after UNDO_MS, while the list offers it back ("Rückgängig"); a page
+// closed meanwhile sends the deletion as it goes.
+const UNDO_MS = 10000;
+const leaving = new Map();
+function deleteSoon(r) {
+  const gone = () => api(`/api/me/reminders/${r.id}`, { method: 'DELETE' }).catch(() => {}).then(loadReminders);
+  leaving.set(r.id, { timer: setTimeout(() => { leaving.delete(r.id); gone(); }, UNDO_MS), id: r.id });
+  loadReminders();
+}
+window.addEventListener('pagehide', () => {
+  for (const { timer, id } of leaving.values()) {
+    clearTimeout(timer);
+    fetch(`/api/me/reminders/${id}`, { method: 'DELETE', credentials: 'same-origin', keepalive: true }).catch(() => {});
+  }
+  leaving.clear();
+});
+
+// One reminder of the list: when (and how it repeats), what, and its ✕; or, just deleted, the way back.
+function reminderItem(r) {
+  const li = document.createElement('li');
+  if (leaving.has(r.id)) {
+    li.className = 'leaving';
+    li.textContent = `${t('page-reminder-deleted', { text: r.text })} `;
+    const back = document.createElement('button');
+    back.textContent = t('page-undo');
+    back.setAttribute('aria-label', `${t('page-undo')}: ${r.text}`);
+    back.onclick = () => { clearTimeout(leaving.get(r.id)?.timer); leaving.delete(r.id); loadReminders(); };
+    li.appendChild(back);
+    return li;
+  }
+  const when = r.repeat ? repeats(r)
+    : personTime(r.due_at, r.time_zone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  li.textContent = `${when}: ${r.text} `;
+  const del = document.createElement('button');
+  del.textContent = '✕';
+  del.setAttribute('aria-label', `${t('page-reminder-delete')}: ${r.text}`);
+  del.onclick = () => deleteSoon(r);
+  li.appendChild(del);
+  return li;
+}
+
 async function loadReminders() {
   const list = (await api('/api/me/reminders').catch(() => null))?.reminders;
   if (!list) return;
   const waiting = list.filter((r) => r.state === 'scheduled' || r.state === 'delivering');
   const due = waiting.find((r) => r.state === 'delivering' && r.confirm);
   if (due && $('#reminder-card').hidden) showReminder(due);
-  const items = waiting.map((r) => {
-    const li = document.createElement('li');
-    const when = personTime(r.due_at, r.time_zone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-    li.textContent = `${when}: ${r.text} `;
-    const del = document.createElement('button');
-    del.textContent = '✕';
-    del.setAttribute('aria-label', `${t('page-reminder-delete')}: ${r.text}`);
-    del.onclick = async () => { await api(`/api/me/reminders/${r.id}`, { method: 'DELETE' }).catch(() => {}); loadReminders(); };
-    li.appendChild(del);
-    return li;
-  });
+  const items = waiting.map(reminderItem);
   if (!items.length) { const li = document.createElement('li'); li.textContent = t('page-no-reminders'); items.push(li); }
   $('#reminders').replaceChildren(...items);
 }

@@ -7,7 +7,7 @@
 'use strict';
 
 const words = Words('carer');
-// The care log's words are the admin panel's (one message for each kind of row, in both places).
+// The care log's words and the errors' are the admin panel's (one message for each, in both places).
 const logWords = Words('admin');
 // The words every page shares (the lost connection), in every language the gateway speaks.
 const pageWords = Words('page');
@@ -24,7 +24,7 @@ const CHECK_TIMEOUT_MS = 4 * 1000;
 async function api(path, options = {}) {
   const response = await fetch(path, { credentials: 'same-origin', ...options });
   const body = response.status === 204 ? null : await response.json();
-  if (!response.ok) throw new Error(body?.error?.message || response.statusText);
+  if (!response.ok) throw apiError(response, body);
   return body;
 }
 
@@ -102,7 +102,7 @@ function acknowledge(r, need) {
       await api(`/api/carer/residents/${encodeURIComponent(r.id)}/${need.ack}/acknowledge`, { method: 'POST' });
       $('#board-status').textContent = t(`carer-acknowledged-${need.kind}`, { name: nameOf(r) });
     } catch (e) {
-      $('#board-status').textContent = e.message;
+      $('#board-status').textContent = errorText(logWords, e);
     }
     await refresh(r.id);
   };
@@ -175,7 +175,7 @@ function plan(r) {
       await api(`/api/carer/residents/${encodeURIComponent(r.id)}/checkin`, { method: 'PUT', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
       $('#board-status').textContent = t('carer-plan-saved', { name: r.display_name || r.name });
     } catch (err) {
-      $('#board-status').textContent = err.message;
+      $('#board-status').textContent = errorText(logWords, err);
     }
     await refresh(r.id);
   };
@@ -193,7 +193,7 @@ function mine(me) {
       await api('/api/me/prefs', { method: 'PUT', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
       $('#board-status').textContent = t('carer-mine-saved');
     } catch (err) {
-      $('#board-status').textContent = err.message;
+      $('#board-status').textContent = errorText(logWords, err);
     }
   };
   const zones = Intl.supportedValuesOf ? Intl.supportedValuesOf('timeZone') : [];

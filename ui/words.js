@@ -37,3 +37,19 @@ window.Words = (area) => {
     },
   };
 };
+
+// An error the gateway answered, in the reader's words (`words`: the panel's phrasebook, which holds them for
+// the board too): by its field (`admin-invalid-<field>`), else its code (`admin-error-<code>`, the field named),
+// else the gateway's own message, which stays English for operators.
+window.errorText = (words, e) => {
+  const args = { field: e.field || 'none' };
+  for (const id of [e.field && `admin-invalid-${e.field}`, e.code && `admin-error-${e.code}`].filter(Boolean)) {
+    const said = words.t(id, args);
+    if (said !== id) return said;
+  }
+  return e.message;
+};
+
+// The error of a failed answer (`body`: its JSON, if any), with the code and field the pages translate by.
+window.apiError = (response, body) => Object.assign(new Error(body?.error?.message || response.statusText),
+  { status: response.status, code: body?.error?.code, field: body?.error?.field });

@@ -2,7 +2,8 @@
 
 ## Die Beschriftungen
 
-admin-name = Name
+admin-login-name = Anmeldename
+admin-shown-name = Name, wie ihn die Leute sehen
 admin-display-name = Anzeigename
 admin-language = Sprache
 admin-web-searches-per-day-0-unlimited = Websuchen pro Tag (0 = unbegrenzt)
@@ -86,7 +87,7 @@ admin-total-cost = Kosten gesamt
 admin-conversations = Gespräche
 admin-live-log = Live-Protokoll
 admin-once = einmal
-admin-every-day = jeden Tag
+admin-every-day = täglich
 admin-every-weekday = werktags
 admin-preset-memories-one-per-line = Was sich der Assistent von Anfang an merkt (eines pro Zeile)
 admin-conversation = Gespräch
@@ -125,6 +126,7 @@ admin-last-sign-of-life = letztes Lebenszeichen { $at }
 admin-no-checkin = Keine tägliche Nachfrage.
 admin-cancel = Absagen
 admin-cancel-reminder = Erinnerung { $text } absagen
+admin-cancel-reminder-confirm = Erinnerung „{ $text }“ absagen? Sie wird nicht mehr gebracht.
 admin-no-reminders = Keine Erinnerungen.
 admin-set = Setzen
 admin-reset = Zurücksetzen
@@ -160,6 +162,8 @@ admin-calls-ended = { $calls ->
        *[other] { $calls } Anrufe
     } beendet, die Gegenseite war weg (zuletzt: { $reason })
 admin-help-reaches-nobody = Hilfe erreicht niemanden für: { $who }.
+admin-links-unset = Hilfe: PUBLIC_URL ist nicht gesetzt, Kontaktpersonen können die Bestätigungslinks in Alarmen vielleicht nicht öffnen (sie zeigen auf { $address } oder die Adresse des Drückens). Bitte PUBLIC_URL setzen.
+admin-links-local = Hilfe: PUBLIC_URL { $address } ist nur auf diesem Gerät erreichbar; keine Kontaktperson kann die Bestätigungslinks öffnen. Bitte PUBLIC_URL auf die Adresse setzen, unter der Kontaktpersonen das Gateway erreichen.
 admin-alarms-cannot = Alarme können gerade nicht per { $id } gesendet werden: { $error }.
 admin-care-notices-failing = { $count ->
     [one] Ein Pflege-Hinweis an Kontaktpersonen konnte wiederholt nicht gesendet werden und wird weiter versucht
@@ -317,3 +321,50 @@ admin-share-with-carers = Betreuer dürfen die Liste der Gespräche sehen (nie, 
 admin-own-email = Eigene E-Mail (als Betreuer: Hinweise und die tägliche Zusammenfassung)
 admin-summary-at = Tägliche Zusammenfassung um (als Betreuer; leer = keine)
 admin-carers-unknown = Keinen Benutzer { $names } gefunden; die Betreuer wurden nicht geändert
+
+# Fehler des Gateways in der Sprache der Lesenden: nach dem Feld, sonst nach dem Code (die Meldung der API
+# bleibt Englisch für Betreiber).
+admin-error-invalid_request = Ein Wert ist nicht gültig{ $field ->
+        [none] .
+       *[other] : { $field }.
+    }
+admin-error-conflict = Das gibt es schon, oder es wurde inzwischen geändert.
+admin-error-not_found = Das gibt es nicht (mehr).
+admin-error-forbidden = Dafür fehlt Ihnen die Berechtigung.
+admin-error-unauthorized = Bitte melden Sie sich an.
+admin-error-too_many_attempts = Zu viele Fehlversuche von hier; bitte warten Sie einen Moment.
+admin-error-quota_exceeded = Das Kontingent für heute ist aufgebraucht.
+admin-error-busy = Das läuft schon; bitte warten Sie, bis es fertig ist.
+admin-error-payload_too_large = Das ist zu groß.
+admin-error-provider_failed = Ein Dienst antwortet nicht.
+admin-error-overloaded = Das Gateway ist gerade ausgelastet; bitte gleich noch einmal.
+admin-error-internal = Ein Fehler im Gateway; Einzelheiten stehen im Protokoll.
+admin-invalid-name = Anmeldename: 1 bis 64 Buchstaben, Ziffern oder . _ - @, ohne Leerzeichen (oder leer lassen, dann wird er aus dem Namen gebildet).
+admin-invalid-display_name = Name: höchstens 100 Zeichen in einer Zeile.
+admin-invalid-emergency_contacts = Kontaktpersonen: E-Mail-Adressen, durch Kommas getrennt (z. B. tochter@beispiel.de).
+admin-invalid-emergency_contact_phones = Telefonnummern der Kontakte: international (+4930123456) oder eine interne Nummer (**611), durch Kommas getrennt.
+admin-invalid-phone_mobile = Mobilnummer: international (+491701234567).
+admin-invalid-phone_landline = Festnetz: international (+4930123456) oder eine interne Nummer (**611).
+admin-invalid-birth_date = Geburtsdatum: Jahr-Monat-Tag, z. B. 1941-03-15.
+admin-invalid-email = E-Mail: keine gültige Adresse (z. B. anna@beispiel.de).
+admin-invalid-carer_summary_at = Zusammenfassung um: eine Uhrzeit wie 18:00, oder leer.
+admin-invalid-reminder_time = Uhrzeit für Erinnerungen: eine Uhrzeit wie 09:00, oder leer.
+admin-invalid-checkin_window = Nachfragen: ein Zeitfenster wie 08:00-10:00, oder leer.
+admin-invalid-window = Nachfragen: ein Zeitfenster wie 08:00-10:00, oder leer.
+admin-invalid-away_until = Abwesend bis: ein Datum, oder leer.
+admin-invalid-timezone = Zeitzone: ein Name wie Europe/Berlin.
+admin-invalid-time_zone = Zeitzone: ein Name wie Europe/Berlin.
+admin-invalid-full_name = Vollständiger Name: zu lang oder mehrzeilig.
+admin-invalid-street = Straße: zu lang oder mehrzeilig.
+admin-invalid-postal_code = Postleitzahl: zu lang oder mehrzeilig.
+admin-invalid-city = Ort: zu lang oder mehrzeilig.
+admin-invalid-medical_notes = Medizinische Hinweise: zu lang.
+admin-invalid-turn_patience = Geduld: auto, quick, normal, patient oder Millisekunden von 200 bis 5000.
+admin-invalid-emergency_cooldown_minutes = Wartezeit nach einem Hilferuf: ganze Minuten von 0 bis 60, oder leer.
+admin-invalid-daily_request_limit = Anfragen pro Tag: eine ganze Zahl ab 0.
+admin-invalid-web_search_daily_limit = Websuchen pro Tag: eine ganze Zahl ab 0.
+admin-invalid-carers = Betreuende: nur angelegte Personen, und niemand betreut sich selbst.
+admin-invalid-text = Text: darf nicht leer sein.
+admin-invalid-due_at = Zeitpunkt: Datum und Uhrzeit in der Zukunft.
+admin-invalid-repeat = Wiederholung: täglich, werktags oder wöchentlich; ein Timer wiederholt sich nicht.
+admin-invalid-reminder_via = Erinnern über: page, house_line, phone oder home_assistant, durch Kommas getrennt.

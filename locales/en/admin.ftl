@@ -2,7 +2,8 @@
 
 ## The panel's labels
 
-admin-name = Name
+admin-login-name = Login name
+admin-shown-name = Name, as people see it
 admin-display-name = Display name
 admin-language = Language
 admin-web-searches-per-day-0-unlimited = Web searches per day (0 = unlimited)
@@ -86,7 +87,7 @@ admin-total-cost = Total cost
 admin-conversations = Conversations
 admin-live-log = Live log
 admin-once = once
-admin-every-day = every day
+admin-every-day = daily
 admin-every-weekday = every weekday
 admin-preset-memories-one-per-line = Preset memories (one per line)
 admin-conversation = Conversation
@@ -125,6 +126,7 @@ admin-last-sign-of-life = last sign of life { $at }
 admin-no-checkin = No daily check-in.
 admin-cancel = Cancel
 admin-cancel-reminder = Cancel the reminder { $text }
+admin-cancel-reminder-confirm = Cancel the reminder “{ $text }”? It will not be delivered any more.
 admin-no-reminders = No reminders.
 admin-set = Set
 admin-reset = Reset
@@ -160,6 +162,8 @@ admin-calls-ended = { $calls ->
        *[other] { $calls } calls
     } ended, the other side gone (last: { $reason })
 admin-help-reaches-nobody = Help reaches nobody for: { $who }.
+admin-links-unset = Help: PUBLIC_URL is not set, so contacts may not open the confirmation links in alarms (they point at { $address } or where the press came from). Please set PUBLIC_URL.
+admin-links-local = Help: PUBLIC_URL { $address } is reachable on this machine only; no contact can open the confirmation links. Please set PUBLIC_URL to the address contacts reach the gateway at.
 admin-alarms-cannot = Alarms cannot be sent by { $id } right now: { $error }.
 admin-care-notices-failing = { $count ->
     [one] A care notice to contacts failed more than once and is being tried again
@@ -337,3 +341,50 @@ admin-share-with-carers = Carers may see the list of conversations (never what w
 admin-own-email = Own e-mail (as a carer: notices and the daily summary)
 admin-summary-at = Daily summary at (as a carer; empty = none)
 admin-carers-unknown = No such user: { $names }; the carers were not changed
+
+# The gateway's errors in the reader's language: by the field, else by the code (the API's message stays
+# English for operators).
+admin-error-invalid_request = A value is not valid{ $field ->
+        [none] .
+       *[other] : { $field }.
+    }
+admin-error-conflict = That exists already, or it was changed meanwhile.
+admin-error-not_found = That does not exist (any more).
+admin-error-forbidden = You are not allowed to do that.
+admin-error-unauthorized = Please sign in.
+admin-error-too_many_attempts = Too many failed attempts from here; please wait a moment.
+admin-error-quota_exceeded = Today's quota is used up.
+admin-error-busy = That is running already; please wait until it is done.
+admin-error-payload_too_large = That is too large.
+admin-error-provider_failed = A service does not answer.
+admin-error-overloaded = The gateway is busy; please try again in a moment.
+admin-error-internal = An error in the gateway; the log has the details.
+admin-invalid-name = Login name: 1 to 64 letters, digits or . _ - @, no spaces (or leave it empty to derive it from the name).
+admin-invalid-display_name = Name: at most 100 characters on one line.
+admin-invalid-emergency_contacts = Contacts: e-mail addresses, separated by commas (e.g. daughter@example.org).
+admin-invalid-emergency_contact_phones = Contacts' phone numbers: international (+4930123456) or an internal number (**611), separated by commas.
+admin-invalid-phone_mobile = Mobile: international (+491701234567).
+admin-invalid-phone_landline = Landline: international (+4930123456) or an internal number (**611).
+admin-invalid-birth_date = Date of birth: year-month-day, e.g. 1941-03-15.
+admin-invalid-email = E-mail: not a valid address (e.g. anna@example.org).
+admin-invalid-carer_summary_at = Summary at: a time such as 18:00, or empty.
+admin-invalid-reminder_time = Time for reminders: a time such as 09:00, or empty.
+admin-invalid-checkin_window = Check-in: a window such as 08:00-10:00, or empty.
+admin-invalid-window = Check-in: a window such as 08:00-10:00, or empty.
+admin-invalid-away_until = Away until: a date, or empty.
+admin-invalid-timezone = Time zone: a name such as Europe/Berlin.
+admin-invalid-time_zone = Time zone: a name such as Europe/Berlin.
+admin-invalid-full_name = Full name: too long or on several lines.
+admin-invalid-street = Street: too long or on several lines.
+admin-invalid-postal_code = Postal code: too long or on several lines.
+admin-invalid-city = City: too long or on several lines.
+admin-invalid-medical_notes = Medical notes: too long.
+admin-invalid-turn_patience = Pace: auto, quick, normal, patient or milliseconds from 200 to 5000.
+admin-invalid-emergency_cooldown_minutes = Wait after a call for help: whole minutes from 0 to 60, or empty.
+admin-invalid-daily_request_limit = Requests per day: a whole number from 0.
+admin-invalid-web_search_daily_limit = Web searches per day: a whole number from 0.
+admin-invalid-carers = Carers: only people entered here, and nobody cares for themselves.
+admin-invalid-text = Text: must not be empty.
+admin-invalid-due_at = When: a date and time in the future.
+admin-invalid-repeat = Repeat: daily, on weekdays or weekly; a timer does not repeat.
+admin-invalid-reminder_via = Remind via: page, house_line, phone or home_assistant, separated by commas.

@@ -48,7 +48,11 @@ pub fn derived(shown: &str) -> String {
     }
     let joined: String = joined.trim_end_matches(['.', '-']).chars().take(MAX - 4).collect();
     let joined = joined.trim_end_matches(['.', '-']);
-    if joined.is_empty() { "person".into() } else { joined.into() }
+    if joined.is_empty() {
+        "person".into()
+    } else {
+        joined.into()
+    }
 }
 
 /// A letter as a login name writes it: umlauts and ß written out, accents dropped, other letters and digits

@@ -523,26 +523,51 @@ pub fn local_address(url: &str) -> bool {
     }
 }
 
-/// The operator's warning when contacts would get acknowledgement or care links they cannot open: a mail relay
-/// or Twilio is set up, and `PUBLIC_URL` is unset (links point at the address a press came from, or at
-/// `LISTEN_ADDR` for a voice channel) or a loopback or link-local address. The messages then say how to
-/// confirm instead.
-pub fn links_warning(app: &App) -> Option<String> {
+/// Why contacts would get acknowledgement or care links they cannot open: a mail relay or Twilio is set up,
+/// and `PUBLIC_URL` is `unset` (links point at the address a press came from, or at `LISTEN_ADDR` for a
+/// voice channel) or `local` (a loopback or link-local address); with the address concerned.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct LinksProblem {
+    /// `unset` or `local`.
+    pub kind: &'static str,
+    /// `LISTEN_ADDR` when unset, else `PUBLIC_URL`.
+    pub address: String,
+}
+
+/// The links' problem, if any (see [`LinksProblem`]).
+pub fn links_problem(app: &App) -> Option<LinksProblem> {
     let links_go_out = app.settings.smtp.host.is_some() || app.settings.emergency.twilio_configured();
     if !links_go_out {
         return None;
     }
     match &app.settings.emergency.public_url {
-        None => Some(format!(
+        None => Some(LinksProblem {
+            kind: "unset",
+            address: app.settings.server.listen_addr.to_string(),
+        }),
+        Some(url) if local_address(url) => Some(LinksProblem {
+            kind: "local",
+            address: url.clone(),
+        }),
+        Some(_) => None,
+    }
+}
+
+/// The operator's warning of the links' problem, in English (the log, the API); the messages then say how to
+/// confirm instead.
+pub fn links_warning(app: &App) -> Option<String> {
+    let problem = links_problem(app)?;
+    Some(match problem.kind {
+        "unset" => format!(
             "help: PUBLIC_URL is not set: the confirmation links in alarm and care messages point at the address \
              a press came from, or at {} for a call for help by voice, which a contact's phone may not open; set \
              PUBLIC_URL to the address contacts reach the gateway at",
-            app.settings.server.listen_addr
-        )),
-        Some(url) if local_address(url) => Some(format!(
-            "help: PUBLIC_URL {url} is a loopback or link-local address: no contact can open the confirmation \
-             links in alarm and care messages; set it to the address contacts reach the gateway at"
-        )),
-        Some(_) => None,
-    }
+            problem.address
+        ),
+        _ => format!(
+            "help: PUBLIC_URL {} is a loopback or link-local address: no contact can open the confirmation \
+             links in alarm and care messages; set it to the address contacts reach the gateway at",
+            problem.address
+        ),
+    })
 }

@@ -608,3 +608,50 @@ fn german_calls_the_assistants_memories_never_reminders_and_the_reminders_never_
         }
     }
 }
+
+/// Each thing's German word, and the words of the other things its messages never use.
+const GERMAN_WORDS: [(&str, &[&str]); 5] = [
+    ("reminder", &["merk", "nachfrage", "alarm"]),
+    ("memor", &["erinnerung"]),
+    ("checkin", &["erinnerung", "merk", "alarm"]),
+    ("alarm", &["erinnerung", "merk", "nachfrage"]),
+    ("notice", &["erinnerung", "merk"]),
+];
+
+#[test]
+fn german_keeps_one_word_for_each_thing_across_the_page_the_panel_and_the_board() {
+    // A reminder is an "Erinnerung", a memory what the assistant "merkt", the check-in the "tägliche Nachfrage"
+    // (never the English "Check-in"), a call for help an "Alarm" or "Hilferuf", a notice a "Hinweis": no message
+    // about one of them says another's word. Selector keys (`[checkin]`) are names, not words.
+    for (id, text) in german_messages() {
+        let text = without_selector_keys(&text).to_lowercase();
+        assert!(!text.contains("check-in") && !text.contains("checkin"), "{id} = {text}");
+        for (thing, others) in GERMAN_WORDS {
+            if let Some(word) = others.iter().find(|w| id.contains(thing) && text.contains(*w)) {
+                panic!("{id} is about the {thing} and says \"{word}\": {text}");
+            }
+        }
+    }
+}
+
+/// `text` without its selector keys (`[checkin]`, `*[other]`).
+fn without_selector_keys(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let key = rest[open + 1..]
+            .find(']')
+            .map(|close| &rest[open + 1..open + 1 + close]);
+        match key.filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || "_-".contains(c))) {
+            Some(key) => {
+                out.push_str(&rest[..open]);
+                rest = &rest[open + key.len() + 2..];
+            }
+            None => {
+                out.push_str(&rest[..=open]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out + rest
+}

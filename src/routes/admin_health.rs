@@ -24,8 +24,27 @@ use crate::routes::audit::{Action, audit};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(providers))
+        .routes(routes!(events))
         .routes(routes!(check))
         .routes(routes!(ready))
+}
+
+/// How many admin panels may follow the live events on one instance at once.
+const PANELS_MAX: usize = 16;
+
+/// The panels' live events, `text/event-stream`: a `help` event `{"type": "help.changed", "user_id"}` whenever
+/// a person's help path may have changed on any instance (prefs, contacts, carers, a person created or
+/// deleted); then `GET /api/admin/providers` gives the new diagnosis.
+#[utoipa::path(get, path = "/api/admin/events", tag = ADMIN,
+    responses((status = 200, description = "the stream of changes", content_type = "text/event-stream"),
+        (status = 429, description = "sixteen panels follow it here already")))]
+async fn events(State(app): State<AppState>, _admin: Admin) -> Result<axum::response::Response> {
+    if app.notify.open(crate::admins::PANELS) >= PANELS_MAX {
+        return Err(ApiError::TooManyRequests(format!(
+            "at most {PANELS_MAX} admin panels follow the live events at once"
+        )));
+    }
+    Ok(super::carer::live(&app, crate::admins::PANELS, "help"))
 }
 
 /// One provider's health.
@@ -59,6 +78,8 @@ struct ProvidersHealth {
     /// When contacts would get confirmation links they cannot open (`PUBLIC_URL` unset, loopback or
     /// link-local): what to set.
     links_warning: Option<String>,
+    /// The same as data, for the panel to say in the operator's language.
+    links: Option<checks::LinksProblem>,
     /// The phone lines the gateway keeps itself: its SIP registration with the router.
     lines: Vec<crate::lines::LineStatus>,
     /// The doors whose call or connection tasks failed since the start (each call ended as a hang-up would),
@@ -116,6 +137,7 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
             .collect(),
         help,
         links_warning: checks::links_warning(&app),
+        links: checks::links_problem(&app),
         lines: app.lines.list(),
         task_failures: app.lines.failures(),
         calls: app.lines.calls(),

@@ -189,7 +189,12 @@ async fn create(
     let name = match body.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
         Some(name) => names::checked(name)?,
         None if !display.is_empty() => names::free(&app.store, &display).await?,
-        None => return Err(ApiError::invalid("name", "expected a name, or a display_name to derive it from")),
+        None => {
+            return Err(ApiError::invalid(
+                "name",
+                "expected a name, or a display_name to derive it from",
+            ));
+        }
     };
     let external = external_id(body.external_id.as_deref())?;
     let token = token::generate();
@@ -209,6 +214,7 @@ async fn create(
         external_id: external.as_deref(),
     };
     audit(&app, &admin, &user.id, created).await?;
+    crate::admins::help_changed(&app, &user.id).await;
     let mut out = user_view(&app, user).await?;
     let (link, qr_svg) = issued_link(&app, &headers, over_tls, &token);
     (out.link, out.qr_svg, out.token) = (Some(link), qr_svg, Some(token));
@@ -232,7 +238,11 @@ struct LoginName {
 /// create with only `display_name` would choose now; the panel shows it, to be kept or changed.
 #[utoipa::path(get, path = "/api/admin/users/name-for", tag = ADMIN, params(NameFor),
     responses((status = 200, body = LoginName)))]
-async fn name_for(State(app): State<AppState>, _admin: Admin, AppQuery(q): AppQuery<NameFor>) -> Result<Json<LoginName>> {
+async fn name_for(
+    State(app): State<AppState>,
+    _admin: Admin,
+    AppQuery(q): AppQuery<NameFor>,
+) -> Result<Json<LoginName>> {
     let display = display_name(&q.display_name)?;
     Ok(Json(LoginName {
         name: names::free(&app.store, &display).await?,
@@ -280,6 +290,7 @@ async fn remove(State(app): State<AppState>, admin: Admin, Path(id): Path<String
     // That somebody was deleted is kept; who it was is not (issue 75).
     let deleted = crate::store::forget::DELETED;
     audit(&app, &admin, deleted, Action::UserDelete {}).await?;
+    crate::admins::help_changed(&app, &id).await;
     Ok(Json(Deleted { deleted: id }))
 }
 
@@ -398,6 +409,7 @@ async fn set_prefs(
     crate::care::checkin::replan(&app, &id, &before, &prefs).await?;
     // A voice connection open now waits as long as the person just chose.
     app.paces.changed(&id).await;
+    crate::admins::help_changed(&app, &id).await;
     Ok(Json(prefs))
 }
 

@@ -140,6 +140,7 @@ async fn put_carers(
     }
     app.store.set_carers(&id, &ids).await?;
     audit(&app, &admin, &id, Action::Carers { carers: ids.len() }).await?;
+    crate::admins::help_changed(&app, &id).await;
     let carers = app.store.carers_of(&id).await?.into_iter().map(Person::from).collect();
     Ok(Json(Carers { carers }))
 }
@@ -175,26 +176,31 @@ async fn resident_today(
     responses((status = 200, description = "the stream of changes", content_type = "text/event-stream"),
         (status = 429, description = "four boards of the carer are open here already")))]
 async fn events(State(app): State<AppState>, carer: CurrentUser) -> Result<axum::response::Response> {
-    use axum::response::IntoResponse;
-    use axum::response::sse::{Event, KeepAlive, Sse};
     let boards = crate::carers::boards_of(&carer.user.id);
     if app.notify.open(&boards) >= BOARDS_MAX {
         return Err(ApiError::TooManyRequests(format!(
             "at most {BOARDS_MAX} boards of one carer are open at once"
         )));
     }
-    let subscription = app.notify.subscribe(&boards);
-    let stream = futures_util::stream::unfold(subscription, |mut subscription| async move {
+    Ok(live(&app, &boards, "care"))
+}
+
+/// The live events `name`'s connections are pushed, as `text/event-stream` events of the type `kind`: kept
+/// alive, and ended when the gateway stops (the page reconnects to whichever instance answers).
+pub(super) fn live(app: &App, name: &str, kind: &'static str) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let subscription = app.notify.subscribe(name);
+    let stream = futures_util::stream::unfold(subscription, move |mut subscription| async move {
         let change = subscription.next().await?;
-        let event = Event::default().event("care").json_data(change);
+        let event = Event::default().event(kind).json_data(change);
         Some((event, subscription))
     });
-    // The stream ends when the gateway stops: the board reconnects to whichever instance answers.
     let mut hold = app.stop.hold();
     let stream = futures_util::StreamExt::take_until(stream, async move { crate::task::stopped(&mut hold).await });
-    Ok(Sse::new(stream)
+    Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
-        .into_response())
+        .into_response()
 }
 
 /// One resident's day: the check-in, the care log, the reminders and an alarm of the last day.

@@ -182,6 +182,7 @@ async fn put_prefs(
     crate::care::checkin::replan(&app, &caller.user.id, &before, &prefs).await?;
     // A voice connection open now waits as long as the person just chose.
     app.paces.changed(&caller.user.id).await;
+    crate::admins::help_changed(&app, &caller.user.id).await;
     Ok(Json(prefs))
 }
 

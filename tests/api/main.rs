@@ -25,6 +25,7 @@ mod e2e;
 mod emergency;
 mod errors;
 mod fakes;
+mod first_day;
 mod fuzz;
 mod guessing;
 mod headers;

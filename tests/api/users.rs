@@ -299,32 +299,50 @@ async fn preset_memories_reach_the_user() {
 #[tokio::test]
 async fn a_person_named_as_people_write_it_gets_a_login_name_derived_shown_and_made_unique() {
     let app = spawn_app(&[]).await;
-    let suggested = app.get("/api/admin/users/name-for?display_name=Frau%20Wei%C3%9F", As::AdminKey).await;
+    let suggested = app
+        .get("/api/admin/users/name-for?display_name=Frau%20Wei%C3%9F", As::AdminKey)
+        .await;
     assert_eq!(suggested.status, 200, "{}", suggested.body);
     assert_eq!(suggested.body["name"], "frau.weiss");
     for name in ["frau.weiss", "frau.weiss.2"] {
         let created = app
-            .call(Method::POST, "/api/admin/users", As::AdminKey, Some(json!({"display_name": "Frau Weiß"})))
+            .call(
+                Method::POST,
+                "/api/admin/users",
+                As::AdminKey,
+                Some(json!({"display_name": "Frau Weiß"})),
+            )
             .await;
         assert_eq!(created.status, 201, "{}", created.body);
         assert_eq!(created.body["name"], name);
         assert_eq!(created.body["display_name"], "Frau Weiß");
         assert!(created.body["token"].is_string(), "{}", created.body);
     }
-    let next = app.get("/api/admin/users/name-for?display_name=Frau%20Wei%C3%9F", As::AdminKey).await;
+    let next = app
+        .get("/api/admin/users/name-for?display_name=Frau%20Wei%C3%9F", As::AdminKey)
+        .await;
     assert_eq!(next.body["name"], "frau.weiss.3");
     // A login name typed with a space is refused, naming the field, so that the panel says it in German.
     let typed = json!({"name": "Frau Weiß", "display_name": "Frau Weiß"});
-    let refused = app.call(Method::POST, "/api/admin/users", As::AdminKey, Some(typed)).await;
+    let refused = app
+        .call(Method::POST, "/api/admin/users", As::AdminKey, Some(typed))
+        .await;
     assert_eq!(refused.error(422), "invalid_request");
     assert_eq!(refused.body["error"]["field"], "name", "{}", refused.body);
-    let nothing = app.call(Method::POST, "/api/admin/users", As::AdminKey, Some(json!({}))).await;
+    let nothing = app
+        .call(Method::POST, "/api/admin/users", As::AdminKey, Some(json!({})))
+        .await;
     assert_eq!(nothing.error(422), "invalid_request");
     assert_eq!(nothing.body["error"]["field"], "name", "{}", nothing.body);
     let (erika, _) = app.create_user("erika").await;
     let prefs = format!("/api/admin/users/{erika}/prefs");
     let wrong_pref = app
-        .call(Method::PUT, &prefs, As::AdminKey, Some(json!({"birth_date": "15.03.1941"})))
+        .call(
+            Method::PUT,
+            &prefs,
+            As::AdminKey,
+            Some(json!({"birth_date": "15.03.1941"})),
+        )
         .await;
     assert_eq!(wrong_pref.body["error"]["field"], "birth_date", "{}", wrong_pref.body);
 }
