@@ -108,6 +108,7 @@ async fn ctrl_c_with_a_board_a_voice_page_and_a_call_open_ends_within_three_seco
     })
     .await;
     let took = asked.elapsed();
+    println!("stopped {took:?} after SIGINT");
     assert_eq!(status.code(), Some(0), "{}", gateway.log());
     assert!(
         took < Duration::from_secs(3),
