@@ -223,6 +223,7 @@ async fn create(
 
 /// The name a person is shown by, to derive a login name from.
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 struct NameFor {
     display_name: String,
