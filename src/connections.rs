@@ -255,6 +255,15 @@ impl Connections {
         })
     }
 
+    /// The places left at `door`: its own share's, within what the whole budget has left.
+    pub fn room(&self, door: Door) -> usize {
+        let Ok(counts) = self.counts.lock() else {
+            return 0;
+        };
+        let at_door = self.budget.per_door[door.index()].saturating_sub(counts.by_door[door.index()]);
+        at_door.min(self.budget.total.saturating_sub(counts.full))
+    }
+
     /// Takes a place for the connection, or says there is none.
     fn lane(&self, door: Door, client: IpAddr) -> Option<Lane> {
         let budget = &self.budget;

@@ -57,6 +57,9 @@ pub const TURN_CHECKS_TOTAL: &str = "turn_checks_total";
 /// (`no_audio`: no RTP for `RTP_TIMEOUT_SECONDS`; `no_ack`: its 200 never acknowledged; `session_expired`: a
 /// session timer ran out unrefreshed).
 pub const SIP_CALLS_ENDED_TOTAL: &str = "sip_calls_ended_total";
+/// Counter `sip_connections_refused_total{why}`: allowed addresses' TCP connections to the SIP door refused
+/// their place (`address`: beyond the address's share; `door`: the door's places taken).
+pub const SIP_CONNECTIONS_REFUSED_TOTAL: &str = "sip_connections_refused_total";
 /// Counter `auth_failures_total{kind}`: credentials that matched nothing, by kind (admin_key, bearer, cookie,
 /// link, ack, care).
 pub const AUTH_FAILURES_TOTAL: &str = "auth_failures_total";
@@ -129,6 +132,10 @@ const HELP: &[(&str, &str)] = &[
     (
         LLM_PREEMPTIVE_TOTAL,
         "Answers started before the end of the turn (started) and taken by their turn (used).",
+    ),
+    (
+        SIP_CONNECTIONS_REFUSED_TOTAL,
+        "SIP TCP connections of allowed addresses refused their place: beyond the address's share (address) or the door's places taken (door).",
     ),
     (
         CONNECTIONS_REFUSED_TOTAL,

@@ -506,8 +506,11 @@ function registered(line) {
 }
 
 // Each telephone line's calls by how they ended, and each door whose tasks failed with the last reason.
-function doors(calls, failures) {
+function doors(calls, failures, refused = []) {
   const last = (reason) => (reason ? t('admin-last-reason', { reason }) : '');
+  // Addresses of the house's network refused places on the SIP door: a device holding too many connections.
+  const sip = refused.length ? [{ door: 'sip', text: t('admin-sip-refused', { list: refused.map((r) => t('admin-sip-refused-one',
+    { address: r.address, count: r.count, why: r.why })).join(', ') }) }] : [];
   const names = [...new Set([...calls.map((c) => c.line), ...failures.map((f) => f.door)])];
   return names.map((door) => {
     const c = calls.find((x) => x.line === door);
@@ -516,7 +519,7 @@ function doors(calls, failures) {
       refused: c.refused, refused_reason: last(c.last_refused), failed: c.failed }) : '';
     const failed = f ? t('admin-task-failures', { failures: f.failures, reason: f.last_reason }) : '';
     return { door, text: [outcomes, failed].filter(Boolean).join('; ') };
-  });
+  }).concat(sip);
 }
 
 // A person's help cause in the operator's words, with the settings to set.
@@ -555,7 +558,7 @@ const HEALTH_EVERY_MS = 10000;
 
 async function loadHealth() {
   const { providers, users_without_working_channel: stranded, lines, help, links: linksProblem, care_notices: notices,
-    calls, task_failures: failures, waiting_addresses: waiting } = await api('/api/admin/providers');
+    calls, task_failures: failures, waiting_addresses: waiting, sip_refused: sipRefused } = await api('/api/admin/providers');
   // Links contacts could not open, in the operator's words.
   const links = linksProblem ? t(`admin-links-${linksProblem.kind}`, { address: linksProblem.address }) : '';
   helpPeople(help);
@@ -583,7 +586,7 @@ async function loadHealth() {
   $('#health-summary').textContent = [nobody, failing.length ? t('admin-failing-list', { list: failing.join(', ') }) : '',
     failing.length && !notTried.length ? '' : works, guessing]
     .filter(Boolean).join(' ');
-  rows('#health', [...shown, ...telephone, ...doors(calls, failures)], (p) => p.door
+  rows('#health', [...shown, ...telephone, ...doors(calls, failures, sipRefused)], (p) => p.door
     ? [t('admin-telephone-calls'), p.door, '–', p.text, '–', '–', '–']
     : p.line
     ? [t('admin-telephone'), p.account, lineState(p), p.state === 'failing' ? p.detail : registered(p), new Date(p.since).toLocaleString(), '–', '–']

@@ -171,6 +171,11 @@ admin-care-notices-failing = { $count ->
 }: { $error }
 admin-telephone = Telefon
 admin-telephone-calls = Telefonanrufe
+admin-sip-refused = SIP-Verbindungen abgewiesen: { $list }
+admin-sip-refused-one = { $address } { $count } ({ $why ->
+        [address] über ihrem Anteil
+       *[door] alle Plätze belegt
+    })
 admin-call-outcomes = { $hung_up } vom Anrufer aufgelegt, { $ended } vom Gateway beendet{ $ended_reason }, { $refused } abgewiesen{ $refused_reason }, { $failed } fehlgeschlagen
 admin-last-reason = {" "}(zuletzt: { $reason })
 admin-task-failures = { $failures ->

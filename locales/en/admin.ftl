@@ -171,6 +171,11 @@ admin-care-notices-failing = { $count ->
 }: { $error }
 admin-telephone = telephone
 admin-telephone-calls = telephone calls
+admin-sip-refused = SIP connections refused: { $list }
+admin-sip-refused-one = { $address } { $count } ({ $why ->
+        [address] beyond its share
+       *[door] every place taken
+    })
 admin-call-outcomes = { $hung_up } hung up by the caller, { $ended } ended by the gateway{ $ended_reason }, { $refused } refused{ $refused_reason }, { $failed } failed
 admin-last-reason = {" "}(last: { $reason })
 admin-task-failures = { $failures ->

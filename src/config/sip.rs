@@ -26,6 +26,8 @@ pub struct SipSettings {
     pub max_calls: usize,
     /// `RTP_TIMEOUT_SECONDS`: a call whose caller sends no audio this long (and is not on hold) is ended.
     pub rtp_timeout: std::time::Duration,
+    /// `SIP_CONNECTIONS_PER_ADDRESS`: TCP connections one address (not the registrar's) holds at once.
+    pub connections_per_address: usize,
 }
 
 impl SipSettings {
@@ -75,7 +77,15 @@ impl SipSettings {
             .var("RTP_TIMEOUT_SECONDS", "a SIP call whose caller sends no audio this long (not on hold) is ended with a BYE and its place freed: a handset that vanished without hanging up")
             .ranged(30, 3600)?
             .max(1);
+        let connections_per_address = src
+            .var(
+                "SIP_CONNECTIONS_PER_ADDRESS",
+                "TCP connections one address may hold on the SIP door (the registrar's excepted); one more is answered 503 with `Retry-After`, so no device of the network can shut the others out",
+            )
+            .ranged(8, 1000)?
+            .max(1) as usize;
         Ok(Self {
+            connections_per_address,
             rtp_timeout: std::time::Duration::from_secs(rtp_timeout.into()),
             registrar,
             user,

@@ -546,9 +546,12 @@ impl Call {
         if self.conversation.help_pending() {
             tracing::warn!(user = %self.user.name, "the call dropped while asking whether to alert the contacts; alerting them");
             let (app, user, line, language) = (self.app.clone(), self.user.clone(), self.line, self.language.clone());
+            // How it was asked for (the help key, or by voice) is what the contacts are told.
+            let way = self.conversation.help_way();
             // The call is gone; the alarm is not.
             tokio::spawn(async move {
-                if let Err(err) = crate::voice::help::raise(&app, &user, &format!("phone ({line})"), &language).await {
+                let platform = format!("phone ({line})");
+                if let Err(err) = crate::voice::help::raise(&app, &user, (&platform, way), &language).await {
                     tracing::error!(%err, "the alarm of a dropped call failed");
                 }
             });

@@ -92,6 +92,9 @@ struct ProvidersHealth {
     care_notices: CareNotices,
     /// The client addresses that failed too many credentials and wait (429 to every request until then).
     waiting_addresses: Vec<crate::guesses::Waiting>,
+    /// The addresses whose TCP connections to the SIP door were refused (beyond their share, or the door's
+    /// places taken), the most refused first.
+    sip_refused: Vec<crate::sip::share::Refused>,
 }
 
 /// The care notices waiting in the outbox.
@@ -142,6 +145,7 @@ async fn providers(State(app): State<AppState>, _admin: Admin) -> Result<Json<Pr
         task_failures: app.lines.failures(),
         calls: app.lines.calls(),
         waiting_addresses: app.guesses.waiting_now(std::time::Instant::now()),
+        sip_refused: app.sip_share.refusals(),
         care_notices: {
             let outbox = app.store.outbox_health().await?;
             CareNotices {

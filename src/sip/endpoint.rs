@@ -99,11 +99,17 @@ impl Endpoint {
     /// Sends a message once (a response, an ACK); a response is remembered for its request's retransmissions,
     /// and a refusal of an INVITE over UDP is sent again until its ACK.
     pub async fn send(&self, message: &Message, to: SocketAddr) -> std::io::Result<()> {
+        self.send_in(message, to, message.method() == "INVITE").await
+    }
+
+    /// [`Self::send`] for a response whose transaction is an INVITE's or not (`invite`): a request refused for
+    /// its CSeq may name another method there than its own, and only an INVITE's refusal is sent again.
+    async fn send_in(&self, message: &Message, to: SocketAddr, invite: bool) -> std::io::Result<()> {
         let bytes = message.to_bytes();
         if message.code().is_some() {
             self.remember(message, &bytes, to);
         }
-        if message.code().is_some_and(|code| code >= 300) && message.method() == "INVITE" && !self.reliable(to) {
+        if message.code().is_some_and(|code| code >= 300) && invite && !self.reliable(to) {
             self.until_acknowledged(message, &bytes, to);
         }
         self.send_bytes(&bytes, to).await
@@ -343,9 +349,10 @@ impl Endpoint {
         if let Some(left_out) = BROKEN.next() {
             tracing::warn!(%from, why, left_out, "a SIP request without what it needs; 400");
         }
-        let _ = self
-            .send(&request.response(400, &format!("Bad Request ({why})"), None), from)
-            .await;
+        // The transaction is the start line's method's, whatever the CSeq says.
+        let invite = matches!(&request.start, super::message::Start::Request { method, .. } if method == "INVITE");
+        let refusal = request.response(400, &format!("Bad Request ({why})"), None);
+        let _ = self.send_in(&refusal, from, invite).await;
     }
 }
 

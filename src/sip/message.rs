@@ -88,9 +88,9 @@ impl Message {
             }
         }
         let rest = bytes.get(end.saturating_add(4)..).unwrap_or_default();
-        let length = match message.header("Content-Length").map(str::parse::<usize>) {
-            Some(Ok(length)) => length,
-            Some(Err(_)) => return Err(malformed("Content-Length is not a number", Some(message))),
+        let length = match message.header("Content-Length").map(digits) {
+            Some(Some(length)) => length,
+            Some(None) => return Err(malformed("Content-Length is not a number", Some(message))),
             None => rest.len(),
         };
         if length > rest.len() {
@@ -322,6 +322,16 @@ pub fn user_of(uri: &str) -> Option<&str> {
     (!user.is_empty()).then_some(user)
 }
 
+/// A length as RFC 3261 writes it (`1*DIGIT`): digits only, so `+5` or `-0` is no number, though Rust's own
+/// parse would take the sign; `None` also beyond `usize`.
+pub fn digits(value: &str) -> Option<usize> {
+    let value = value.trim();
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
 #[cfg(test)]
 #[allow(clippy::arithmetic_side_effects)]
 mod tests {
@@ -371,6 +381,14 @@ mod tests {
         };
         assert_eq!(why, "the body is shorter than Content-Length");
         assert_eq!(read.branch(), Some("z9hG4bK74bf9"), "what was read can be answered");
+        // A length is digits only: a sign is no number (answered 400 with what was read).
+        for length in ["+4", "-0", "4.0"] {
+            let signed = INVITE.replace("l: 4", &format!("l: {length}"));
+            let Err(ParseError::Malformed(why, Some(_))) = Message::parse(signed.as_bytes()) else {
+                panic!("Content-Length {length} is no number")
+            };
+            assert_eq!(why, "Content-Length is not a number");
+        }
         let no_call_id = INVITE.replace("i: 3848276298220188511@192.168.178.1\r\n", "");
         assert_eq!(
             Message::parse(no_call_id.as_bytes()).unwrap().check_request(),

@@ -15,7 +15,7 @@
 // Numbers from the wire are read here: no arithmetic may overflow or panic, whatever they are.
 #![deny(clippy::arithmetic_side_effects)]
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,9 +25,11 @@ use tokio::sync::mpsc;
 
 use super::Allowed;
 use super::endpoint::{Endpoint, Incoming};
-use super::message::MAX_MESSAGE;
+use super::message::{MAX_MESSAGE, Message};
+use super::share::{self, Why};
 use crate::app::App;
-use crate::connections::Door;
+use crate::connections::{Door, Ticket};
+use crate::metrics::SIP_CONNECTIONS_REFUSED_TOTAL;
 use crate::deadline::Deadline;
 use crate::logging::Repeated;
 use crate::task::AbortOnDrop;
@@ -40,6 +42,10 @@ const STRANGER: Duration = Duration::from_secs(5);
 const QUEUE: usize = 32;
 /// Strangers' connections open at once, outside the connection budget.
 const STRANGERS: usize = 8;
+/// Connections beyond their share being answered `503` at once, outside the connection budget.
+const REFUSALS: usize = 8;
+/// How long a connection waits for the place of one closed for it.
+const GIVE_UP_WAIT: Duration = Duration::from_secs(1);
 
 /// Accepts connections on `listener` until dropped; their requests go to `requests`.
 pub async fn serve(
@@ -50,6 +56,7 @@ pub async fn serve(
     requests: mpsc::Sender<Incoming>,
 ) {
     let strangers = Arc::new(tokio::sync::Semaphore::new(STRANGERS));
+    let refusals = Arc::new(tokio::sync::Semaphore::new(REFUSALS));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -64,9 +71,15 @@ pub async fn serve(
             }
         };
         let stranger = !allowed.contains(peer.ip());
+        let connection = Connection {
+            endpoint: endpoint.clone(),
+            peer,
+            stranger,
+            write_timeout: Duration::from_secs(app.settings.limits.write_timeout_secs),
+        };
         // Checked before a place is taken: a stranger's connection never counts against the allowed. It holds
-        // one of the strangers' places, an allowed peer's one in the budget.
-        let place = if stranger {
+        // one of the strangers' places, an allowed peer's its address's share and one in the budget.
+        if stranger {
             let Ok(place) = strangers.clone().try_acquire_owned() else {
                 static TURNED_AWAY: Repeated = Repeated::new();
                 if let Some(left_out) = TURNED_AWAY.next() {
@@ -74,27 +87,78 @@ pub async fn serve(
                 }
                 continue;
             };
-            (Some(place), None)
-        } else {
-            let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) else {
-                continue;
-            };
-            (None, Some(ticket))
-        };
-        let connection = Connection {
-            endpoint: endpoint.clone(),
-            peer,
-            stranger,
-            write_timeout: Duration::from_secs(app.settings.limits.write_timeout_secs),
-        };
-        let requests = requests.clone();
+            let requests = requests.clone();
+            tokio::spawn(async move {
+                if let Err(why) = connection.run(stream, requests, None).await {
+                    tracing::debug!(%peer, why, "a SIP connection was closed");
+                }
+                drop(place);
+            });
+            continue;
+        }
+        let (app, requests, refusals, router) = (app.clone(), requests.clone(), refusals.clone(), allowed.registrar);
         tokio::spawn(async move {
-            if let Err(why) = connection.run(stream, requests).await {
-                tracing::debug!(%peer, why, "a SIP connection was closed");
+            match admitted(&app, peer, router).await {
+                Ok((ticket, place)) => {
+                    if let Err(why) = connection.run(stream, requests, Some(&place)).await {
+                        tracing::debug!(%peer, why, "a SIP connection was closed");
+                    }
+                    // The budget's place first: a connection waiting for this one's finds it free.
+                    drop(ticket);
+                    drop(place);
+                }
+                Err(why) => refuse(&app, stream, peer, why, &refusals).await,
             }
-            drop(place);
         });
     }
+}
+
+/// A place for an allowed peer's connection: its address's share, then one in the budget that leaves the
+/// places kept for calls and the router (the router's own connection may take those). With none free, the
+/// connection idle longest is closed for it (see [`share`](super::share)), and the place it frees taken.
+async fn admitted(app: &App, peer: SocketAddr, router: Option<IpAddr>) -> Result<(Ticket, share::Place), Why> {
+    let is_router = router == Some(peer.ip());
+    let place = app.sip_share.enter(peer.ip(), is_router)?;
+    // Calls each take a place of the door, and the router one more.
+    let kept = app.settings.sip.max_calls.saturating_add(1);
+    for last in [false, true] {
+        if is_router || app.connections.room(Door::Sip) > kept {
+            if let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) {
+                return Ok((ticket, place));
+            }
+        }
+        let Some(gone) = app.sip_share.give_up_idle(router).filter(|_| !last) else {
+            break;
+        };
+        // The connection given up frees its place as it ends.
+        let _ = tokio::time::timeout(GIVE_UP_WAIT, gone).await;
+    }
+    Err(Why::Door)
+}
+
+/// A connection beyond its share: its one request is answered `503` with `Retry-After` and the connection
+/// closed (at once when [`REFUSALS`] are being answered already); counted and named with its address.
+async fn refuse(app: &App, mut stream: TcpStream, peer: SocketAddr, why: Why, refusals: &Arc<tokio::sync::Semaphore>) {
+    app.sip_share.refused(peer.ip(), why);
+    app.metrics.incr(SIP_CONNECTIONS_REFUSED_TOTAL, &[("why", why.label())]);
+    static REFUSED: Repeated = Repeated::new();
+    if let Some(left_out) = REFUSED.next() {
+        tracing::warn!(%peer, why = why.label(), left_out, "a SIP connection beyond its share was refused");
+    }
+    let Ok(_answering) = refusals.try_acquire() else {
+        return;
+    };
+    let (pong, _) = mpsc::channel(1);
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(STRANGER, next_message(&mut stream, &mut buf, &pong)).await;
+    let Ok(Ok(Some(bytes))) = read else { return };
+    let Ok(request) = Message::parse(&bytes) else { return };
+    if request.code().is_some() || request.method() == "ACK" {
+        return;
+    }
+    let busy = super::busy(&request, 503, "Service Unavailable");
+    let _ = tokio::time::timeout(STRANGER, stream.write_all(&busy.to_bytes())).await;
+    let _ = stream.shutdown().await;
 }
 
 /// One peer's connection.
@@ -106,7 +170,12 @@ struct Connection {
 }
 
 impl Connection {
-    async fn run(self, stream: TcpStream, requests: mpsc::Sender<Incoming>) -> Result<(), String> {
+    async fn run(
+        self,
+        stream: TcpStream,
+        requests: mpsc::Sender<Incoming>,
+        place: Option<&share::Place>,
+    ) -> Result<(), String> {
         let _ = stream.set_nodelay(true);
         let (mut reader, writer) = stream.into_split();
         let (tx, mut rx) = mpsc::channel::<Vec<u8>>(QUEUE);
@@ -123,11 +192,23 @@ impl Connection {
         }));
         let idle = if self.stranger { STRANGER } else { IDLE };
         let mut buf = Vec::new();
+        let asked = place.map(share::Place::given_up);
+        let mut given_up = std::pin::pin!(async move {
+            match asked {
+                Some(asked) => asked.await,
+                None => std::future::pending().await,
+            }
+        });
         while !write.0.is_finished() {
-            let message = tokio::time::timeout(idle, next_message(&mut reader, &mut buf, &tx))
-                .await
-                .map_err(|_| format!("nothing for {} s", idle.as_secs()))??;
+            let next = tokio::time::timeout(idle, next_message(&mut reader, &mut buf, &tx));
+            let message = tokio::select! {
+                message = next => message.map_err(|_| format!("nothing for {} s", idle.as_secs()))??,
+                () = &mut given_up => return Err("closed, idle, for a connection that waited".into()),
+            };
             let Some(message) = message else { return Ok(()) };
+            if let Some(place) = place {
+                place.heard(message.starts_with(b"INVITE "));
+            }
             if !self.endpoint.take(&message, self.peer, &requests).await {
                 return Ok(());
             }
@@ -199,7 +280,8 @@ async fn read_more<R: AsyncRead + Unpin>(reader: &mut R, buf: &mut Vec<u8>) -> R
 
 /// The `Content-Length` (or compact `l`) of a message's head; over a stream it must be there.
 fn content_length(head: &[u8]) -> Result<usize, String> {
-    String::from_utf8_lossy(head)
+    let head = String::from_utf8_lossy(head);
+    let value = head
         .lines()
         .filter_map(|line| line.split_once(':'))
         .find(|(name, _)| {
@@ -208,9 +290,8 @@ fn content_length(head: &[u8]) -> Result<usize, String> {
         })
         .ok_or("a message without Content-Length")?
         .1
-        .trim()
-        .parse()
-        .map_err(|_| "a Content-Length that is not a number".to_string())
+        .trim();
+    super::message::digits(value).ok_or_else(|| "a Content-Length that is not a number".to_string())
 }
 
 #[cfg(test)]
@@ -259,8 +340,11 @@ mod tests {
         let huge = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {}\r\n\r\n", usize::MAX);
         let (read, _) = messages(huge.as_bytes()).await;
         assert!(read[0].as_ref().unwrap_err().contains("more than"), "{read:?}");
-        let (read, _) = messages(b"INFO sip:a@b SIP/2.0\r\nContent-Length: 1e9\r\n\r\n").await;
-        assert!(read[0].as_ref().unwrap_err().contains("not a number"), "{read:?}");
+        for length in ["1e9", "+5", "-0", " "] {
+            let message = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {length}\r\n\r\nhello");
+            let (read, _) = messages(message.as_bytes()).await;
+            assert!(read[0].as_ref().unwrap_err().contains("not a number"), "{length}: {read:?}");
+        }
         let long = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {MAX_MESSAGE}\r\n\r\n");
         let (read, _) = messages(long.as_bytes()).await;
         assert!(read[0].as_ref().unwrap_err().contains("more than"), "{read:?}");

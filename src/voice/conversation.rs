@@ -77,6 +77,8 @@ pub struct Conversation {
     help_until: Option<Instant>,
     /// The words of the call for help the question waits on (what the person said), for the contacts.
     help_said: Option<String>,
+    /// The question was asked because the help key was pressed (no words): its alarm says the key.
+    help_by_key: bool,
     /// The running turn is the help question's answer: its time stands still until the turn says what became
     /// of it (a yes that is raising the alarm must not be overtaken by a second alarm of the timer).
     help_answering: bool,
@@ -98,6 +100,7 @@ impl Conversation {
             help_by_voice,
             help_until: None,
             help_said: None,
+            help_by_key: false,
             help_answering: false,
             asked: None,
             care: crate::care::dialogue::Dialogue::default(),
@@ -150,6 +153,8 @@ impl Conversation {
                 if self.help_said.is_none() {
                     self.help_said = said.clone();
                 }
+                // Words that called for help make it a spoken call, whatever key came before.
+                self.help_by_key &= self.help_said.is_none();
             }
             // The unanswered question's words stay for the alarm that follows ([`Conversation::alarm`]).
             Next::Out(Out::Event(ServerEvent::Help { .. })) | Next::HelpUnanswered => {
@@ -158,6 +163,7 @@ impl Conversation {
                 self.help_answering = false;
                 if matches!(next, Next::Out(_)) {
                     self.help_said = None;
+                    self.help_by_key = false;
                 }
             }
             Next::Out(Out::Event(ServerEvent::Transcript { text, language, .. })) => {
@@ -244,16 +250,28 @@ impl Conversation {
         };
         self.settle();
         options.help_said = self.help_said.clone().filter(|_| help == Help::Asked);
+        // The help key asks the question: its alarm, answered or not, says the key.
+        self.help_by_key |= help == Help::Listening;
         let (app, user) = (self.app.clone(), self.user.clone());
         let cancelled = self.begin(move |tx| turn::key(app, user, key, help, options, tx));
         self.help_answering = help == Help::Asked;
         cancelled
     }
 
+    /// How the call for help whose question waits was made: by the help key (no words), else by voice.
+    pub fn help_way(&self) -> crate::emergency::Way {
+        match self.help_by_key && self.help_said.is_none() {
+            true => crate::emergency::Way::Key,
+            false => crate::emergency::Way::Spoken,
+        }
+    }
+
     /// Raises the alarm of an unanswered call for help; true when a running turn was cancelled for it.
     pub fn alarm(&mut self, mut options: Options) -> bool {
         self.settle();
+        options.help_way = self.help_way();
         options.help_said = self.help_said.take();
+        self.help_by_key = false;
         let (app, user) = (self.app.clone(), self.user.clone());
         self.begin(move |tx| turn::help_unanswered(app, user, options, tx))
     }

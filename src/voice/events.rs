@@ -47,6 +47,9 @@ pub struct Options {
     /// The words of the call for help whose question waits for its answer, for the contacts; not a frame field.
     #[serde(skip)]
     pub help_said: Option<String>,
+    /// How that call for help was made (the help key, or by voice); not a frame field.
+    #[serde(skip)]
+    pub help_way: crate::emergency::Way,
 }
 
 impl Options {
@@ -69,6 +72,7 @@ impl Options {
             farewell_ends: pick(&over.farewell_ends, &self.farewell_ends),
             care: pick(&over.care, &self.care),
             help_said: pick(&over.help_said, &self.help_said),
+            help_way: self.help_way,
         }
     }
 }

@@ -168,11 +168,11 @@ async fn respond(
     }
 }
 
-/// Raises the alarm of a call for help by voice, as the help button does (no position; the device is the
-/// voice channel `platform`, whose `language` speaks to a person who set none): its status and the words that
-/// tell the person how it went.
-pub async fn raise(app: &App, user: &User, platform: &str, language: &str) -> Result<(String, String)> {
-    let answer = emergency::raise_on(app, user, (platform, Way::Spoken), language).await?;
+/// Raises the alarm of a call for help made `way` (by voice, or the help key), as the help button does (no
+/// position; the device is the voice channel `platform`, whose `language` speaks to a person who set none): its
+/// status and the words that tell the person how it went.
+pub async fn raise(app: &App, user: &User, (platform, way): (&str, Way), language: &str) -> Result<(String, String)> {
+    let answer = emergency::raise_on(app, user, (platform, way), language).await?;
     Ok((answer.status.to_string(), answer.message))
 }
 

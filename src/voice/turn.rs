@@ -336,7 +336,7 @@ pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let said = options.help_said.as_deref();
-        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), (Way::Spoken, said), &tx).await
+        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), (options.help_way, said), &tx).await
     }
     .await;
     fail(result, &tx).await;

@@ -116,7 +116,7 @@ async fn help_words(
             }
             Reply::Alarm => {
                 questions.settle(&key);
-                help::raise(app, user, "wyoming", &language)
+                help::raise(app, user, ("wyoming", crate::emergency::Way::Spoken), &language)
                     .await
                     .map(|(_, message)| message)
             }

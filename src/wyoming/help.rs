@@ -47,7 +47,7 @@ impl Questions {
                 return;
             }
             tracing::warn!(user = %user.name, "a call for help from Home Assistant was not answered; alerting the contacts");
-            match help::raise(&app, &user, "wyoming", &language).await {
+            match help::raise(&app, &user, ("wyoming", crate::emergency::Way::Spoken), &language).await {
                 Ok((status, _)) => tracing::info!(%status, "the unanswered call for help raised the alarm"),
                 Err(err) => tracing::error!(%err, "the unanswered call for help could not raise the alarm"),
             }

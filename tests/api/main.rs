@@ -58,6 +58,7 @@ mod sip_calls;
 mod sip_care;
 mod sip_ends;
 mod sip_fuzz;
+mod sip_share;
 mod sipp;
 mod sipp_router;
 mod smtp;

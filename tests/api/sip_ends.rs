@@ -16,25 +16,39 @@ pub(crate) struct Handset {
     audio: UdpSocket,
     gateway: SocketAddr,
     call_id: String,
+    /// The calling number (its From's user part).
+    number: String,
 }
 
 impl Handset {
     pub(crate) async fn new(gateway: SocketAddr, call_id: &str) -> Self {
+        Self::at("127.0.0.1", gateway, call_id).await
+    }
+
+    /// A handset at `address` (another loopback address: another device of the house).
+    pub(crate) async fn at(address: &str, gateway: SocketAddr, call_id: &str) -> Self {
         Self {
-            sip: UdpSocket::bind("127.0.0.1:0").await.unwrap(),
-            audio: UdpSocket::bind("127.0.0.1:0").await.unwrap(),
+            sip: UdpSocket::bind((address, 0)).await.unwrap(),
+            audio: UdpSocket::bind((address, 0)).await.unwrap(),
             gateway,
             call_id: call_id.into(),
+            number: "611".into(),
         }
+    }
+
+    /// This handset calling as `number`.
+    pub(crate) fn calling_as(mut self, number: &str) -> Self {
+        self.number = number.into();
+        self
     }
 
     /// A request of this handset's call, with `extra` header lines and no body.
     fn request(&self, method: &str, cseq: &str, to_tag: &str, extra: &str) -> String {
-        let (me, gw, id) = (self.sip.local_addr().unwrap(), self.gateway, &self.call_id);
+        let (me, gw, id, n) = (self.sip.local_addr().unwrap(), self.gateway, &self.call_id, &self.number);
         format!(
             "{method} sip:assistant@{gw} SIP/2.0\r\nVia: SIP/2.0/UDP {me};branch=z9hG4bK{method}{cseq}\r\n\
-             From: <sip:611@{me}>;tag=h1\r\nTo: <sip:assistant@{gw}>{to_tag}\r\nCall-ID: {id}\r\n\
-             CSeq: {cseq} {method}\r\nContact: <sip:611@{me}>\r\nMax-Forwards: 70\r\n{extra}"
+             From: <sip:{n}@{me}>;tag=h1\r\nTo: <sip:assistant@{gw}>{to_tag}\r\nCall-ID: {id}\r\n\
+             CSeq: {cseq} {method}\r\nContact: <sip:{n}@{me}>\r\nMax-Forwards: 70\r\n{extra}"
         )
     }
 
@@ -100,7 +114,7 @@ impl Handset {
     }
 
     /// Hangs up with a BYE: its answer.
-    async fn bye(&self, ok: &str) -> String {
+    pub(crate) async fn bye(&self, ok: &str) -> String {
         self.send(&self.request("BYE", "2", &to_tag(ok), "Content-Length: 0\r\n\r\n"))
             .await;
         self.next("SIP/2.0 ").await
@@ -284,4 +298,64 @@ fn fix_length(message: &str) -> String {
     let (head, body) = message.split_once("\r\n\r\n").unwrap();
     let head: Vec<&str> = head.lines().filter(|l| !l.starts_with("Content-Length")).collect();
     format!("{}\r\nContent-Length: {}\r\n\r\n{body}", head.join("\r\n"), body.len())
+}
+
+#[tokio::test]
+async fn a_refusal_of_an_options_whose_cseq_names_invite_is_sent_once_as_the_options_transaction_is() {
+    let (_app, sip) = crate::sipp::telephone(&[]).await;
+    let handset = Handset::new(sip, "cseq-1").await;
+    // The start line says OPTIONS, the CSeq INVITE: refused 400 (RFC 3261 §8.1.1.5), once.
+    let options = handset
+        .request("OPTIONS", "1", "", "Content-Length: 0\r\n\r\n")
+        .replace("CSeq: 1 OPTIONS", "CSeq: 1 INVITE");
+    let mut refused = None;
+    for _ in 0..20 {
+        handset.send(&options).await;
+        if let Ok(answer) = tokio::time::timeout(Duration::from_millis(400), handset.next("SIP/2.0 400")).await {
+            refused = Some(answer);
+            break;
+        }
+    }
+    let refused = refused.expect("the 400");
+    assert!(refused.contains("CSeq: 1 INVITE"), "{refused}");
+    // An INVITE's refusal would come again after T1 (0.5 s) and 1.5 s: this one never does.
+    let mut buf = [0u8; 4096];
+    let more = tokio::time::timeout(Duration::from_secs(3), handset.sip.recv_from(&mut buf)).await;
+    assert!(
+        more.is_err(),
+        "{:?}",
+        more.map(|r| String::from_utf8_lossy(&buf[..r.unwrap().0]).into_owned())
+    );
+}
+
+#[tokio::test]
+async fn the_help_key_left_unanswered_is_told_to_the_contacts_as_the_key() {
+    let smtp = crate::smtp::SmtpServer::start(crate::smtp::Mode::Accept).await;
+    let port = smtp.port.to_string();
+    let env = [
+        ("SMTP_HOST", "127.0.0.1"),
+        ("SMTP_PORT", port.as_str()),
+        ("SMTP_SECURITY", "none"),
+        ("HELP_CONFIRM_SECONDS", "2"),
+    ];
+    let (app, sip) = crate::sipp::telephone(&env).await;
+    let (anna, _) = app.create_user("anna").await;
+    let prefs = serde_json::json!({"full_name": "Anna Muster", "language": "de", "caller_numbers": ["+49 30 123456"],
+        "emergency_contacts": ["tochter@family.example"]});
+    app.set_prefs(&anna, prefs).await;
+    let handset = Handset::new(sip, "key-1").await.calling_as("+4930123456");
+    let ok = handset.call("").await;
+    assert!(ok.starts_with("SIP/2.0 200"), "{ok}");
+    // The help key, as a SIP INFO; the question it asks is left unanswered.
+    let body = "Signal=0\r\nDuration=160\r\n";
+    let extra = format!("Content-Type: application/dtmf-relay\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    handset.send(&handset.request("INFO", "2", &to_tag(&ok), &extra)).await;
+    assert!(handset.next("SIP/2.0 200").await.contains("CSeq: 2 INFO"));
+    let mail = crate::common::eventually("the alarm's mail", 30, || async { smtp.mails().into_iter().next() }).await;
+    assert_eq!(mail.recipients, ["tochter@family.example"]);
+    let subject = mail.header("subject");
+    assert!(subject.contains("mit der Hilfe-Taste am Telefon"), "{subject}");
+    assert!(mail.body().contains("mit der Hilfe-Taste am Telefon"), "{}", mail.body());
+    let bye = handset.request("BYE", "3", &to_tag(&ok), "Content-Length: 0\r\n\r\n");
+    handset.send(&bye).await;
 }
