@@ -147,7 +147,11 @@ impl Share {
         let mut state = self.lock();
         if !state.refused.contains_key(&address) && state.refused.len() >= NAMED {
             // The address refused longest ago makes room.
-            let oldest = state.refused.values().min_by_key(|r| r.last_at).map(|r| r.address.clone());
+            let oldest = state
+                .refused
+                .values()
+                .min_by_key(|r| r.last_at)
+                .map(|r| r.address.clone());
             if let Some(ip) = oldest.and_then(|a| a.parse().ok()) {
                 state.refused.remove(&ip);
             }
@@ -176,9 +180,12 @@ impl Place {
     pub fn given_up(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
         let asked = self.given_up.lock().unwrap_or_else(PoisonError::into_inner).take();
         async move {
-            match asked {
-                Some(asked) if asked.await.is_ok() => {}
-                _ => std::future::pending().await,
+            let asked = match asked {
+                Some(asked) => asked.await.is_ok(),
+                None => false,
+            };
+            if !asked {
+                std::future::pending::<()>().await;
             }
         }
     }
@@ -210,13 +217,21 @@ mod tests {
     #[test]
     fn an_address_holds_its_share_and_the_router_the_door() {
         let share = Share::new(2);
-        let held: Vec<Place> = (0..2).map(|_| share.enter(ip("192.168.1.50"), false).unwrap()).collect();
+        let held: Vec<Place> = (0..2)
+            .map(|_| share.enter(ip("192.168.1.50"), false).unwrap())
+            .collect();
         assert_eq!(share.enter(ip("192.168.1.50"), false).err(), Some(Why::Address));
-        assert!(share.enter(ip("192.168.1.51"), false).is_ok(), "another address has its own share");
+        assert!(
+            share.enter(ip("192.168.1.51"), false).is_ok(),
+            "another address has its own share"
+        );
         let router: Vec<Place> = (0..5).map(|_| share.enter(ip("192.168.1.1"), true).unwrap()).collect();
         assert_eq!(router.len(), 5);
         drop(held);
-        assert!(share.enter(ip("192.168.1.50"), false).is_ok(), "a place freed is taken again");
+        assert!(
+            share.enter(ip("192.168.1.50"), false).is_ok(),
+            "a place freed is taken again"
+        );
     }
 
     #[test]
@@ -232,10 +247,16 @@ mod tests {
         let mut freed = share.give_up_idle(Some(ip("10.0.0.9"))).expect("the quiet one asked");
         let asked = quiet.given_up.get_mut().unwrap().as_mut().unwrap().try_recv();
         assert_eq!(asked, Ok(()), "the quiet one is asked to close");
-        assert!(share.give_up_idle(None).is_none(), "the caller's is kept, the quiet one asked once");
+        assert!(
+            share.give_up_idle(None).is_none(),
+            "the caller's is kept, the quiet one asked once"
+        );
         assert!(freed.try_recv().is_err());
         drop(quiet);
-        assert!(matches!(freed.try_recv(), Err(oneshot::error::TryRecvError::Closed)), "its place is free");
+        assert!(
+            matches!(freed.try_recv(), Err(oneshot::error::TryRecvError::Closed)),
+            "its place is free"
+        );
         share.refused(ip("10.0.0.5"), Why::Address);
         share.refused(ip("10.0.0.5"), Why::Address);
         let named = share.refusals();

@@ -29,9 +29,9 @@ use super::message::{MAX_MESSAGE, Message};
 use super::share::{self, Why};
 use crate::app::App;
 use crate::connections::{Door, Ticket};
-use crate::metrics::SIP_CONNECTIONS_REFUSED_TOTAL;
 use crate::deadline::Deadline;
 use crate::logging::Repeated;
+use crate::metrics::SIP_CONNECTIONS_REFUSED_TOTAL;
 use crate::task::AbortOnDrop;
 
 /// How long a connection may send nothing.
@@ -122,10 +122,10 @@ async fn admitted(app: &App, peer: SocketAddr, router: Option<IpAddr>) -> Result
     // Calls each take a place of the door, and the router one more.
     let kept = app.settings.sip.max_calls.saturating_add(1);
     for last in [false, true] {
-        if is_router || app.connections.room(Door::Sip) > kept {
-            if let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics) {
-                return Ok((ticket, place));
-            }
+        if (is_router || app.connections.room(Door::Sip) > kept)
+            && let Some(ticket) = app.connections.admit(Door::Sip, peer.ip(), &app.metrics)
+        {
+            return Ok((ticket, place));
         }
         let Some(gone) = app.sip_share.give_up_idle(router).filter(|_| !last) else {
             break;
@@ -343,7 +343,10 @@ mod tests {
         for length in ["1e9", "+5", "-0", " "] {
             let message = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {length}\r\n\r\nhello");
             let (read, _) = messages(message.as_bytes()).await;
-            assert!(read[0].as_ref().unwrap_err().contains("not a number"), "{length}: {read:?}");
+            assert!(
+                read[0].as_ref().unwrap_err().contains("not a number"),
+                "{length}: {read:?}"
+            );
         }
         let long = format!("INFO sip:a@b SIP/2.0\r\nContent-Length: {MAX_MESSAGE}\r\n\r\n");
         let (read, _) = messages(long.as_bytes()).await;

@@ -19,7 +19,6 @@ use crate::app::App;
 use crate::config::languages;
 use crate::config::route::{Route, RouteLayer};
 use crate::config::runtime::Effective;
-use crate::emergency::Way;
 use crate::emergency::hearing;
 use crate::error::{ApiError, Result};
 use crate::prefs::Prefs;
@@ -336,7 +335,14 @@ pub async fn help_unanswered(app: Arc<App>, user: User, options: Options, tx: Tx
     let result = async {
         let cx = VoiceContext::of(&app, &user, &options).await?;
         let said = options.help_said.as_deref();
-        help::alarm(&app, &user, (&cx.eff, &cx.prefs, &cx.route), (options.help_way, said), &tx).await
+        help::alarm(
+            &app,
+            &user,
+            (&cx.eff, &cx.prefs, &cx.route),
+            (options.help_way, said),
+            &tx,
+        )
+        .await
     }
     .await;
     fail(result, &tx).await;

@@ -44,7 +44,12 @@ impl Handset {
 
     /// A request of this handset's call, with `extra` header lines and no body.
     fn request(&self, method: &str, cseq: &str, to_tag: &str, extra: &str) -> String {
-        let (me, gw, id, n) = (self.sip.local_addr().unwrap(), self.gateway, &self.call_id, &self.number);
+        let (me, gw, id, n) = (
+            self.sip.local_addr().unwrap(),
+            self.gateway,
+            &self.call_id,
+            &self.number,
+        );
         format!(
             "{method} sip:assistant@{gw} SIP/2.0\r\nVia: SIP/2.0/UDP {me};branch=z9hG4bK{method}{cseq}\r\n\
              From: <sip:{n}@{me}>;tag=h1\r\nTo: <sip:assistant@{gw}>{to_tag}\r\nCall-ID: {id}\r\n\
@@ -348,14 +353,21 @@ async fn the_help_key_left_unanswered_is_told_to_the_contacts_as_the_key() {
     assert!(ok.starts_with("SIP/2.0 200"), "{ok}");
     // The help key, as a SIP INFO; the question it asks is left unanswered.
     let body = "Signal=0\r\nDuration=160\r\n";
-    let extra = format!("Content-Type: application/dtmf-relay\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let extra = format!(
+        "Content-Type: application/dtmf-relay\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
     handset.send(&handset.request("INFO", "2", &to_tag(&ok), &extra)).await;
     assert!(handset.next("SIP/2.0 200").await.contains("CSeq: 2 INFO"));
     let mail = crate::common::eventually("the alarm's mail", 30, || async { smtp.mails().into_iter().next() }).await;
     assert_eq!(mail.recipients, ["tochter@family.example"]);
     let subject = mail.header("subject");
     assert!(subject.contains("mit der Hilfe-Taste am Telefon"), "{subject}");
-    assert!(mail.body().contains("mit der Hilfe-Taste am Telefon"), "{}", mail.body());
+    assert!(
+        mail.body().contains("mit der Hilfe-Taste am Telefon"),
+        "{}",
+        mail.body()
+    );
     let bye = handset.request("BYE", "3", &to_tag(&ok), "Content-Length: 0\r\n\r\n");
     handset.send(&bye).await;
 }

@@ -45,7 +45,10 @@ async fn final_response(stream: &mut TcpStream, message: &str) -> String {
     let read = async {
         loop {
             let text = String::from_utf8_lossy(&got).to_string();
-            let finals = text.split("SIP/2.0 ").skip(1).any(|r| !r.starts_with("100") && !r.starts_with("180"));
+            let finals = text
+                .split("SIP/2.0 ")
+                .skip(1)
+                .any(|r| !r.starts_with("100") && !r.starts_with("180"));
             if finals {
                 return text;
             }
@@ -55,13 +58,18 @@ async fn final_response(stream: &mut TcpStream, message: &str) -> String {
             }
         }
     };
-    tokio::time::timeout(Duration::from_secs(10), read).await.unwrap_or_default()
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .unwrap_or_default()
 }
 
 #[tokio::test]
 async fn a_device_holding_three_hundred_idle_connections_keeps_its_share_and_the_house_still_calls() {
     voice_gateway::connections::raise_descriptor_limit();
-    let extra = [("SIP_ALLOWED_FROM", "127.0.0.0/8"), ("SIP_CONNECTIONS_PER_ADDRESS", "8")];
+    let extra = [
+        ("SIP_ALLOWED_FROM", "127.0.0.0/8"),
+        ("SIP_CONNECTIONS_PER_ADDRESS", "8"),
+    ];
     let (app, sip) = crate::sipp::telephone(&extra).await;
     // The holder: a device of the network that opens 300 connections and says nothing on them.
     let mut held = Vec::new();
@@ -100,7 +108,11 @@ async fn a_device_holding_three_hundred_idle_connections_keeps_its_share_and_the
     assert!(busy.contains("Retry-After:"), "{busy}");
     let health = app.get("/api/admin/providers", As::AdminKey).await.body;
     let named = &health["sip_refused"][0];
-    assert_eq!((named["address"].as_str(), named["why"].as_str()), (Some("127.0.0.5"), Some("address")), "{health}");
+    assert_eq!(
+        (named["address"].as_str(), named["why"].as_str()),
+        (Some("127.0.0.5"), Some("address")),
+        "{health}"
+    );
     assert!(named["count"].as_u64().unwrap() >= 292, "{named}");
     drop(held);
 }
