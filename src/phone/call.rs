@@ -348,7 +348,16 @@ impl Call {
         if self.hanging_up.is_some() || !(key == self.app.settings.phone.help_key || answers) {
             return Ok(());
         }
-        tracing::info!(line = self.line, answers, "a key for the help dialogue on a call");
+        // A handset that floods key events writes a line a minute, with how many it left out.
+        static KEYS: crate::logging::Repeated = crate::logging::Repeated::new();
+        if let Some(left_out) = KEYS.next() {
+            tracing::info!(
+                line = self.line,
+                answers,
+                left_out,
+                "a key for the help dialogue on a call"
+            );
+        }
         self.quiet_since = Instant::now();
         self.interrupt(line).await?;
         self.last = LastAnswer::new(self.options.session_id.clone());

@@ -46,13 +46,17 @@ use crate::task::AbortOnDrop;
 
 /// The methods the gateway takes.
 pub const ALLOW: &str = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE";
+/// Requests read and waiting for the telephone, from every peer together.
+pub const REQUESTS_QUEUE: usize = 64;
+/// The requests of a call's dialog waiting for it: one more is answered 503 with `Retry-After`.
+pub const CALL_QUEUE: usize = 16;
 /// How the gateway names itself.
 pub const USER_AGENT: &str = concat!("voice-gateway/", env!("CARGO_PKG_VERSION"));
 
 /// Serves SIP on `endpoint` (UDP) and `tcp` until dropped: registers when a registrar is set, and answers
 /// requests.
 pub async fn run(app: Arc<App>, endpoint: Arc<Endpoint>, tcp: TcpListener) {
-    let (tx, mut requests) = mpsc::channel(64);
+    let (tx, mut requests) = mpsc::channel(REQUESTS_QUEUE);
     let _receive = AbortOnDrop(tokio::spawn(endpoint.clone().receive(tx.clone())));
     let _resend = AbortOnDrop(tokio::spawn(endpoint.clone().resend_refusals()));
     let mut telephone = Telephone {
@@ -124,10 +128,13 @@ impl Telephone {
                 tracing::debug!(%from, method = request.method(), "SIP request from an unknown address; 403");
                 request.response(403, "Forbidden", None)
             }
-            _ if call.is_some() => {
-                let _ = call.map(|call| call.try_send(request));
-                return None;
-            }
+            _ if call.is_some() => match call.map(|call| call.try_send(request)) {
+                // A burst beyond what the call queues: told to come again, never left without an answer.
+                Some(Err(mpsc::error::TrySendError::Full(request))) if request.method() != "ACK" => {
+                    busy(&request, 503, "Service Unavailable")
+                }
+                _ => return None,
+            },
             // A request of a dialog the gateway does not have (RFC 3261 §12.2.2).
             _ if in_dialog(&request) => request.response(481, "Call/Transaction Does Not Exist", None),
             "INVITE" if self.calls.count() >= self.app.settings.sip.max_calls => {
@@ -164,7 +171,7 @@ impl Telephone {
                 return Some(invite.response(500, "Server Internal Error", None));
             }
         };
-        let (tx, rx) = mpsc::channel(16);
+        let (tx, rx) = mpsc::channel(CALL_QUEUE);
         self.calls
             .insert(invite.header("Call-ID").unwrap_or_default().to_string(), tx);
         let app = self.app.clone();

@@ -38,8 +38,13 @@ use crate::task::AbortOnDrop;
 const IDLE: Duration = Duration::from_secs(180);
 /// How long a stranger has for its one request, and its 403 to be written.
 const STRANGER: Duration = Duration::from_secs(5);
-/// Messages waiting to be written to one connection.
-const QUEUE: usize = 32;
+/// Messages waiting to be written to one connection (a peer that reads nothing loses its connection after
+/// `WRITE_TIMEOUT_SECONDS`).
+const QUEUE: usize = 2 * ROOM;
+/// Room kept in that queue before the next request is read: for the answers of every request read and not
+/// answered yet (those waiting for the telephone, [`super::REQUESTS_QUEUE`], and for a call,
+/// [`super::CALL_QUEUE`]), and a few of the gateway's own.
+const ROOM: usize = super::REQUESTS_QUEUE + super::CALL_QUEUE + 8;
 /// Strangers' connections open at once, outside the connection budget.
 const STRANGERS: usize = 8;
 /// Connections beyond their share being answered `503` at once, outside the connection budget.
@@ -200,6 +205,10 @@ impl Connection {
             }
         });
         while !write.0.is_finished() {
+            // A peer that reads its answers slower than it sends requests is read slower: each request it sends
+            // finds room for its answers, so a burst is answered whole and never crowds out what it asked.
+            let room = tokio::time::timeout(idle, tx.reserve_many(ROOM)).await;
+            drop(room.map_err(|_| format!("answers not taken for {} s", idle.as_secs()))?);
             let next = tokio::time::timeout(idle, next_message(&mut reader, &mut buf, &tx));
             let message = tokio::select! {
                 message = next => message.map_err(|_| format!("nothing for {} s", idle.as_secs()))??,

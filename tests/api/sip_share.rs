@@ -79,7 +79,7 @@ async fn a_device_holding_three_hundred_idle_connections_keeps_its_share_and_the
         }
     }
     assert_eq!(held.len(), 300, "every connection was accepted by the system");
-    let refused = eventually("the holder's connections beyond its share refused", 15, || async {
+    let refused = eventually("the holder's connections beyond its share refused", 30, || async {
         let n = counted(&app, "sip_connections_refused_total{why=\"address\"}").await;
         (n >= 292.0).then_some(n)
     })
@@ -115,4 +115,74 @@ async fn a_device_holding_three_hundred_idle_connections_keeps_its_share_and_the
     );
     assert!(named["count"].as_u64().unwrap() >= 292, "{named}");
     drop(held);
+}
+
+/// Reads responses from `stream` until `wanted` distinct INFO transactions are answered (or 60 s pass): the
+/// CSeq numbers answered, and how many of the answers were 503 with `Retry-After`.
+async fn answered_infos<R>(stream: &mut R, wanted: usize) -> (std::collections::HashSet<u32>, usize)
+where
+    R: tokio::io::AsyncRead + Unpin,
+{
+    let (mut seen, mut busy, mut text) = (std::collections::HashSet::new(), 0, String::new());
+    let mut chunk = vec![0u8; 65_536];
+    let read = async {
+        while seen.len() < wanted {
+            let Ok(n) = stream.read(&mut chunk).await else { break };
+            if n == 0 {
+                break;
+            }
+            text.push_str(&String::from_utf8_lossy(&chunk[..n]));
+            // Whole responses only: each ends with its empty line (no bodies here).
+            while let Some(end) = text.find("\r\n\r\n") {
+                let response: String = text.drain(..end + 4).collect();
+                let cseq = response
+                    .lines()
+                    .find_map(|l| l.strip_prefix("CSeq: ")?.strip_suffix(" INFO")?.parse().ok());
+                if let Some(cseq) = cseq.filter(|_| !response.starts_with("SIP/2.0 1")) {
+                    seen.insert(cseq);
+                    busy += usize::from(response.starts_with("SIP/2.0 503") && response.contains("Retry-After:"));
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(60), read).await;
+    (seen, busy)
+}
+
+// On several threads, as the gateway runs: the handset's writing and reading go on beside the gateway.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_two_thousand_infos_in_a_call_gets_an_answer_to_each() {
+    let (_app, sip) = crate::sipp::telephone(&[]).await;
+    let mut stream = connect_from("127.0.0.1", sip).await.unwrap();
+    let invite = invite_over_tcp(&stream, sip, "burst-1");
+    let ok = final_response(&mut stream, &invite).await;
+    assert!(ok.contains("SIP/2.0 200"), "{ok}");
+    let ok = &ok[ok.find("SIP/2.0 200").unwrap()..];
+    let to = ok.lines().find(|l| l.starts_with("To:")).unwrap().to_string();
+    let me = stream.local_addr().unwrap();
+    let request = |method: &str, cseq: u32| {
+        format!(
+            "{method} sip:assistant@{sip};transport=tcp SIP/2.0\r\nVia: SIP/2.0/TCP {me};branch=z9hG4bK{method}{cseq}\r\n\
+             From: <sip:612@{me}>;tag=t1\r\n{to}\r\nCall-ID: burst-1\r\nCSeq: {cseq} {method}\r\nMax-Forwards: 70\r\n\
+             Content-Length: 0\r\n\r\n"
+        )
+    };
+    let ack = request("ACK", 1).replace("z9hG4bKACK1", "z9hG4bKburst-1");
+    stream.write_all(ack.as_bytes()).await.unwrap();
+    let burst: String = (2..2002).map(|cseq| request("INFO", cseq)).collect();
+    // Written while the answers are read, as a handset would.
+    let (mut reader, mut writer) = stream.into_split();
+    let send = tokio::spawn(async move {
+        writer.write_all(burst.as_bytes()).await.unwrap();
+        writer
+    });
+    let (answered, busy) = answered_infos(&mut reader, 2000).await;
+    let _writer = send.await.unwrap();
+    let missing: Vec<u32> = (2..2002).filter(|c| !answered.contains(c)).take(10).collect();
+    assert!(
+        missing.is_empty(),
+        "{} of 2000 answered ({busy} busy); unanswered: {missing:?}",
+        answered.len()
+    );
+    println!("2000 INFOs: {} answered 200, {busy} 503 with Retry-After", 2000 - busy);
 }
