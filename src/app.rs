@@ -48,7 +48,7 @@ pub struct App {
     /// The stop, told to every event stream, socket and call that holds it (see [`crate::task::Stop`]).
     pub stop: crate::task::Stop,
     /// Each allowed address's share of the SIP door's TCP connections, and the refusals.
-    pub sip_share: Arc<crate::sip::share::Share>,
+    pub sip_share: Arc<crate::sip_share::Share>,
     /// The phone lines the gateway keeps itself (its SIP registration).
     pub lines: crate::lines::Lines,
     /// Failures the test suite injects into live calls (see [`crate::task::Faults`]).
@@ -147,7 +147,7 @@ impl App {
             instance: settings.server.instance_id.clone(),
             restart: tokio::sync::watch::channel(false).0,
             stop: crate::task::Stop::default(),
-            sip_share: crate::sip::share::Share::new(settings.sip.connections_per_address),
+            sip_share: crate::sip_share::Share::new(settings.sip.connections_per_address),
             settings,
             store,
             runtime,

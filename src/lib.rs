@@ -109,6 +109,7 @@ pub mod routes;
 pub mod serve;
 pub mod server;
 pub mod sip;
+pub mod sip_share;
 pub mod socket;
 pub mod store;
 pub mod task;

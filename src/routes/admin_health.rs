@@ -94,7 +94,7 @@ struct ProvidersHealth {
     waiting_addresses: Vec<crate::guesses::Waiting>,
     /// The addresses whose TCP connections to the SIP door were refused (beyond their share, or the door's
     /// places taken), the most refused first.
-    sip_refused: Vec<crate::sip::share::Refused>,
+    sip_refused: Vec<crate::sip_share::Refused>,
 }
 
 /// The care notices waiting in the outbox.

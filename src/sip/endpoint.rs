@@ -59,6 +59,9 @@ pub struct Endpoint {
     refused: tokio::sync::Notify,
 }
 
+/// How long an answer waits for room on its peer's connection.
+const LATE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A final response other than 2xx to an INVITE, sent again until its ACK.
 struct Refusal {
     bytes: Vec<u8>,
@@ -204,9 +207,19 @@ impl Endpoint {
     pub async fn send_bytes(&self, bytes: &[u8], to: SocketAddr) -> std::io::Result<()> {
         let stream = self.streams().get(&to).cloned();
         match stream {
-            Some(stream) => stream
-                .try_send(bytes.to_vec())
-                .map_err(|_| std::io::Error::new(std::io::ErrorKind::WouldBlock, "the SIP connection takes nothing")),
+            Some(stream) => match stream.try_send(bytes.to_vec()) {
+                Ok(()) => Ok(()),
+                // The peer reads slower than its answers come (its reading is slowed down meanwhile): this one
+                // follows as soon as there is room, never dropped while the connection lasts.
+                Err(mpsc::error::TrySendError::Full(bytes)) => {
+                    tokio::spawn(async move { tokio::time::timeout(LATE, stream.send(bytes)).await });
+                    Ok(())
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => Err(std::io::Error::new(
+                    std::io::ErrorKind::BrokenPipe,
+                    "the SIP connection is closed",
+                )),
+            },
             None => self.socket.send_to(bytes, to).await.map(drop),
         }
     }

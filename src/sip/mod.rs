@@ -9,7 +9,6 @@
 //! - [`call`]: an incoming call, answered with [`sdp`]'s best codec, its audio by [`media`] over [`rtp`], run
 //!   on the voice core as every phone line's calls are; [`dialog`] is what the gateway keeps of a call, and
 //!   [`session`] serves the requests in it (re-INVITE, UPDATE, session timers, INFO).
-//! - [`share`]: each allowed address's fair share of the door's TCP connections.
 //! - [`dial`]: a call the gateway places through the registrar; [`alarm`] places the help function's calls
 //!   and care's calls to the person, whose spoken answers [`answer`] hears.
 
@@ -26,7 +25,6 @@ mod register;
 pub mod rtp;
 pub mod sdp;
 mod session;
-pub mod share;
 mod tcp;
 
 use std::collections::HashMap;

@@ -26,12 +26,12 @@ use tokio::sync::mpsc;
 use super::Allowed;
 use super::endpoint::{Endpoint, Incoming};
 use super::message::{MAX_MESSAGE, Message};
-use super::share::{self, Why};
 use crate::app::App;
 use crate::connections::{Door, Ticket};
 use crate::deadline::Deadline;
 use crate::logging::Repeated;
 use crate::metrics::SIP_CONNECTIONS_REFUSED_TOTAL;
+use crate::sip_share::{self as share, Why};
 use crate::task::AbortOnDrop;
 
 /// How long a connection may send nothing.
@@ -120,7 +120,7 @@ pub async fn serve(
 
 /// A place for an allowed peer's connection: its address's share, then one in the budget that leaves the
 /// places kept for calls and the router (the router's own connection may take those). With none free, the
-/// connection idle longest is closed for it (see [`share`](super::share)), and the place it frees taken.
+/// connection idle longest is closed for it (see [`crate::sip_share`]), and the place it frees taken.
 async fn admitted(app: &App, peer: SocketAddr, router: Option<IpAddr>) -> Result<(Ticket, share::Place), Why> {
     let is_router = router == Some(peer.ip());
     let place = app.sip_share.enter(peer.ip(), is_router)?;
