@@ -13,7 +13,7 @@ use crate::sipp::counted;
 /// A handset on loopback: its SIP socket, and its audio socket (what its offer names).
 pub(crate) struct Handset {
     sip: UdpSocket,
-    audio: UdpSocket,
+    pub(crate) audio: UdpSocket,
     gateway: SocketAddr,
     call_id: String,
     /// The calling number (its From's user part).

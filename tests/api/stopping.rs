@@ -81,6 +81,10 @@ async fn ctrl_c_with_a_board_a_voice_page_and_a_call_open_ends_within_three_seco
     let handset = Handset::new(sip.parse().unwrap(), "stop-1").await;
     let ok = handset.call("").await;
     assert!(ok.starts_with("SIP/2.0 200"), "{ok}");
+    // The call is open once its caller hears the assistant (the greeting's first RTP packet).
+    let mut packet = [0u8; 2048];
+    let heard = tokio::time::timeout(Duration::from_secs(20), handset.audio.recv_from(&mut packet)).await;
+    assert!(heard.is_ok(), "no audio on the call");
 
     let asked = Instant::now();
     rustix::process::kill_process(
