@@ -77,10 +77,24 @@ async function dailyReminderAsked() {
   let asked = '';
   page.once('dialog', (d) => { asked = d.message(); d.dismiss(); });
   await page.click('button[aria-label="Erinnerung Tabletten absagen"]');
-  await page.waitForFunction(() => document.querySelector('#status').textContent !== '', null, { timeout: 2000 }).catch(() => {});
   if (!asked.startsWith('Erinnerung „Tabletten“ absagen?')) throw new Error(`the cancel asked: "${asked}"`);
   if (!(await page.textContent('#user-reminders')).includes('Tabletten')) throw new Error('"no" cancelled the reminder');
   console.log(`ok a daily reminder shows "(täglich 08:00)", and its cancel asks: "${asked}"`);
+}
+
+// Her reminders on another screen: as wide as the screen, "täglich 08:00" and its ✕ on it.
+async function herPageAt(token, screen, name) {
+  const context = await browser.newContext(screen);
+  const hers = await context.newPage();
+  await hers.goto(`${BASE}/?k=${token}`);
+  await hers.waitForFunction(() => window.__vg && window.__vg.ready, null, { timeout: 15000 });
+  await hers.click('#reminders-panel summary');
+  await hers.waitForSelector('#reminders li:has-text("täglich 08:00: Tabletten")', { timeout: 10000 });
+  await hers.screenshot({ path: `${SHOTS}/first-day-page-${name}.png` });
+  const wide = await hers.evaluate(() => document.documentElement.scrollWidth);
+  if (wide > screen.viewport.width) throw new Error(`her page is ${wide} px wide on ${screen.viewport.width} px`);
+  console.log(`ok her reminders at ${screen.viewport.width} px`);
+  await context.close();
 }
 
 // Her page on a phone: the reminder says how it repeats; its ✕ offers "Rückgängig", which keeps it.
@@ -99,6 +113,8 @@ async function herPage(token) {
   await hers.click('button[aria-label="Rückgängig: Tabletten"]');
   await hers.waitForSelector('#reminders li:has-text("täglich 08:00: Tabletten")', { timeout: 5000 });
   console.log('ok on her phone the daily reminder shows "täglich 08:00", and its ✕ offers "Rückgängig", which keeps it');
+  await herPageAt(token, { ...PHONE, viewport: { width: 412, height: 915 } }, 'phone-412');
+  await herPageAt(token, { viewport: { width: 1280, height: 800 }, bypassCSP: true }, 'desktop');
   await hers.click('button[aria-label="Löschen: Tabletten"]');
   await hers.waitForSelector('#reminders li:has-text("Keine Erinnerungen.")', { timeout: 20000 });
   console.log('ok left alone, the deletion goes through after the undo time');

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use super::care::{Checkin, checkin_of};
 use crate::app::App;
+use crate::care::looked_after_by as named;
 use crate::error::Result;
 use crate::store::checkins::{CareNotice, StoredCheckin};
 use crate::store::emergency::Alarm;
@@ -40,11 +41,6 @@ impl From<User> for Person {
 
 /// The names of a resident's carers by user name, so that `carer:<name>` is said as the carer's display name.
 pub(super) type Names = HashMap<String, String>;
-
-/// Who looked after something, as people read it ([`crate::care::looked_after_by`]).
-pub(super) fn named(by: &str, names: &Names) -> String {
-    crate::care::looked_after_by(by, names)
-}
 
 /// A resident on their carer's list: who, and where their care stands today.
 #[derive(Serialize, ToSchema)]
